@@ -1,0 +1,61 @@
+# iostorm: `make` builds ./iostorm, `make check` runs every test.
+# SANITIZE=address,undefined or SANITIZE=thread builds into its own folder.
+# WERROR=1 turns warnings into errors (CI does).
+
+comma := ,
+SANITIZE ?=
+BUILD ?= build$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))
+BIN ?= $(if $(SANITIZE),$(BUILD)/iostorm,iostorm)
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS := liburing hwloc jansson inih
+
+WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wformat=2 -Wundef -Wvla
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -pthread -MMD -MP -I.
+CFLAGS += $(shell $(PKG_CONFIG) --cflags $(PKGS))
+ifneq ($(WERROR),)
+CFLAGS += -Werror
+endif
+LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS)) -laio -lpthread -lm
+ifneq ($(SANITIZE),)
+CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+
+LIB_SRC := $(wildcard engine/*.c) $(wildcard topo/*.c) \
+	$(filter-out cli/main.c,$(wildcard cli/*.c))
+LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+LIB := $(BUILD)/libiostorm.a
+
+.PHONY: all check bench clean
+all: $(BIN)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN): $(BUILD)/cli/main.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+check: $(BIN) $(TEST_BIN)
+	IOSTORM=$(abspath $(BIN)) TESTBIN=$(abspath $(BUILD)/tests) \
+		SANITIZE=$(SANITIZE) tests/run.sh
+
+bench: $(BIN)
+	IOSTORM=$(abspath $(BIN)) bench/run.sh
+
+clean:
+	rm -rf build build-* iostorm
+
+-include $(LIB_OBJ:.o=.d) $(BUILD)/cli/main.d $(TEST_BIN:=.d)

@@ -1,0 +1,11 @@
+/* placeholder until the 'latency' command lands: fails loudly, never fakes a result */
+#include <stdio.h>
+#include "cli/commands.h"
+
+int cli_cmd_latency(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "iostorm: latency: not built in this tree yet\n");
+	return CLI_EXIT_RUNTIME;
+}

@@ -1,0 +1,11 @@
+/* placeholder until the 'topo' command lands: fails loudly, never fakes a result */
+#include <stdio.h>
+#include "cli/commands.h"
+
+int cli_cmd_topo(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "iostorm: topo: not built in this tree yet\n");
+	return CLI_EXIT_RUNTIME;
+}

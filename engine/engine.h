@@ -1,0 +1,111 @@
+/* The submission engine: one thread per job, each with its own ring or aio
+ * context, buffers and counters. Never prints, never exits. */
+#ifndef ENG_ENGINE_H
+#define ENG_ENGINE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/hist.h"
+#include "engine/target.h"
+
+enum eng_backend {
+	ENG_BACKEND_AUTO,	/* io_uring, libaio where io_uring is refused */
+	ENG_BACKEND_IO_URING,
+	ENG_BACKEND_LIBAIO,
+};
+
+enum eng_mode {
+	ENG_MODE_IRQ,
+	ENG_MODE_POLL,		/* IORING_SETUP_IOPOLL */
+	ENG_MODE_HYBRID,	/* IOPOLL + IORING_SETUP_HYBRID_IOPOLL (6.13+) */
+	ENG_MODE_SQPOLL,	/* kernel submission thread beside the worker */
+};
+
+enum eng_op {
+	ENG_OP_READ,
+	ENG_OP_NOP,		/* IORING_OP_NOP: the engine's own cost */
+};
+
+/* Where a worker failed, so the CLI can say why and how to fix it. */
+enum eng_stage {
+	ENG_STAGE_NONE,
+	ENG_STAGE_PIN,		/* sched_setaffinity */
+	ENG_STAGE_MEMORY,	/* buffers, histogram */
+	ENG_STAGE_SETUP,	/* io_uring_setup / io_setup: err is -errno */
+	ENG_STAGE_MODE,		/* the kernel refuses the completion mode flag */
+	ENG_STAGE_REGISTER,	/* registering buffers, file or ring fd */
+	ENG_STAGE_IO,		/* an IO completed with an error that stops it */
+};
+
+struct eng_job {
+	const struct eng_target *target;	/* NULL for ENG_OP_NOP */
+	enum eng_op op;
+	enum eng_backend backend;
+	enum eng_mode mode;
+	uint32_t bs;		/* bytes per IO, power of two, multiple of lbs */
+	uint32_t qd;		/* IOs in flight, 1..65536 */
+	uint32_t batch;		/* SQEs per submission, 1..qd */
+	uint64_t range_off;	/* byte range read inside the target */
+	uint64_t range_len;	/* 0: the whole target from range_off */
+	int cpu;		/* pin to this CPU, -1: no pinning */
+	int sq_cpu;		/* SQPOLL thread CPU, -1: next to cpu */
+	int node;		/* NUMA node for buffers, -1: first touch */
+	bool latency;		/* time every IO */
+	uint64_t seed;
+	uint64_t ios;		/* stop after this many measured IOs, 0: none */
+};
+
+/* Live counters: one cache line per worker, written by its owner only with
+ * relaxed stores, read by the reporter. */
+struct eng_live {
+	_Atomic uint64_t ios;		/* completed, since measuring began */
+	_Atomic uint64_t errors;
+	_Atomic uint32_t done;		/* the worker has stopped */
+} __attribute__((aligned(64)));
+
+struct eng_result {
+	enum eng_backend backend;	/* the one used */
+	bool fell_back;			/* AUTO chose libaio: io_uring refused */
+	int fallback_err;		/* why (-errno of io_uring_setup) */
+	enum eng_stage stage;		/* ENG_STAGE_NONE when it ran cleanly */
+	int err;			/* -errno at that stage */
+	unsigned setup_flags;		/* io_uring setup flags accepted */
+	int cpu;			/* -1 unpinned, else the CPU read back */
+	uint64_t ios;			/* completed OK in the measured window */
+	uint64_t bytes;
+	uint64_t errors;		/* completed with an error */
+	uint64_t calls;			/* submit/reap calls into the kernel */
+	uint64_t elapsed_ns;		/* measured window */
+	double user_s, sys_s;		/* this thread, measured window */
+	struct eng_hist *hist;		/* owned by the run; NULL without latency */
+};
+
+struct eng_run;
+
+/* Starts one thread per job; each pins itself, allocates its memory and sets
+ * up its ring, and then waits. Returns 0 when every worker is ready, or the
+ * first failure's -errno (see eng_run_result for where); *out is set on
+ * success and on failure (destroy it either way, when non-NULL). */
+int eng_run_create(struct eng_run **out, const struct eng_job *jobs,
+		   unsigned njobs);
+/* Releases the workers: IO starts (ramp). */
+void eng_run_start(struct eng_run *r);
+/* Ends the ramp: every worker resets its counters and histogram. */
+void eng_run_measure(struct eng_run *r);
+/* Asks every worker to stop; they drain what is in flight. */
+void eng_run_stop(struct eng_run *r);
+/* All workers stopped (IO limit reached or a fatal error). */
+bool eng_run_done(const struct eng_run *r);
+const struct eng_live *eng_run_live(const struct eng_run *r, unsigned idx);
+/* Waits for every worker. Results stay valid until destroy. */
+void eng_run_join(struct eng_run *r);
+const struct eng_result *eng_run_result(const struct eng_run *r, unsigned idx);
+unsigned eng_run_njobs(const struct eng_run *r);
+void eng_run_destroy(struct eng_run *r);
+
+const char *eng_backend_name(enum eng_backend b);
+const char *eng_mode_name(enum eng_mode m);
+
+#endif

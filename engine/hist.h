@@ -1,0 +1,63 @@
+/* Log-linear latency histogram: exact below 2^SUB_BITS ns, then 2^SUB_BITS
+ * linear buckets per power of two, so every bucket is narrower than 1% of
+ * its lower bound. Covers 1 ns to 2^MAX_EXP ns (~73 min); larger values land
+ * in the last bucket and are still exact in max. One per worker, merged after
+ * the run. */
+#ifndef ENG_HIST_H
+#define ENG_HIST_H
+
+#include <stdint.h>
+
+#define ENG_HIST_SUB_BITS 7
+#define ENG_HIST_SUB (1u << ENG_HIST_SUB_BITS)
+#define ENG_HIST_MAX_EXP 42
+#define ENG_HIST_BUCKETS (ENG_HIST_SUB * (ENG_HIST_MAX_EXP - ENG_HIST_SUB_BITS + 2))
+
+struct eng_hist {
+	uint64_t count;
+	uint64_t sum_ns;
+	double sumsq;		/* for the standard deviation */
+	uint64_t min_ns;
+	uint64_t max_ns;
+	uint64_t b[ENG_HIST_BUCKETS];
+};
+
+void eng_hist_reset(struct eng_hist *h);
+void eng_hist_merge(struct eng_hist *dst, const struct eng_hist *src);
+/* pct in [0, 100]; returns the value (ns) below which pct of samples lie,
+ * reported as the middle of its bucket and clamped to [min, max]; 0 when
+ * empty. */
+uint64_t eng_hist_percentile(const struct eng_hist *h, double pct);
+double eng_hist_mean(const struct eng_hist *h);
+double eng_hist_stddev(const struct eng_hist *h);
+/* Bucket index of a value and the bounds [lo, hi] of a bucket. */
+unsigned eng_hist_index_slow(uint64_t ns);
+void eng_hist_bounds(unsigned idx, uint64_t *lo, uint64_t *hi);
+
+static inline unsigned eng_hist_index(uint64_t ns)
+{
+	unsigned e, idx;
+
+	if (ns < ENG_HIST_SUB)
+		return (unsigned)ns;
+	e = 63u - (unsigned)__builtin_clzll(ns);
+	if (e > ENG_HIST_MAX_EXP)
+		return ENG_HIST_BUCKETS - 1;
+	idx = ENG_HIST_SUB * (e - ENG_HIST_SUB_BITS + 1) +
+	      (unsigned)((ns >> (e - ENG_HIST_SUB_BITS)) - ENG_HIST_SUB);
+	return idx;
+}
+
+static inline void eng_hist_add(struct eng_hist *h, uint64_t ns)
+{
+	h->b[eng_hist_index(ns)]++;
+	h->count++;
+	h->sum_ns += ns;
+	h->sumsq += (double)ns * (double)ns;
+	if (ns < h->min_ns)
+		h->min_ns = ns;
+	if (ns > h->max_ns)
+		h->max_ns = ns;
+}
+
+#endif
