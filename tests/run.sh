@@ -1,0 +1,69 @@
+#!/bin/bash
+# Runs every test program in $TESTBIN/test_* and every tests/t_*.sh, one
+# line each (PASS, FAIL with the end of its output, SKIP with its reason),
+# then "N passed, N failed, N skipped". Exit 1 if any failed.
+# Usage: tests/run.sh [PATTERN]   (only tests whose name contains PATTERN)
+set -u
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 1
+cd "$root" || exit 1
+
+pattern=${1:-}
+timeout_s=${TEST_TIMEOUT:-300}
+TESTBIN=${TESTBIN:-$root/build/tests}
+IOSTORM=${IOSTORM:-$root/iostorm}
+# tests may be run from anywhere, so hand them absolute paths
+case $TESTBIN in /*) ;; *) TESTBIN=$root/$TESTBIN ;; esac
+case $IOSTORM in /*) ;; *) IOSTORM=$root/$IOSTORM ;; esac
+export IOSTORM TESTBIN IOSTORM_SRC=$root
+if [ ! -d "$TESTBIN" ]; then
+	echo "no test programs: $TESTBIN does not exist (run make check)" >&2
+	exit 1
+fi
+
+out=$(mktemp "${TMPDIR:-/tmp}/iostorm-test.XXXXXX") || exit 1
+trap 'rm -f "$out"' EXIT
+
+passed=0 failed=0 skipped=0
+
+run_one() {
+	local name=$1 rc
+	shift
+	timeout -k 10 "$timeout_s" "$@" >"$out" 2>&1 </dev/null
+	rc=$?
+	case $rc in
+	0)
+		echo "PASS $name"
+		passed=$((passed + 1)) ;;
+	77)
+		echo "SKIP $name: $(grep -v '^[[:space:]]*$' "$out" | tail -n 1)"
+		skipped=$((skipped + 1)) ;;
+	*)
+		if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+			echo "FAIL $name (timed out after ${timeout_s}s)"
+		else
+			echo "FAIL $name (exit $rc)"
+		fi
+		tail -n 20 "$out" | sed 's/^/    /'
+		failed=$((failed + 1)) ;;
+	esac
+}
+
+shopt -s nullglob
+for t in "$TESTBIN"/test_*; do
+	name=${t##*/}
+	# the build folder also holds test_*.o and test_*.d
+	case $name in *.*) continue ;; esac
+	[ -f "$t" ] && [ -x "$t" ] || continue
+	[ -n "$pattern" ] && [[ $name != *"$pattern"* ]] && continue
+	run_one "$name" "$t"
+done
+for t in tests/t_*.sh; do
+	name=${t##*/}
+	name=${name%.sh}
+	[ -n "$pattern" ] && [[ $name != *"$pattern"* ]] && continue
+	run_one "$name" bash "$t"
+done
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
