@@ -34,7 +34,7 @@ static int t_failed;
 
 /* The runner shows the last line printed as the reason. */
 #define SKIP(reason) do {						\
-	printf("skip: %s\n", (reason));					\
+	printf("%s\n", (reason));					\
 	fflush(stdout);							\
 	exit(T_EXIT_SKIP);						\
 } while (0)

@@ -6,16 +6,19 @@
 set -u
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 1
-cd "$root" || exit 1
 
 pattern=${1:-}
 timeout_s=${TEST_TIMEOUT:-300}
 TESTBIN=${TESTBIN:-$root/build/tests}
 IOSTORM=${IOSTORM:-$root/iostorm}
-# tests may be run from anywhere, so hand them absolute paths
-case $TESTBIN in /*) ;; *) TESTBIN=$root/$TESTBIN ;; esac
-case $IOSTORM in /*) ;; *) IOSTORM=$root/$IOSTORM ;; esac
+# relative paths are the caller's; tests run from the root, so make them
+# absolute before moving there
+case $TESTBIN in /*) ;; *) TESTBIN=${PWD%/}/$TESTBIN ;; esac
+case $IOSTORM in /*) ;; *) IOSTORM=${PWD%/}/$IOSTORM ;; esac
+cd "$root" || exit 1
 export IOSTORM TESTBIN IOSTORM_SRC=$root
+# UBSan only reports by default; a finding must fail the test
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 if [ ! -d "$TESTBIN" ]; then
 	echo "no test programs: $TESTBIN does not exist (run make check)" >&2
 	exit 1
@@ -27,7 +30,7 @@ trap 'rm -f "$out"' EXIT
 passed=0 failed=0 skipped=0
 
 run_one() {
-	local name=$1 rc
+	local name=$1 rc reason
 	shift
 	timeout -k 10 "$timeout_s" "$@" >"$out" 2>&1 </dev/null
 	rc=$?
@@ -36,7 +39,12 @@ run_one() {
 		echo "PASS $name"
 		passed=$((passed + 1)) ;;
 	77)
-		echo "SKIP $name: $(grep -v '^[[:space:]]*$' "$out" | tail -n 1)"
+		reason=$(grep -v '^[[:space:]]*$' "$out" | tail -n 1)
+		# tests may say "skip: why"; print "SKIP name: why" once
+		shopt -s nocasematch
+		[[ $reason == skip:* ]] && reason=${reason#*:} && reason=${reason# }
+		shopt -u nocasematch
+		echo "SKIP $name: ${reason:-no reason given}"
 		skipped=$((skipped + 1)) ;;
 	*)
 		if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
