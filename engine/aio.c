@@ -1,0 +1,175 @@
+/* libaio backend, for kernels or sandboxes without io_uring: io_submit in
+ * batches; completions are read straight from the kernel's aio ring in user
+ * space, with io_getevents only to sleep when nothing is ready. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/worker.h"
+
+#define AIO_RING_MAGIC 0xa10a10a1u
+
+/* The completion ring the kernel maps at the io_context_t address. */
+struct aio_uring {
+	unsigned id;
+	unsigned nr;
+	unsigned head;
+	unsigned tail;
+	unsigned magic;
+	unsigned compat_features;
+	unsigned incompat_features;
+	unsigned header_length;
+	struct io_event events[];
+};
+
+static void aio_teardown(struct eng_worker *w)
+{
+	if (w->a.ctx_ok)
+		io_destroy(w->a.ctx);
+	w->a.ctx_ok = false;
+	free(w->a.events);
+	free(w->a.batchv);
+	free(w->a.iocbs);
+}
+
+static int aio_setup(struct eng_worker *w)
+{
+	const struct eng_job *j = w->job;
+	int ret;
+
+	if (j->mode != ENG_MODE_IRQ || j->op != ENG_OP_READ) {
+		w->res->stage = j->mode != ENG_MODE_IRQ ? ENG_STAGE_MODE : ENG_STAGE_SETUP;
+		w->res->err = -EOPNOTSUPP;
+		return -EOPNOTSUPP;
+	}
+	w->a.iocbs = calloc(j->qd, sizeof(*w->a.iocbs));
+	w->a.batchv = calloc(j->batch, sizeof(*w->a.batchv));
+	w->a.events = calloc(j->qd, sizeof(*w->a.events));
+	if (!w->a.iocbs || !w->a.batchv || !w->a.events) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	memset(&w->a.ctx, 0, sizeof(w->a.ctx));
+	ret = io_setup((int)j->qd, &w->a.ctx);
+	if (ret)
+		goto fail;
+	w->a.ctx_ok = true;
+	return 0;
+fail:
+	w->res->stage = ENG_STAGE_SETUP;
+	w->res->err = ret;
+	aio_teardown(w);
+	return ret;
+}
+
+static uint32_t aio_prep(struct eng_worker *w, uint64_t now)
+{
+	uint32_t n = eng_worker_budget(w), i;
+	int fd = w->job->target->fd;
+
+	for (i = 0; i < n; i++) {
+		uint32_t slot = eng_worker_take_slot(w, now);
+		struct iocb *cb = &w->a.iocbs[slot];
+
+		io_prep_pread(cb, fd, w->buf + (size_t)slot * w->bs, w->bs,
+			      (long long)eng_rng_offset(&w->rng));
+		cb->data = (void *)(uintptr_t)slot;
+		w->a.batchv[i] = cb;
+	}
+	return n;
+}
+
+static int aio_submit(struct eng_worker *w, uint32_t n)
+{
+	uint32_t done = 0;
+
+	while (done < n) {
+		int ret = io_submit(w->a.ctx, (long)(n - done), w->a.batchv + done);
+
+		w->calls++;
+		if (ret < 0 && ret != -EAGAIN && ret != -EINTR)
+			return ret;
+		if (ret > 0)
+			done += (uint32_t)ret;
+	}
+	return 0;
+}
+
+static uint32_t aio_complete_events(struct eng_worker *w, const struct io_event *ev,
+				    uint32_t n, uint64_t now)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t slot = (uint32_t)(uintptr_t)ev[i].data;
+
+		/* res is unsigned long: a negative errno wraps, the cast undoes it */
+		eng_worker_complete(w, slot, (int)(long)ev[i].res, now);
+	}
+	return n;
+}
+
+/* Read what is ready from the user-visible ring: no syscall. */
+static uint32_t aio_reap_ring(struct eng_worker *w, uint64_t now)
+{
+	struct aio_uring *ring = (struct aio_uring *)w->a.ctx;
+	unsigned head, tail, n = 0;
+
+	if (ring->magic != AIO_RING_MAGIC || ring->incompat_features)
+		return 0;
+	head = ring->head;
+	tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);
+	while (head != tail) {
+		aio_complete_events(w, &ring->events[head], 1, now);
+		if (++head == ring->nr)
+			head = 0;
+		n++;
+	}
+	if (n)
+		__atomic_store_n(&ring->head, head, __ATOMIC_RELEASE);
+	return n;
+}
+
+static int aio_wait(struct eng_worker *w, uint64_t *now)
+{
+	int ret = io_getevents(w->a.ctx, 1, (long)w->job->qd, w->a.events, NULL);
+
+	w->calls++;
+	if (ret < 0)
+		return ret == -EINTR ? 0 : ret;
+	*now = eng_worker_now(w);
+	aio_complete_events(w, w->a.events, (uint32_t)ret, *now);
+	return 0;
+}
+
+static int aio_loop(struct eng_worker *w)
+{
+	int ret = 0;
+
+	for (;;) {
+		uint64_t now = eng_worker_now(w);
+		uint32_t queued;
+
+		aio_reap_ring(w, now);
+		if (eng_worker_tick(w) && !w->inflight)
+			break;
+		queued = aio_prep(w, now);
+		if (queued)
+			ret = aio_submit(w, queued);
+		if (!ret && (!queued || !w->nfree) && !aio_reap_ring(w, eng_worker_now(w)))
+			ret = aio_wait(w, &now);
+		if (eng_unlikely(ret)) {
+			w->fatal = w->fatal ? w->fatal : ret;
+			eng_worker_end(w);
+			break;
+		}
+	}
+	return ret;
+}
+
+const struct eng_backend_ops eng_aio_ops = {
+	.name = "libaio",
+	.setup = aio_setup,
+	.loop = aio_loop,
+	.teardown = aio_teardown,
+};

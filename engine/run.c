@@ -1,0 +1,210 @@
+/* Starting, steering and joining a run's worker threads. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/run_priv.h"
+#include "engine/worker.h"
+
+int eng_run_ready(struct eng_run *r, int err)
+{
+	int st;
+
+	pthread_mutex_lock(&r->lock);
+	if (err && !r->first_err)
+		r->first_err = err;
+	r->nready++;
+	pthread_cond_broadcast(&r->cond);
+	while ((st = atomic_load(&r->state)) == ENG_ST_SETUP)
+		pthread_cond_wait(&r->cond, &r->lock);
+	pthread_mutex_unlock(&r->lock);
+	return err ? err : (st == ENG_ST_STOP && r->first_err ? -ECANCELED : 0);
+}
+
+static void run_set_state(struct eng_run *r, int st)
+{
+	pthread_mutex_lock(&r->lock);
+	if (atomic_load(&r->state) < st)
+		atomic_store(&r->state, st);
+	pthread_cond_broadcast(&r->cond);
+	pthread_mutex_unlock(&r->lock);
+}
+
+static int run_alloc(struct eng_run *r, const struct eng_job *jobs, unsigned n)
+{
+	r->njobs = n;
+	r->jobs = calloc(n, sizeof(*r->jobs));
+	r->res = calloc(n, sizeof(*r->res));
+	r->th = calloc(n, sizeof(*r->th));
+	r->live = aligned_alloc(64, n * sizeof(*r->live));
+	if (!r->jobs || !r->res || !r->th || !r->live)
+		return -ENOMEM;
+	memcpy(r->jobs, jobs, n * sizeof(*jobs));
+	memset(r->live, 0, n * sizeof(*r->live));
+	return 0;
+}
+
+/* Workers never take signals: SIGINT reaches the thread that handles it. */
+static int run_spawn(struct eng_run *r)
+{
+	sigset_t all, old;
+	unsigned i;
+	int ret = 0;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (i = 0; i < r->njobs && !ret; i++) {
+		struct eng_thread *th = &r->th[i];
+
+		th->run = r;
+		th->job = &r->jobs[i];
+		th->res = &r->res[i];
+		th->live = &r->live[i];
+		ret = -pthread_create(&th->tid, NULL, eng_worker_main, th);
+		th->started = !ret;
+		if (ret) {
+			pthread_mutex_lock(&r->lock);
+			r->first_err = r->first_err ? r->first_err : ret;
+			pthread_mutex_unlock(&r->lock);
+		}
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+static int run_wait_ready(struct eng_run *r, unsigned nspawned)
+{
+	int err;
+
+	pthread_mutex_lock(&r->lock);
+	while (r->nready < nspawned)
+		pthread_cond_wait(&r->cond, &r->lock);
+	err = r->first_err;
+	pthread_mutex_unlock(&r->lock);
+	return err;
+}
+
+int eng_run_create(struct eng_run **out, const struct eng_job *jobs, unsigned njobs)
+{
+	struct eng_run *r;
+	unsigned spawned = 0, i;
+	int ret;
+
+	*out = NULL;
+	if (!njobs)
+		return -EINVAL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	*out = r;
+	atomic_init(&r->state, ENG_ST_SETUP);
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->cond, NULL);
+	ret = run_alloc(r, jobs, njobs);
+	if (ret)
+		return ret;
+	ret = run_spawn(r);
+	for (i = 0; i < njobs; i++)
+		spawned += r->th[i].started;
+	ret = run_wait_ready(r, spawned);
+	if (ret) {
+		run_set_state(r, ENG_ST_STOP);
+		eng_run_join(r);
+	}
+	return ret;
+}
+
+void eng_run_start(struct eng_run *r)
+{
+	run_set_state(r, ENG_ST_RAMP);
+}
+
+void eng_run_measure(struct eng_run *r)
+{
+	run_set_state(r, ENG_ST_MEASURE);
+}
+
+void eng_run_stop(struct eng_run *r)
+{
+	run_set_state(r, ENG_ST_STOP);
+}
+
+bool eng_run_done(const struct eng_run *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->njobs; i++)
+		if (!atomic_load_explicit(&r->live[i].done, memory_order_acquire))
+			return false;
+	return true;
+}
+
+const struct eng_live *eng_run_live(const struct eng_run *r, unsigned idx)
+{
+	return &r->live[idx];
+}
+
+void eng_run_join(struct eng_run *r)
+{
+	unsigned i;
+
+	if (r->joined)
+		return;
+	for (i = 0; i < r->njobs; i++)
+		if (r->th[i].started)
+			pthread_join(r->th[i].tid, NULL);
+	r->joined = true;
+}
+
+const struct eng_result *eng_run_result(const struct eng_run *r, unsigned idx)
+{
+	return &r->res[idx];
+}
+
+unsigned eng_run_njobs(const struct eng_run *r)
+{
+	return r->njobs;
+}
+
+void eng_run_destroy(struct eng_run *r)
+{
+	unsigned i;
+
+	if (!r)
+		return;
+	if (r->th) {
+		eng_run_stop(r);
+		eng_run_join(r);
+	}
+	for (i = 0; r->res && i < r->njobs; i++)
+		free(r->res[i].hist);
+	pthread_cond_destroy(&r->cond);
+	pthread_mutex_destroy(&r->lock);
+	free(r->live);
+	free(r->th);
+	free(r->res);
+	free(r->jobs);
+	free(r);
+}
+
+const char *eng_backend_name(enum eng_backend b)
+{
+	switch (b) {
+	case ENG_BACKEND_AUTO: return "auto";
+	case ENG_BACKEND_IO_URING: return "io_uring";
+	case ENG_BACKEND_LIBAIO: return "libaio";
+	}
+	return "?";
+}
+
+const char *eng_mode_name(enum eng_mode m)
+{
+	switch (m) {
+	case ENG_MODE_IRQ: return "irq";
+	case ENG_MODE_POLL: return "poll";
+	case ENG_MODE_HYBRID: return "hybrid";
+	case ENG_MODE_SQPOLL: return "sqpoll";
+	}
+	return "?";
+}

@@ -1,0 +1,95 @@
+/* Opening and sizing read targets. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/target.h"
+
+static void copy_str(char *dst, size_t len, const char *src)
+{
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static void target_name(struct eng_target *t, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	copy_str(t->name, sizeof(t->name), slash && slash[1] ? slash + 1 : path);
+}
+
+static int target_size(struct eng_target *t, const struct stat *st)
+{
+	int lbs;
+
+	if (!t->is_blk) {
+		t->size = (uint64_t)st->st_size;
+		t->lbs = 512;
+		return 0;
+	}
+	if (ioctl(t->fd, BLKGETSIZE64, &t->size) < 0)
+		return -errno;
+	if (ioctl(t->fd, BLKSSZGET, &lbs) < 0)
+		return -errno;
+	t->lbs = (uint32_t)lbs;
+	return 0;
+}
+
+static int target_kind(const struct stat *st)
+{
+	if (S_ISDIR(st->st_mode))
+		return -EISDIR;
+	if (!S_ISBLK(st->st_mode) && !S_ISREG(st->st_mode))
+		return -ENOTBLK;
+	return 0;
+}
+
+int eng_target_open(struct eng_target *t, const char *path, bool buffered)
+{
+	struct stat st;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	if (strlen(path) >= sizeof(t->path))
+		return -ENAMETOOLONG;
+	copy_str(t->path, sizeof(t->path), path);
+	target_name(t, path);
+	/* stat first: opening a FIFO or tty read-only could block or act */
+	if (stat(path, &st) < 0)
+		return -errno;
+	ret = target_kind(&st);
+	if (ret)
+		return ret;
+	t->is_blk = S_ISBLK(st.st_mode);
+	t->buffered = buffered;
+	t->dev = t->is_blk ? st.st_rdev : st.st_dev;
+	t->ino = t->is_blk ? 0 : st.st_ino;
+	t->fd = open(path, O_RDONLY | O_CLOEXEC | (buffered ? 0 : O_DIRECT));
+	if (t->fd < 0)
+		return -errno;
+	ret = target_size(t, &st);
+	if (!ret && t->size < t->lbs)
+		ret = -ENOSPC;
+	if (ret)
+		eng_target_close(t);
+	return ret;
+}
+
+void eng_target_close(struct eng_target *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+}
+
+bool eng_target_same(const struct eng_target *a, const struct eng_target *b)
+{
+	return a->is_blk == b->is_blk && a->dev == b->dev && a->ino == b->ino;
+}

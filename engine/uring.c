@@ -1,0 +1,222 @@
+/* io_uring backend: fixed buffers, registered file and ring fd, batched
+ * submission and reaping, one io_uring_enter per loop. */
+#include <errno.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "engine/worker.h"
+
+/* Newer than liburing 2.3's header. */
+#ifndef IORING_SETUP_HYBRID_IOPOLL
+#define IORING_SETUP_HYBRID_IOPOLL (1U << 17)
+#endif
+
+/* Registered buffers are limited to 1 GiB each: split the slots into
+ * power-of-two regions so an IO's buffer index is a shift, not a divide. */
+#define URING_REGION_SHIFT 30
+
+static unsigned uring_mode_flags(const struct eng_job *j)
+{
+	switch (j->mode) {
+	case ENG_MODE_POLL:
+		return IORING_SETUP_IOPOLL;
+	case ENG_MODE_HYBRID:
+		return IORING_SETUP_IOPOLL | IORING_SETUP_HYBRID_IOPOLL;
+	case ENG_MODE_SQPOLL:
+		return IORING_SETUP_SQPOLL;
+	case ENG_MODE_IRQ:
+		break;
+	}
+	return 0;
+}
+
+static int uring_sq_cpu(const struct eng_job *j)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (j->sq_cpu >= 0)
+		return j->sq_cpu;
+	if (j->cpu < 0 || n <= 1)
+		return -1;
+	return (int)((j->cpu + 1) % n);
+}
+
+/*
+ * Try the cheapest task-running flags first and drop what the kernel
+ * refuses: DEFER_TASKRUN (6.1) needs SINGLE_ISSUER (6.0); COOP_TASKRUN is
+ * 5.19. DEFER_TASKRUN cannot be combined with SQPOLL. The completion mode's
+ * own flags are never dropped: if even the bare mode fails with EINVAL, the
+ * kernel refuses the mode.
+ */
+static int uring_init(struct eng_worker *w)
+{
+	static const unsigned ladder[] = {
+		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+			IORING_SETUP_COOP_TASKRUN,
+		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN,
+		IORING_SETUP_COOP_TASKRUN,
+		0,
+	};
+	const struct eng_job *j = w->job;
+	unsigned mode = uring_mode_flags(j), i;
+	int ret = -EINVAL, sq_cpu = uring_sq_cpu(j);
+
+	for (i = 0; i < sizeof(ladder) / sizeof(ladder[0]); i++) {
+		struct io_uring_params p;
+
+		if ((mode & IORING_SETUP_SQPOLL) && (ladder[i] & IORING_SETUP_DEFER_TASKRUN))
+			continue;
+		memset(&p, 0, sizeof(p));
+		p.flags = ladder[i] | mode | IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP;
+		p.cq_entries = j->qd;
+		if ((mode & IORING_SETUP_SQPOLL) && sq_cpu >= 0) {
+			p.flags |= IORING_SETUP_SQ_AFF;
+			p.sq_thread_cpu = (unsigned)sq_cpu;
+			p.sq_thread_idle = 1000;
+		}
+		/* SQPOLL consumes the SQ ring asynchronously: room for all */
+		ret = io_uring_queue_init_params(mode & IORING_SETUP_SQPOLL ? j->qd : j->batch,
+						 &w->u.ring, &p);
+		if (ret != -EINVAL)
+			break;
+	}
+	if (!ret) {
+		w->res->setup_flags = w->u.ring.flags;
+		w->u.ring_ok = true;
+		return 0;
+	}
+	w->res->stage = (ret == -EINVAL && mode) ? ENG_STAGE_MODE : ENG_STAGE_SETUP;
+	w->res->err = ret;
+	return ret;
+}
+
+static int uring_register(struct eng_worker *w)
+{
+	struct iovec iov[64];
+	size_t region = (size_t)1 << URING_REGION_SHIFT, off;
+	unsigned n = 0;
+	int ret;
+
+	if (w->job->op == ENG_OP_NOP)
+		return 0;
+	for (off = 0; off < w->buf_len && n < 64; off += region, n++) {
+		iov[n].iov_base = w->buf + off;
+		iov[n].iov_len = w->buf_len - off < region ? w->buf_len - off : region;
+	}
+	if (off < w->buf_len)
+		return -E2BIG;
+	w->u.region_shift = URING_REGION_SHIFT - (uint32_t)__builtin_ctz(w->bs);
+	ret = io_uring_register_buffers(&w->u.ring, iov, n);
+	if (!ret)
+		ret = io_uring_register_files(&w->u.ring, &w->job->target->fd, 1);
+	return ret;
+}
+
+static void uring_teardown(struct eng_worker *w)
+{
+	if (w->u.ring_ok)
+		io_uring_queue_exit(&w->u.ring);
+	w->u.ring_ok = false;
+}
+
+static int uring_setup(struct eng_worker *w)
+{
+	int ret = uring_init(w);
+
+	if (ret)
+		return ret;
+	ret = uring_register(w);
+	if (ret) {
+		w->res->stage = ENG_STAGE_REGISTER;
+		w->res->err = ret;
+		uring_teardown(w);
+		return ret;
+	}
+	/* saves an fget/fput per enter; older kernels just lack it */
+	(void)io_uring_register_ring_fd(&w->u.ring);
+	return 0;
+}
+
+static uint32_t uring_prep(struct eng_worker *w, uint64_t now)
+{
+	struct io_uring *ring = &w->u.ring;
+	uint32_t n = eng_worker_budget(w), i;
+
+	for (i = 0; i < n; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+		uint32_t slot;
+
+		if (eng_unlikely(!sqe))
+			break;
+		slot = eng_worker_take_slot(w, now);
+		if (w->expect) {
+			io_uring_prep_read_fixed(sqe, 0, w->buf + (size_t)slot * w->bs,
+						 w->bs, eng_rng_offset(&w->rng),
+						 (int)(slot >> w->u.region_shift));
+			sqe->flags |= IOSQE_FIXED_FILE;
+		} else {
+			io_uring_prep_nop(sqe);
+		}
+		sqe->user_data = slot;
+	}
+	return i;
+}
+
+/* Walk every ready CQE, then publish the head once. */
+static uint32_t uring_reap(struct eng_worker *w, uint64_t now)
+{
+	struct io_uring *ring = &w->u.ring;
+	struct io_uring_cqe *cqe;
+	unsigned head, n = 0;
+
+	io_uring_for_each_cqe(ring, head, cqe) {
+		eng_worker_complete(w, (uint32_t)cqe->user_data, cqe->res, now);
+		n++;
+	}
+	io_uring_cq_advance(ring, n);
+	return n;
+}
+
+static int uring_loop(struct eng_worker *w)
+{
+	struct io_uring *ring = &w->u.ring;
+
+	for (;;) {
+		uint64_t now = eng_worker_now(w);
+		uint32_t queued;
+		int ret;
+
+		uring_reap(w, now);
+		if (eng_worker_tick(w) && !w->inflight)
+			break;
+		queued = uring_prep(w, now);
+		if (eng_unlikely(!queued && !w->inflight)) {
+			/* SQPOLL: every IO is done but the kernel thread has not
+			 * yet moved the SQ head, so no SQE was free. */
+			io_uring_sqring_wait(ring);
+			continue;
+		}
+		/* Wait only when nothing more can be queued; otherwise just
+		 * submit and let the kernel run completions (DEFER_TASKRUN). */
+		if (!queued || !w->nfree)
+			ret = io_uring_submit_and_wait(ring, 1);
+		else
+			ret = io_uring_submit_and_get_events(ring);
+		w->calls++;
+		if (eng_unlikely(ret < 0 && ret != -EINTR && ret != -EAGAIN &&
+				 ret != -EBUSY && ret != -ETIME)) {
+			w->fatal = w->fatal ? w->fatal : ret;
+			eng_worker_end(w);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+const struct eng_backend_ops eng_uring_ops = {
+	.name = "io_uring",
+	.setup = uring_setup,
+	.loop = uring_loop,
+	.teardown = uring_teardown,
+};

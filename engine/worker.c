@@ -1,0 +1,256 @@
+/* A worker thread: pin, allocate on the local node, set up the backend, run
+ * the hot loop, report. */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "engine/run_priv.h"
+#include "engine/worker.h"
+
+#define ENG_MPOL_PREFERRED 1
+
+static int worker_fail(struct eng_worker *w, enum eng_stage stage, int err)
+{
+	w->res->stage = stage;
+	w->res->err = err;
+	return err;
+}
+
+static int worker_pin(struct eng_worker *w)
+{
+	cpu_set_t set;
+	int i;
+
+	w->res->cpu = -1;
+	if (w->job->cpu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(w->job->cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0)
+		return worker_fail(w, ENG_STAGE_PIN, -errno);
+	/* verified, not assumed: read the mask back */
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return worker_fail(w, ENG_STAGE_PIN, -errno);
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &set))
+			break;
+	if (CPU_COUNT(&set) != 1 || i != w->job->cpu)
+		return worker_fail(w, ENG_STAGE_PIN, -EINVAL);
+	w->res->cpu = i;
+	return 0;
+}
+
+/* Buffers: mapped, steered to the job's node, then touched here, on the
+ * worker's own CPU, so first touch agrees with the policy. */
+static int worker_alloc_buf(struct eng_worker *w)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uint32_t bs = w->job->op == ENG_OP_NOP ? 0 : w->job->bs;
+
+	w->buf_len = ((size_t)w->job->qd * bs + page - 1) / page * page;
+	if (!w->buf_len)
+		return 0;
+	w->buf = mmap(NULL, w->buf_len, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (w->buf == MAP_FAILED) {
+		w->buf = NULL;
+		return -ENOMEM;
+	}
+	if (w->job->node >= 0 && w->job->node < 64) {
+		unsigned long mask = 1ul << w->job->node;
+
+		/* a hint: the kernel may still fall back when the node is full */
+		(void)syscall(SYS_mbind, w->buf, w->buf_len, ENG_MPOL_PREFERRED,
+			      &mask, 64ul, 0u);
+	}
+	memset(w->buf, 0, w->buf_len);
+	return 0;
+}
+
+static int worker_alloc(struct eng_worker *w)
+{
+	uint32_t qd = w->job->qd, i;
+
+	w->free_slot = malloc(qd * sizeof(*w->free_slot));
+	w->slot_ticks = calloc(qd, sizeof(*w->slot_ticks));
+	if (!w->free_slot || !w->slot_ticks)
+		return worker_fail(w, ENG_STAGE_MEMORY, -ENOMEM);
+	for (i = 0; i < qd; i++)
+		w->free_slot[i] = qd - 1 - i;
+	w->nfree = qd;
+	if (w->job->latency) {
+		w->hist = malloc(sizeof(*w->hist));
+		if (!w->hist)
+			return worker_fail(w, ENG_STAGE_MEMORY, -ENOMEM);
+		eng_hist_reset(w->hist);
+	}
+	if (worker_alloc_buf(w))
+		return worker_fail(w, ENG_STAGE_MEMORY, -ENOMEM);
+	return 0;
+}
+
+static void worker_free(struct eng_worker *w)
+{
+	if (w->buf)
+		munmap(w->buf, w->buf_len);
+	free(w->slot_ticks);
+	free(w->free_slot);
+	/* the histogram outlives the worker: the run hands it to the caller */
+}
+
+static void worker_rusage(struct timeval *user, struct timeval *sys)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+		*user = ru.ru_utime;
+		*sys = ru.ru_stime;
+	}
+}
+
+static double tv_sub(struct timeval a, struct timeval b)
+{
+	return (double)(a.tv_sec - b.tv_sec) + (double)(a.tv_usec - b.tv_usec) / 1e6;
+}
+
+static void worker_begin_measure(struct eng_worker *w)
+{
+	w->ios = 0;
+	w->errors = 0;
+	w->calls = 0;
+	if (w->hist)
+		eng_hist_reset(w->hist);
+	w->limit = w->job->ios;
+	w->t_start_ns = eng_mono_ns();
+	worker_rusage(&w->ru_user, &w->ru_sys);
+	atomic_store_explicit(&w->live->errors, 0, memory_order_relaxed);
+}
+
+void eng_worker_end(struct eng_worker *w)
+{
+	struct timeval user = w->ru_user, sys = w->ru_sys;
+	struct eng_result *r = w->res;
+
+	if (w->stopping)
+		return;
+	w->stopping = true;
+	w->latency = false;	/* the drain after the window is not timed */
+	if (w->state_seen < ENG_ST_MEASURE)
+		return;		/* stopped during the ramp: nothing measured */
+	r->elapsed_ns = eng_mono_ns() - w->t_start_ns;
+	worker_rusage(&user, &sys);
+	r->user_s = tv_sub(user, w->ru_user);
+	r->sys_s = tv_sub(sys, w->ru_sys);
+	r->ios = w->ios;
+	r->bytes = w->ios * (w->job->op == ENG_OP_NOP ? 0 : w->job->bs);
+	r->errors = w->errors;
+	r->calls = w->calls;
+}
+
+void eng_worker_phase(struct eng_worker *w, int st)
+{
+	int old = w->state_seen;
+
+	w->state_seen = st;
+	if (old < ENG_ST_MEASURE && st >= ENG_ST_MEASURE)
+		worker_begin_measure(w);
+	if (st >= ENG_ST_STOP)
+		eng_worker_end(w);
+}
+
+/* Errors that mean the setup is wrong (no poll queues, bad alignment), not
+ * a bad sector: they stop the worker instead of being counted forever. */
+static bool io_error_is_fatal(int res)
+{
+	return res == -EOPNOTSUPP || res == -EINVAL || res == -EFAULT ||
+	       res == -EBADF || res == -ENXIO || res == -ENODEV;
+}
+
+void eng_worker_io_error(struct eng_worker *w, int res)
+{
+	w->errors++;
+	atomic_store_explicit(&w->live->errors, w->errors, memory_order_relaxed);
+	if (res >= 0)
+		return;		/* a short read: counted, not fatal */
+	if (io_error_is_fatal(res) && !w->fatal) {
+		w->fatal = res;
+		eng_worker_end(w);
+	}
+}
+
+static const struct eng_backend_ops *worker_backend(const struct eng_job *j)
+{
+	return j->backend == ENG_BACKEND_LIBAIO ? &eng_aio_ops : &eng_uring_ops;
+}
+
+/* AUTO: io_uring unless the kernel or a sandbox forbids it outright. */
+static int worker_setup_backend(struct eng_worker *w, const struct eng_backend_ops **ops)
+{
+	int ret;
+
+	*ops = worker_backend(w->job);
+	w->res->backend = *ops == &eng_aio_ops ? ENG_BACKEND_LIBAIO : ENG_BACKEND_IO_URING;
+	ret = (*ops)->setup(w);
+	if (!(ret == -ENOSYS || ret == -EPERM) || w->job->backend != ENG_BACKEND_AUTO)
+		return ret;
+	w->res->fell_back = true;
+	w->res->fallback_err = ret;
+	w->res->stage = ENG_STAGE_NONE;
+	w->res->err = 0;
+	*ops = &eng_aio_ops;
+	w->res->backend = ENG_BACKEND_LIBAIO;
+	return (*ops)->setup(w);
+}
+
+static void worker_report_io(struct eng_worker *w)
+{
+	if (!w->fatal)
+		return;
+	w->res->stage = ENG_STAGE_IO;
+	w->res->err = w->fatal;
+}
+
+void *eng_worker_main(void *arg)
+{
+	struct eng_thread *th = arg;
+	const struct eng_backend_ops *ops = NULL;
+	struct eng_worker w;
+	int ret;
+
+	memset(&w, 0, sizeof(w));
+	w.job = th->job;
+	w.res = th->res;
+	w.live = th->live;
+	w.state = &th->run->state;
+	w.state_seen = ENG_ST_SETUP;
+	w.batch = w.job->batch;
+	w.bs = w.job->bs;
+	w.expect = w.job->op == ENG_OP_NOP ? 0 : w.job->bs;
+	w.latency = w.job->latency;
+	ret = worker_pin(&w);
+	if (!ret)
+		ret = worker_alloc(&w);
+	if (!ret && w.job->op == ENG_OP_READ)
+		ret = eng_rng_init(&w.rng, w.job->seed, w.job->range_off,
+				   w.job->range_len, w.job->bs);
+	if (ret && !w.res->stage)
+		worker_fail(&w, ENG_STAGE_SETUP, ret);
+	if (!ret)
+		ret = worker_setup_backend(&w, &ops);
+	w.res->hist = w.hist;
+	if (eng_run_ready(th->run, ret) == 0) {
+		ops->loop(&w);
+		worker_report_io(&w);
+	}
+	if (ops && !ret)
+		ops->teardown(&w);
+	worker_free(&w);
+	atomic_store_explicit(&w.live->done, 1, memory_order_release);
+	return NULL;
+}

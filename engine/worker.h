@@ -1,0 +1,146 @@
+/* Internal to engine/: one worker's private state and the helpers its
+ * backend's hot loop shares. Nothing here is touched by another thread but
+ * eng_live (relaxed stores) and the run state (read once per loop). */
+#ifndef ENG_WORKER_H
+#define ENG_WORKER_H
+
+#include <libaio.h>
+#include <liburing.h>
+#include <stdatomic.h>
+
+#include "engine/clock.h"
+#include "engine/engine.h"
+#include "engine/rng.h"
+
+#define eng_likely(x) __builtin_expect(!!(x), 1)
+#define eng_unlikely(x) __builtin_expect(!!(x), 0)
+
+/* Run states, in order; workers only ever see them increase. */
+enum eng_state {
+	ENG_ST_SETUP,
+	ENG_ST_RAMP,
+	ENG_ST_MEASURE,
+	ENG_ST_STOP,
+};
+
+struct eng_worker;
+
+struct eng_backend_ops {
+	const char *name;
+	int (*setup)(struct eng_worker *w);	/* 0 or -errno, sets w->res->stage */
+	int (*loop)(struct eng_worker *w);	/* runs until stopped and drained */
+	void (*teardown)(struct eng_worker *w);
+};
+
+extern const struct eng_backend_ops eng_uring_ops;
+extern const struct eng_backend_ops eng_aio_ops;
+
+struct eng_worker {
+	/* hot: touched every IO */
+	struct eng_rng rng;
+	uint32_t *free_slot;	/* stack of free slot indexes */
+	uint32_t nfree;
+	uint32_t inflight;
+	uint32_t batch;
+	uint32_t bs;
+	uint32_t expect;	/* res of a good completion: bs, 0 for NOP */
+	bool latency;
+	bool stopping;		/* no new submissions */
+	uint64_t *slot_ticks;	/* submission time of each slot */
+	char *buf;		/* qd * bs bytes, slot i at i * bs */
+	struct eng_hist *hist;
+	uint64_t ios, errors, calls;
+	uint64_t limit;		/* stop after this many measured IOs, 0 none */
+	int fatal;		/* -errno of an IO error that ends the run */
+	int state_seen;
+	const _Atomic int *state;
+	struct eng_live *live;
+
+	/* cold */
+	const struct eng_job *job;
+	struct eng_result *res;
+	size_t buf_len;
+	uint64_t t_start_ns;
+	struct timeval ru_user, ru_sys;
+	union {
+		struct {
+			struct io_uring ring;
+			uint32_t region_shift;	/* slot >> shift = buffer index */
+			bool ring_ok;
+		} u;
+		struct {
+			io_context_t ctx;
+			struct iocb *iocbs;
+			struct iocb **batchv;
+			struct io_event *events;
+			bool ctx_ok;
+		} a;
+	};
+};
+
+/* Out of line: a phase change (ramp over, stop) seen by the worker. */
+void eng_worker_phase(struct eng_worker *w, int st);
+
+/* Once per loop: notice phase changes, publish live counters. Returns true
+ * when the worker must not submit more IOs. */
+static inline bool eng_worker_tick(struct eng_worker *w)
+{
+	int st = atomic_load_explicit(w->state, memory_order_relaxed);
+
+	if (eng_unlikely(st != w->state_seen))
+		eng_worker_phase(w, st);
+	atomic_store_explicit(&w->live->ios, w->ios, memory_order_relaxed);
+	return w->stopping;
+}
+
+/* How many IOs may be submitted now: free slots, batch, IO limit. */
+static inline uint32_t eng_worker_budget(const struct eng_worker *w)
+{
+	uint32_t n = w->nfree < w->batch ? w->nfree : w->batch;
+
+	if (eng_unlikely(w->stopping))
+		return 0;
+	if (eng_unlikely(w->limit)) {
+		uint64_t left = w->limit > w->ios + w->inflight ?
+				w->limit - w->ios - w->inflight : 0;
+		if (left < n)
+			n = (uint32_t)left;
+	}
+	return n;
+}
+
+static inline uint32_t eng_worker_take_slot(struct eng_worker *w, uint64_t now)
+{
+	uint32_t slot = w->free_slot[--w->nfree];
+
+	w->slot_ticks[slot] = now;
+	w->inflight++;
+	return slot;
+}
+
+void eng_worker_io_error(struct eng_worker *w, int res);
+/* Ends the measured window once: stop submitting, take end time and CPU. */
+void eng_worker_end(struct eng_worker *w);
+
+static inline void eng_worker_complete(struct eng_worker *w, uint32_t slot,
+				       int res, uint64_t now)
+{
+	w->free_slot[w->nfree++] = slot;
+	w->inflight--;
+	if (eng_unlikely((uint32_t)res != w->expect || res < 0)) {
+		eng_worker_io_error(w, res);
+		return;
+	}
+	w->ios++;
+	if (w->latency)
+		eng_hist_add(w->hist, eng_ticks_to_ns(now - w->slot_ticks[slot]));
+	if (eng_unlikely(w->limit && w->ios >= w->limit))
+		eng_worker_end(w);
+}
+
+static inline uint64_t eng_worker_now(const struct eng_worker *w)
+{
+	return w->latency ? eng_ticks() : 0;
+}
+
+#endif
