@@ -1,0 +1,305 @@
+/* Findings: what is wrong with where the drives sit, and what to do. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo/topo.h"
+
+struct fl {
+	struct topo_finding *a;
+	unsigned n, cap;
+	int err;
+};
+
+static void add(struct fl *f, enum topo_finding_kind kind, const char *dev,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void add(struct fl *f, enum topo_finding_kind kind, const char *dev,
+		const char *fmt, ...)
+{
+	struct topo_finding *x;
+	va_list ap;
+
+	if (f->err)
+		return;
+	if (f->n == f->cap) {
+		unsigned ncap = f->cap ? f->cap * 2 : 8;
+
+		x = realloc(f->a, ncap * sizeof(*x));
+		if (!x) {
+			f->err = -ENOMEM;
+			return;
+		}
+		f->a = x;
+		f->cap = ncap;
+	}
+	x = &f->a[f->n++];
+	x->kind = kind;
+	snprintf(x->device, sizeof(x->device), "%s", dev ? dev : "");
+	va_start(ap, fmt);
+	vsnprintf(x->text, sizeof(x->text), fmt, ap);
+	va_end(ap);
+}
+
+const char *topo_finding_kind_name(enum topo_finding_kind k)
+{
+	switch (k) {
+	case TOPO_FIND_NO_NVME:
+		return "no_nvme";
+	case TOPO_FIND_IMBALANCE:
+		return "imbalance";
+	case TOPO_FIND_DEGRADED_LINK:
+		return "degraded_link";
+	case TOPO_FIND_CPULESS_NODE:
+		return "cpuless_node";
+	case TOPO_FIND_MULTI_NODE:
+		return "multi_node";
+	case TOPO_FIND_FEW_CORES:
+		return "few_cores";
+	case TOPO_FIND_NO_PCI:
+		return "no_pci";
+	}
+	return "?";
+}
+
+static bool node_has_cpus(const struct topo *t, unsigned os)
+{
+	int i = topo_node_index(t, os);
+
+	return i >= 0 && topo_node(t, (unsigned)i)->pus > 0;
+}
+
+/* The nodes with CPUs a device's workers run on, as node indexes: its own
+ * nodes that have CPUs, else the nearest node with CPUs. */
+static unsigned cpu_nodes(const struct topo *t, const struct topo_dev *d, int *idx, unsigned max)
+{
+	unsigned k, n = 0;
+	int near;
+
+	for (k = 0; k < d->nnodes && n < max; k++)
+		if (node_has_cpus(t, d->nodes[k]))
+			idx[n++] = topo_node_index(t, d->nodes[k]);
+	if (!n && d->nnodes && max && (near = topo_nearest_cpu_node(t, d->nodes[0])) >= 0)
+		idx[n++] = topo_node_index(t, (unsigned)near);
+	return n;
+}
+
+static void imbalance(const struct topo *t, const struct topo_dev *const *devs,
+		      unsigned ndevs, struct fl *f)
+{
+	unsigned nn = topo_nnodes(t), i, k, ncpu = 0, located = 0;
+	double *have = calloc(nn ? nn : 1, sizeof(*have)), cores = 0;
+	int *idx = calloc(nn ? nn : 1, sizeof(*idx));
+	int over = -1, under = -1;
+	double excess = 0, deficit = 0;
+
+	if (!have || !idx) {
+		f->err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < nn; i++)
+		if (topo_node(t, i)->pus) {
+			ncpu++;
+			cores += topo_node(t, i)->cores ? topo_node(t, i)->cores : topo_node(t, i)->pus;
+		}
+	for (k = 0; k < ndevs; k++) {
+		unsigned n = devs[k]->has_pci ? cpu_nodes(t, devs[k], idx, nn) : 0;
+
+		for (i = 0; i < n; i++)
+			have[idx[i]] += 1.0 / n;
+		located += n > 0;
+	}
+	if (ncpu < 2 || located < 2)
+		goto out;
+	for (i = 0; i < nn; i++) {
+		const struct topo_node *nd = topo_node(t, i);
+		double ideal;
+
+		if (!nd->pus)
+			continue;
+		ideal = located * (nd->cores ? nd->cores : nd->pus) / cores;
+		if (over < 0 || have[i] - ideal > excess) {
+			over = (int)i;
+			excess = have[i] - ideal;
+		}
+		if (under < 0 || ideal - have[i] > deficit) {
+			under = (int)i;
+			deficit = ideal - have[i];
+		}
+	}
+	if (excess >= 1 - 1e-9 && deficit >= 1 - 1e-9) {
+		const struct topo_node *o = topo_node(t, (unsigned)over);
+		const struct topo_node *u = topo_node(t, (unsigned)under);
+		int move = (int)floor(fmin(excess, deficit) + 1e-9);
+		char uhave[32];
+
+		if (have[under] < 1e-9)
+			snprintf(uhave, sizeof(uhave), "none");
+		else
+			snprintf(uhave, sizeof(uhave), "%g", have[under]);
+		if (u->host_bridges[0])
+			add(f, TOPO_FIND_IMBALANCE, NULL,
+			    "node %u hosts %g of %u drives and node %u %s: move %d drive%s to slots "
+			    "under node %u's host bridges %s", o->os_index, have[over], located,
+			    u->os_index, uhave, move, move == 1 ? "" : "s", u->os_index,
+			    u->host_bridges);
+		else
+			add(f, TOPO_FIND_IMBALANCE, NULL,
+			    "node %u hosts %g of %u drives and node %u %s: move %d drive%s to slots "
+			    "local to node %u (no host bridge of node %u is in the topology)",
+			    o->os_index, have[over], located, u->os_index, uhave, move,
+			    move == 1 ? "" : "s", u->os_index, u->os_index);
+	}
+out:
+	free(have);
+	free(idx);
+}
+
+static void fmt_link(char *buf, size_t len, double gts, int w)
+{
+	snprintf(buf, len, "%g GT/s x%d", gts, w);
+}
+
+static void degraded(const struct topo_dev *d, struct fl *f)
+{
+	const struct topo_link *l = &d->link, *p = &d->port_link;
+	char cur[32], max[32];
+	double want_s;
+	int want_w;
+
+	if (l->speed_gts < 0 || l->width < 0 || l->max_speed_gts < 0 || l->max_width < 0)
+		return;
+	if (l->speed_gts >= l->max_speed_gts && l->width >= l->max_width)
+		return;
+	fmt_link(cur, sizeof(cur), l->speed_gts, l->width);
+	fmt_link(max, sizeof(max), l->max_speed_gts, l->max_width);
+	/* what both ends of the link support */
+	want_s = l->max_speed_gts;
+	want_w = l->max_width;
+	if (p->max_speed_gts > 0 && p->max_speed_gts < want_s)
+		want_s = p->max_speed_gts;
+	if (p->max_width > 0 && p->max_width < want_w)
+		want_w = p->max_width;
+	if (l->speed_gts < want_s || l->width < want_w)
+		add(f, TOPO_FIND_DEGRADED_LINK, d->name,
+		    "%s's link runs at %s but the drive and its port (%s) both support %g GT/s x%d: "
+		    "reseat the drive, check the riser, cable or adapter, and look for PCIe errors "
+		    "in dmesg", d->name, cur, d->port[0] ? d->port : "unknown", want_s, want_w);
+	else
+		add(f, TOPO_FIND_DEGRADED_LINK, d->name,
+		    "%s's link runs at %s but the drive can do %s: its slot (port %s, max %g GT/s x%d) "
+		    "limits it; move it to a slot that supports %s", d->name, cur, max,
+		    d->port[0] ? d->port : "unknown", p->max_speed_gts, p->max_width, max);
+}
+
+static void join_nodes(const struct topo_dev *d, char *buf, size_t len)
+{
+	size_t o = 0;
+	unsigned k;
+
+	buf[0] = '\0';
+	for (k = 0; k < d->nnodes && o < len; k++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%u", k ? "," : "", d->nodes[k]);
+}
+
+static void locality(const struct topo *t, const struct topo_dev *d, struct fl *f)
+{
+	char nodes[128];
+	unsigned k, with = 0;
+	int near;
+
+	if (!d->has_pci) {
+		add(f, TOPO_FIND_NO_PCI, d->name, "%s is %s: iostorm spreads its workers over the "
+		    "whole machine", d->name, d->why_no_pci ? d->why_no_pci : "without PCI device");
+		return;
+	}
+	if (!d->nnodes)
+		return;
+	join_nodes(d, nodes, sizeof(nodes));
+	for (k = 0; k < d->nnodes; k++)
+		with += node_has_cpus(t, d->nodes[k]);
+	if (!with) {
+		near = topo_nearest_cpu_node(t, d->nodes[0]);
+		add(f, TOPO_FIND_CPULESS_NODE, d->name,
+		    "%s is local to CPU-less node%s %s: its workers run on the nearest node %d and "
+		    "every IO crosses the interconnect; move it to a slot under a node with cores",
+		    d->name, d->nnodes > 1 ? "s" : "", nodes, near);
+	} else if (d->nnodes > 1) {
+		add(f, TOPO_FIND_MULTI_NODE, d->name,
+		    "%s is local to nodes %s at once (%u of them with CPUs): its workers use the "
+		    "cores of %s and their memory goes to the node of each core",
+		    d->name, nodes, with, with > 1 ? "all of them" : "the one with CPUs");
+	}
+}
+
+/* One core per drive at QDn: group drives by the CPUs they are local to. */
+static void few_cores(const struct topo *t, const struct topo_dev *const *devs,
+		      unsigned ndevs, struct fl *f)
+{
+	bool *done = calloc(ndevs ? ndevs : 1, sizeof(*done));
+	unsigned i, j;
+
+	if (!done) {
+		f->err = -ENOMEM;
+		return;
+	}
+	for (i = 0; i < ndevs; i++) {
+		const struct topo_dev *d = devs[i];
+		char names[160];
+		unsigned n = 0, cores = d->ncores;
+		size_t o = 0;
+
+		if (done[i] || !d->has_pci || !d->cpus || !d->nnodes)
+			continue;
+		if (!cores) {
+			int near = topo_nearest_cpu_node(t, d->nodes[0]);
+			int idx = near >= 0 ? topo_node_index(t, (unsigned)near) : -1;
+
+			cores = idx >= 0 ? topo_node(t, (unsigned)idx)->cores : 0;
+		}
+		names[0] = '\0';
+		for (j = i; j < ndevs; j++) {
+			if (done[j] || !devs[j]->cpus || strcmp(devs[j]->cpus, d->cpus))
+				continue;
+			done[j] = true;
+			n++;
+			if (o < sizeof(names))
+				o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s",
+						      n > 1 ? ", " : "", devs[j]->name);
+		}
+		if (cores && n > cores)
+			add(f, TOPO_FIND_FEW_CORES, n == 1 ? d->name : NULL,
+			    "%u cores (CPUs %s) are local to %u drives (%s): at one core per drive "
+			    "at QDn the cores will limit IOPS before the drives do; move drives to "
+			    "another node or measure with saturate", cores, d->cpus[0] ? d->cpus : "none",
+			    n, names);
+	}
+	free(done);
+}
+
+int topo_findings(struct topo *t, const struct topo_dev *const *devs,
+		  unsigned ndevs, struct topo_finding **out)
+{
+	struct fl f = { 0 };
+	unsigned i;
+
+	if (!topo_ndevs(t))
+		add(&f, TOPO_FIND_NO_NVME, NULL, "no NVMe drive %s: nothing for iostorm to "
+		    "place; give targets by path (files, loop devices) to measure those",
+		    topo_is_live(t) ? "on this machine" : "in this topology");
+	imbalance(t, devs, ndevs, &f);
+	for (i = 0; i < ndevs; i++) {
+		degraded(devs[i], &f);
+		locality(t, devs[i], &f);
+	}
+	few_cores(t, devs, ndevs, &f);
+	if (f.err) {
+		free(f.a);
+		return f.err;
+	}
+	*out = f.a;
+	return (int)f.n;
+}

@@ -1,0 +1,399 @@
+/* Worker placement: which CPU and which memory node each worker gets. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hwloc.h>
+
+#include "topo/topo.h"
+#include "topo/topo_int.h"
+
+struct pu {
+	int os;
+	unsigned core;		/* index into core_load */
+	unsigned load;		/* workers on this PU */
+};
+
+struct placer {
+	struct topo *t;
+	struct pu *pus;
+	unsigned npus;
+	unsigned *core_load;	/* workers per core */
+};
+
+static void note(struct topo_notes *n, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note(struct topo_notes *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!n || n->n >= TOPO_MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(n->text[n->n++], TOPO_NOTE_LEN, fmt, ap);
+	va_end(ap);
+}
+
+int topo_policy_parse(const char *s, enum topo_policy *pol)
+{
+	if (!strcmp(s, "local"))
+		*pol = TOPO_PLACE_LOCAL;
+	else if (!strcmp(s, "remote"))
+		*pol = TOPO_PLACE_REMOTE;
+	else if (!strcmp(s, "none"))
+		*pol = TOPO_PLACE_NONE;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *topo_policy_name(enum topo_policy pol)
+{
+	switch (pol) {
+	case TOPO_PLACE_LOCAL:
+		return "local";
+	case TOPO_PLACE_REMOTE:
+		return "remote";
+	case TOPO_PLACE_NONE:
+		return "none";
+	}
+	return "?";
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+int topo_cpulist_parse(const char *s, int **cpus)
+{
+	hwloc_bitmap_t b = hwloc_bitmap_alloc();
+	int n, i, k = 0, *a;
+	const char *p;
+
+	if (!b)
+		return -ENOMEM;
+	/* hwloc's parser accepts trailing junk; we do not */
+	for (p = s; *p; p++)
+		if (!strchr("0123456789,-", *p))
+			break;
+	if (*p || !*s || hwloc_bitmap_list_sscanf(b, s) || hwloc_bitmap_iszero(b) ||
+	    (n = hwloc_bitmap_weight(b)) < 0) {
+		hwloc_bitmap_free(b);
+		return -EINVAL;
+	}
+	a = malloc((size_t)n * sizeof(*a));
+	if (!a) {
+		hwloc_bitmap_free(b);
+		return -ENOMEM;
+	}
+	hwloc_bitmap_foreach_begin(i, b)
+		a[k++] = i;
+	hwloc_bitmap_foreach_end();
+	hwloc_bitmap_free(b);
+	qsort(a, (size_t)n, sizeof(*a), cmp_int);
+	*cpus = a;
+	return n;
+}
+
+/* The NUMA node for a worker's memory on cpu: one of prefer's nodes (the
+ * device's) that holds the CPU, else the first node that holds it. */
+static int node_of_cpu(const struct topo *t, int cpu, const struct topo_dev *prefer)
+{
+	unsigned i, k;
+
+	if (prefer)
+		for (k = 0; k < prefer->nnodes; k++) {
+			int idx = topo_node_index(t, prefer->nodes[k]);
+
+			if (idx >= 0 && hwloc_bitmap_isset(t->node_obj[idx]->cpuset, (unsigned)cpu))
+				return (int)prefer->nodes[k];
+		}
+	for (i = 0; i < t->nnodes; i++)
+		if (hwloc_bitmap_isset(t->node_obj[i]->cpuset, (unsigned)cpu))
+			return (int)t->nodes[i].os_index;
+	return -1;
+}
+
+static int placer_init(struct placer *p, struct topo *t)
+{
+	int ncores = hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_CORE);
+	hwloc_obj_t pu = NULL;
+
+	memset(p, 0, sizeof(*p));
+	p->t = t;
+	p->pus = calloc((size_t)hwloc_bitmap_weight(t->allowed) + 1, sizeof(*p->pus));
+	/* a PU without a Core above it counts as its own core */
+	p->core_load = calloc((size_t)(ncores > 0 ? ncores : 0) +
+			      (size_t)hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_PU) + 1,
+			      sizeof(*p->core_load));
+	if (!p->pus || !p->core_load)
+		return -ENOMEM;
+	while ((pu = hwloc_get_next_obj_inside_cpuset_by_type(t->h, t->allowed, HWLOC_OBJ_PU, pu))) {
+		hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(t->h, HWLOC_OBJ_CORE, pu);
+
+		p->pus[p->npus].os = (int)pu->os_index;
+		p->pus[p->npus].core = core ? core->logical_index :
+			(unsigned)(ncores > 0 ? ncores : 0) + pu->logical_index;
+		p->npus++;
+	}
+	return p->npus ? 0 : -ENODEV;
+}
+
+static void placer_fini(struct placer *p)
+{
+	free(p->pus);
+	free(p->core_load);
+}
+
+/* Free cores (no worker yet) with at least one PU in set. */
+static unsigned free_cores(const struct placer *p, hwloc_const_bitmap_t set)
+{
+	unsigned i, j, n = 0;
+
+	for (i = 0; i < p->npus; i++) {
+		bool seen = false;
+
+		if (!hwloc_bitmap_isset(set, (unsigned)p->pus[i].os) || p->core_load[p->pus[i].core])
+			continue;
+		for (j = 0; j < i && !seen; j++)
+			seen = p->pus[j].core == p->pus[i].core &&
+				hwloc_bitmap_isset(set, (unsigned)p->pus[j].os);
+		n += !seen;
+	}
+	return n;
+}
+
+/* The least loaded PU of set: an idle core's first PU, then idle SMT
+ * siblings, then round again. */
+static int pick(struct placer *p, hwloc_const_bitmap_t set)
+{
+	struct pu *best = NULL;
+	unsigned i;
+
+	for (i = 0; i < p->npus; i++) {
+		struct pu *u = &p->pus[i];
+
+		if (!hwloc_bitmap_isset(set, (unsigned)u->os))
+			continue;
+		if (!best || u->load < best->load ||
+		    (u->load == best->load && p->core_load[u->core] < p->core_load[best->core]))
+			best = u;
+	}
+	if (!best)
+		return -1;
+	best->load++;
+	p->core_load[best->core]++;
+	return best->os;
+}
+
+/* A human name for a set of CPUs: "node 1", "nodes 0,1" or the cpulist. */
+static void set_name(const struct topo *t, hwloc_const_bitmap_t set, char *buf, size_t len)
+{
+	hwloc_bitmap_t ns = hwloc_bitmap_alloc();
+	unsigned i;
+	int n = 0;
+
+	if (ns) {
+		for (i = 0; i < t->nnodes; i++)
+			if (!hwloc_bitmap_iszero(t->node_obj[i]->cpuset) &&
+			    hwloc_bitmap_intersects(t->node_obj[i]->cpuset, set))
+				hwloc_bitmap_set(ns, t->nodes[i].os_index);
+		n = hwloc_bitmap_weight(ns);
+	}
+	if (n >= 1 && (unsigned)n < t->nnodes + 1) {
+		char *l = NULL;
+
+		if (hwloc_bitmap_list_asprintf(&l, ns) >= 0) {
+			snprintf(buf, len, "node%s %s", n > 1 ? "s" : "", l);
+			free(l);
+			hwloc_bitmap_free(ns);
+			return;
+		}
+		free(l);
+	}
+	hwloc_bitmap_free(ns);
+	hwloc_bitmap_list_snprintf(buf, len, set);
+}
+
+/* The node with CPUs farthest from the device's nodes, -1: none. */
+static int farthest_node(const struct topo *t, const struct topo_dev *d)
+{
+	int best = -1;
+	uint64_t bestd = 0;
+	unsigned j, k;
+
+	for (j = 0; j < t->nnodes; j++) {
+		uint64_t sum = 0;
+		bool local = false;
+
+		if (hwloc_bitmap_iszero(t->node_obj[j]->cpuset) ||
+		    !hwloc_bitmap_intersects(t->node_obj[j]->cpuset, t->allowed))
+			continue;
+		for (k = 0; k < d->nnodes; k++) {
+			int i = topo_node_index(t, d->nodes[k]);
+
+			local |= d->nodes[k] == t->nodes[j].os_index;
+			if (t->dist && i >= 0)
+				sum += t->dist[(unsigned)i * t->nnodes + j];
+		}
+		if (local)
+			continue;
+		if (best < 0 || sum > bestd) {
+			best = (int)j;
+			bestd = sum;
+		}
+	}
+	return best;
+}
+
+/* The CPUs a device's workers go to under pol, into set. */
+static void candidates(struct topo *t, enum topo_policy pol, const struct topo_dev *d,
+		       hwloc_bitmap_t set, struct topo_notes *notes)
+{
+	char buf[96];
+
+	if (!d->has_pci || !d->cpus || !d->nnodes) {
+		hwloc_bitmap_copy(set, t->allowed);
+		note(notes, "%s has no PCI locality (%s): its workers are spread over the machine",
+		     d->name, d->why_no_pci ? d->why_no_pci : "unknown");
+		return;
+	}
+	hwloc_bitmap_list_sscanf(set, d->cpus);
+	if (hwloc_bitmap_iszero(set)) {
+		int near = topo_nearest_cpu_node(t, d->nodes[0]);
+		int idx = near >= 0 ? topo_node_index(t, (unsigned)near) : -1;
+
+		if (idx >= 0) {
+			hwloc_bitmap_copy(set, t->node_obj[idx]->cpuset);
+			note(notes, "%s is local to CPU-less node %u: placed on nearest node %d",
+			     d->name, d->nodes[0], near);
+		}
+	}
+	if (pol == TOPO_PLACE_REMOTE) {
+		int far = farthest_node(t, d);
+
+		if (far < 0) {
+			note(notes, "%s: no other node with CPUs: remote placement is local here",
+			     d->name);
+		} else {
+			hwloc_bitmap_copy(set, t->node_obj[far]->cpuset);
+			note(notes, "%s: remote placement on node %u (%s)", d->name,
+			     t->nodes[far].os_index, t->dist ? "farthest by hwloc distances" :
+			     "no distances recorded: another node");
+		}
+	}
+	hwloc_bitmap_and(set, set, t->allowed);
+	if (hwloc_bitmap_iszero(set)) {
+		hwloc_bitmap_copy(set, t->allowed);
+		set_name(t, set, buf, sizeof(buf));
+		note(notes, "%s: none of its CPUs (%s) is allowed to this process: spread over %s",
+		     d->name, d->cpus, buf);
+	}
+}
+
+static int place_cpulist(struct topo *t, const char *cpulist, const char *const *paths,
+			 unsigned ndev, unsigned total, struct topo_slot *slots,
+			 struct topo_notes *notes)
+{
+	const struct topo_dev *d;
+	int *cpus = NULL, n, i, ret = 0;
+	unsigned s;
+
+	n = topo_cpulist_parse(cpulist, &cpus);
+	if (n < 0) {
+		note(notes, "'%s' is not a CPU list (like 0-3,8)", cpulist);
+		return n;
+	}
+	for (i = 0; i < n; i++)
+		if (!hwloc_bitmap_isset(t->allowed, (unsigned)cpus[i])) {
+			char allowed[128];
+
+			hwloc_bitmap_list_snprintf(allowed, sizeof(allowed), t->allowed);
+			note(notes, "CPU %d is not one this process may run on (allowed: %s)",
+			     cpus[i], allowed);
+			ret = -EINVAL;
+			goto out;
+		}
+	if ((unsigned)n < total)
+		note(notes, "%u workers on %d CPUs: CPUs are shared", total, n);
+	for (s = 0; s < total; s++) {
+		unsigned dev = slots[s].dev;
+
+		d = NULL;
+		if (dev < ndev && topo_lookup(t, paths[dev], &d))
+			d = NULL;
+		slots[s].cpu = cpus[s % (unsigned)n];
+		slots[s].node = node_of_cpu(t, slots[s].cpu, d);
+	}
+out:
+	free(cpus);
+	return ret;
+}
+
+int topo_place(struct topo *t, enum topo_policy pol, const char *cpulist,
+	       const char *const *paths, const unsigned *nworkers,
+	       unsigned ndev, struct topo_slot *slots,
+	       struct topo_notes *notes)
+{
+	struct placer p = { 0 };
+	hwloc_bitmap_t set = NULL;
+	unsigned d, w, s, total = 0;
+	int ret;
+
+	for (d = 0; d < ndev; d++) {
+		const struct topo_dev *dev;
+
+		/* every path must resolve, even when nothing is pinned */
+		ret = topo_lookup(t, paths[d], &dev);
+		if (ret)
+			return ret;
+		for (w = 0; w < nworkers[d]; w++, total++) {
+			slots[total].cpu = -1;
+			slots[total].node = -1;
+			slots[total].dev = d;
+		}
+	}
+	if (cpulist)
+		return place_cpulist(t, cpulist, paths, ndev, total, slots, notes);
+	if (pol == TOPO_PLACE_NONE)
+		return 0;
+	ret = placer_init(&p, t);
+	set = hwloc_bitmap_alloc();
+	if (ret || !set) {
+		ret = ret ? ret : -ENOMEM;
+		goto out;
+	}
+	for (d = 0, s = 0; d < ndev; d++) {
+		const struct topo_dev *dev;
+		unsigned nfree;
+		char where[96];
+
+		ret = topo_lookup(t, paths[d], &dev);
+		if (ret)
+			goto out;
+		candidates(t, pol, dev, set, notes);
+		nfree = free_cores(&p, set);
+		if (nworkers[d] > nfree) {
+			set_name(t, set, where, sizeof(where));
+			note(notes, "%s: %s has %u free core%s for %u workers: %s",
+			     dev->name, where, nfree, nfree == 1 ? "" : "s", nworkers[d],
+			     "sharing cores (SMT siblings first, then doubling up)");
+		}
+		for (w = 0; w < nworkers[d]; w++, s++) {
+			slots[s].cpu = pick(&p, set);
+			slots[s].node = slots[s].cpu < 0 ? -1 :
+				node_of_cpu(t, slots[s].cpu, pol == TOPO_PLACE_LOCAL ? dev : NULL);
+		}
+	}
+	ret = 0;
+out:
+	hwloc_bitmap_free(set);
+	placer_fini(&p);
+	return ret;
+}

@@ -1,0 +1,170 @@
+/* Where each drive sits: PCI path, NUMA node, local cores; and where to put
+ * the workers that drive it. The only module that includes hwloc or reads
+ * PCI/NUMA facts from sysfs. Never prints, never exits; every call returns
+ * 0, a count or -errno and writes its out-parameters only on success. */
+#ifndef TOPO_TOPO_H
+#define TOPO_TOPO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define TOPO_NAME_MAX 64
+#define TOPO_BUSID_MAX 16	/* "0000:00:00.0" */
+#define TOPO_MAX_CHAIN 16	/* bridges between a device and its host bridge */
+
+struct topo;
+
+/* PCIe link of a device or of the port above it. From an XML export only
+ * gbps is known (hwloc's linkspeed); sysfs gives the rest. Unknown: < 0. */
+struct topo_link {
+	double gbps;		/* hwloc's GB/s; < 0: not recorded */
+	double speed_gts;	/* current_link_speed, GT/s */
+	int width;		/* current_link_width, lanes */
+	double max_speed_gts;	/* max_link_speed */
+	int max_width;		/* max_link_width */
+};
+
+struct topo_dev {
+	char name[TOPO_NAME_MAX];	/* user-visible: "nvme0n1", "vda", "loop3" */
+	char path_name[TOPO_NAME_MAX];	/* hwloc's block device: "nvme0c0n1" for
+					 * a native multipath path, else = name */
+	char given[256];		/* the target as given; "" when discovered */
+	bool nvme;			/* under a PCI class 0x0108 function */
+	bool has_pci;
+	const char *why_no_pci;		/* static text when !has_pci */
+	char controller[TOPO_NAME_MAX];	/* "nvme0"; "" unknown */
+	char model[128], serial[64], firmware[32];	/* "" unknown */
+	char pci[TOPO_BUSID_MAX];	/* bus id of the function */
+	char host_bridge[TOPO_BUSID_MAX];	/* "0000:80": domain:secondary bus */
+	/* The root port above the device (the bridge right below the host
+	 * bridge): devices with the same upstream share one link to the CPU.
+	 * The host bridge's id where there is no PCI bridge in between. */
+	char upstream[TOPO_BUSID_MAX];
+	char port[TOPO_BUSID_MAX];	/* the bridge right above the device, "" none */
+	unsigned nchain;		/* bridges from the device up, nearest first */
+	char chain[TOPO_MAX_CHAIN][TOPO_BUSID_MAX];
+	struct topo_link link;		/* of the device */
+	struct topo_link port_link;	/* of the port above it */
+	unsigned nnodes;		/* local NUMA nodes (OS indexes); 0: none */
+	unsigned *nodes;
+	char *cpus;			/* cpulist of local PUs; NULL: no locality */
+	unsigned ncores, npus;		/* inside the local cpuset */
+};
+
+struct topo_node {
+	unsigned os_index;
+	unsigned cores, pus;
+	uint64_t memory_bytes;		/* local memory; 0 unknown */
+	char *cpus;			/* cpulist; "" for a CPU-less node */
+	char *host_bridges;		/* "0000:00, 0000:40"; "" none */
+};
+
+/*
+ * Loads the live machine (xml NULL) or an lstopo XML export. sysfs_root is
+ * where sysfs facts (link speeds, model, serial, partitions) are read: NULL
+ * means $IOSTORM_SYSFS_ROOT when set, else "/sys" for the live machine and
+ * nothing for an XML export (those facts are then unknown). Discovers every
+ * NVMe namespace. -ENOENT/-EACCES: the XML file; -EINVAL: hwloc refused it.
+ */
+int topo_load(struct topo **out, const char *xml, const char *sysfs_root);
+void topo_free(struct topo *t);
+bool topo_is_live(const struct topo *t);
+
+/* NVMe namespaces found at load, in PCI order. */
+unsigned topo_ndevs(const struct topo *t);
+const struct topo_dev *topo_dev(const struct topo *t, unsigned i);
+
+/*
+ * The device behind a target path: a namespace, a partition (its disk), a
+ * regular file (the disk under its file system) or a loop/virtual device
+ * (has_pci false, why_no_pci says why). On an XML export only the basename
+ * is matched against the recorded block devices. The result lives as long
+ * as t. -ENOENT: no such path (live) or no such device (XML); -ENODEV: no
+ * block device under it (e.g. a file on tmpfs).
+ */
+int topo_lookup(struct topo *t, const char *path, const struct topo_dev **out);
+
+unsigned topo_nnodes(const struct topo *t);
+const struct topo_node *topo_node(const struct topo *t, unsigned i);
+/* Index of the node with that OS index, -ENOENT when there is none. */
+int topo_node_index(const struct topo *t, unsigned os_index);
+/* The node with CPUs nearest to node os_index (itself when it has CPUs):
+ * hwloc distances where recorded, else the first node with CPUs. */
+int topo_nearest_cpu_node(const struct topo *t, unsigned os_index);
+
+/* What a person should act on, each one sentence saying what to do. */
+enum topo_finding_kind {
+	TOPO_FIND_NO_NVME,	/* no NVMe namespace in the topology */
+	TOPO_FIND_IMBALANCE,	/* drives per node against cores per node */
+	TOPO_FIND_DEGRADED_LINK,	/* current speed/width below a maximum */
+	TOPO_FIND_CPULESS_NODE,	/* local only to a node without CPUs */
+	TOPO_FIND_MULTI_NODE,	/* local to several nodes at once */
+	TOPO_FIND_FEW_CORES,	/* fewer local cores than local drives */
+	TOPO_FIND_NO_PCI,	/* a target without a PCI device */
+};
+
+#define TOPO_FINDING_LEN 320
+struct topo_finding {
+	enum topo_finding_kind kind;
+	char device[TOPO_NAME_MAX];	/* "" when about no single device */
+	char text[TOPO_FINDING_LEN];
+};
+
+/* Findings about devs (the ones a report shows). Returns the count and a
+ * malloc'd array in *out (NULL when 0), or -ENOMEM. */
+int topo_findings(struct topo *t, const struct topo_dev *const *devs,
+		  unsigned ndevs, struct topo_finding **out);
+const char *topo_finding_kind_name(enum topo_finding_kind k);
+
+/* Placement of workers. */
+enum topo_policy {
+	TOPO_PLACE_LOCAL,	/* cores local to each device (default) */
+	TOPO_PLACE_REMOTE,	/* the farthest node with CPUs */
+	TOPO_PLACE_NONE,	/* no pinning */
+};
+
+struct topo_slot {
+	int cpu;		/* PU OS index, -1: not pinned */
+	int node;		/* NUMA node OS index for memory, -1: first touch */
+	unsigned dev;		/* index into the paths given */
+};
+
+#define TOPO_MAX_NOTES 16
+#define TOPO_NOTE_LEN 200
+struct topo_notes {
+	unsigned n;
+	char text[TOPO_MAX_NOTES][TOPO_NOTE_LEN];
+};
+
+/* "local", "remote", "none" -> 0 and *pol; -EINVAL otherwise. */
+int topo_policy_parse(const char *s, enum topo_policy *pol);
+const char *topo_policy_name(enum topo_policy pol);
+
+/*
+ * One slot per worker: paths[d] gets nworkers[d] consecutive slots, so
+ * slots holds sum(nworkers). Physical cores first (the first PU of each
+ * core, one worker per core while a core is free), SMT siblings next, then
+ * round again; cores are shared across devices only when they run out.
+ * A device without PCI locality is spread over the whole machine; one
+ * local to a CPU-less node goes to the nearest node with CPUs. cpulist
+ * (non-NULL) overrides the policy: workers take its CPUs in turn. On the
+ * live machine only CPUs this process may run on are used. notes (may be
+ * NULL) gets what a person should know before the run. -EINVAL: a bad
+ * cpulist or a CPU outside the allowed set (a note says which); errors of
+ * topo_lookup for a path.
+ */
+int topo_place(struct topo *t, enum topo_policy pol, const char *cpulist,
+	       const char *const *paths, const unsigned *nworkers,
+	       unsigned ndev, struct topo_slot *slots,
+	       struct topo_notes *notes);
+
+/* The CPU a thread is bound to, read back: 0 and *cpu (-1 when it may run
+ * on more than one CPU). tid 0: the calling thread. */
+int topo_thread_cpu(pid_t tid, int *cpu);
+
+/* Parses "0-3,8,10-11" into a sorted array of CPU numbers (malloc'd).
+ * Returns the count or -EINVAL / -ENOMEM. */
+int topo_cpulist_parse(const char *s, int **cpus);
+
+#endif
