@@ -732,3 +732,35 @@ void cli_opts_usage(const struct cli_opts *o, const char *synopsis,
 	fprintf(f, "\nSizes take k, m, g (powers of 1024); counts take k, m, g (powers\n"
 		   "of 1000); durations take ms, s, m, h. See iostorm(1).\n");
 }
+
+int cli_opts_cmdline_ext(struct cli_opts *o, const char *cmd, unsigned groups,
+			 int argc, char **argv, const char *synopsis,
+			 const struct cli_opt_extra *extra, cli_opt_cb cb,
+			 void *ctx)
+{
+	char err[512];
+	int rc;
+
+	cli_opts_init(o, cmd, groups);
+	rc = cli_opts_parse_ext(o, argc, argv, extra, cb, ctx, err, sizeof(err));
+	if (rc == CLI_OPTS_HELP) {
+		cli_opts_usage(o, synopsis, extra, stdout);
+		return CLI_EXIT_OK;
+	}
+	if (rc == CLI_OPTS_VERSION) {
+		printf("iostorm %s\n", IOSTORM_VERSION);
+		return CLI_EXIT_OK;
+	}
+	if (rc) {
+		fprintf(stderr, "iostorm %s: %s (try 'iostorm %s --help')\n", cmd, err, cmd);
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_OPTS_GO;
+}
+
+int cli_opts_cmdline(struct cli_opts *o, const char *cmd, unsigned groups,
+		     int argc, char **argv, const char *synopsis)
+{
+	return cli_opts_cmdline_ext(o, cmd, groups, argc, argv, synopsis, NULL,
+				    NULL, NULL);
+}

@@ -15,6 +15,7 @@
 #define CLI_MAX_BS (1u << 20)
 #define CLI_MAX_QD 65536u
 #define CLI_MAX_JOBS 1024u
+#define CLI_MAX_TARGETS 256u
 
 /* Option groups a command accepts (cli_opts_parse's mask). */
 #define CLI_OG_TARGET	0x1u	/* --bs --range --buffered --jobs-per-device --placement --topology */
@@ -89,6 +90,16 @@ int cli_opts_set(struct cli_opts *o, const char *name, const char *val,
 		 char *err, size_t errlen);
 /* Defaults that depend on other options (batch clamp, ramp with --ios). */
 void cli_opts_finish(struct cli_opts *o);
+/* A command's front end: parses, prints --help (synopsis then options) or
+ * --version to stdout, or the error as one line on stderr. Returns
+ * CLI_OPTS_GO to go on, else the exit status (0 after help, 2 on error). */
+#define CLI_OPTS_GO (-1)
+int cli_opts_cmdline(struct cli_opts *o, const char *cmd, unsigned groups,
+		     int argc, char **argv, const char *synopsis);
+int cli_opts_cmdline_ext(struct cli_opts *o, const char *cmd, unsigned groups,
+			 int argc, char **argv, const char *synopsis,
+			 const struct cli_opt_extra *extra, cli_opt_cb cb,
+			 void *ctx);
 void cli_opts_usage(const struct cli_opts *o, const char *synopsis,
 		    const struct cli_opt_extra *extra, FILE *f);
 

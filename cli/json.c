@@ -1,0 +1,151 @@
+/* The report as JSON through jansson: every figure of the table, and every
+ * option, so a result file says how it was obtained. */
+#include "cli/json.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define NS_PER_S 1e9
+
+static json_int_t ji(uint64_t v)
+{
+	return v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v;
+}
+
+json_t *cli_json_lat(const struct cli_dev *d)
+{
+	const struct cli_lat *l = &d->lat;
+
+	if (!d->has_lat)
+		return json_null();
+	return json_pack("{s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+			 "mean", l->mean, "stddev", l->stddev, "min", ji(l->min),
+			 "p50", ji(l->p50), "p90", ji(l->p90), "p99", ji(l->p99),
+			 "p99.9", ji(l->p999), "p99.99", ji(l->p9999),
+			 "max", ji(l->max));
+}
+
+static json_t *cpus_array(const int *cpus, unsigned n)
+{
+	json_t *a = json_array();
+	unsigned i;
+
+	for (i = 0; a && i < n; i++) {
+		if (json_array_append_new(a, json_integer(cpus[i]))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *targets_array(const struct cli_opts *o)
+{
+	json_t *a = json_array();
+	unsigned i;
+
+	for (i = 0; a && i < o->ntargets; i++) {
+		if (json_array_append_new(a, json_string(o->targets[i]))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static const char *backend_str(enum eng_backend b)
+{
+	return b == ENG_BACKEND_AUTO ? "auto" : eng_backend_name(b);
+}
+
+json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
+{
+	return json_pack("{s:I, s:I, s:I, s:s, s:s, s:s, s:s?, s:f, s:f, s:I,"
+			 " s:I, s:I, s:o, s:s, s:s?, s:b, s:I, s:I, s:b, s:I, s:o}",
+			 "bs", (json_int_t)o->bs, "qd", (json_int_t)o->qd,
+			 "batch", (json_int_t)o->batch,
+			 "engine", backend_str(o->backend),
+			 "completion", o->mode_auto ? "auto" : eng_mode_name(o->mode),
+			 "completion_used", eng_mode_name(r->mode),
+			 "engine_used", r->engine,
+			 "time_s", (double)o->time_ns / NS_PER_S,
+			 "ramp_s", (double)o->ramp_ns / NS_PER_S,
+			 "ios", ji(o->ios),
+			 "jobs_per_device", (json_int_t)o->jobs_per_device,
+			 "jobs", (json_int_t)o->jobs,
+			 "cpus", o->ncpus ? cpus_array(o->cpus, o->ncpus) : json_null(),
+			 "placement", cli_placement_name(o->placement),
+			 "topology", o->topology,
+			 "buffered", o->buffered,
+			 "range_off", ji(o->range_off), "range_len", ji(o->range_len),
+			 "latency", o->latency, "seed", ji(o->seed),
+			 "targets", targets_array(o));
+}
+
+json_t *cli_json_dev(const struct cli_dev *d)
+{
+	return json_pack("{s:s, s:s, s:f, s:f, s:I, s:I, s:I, s:o,"
+			 " s:{s:f, s:f}, s:f, s:s?, s:o, s:f}",
+			 "name", d->name, "path", d->path, "iops", d->iops,
+			 "bw_bytes", d->bw_bytes, "ios", ji(d->ios),
+			 "errors", ji(d->errors), "calls", ji(d->calls),
+			 "lat_ns", cli_json_lat(d),
+			 "cpu", "user_s", d->user_s, "sys_s", d->sys_s,
+			 "ios_per_call", d->ios_per_call, "engine", d->engine,
+			 "cpus", cpus_array(d->cpus, d->cpus ? d->nworkers : 0),
+			 "elapsed_s", d->elapsed_s);
+}
+
+static json_t *devices_array(const struct cli_report *r)
+{
+	json_t *a = json_array();
+	unsigned i;
+
+	for (i = 0; a && i < r->ndev; i++) {
+		if (json_array_append_new(a, cli_json_dev(&r->dev[i]))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
+{
+	const struct cli_dev *t = &r->total;
+
+	return json_pack("{s:s, s:s, s:o, s:o, s:{s:f, s:f, s:I, s:I, s:I, s:o,"
+			 " s:{s:f, s:f}, s:f}, s:f, s:b}",
+			 "schema", CLI_JSON_SCHEMA, "command", r->command,
+			 "config", cli_json_config(o, r),
+			 "devices", devices_array(r),
+			 "total", "iops", t->iops, "bw_bytes", t->bw_bytes,
+			 "ios", ji(t->ios), "errors", ji(t->errors),
+			 "calls", ji(t->calls), "lat_ns", cli_json_lat(t),
+			 "cpu", "user_s", t->user_s, "sys_s", t->sys_s,
+			 "ios_per_call", t->ios_per_call,
+			 "elapsed_s", r->elapsed_s, "interrupted", r->interrupted);
+}
+
+int cli_json_write(json_t *j, const char *path, char *err, size_t errlen)
+{
+	const size_t flags = JSON_INDENT(2) | JSON_REAL_PRECISION(12);
+	bool out = !strcmp(path, "-");
+	FILE *f = out ? stdout : fopen(path, "w");
+	int rc = 0;
+
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return rc;
+	}
+	if (json_dumpf(j, f, flags) || fputc('\n', f) == EOF)
+		rc = -EIO;
+	if ((out ? fflush(f) : fclose(f)) && !rc)
+		rc = -errno;
+	if (rc)
+		snprintf(err, errlen, "%s: cannot write the JSON report: %s",
+			 out ? "stdout" : path, strerror(-rc));
+	return rc;
+}

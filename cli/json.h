@@ -1,0 +1,27 @@
+/* The report as JSON (schema "iostorm/1"), built with jansson. The shape is
+ * documented in docs/json.md. */
+#ifndef CLI_JSON_H
+#define CLI_JSON_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "cli/opts.h"
+#include "cli/report.h"
+
+#define CLI_JSON_SCHEMA "iostorm/1"
+
+/* {"mean", "stddev", "min", "p50", ..., "max"} in ns, or JSON null when the
+ * device has no latency figures. New reference. */
+json_t *cli_json_lat(const struct cli_dev *d);
+/* Every option of o as an object. New reference. */
+json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r);
+/* One device's figures. New reference. */
+json_t *cli_json_dev(const struct cli_dev *d);
+/* The whole report; NULL when out of memory. New reference. */
+json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o);
+/* Writes j to path ("-": stdout), indented, with a final newline.
+ * Returns 0 or -errno with err filled. */
+int cli_json_write(json_t *j, const char *path, char *err, size_t errlen);
+
+#endif

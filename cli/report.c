@@ -1,0 +1,192 @@
+/* The report table: a config line, one row per device, then the total row,
+ * in aligned columns. */
+#include "cli/report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/json.h"
+
+#define LATW 8
+
+void cli_lat_from_hist(struct cli_dev *d, const struct eng_hist *h)
+{
+	d->has_lat = h && h->count;
+	if (!d->has_lat)
+		return;
+	d->lat.mean = eng_hist_mean(h);
+	d->lat.stddev = eng_hist_stddev(h);
+	d->lat.min = h->min_ns;
+	d->lat.p50 = eng_hist_percentile(h, 50.0);
+	d->lat.p90 = eng_hist_percentile(h, 90.0);
+	d->lat.p99 = eng_hist_percentile(h, 99.0);
+	d->lat.p999 = eng_hist_percentile(h, 99.9);
+	d->lat.p9999 = eng_hist_percentile(h, 99.99);
+	d->lat.max = h->max_ns;
+}
+
+void cli_dev_rates(struct cli_dev *d)
+{
+	d->iops = d->elapsed_s > 0 ? (double)d->ios / d->elapsed_s : 0.0;
+	d->bw_bytes = d->elapsed_s > 0 ? (double)d->bytes / d->elapsed_s : 0.0;
+	d->ios_per_call = d->calls ? (double)(d->ios + d->errors) / (double)d->calls : 0.0;
+}
+
+static void add_counts(struct cli_dev *t, const struct cli_dev *d)
+{
+	t->nworkers += d->nworkers;
+	t->ios += d->ios;
+	t->bytes += d->bytes;
+	t->errors += d->errors;
+	t->calls += d->calls;
+	t->user_s += d->user_s;
+	t->sys_s += d->sys_s;
+	t->iops += d->iops;
+	t->bw_bytes += d->bw_bytes;
+	if (d->elapsed_s > t->elapsed_s)
+		t->elapsed_s = d->elapsed_s;
+}
+
+int cli_report_total(struct cli_report *r)
+{
+	struct cli_dev *t = &r->total;
+	bool lat = false;
+	unsigned i;
+
+	free(t->hist);
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "total");
+	t->engine = r->engine;
+	for (i = 0; i < r->ndev; i++) {
+		add_counts(t, &r->dev[i]);
+		lat |= r->dev[i].hist != NULL;
+	}
+	/* rates are the sum of each device's own rate, not ios over the
+	 * longest window */
+	t->ios_per_call = t->calls ? (double)(t->ios + t->errors) / (double)t->calls : 0.0;
+	if (!lat)
+		return 0;
+	t->hist = malloc(sizeof(*t->hist));
+	if (!t->hist)
+		return -ENOMEM;
+	eng_hist_reset(t->hist);
+	for (i = 0; i < r->ndev; i++)
+		if (r->dev[i].hist)
+			eng_hist_merge(t->hist, r->dev[i].hist);
+	cli_lat_from_hist(t, t->hist);
+	return 0;
+}
+
+/* Microseconds with the precision a reader needs: 12.34, 123.4, 1234. */
+static void fmt_us(char *buf, size_t len, double ns)
+{
+	double us = ns / 1000.0;
+
+	if (us < 10.0)
+		snprintf(buf, len, "%.2f", us);
+	else if (us < 1000.0)
+		snprintf(buf, len, "%.1f", us);
+	else
+		snprintf(buf, len, "%.0f", us);
+}
+
+static void print_lat(FILE *f, const struct cli_dev *d)
+{
+	const double v[] = { d->lat.mean, (double)d->lat.p50, (double)d->lat.p90,
+			     (double)d->lat.p99, (double)d->lat.p999,
+			     (double)d->lat.p9999, (double)d->lat.max };
+	char buf[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		if (d->has_lat)
+			fmt_us(buf, sizeof(buf), v[i]);
+		else
+			snprintf(buf, sizeof(buf), "-");
+		fprintf(f, " %*s", LATW, buf);
+	}
+}
+
+static void print_row(FILE *f, const struct cli_dev *d, int namew)
+{
+	double cpu = d->elapsed_s > 0 ? 100.0 * (d->user_s + d->sys_s) / d->elapsed_s : 0.0;
+
+	fprintf(f, "%-*s %10.0f %9.1f", namew, d->name, d->iops,
+		d->bw_bytes / (1024.0 * 1024.0));
+	print_lat(f, d);
+	fprintf(f, " %6.1f %7.2f %7llu\n", cpu, d->ios_per_call,
+		(unsigned long long)d->errors);
+}
+
+static void print_config(const struct cli_report *r, const struct cli_opts *o,
+			 FILE *f)
+{
+	fprintf(f, "iostorm %s: %s, completion %s, bs %u, qd %u, batch %u",
+		r->command, r->engine ? r->engine : "?", eng_mode_name(r->mode),
+		o->bs, o->qd, o->batch);
+	if (o->time_ns)
+		fprintf(f, ", time %.3gs", (double)o->time_ns / 1e9);
+	if (o->ios)
+		fprintf(f, ", %llu IOs", (unsigned long long)o->ios);
+	fprintf(f, ", ramp %.3gs%s%s\n", (double)o->ramp_ns / 1e9,
+		o->buffered ? ", buffered" : "", r->interrupted ? ", INTERRUPTED" : "");
+}
+
+void cli_report_print(const struct cli_report *r, const struct cli_opts *o,
+		      FILE *f)
+{
+	int namew = 6;
+	unsigned i;
+
+	for (i = 0; i < r->ndev; i++)
+		if ((int)strlen(r->dev[i].name) > namew)
+			namew = (int)strlen(r->dev[i].name);
+	print_config(r, o, f);
+	fprintf(f, "%-*s %10s %9s %*s %*s %*s %*s %*s %*s %*s %6s %7s %7s\n",
+		namew, "device", "IOPS", "MiB/s", LATW, "mean", LATW, "p50",
+		LATW, "p90", LATW, "p99", LATW, "p99.9", LATW, "p99.99",
+		LATW, "max", "CPU%", "IO/call", "errors");
+	for (i = 0; i < r->ndev; i++)
+		print_row(f, &r->dev[i], namew);
+	if (r->ndev > 1)
+		print_row(f, &r->total, namew);
+	fprintf(f, "latency in microseconds over %.2fs measured; CPU%% is user+sys of the workers\n",
+		r->elapsed_s);
+}
+
+int cli_report_output(const struct cli_report *r, const struct cli_opts *o)
+{
+	bool json_out = o->json && !strcmp(o->json, "-");
+	char err[512];
+	json_t *j;
+	int rc;
+
+	cli_report_print(r, o, json_out ? stderr : stdout);
+	if (!o->json)
+		return CLI_EXIT_OK;
+	j = cli_json_report(r, o);
+	if (!j) {
+		fprintf(stderr, "iostorm %s: cannot build the JSON report (out of memory)\n", r->command);
+		return CLI_EXIT_RUNTIME;
+	}
+	rc = cli_json_write(j, o->json, err, sizeof(err));
+	json_decref(j);
+	if (rc)
+		fprintf(stderr, "iostorm %s: %s\n", r->command, err);
+	return rc ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+}
+
+void cli_report_free(struct cli_report *r)
+{
+	unsigned i;
+
+	for (i = 0; r->dev && i < r->ndev; i++) {
+		free(r->dev[i].hist);
+		free(r->dev[i].cpus);
+	}
+	free(r->dev);
+	free(r->total.hist);
+	memset(r, 0, sizeof(*r));
+}

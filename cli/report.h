@@ -1,0 +1,60 @@
+/* What a run measured, per device and in total, and the table that shows
+ * it. Filled by cli_runner_run (or by hand in tests), printed by
+ * cli_report_print, serialised by cli/json.c. */
+#ifndef CLI_REPORT_H
+#define CLI_REPORT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/opts.h"
+#include "engine/hist.h"
+
+struct cli_lat {
+	double mean, stddev;		/* ns */
+	uint64_t min, p50, p90, p99, p999, p9999, max;	/* ns */
+};
+
+struct cli_dev {
+	char name[64];
+	char path[PATH_MAX];
+	unsigned nworkers;
+	int *cpus;			/* nworkers entries, -1: unpinned */
+	const char *engine;		/* backend used: "io_uring", "libaio" */
+	uint64_t ios, bytes, errors, calls;
+	double elapsed_s;		/* longest worker's measured window */
+	double iops, bw_bytes;		/* per second */
+	double user_s, sys_s;		/* summed over the device's workers */
+	double ios_per_call;
+	bool has_lat;
+	struct cli_lat lat;
+	struct eng_hist *hist;		/* merged, NULL without latency */
+};
+
+struct cli_report {
+	const char *command;		/* "run", "nop", ... */
+	const char *engine;		/* backend of the first worker */
+	enum eng_mode mode;		/* completion mode used */
+	unsigned ndev;
+	struct cli_dev *dev;
+	struct cli_dev total;		/* sums; latency merged over all */
+	double elapsed_s;
+	bool interrupted;
+};
+
+/* Fills lat from a histogram (has_lat false when it is NULL or empty). */
+void cli_lat_from_hist(struct cli_dev *d, const struct eng_hist *h);
+/* Rates from the counters and elapsed_s. */
+void cli_dev_rates(struct cli_dev *d);
+/* Sums the devices into r->total (merging histograms when present). */
+int cli_report_total(struct cli_report *r);
+void cli_report_print(const struct cli_report *r, const struct cli_opts *o,
+		      FILE *f);
+/* The table on stdout (on stderr with --json -), and the JSON where --json
+ * asks for it. Returns the exit status. */
+int cli_report_output(const struct cli_report *r, const struct cli_opts *o);
+void cli_report_free(struct cli_report *r);
+
+#endif

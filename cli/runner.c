@@ -1,0 +1,651 @@
+/* One measured run: targets in, per-device figures out. Every failure is
+ * one line on stderr naming the target and, where we know it, the fix. */
+#include "cli/runner.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/commands.h"
+#include "cli/progress.h"
+#include "engine/clock.h"
+
+#define NS_PER_S 1000000000ull
+#define TICK_NS 100000000ull	/* how often the wait loop looks around */
+
+static _Atomic int stop_signal;
+
+struct runctx {
+	const struct cli_opts *o;
+	const struct cli_run_spec *spec;
+	enum eng_mode mode;
+	struct eng_run *r;
+	unsigned ndev, per, njobs;
+	bool live;
+	struct cli_progress_dev *pd;
+	uint64_t *prev;		/* per device: IOs at the last live line */
+};
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("iostorm: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Only sets the flag: the reporting loop notices it within a tick. */
+static void on_signal(int sig)
+{
+	(void)sig;
+	atomic_store_explicit(&stop_signal, 1, memory_order_relaxed);
+}
+
+void cli_runner_signals(void)
+{
+	static bool installed;
+	struct sigaction sa;
+
+	if (installed)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	installed = true;
+}
+
+bool cli_runner_interrupted(void)
+{
+	return atomic_load_explicit(&stop_signal, memory_order_relaxed);
+}
+
+/* ---- targets ---- */
+
+static int open_error(const char *path, int err, bool buffered)
+{
+	switch (err) {
+	case -ENOENT:
+		say("%s: no such file or device", path);
+		break;
+	case -EISDIR:
+		say("%s: is a directory, not a block device or regular file", path);
+		break;
+	case -ENOTBLK:
+		say("%s: is not a block device or regular file", path);
+		break;
+	case -ENOSPC:
+		say("%s: is smaller than one logical block", path);
+		break;
+	case -EACCES:
+	case -EPERM:
+		say("%s: permission denied (reading it needs read access, devices usually root)", path);
+		break;
+	case -EINVAL:
+		if (!buffered) {
+			say("%s: the file system refuses O_DIRECT: use --buffered", path);
+			break;
+		}
+		/* fall through */
+	default:
+		say("%s: cannot open: %s", path, strerror(-err));
+	}
+	return CLI_EXIT_RUNTIME;
+}
+
+/* --bs and --range against one target's size and logical block size. */
+static int check_fit(const struct eng_target *t, const struct cli_opts *o)
+{
+	uint64_t len;
+
+	if (o->bs % t->lbs) {
+		say("--bs %u is not a multiple of %s's logical block size (%u)", o->bs, t->path, t->lbs);
+		return CLI_EXIT_USAGE;
+	}
+	if (o->range_off % t->lbs) {
+		say("--range offset %llu is not a multiple of %s's logical block size (%u)",
+		    (unsigned long long)o->range_off, t->path, t->lbs);
+		return CLI_EXIT_USAGE;
+	}
+	if (o->range_off >= t->size || o->range_len > t->size - o->range_off) {
+		say("--range goes beyond the end of %s (%llu bytes)", t->path,
+		    (unsigned long long)t->size);
+		return CLI_EXIT_USAGE;
+	}
+	len = o->range_len ? o->range_len : t->size - o->range_off;
+	if (len < o->bs) {
+		say("%s: %llu bytes to read is less than one block of --bs %u", t->path,
+		    (unsigned long long)len, o->bs);
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_OK;
+}
+
+static int check_distinct(const struct cli_targets *ts)
+{
+	unsigned i, j;
+
+	for (i = 0; i < ts->n; i++) {
+		for (j = i + 1; j < ts->n; j++) {
+			if (eng_target_same(&ts->t[i], &ts->t[j])) {
+				say("%s and %s are the same device", ts->t[i].path, ts->t[j].path);
+				return CLI_EXIT_USAGE;
+			}
+		}
+	}
+	return CLI_EXIT_OK;
+}
+
+int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o)
+{
+	unsigned i;
+	int err, rc = CLI_EXIT_OK;
+
+	ts->n = 0;
+	ts->t = calloc(o->ntargets ? o->ntargets : 1, sizeof(*ts->t));
+	if (!ts->t) {
+		say("out of memory");
+		return CLI_EXIT_RUNTIME;
+	}
+	for (i = 0; i < o->ntargets && !rc; i++) {
+		err = eng_target_open(&ts->t[i], o->targets[i], o->buffered);
+		if (err)
+			rc = open_error(o->targets[i], err, o->buffered);
+		else
+			ts->n++;
+	}
+	for (i = 0; i < ts->n && !rc; i++)
+		rc = check_fit(&ts->t[i], o);
+	if (!rc)
+		rc = check_distinct(ts);
+	if (rc)
+		cli_targets_close(ts);
+	return rc;
+}
+
+void cli_targets_close(struct cli_targets *ts)
+{
+	unsigned i;
+
+	for (i = 0; ts->t && i < ts->n; i++)
+		eng_target_close(&ts->t[i]);
+	free(ts->t);
+	ts->t = NULL;
+	ts->n = 0;
+}
+
+/* ---- completion mode ---- */
+
+static int read_int(const char *path, int *v)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fscanf(f, "%d", v) == 1;
+	fclose(f);
+	return ok ? 0 : -EINVAL;
+}
+
+/* queue/io_poll of a disk, or of the disk above a partition; 0 unknown. */
+static int read_io_poll(const char *name)
+{
+	char path[256];
+	int v = 0;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/queue/io_poll", name);
+	if (!read_int(path, &v))
+		return v;
+	snprintf(path, sizeof(path), "/sys/class/block/%s/../queue/io_poll", name);
+	if (!read_int(path, &v))
+		return v;
+	return 0;
+}
+
+enum eng_mode cli_runner_mode(const struct cli_opts *o,
+			      const struct eng_target *const *t, unsigned n)
+{
+	unsigned i;
+
+	if (!o->mode_auto)
+		return o->mode;
+	for (i = 0; i < n; i++) {
+		if (!t[i]->is_blk || read_io_poll(t[i]->name) != 1) {
+			say("--completion auto: irq (%s has no poll queues)", t[i]->name);
+			return ENG_MODE_IRQ;
+		}
+	}
+	if (!n) {
+		say("--completion auto: irq");
+		return ENG_MODE_IRQ;
+	}
+	say("--completion auto: poll (every target has poll queues)");
+	return ENG_MODE_POLL;
+}
+
+/* ---- jobs ---- */
+
+/* Worker i runs on the i-th CPU of --cpus, or unpinned. The topology layer
+ * replaces this with placement near each device. */
+static int assign_cpus(const struct cli_opts *o, unsigned njobs, int *cpu)
+{
+	unsigned i;
+
+	if (o->ncpus && o->ncpus < njobs) {
+		say("--cpus lists %u CPUs for %u workers: give one CPU per worker", o->ncpus, njobs);
+		return CLI_EXIT_USAGE;
+	}
+	for (i = 0; i < njobs; i++)
+		cpu[i] = o->ncpus ? o->cpus[i] : -1;
+	return CLI_EXIT_OK;
+}
+
+static int check_combination(const struct cli_opts *o, enum eng_op op)
+{
+	if (op == ENG_OP_NOP && o->backend == ENG_BACKEND_LIBAIO) {
+		say("nop measures io_uring's IORING_OP_NOP: --engine libaio has no equivalent");
+		return CLI_EXIT_USAGE;
+	}
+	if (o->backend == ENG_BACKEND_LIBAIO && !o->mode_auto && o->mode != ENG_MODE_IRQ) {
+		say("--completion %s needs io_uring: libaio completes by interrupt only",
+		    eng_mode_name(o->mode));
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_OK;
+}
+
+/* Splits a per-device IO count over its workers; 0 stays "no limit". */
+static uint64_t ios_share(uint64_t ios, unsigned per, unsigned w)
+{
+	uint64_t share;
+
+	if (!ios)
+		return 0;
+	share = ios / per + (w < ios % per);
+	return share ? share : 1;
+}
+
+static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i, int cpu)
+{
+	const struct cli_opts *o = c->o;
+	unsigned d = i / c->per, w = i % c->per;
+
+	memset(j, 0, sizeof(*j));
+	j->target = c->spec->targets ? c->spec->targets[d] : NULL;
+	j->op = c->spec->op;
+	j->backend = j->op == ENG_OP_NOP ? ENG_BACKEND_IO_URING : o->backend;
+	j->mode = c->mode;
+	j->bs = o->bs;
+	j->qd = o->qd;
+	j->batch = o->batch < o->qd ? o->batch : o->qd;
+	j->range_off = o->range_off;
+	/* spelled out, so the engine never has to interpret 0 */
+	j->range_len = o->range_len;
+	if (j->target && !j->range_len)
+		j->range_len = j->target->size - o->range_off;
+	j->cpu = cpu;
+	j->sq_cpu = -1;
+	j->node = -1;
+	j->latency = o->latency;
+	j->seed = o->seed + (uint64_t)i * 0x9e3779b97f4a7c15ull;
+	j->ios = c->spec->targets ? ios_share(o->ios, c->per, w) : o->ios;
+}
+
+static int build_jobs(const struct runctx *c, struct eng_job **out)
+{
+	struct eng_job *jobs;
+	int *cpu;
+	unsigned i;
+	int rc;
+
+	jobs = calloc(c->njobs, sizeof(*jobs));
+	cpu = calloc(c->njobs, sizeof(*cpu));
+	rc = jobs && cpu ? CLI_EXIT_OK : CLI_EXIT_RUNTIME;
+	if (rc)
+		say("out of memory");
+	if (!rc)
+		rc = assign_cpus(c->o, c->njobs, cpu);
+	for (i = 0; !rc && i < c->njobs; i++)
+		fill_job(&jobs[i], c, i, cpu[i]);
+	free(cpu);
+	if (rc)
+		free(jobs);
+	else
+		*out = jobs;
+	return rc;
+}
+
+/* ---- failures ---- */
+
+static const char *job_name(const struct runctx *c, unsigned i)
+{
+	return c->spec->targets ? c->spec->targets[i / c->per]->name : "nop";
+}
+
+static void mode_refused(enum eng_mode m)
+{
+	switch (m) {
+	case ENG_MODE_HYBRID:
+		say("kernel refuses IORING_SETUP_HYBRID_IOPOLL: hybrid polling needs Linux 6.13 or newer");
+		break;
+	case ENG_MODE_SQPOLL:
+		say("kernel refuses IORING_SETUP_SQPOLL: SQ polling needs Linux 5.1 or newer (5.11 without root)");
+		break;
+	default:
+		say("kernel refuses IORING_SETUP_IOPOLL: polled completion needs Linux 5.1 or newer");
+	}
+}
+
+static void io_failed(const struct runctx *c, const char *name, int err)
+{
+	bool polled = c->mode == ENG_MODE_POLL || c->mode == ENG_MODE_HYBRID;
+
+	if (err == -EOPNOTSUPP && polled && !strncmp(name, "nvme", 4))
+		say("%s has no poll queues: load the nvme driver with poll_queues=N", name);
+	else if (err == -EOPNOTSUPP && polled)
+		say("%s has no poll queues (queue/io_poll is 0): polled completion needs an NVMe drive with poll queues",
+		    name);
+	else
+		say("%s: IO failed: %s", name, strerror(-err));
+}
+
+static void setup_failed(const struct runctx *c, unsigned i, int err)
+{
+	const char *name = job_name(c, i);
+
+	if (c->o->backend == ENG_BACKEND_LIBAIO)
+		say("%s: io_setup failed: %s (see /proc/sys/fs/aio-max-nr)", name, strerror(-err));
+	else if (err == -ENOSYS || err == -EPERM)
+		say("%s: io_uring_setup failed: %s (io_uring disabled here? try --engine libaio)",
+		    name, strerror(-err));
+	else
+		say("%s: io_uring_setup failed: %s", name, strerror(-err));
+}
+
+static void say_failure(const struct runctx *c, unsigned i, const struct eng_result *res)
+{
+	const char *name = job_name(c, i);
+	const char *e = strerror(-res->err);
+
+	switch (res->stage) {
+	case ENG_STAGE_MODE: mode_refused(c->mode); break;
+	case ENG_STAGE_IO: io_failed(c, name, res->err); break;
+	case ENG_STAGE_SETUP: setup_failed(c, i, res->err); break;
+	case ENG_STAGE_PIN: say("%s: cannot pin its worker to a CPU: %s", name, e); break;
+	case ENG_STAGE_MEMORY: say("%s: cannot allocate the worker's memory: %s", name, e); break;
+	case ENG_STAGE_REGISTER: say("%s: registering buffers or file with io_uring failed: %s", name, e); break;
+	case ENG_STAGE_NONE: say("%s: the worker failed: %s", name, e); break;
+	}
+}
+
+/* The first failed worker, said in one line. Returns CLI_EXIT_*. */
+static int check_results(const struct runctx *c, int create_err)
+{
+	const struct eng_result *res;
+	unsigned i;
+
+	for (i = 0; i < c->njobs; i++) {
+		res = eng_run_result(c->r, i);
+		if (res->stage != ENG_STAGE_NONE) {
+			say_failure(c, i, res);
+			return CLI_EXIT_RUNTIME;
+		}
+	}
+	if (create_err) {
+		say("cannot start the workers: %s", strerror(-create_err));
+		return CLI_EXIT_RUNTIME;
+	}
+	return CLI_EXIT_OK;
+}
+
+static void say_fallback(const struct runctx *c)
+{
+	const struct eng_result *res;
+	unsigned i;
+
+	for (i = 0; i < c->njobs; i++) {
+		res = eng_run_result(c->r, i);
+		if (res->fell_back) {
+			say("io_uring unavailable (%s): using libaio", strerror(-res->fallback_err));
+			return;
+		}
+	}
+}
+
+/* ---- the measured loop ---- */
+
+static uint64_t now_ns(void)
+{
+	return eng_mono_ns();
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / NS_PER_S), (long)(ns % NS_PER_S) };
+
+	nanosleep(&ts, NULL);	/* EINTR is fine: the loop looks again */
+}
+
+static uint64_t dev_ios(const struct runctx *c, unsigned d)
+{
+	uint64_t sum = 0;
+	unsigned w;
+
+	for (w = 0; w < c->per; w++)
+		sum += atomic_load_explicit(&eng_run_live(c->r, d * c->per + w)->ios,
+					    memory_order_relaxed);
+	return sum;
+}
+
+static void live_sample(struct runctx *c, double dt)
+{
+	uint64_t cur;
+	unsigned d;
+
+	for (d = 0; d < c->ndev; d++) {
+		cur = dev_ios(c, d);
+		c->pd[d].iops = cur > c->prev[d] && dt > 0 ? (double)(cur - c->prev[d]) / dt : 0.0;
+		c->prev[d] = cur;
+	}
+}
+
+/* A worker that stopped by itself before the time is up failed (or, with
+ * --ios, finished: then wait for all of them). */
+static bool should_stop(const struct runctx *c)
+{
+	unsigned i;
+
+	if (cli_runner_interrupted())
+		return true;
+	if (c->o->ios)
+		return eng_run_done(c->r);
+	for (i = 0; i < c->njobs; i++)
+		if (atomic_load_explicit(&eng_run_live(c->r, i)->done, memory_order_acquire))
+			return true;
+	return false;
+}
+
+static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns)
+{
+	uint64_t t0 = now_ns(), last = t0, t, left;
+
+	live_sample(c, 0);
+	while (!should_stop(c)) {
+		t = now_ns();
+		if (dur_ns && t - t0 >= dur_ns)
+			return;
+		if (c->live && t - last >= NS_PER_S) {
+			live_sample(c, (double)(t - last) / 1e9);
+			cli_progress_show(label, (double)(t - t0) / 1e9,
+					  (double)dur_ns / 1e9, c->pd, c->ndev);
+			last = t;
+		}
+		left = dur_ns ? dur_ns - (t - t0) : TICK_NS;
+		sleep_ns(left < TICK_NS ? left : TICK_NS);
+	}
+}
+
+static void measure(struct runctx *c)
+{
+	const char *label = c->spec->label ? c->spec->label : "run";
+
+	eng_run_start(c->r);
+	if (c->o->ramp_ns && !should_stop(c))
+		wait_phase(c, "ramp", c->o->ramp_ns);
+	eng_run_measure(c->r);
+	if (!should_stop(c))
+		wait_phase(c, label, c->o->time_ns);
+	eng_run_stop(c->r);
+	eng_run_join(c->r);
+	cli_progress_clear();
+}
+
+/* ---- gathering ---- */
+
+static int alloc_devs(const struct runctx *c, struct cli_report *out)
+{
+	struct cli_dev *d;
+	unsigned i;
+
+	out->dev = calloc(c->ndev, sizeof(*out->dev));
+	if (!out->dev)
+		return -ENOMEM;
+	out->ndev = c->ndev;
+	for (i = 0; i < c->ndev; i++) {
+		d = &out->dev[i];
+		snprintf(d->name, sizeof(d->name), "%s", job_name(c, i * c->per));
+		snprintf(d->path, sizeof(d->path), "%s",
+			 c->spec->targets ? c->spec->targets[i]->path : "");
+		d->nworkers = c->per;
+		d->cpus = calloc(c->per, sizeof(*d->cpus));
+		d->hist = c->o->latency ? malloc(sizeof(*d->hist)) : NULL;
+		if (!d->cpus || (c->o->latency && !d->hist))
+			return -ENOMEM;
+		if (d->hist)
+			eng_hist_reset(d->hist);
+	}
+	return 0;
+}
+
+static void add_result(struct cli_dev *d, unsigned w, const struct eng_result *res)
+{
+	double el = (double)res->elapsed_ns / 1e9;
+
+	d->engine = eng_backend_name(res->backend);
+	d->cpus[w] = res->cpu;
+	d->ios += res->ios;
+	d->bytes += res->bytes;
+	d->errors += res->errors;
+	d->calls += res->calls;
+	d->user_s += res->user_s;
+	d->sys_s += res->sys_s;
+	if (el > d->elapsed_s)
+		d->elapsed_s = el;
+	if (d->hist && res->hist)
+		eng_hist_merge(d->hist, res->hist);
+}
+
+static int collect(const struct runctx *c, struct cli_report *out)
+{
+	unsigned i;
+
+	out->command = c->o->cmd;
+	out->mode = c->mode;
+	out->interrupted = cli_runner_interrupted();
+	out->engine = eng_backend_name(eng_run_result(c->r, 0)->backend);
+	if (alloc_devs(c, out))
+		return -ENOMEM;
+	for (i = 0; i < c->njobs; i++)
+		add_result(&out->dev[i / c->per], i % c->per, eng_run_result(c->r, i));
+	for (i = 0; i < c->ndev; i++) {
+		cli_lat_from_hist(&out->dev[i], out->dev[i].hist);
+		cli_dev_rates(&out->dev[i]);
+		if (out->dev[i].elapsed_s > out->elapsed_s)
+			out->elapsed_s = out->dev[i].elapsed_s;
+	}
+	return cli_report_total(out);
+}
+
+static int ctx_init(struct runctx *c, const struct cli_opts *o,
+		    const struct cli_run_spec *spec)
+{
+	memset(c, 0, sizeof(*c));
+	c->o = o;
+	c->spec = spec;
+	c->ndev = spec->targets ? spec->ntargets : 1;
+	c->per = spec->targets ? o->jobs_per_device : o->jobs;
+	c->njobs = c->ndev * c->per;
+	c->live = cli_progress_enabled(o->quiet);
+	c->pd = calloc(c->ndev, sizeof(*c->pd));
+	c->prev = calloc(c->ndev, sizeof(*c->prev));
+	if (!c->pd || !c->prev || !c->njobs)
+		return -ENOMEM;
+	for (unsigned d = 0; d < c->ndev; d++)
+		c->pd[d].name = job_name(c, d * c->per);
+	return 0;
+}
+
+static int start(struct runctx *c)
+{
+	struct eng_job *jobs = NULL;
+	int rc, err;
+
+	rc = check_combination(c->o, c->spec->op);
+	if (!rc)
+		rc = build_jobs(c, &jobs);
+	if (rc)
+		return rc;
+	err = eng_clock_init(false);
+	if (err)
+		eng_clock_init(true);	/* a disturbed calibration: use the slow clock */
+	err = eng_run_create(&c->r, jobs, c->njobs);
+	free(jobs);
+	if (err && !c->r) {
+		say("cannot start the workers: %s", strerror(-err));
+		return CLI_EXIT_RUNTIME;
+	}
+	if (err)
+		return check_results(c, err);
+	say_fallback(c);
+	return CLI_EXIT_OK;
+}
+
+int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
+		   struct cli_report *out)
+{
+	struct runctx c;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	cli_runner_signals();
+	rc = ctx_init(&c, o, spec) ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+	if (rc)
+		say("out of memory");
+	c.mode = cli_runner_mode(o, spec->targets, spec->targets ? spec->ntargets : 0);
+	if (!rc)
+		rc = start(&c);
+	if (!rc) {
+		measure(&c);
+		rc = check_results(&c, 0);
+	}
+	if (!rc && collect(&c, out)) {
+		say("out of memory");
+		rc = CLI_EXIT_RUNTIME;
+	}
+	if (c.r)
+		eng_run_destroy(c.r);
+	free(c.pd);
+	free(c.prev);
+	return rc;
+}

@@ -1,0 +1,51 @@
+/* One measured run of the engine, reusable by every command: open the
+ * targets, build the jobs, ramp, measure with a live line, stop on the
+ * time, the IO count or SIGINT/SIGTERM, and gather per-device figures.
+ * Errors are printed here as one line; functions return a CLI_EXIT_*
+ * status. */
+#ifndef CLI_RUNNER_H
+#define CLI_RUNNER_H
+
+#include <stdbool.h>
+
+#include "cli/opts.h"
+#include "cli/report.h"
+#include "engine/engine.h"
+#include "engine/target.h"
+
+struct cli_targets {
+	struct eng_target *t;
+	unsigned n;
+};
+
+/* Opens o->targets: checks each one's kind and size, that no device is
+ * listed twice, and that --bs and --range fit its logical block size.
+ * Returns CLI_EXIT_OK, CLI_EXIT_USAGE or CLI_EXIT_RUNTIME. */
+int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o);
+void cli_targets_close(struct cli_targets *ts);
+
+struct cli_run_spec {
+	enum eng_op op;
+	/* the devices to run, one row each; NULL for ENG_OP_NOP, which runs
+	 * o->jobs workers as one row named "nop" */
+	const struct eng_target *const *targets;
+	unsigned ntargets;
+	const char *label;	/* phase on the live line, NULL: "run" */
+};
+
+/* Runs spec with options o and fills out (free with cli_report_free, also
+ * after a failure). An interrupted run still returns CLI_EXIT_OK with
+ * out->interrupted set. */
+int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
+		   struct cli_report *out);
+/* SIGINT or SIGTERM arrived (handlers are installed by the first run, or
+ * by cli_runner_signals). */
+bool cli_runner_interrupted(void);
+void cli_runner_signals(void);
+/* The completion mode for these targets: o->mode, or for --completion auto
+ * poll where every block device has poll queues, else irq (said on
+ * stderr). */
+enum eng_mode cli_runner_mode(const struct cli_opts *o,
+			      const struct eng_target *const *t, unsigned n);
+
+#endif
