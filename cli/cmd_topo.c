@@ -1,11 +1,384 @@
-/* placeholder until the 'topo' command lands: fails loudly, never fakes a result */
+/* iostorm topo: where each drive sits (node, bus id, link, host bridge) and
+ * what to change. Text for a person, JSON (schema iostorm/1) for tools. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
 #include "cli/commands.h"
+#include "topo/topo.h"
+
+struct topo_opts {
+	const char *json;	/* NULL, "-" or a file */
+	const char *xml;	/* NULL: this machine */
+	char **targets;
+	int ntargets;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: iostorm topo [--json FILE|-] [--topology FILE.xml] [TARGET...]\n"
+		"\n"
+		"Where each NVMe drive sits: its NUMA node, PCI bus id, link and host\n"
+		"bridge; per node its cores, memory and drives; then findings.\n"
+		"\n"
+		"  --json FILE|-        also write the report as JSON (\"-\": stdout only)\n"
+		"  --topology FILE.xml  an lstopo XML export instead of this machine\n"
+		"                       (facts only sysfs has are then unknown)\n"
+		"  TARGET               report these devices or files instead of every\n"
+		"                       NVMe namespace\n");
+}
+
+/* 0, or the exit status to return. */
+static int parse(int argc, char **argv, struct topo_opts *o)
+{
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char **dst = NULL;
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return -CLI_EXIT_OK - 1;
+		}
+		if (!strcmp(a, "--json"))
+			dst = &o->json;
+		else if (!strcmp(a, "--topology"))
+			dst = &o->xml;
+		else if (!strncmp(a, "--json=", 7) || !strncmp(a, "--topology=", 11)) {
+			const char *v = strchr(a, '=') + 1;
+
+			if (!*v) {
+				fprintf(stderr, "iostorm: topo: %.*s needs a value\n",
+					(int)(strchr(a, '=') - a), a);
+				return CLI_EXIT_USAGE;
+			}
+			*(a[2] == 'j' ? &o->json : &o->xml) = v;
+			continue;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "iostorm: topo: unknown option '%s' (try 'iostorm topo --help')\n", a);
+			return CLI_EXIT_USAGE;
+		} else {
+			break;
+		}
+		if (i + 1 >= argc || !argv[i + 1][0]) {
+			fprintf(stderr, "iostorm: topo: %s needs a value\n", a);
+			return CLI_EXIT_USAGE;
+		}
+		*dst = argv[++i];
+	}
+	o->targets = argv + i;
+	o->ntargets = argc - i;
+	return 0;
+}
+
+/* ---- text ---- */
+
+static void fmt_bytes(char *buf, size_t len, uint64_t b)
+{
+	if (!b)
+		snprintf(buf, len, "memory unknown");
+	else if (b >= (1ULL << 30))
+		snprintf(buf, len, "%.1f GiB", (double)b / (1ULL << 30));
+	else
+		snprintf(buf, len, "%.0f MiB", (double)b / (1ULL << 20));
+}
+
+static void fmt_link(char *buf, size_t len, const struct topo_link *l)
+{
+	int n = 0;
+
+	if (l->speed_gts > 0 && l->width > 0)
+		n = snprintf(buf, len, "%g GT/s x%d", l->speed_gts, l->width);
+	else if (l->gbps > 0)
+		n = snprintf(buf, len, "%.2f GB/s", l->gbps);
+	else
+		n = snprintf(buf, len, "unknown");
+	if (n > 0 && (size_t)n < len && l->max_speed_gts > 0 && l->max_width > 0)
+		snprintf(buf + n, len - (size_t)n, " (max %g GT/s x%d)", l->max_speed_gts, l->max_width);
+}
+
+static void fmt_nodes(char *buf, size_t len, const struct topo_dev *d)
+{
+	size_t o = 0;
+	unsigned k;
+
+	snprintf(buf, len, "-");
+	for (k = 0; k < d->nnodes && o < len; k++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%u", k ? "," : "", d->nodes[k]);
+}
+
+static bool dev_on_node(const struct topo_dev *d, unsigned os)
+{
+	unsigned k;
+
+	for (k = 0; k < d->nnodes; k++)
+		if (d->nodes[k] == os)
+			return true;
+	return false;
+}
+
+static void print_text(struct topo *t, const struct topo_opts *o,
+		       const struct topo_dev *const *devs, unsigned ndevs,
+		       const struct topo_finding *f, int nf)
+{
+	unsigned i, k, cores = 0, pus = 0;
+	int j;
+
+	topo_counts(t, &cores, &pus);
+	printf("topology: %s (%u NUMA node%s, %u cores, %u PUs)%s\n",
+	       o->xml ? o->xml : "this machine", topo_nnodes(t),
+	       topo_nnodes(t) == 1 ? "" : "s", cores, pus,
+	       o->xml ? "; link speed/width, model and firmware come from sysfs and are unknown here" : "");
+	printf("\nNUMA nodes\n");
+	for (i = 0; i < topo_nnodes(t); i++) {
+		const struct topo_node *nd = topo_node(t, i);
+		char mem[32];
+		bool any = false;
+
+		fmt_bytes(mem, sizeof(mem), nd->memory_bytes);
+		if (nd->pus)
+			printf("  node %u: %u cores, %u PUs (%s), %s\n", nd->os_index,
+			       nd->cores, nd->pus, nd->cpus, mem);
+		else
+			printf("  node %u: no CPUs of its own (memory local to CPUs %s), %s\n",
+			       nd->os_index, nd->cpus[0] ? nd->cpus : "none", mem);
+		printf("    drives: ");
+		for (k = 0; k < ndevs; k++)
+			if (dev_on_node(devs[k], nd->os_index)) {
+				printf("%s%s", any ? " " : "", devs[k]->name);
+				any = true;
+			}
+		printf("%s\n    host bridges: %s\n", any ? "" : "none",
+		       nd->host_bridges[0] ? nd->host_bridges : "none");
+	}
+	printf("\ndrives\n");
+	if (!ndevs)
+		printf("  none\n");
+	else
+		printf("  %-12s %-6s %-13s %-33s %-12s %s\n", "DEVICE", "NODE", "PCI", "LINK",
+		       "HOST BRIDGE", "MODEL");
+	for (k = 0; k < ndevs; k++) {
+		const struct topo_dev *d = devs[k];
+		char nodes[64], link[96];
+
+		if (!d->has_pci) {
+			printf("  %-12s %-6s %-13s %-33s %-12s (no PCI: %s)\n", d->name, "-", "-", "-",
+			       "-", d->why_no_pci ? d->why_no_pci : "unknown");
+			continue;
+		}
+		fmt_nodes(nodes, sizeof(nodes), d);
+		fmt_link(link, sizeof(link), &d->link);
+		printf("  %-12s %-6s %-13s %-33s %-12s %s\n", d->name, nodes, d->pci, link,
+		       d->host_bridge[0] ? d->host_bridge : "-", d->model[0] ? d->model : "-");
+	}
+	printf("\nfindings\n");
+	if (!nf)
+		printf("  none: every drive sits well\n");
+	for (j = 0; j < nf; j++)
+		printf("  - %s\n", f[j].text);
+}
+
+/* ---- JSON ---- */
+
+static json_t *num_or_null(double v)
+{
+	return v < 0 ? json_null() : json_real(v);
+}
+
+static json_t *int_or_null(int v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s && s[0] ? json_string(s) : json_null();
+}
+
+static json_t *json_link(const struct topo_link *l)
+{
+	return json_pack("{s:o s:o s:o s:o s:o}",
+			 "gbps", num_or_null(l->gbps),
+			 "speed_gts", num_or_null(l->speed_gts),
+			 "width", int_or_null(l->width),
+			 "max_speed_gts", num_or_null(l->max_speed_gts),
+			 "max_width", int_or_null(l->max_width));
+}
+
+static json_t *json_dev(const struct topo_dev *d)
+{
+	json_t *nodes = json_array(), *chain = json_array(), *j;
+	unsigned k;
+
+	for (k = 0; nodes && k < d->nnodes; k++)
+		json_array_append_new(nodes, json_integer(d->nodes[k]));
+	for (k = 0; chain && k < d->nchain; k++)
+		json_array_append_new(chain, json_string(d->chain[k]));
+	j = json_pack("{s:s s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o}",
+		      "name", d->name,
+		      "path_name", json_string(d->path_name),
+		      "pci", str_or_null(d->has_pci ? d->pci : NULL),
+		      "numa_nodes", nodes ? nodes : json_null(),
+		      "local_cpus", str_or_null(d->has_pci ? d->cpus : NULL),
+		      "local_cores", d->has_pci && d->cpus ? json_integer(d->ncores) : json_null(),
+		      "local_pus", d->has_pci && d->cpus ? json_integer(d->npus) : json_null(),
+		      "link", json_link(&d->link),
+		      "port_link", json_link(&d->port_link),
+		      "port", str_or_null(d->port),
+		      "host_bridge", str_or_null(d->host_bridge),
+		      "upstream", str_or_null(d->upstream),
+		      "bridges", chain ? chain : json_null(),
+		      "controller", str_or_null(d->controller),
+		      "model", str_or_null(d->model),
+		      "serial", str_or_null(d->serial),
+		      "firmware", str_or_null(d->firmware),
+		      "no_pci_reason", str_or_null(d->has_pci ? NULL : d->why_no_pci));
+	if (j && d->given[0])
+		json_object_set_new(j, "target", json_string(d->given));
+	return j;
+}
+
+static json_t *json_report(struct topo *t, const struct topo_dev *const *devs, unsigned ndevs,
+			   const struct topo_finding *f, int nf)
+{
+	json_t *root, *nodes = json_array(), *jd = json_array(), *jf = json_array();
+	unsigned i, k;
+	int j;
+
+	root = json_pack("{s:s s:s s:o s:o s:o}", "schema", "iostorm/1", "command", "topo",
+			 "nodes", nodes ? nodes : json_null(), "devices", jd ? jd : json_null(),
+			 "findings", jf ? jf : json_null());
+	if (!root || !nodes || !jd || !jf) {
+		json_decref(root);
+		return NULL;
+	}
+	for (i = 0; i < topo_nnodes(t); i++) {
+		const struct topo_node *nd = topo_node(t, i);
+		json_t *names = json_array();
+
+		for (k = 0; names && k < ndevs; k++)
+			if (dev_on_node(devs[k], nd->os_index))
+				json_array_append_new(names, json_string(devs[k]->name));
+		json_array_append_new(nodes, json_pack("{s:i s:i s:i s:I s:o s:o s:o s:o}",
+			"os_index", (int)nd->os_index, "cores", (int)nd->cores, "pus", (int)nd->pus,
+			"memory_bytes", (json_int_t)nd->memory_bytes,
+			"cpuless", json_boolean(nd->cpuless),
+			"cpus", json_string(nd->cpus),
+			"host_bridges", json_string(nd->host_bridges),
+			"devices", names ? names : json_null()));
+	}
+	for (k = 0; k < ndevs; k++)
+		json_array_append_new(jd, json_dev(devs[k]));
+	for (j = 0; j < nf; j++)
+		json_array_append_new(jf, json_pack("{s:s s:o s:s}",
+			"kind", topo_finding_kind_name(f[j].kind),
+			"device", str_or_null(f[j].device), "text", f[j].text));
+	return root;
+}
+
+static int write_json(json_t *root, const char *path)
+{
+	int ret;
+
+	if (!strcmp(path, "-")) {
+		ret = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		if (!ret)
+			ret = fputc('\n', stdout) == EOF ? -1 : 0;
+		fflush(stdout);
+	} else {
+		ret = json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	}
+	if (ret) {
+		fprintf(stderr, "iostorm: topo: %s: cannot write the JSON report\n", path);
+		return CLI_EXIT_RUNTIME;
+	}
+	return CLI_EXIT_OK;
+}
+
+static int load(const struct topo_opts *o, struct topo **t)
+{
+	int ret = topo_load(t, o->xml, NULL);
+
+	if (!ret)
+		return 0;
+	if (!o->xml)
+		fprintf(stderr, "iostorm: topo: cannot read this machine's topology: %s\n", strerror(-ret));
+	else if (ret == -EINVAL)
+		fprintf(stderr, "iostorm: topo: %s: not an lstopo XML export that hwloc 2 can read (lstopo FILE.xml writes one)\n",
+			o->xml);
+	else
+		fprintf(stderr, "iostorm: topo: %s: %s\n", o->xml, strerror(-ret));
+	return -1;
+}
 
 int cli_cmd_topo(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "iostorm: topo: not built in this tree yet\n");
-	return CLI_EXIT_RUNTIME;
+	const struct topo_dev **devs = NULL;
+	struct topo_finding *f = NULL;
+	struct topo *t = NULL;
+	struct topo_opts o;
+	unsigned ndevs = 0, i;
+	int nf = 0, ret, rc = CLI_EXIT_RUNTIME;
+	json_t *root = NULL;
+
+	ret = parse(argc, argv, &o);
+	if (ret)
+		return ret < 0 ? CLI_EXIT_OK : ret;
+	if (load(&o, &t))
+		return CLI_EXIT_RUNTIME;
+	devs = calloc((size_t)(o.ntargets ? (unsigned)o.ntargets : topo_ndevs(t)) + 1, sizeof(*devs));
+	if (!devs)
+		goto oom;
+	if (o.ntargets) {
+		for (i = 0; i < (unsigned)o.ntargets; i++) {
+			unsigned k;
+
+			ret = topo_lookup(t, o.targets[i], &devs[ndevs]);
+			if (ret) {
+				fprintf(stderr, "iostorm: topo: %s: %s\n", o.targets[i],
+					ret == -ENOENT && o.xml ? "no such block device in the topology" :
+					strerror(-ret));
+				goto out;
+			}
+			/* a file and its disk are one device: one row */
+			for (k = 0; k < ndevs && devs[k] != devs[ndevs]; k++)
+				;
+			ndevs += k == ndevs;
+		}
+	} else {
+		for (i = 0; i < topo_ndevs(t); i++)
+			devs[ndevs++] = topo_dev(t, i);
+	}
+	nf = topo_findings(t, devs, ndevs, &f);
+	if (nf < 0)
+		goto oom;
+	if (!o.json || strcmp(o.json, "-"))
+		print_text(t, &o, devs, ndevs, f, nf);
+	rc = CLI_EXIT_OK;
+	if (o.json) {
+		root = json_report(t, devs, ndevs, f, nf);
+		if (!root)
+			goto oom;
+		rc = write_json(root, o.json);
+	}
+	goto out;
+oom:
+	fprintf(stderr, "iostorm: topo: out of memory\n");
+	rc = CLI_EXIT_RUNTIME;
+out:
+	json_decref(root);
+	free(f);
+	free(devs);
+	topo_free(t);
+	return rc;
 }

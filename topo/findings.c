@@ -87,6 +87,17 @@ static unsigned cpu_nodes(const struct topo *t, const struct topo_dev *d, int *i
 	return n;
 }
 
+/* Namespaces of one controller are one drive: it moves as a whole. */
+static bool same_drive_before(const struct topo_dev *const *devs, unsigned k)
+{
+	unsigned j;
+
+	for (j = 0; j < k; j++)
+		if (devs[j]->has_pci && !strcmp(devs[j]->pci, devs[k]->pci))
+			return true;
+	return false;
+}
+
 static void imbalance(const struct topo *t, const struct topo_dev *const *devs,
 		      unsigned ndevs, struct fl *f)
 {
@@ -106,7 +117,8 @@ static void imbalance(const struct topo *t, const struct topo_dev *const *devs,
 			cores += topo_node(t, i)->cores ? topo_node(t, i)->cores : topo_node(t, i)->pus;
 		}
 	for (k = 0; k < ndevs; k++) {
-		unsigned n = devs[k]->has_pci ? cpu_nodes(t, devs[k], idx, nn) : 0;
+		unsigned n = devs[k]->has_pci && !same_drive_before(devs, k) ?
+			cpu_nodes(t, devs[k], idx, nn) : 0;
 
 		for (i = 0; i < n; i++)
 			have[idx[i]] += 1.0 / n;
@@ -212,8 +224,9 @@ static void locality(const struct topo *t, const struct topo_dev *d, struct fl *
 	int near;
 
 	if (!d->has_pci) {
-		add(f, TOPO_FIND_NO_PCI, d->name, "%s is %s: iostorm spreads its workers over the "
-		    "whole machine", d->name, d->why_no_pci ? d->why_no_pci : "without PCI device");
+		add(f, TOPO_FIND_NO_PCI, d->name, "%s is %s, without a PCI device: iostorm spreads "
+		    "its workers over the whole machine", d->name,
+		    d->why_no_pci ? d->why_no_pci : "a device");
 		return;
 	}
 	if (!d->nnodes)
@@ -227,11 +240,16 @@ static void locality(const struct topo *t, const struct topo_dev *d, struct fl *
 		    "%s is local to CPU-less node%s %s: its workers run on the nearest node %d and "
 		    "every IO crosses the interconnect; move it to a slot under a node with cores",
 		    d->name, d->nnodes > 1 ? "s" : "", nodes, near);
+	} else if (d->nnodes > 1 && with == 1) {
+		add(f, TOPO_FIND_MULTI_NODE, d->name,
+		    "%s is local to nodes %s at once, and only one of them has CPUs of its own "
+		    "(the others are HBM or far memory): its workers and their memory go to that "
+		    "node; nothing to move", d->name, nodes);
 	} else if (d->nnodes > 1) {
 		add(f, TOPO_FIND_MULTI_NODE, d->name,
-		    "%s is local to nodes %s at once (%u of them with CPUs): its workers use the "
-		    "cores of %s and their memory goes to the node of each core",
-		    d->name, nodes, with, with > 1 ? "all of them" : "the one with CPUs");
+		    "%s is local to nodes %s at once (hwloc cannot tell which is nearer): its "
+		    "workers are spread over their cores; measure with saturate before moving it",
+		    d->name, nodes);
 	}
 }
 
@@ -265,11 +283,15 @@ static void few_cores(const struct topo *t, const struct topo_dev *const *devs,
 			if (done[j] || !devs[j]->cpus || strcmp(devs[j]->cpus, d->cpus))
 				continue;
 			done[j] = true;
+			if (same_drive_before(devs, j))
+				continue;
 			n++;
-			if (o < sizeof(names))
+			if (n <= 4 && o < sizeof(names))
 				o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s",
 						      n > 1 ? ", " : "", devs[j]->name);
 		}
+		if (n > 4 && o < sizeof(names))
+			snprintf(names + o, sizeof(names) - o, " and %u more", n - 4);
 		if (cores && n > cores)
 			add(f, TOPO_FIND_FEW_CORES, n == 1 ? d->name : NULL,
 			    "%u cores (CPUs %s) are local to %u drives (%s): at one core per drive "

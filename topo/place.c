@@ -111,9 +111,14 @@ static int node_of_cpu(const struct topo *t, int cpu, const struct topo_dev *pre
 		for (k = 0; k < prefer->nnodes; k++) {
 			int idx = topo_node_index(t, prefer->nodes[k]);
 
-			if (idx >= 0 && hwloc_bitmap_isset(t->node_obj[idx]->cpuset, (unsigned)cpu))
+			if (idx >= 0 && !t->nodes[idx].cpuless &&
+			    hwloc_bitmap_isset(t->node_obj[idx]->cpuset, (unsigned)cpu))
 				return (int)prefer->nodes[k];
 		}
+	/* the node that owns the CPU, not an HBM node local to it */
+	for (i = 0; i < t->nnodes; i++)
+		if (!t->nodes[i].cpuless && hwloc_bitmap_isset(t->node_obj[i]->cpuset, (unsigned)cpu))
+			return (int)t->nodes[i].os_index;
 	for (i = 0; i < t->nnodes; i++)
 		if (hwloc_bitmap_isset(t->node_obj[i]->cpuset, (unsigned)cpu))
 			return (int)t->nodes[i].os_index;
@@ -201,7 +206,7 @@ static void set_name(const struct topo *t, hwloc_const_bitmap_t set, char *buf, 
 
 	if (ns) {
 		for (i = 0; i < t->nnodes; i++)
-			if (!hwloc_bitmap_iszero(t->node_obj[i]->cpuset) &&
+			if (!t->nodes[i].cpuless &&
 			    hwloc_bitmap_intersects(t->node_obj[i]->cpuset, set))
 				hwloc_bitmap_set(ns, t->nodes[i].os_index);
 		n = hwloc_bitmap_weight(ns);
@@ -232,7 +237,7 @@ static int farthest_node(const struct topo *t, const struct topo_dev *d)
 		uint64_t sum = 0;
 		bool local = false;
 
-		if (hwloc_bitmap_iszero(t->node_obj[j]->cpuset) ||
+		if (t->nodes[j].cpuless ||
 		    !hwloc_bitmap_intersects(t->node_obj[j]->cpuset, t->allowed))
 			continue;
 		for (k = 0; k < d->nnodes; k++) {
@@ -256,16 +261,22 @@ static int farthest_node(const struct topo *t, const struct topo_dev *d)
 static void candidates(struct topo *t, enum topo_policy pol, const struct topo_dev *d,
 		       hwloc_bitmap_t set, struct topo_notes *notes)
 {
+	unsigned k, with_cpus = 0;
 	char buf[96];
 
 	if (!d->has_pci || !d->cpus || !d->nnodes) {
 		hwloc_bitmap_copy(set, t->allowed);
-		note(notes, "%s has no PCI locality (%s): its workers are spread over the machine",
-		     d->name, d->why_no_pci ? d->why_no_pci : "unknown");
+		note(notes, "%s is %s, without PCI locality: its workers are spread over the machine",
+		     d->name, d->why_no_pci ? d->why_no_pci : "a device");
 		return;
 	}
 	hwloc_bitmap_list_sscanf(set, d->cpus);
-	if (hwloc_bitmap_iszero(set)) {
+	for (k = 0; k < d->nnodes; k++) {
+		int idx = topo_node_index(t, d->nodes[k]);
+
+		with_cpus += idx >= 0 && !t->nodes[idx].cpuless;
+	}
+	if (!with_cpus) {
 		int near = topo_nearest_cpu_node(t, d->nodes[0]);
 		int idx = near >= 0 ? topo_node_index(t, (unsigned)near) : -1;
 

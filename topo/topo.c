@@ -294,7 +294,7 @@ static int dev_from_hwloc(struct topo *t, const char *name, hwloc_obj_t osdev,
 	if (pci)
 		set_pci_path(d, pci);
 	else
-		d->why_no_pci = "no PCI device above it";
+		d->why_no_pci = "a device with no PCI function above it";
 	ret = set_locality(t, d, osdev ? osdev : pci);
 	if (ret) {
 		topo_dev_free(d);
@@ -447,6 +447,37 @@ static int node_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * hwloc gives a NUMA node the cpuset of the object it hangs from, so an HBM,
+ * MCDRAM or CXL node without CPUs of its own looks local to its neighbours'
+ * cores. Linux says which nodes own CPUs; an XML export does not, so there a
+ * node is CPU-less when another node's cpuset lies inside its own and is
+ * smaller, or is the same and has a lower OS index (firmware numbers the
+ * nodes with CPUs first).
+ */
+static bool node_cpuless(const struct topo *t, unsigned i)
+{
+	hwloc_obj_t o = t->node_obj[i];
+	char buf[64];
+	unsigned j;
+
+	if (hwloc_bitmap_iszero(o->cpuset))
+		return true;
+	if (t->live && t->sysfs &&
+	    !sys_read(t, buf, sizeof(buf), "devices/system/node/node%u/cpulist", o->os_index))
+		return buf[0] == '\0';
+	for (j = 0; j < t->nnodes; j++) {
+		hwloc_obj_t m = t->node_obj[j];
+
+		if (j == i || !hwloc_bitmap_isincluded(m->cpuset, o->cpuset) ||
+		    hwloc_bitmap_iszero(m->cpuset))
+			continue;
+		if (!hwloc_bitmap_isequal(m->cpuset, o->cpuset) || m->os_index < o->os_index)
+			return true;
+	}
+	return false;
+}
+
 static int load_nodes(struct topo *t)
 {
 	int n = hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_NUMANODE);
@@ -470,8 +501,11 @@ static int load_nodes(struct topo *t)
 		struct topo_node *nd = &t->nodes[i];
 
 		nd->os_index = o->os_index;
-		nd->cores = (unsigned)hwloc_get_nbobjs_inside_cpuset_by_type(t->h, o->cpuset, HWLOC_OBJ_CORE);
-		nd->pus = (unsigned)hwloc_get_nbobjs_inside_cpuset_by_type(t->h, o->cpuset, HWLOC_OBJ_PU);
+		nd->cpuless = node_cpuless(t, i);
+		if (!nd->cpuless) {
+			nd->cores = (unsigned)hwloc_get_nbobjs_inside_cpuset_by_type(t->h, o->cpuset, HWLOC_OBJ_CORE);
+			nd->pus = (unsigned)hwloc_get_nbobjs_inside_cpuset_by_type(t->h, o->cpuset, HWLOC_OBJ_PU);
+		}
 		nd->memory_bytes = o->attr->numanode.local_memory;
 		if (hwloc_bitmap_list_asprintf(&nd->cpus, o->cpuset) < 0)
 			return -ENOMEM;
@@ -607,6 +641,12 @@ const struct topo_dev *topo_dev(const struct topo *t, unsigned i)
 	return i < t->ndevs ? t->devs[i] : NULL;
 }
 
+void topo_counts(const struct topo *t, unsigned *cores, unsigned *pus)
+{
+	*cores = (unsigned)hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_CORE);
+	*pus = (unsigned)hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_PU);
+}
+
 unsigned topo_nnodes(const struct topo *t)
 {
 	return t->nnodes;
@@ -725,9 +765,9 @@ static int dev_from_sysfs(struct topo *t, const char *name, struct topo_dev **ou
 			d = dev_new(name, name);
 			if (!d)
 				return -ENOMEM;
-			d->why_no_pci = !strncmp(name, "loop", 4) ? "a loop device: no PCI device" :
+			d->why_no_pci = !strncmp(name, "loop", 4) ? "a loop device" :
 				!strncmp(name, "zram", 4) || !strncmp(name, "ram", 3) ?
-				"a RAM disk: no PCI device" : "a virtual block device: no PCI device";
+				"a RAM disk" : "a virtual block device";
 			*out = d;
 			return 0;
 		}
@@ -747,7 +787,35 @@ static int dev_from_sysfs(struct topo *t, const char *name, struct topo_dev **ou
 	d = dev_new(name, name);
 	if (!d)
 		return -ENOMEM;
-	d->why_no_pci = "no PCI device above it";
+	d->why_no_pci = "a device with no PCI function above it";
+	*out = d;
+	return 0;
+}
+
+/* A file on tmpfs, overlayfs, btrfs subvolumes...: st_dev names no block
+ * device; the file itself is the device, without PCI locality. */
+static int lookup_nodev(struct topo *t, const char *path, const struct topo_dev **out)
+{
+	const char *base = strrchr(path, '/');
+	struct topo_dev *d;
+	int ret;
+
+	base = base && base[1] ? base + 1 : path;
+	d = find_dev(t, base);
+	if (d && !d->has_pci && !strcmp(d->given, path)) {
+		*out = d;
+		return 0;
+	}
+	d = dev_new(base, base);
+	if (!d)
+		return -ENOMEM;
+	d->why_no_pci = "a file on a file system without a block device (tmpfs, overlay)";
+	copy_str(d->given, sizeof(d->given), path);
+	ret = push_dev(&t->extra, &t->nextra, &t->extracap, d);
+	if (ret) {
+		topo_dev_free(d);
+		return ret;
+	}
 	*out = d;
 	return 0;
 }
@@ -761,6 +829,8 @@ int topo_lookup(struct topo *t, const char *path, const struct topo_dev **out)
 
 	if (t->live) {
 		ret = live_block_name(t, path, name, sizeof(name));
+		if (ret == -ENODEV)
+			return lookup_nodev(t, path, out);
 		if (ret)
 			return ret;
 	} else {

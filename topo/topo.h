@@ -32,7 +32,7 @@ struct topo_dev {
 	char given[256];		/* the target as given; "" when discovered */
 	bool nvme;			/* under a PCI class 0x0108 function */
 	bool has_pci;
-	const char *why_no_pci;		/* static text when !has_pci */
+	const char *why_no_pci;		/* !has_pci: what it is, "a loop device" */
 	char controller[TOPO_NAME_MAX];	/* "nvme0"; "" unknown */
 	char model[128], serial[64], firmware[32];	/* "" unknown */
 	char pci[TOPO_BUSID_MAX];	/* bus id of the function */
@@ -54,9 +54,11 @@ struct topo_dev {
 
 struct topo_node {
 	unsigned os_index;
-	unsigned cores, pus;
+	bool cpuless;			/* no CPUs of its own (HBM, CXL...) */
+	unsigned cores, pus;		/* its own; 0 when cpuless */
 	uint64_t memory_bytes;		/* local memory; 0 unknown */
-	char *cpus;			/* cpulist; "" for a CPU-less node */
+	char *cpus;			/* cpulist of the CPUs it is local to
+					 * (for a CPU-less node: its neighbours') */
 	char *host_bridges;		/* "0000:00, 0000:40"; "" none */
 };
 
@@ -80,11 +82,14 @@ const struct topo_dev *topo_dev(const struct topo *t, unsigned i);
  * regular file (the disk under its file system) or a loop/virtual device
  * (has_pci false, why_no_pci says why). On an XML export only the basename
  * is matched against the recorded block devices. The result lives as long
- * as t. -ENOENT: no such path (live) or no such device (XML); -ENODEV: no
- * block device under it (e.g. a file on tmpfs).
+ * as t. A file on a file system without a block device (tmpfs, overlay)
+ * is its own device without PCI. -ENOENT etc.: stat of the path (live);
+ * -ENOENT: no such block device in the export (XML).
  */
 int topo_lookup(struct topo *t, const char *path, const struct topo_dev **out);
 
+/* Cores and PUs of the whole machine. */
+void topo_counts(const struct topo *t, unsigned *cores, unsigned *pus);
 unsigned topo_nnodes(const struct topo *t);
 const struct topo_node *topo_node(const struct topo *t, unsigned i);
 /* Index of the node with that OS index, -ENOENT when there is none. */
