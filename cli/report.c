@@ -123,9 +123,11 @@ static void print_row(FILE *f, const struct cli_dev *d, int namew)
 static void print_config(const struct cli_report *r, const struct cli_opts *o,
 			 FILE *f)
 {
-	fprintf(f, "iostorm %s: %s, completion %s, bs %u, qd %u, batch %u",
-		r->command, r->engine ? r->engine : "?", eng_mode_name(r->mode),
-		o->bs, o->qd, o->batch);
+	fprintf(f, "iostorm %s: %s, completion %s", r->command,
+		r->engine ? r->engine : "?", eng_mode_name(r->mode));
+	if (o->groups & CLI_OG_TARGET)
+		fprintf(f, ", bs %u", o->bs);
+	fprintf(f, ", qd %u, batch %u", o->qd, o->batch);
 	if (o->time_ns)
 		fprintf(f, ", time %.3gs", (double)o->time_ns / 1e9);
 	if (o->ios)

@@ -450,12 +450,15 @@ static uint64_t dev_ios(const struct runctx *c, unsigned d)
 
 static void live_sample(struct runctx *c, double dt)
 {
-	uint64_t cur;
+	uint64_t cur, base;
 	unsigned d;
 
 	for (d = 0; d < c->ndev; d++) {
 		cur = dev_ios(c, d);
-		c->pd[d].iops = cur > c->prev[d] && dt > 0 ? (double)(cur - c->prev[d]) / dt : 0.0;
+		/* below the last sample: the workers reset their counters
+		 * when measuring began, somewhere in this interval */
+		base = cur >= c->prev[d] ? c->prev[d] : 0;
+		c->pd[d].iops = dt > 0 ? (double)(cur - base) / dt : 0.0;
 		c->prev[d] = cur;
 	}
 }
@@ -596,12 +599,32 @@ static int ctx_init(struct runctx *c, const struct cli_opts *o,
 	return 0;
 }
 
+/* An explicit polled mode on a block device without poll queues fails on
+ * its first read: say so before starting anything. Files are left to the
+ * engine, which sees the failure when a read reaches the device. */
+static int check_poll_queues(const struct runctx *c)
+{
+	unsigned i;
+
+	if (c->o->mode_auto || (c->mode != ENG_MODE_POLL && c->mode != ENG_MODE_HYBRID))
+		return CLI_EXIT_OK;
+	for (i = 0; c->spec->targets && i < c->spec->ntargets; i++) {
+		if (c->spec->targets[i]->is_blk && read_io_poll(c->spec->targets[i]->name) != 1) {
+			io_failed(c, c->spec->targets[i]->name, -EOPNOTSUPP);
+			return CLI_EXIT_RUNTIME;
+		}
+	}
+	return CLI_EXIT_OK;
+}
+
 static int start(struct runctx *c)
 {
 	struct eng_job *jobs = NULL;
 	int rc, err;
 
 	rc = check_combination(c->o, c->spec->op);
+	if (!rc)
+		rc = check_poll_queues(c);
 	if (!rc)
 		rc = build_jobs(c, &jobs);
 	if (rc)
