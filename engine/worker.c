@@ -216,6 +216,17 @@ static void worker_report_io(struct eng_worker *w)
 	w->res->err = w->fatal;
 }
 
+/* range_len 0 means the rest of the target from range_off (engine.h). */
+static int worker_rng_init(struct eng_worker *w)
+{
+	const struct eng_job *j = w->job;
+	uint64_t len = j->range_len;
+
+	if (!len && j->target && j->range_off < j->target->size)
+		len = j->target->size - j->range_off;
+	return eng_rng_init(&w->rng, j->seed, j->range_off, len, j->bs);
+}
+
 void *eng_worker_main(void *arg)
 {
 	struct eng_thread *th = arg;
@@ -237,8 +248,7 @@ void *eng_worker_main(void *arg)
 	if (!ret)
 		ret = worker_alloc(&w);
 	if (!ret && w.job->op == ENG_OP_READ)
-		ret = eng_rng_init(&w.rng, w.job->seed, w.job->range_off,
-				   w.job->range_len, w.job->bs);
+		ret = worker_rng_init(&w);
 	if (ret && !w.res->stage)
 		worker_fail(&w, ENG_STAGE_SETUP, ret);
 	if (!ret)
