@@ -137,8 +137,8 @@ static void print_text(struct topo *t, const struct topo_opts *o,
 	topo_counts(t, &cores, &pus);
 	printf("topology: %s (%u NUMA node%s, %u cores, %u PUs)%s\n",
 	       o->xml ? o->xml : "this machine", topo_nnodes(t),
-	       topo_nnodes(t) == 1 ? "" : "s", cores, pus,
-	       o->xml ? "; link speed/width, model and firmware come from sysfs and are unknown here" : "");
+	       topo_nnodes(t) == 1 ? "" : "s", cores, pus, topo_sysfs_root(t) ? "" :
+	       "; link speed/width, model and firmware come from sysfs and are unknown here");
 	printf("\nNUMA nodes\n");
 	for (i = 0; i < topo_nnodes(t); i++) {
 		const struct topo_node *nd = topo_node(t, i);
@@ -149,9 +149,11 @@ static void print_text(struct topo *t, const struct topo_opts *o,
 		if (nd->pus)
 			printf("  node %u: %u cores, %u PUs (%s), %s\n", nd->os_index,
 			       nd->cores, nd->pus, nd->cpus, mem);
-		else
+		else if (nd->cpus[0])
 			printf("  node %u: no CPUs of its own (memory local to CPUs %s), %s\n",
-			       nd->os_index, nd->cpus[0] ? nd->cpus : "none", mem);
+			       nd->os_index, nd->cpus, mem);
+		else
+			printf("  node %u: no CPUs, %s\n", nd->os_index, mem);
 		printf("    drives: ");
 		for (k = 0; k < ndevs; k++)
 			if (dev_on_node(devs[k], nd->os_index)) {

@@ -546,9 +546,17 @@ int topo_load(struct topo **out, const char *xml, const char *sysfs_root)
 
 	if (!t)
 		return -ENOMEM;
-	if (xml && access(xml, R_OK)) {
-		ret = -errno;
-		goto fail;
+	if (xml) {
+		struct stat st;
+
+		if (stat(xml, &st) || access(xml, R_OK)) {
+			ret = -errno;
+			goto fail;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			ret = -EISDIR;
+			goto fail;
+		}
 	}
 	if (!sysfs_root)
 		sysfs_root = env && env[0] ? env : xml ? NULL : "/sys";
@@ -629,6 +637,11 @@ void topo_free(struct topo *t)
 bool topo_is_live(const struct topo *t)
 {
 	return t->live;
+}
+
+const char *topo_sysfs_root(const struct topo *t)
+{
+	return t->sysfs;
 }
 
 unsigned topo_ndevs(const struct topo *t)

@@ -67,11 +67,14 @@ struct topo_node {
  * where sysfs facts (link speeds, model, serial, partitions) are read: NULL
  * means $IOSTORM_SYSFS_ROOT when set, else "/sys" for the live machine and
  * nothing for an XML export (those facts are then unknown). Discovers every
- * NVMe namespace. -ENOENT/-EACCES: the XML file; -EINVAL: hwloc refused it.
+ * NVMe namespace. -ENOENT/-EACCES/-EISDIR: the XML file; -EINVAL: hwloc
+ * refused it.
  */
 int topo_load(struct topo **out, const char *xml, const char *sysfs_root);
 void topo_free(struct topo *t);
 bool topo_is_live(const struct topo *t);
+/* Where sysfs facts come from; NULL: nowhere (they are unknown). */
+const char *topo_sysfs_root(const struct topo *t);
 
 /* NVMe namespaces found at load, in PCI order. */
 unsigned topo_ndevs(const struct topo *t);
