@@ -502,47 +502,51 @@ enum {
 
 static const struct optdesc shared_opts[] = {
 	{ "bs", required_argument, 'b', CLI_OG_TARGET, set_bs, "SIZE",
-	  "bytes per IO: a power of two up to 1m, a multiple of each target's\n"
-	  "logical block size (default 4k)" },
+	  "bytes per IO: a power of two up to 1m, a multiple\n"
+	  "of each target's logical block size (default 4k)" },
 	{ "qd", required_argument, 'd', 0, set_qd, "N",
 	  "IOs in flight per worker, 1..65536 (default 32)" },
 	{ "batch", required_argument, O_BATCH, 0, set_batch, "N",
 	  "IOs per submission call, at most --qd (default 32)" },
 	{ "engine", required_argument, O_ENGINE, CLI_OG_TARGET, set_engine, "NAME",
-	  "auto, io_uring or libaio (default auto: io_uring, libaio\n"
-	  "where the kernel refuses io_uring)" },
+	  "auto, io_uring or libaio (default auto: io_uring,\n"
+	  "libaio where the kernel refuses io_uring)" },
 	{ "completion", required_argument, O_COMPLETION, 0, set_completion, "MODE",
 	  "irq, poll, hybrid, sqpoll or auto (default irq)" },
 	{ "time", required_argument, 't', 0, set_time, "DURATION",
-	  "measured time: 10s, 500ms, 2m, 1h; a bare number is seconds\n"
-	  "(default 10s; no limit with --ios)" },
+	  "measured time: 10s, 500ms, 2m, 1h; a bare number\n"
+	  "is seconds (default 10s; no limit with --ios)" },
 	{ "ramp", required_argument, O_RAMP, 0, set_ramp, "DURATION",
-	  "time before measuring, not counted (default 2s, 0 with --ios)" },
+	  "time before measuring, not counted (default 2s,\n"
+	  "0 with --ios)" },
 	{ "ios", required_argument, O_IOS, 0, set_ios, "N",
-	  "stop after N measured IOs per device (per job for nop); 1k = 1000" },
+	  "stop after N measured IOs per device (per job for\n"
+	  "nop); 1k = 1000" },
 	{ "jobs-per-device", required_argument, O_JPD, CLI_OG_TARGET, set_jpd, "N",
 	  "worker threads per device, 1..1024 (default 1)" },
 	{ "jobs", required_argument, 'j', CLI_OG_NOP, set_jobs, "N",
 	  "worker threads, 1..1024 (default 1)" },
 	{ "cpus", required_argument, O_CPUS, 0, set_cpus, "LIST",
-	  "pin worker i to the i-th CPU of LIST (like 0-3,8,10-11)" },
+	  "pin worker i to the i-th CPU of LIST (0-3,8,10-11)" },
 	{ "placement", required_argument, O_PLACEMENT, CLI_OG_TARGET, set_placement, "WHERE",
-	  "local, remote or none: where workers run relative to their device" },
+	  "local, remote or none: where workers run relative\n"
+	  "to their device" },
 	{ "topology", required_argument, O_TOPOLOGY, CLI_OG_TARGET, set_topology, "FILE",
-	  "an lstopo XML export to use instead of the live machine" },
+	  "an lstopo XML export to use instead of the live\n"
+	  "machine" },
 	{ "buffered", no_argument, O_BUFFERED, CLI_OG_TARGET, set_buffered, NULL,
 	  "read through the page cache (no O_DIRECT)" },
 	{ "range", required_argument, O_RANGE, CLI_OG_TARGET, set_range, "[OFF:]LEN",
-	  "read only LEN bytes from OFF (default the whole target)" },
+	  "read only LEN bytes from OFF (default: all)" },
 	{ "no-latency", no_argument, O_NOLAT, 0, set_nolat, NULL,
 	  "do not time each IO" },
 	{ "json", required_argument, O_JSON, 0, set_json, "FILE",
-	  "write the report as JSON to FILE; with -, JSON goes to stdout\n"
-	  "and the table to stderr" },
+	  "write the report as JSON to FILE; with -, JSON goes\n"
+	  "to stdout and the table to stderr" },
 	{ "quiet", no_argument, 'q', 0, set_quiet, NULL,
 	  "no live progress line" },
 	{ "seed", required_argument, O_SEED, 0, set_seed, "N",
-	  "seed of the offset generators (default: from the clock)" },
+	  "seed of the offset generators (default: clock)" },
 };
 
 #define NSHARED (sizeof(shared_opts) / sizeof(shared_opts[0]))
@@ -709,9 +713,9 @@ static void usage_line(FILE *f, int val, const char *name, const char *arg,
 		snprintf(head, sizeof(head), "-%c, --%s%s%s", val, name, arg ? " " : "", arg ? arg : "");
 	else
 		snprintf(head, sizeof(head), "    --%s%s%s", name, arg ? " " : "", arg ? arg : "");
-	fprintf(f, "  %-28s ", head);
+	fprintf(f, "  %-24s ", head);
 	for (p = help; (nl = strchr(p, '\n')); p = nl + 1)
-		fprintf(f, "%.*s\n  %-28s ", (int)(nl - p), p, "");
+		fprintf(f, "%.*s\n  %-24s ", (int)(nl - p), p, "");
 	fprintf(f, "%s\n", p);
 }
 
