@@ -1,0 +1,179 @@
+# Shared helpers for the shell integration tests (tests/t_*.sh), sourced:
+#   . "$(dirname "$0")/lib.sh"
+# Exit codes follow the runner: 0 pass, 1 fail, 77 skip (last line = reason).
+# Everything made here (files, loop devices, mounts, temp dirs) is removed by
+# one EXIT trap, also when a check fails or the test is interrupted.
+
+set -u
+
+IOSTORM=${IOSTORM:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/iostorm}
+T_NAME=$(basename "$0" .sh)
+T_FAILED=0
+T_LOOPS=()
+T_FILES=()
+T_MOUNTS=()
+T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/iostorm-$T_NAME.XXXXXX") || exit 1
+T_OUT=$T_DIR/stdout
+T_ERR=$T_DIR/stderr
+
+t_cleanup() {
+	local i
+	for ((i = ${#T_MOUNTS[@]} - 1; i >= 0; i--)); do
+		umount -l "${T_MOUNTS[i]}" 2>/dev/null
+	done
+	for i in "${T_LOOPS[@]}"; do
+		losetup -d "$i" 2>/dev/null || echo "could not detach $i" >&2
+	done
+	for i in "${T_FILES[@]}"; do
+		rm -f -- "$i"
+	done
+	rm -rf -- "$T_DIR"
+}
+trap t_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# skip REASON: this test cannot run here.
+skip() {
+	echo "skip: $*"
+	exit 77
+}
+
+# fail MESSAGE: stop now, failed.
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# check_fail MESSAGE: note a failure and go on; end with t_done.
+check_fail() {
+	echo "FAIL: $*" >&2
+	T_FAILED=1
+}
+
+t_done() {
+	exit "$T_FAILED"
+}
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] || skip "${1:-this test} needs root"
+}
+
+need_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip "$c is not installed"
+	done
+}
+
+need_iostorm() {
+	[ -x "$IOSTORM" ] || fail "no iostorm binary at $IOSTORM (set IOSTORM)"
+}
+
+# make_data_file VAR SIZE_MIB [DIR]: a new file of real random bytes (not
+# fallocate: unwritten extents read as zeros without doing IO); its path
+# goes into VAR.
+make_data_file() {
+	# locals are prefixed: printf -v must not land on one of them
+	local _v=$1 _mib=$2 _dir=${3:-/var/tmp} _f
+	_f=$(mktemp "$_dir/iostorm-$T_NAME.XXXXXX") || fail "mktemp in $_dir"
+	T_FILES+=("$_f")
+	head -c "$((_mib << 20))" /dev/urandom >"$_f" || fail "writing $_f"
+	sync "$_f" 2>/dev/null
+	printf -v "$_v" '%s' "$_f"
+}
+
+# make_loop VAR SIZE_MIB [SECTOR_SIZE]: a loop device (direct IO) over a
+# new /dev/shm file; skips where root or losetup is missing or refused.
+make_loop() {
+	local _v=$1 _mib=$2 _ss=${3:-512} _back _dev
+	need_root "a loop device"
+	need_cmd losetup
+	make_data_file _back "$_mib" /dev/shm
+	_dev=$(losetup -f --show --direct-io=on --sector-size "$_ss" "$_back" 2>/dev/null) ||
+		_dev=$(losetup -f --show --sector-size "$_ss" "$_back" 2>/dev/null) ||
+		skip "losetup is not allowed here"
+	[[ $_dev == /dev/loop* ]] || skip "losetup printed no loop device"
+	T_LOOPS+=("$_dev")
+	printf -v "$_v" '%s' "$_dev"
+}
+
+# make_ramfs VAR: a ramfs mount (it refuses O_DIRECT) in a temp dir.
+make_ramfs() {
+	local _v=$1 _d=$T_DIR/ram
+	need_root "mounting ramfs"
+	mkdir -p "$_d"
+	mount -t ramfs iostorm-test "$_d" 2>/dev/null || skip "cannot mount ramfs here"
+	T_MOUNTS+=("$_d")
+	printf -v "$_v" '%s' "$_d"
+}
+
+# run_iostorm ARGS...: runs it, stdout in $T_OUT, stderr in $T_ERR, exit
+# status in $T_RC.
+run_iostorm() {
+	timeout -k 5 120 "$IOSTORM" "$@" >"$T_OUT" 2>"$T_ERR" </dev/null
+	T_RC=$?
+}
+
+show_output() {
+	sed 's/^/    out: /' "$T_OUT" >&2
+	sed 's/^/    err: /' "$T_ERR" >&2
+}
+
+# expect_ok WHAT ARGS...: exit 0.
+expect_ok() {
+	local what=$1
+	shift
+	run_iostorm "$@"
+	if [ "$T_RC" -ne 0 ]; then
+		check_fail "$what: iostorm $* exited $T_RC, want 0"
+		show_output
+		return 1
+	fi
+	return 0
+}
+
+# expect_error WHAT CODE PATTERN ARGS...: exit CODE (a number or a regex
+# like '[12]'), nothing on stdout,
+# exactly one line on stderr, matching the extended regex PATTERN.
+expect_error() {
+	local what=$1 code=$2 pat=$3 lines
+	shift 3
+	run_iostorm "$@"
+	lines=$(wc -l <"$T_ERR")
+	if ! [[ $T_RC =~ ^($code)$ ]]; then
+		check_fail "$what: exit $T_RC, want $code (iostorm $*)"
+		show_output
+	elif [ -s "$T_OUT" ]; then
+		check_fail "$what: something on stdout (iostorm $*)"
+		show_output
+	elif [ "$lines" -ne 1 ]; then
+		check_fail "$what: $lines lines on stderr, want exactly 1 (iostorm $*)"
+		show_output
+	elif ! grep -Eq -- "$pat" "$T_ERR"; then
+		check_fail "$what: stderr does not match /$pat/ (iostorm $*)"
+		show_output
+	fi
+}
+
+# json_check FILE COMMAND NDEVICES: the report's documented minimum shape
+# (docs/json.md) with sane values: ios > 0 on each device, no errors.
+json_check() {
+	local f=$1 cmd=$2 ndev=$3
+	jq -e --arg cmd "$cmd" --argjson n "$ndev" '
+		def num: type == "number";
+		def lat: (.mean|num) and (.p50|num) and (.p90|num) and (.p99|num)
+			and (.["p99.9"]|num) and (.["p99.99"]|num) and (.max|num)
+			and .p50 <= .p90 and .p90 <= .p99 and .p99 <= .["p99.9"]
+			and .["p99.9"] <= .["p99.99"] and .["p99.99"] <= .max;
+		.schema == "iostorm/1" and .command == $cmd
+		and (.config | type == "object")
+		and (.devices | type == "array" and length == $n)
+		and all(.devices[]; (.name|type == "string") and (.path|type == "string")
+			and (.iops|num) and .iops > 0 and (.bw_bytes|num) and (.ios|num)
+			and .ios > 0 and .errors == 0 and (.lat_ns|lat)
+			and (.cpu.user_s|num) and (.cpu.sys_s|num))
+		and (.total.iops|num) and (.total.bw_bytes|num)
+		and .total.ios == ([.devices[].ios] | add)
+	' "$f" >/dev/null
+}

@@ -1,0 +1,60 @@
+# iostorm run on a loop device over /dev/shm: both engines, every completion
+# mode (poll and hybrid fail with the documented one-line message, sqpoll
+# works, auto picks irq and says so), JSON shape, --ios, --buffered.
+. "$(dirname "$0")/lib.sh"
+need_iostorm
+need_cmd jq
+
+make_loop dev 64
+name=${dev#/dev/}
+q=(-q --time 300ms --ramp 0)
+
+for eng in io_uring libaio auto; do
+	if expect_ok "engine $eng" run "${q[@]}" --engine "$eng" --json - "$dev"; then
+		json_check "$T_OUT" run 1 || check_fail "engine $eng: JSON shape"
+		[ "$(jq -r '.devices[0].name' "$T_OUT")" = "$name" ] ||
+			check_fail "engine $eng: device name is not $name"
+	fi
+done
+
+for mode in irq sqpoll; do
+	if expect_ok "completion $mode" run "${q[@]}" --completion "$mode" --json - "$dev"; then
+		json_check "$T_OUT" run 1 || check_fail "completion $mode: JSON shape"
+		[ "$(jq -r .config.completion_used "$T_OUT")" = "$mode" ] ||
+			check_fail "completion $mode: completion_used is not $mode"
+	fi
+done
+
+for mode in poll hybrid; do
+	expect_error "completion $mode" 1 "$name has no poll queues" \
+		run "${q[@]}" --completion "$mode" "$dev"
+	expect_error "completion $mode, libaio" '[12]' '.' \
+		run "${q[@]}" --completion "$mode" --engine libaio "$dev"
+done
+
+# auto: irq here (loop devices have no poll queues), said in one line
+if expect_ok "completion auto" run "${q[@]}" --completion auto --json - "$dev"; then
+	json_check "$T_OUT" run 1 || check_fail "completion auto: JSON shape"
+	[ "$(jq -r .config.completion_used "$T_OUT")" = irq ] ||
+		check_fail "completion auto: did not choose irq"
+fi
+# without --json the table is on stdout and stderr holds only that line
+if expect_ok "completion auto says" run "${q[@]}" --completion auto "$dev"; then
+	if [ "$(grep -c . "$T_ERR")" -ne 1 ] || ! grep -q "auto.*irq" "$T_ERR"; then
+		check_fail "completion auto: stderr is not one line saying it chose irq"
+		show_output
+	fi
+fi
+
+if expect_ok "ios limit" run -q --ios 5000 --qd 8 --json - "$dev"; then
+	[ "$(jq '.devices[0].ios' "$T_OUT")" = 5000 ] || check_fail "--ios 5000: wrong count"
+fi
+expect_ok "buffered" run "${q[@]}" --buffered "$dev"
+expect_ok "qd1" run "${q[@]}" --qd 1 "$dev"
+
+# a file and a device at once
+make_data_file f 16
+if expect_ok "file and loop" run "${q[@]}" --json - "$dev" "$f"; then
+	json_check "$T_OUT" run 2 || check_fail "file and loop: JSON shape"
+fi
+t_done
