@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cli/commands.h"
+#include "cli/place.h"
 #include "cli/progress.h"
 #include "engine/clock.h"
 
@@ -236,21 +237,6 @@ enum eng_mode cli_runner_mode(const struct cli_opts *o,
 
 /* ---- jobs ---- */
 
-/* Worker i runs on the i-th CPU of --cpus, or unpinned. The topology layer
- * replaces this with placement near each device. */
-static int assign_cpus(const struct cli_opts *o, unsigned njobs, int *cpu)
-{
-	unsigned i;
-
-	if (o->ncpus && o->ncpus < njobs) {
-		say("--cpus lists %u CPUs for %u workers: give one CPU per worker", o->ncpus, njobs);
-		return CLI_EXIT_USAGE;
-	}
-	for (i = 0; i < njobs; i++)
-		cpu[i] = o->ncpus ? o->cpus[i] : -1;
-	return CLI_EXIT_OK;
-}
-
 static int check_combination(const struct cli_opts *o, enum eng_op op)
 {
 	if (op == ENG_OP_NOP && o->backend == ENG_BACKEND_LIBAIO) {
@@ -276,7 +262,8 @@ static uint64_t ios_share(uint64_t ios, unsigned per, unsigned w)
 	return share ? share : 1;
 }
 
-static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i, int cpu)
+static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
+		     int cpu, int node)
 {
 	const struct cli_opts *o = c->o;
 	unsigned d = i / c->per, w = i % c->per;
@@ -296,7 +283,7 @@ static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i, int 
 		j->range_len = j->target->size - o->range_off;
 	j->cpu = cpu;
 	j->sq_cpu = -1;
-	j->node = -1;
+	j->node = node;
 	j->latency = o->latency;
 	j->seed = o->seed + (uint64_t)i * 0x9e3779b97f4a7c15ull;
 	j->ios = c->spec->targets ? ios_share(o->ios, c->per, w) : o->ios;
@@ -305,19 +292,22 @@ static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i, int 
 static int build_jobs(const struct runctx *c, struct eng_job **out)
 {
 	struct eng_job *jobs;
-	int *cpu;
+	int *cpu, *node;
 	unsigned i;
 	int rc;
 
 	jobs = calloc(c->njobs, sizeof(*jobs));
 	cpu = calloc(c->njobs, sizeof(*cpu));
-	rc = jobs && cpu ? CLI_EXIT_OK : CLI_EXIT_RUNTIME;
+	node = calloc(c->njobs, sizeof(*node));
+	rc = jobs && cpu && node ? CLI_EXIT_OK : CLI_EXIT_RUNTIME;
 	if (rc)
 		say("out of memory");
 	if (!rc)
-		rc = assign_cpus(c->o, c->njobs, cpu);
+		rc = cli_place(c->o, c->spec->targets, c->spec->targets ? c->ndev : 1,
+			       c->spec->targets ? c->per : c->njobs, cpu, node);
 	for (i = 0; !rc && i < c->njobs; i++)
-		fill_job(&jobs[i], c, i, cpu[i]);
+		fill_job(&jobs[i], c, i, cpu[i], node[i]);
+	free(node);
 	free(cpu);
 	if (rc)
 		free(jobs);

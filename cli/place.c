@@ -1,0 +1,129 @@
+/* Worker placement for every command that runs the engine. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/place.h"
+#include "topo/topo.h"
+
+#define PLACE_MAX_SAID 64
+
+static struct topo *place_topo;
+static bool place_topo_failed;
+
+static void place_release(void)
+{
+	topo_free(place_topo);
+	place_topo = NULL;
+}
+
+/* The live machine, loaded once per process: saturate places many steps. */
+static struct topo *place_live_topo(void)
+{
+	int ret;
+
+	if (place_topo || place_topo_failed)
+		return place_topo;
+	ret = topo_load(&place_topo, NULL, NULL);
+	if (ret) {
+		place_topo_failed = true;
+		place_topo = NULL;
+		fprintf(stderr, "iostorm: cannot read the machine's topology (%s): workers are not pinned\n",
+			strerror(-ret));
+		return NULL;
+	}
+	atexit(place_release);
+	return place_topo;
+}
+
+/* Each note once per process, however many steps place workers. */
+static void place_say_once(const char *text)
+{
+	static char said[PLACE_MAX_SAID][TOPO_NOTE_LEN];
+	static unsigned nsaid;
+	unsigned i;
+
+	for (i = 0; i < nsaid; i++)
+		if (!strcmp(said[i], text))
+			return;
+	if (nsaid < PLACE_MAX_SAID)
+		memcpy(said[nsaid++], text, TOPO_NOTE_LEN);
+	fprintf(stderr, "iostorm: %s\n", text);
+}
+
+static int place_cpulist(const struct cli_opts *o, unsigned njobs, int *cpu, int *node)
+{
+	unsigned i;
+
+	if (o->ncpus < njobs) {
+		fprintf(stderr, "iostorm: --cpus lists %u CPUs for %u workers: give one CPU per worker\n",
+			o->ncpus, njobs);
+		return CLI_EXIT_USAGE;
+	}
+	for (i = 0; i < njobs; i++) {
+		cpu[i] = o->cpus[i];
+		node[i] = -1;
+	}
+	return CLI_EXIT_OK;
+}
+
+static enum topo_policy place_policy(enum cli_placement p)
+{
+	return p == CLI_PLACE_REMOTE ? TOPO_PLACE_REMOTE :
+	       p == CLI_PLACE_NONE ? TOPO_PLACE_NONE : TOPO_PLACE_LOCAL;
+}
+
+static int place_topology(const struct cli_opts *o, struct topo *t,
+			  const struct eng_target *const *targets, unsigned ndev,
+			  unsigned per, int *cpu, int *node)
+{
+	const char **paths = calloc(ndev, sizeof(*paths));
+	unsigned *nworkers = calloc(ndev, sizeof(*nworkers));
+	struct topo_slot *slots = calloc((size_t)ndev * per, sizeof(*slots));
+	struct topo_notes notes = { 0 };
+	unsigned i;
+	int ret = -ENOMEM;
+
+	if (paths && nworkers && slots) {
+		for (i = 0; i < ndev; i++) {
+			paths[i] = targets[i]->path;
+			nworkers[i] = per;
+		}
+		ret = topo_place(t, place_policy(o->placement), NULL, paths,
+				 nworkers, ndev, slots, &notes);
+	}
+	for (i = 0; i < notes.n; i++)
+		place_say_once(notes.text[i]);
+	for (i = 0; !ret && i < ndev * per; i++) {
+		cpu[i] = slots[i].cpu;
+		node[i] = slots[i].node;
+	}
+	if (ret)
+		fprintf(stderr, "iostorm: cannot place workers (%s)\n", strerror(-ret));
+	free(slots);
+	free(nworkers);
+	free(paths);
+	return ret ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+}
+
+int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
+	      unsigned ndev, unsigned per, int *cpu, int *node)
+{
+	unsigned i, njobs = ndev * per;
+	struct topo *t;
+
+	if (o->ncpus)
+		return place_cpulist(o, njobs, cpu, node);
+	for (i = 0; i < njobs; i++) {
+		cpu[i] = -1;
+		node[i] = -1;
+	}
+	if (!targets || o->placement == CLI_PLACE_NONE)
+		return CLI_EXIT_OK;
+	t = place_live_topo();
+	if (!t)
+		return CLI_EXIT_OK;
+	return place_topology(o, t, targets, ndev, per, cpu, node);
+}
