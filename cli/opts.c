@@ -162,6 +162,27 @@ static uint64_t duration_mult(const char *s)
 	return 0;
 }
 
+/* The digits after a decimal point, at most 6 of them ("0.25s"): *frac
+ * over *scale. Finer than a microsecond is refused rather than rounded. */
+static int parse_fraction(const char *s, uint64_t *frac, uint64_t *scale,
+			  const char **end)
+{
+	uint64_t f = 0, sc = 1;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (sc == 1000000)
+			return -EINVAL;
+		f = f * 10 + (uint64_t)(*s - '0');
+		sc *= 10;
+	}
+	*frac = f;
+	*scale = sc;
+	*end = s;
+	return 0;
+}
+
 int cli_parse_duration(const char *what, const char *s, uint64_t min_ns,
 		       uint64_t max_ns, uint64_t *out, char *err, size_t errlen)
 {
@@ -169,7 +190,11 @@ int cli_parse_duration(const char *what, const char *s, uint64_t min_ns,
 	uint64_t v, mult;
 	int rc;
 
+	uint64_t frac = 0, scale = 1;
+
 	rc = parse_digits(s, &v, &end);
+	if (!rc && *end == '.')
+		rc = parse_fraction(end + 1, &frac, &scale, &end);
 	if (rc == -EINVAL)
 		return fail(err, errlen, "%s: '%s' is not a duration (like 10s, 500ms, 2m)", what, s);
 	mult = rc ? 1 : duration_mult(end);
@@ -177,7 +202,7 @@ int cli_parse_duration(const char *what, const char *s, uint64_t min_ns,
 		return fail(err, errlen, "%s: '%s' has an unknown unit (use ms, s, m or h)", what, s);
 	if (rc || v > max_ns / mult)
 		return fail(err, errlen, "%s: '%s' is too long", what, s);
-	v *= mult;
+	v = v * mult + frac * (mult / scale);
 	if (v < min_ns)
 		return fail(err, errlen, "%s: '%s' must be above zero", what, s);
 	*out = v;

@@ -85,6 +85,10 @@ static void test_durations(void)
 	dur_ok("1h", 3600000000000ull);
 	dur_ok("250us", 250000ull);
 	dur_ok("7ns", 7);
+	dur_ok("0.5s", 500000000ull);
+	dur_ok("1.25", 1250000000ull);
+	dur_ok("1.5ms", 1500000ull);
+	dur_ok("0.1m", 6000000000ull);
 	dur_bad("0");
 	dur_bad("0s");
 	dur_bad("0ms");
@@ -92,6 +96,10 @@ static void test_durations(void)
 	dur_bad("abc");
 	dur_bad("10x");
 	dur_bad("-5s");
+	dur_bad("1.s");
+	dur_bad(".5s");
+	dur_bad("0.0s");
+	dur_bad("1.0000001s");
 	dur_bad("2h");		/* above the bound given */
 	dur_bad("99999999999999999999");
 }
