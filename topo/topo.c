@@ -574,6 +574,14 @@ int topo_load(struct topo **out, const char *xml, const char *sysfs_root)
 	 * a node's empty root ports (slots to move drives to) are named */
 	hwloc_topology_set_io_types_filter(t->h, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
 	hwloc_topology_set_type_filter(t->h, HWLOC_OBJ_BRIDGE, HWLOC_TYPE_FILTER_KEEP_ALL);
+	/* We need locality, not GPU or OpenCL details: skip plugins that wake
+	 * GPU drivers. libpciaccess (the pci plugin) also leaks on every load;
+	 * the Linux backend reads the same PCI facts from sysfs. */
+	if (!xml) {
+		hwloc_topology_set_components(t->h, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
+		hwloc_topology_set_components(t->h, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "opencl");
+		hwloc_topology_set_components(t->h, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "gl");
+	}
 	if (xml && hwloc_topology_set_xml(t->h, xml)) {
 		ret = -EINVAL;
 		goto fail;
