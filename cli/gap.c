@@ -156,9 +156,9 @@ static void rule_device_loss(const struct cli_gap_in *in, struct cli_gap *g)
 		shown++;
 	}
 	finding(g, CLI_GAP_DEVICE_LOSS, lost == 1 ? list : "",
-		"%u of %u devices lost %.0f%% or more of their solo QD%u IOPS when all ran at once; most: %s%s.",
+		"%u of %u devices lost %.0f%% or more of their solo QD%u IOPS when all ran at once; most: %s%s",
 		lost, in->ndev, CLI_GAP_LOSS_PCT, in->qd, list,
-		lost > shown ? ", ..." : "");
+		lost > shown ? ", ..." : ".");
 }
 
 /* With devices on two or more nodes: the node that lost most, when it lost
@@ -386,7 +386,7 @@ static void verdict(const struct cli_gap_in *in, struct cli_gap *g)
 	} else if (any(g, CLI_GAP_CPU_BOUND) || any(g, CLI_GAP_CPU_SHARED)) {
 		g->verdict = CLI_GAP_V_HOST;
 		snprintf(g->verdict_text, sizeof(g->verdict_text),
-			 "host-bound: the %.0f%% gap at QD%u comes with CPU-bound workers; the host, not the drives, is the limit.",
+			 "host-bound: the %.0f%% gap at QD%u comes with CPU-bound or core-sharing workers; the host, not the drives, is the limit.",
 			 pct, in->qd);
 	} else if (any(g, CLI_GAP_SHARED_LINK)) {
 		g->verdict = CLI_GAP_V_LINK;

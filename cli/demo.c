@@ -1,0 +1,277 @@
+/* Demo targets: created, used, removed, also after SIGINT or an error.
+ *
+ * Files are filled with real bytes: an unwritten or fallocated extent reads
+ * as zeros without touching the disk, which would make a fast but false
+ * demo. Loop devices get LO_FLAGS_AUTOCLEAR and their /dev/shm backing file
+ * is unlinked as soon as it is attached, so even a SIGKILL leaves neither a
+ * loop device (the kernel detaches it when our descriptors close) nor a
+ * file in /dev/shm behind. */
+#include "cli/demo.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/loop.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/runner.h"
+
+#define CHUNK (1u << 20)
+
+static void note(int quiet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void note(int quiet, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (quiet)
+		return;
+	fputs("iostorm: demo: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Non-zero, varied bytes, so nothing in the stack can compress them away. */
+static void fill(unsigned char *buf, size_t len, uint64_t seed)
+{
+	uint64_t x = seed | 1;
+	size_t i;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		memcpy(buf + i, &x, 8);
+	}
+}
+
+/* Writes size bytes to a new file; -errno, -EINTR when interrupted. */
+static int write_file(const char *path, uint64_t size, unsigned char *buf)
+{
+	uint64_t done = 0;
+	ssize_t w;
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	while (done < size && !err) {
+		size_t len = size - done < CHUNK ? (size_t)(size - done) : CHUNK;
+
+		if (cli_runner_interrupted()) {
+			err = -EINTR;
+			break;
+		}
+		fill(buf, len, done + (uint64_t)fd * 0x9e3779b97f4a7c15ull);
+		w = write(fd, buf, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			err = w < 0 ? -errno : -EIO;
+		else
+			done += (uint64_t)w;
+	}
+	/* on disk, not dirty in the page cache: O_DIRECT reads then go to
+	 * the device from the first IO */
+	if (!err && fdatasync(fd))
+		err = -errno;
+	if (!err)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	return err;
+}
+
+static int loop_attach(int loop_fd, int file_fd, const char *file)
+{
+	struct loop_config cfg;
+	struct loop_info64 info;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.fd = (unsigned)file_fd;
+	cfg.info.lo_flags = LO_FLAGS_READ_ONLY | LO_FLAGS_AUTOCLEAR;
+	snprintf((char *)cfg.info.lo_file_name, LO_NAME_SIZE, "%s", file);
+	if (!ioctl(loop_fd, LOOP_CONFIGURE, &cfg))
+		return 0;
+	if (errno != EINVAL && errno != ENOTTY)
+		return -errno;
+	/* kernels before 5.8: the two-step way */
+	if (ioctl(loop_fd, LOOP_SET_FD, file_fd))
+		return -errno;
+	memset(&info, 0, sizeof(info));
+	info.lo_flags = LO_FLAGS_AUTOCLEAR;
+	snprintf((char *)info.lo_file_name, LO_NAME_SIZE, "%s", file);
+	if (ioctl(loop_fd, LOOP_SET_STATUS64, &info)) {
+		int err = -errno;
+
+		ioctl(loop_fd, LOOP_CLR_FD, 0);
+		return err;
+	}
+	return 0;
+}
+
+/* A free loop device on file; its fd (kept open while we use it) or
+ * -errno. Retries when another process takes the free device first. */
+static int loop_create(const char *file, char *dev, size_t devlen)
+{
+	int ctl, nr, lfd = -1, ffd, err = -EBUSY, tries;
+
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0)
+		return -errno;
+	ffd = open(file, O_RDWR | O_CLOEXEC);
+	if (ffd < 0) {
+		err = -errno;
+		close(ctl);
+		return err;
+	}
+	for (tries = 0; tries < 5 && err == -EBUSY; tries++) {
+		nr = ioctl(ctl, LOOP_CTL_GET_FREE);
+		if (nr < 0) {
+			err = -errno;
+			break;
+		}
+		snprintf(dev, devlen, "/dev/loop%d", nr);
+		lfd = open(dev, O_RDWR | O_CLOEXEC);
+		if (lfd < 0) {
+			err = -errno;
+			break;
+		}
+		err = loop_attach(lfd, ffd, file);
+		if (err) {
+			close(lfd);
+			lfd = -1;
+		}
+	}
+	close(ffd);
+	close(ctl);
+	return err ? err : lfd;
+}
+
+static int make_files(struct cli_demo *d, uint64_t size, unsigned char *buf,
+		      int quiet)
+{
+	unsigned i;
+	int err;
+
+	for (i = 0; i < CLI_DEMO_FILES; i++) {
+		unsigned k = d->n;
+
+		snprintf(d->file[k], sizeof(d->file[k]), "%s/iostorm-demo-%d-%u",
+			 CLI_DEMO_FILE_DIR, (int)getpid(), k);
+		note(quiet, "writing %llu MiB to %s", (unsigned long long)(size >> 20), d->file[k]);
+		err = write_file(d->file[k], size, buf);
+		if (err == -EINTR)
+			return CLI_EXIT_RUNTIME;
+		if (err) {
+			fprintf(stderr, "iostorm: demo: cannot write %s: %s\n", d->file[k], strerror(-err));
+			return CLI_EXIT_RUNTIME;
+		}
+		memcpy(d->path[k], d->file[k], sizeof(d->path[k]));
+		d->n++;
+	}
+	return CLI_EXIT_OK;
+}
+
+/* Loop devices where we may make them; a refusal is a note, not an error:
+ * the files alone still make a demo. */
+static void make_loops(struct cli_demo *d, uint64_t size, unsigned char *buf,
+		       int quiet)
+{
+	char file[64], dev[32];
+	unsigned i;
+	int err;
+
+	if (geteuid() != 0) {
+		note(quiet, "not root: no loop devices, files only");
+		return;
+	}
+	for (i = 0; i < CLI_DEMO_LOOPS && !cli_runner_interrupted(); i++) {
+		snprintf(file, sizeof(file), "%s/iostorm-demo-%d-%u", CLI_DEMO_SHM_DIR,
+			 (int)getpid(), d->n);
+		err = write_file(file, size, buf);
+		if (!err)
+			err = loop_create(file, dev, sizeof(dev));
+		unlink(file);
+		if (err < 0) {
+			if (err != -EINTR)
+				note(quiet, "no loop device on %s: %s", file, strerror(-err));
+			return;
+		}
+		d->loop_fd[d->n] = err;
+		snprintf(d->path[d->n], sizeof(d->path[d->n]), "%s", dev);
+		note(quiet, "%s on %s (%llu MiB, memory)", dev, file,
+		     (unsigned long long)(size >> 20));
+		d->n++;
+	}
+}
+
+int cli_demo_create(struct cli_demo *d, uint64_t size, int quiet)
+{
+	unsigned char *buf;
+	unsigned i;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i < CLI_DEMO_MAX; i++) {
+		d->loop_fd[i] = -1;
+		d->paths[i] = d->path[i];
+	}
+	cli_runner_signals();
+	buf = malloc(CHUNK);
+	if (!buf) {
+		fprintf(stderr, "iostorm: demo: out of memory\n");
+		return CLI_EXIT_RUNTIME;
+	}
+	rc = make_files(d, size, buf, quiet);
+	if (!rc)
+		make_loops(d, size, buf, quiet);
+	free(buf);
+	if (!rc && cli_runner_interrupted()) {
+		fprintf(stderr, "iostorm: demo: interrupted while creating the targets\n");
+		rc = CLI_EXIT_RUNTIME;
+	}
+	return rc;
+}
+
+/* The kernel detaches an autoclear loop device after the last close, a
+ * moment later (udev may still hold it open); wait for that, bounded, so
+ * that nothing is attached any more once we exit. */
+static void wait_detached(const char *dev)
+{
+	char path[96];
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int i;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", dev + strlen("/dev/"));
+	for (i = 0; i < 250 && !access(path, F_OK); i++)
+		nanosleep(&ts, NULL);
+}
+
+void cli_demo_remove(struct cli_demo *d)
+{
+	unsigned i;
+
+	for (i = 0; i < CLI_DEMO_MAX; i++) {
+		if (d->loop_fd[i] >= 0) {
+			/* with AUTOCLEAR this detaches at our last close */
+			ioctl(d->loop_fd[i], LOOP_CLR_FD, 0);
+			close(d->loop_fd[i]);
+			d->loop_fd[i] = -1;
+			wait_detached(d->path[i]);
+		}
+		if (d->file[i][0]) {
+			unlink(d->file[i]);
+			d->file[i][0] = '\0';
+		}
+	}
+	d->n = 0;
+}
