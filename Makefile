@@ -32,6 +32,8 @@ TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 LIB := $(BUILD)/libiostorm.a
 
 .PHONY: all check bench clean
+# test objects are not intermediate: keep them, so a rebuild relinks nothing
+.SECONDARY:
 all: $(BIN)
 
 $(BUILD)/%.o: %.c
