@@ -52,28 +52,14 @@ static int on_extra(void *ctx, int val, const char *arg, char *err, size_t errle
 
 static int parse(struct cli_opts *o, struct cli_sat_opts *so, int argc, char **argv)
 {
-	char err[512];
 	int rc;
 
-	cli_opts_init(o, "saturate", CLI_OG_TARGET);
-	o->qd = CLI_SAT_QD;
-	o->ramp_ns = CLI_SAT_RAMP_NS;
-	o->time_ns = CLI_SAT_TIME_NS;
 	memset(so, 0, sizeof(*so));
 	so->demo_size = CLI_DEMO_SIZE;
-	rc = cli_opts_parse_ext(o, argc, argv, extras, on_extra, so, err, sizeof(err));
-	if (rc == CLI_OPTS_HELP) {
-		cli_opts_usage(o, synopsis, extras, stdout);
-		return CLI_EXIT_OK;
-	}
-	if (rc == CLI_OPTS_VERSION) {
-		printf("iostorm %s\n", IOSTORM_VERSION);
-		return CLI_EXIT_OK;
-	}
-	if (rc) {
-		fprintf(stderr, "iostorm saturate: %s (try 'iostorm saturate --help')\n", err);
-		return CLI_EXIT_USAGE;
-	}
+	rc = cli_sat_cmdline(o, "saturate", argc, argv, synopsis, extras, on_extra, so,
+			     CLI_SAT_QD, CLI_SAT_RAMP_NS, CLI_SAT_TIME_NS);
+	if (rc != CLI_OPTS_GO)
+		return rc;
 	if (so->demo && o->ntargets) {
 		fprintf(stderr, "iostorm saturate: --demo makes its own targets: drop the TARGET operands\n");
 		return CLI_EXIT_USAGE;

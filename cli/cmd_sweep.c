@@ -1,11 +1,242 @@
-/* placeholder until the 'sweep' command lands: fails loudly, never fakes a result */
+/* iostorm sweep [--qd LIST] TARGET...: all targets at once at each queue
+ * depth in turn; IOPS and latency per depth, the knee (the smallest depth
+ * reaching 90% of the best IOPS) and the depth where p99 has doubled from
+ * the first depth. */
+#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli/commands.h"
+#include "cli/gap.h"
+#include "cli/json.h"
+#include "cli/opts.h"
+#include "cli/report.h"
+#include "cli/runner.h"
+#include "cli/saturate.h"
+
+#define NS_PER_S 1000000000ull
+#define DEFAULT_QDS "1,2,4,8,16,32,64,128,256"
+
+static const char synopsis[] = "iostorm sweep [options] [--qd LIST] TARGET...\n\n"
+	"Runs every TARGET at once at each queue depth of LIST (default\n"
+	DEFAULT_QDS "), reporting IOPS and latency per depth,\n"
+	"the knee (the smallest depth reaching 90% of the best IOPS) and the\n"
+	"depth where p99 latency has doubled from the first depth. --qd takes\n"
+	"a comma-separated list here. Defaults: --ramp 1s, --time 3s per depth.";
+
+struct point {
+	uint32_t qd;
+	bool done;
+	struct cli_dev total;	/* hist NULL */
+};
+
+/* --qd takes a list here, which the shared parser would refuse: take it
+ * (and its -d spellings) out of argv before the shared options are parsed.
+ * argv is rewritten in place; returns the new argc. */
+static int take_qd(int argc, char **argv, const char **list)
+{
+	int i, k = 0;
+	bool operands = false;
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (i && !operands) {
+			if (!strcmp(a, "--")) {
+				operands = true;
+			} else if ((!strcmp(a, "--qd") || !strcmp(a, "-d")) && i + 1 < argc) {
+				*list = argv[++i];
+				continue;
+			} else if (!strncmp(a, "--qd=", 5)) {
+				*list = a + 5;
+				continue;
+			} else if (!strncmp(a, "-d", 2) && a[2]) {
+				*list = a + 2;
+				continue;
+			}
+		}
+		argv[k++] = argv[i];
+	}
+	argv[k] = NULL;
+	return k;
+}
+
+static void us(char *buf, size_t len, const struct cli_dev *d, uint64_t ns)
+{
+	double v = (double)ns / 1e3;
+
+	if (!d->has_lat)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, v < 10 ? "%.2f" : v < 1000 ? "%.1f" : "%.0f", v);
+}
+
+static void print_point(FILE *f, const struct point *p)
+{
+	const struct cli_dev *d = &p->total;
+	char p50[16], p99[16], p9999[16], mean[16];
+
+	us(mean, sizeof(mean), d, (uint64_t)d->lat.mean);
+	us(p50, sizeof(p50), d, d->lat.p50);
+	us(p99, sizeof(p99), d, d->lat.p99);
+	us(p9999, sizeof(p9999), d, d->lat.p9999);
+	fprintf(f, "%6u %10.0f %9.1f %8s %8s %8s %8s\n", p->qd, d->iops,
+		d->bw_bytes / (1024.0 * 1024.0), mean, p50, p99, p9999);
+	fflush(f);
+}
+
+static int run_points(const struct cli_opts *o, struct cli_targets *ts,
+		      struct point *pt, unsigned n, FILE *f)
+{
+	const struct eng_target *tp[CLI_MAX_TARGETS];
+	struct cli_run_spec spec = { ENG_OP_READ, tp, ts->n, NULL };
+	struct cli_report rep;
+	struct cli_opts w = *o;
+	char label[64];
+	unsigned i;
+	int rc = CLI_EXIT_OK;
+
+	for (i = 0; i < ts->n; i++)
+		tp[i] = &ts->t[i];
+	w.json = NULL;
+	fprintf(f, "%6s %10s %9s %8s %8s %8s %8s   (latency in us, all targets)\n",
+		"qd", "IOPS", "MiB/s", "mean", "p50", "p99", "p99.99");
+	for (i = 0; i < n && !rc && !cli_runner_interrupted(); i++) {
+		w.qd = pt[i].qd;
+		w.batch = o->batch < w.qd ? o->batch : w.qd;
+		snprintf(label, sizeof(label), "sweep QD%u (%u/%u)", w.qd, i + 1, n);
+		spec.label = label;
+		rc = cli_runner_run(&w, &spec, &rep);
+		if (!rc && !rep.interrupted) {
+			pt[i].total = rep.total;
+			pt[i].total.hist = NULL;
+			pt[i].total.cpus = NULL;
+			pt[i].done = true;
+			print_point(f, &pt[i]);
+		}
+		cli_report_free(&rep);
+	}
+	return rc;
+}
+
+static json_t *points_json(const struct point *pt, unsigned n)
+{
+	json_t *a = json_array();
+	unsigned i;
+
+	for (i = 0; a && i < n && pt[i].done; i++)
+		json_array_append_new(a, json_pack("{s:I, s:f, s:f, s:o}", "qd", (json_int_t)pt[i].qd,
+						   "iops", pt[i].total.iops, "bw_bytes", pt[i].total.bw_bytes,
+						   "lat_ns", cli_json_lat(&pt[i].total)));
+	return a;
+}
+
+static json_t *summary_json(const struct cli_opts *o, const struct point *pt,
+			   unsigned n, int knee, int dbl, bool interrupted)
+{
+	struct cli_report meta;
+
+	memset(&meta, 0, sizeof(meta));
+	meta.command = "sweep";
+	meta.engine = pt[0].total.engine;
+	meta.mode = o->mode;
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:b}",
+			 "schema", CLI_JSON_SCHEMA, "command", "sweep",
+			 "config", cli_json_config(o, &meta),
+			 "points", points_json(pt, n),
+			 "knee_qd", knee >= 0 ? json_integer(pt[knee].qd) : json_null(),
+			 "p99_double_qd", dbl >= 0 ? json_integer(pt[dbl].qd) : json_null(),
+			 "interrupted", interrupted);
+}
+
+/* The knee and the p99 doubling, then the JSON where asked. */
+static int summary(const struct cli_opts *o, const struct point *pt, unsigned n, FILE *f)
+{
+	double iops[CLI_MAX_QDS], p99[CLI_MAX_QDS], best = 0;
+	unsigned m = 0;
+	int knee, dbl, rc = CLI_EXIT_OK;
+	char err[512];
+	json_t *j;
+
+	while (m < n && pt[m].done) {
+		iops[m] = pt[m].total.iops;
+		p99[m] = pt[m].total.has_lat ? (double)pt[m].total.lat.p99 : -1;
+		if (iops[m] > best)
+			best = iops[m];
+		m++;
+	}
+	knee = cli_sweep_knee(iops, m);
+	dbl = cli_sweep_p99_double(p99, m);
+	if (m < n)
+		fprintf(f, "INTERRUPTED after %u of %u depths\n", m, n);
+	if (knee >= 0)
+		fprintf(f, "knee: QD%u, the smallest depth reaching %.0f%% of the best (%.0f of %.0f IOPS)\n",
+			pt[knee].qd, 100.0 * CLI_GAP_KNEE_FRAC, iops[knee], best);
+	if (dbl >= 0)
+		fprintf(f, "p99 doubled: at QD%u (%.1f us against %.1f us at QD%u)\n", pt[dbl].qd,
+			p99[dbl] / 1e3, p99[0] / 1e3, pt[0].qd);
+	else if (m && p99[0] > 0)
+		fprintf(f, "p99 doubled: not within QD%u..QD%u\n", pt[0].qd, pt[m - 1].qd);
+	fflush(f);
+	if (!o->json || !m)
+		return CLI_EXIT_OK;
+	j = summary_json(o, pt, m, knee, dbl, m < n);
+	if (!j) {
+		fprintf(stderr, "iostorm sweep: cannot build the JSON report (out of memory)\n");
+		return CLI_EXIT_RUNTIME;
+	}
+	if (cli_json_write(j, o->json, err, sizeof(err))) {
+		fprintf(stderr, "iostorm sweep: %s\n", err);
+		rc = CLI_EXIT_RUNTIME;
+	}
+	json_decref(j);
+	return rc;
+}
 
 int cli_cmd_sweep(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "iostorm: sweep: not built in this tree yet\n");
-	return CLI_EXIT_RUNTIME;
+	struct cli_opts o;
+	struct cli_targets ts = { NULL, 0 };
+	struct point pt[CLI_MAX_QDS];
+	uint32_t qds[CLI_MAX_QDS];
+	const char *list = DEFAULT_QDS;
+	char **args, err[256];
+	FILE *f;
+	int n, i, rc;
+
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args)
+		return CLI_EXIT_RUNTIME;
+	memcpy(args, argv, (size_t)argc * sizeof(*args));
+	argc = take_qd(argc, args, &list);
+	rc = cli_sat_cmdline(&o, "sweep", argc, args, synopsis, NULL, NULL, NULL,
+			     1, NS_PER_S, 3 * NS_PER_S);
+	if (rc != CLI_OPTS_GO)
+		goto out;
+	rc = CLI_EXIT_USAGE;
+	n = cli_qd_list_parse(list, qds, CLI_MAX_QDS, err, sizeof(err));
+	if (n < 0)
+		fprintf(stderr, "iostorm sweep: %s\n", err);
+	else if (!o.ntargets || o.ntargets > CLI_MAX_TARGETS)
+		fprintf(stderr, "iostorm sweep: %s (try 'iostorm sweep --help')\n",
+			o.ntargets ? "too many targets" : "no TARGET given");
+	else
+		rc = cli_targets_open(&ts, &o);
+	if (rc)
+		goto out;
+	memset(pt, 0, sizeof(pt));
+	for (i = 0; i < n; i++)
+		pt[i].qd = qds[i];
+	f = o.json && !strcmp(o.json, "-") ? stderr : stdout;
+	fprintf(f, "iostorm sweep: %u target%s, bs %u, %d depths, %.3gs ramp + %.3gs each\n",
+		ts.n, ts.n == 1 ? "" : "s", o.bs, n, (double)o.ramp_ns / 1e9,
+		(double)o.time_ns / 1e9);
+	rc = run_points(&o, &ts, pt, (unsigned)n, f);
+	if (!rc)
+		rc = summary(&o, pt, (unsigned)n, f);
+out:
+	cli_targets_close(&ts);
+	free(args);
+	return rc;
 }

@@ -633,6 +633,34 @@ static int write_json(const struct sat *s)
 
 /* ---- the run ---- */
 
+int cli_sat_cmdline(struct cli_opts *o, const char *cmd, int argc, char **argv,
+		    const char *synopsis, const struct cli_opt_extra *extra,
+		    cli_opt_cb cb, void *ctx, uint32_t qd, uint64_t ramp_ns,
+		    uint64_t time_ns)
+{
+	char err[512];
+	int rc;
+
+	cli_opts_init(o, cmd, CLI_OG_TARGET);
+	o->qd = qd;
+	o->ramp_ns = ramp_ns;
+	o->time_ns = time_ns;
+	rc = cli_opts_parse_ext(o, argc, argv, extra, cb, ctx, err, sizeof(err));
+	if (rc == CLI_OPTS_HELP) {
+		cli_opts_usage(o, synopsis, extra, stdout);
+		return CLI_EXIT_OK;
+	}
+	if (rc == CLI_OPTS_VERSION) {
+		printf("iostorm %s\n", IOSTORM_VERSION);
+		return CLI_EXIT_OK;
+	}
+	if (rc) {
+		fprintf(stderr, "iostorm %s: %s (try 'iostorm %s --help')\n", cmd, err, cmd);
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_OPTS_GO;
+}
+
 static void sat_free(struct sat *s)
 {
 	unsigned i, f;
