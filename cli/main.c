@@ -1,8 +1,12 @@
-/* iostorm: parse the verb, dispatch. Nothing else lives here. */
+/* iostorm: parse the verb (and -c JOBFILE), dispatch. Nothing else lives
+ * here. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/jobfile.h"
 
 struct verb {
 	const char *name;
@@ -27,15 +31,94 @@ static void usage(FILE *f)
 	fprintf(f, "commands:\n");
 	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
 		fprintf(f, "  %-9s %s\n", verbs[i].name, verbs[i].what);
+	fprintf(f, "\n-c JOBFILE reads options from an INI job file ([job] section, keys\n"
+		   "named like the long options, 'command' and 'target'; see configs/);\n"
+		   "options on the command line override it.\n");
 	fprintf(f, "\nWith no command, iostorm runs saturate (on every NVMe drive, or on\n"
 		   "demo targets it creates where there is none).\n"
 		   "'iostorm COMMAND --help' lists a command's options; see iostorm(1).\n");
 }
 
-int main(int argc, char **argv)
+static const struct verb *find_verb(const char *name)
 {
 	size_t i;
 
+	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		if (!strcmp(name, verbs[i].name))
+			return &verbs[i];
+	return NULL;
+}
+
+/* -c FILE, -cFILE, --config FILE, --config=FILE at argv[1]: the file's
+ * name and how many arguments it took; 0 when argv[1] is none of them. */
+static int config_arg(int argc, char **argv, const char **file)
+{
+	const char *a = argv[1];
+
+	if (!strcmp(a, "-c") || !strcmp(a, "--config")) {
+		*file = argc > 2 ? argv[2] : NULL;
+		return 2;
+	}
+	if (!strncmp(a, "--config=", 9)) {
+		*file = a + 9;
+		return 1;
+	}
+	if (!strncmp(a, "-c", 2)) {
+		*file = a + 2;
+		return 1;
+	}
+	return 0;
+}
+
+/* iostorm -c FILE [COMMAND] [options] [TARGET...]: the file's keys become
+ * options placed before the command line's, which win. */
+static int run_jobfile(const char *file, int argc, char **argv)
+{
+	struct cli_jobfile j;
+	const struct verb *v = NULL;
+	const char *cmd;
+	char err[640], **args = NULL;
+	int n, rc;
+
+	if (!file || !*file) {
+		fprintf(stderr, "iostorm: -c needs a job file (try 'iostorm --help')\n");
+		return CLI_EXIT_USAGE;
+	}
+	/* a verb right after the file wins over the file's command; anything
+	 * else is left to the command (a target, an option) */
+	if (argc > 0 && (v = find_verb(argv[0]))) {
+		argc--;
+		argv++;
+	}
+	rc = cli_jobfile_read(&j, file, err, sizeof(err));
+	cmd = v ? v->name : j.command[0] ? j.command : "saturate";
+	if (!rc)
+		rc = cli_jobfile_check(&j, cmd, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "iostorm: %s\n", err);
+		cli_jobfile_free(&j);
+		return rc == -ENOMEM ? CLI_EXIT_RUNTIME : CLI_EXIT_USAGE;
+	}
+	v = find_verb(cmd);
+	n = cli_jobfile_argv(&j, cmd, argc, argv, &args);
+	if (n < 0) {
+		fprintf(stderr, "iostorm: out of memory\n");
+		rc = CLI_EXIT_RUNTIME;
+	} else {
+		rc = v->fn(n, args);
+	}
+	free(args);
+	cli_jobfile_free(&j);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	const char *file = NULL;
+	int used;
+
+	if (argc >= 2 && (used = config_arg(argc, argv, &file)))
+		return run_jobfile(file, argc - 1 - used, argv + 1 + used);
 	if (argc < 2 || argv[1][0] == '-') {
 		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 			usage(stdout);
@@ -48,9 +131,8 @@ int main(int argc, char **argv)
 		/* no verb: the main job, with whatever options were given */
 		return cli_cmd_saturate(argc, argv);
 	}
-	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
-		if (!strcmp(argv[1], verbs[i].name))
-			return verbs[i].fn(argc - 1, argv + 1);
+	if (find_verb(argv[1]))
+		return find_verb(argv[1])->fn(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "help")) {
 		usage(stdout);
 		return CLI_EXIT_OK;

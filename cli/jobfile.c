@@ -1,0 +1,351 @@
+/* Job files through libinih. The handler only collects key, value and line;
+ * checking waits until the command is known (the file's `command`, or the
+ * verb on the command line, which wins). */
+#include "cli/jobfile.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/gap.h"
+#include "cli/opts.h"
+
+struct reader {
+	FILE *f;
+	int line;		/* of the line inih is handling */
+};
+
+struct parse_ctx {
+	struct cli_jobfile *j;
+	struct reader *r;
+	int err_line;
+	char *err;
+	size_t errlen;
+	bool failed;
+};
+
+static const char *const commands[] = { "saturate", "latency", "sweep", "run", "nop" };
+
+/* Options that take no value on the command line: a job file says
+ * key = true|false for them. */
+static const char *const flags[] = { "buffered", "quiet", "no-latency", "demo",
+				     "compare-placement" };
+
+static void fail_at(struct parse_ctx *c, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void fail_at(struct parse_ctx *c, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (c->failed)
+		return;	/* the first error is the one to fix */
+	c->failed = true;
+	c->err_line = line;
+	n = snprintf(c->err, c->errlen, "%s:%d: ", c->j->path, line);
+	va_start(ap, fmt);
+	if (n > 0 && (size_t)n < c->errlen)
+		vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+/* inih reads one line per call, so counting calls gives the line number
+ * that the handler's entry comes from. */
+static char *read_line(char *str, int num, void *stream)
+{
+	struct reader *r = stream;
+	char *s = fgets(str, num, r->f);
+
+	if (s)
+		r->line++;
+	return s;
+}
+
+static int add_targets(struct cli_jobfile *j, const char *value)
+{
+	char *copy = strdup(value), *tok, *save = NULL, **t;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		t = realloc(j->targets, (j->ntargets + 1) * sizeof(*t));
+		if (!t)
+			break;
+		j->targets = t;
+		j->targets[j->ntargets] = strdup(tok);
+		if (!j->targets[j->ntargets])
+			break;
+		j->ntargets++;
+	}
+	free(copy);
+	return tok ? -ENOMEM : 0;
+}
+
+static int add_entry(struct cli_jobfile *j, const char *key, const char *value, int line)
+{
+	struct cli_job_entry *e;
+
+	if (j->n == j->cap) {
+		e = realloc(j->e, (j->cap ? 2 * j->cap : 16) * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		j->e = e;
+		j->cap = j->cap ? 2 * j->cap : 16;
+	}
+	e = &j->e[j->n];
+	e->key = strdup(key);
+	e->value = strdup(value);
+	e->line = line;
+	if (!e->key || !e->value) {
+		free(e->key);
+		free(e->value);
+		return -ENOMEM;
+	}
+	j->n++;
+	return 0;
+}
+
+static bool is_command(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(s, commands[i]))
+			return true;
+	return false;
+}
+
+static int on_entry(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse_ctx *c = user;
+	struct cli_jobfile *j = c->j;
+	int line = c->r->line;
+
+	if (!*section) {
+		fail_at(c, line, "key '%s' outside a section (put it under [job])", name);
+	} else if (strcmp(section, "job")) {
+		fail_at(c, line, "unknown section '[%s]' (use [job])", section);
+	} else if (!strcmp(name, "command")) {
+		if (!is_command(value))
+			fail_at(c, line, "bad value for command: '%s' (saturate, latency, sweep, run or nop)", value);
+		else
+			snprintf(j->command, sizeof(j->command), "%s", value);
+	} else if (!strcmp(name, "target") || !strcmp(name, "targets")) {
+		if (!*value)
+			fail_at(c, line, "bad value for %s: empty", name);
+		else if (add_targets(j, value))
+			fail_at(c, line, "out of memory");
+	} else if (add_entry(j, name, value, line)) {
+		fail_at(c, line, "out of memory");
+	}
+	return 1;	/* keep going: inih reports syntax errors by line */
+}
+
+int cli_jobfile_read(struct cli_jobfile *j, const char *path, char *err, size_t errlen)
+{
+	struct reader r = { NULL, 0 };
+	struct parse_ctx c = { j, &r, 0, err, errlen, false };
+	int rc;
+
+	memset(j, 0, sizeof(*j));
+	j->path = path;
+	r.f = fopen(path, "r");
+	if (!r.f) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot read the job file: %s", path, strerror(errno));
+		return rc;
+	}
+	rc = ini_parse_stream(read_line, &r, on_entry, &c);
+	fclose(r.f);
+	if (rc > 0 && (!c.failed || rc < c.err_line)) {
+		c.failed = false;
+		fail_at(&c, rc, "not a 'key = value' line or a [section]");
+	}
+	if (rc < 0 && !c.failed)
+		fail_at(&c, 0, "out of memory");
+	return c.failed ? -EINVAL : 0;
+}
+
+static bool is_flag(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (!strcmp(key, flags[i]))
+			return true;
+	return false;
+}
+
+/* true/false for a flag: 1 true, 0 false, -1 neither. */
+static int flag_value(const char *v)
+{
+	if (!strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "yes") || !strcmp(v, "on"))
+		return 1;
+	if (!strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "no") || !strcmp(v, "off"))
+		return 0;
+	return -1;
+}
+
+/* Keys only some commands have, beyond the shared options. */
+static bool command_key(const char *cmd, const char *key)
+{
+	if (!strcmp(cmd, "saturate"))
+		return !strcmp(key, "demo") || !strcmp(key, "compare-placement") ||
+		       !strcmp(key, "demo-size");
+	return false;
+}
+
+/* One key against the command; 0, -ENOENT (unknown) or -EINVAL (bad
+ * value, msg filled). */
+static int check_one(const char *cmd, const struct cli_job_entry *e, char *msg, size_t len)
+{
+	struct cli_opts o;
+	uint32_t qds[CLI_MAX_QDS];
+	uint64_t v;
+	int rc;
+
+	cli_opts_init(&o, cmd, strcmp(cmd, "nop") ? CLI_OG_TARGET : CLI_OG_NOP);
+	if (is_flag(e->key)) {
+		if (!command_key(cmd, e->key) && cli_opts_set(&o, e->key, NULL, msg, len) == -ENOENT)
+			return -ENOENT;
+		if (flag_value(e->value) < 0) {
+			snprintf(msg, len, "%s: '%s' is not true or false", e->key, e->value);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(cmd, "sweep") && !strcmp(e->key, "qd"))
+		return cli_qd_list_parse(e->value, qds, CLI_MAX_QDS, msg, len) < 0 ? -EINVAL : 0;
+	if (command_key(cmd, e->key))	/* demo-size */
+		return cli_parse_size("demo-size", e->value, 1u << 20, 64ull << 30, &v, msg, len);
+	rc = cli_opts_set(&o, e->key, e->value, msg, len);
+	return rc == -ENOENT ? -ENOENT : rc ? -EINVAL : 0;
+}
+
+static int push_arg(struct cli_jobfile *j, const struct cli_job_entry *e)
+{
+	char **a, *s;
+
+	if (is_flag(e->key) && flag_value(e->value) == 0)
+		return 0;	/* false: the default, nothing to say */
+	if (is_flag(e->key) ? asprintf(&s, "--%s", e->key) < 0
+			    : asprintf(&s, "--%s=%s", e->key, e->value) < 0)
+		return -ENOMEM;
+	a = realloc(j->args, (j->nargs + 1) * sizeof(*a));
+	if (!a) {
+		free(s);
+		return -ENOMEM;
+	}
+	j->args = a;
+	j->args[j->nargs++] = s;
+	return 0;
+}
+
+int cli_jobfile_check(struct cli_jobfile *j, const char *cmd, char *err, size_t errlen)
+{
+	char msg[400];
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < j->n; i++) {
+		const struct cli_job_entry *e = &j->e[i];
+
+		rc = check_one(cmd, e, msg, sizeof(msg));
+		if (rc == -ENOENT) {
+			snprintf(err, errlen, "%s:%d: unknown key '%s' for %s", j->path, e->line,
+				 e->key, cmd);
+			return -EINVAL;
+		}
+		if (rc) {
+			snprintf(err, errlen, "%s:%d: bad value for %s: %s", j->path, e->line,
+				 e->key, msg);
+			return -EINVAL;
+		}
+		if (push_arg(j, e)) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Whether the command line (after the verb) names a target: anything that
+ * is neither an option nor an option's value. Which options take a value
+ * is asked of the shared parser itself. */
+static bool has_operands(const char *cmd, int argc, char **argv)
+{
+	static const char short_val[] = "bdtj";
+	struct cli_opts o;
+	char name[64], msg[64];
+	int i;
+
+	cli_opts_init(&o, cmd, strcmp(cmd, "nop") ? CLI_OG_TARGET : CLI_OG_NOP);
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--"))
+			return i + 1 < argc;
+		if (!strncmp(a, "--", 2)) {
+			if (strchr(a, '=') || strlen(a + 2) >= sizeof(name))
+				continue;
+			snprintf(name, sizeof(name), "%s", a + 2);
+			if (!strcmp(name, "demo-size") ||
+			    (!is_flag(name) && cli_opts_set(&o, name, NULL, msg, sizeof(msg)) == -EINVAL))
+				i++;	/* its value follows */
+			continue;
+		}
+		if (a[0] == '-' && a[1]) {
+			if (strchr(short_val, a[1]) && !a[2])
+				i++;
+			continue;
+		}
+		return true;
+	}
+	return false;
+}
+
+int cli_jobfile_argv(const struct cli_jobfile *j, const char *cmd, int argc,
+		     char **argv, char ***out)
+{
+	bool own = has_operands(cmd, argc, argv);
+	size_t n = 1 + j->nargs + (size_t)argc + (own ? 0 : j->ntargets);
+	char **a = calloc(n + 1, sizeof(*a));
+	size_t k = 0;
+	unsigned i;
+
+	if (!a)
+		return -ENOMEM;
+	a[k++] = (char *)cmd;
+	for (i = 0; i < j->nargs; i++)
+		a[k++] = j->args[i];
+	for (i = 0; i < (unsigned)argc; i++)
+		a[k++] = argv[i];
+	for (i = 0; !own && i < j->ntargets; i++)
+		a[k++] = j->targets[i];
+	a[k] = NULL;
+	*out = a;
+	return (int)k;
+}
+
+void cli_jobfile_free(struct cli_jobfile *j)
+{
+	unsigned i;
+
+	for (i = 0; i < j->n; i++) {
+		free(j->e[i].key);
+		free(j->e[i].value);
+	}
+	for (i = 0; i < j->ntargets; i++)
+		free(j->targets[i]);
+	for (i = 0; i < j->nargs; i++)
+		free(j->args[i]);
+	free(j->e);
+	free(j->targets);
+	free(j->args);
+	memset(j, 0, sizeof(*j));
+}
