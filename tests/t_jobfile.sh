@@ -1,0 +1,40 @@
+# iostorm -c FILE: the shipped configs run, the command line overrides the
+# file, targets come from the file when the command line has none, bad
+# files stop with FILE:LINE and exit 2.
+. "$(dirname "$0")/lib.sh"
+need_iostorm
+need_cmd jq
+
+make_loop dev 32
+src=${IOSTORM_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
+q=(-q --ramp 0 --time 200ms)
+
+# the file says 9 depths; the command line's --qd wins
+if expect_ok "qd-sweep.ini" -c "$src/configs/qd-sweep.ini" "${q[@]}" --qd 1,2 --json - "$dev"; then
+	jq -e '.command == "sweep" and ([.points[].qd] == [1, 2])' "$T_OUT" >/dev/null ||
+		{ check_fail "qd-sweep.ini: command line did not override"; show_output; }
+fi
+if expect_ok "qd1-latency.ini" -c "$src/configs/qd1-latency.ini" "${q[@]}" --time 1s --json - "$dev"; then
+	jq -e '.command == "latency" and .config.time_s == 1' "$T_OUT" >/dev/null ||
+		check_fail "qd1-latency.ini: not a 1s latency run"
+fi
+# a verb on the command line wins over the file's command
+if expect_ok "verb override" -c "$src/configs/qd1-latency.ini" run "${q[@]}" --json - "$dev"; then
+	jq -e '.command == "run"' "$T_OUT" >/dev/null || check_fail "verb override: not run"
+fi
+
+ini=$T_DIR/job.ini
+printf '[job]\ncommand = saturate\nqd = 4\nramp = 0\ntime = 200ms\nquiet = yes\ntarget = %s\n' "$dev" >"$ini"
+if expect_ok "targets from the file" -c "$ini" --json -; then
+	jq -e '.command == "saturate" and .system.qd == 4 and (.devices | length == 1)' "$T_OUT" >/dev/null ||
+		check_fail "targets from the file: wrong run"
+fi
+
+printf '[job]\ncommand = sweep\n; fine\nqdepth = 4\n' >"$ini"
+expect_error "unknown key" 2 "^iostorm: $ini:4: unknown key 'qdepth'" -c "$ini" "$dev"
+printf '[job]\ncommand = run\ntime = soon\n' >"$ini"
+expect_error "bad value" 2 "^iostorm: $ini:3: bad value for time" -c "$ini" "$dev"
+printf '[job]\ncommand = fly\n' >"$ini"
+expect_error "bad command" 2 "$ini:2: bad value for command" -c "$ini" "$dev"
+expect_error "missing file" 2 'cannot read the job file' -c "$T_DIR/none.ini" "$dev"
+t_done

@@ -1,0 +1,158 @@
+/* Job files: good content becomes the right arguments, in the right order
+ * (file first, command line last, file targets only without command-line
+ * ones); bad content gets FILE:LINE and the problem. Also reads every file
+ * in configs/. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/jobfile.h"
+#include "tests/helpers.h"
+
+static char path[64];
+
+static void write_ini(const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		perror(path);
+		exit(T_EXIT_FAIL);
+	}
+}
+
+/* Reads and checks text for cmd; returns the rc, with err filled. */
+static int load(struct cli_jobfile *j, const char *text, const char *cmd, char *err,
+		size_t len)
+{
+	int rc;
+
+	write_ini(text);
+	err[0] = '\0';
+	rc = cli_jobfile_read(j, path, err, len);
+	if (!rc)
+		rc = cli_jobfile_check(j, cmd ? cmd : (j->command[0] ? j->command : "saturate"),
+				       err, len);
+	return rc;
+}
+
+static bool has_arg(const struct cli_jobfile *j, const char *a)
+{
+	unsigned i;
+
+	for (i = 0; i < j->nargs; i++)
+		if (!strcmp(j->args[i], a))
+			return true;
+	return false;
+}
+
+static void test_good(void)
+{
+	struct cli_jobfile j;
+	char err[512], **av = NULL;
+	char *cl[] = { "--time", "2s", "/dev/loop9" }, *cl2[] = { "--time", "2s", "-q" };
+	int n, rc;
+
+	rc = load(&j, "; a comment\n[job]\ncommand = sweep\nqd = 1,2,4\nramp = 500ms\n"
+		  "buffered = yes\nquiet = false\ntarget = /dev/a /dev/b\ntarget = /dev/c\n",
+		  NULL, err, sizeof(err));
+	CHECKF(rc == 0, "%s", err);
+	CHECK(!strcmp(j.command, "sweep"));
+	CHECK(j.ntargets == 3 && !strcmp(j.targets[2], "/dev/c"));
+	CHECK(j.nargs == 3);
+	CHECK(has_arg(&j, "--qd=1,2,4") && has_arg(&j, "--ramp=500ms") && has_arg(&j, "--buffered"));
+	CHECK(!has_arg(&j, "--quiet"));
+
+	/* command-line targets replace the file's; options come after */
+	n = cli_jobfile_argv(&j, "sweep", 3, cl, &av);
+	CHECK(n == 7);
+	CHECK(n == 7 && !strcmp(av[0], "sweep") && !strcmp(av[4], "--time") &&
+	      !strcmp(av[6], "/dev/loop9") && av[7] == NULL);
+	free(av);
+	/* none on the command line ("2s" is --time's value): the file's */
+	n = cli_jobfile_argv(&j, "sweep", 3, cl2, &av);
+	CHECK(n == 10);
+	CHECK(n == 10 && !strcmp(av[7], "/dev/a") && !strcmp(av[9], "/dev/c"));
+	free(av);
+	cli_jobfile_free(&j);
+
+	/* saturate's own keys; the verb on the command line decides */
+	rc = load(&j, "[job]\ndemo = 1\ncompare-placement = on\ndemo-size = 64m\nqd = 64\n",
+		  "saturate", err, sizeof(err));
+	CHECKF(rc == 0, "%s", err);
+	CHECK(has_arg(&j, "--demo") && has_arg(&j, "--compare-placement") &&
+	      has_arg(&j, "--demo-size=64m") && has_arg(&j, "--qd=64"));
+	cli_jobfile_free(&j);
+}
+
+/* Each bad file: the line and the words the message must carry. */
+static void test_bad(void)
+{
+	static const struct { const char *text, *cmd, *want; } bad[] = {
+		{ "[job]\nbogus = 1\n", "run", ":2: unknown key 'bogus'" },
+		{ "[job]\n\n\ntime = 10x\n", "run", ":4: bad value for time" },
+		{ "[job]\nqd = 0\n", "run", ":2: bad value for qd" },
+		{ "[job]\nqd = 4,2\n", "sweep", ":2: bad value for qd" },
+		{ "[job]\nqd = 1,2\n", "run", ":2: bad value for qd" },
+		{ "[job]\nbuffered = maybe\n", "run", ":2: bad value for buffered" },
+		{ "[job]\ndemo = true\n", "run", ":2: unknown key 'demo'" },
+		{ "[job]\ncommand = topo\n", NULL, ":2: bad value for command" },
+		{ "[job]\nthis line is junk\n", "run", ":2: not a 'key = value' line" },
+		{ "[other]\nqd = 1\n", "run", ":2: unknown section '[other]'" },
+		{ "qd = 1\n[job]\n", "run", ":1: key 'qd' outside a section" },
+		{ "[job]\ntarget =\n", "run", ":2: bad value for target" },
+		{ "[job]\nengine = fast\n", "run", ":2: bad value for engine" },
+		{ "[job]\njobs = 2\n", "saturate", ":2: unknown key 'jobs'" },
+	};
+	struct cli_jobfile j;
+	char err[512];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		rc = load(&j, bad[i].text, bad[i].cmd, err, sizeof(err));
+		CHECKF(rc == -EINVAL, "case %zu: rc %d", i, rc);
+		CHECKF(strstr(err, bad[i].want) && !strncmp(err, path, strlen(path)),
+		       "case %zu: '%s' lacks '%s'", i, err, bad[i].want);
+		cli_jobfile_free(&j);
+	}
+	rc = cli_jobfile_read(&j, "/nonexistent/job.ini", err, sizeof(err));
+	CHECK(rc == -ENOENT && strstr(err, "/nonexistent/job.ini"));
+	cli_jobfile_free(&j);
+}
+
+/* The shipped job files parse and check for their own command. */
+static void test_configs(void)
+{
+	static const char *const files[] = { "qd1-latency.ini", "saturate-all.ini",
+					     "qd-sweep.ini", "placement-compare.ini" };
+	const char *src = getenv("IOSTORM_SRC");
+	struct cli_jobfile j;
+	char p[512], err[512];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(p, sizeof(p), "%s/configs/%s", src ? src : ".", files[i]);
+		rc = cli_jobfile_read(&j, p, err, sizeof(err));
+		CHECKF(rc == 0, "%s", err);
+		CHECKF(j.command[0], "%s names no command", p);
+		if (!rc)
+			rc = cli_jobfile_check(&j, j.command, err, sizeof(err));
+		CHECKF(rc == 0, "%s", err);
+		cli_jobfile_free(&j);
+	}
+}
+
+int main(void)
+{
+	snprintf(path, sizeof(path), "/tmp/iostorm-test-jobfile-%d.ini", (int)getpid());
+	test_good();
+	test_bad();
+	test_configs();
+	unlink(path);
+	return t_result();
+}
