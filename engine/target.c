@@ -87,9 +87,10 @@ int eng_target_open(struct eng_target *t, const char *path, bool buffered)
 	t->buffered = buffered;
 	t->dev = t->is_blk ? st.st_rdev : st.st_dev;
 	t->ino = t->is_blk ? 0 : st.st_ino;
-	t->fd = target_open_fd(path, buffered);
-	if (t->fd < 0)
-		return t->fd;
+	ret = target_open_fd(path, buffered);
+	if (ret < 0)
+		return ret;
+	t->fd = ret;
 	ret = target_size(t, &st);
 	if (!ret && t->size < t->lbs)
 		ret = -ENOSPC;

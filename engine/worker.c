@@ -141,8 +141,8 @@ void eng_worker_end(struct eng_worker *w)
 		return;
 	w->stopping = true;
 	w->latency = false;	/* the drain after the window is not timed */
-	if (w->state_seen < ENG_ST_MEASURE)
-		return;		/* stopped during the ramp: nothing measured */
+	if (!w->t_start_ns)
+		return;		/* stopped before measuring: nothing measured */
 	r->elapsed_ns = eng_mono_ns() - w->t_start_ns;
 	worker_rusage(&user, &sys);
 	r->user_s = tv_sub(user, w->ru_user);
@@ -158,7 +158,9 @@ void eng_worker_phase(struct eng_worker *w, int st)
 	int old = w->state_seen;
 
 	w->state_seen = st;
-	if (old < ENG_ST_MEASURE && st >= ENG_ST_MEASURE)
+	/* A jump from the ramp straight to stop (the window was shorter than
+	 * one of this worker's waits) measured nothing: elapsed stays 0. */
+	if (old < ENG_ST_MEASURE && st == ENG_ST_MEASURE)
 		worker_begin_measure(w);
 	if (st >= ENG_ST_STOP)
 		eng_worker_end(w);
