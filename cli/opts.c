@@ -762,15 +762,15 @@ void cli_opts_usage(const struct cli_opts *o, const char *synopsis,
 		   "of 1000); durations take ms, s, m, h. See iostorm(1).\n");
 }
 
-int cli_opts_cmdline_ext(struct cli_opts *o, const char *cmd, unsigned groups,
-			 int argc, char **argv, const char *synopsis,
-			 const struct cli_opt_extra *extra, cli_opt_cb cb,
-			 void *ctx)
+int cli_opts_cmdline_parse(struct cli_opts *o, int argc, char **argv,
+			   const char *synopsis,
+			   const struct cli_opt_extra *extra, cli_opt_cb cb,
+			   void *ctx)
 {
+	const char *cmd = o->cmd;
 	char err[512];
 	int rc;
 
-	cli_opts_init(o, cmd, groups);
 	rc = cli_opts_parse_ext(o, argc, argv, extra, cb, ctx, err, sizeof(err));
 	if (rc == CLI_OPTS_HELP) {
 		cli_opts_usage(o, synopsis, extra, stdout);
@@ -785,6 +785,15 @@ int cli_opts_cmdline_ext(struct cli_opts *o, const char *cmd, unsigned groups,
 		return CLI_EXIT_USAGE;
 	}
 	return CLI_OPTS_GO;
+}
+
+int cli_opts_cmdline_ext(struct cli_opts *o, const char *cmd, unsigned groups,
+			 int argc, char **argv, const char *synopsis,
+			 const struct cli_opt_extra *extra, cli_opt_cb cb,
+			 void *ctx)
+{
+	cli_opts_init(o, cmd, groups);
+	return cli_opts_cmdline_parse(o, argc, argv, synopsis, extra, cb, ctx);
 }
 
 int cli_opts_cmdline(struct cli_opts *o, const char *cmd, unsigned groups,

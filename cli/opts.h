@@ -100,6 +100,11 @@ int cli_opts_cmdline_ext(struct cli_opts *o, const char *cmd, unsigned groups,
 			 int argc, char **argv, const char *synopsis,
 			 const struct cli_opt_extra *extra, cli_opt_cb cb,
 			 void *ctx);
+/* The same on options the caller has initialised with its own defaults. */
+int cli_opts_cmdline_parse(struct cli_opts *o, int argc, char **argv,
+			   const char *synopsis,
+			   const struct cli_opt_extra *extra, cli_opt_cb cb,
+			   void *ctx);
 void cli_opts_usage(const struct cli_opts *o, const char *synopsis,
 		    const struct cli_opt_extra *extra, FILE *f);
 

@@ -638,27 +638,11 @@ int cli_sat_cmdline(struct cli_opts *o, const char *cmd, int argc, char **argv,
 		    cli_opt_cb cb, void *ctx, uint32_t qd, uint64_t ramp_ns,
 		    uint64_t time_ns)
 {
-	char err[512];
-	int rc;
-
 	cli_opts_init(o, cmd, CLI_OG_TARGET);
 	o->qd = qd;
 	o->ramp_ns = ramp_ns;
 	o->time_ns = time_ns;
-	rc = cli_opts_parse_ext(o, argc, argv, extra, cb, ctx, err, sizeof(err));
-	if (rc == CLI_OPTS_HELP) {
-		cli_opts_usage(o, synopsis, extra, stdout);
-		return CLI_EXIT_OK;
-	}
-	if (rc == CLI_OPTS_VERSION) {
-		printf("iostorm %s\n", IOSTORM_VERSION);
-		return CLI_EXIT_OK;
-	}
-	if (rc) {
-		fprintf(stderr, "iostorm %s: %s (try 'iostorm %s --help')\n", cmd, err, cmd);
-		return CLI_EXIT_USAGE;
-	}
-	return CLI_OPTS_GO;
+	return cli_opts_cmdline_parse(o, argc, argv, synopsis, extra, cb, ctx);
 }
 
 static void sat_free(struct sat *s)
