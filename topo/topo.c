@@ -596,10 +596,13 @@ int topo_load(struct topo **out, const char *xml, const char *sysfs_root)
 		goto fail;
 	}
 	if (t->live) {
-		/* taskset/cgroup limits: only CPUs this process may use */
+		/* taskset/cgroup limits: only CPUs the calling thread may use,
+		 * which the workers it starts inherit. Not the whole process's
+		 * union: a helper thread (a sanitizer's, a library's) may be
+		 * allowed CPUs the caller is not. */
 		hwloc_bitmap_t mine = hwloc_bitmap_alloc();
 
-		if (mine && !hwloc_get_cpubind(t->h, mine, HWLOC_CPUBIND_PROCESS))
+		if (mine && !hwloc_get_cpubind(t->h, mine, HWLOC_CPUBIND_THREAD))
 			hwloc_bitmap_and(t->allowed, t->allowed, mine);
 		hwloc_bitmap_free(mine);
 	}
