@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -445,10 +446,8 @@ static void live_sample(struct runctx *c, double dt)
 
 	for (d = 0; d < c->ndev; d++) {
 		cur = dev_ios(c, d);
-		/* below the last sample: the workers reset their counters
-		 * when measuring began, somewhere in this interval */
-		base = cur >= c->prev[d] ? c->prev[d] : 0;
-		c->pd[d].iops = dt > 0 ? (double)(cur - base) / dt : 0.0;
+		base = c->prev[d];
+		c->pd[d].iops = dt > 0 && cur >= base ? (double)(cur - base) / dt : 0.0;
 		c->prev[d] = cur;
 	}
 }
@@ -492,10 +491,13 @@ static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns)
 static void measure(struct runctx *c)
 {
 	const char *label = c->spec->label ? c->spec->label : "run";
+	char ramp[160];
 
+	/* the step's own label stays on the line while it ramps up */
+	snprintf(ramp, sizeof(ramp), "%s, ramp", label);
 	eng_run_start(c->r);
 	if (c->o->ramp_ns && !should_stop(c))
-		wait_phase(c, "ramp", c->o->ramp_ns);
+		wait_phase(c, ramp, c->o->ramp_ns);
 	eng_run_measure(c->r);
 	if (!should_stop(c))
 		wait_phase(c, label, c->o->time_ns);

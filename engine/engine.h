@@ -60,7 +60,9 @@ struct eng_job {
 /* Live counters: one cache line per worker, written by its owner only with
  * relaxed stores, read by the reporter. */
 struct eng_live {
-	_Atomic uint64_t ios;		/* completed, since measuring began */
+	_Atomic uint64_t ios;		/* completed since the start, ramp
+					 * included: never goes back, so a
+					 * reader's differences are rates */
 	_Atomic uint64_t errors;
 	_Atomic uint32_t done;		/* the worker has stopped */
 } __attribute__((aligned(64)));

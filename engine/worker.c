@@ -121,6 +121,7 @@ static double tv_sub(struct timeval a, struct timeval b)
 
 static void worker_begin_measure(struct eng_worker *w)
 {
+	w->ios_ramp = w->ios;
 	w->ios = 0;
 	w->errors = 0;
 	w->calls = 0;

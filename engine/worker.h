@@ -50,6 +50,7 @@ struct eng_worker {
 	char *buf;		/* qd * bs bytes, slot i at i * bs */
 	struct eng_hist *hist;
 	uint64_t ios, errors, calls;
+	uint64_t ios_ramp;	/* completed before measuring began */
 	uint64_t limit;		/* stop after this many measured IOs, 0 none */
 	int fatal;		/* -errno of an IO error that ends the run */
 	int state_seen;
@@ -89,7 +90,7 @@ static inline bool eng_worker_tick(struct eng_worker *w)
 
 	if (eng_unlikely(st != w->state_seen))
 		eng_worker_phase(w, st);
-	atomic_store_explicit(&w->live->ios, w->ios, memory_order_relaxed);
+	atomic_store_explicit(&w->live->ios, w->ios_ramp + w->ios, memory_order_relaxed);
 	return w->stopping;
 }
 
