@@ -94,7 +94,7 @@ static int run_nvme(struct cli_opts *o, const struct cli_sat_opts *so, bool *non
 	int rc = CLI_EXIT_OK;
 
 	*none = true;
-	if (topo_load(&t, o->topology, NULL))
+	if (topo_load(&t, NULL, NULL))
 		return CLI_EXIT_OK;
 	n = topo_ndevs(t);
 	if (n > CLI_MAX_TARGETS)

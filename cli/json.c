@@ -62,7 +62,7 @@ static const char *backend_str(enum eng_backend b)
 json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 {
 	return json_pack("{s:I, s:I, s:I, s:s, s:s, s:s, s:s?, s:f, s:f, s:I,"
-			 " s:I, s:I, s:o, s:s, s:s?, s:b, s:I, s:I, s:b, s:I, s:o}",
+			 " s:I, s:I, s:o, s:s, s:b, s:I, s:I, s:b, s:I, s:o}",
 			 "bs", (json_int_t)o->bs, "qd", (json_int_t)o->qd,
 			 "batch", (json_int_t)o->batch,
 			 "engine", backend_str(o->backend),
@@ -76,7 +76,6 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 			 "jobs", (json_int_t)o->jobs,
 			 "cpus", o->ncpus ? cpus_array(o->cpus, o->ncpus) : json_null(),
 			 "placement", cli_placement_name(o->placement),
-			 "topology", o->topology,
 			 "buffered", o->buffered,
 			 "range_off", ji(o->range_off), "range_len", ji(o->range_len),
 			 "latency", o->latency, "seed", ji(o->seed),

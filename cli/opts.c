@@ -449,14 +449,6 @@ static int set_placement(struct cli_opts *o, const char *arg, char *err, size_t 
 	return 0;
 }
 
-static int set_topology(struct cli_opts *o, const char *arg, char *err, size_t errlen)
-{
-	if (!*arg)
-		return fail(err, errlen, "--topology: the file name is empty");
-	o->topology = arg;
-	return 0;
-}
-
 static int set_buffered(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	return flag_value("--buffered", arg, &o->buffered, err, errlen);
@@ -522,7 +514,7 @@ static int set_seed(struct cli_opts *o, const char *arg, char *err, size_t errle
 
 enum {
 	O_BATCH = 0x100, O_ENGINE, O_COMPLETION, O_RAMP, O_IOS, O_JPD, O_CPUS,
-	O_PLACEMENT, O_TOPOLOGY, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED,
+	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED,
 };
 
 static const struct optdesc shared_opts[] = {
@@ -556,9 +548,6 @@ static const struct optdesc shared_opts[] = {
 	{ "placement", required_argument, O_PLACEMENT, CLI_OG_TARGET, set_placement, "WHERE",
 	  "local, remote or none: where workers run relative\n"
 	  "to their device" },
-	{ "topology", required_argument, O_TOPOLOGY, CLI_OG_TARGET, set_topology, "FILE",
-	  "an lstopo XML export to use instead of the live\n"
-	  "machine" },
 	{ "buffered", no_argument, O_BUFFERED, CLI_OG_TARGET, set_buffered, NULL,
 	  "read through the page cache (no O_DIRECT)" },
 	{ "range", required_argument, O_RANGE, CLI_OG_TARGET, set_range, "[OFF:]LEN",

@@ -18,7 +18,7 @@
 #define CLI_MAX_TARGETS 256u
 
 /* Option groups a command accepts (cli_opts_parse's mask). */
-#define CLI_OG_TARGET	0x1u	/* --bs --range --buffered --jobs-per-device --placement --topology */
+#define CLI_OG_TARGET	0x1u	/* --bs --range --buffered --jobs-per-device --placement */
 #define CLI_OG_NOP	0x2u	/* --jobs */
 
 /* cli_opts_parse returns these for --help and --version (nothing printed). */
@@ -50,7 +50,6 @@ struct cli_opts {
 	unsigned ncpus;			/* 0: not given */
 	enum cli_placement placement;
 	bool placement_set;
-	const char *topology;		/* --topology FILE.xml, NULL: live */
 	bool buffered;
 	uint64_t range_off;
 	uint64_t range_len;		/* 0: to the end of the target */

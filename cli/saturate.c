@@ -214,7 +214,9 @@ static void load_topology(struct sat *s)
 	unsigned i, k = 0;
 	int err;
 
-	err = topo_load(&s->topo, s->o->topology, NULL);
+	/* the machine that runs the steps: an XML export would describe
+	 * another one (that is what 'iostorm topo --topology' is for) */
+	err = topo_load(&s->topo, NULL, NULL);
 	if (err) {
 		say("no topology (NUMA nodes and PCI paths unknown): ", strerror(-err));
 		s->topo = NULL;
