@@ -1,15 +1,16 @@
 /* iostorm latency TARGET: QD1 only, one line per second like ioping, then
  * the full percentile table.
  *
- * Each second is its own measured run of the runner, back to back (the
- * ramp only before the first): the runner reports final figures, and a
- * fresh histogram per window is the simplest honest per-second view. The
- * cost is a few milliseconds between windows (worker start-up) that are
- * not measured; the table merges every window's histogram. */
+ * One run: once a second the workers copy their running histogram and
+ * counters (an engine snapshot), and the line shows the difference from
+ * the previous copy; the last line is the final report less the last copy.
+ * So every IO of the measured window lands in exactly one line and in the
+ * table, with no gap between seconds. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/commands.h"
 #include "cli/json.h"
@@ -17,14 +18,26 @@
 #include "cli/report.h"
 #include "cli/runner.h"
 #include "cli/saturate.h"
+#include "engine/clock.h"
 
 #define NS_PER_S 1000000000ull
-#define WINDOW_NS NS_PER_S
+#define ANSWER_WAIT_NS NS_PER_S	/* a worker answers after its current IO */
 
 static const char synopsis[] = "iostorm latency [options] TARGET\n\n"
 	"Reads one block at a time (QD1) from TARGET and prints IOPS, p50, p99\n"
-	"and max latency once a second, then the full percentile table. Each\n"
-	"second is its own short run; the ramp comes before the first.";
+	"and max latency of each second, then the full percentile table of the\n"
+	"whole measured time.";
+
+struct lat_ctx {
+	FILE *f;
+	const char *name;
+	json_t *secs;
+	unsigned njobs;
+	struct eng_snapshot *prev;	/* per worker: the last copy seen */
+	bool *have_prev;
+	struct eng_hist sum, part;	/* this second, all workers */
+	unsigned sec;			/* lines printed */
+};
 
 static void us(char *buf, size_t len, double ns)
 {
@@ -33,51 +46,120 @@ static void us(char *buf, size_t len, double ns)
 	snprintf(buf, len, v < 10 ? "%.2f" : v < 1000 ? "%.1f" : "%.0f", v);
 }
 
-static void print_second(FILE *f, unsigned sec, const struct cli_dev *d)
+/* Waits (bounded) until every running worker answered request seq. */
+static void await_answers(struct eng_run *r, unsigned njobs, int seq)
 {
-	char p50[16] = "-", p99[16] = "-", max[16] = "-";
+	uint64_t t0 = eng_mono_ns();
+	struct timespec nap = { 0, 50000 };
+	unsigned i;
 
-	if (d->has_lat) {
-		us(p50, sizeof(p50), (double)d->lat.p50);
-		us(p99, sizeof(p99), (double)d->lat.p99);
-		us(max, sizeof(max), (double)d->lat.max);
+	for (;;) {
+		for (i = 0; i < njobs; i++)
+			if (!eng_run_snapshot_get(r, i, seq) &&
+			    !atomic_load_explicit(&eng_run_live(r, i)->done, memory_order_acquire))
+				break;
+		if (i == njobs || eng_mono_ns() - t0 > ANSWER_WAIT_NS)
+			return;
+		nanosleep(&nap, NULL);
 	}
-	fprintf(f, "%s %4u: %9.0f IOPS   p50 %8s us   p99 %8s us   max %8s us\n",
-		d->name, sec, d->iops, p50, p99, max);
-	fflush(f);
 }
 
-/* Adds one window's device into the running total (the first window's
- * report, whose memory it reuses). */
-static void accumulate(struct cli_dev *t, const struct cli_dev *d)
+/* Adds worker i's second into c->sum; returns its IOs and sets *dt. */
+static uint64_t take_second(struct lat_ctx *c, const struct eng_snapshot *s,
+			    unsigned i, uint64_t *dt)
 {
-	t->ios += d->ios;
-	t->bytes += d->bytes;
-	t->errors += d->errors;
-	t->calls += d->calls;
-	t->user_s += d->user_s;
-	t->sys_s += d->sys_s;
-	t->elapsed_s += d->elapsed_s;
-	if (t->hist && d->hist)
-		eng_hist_merge(t->hist, d->hist);
+	struct eng_snapshot *p = &c->prev[i];
+	uint64_t since = c->have_prev[i] ? p->t_ns : s->start_ns;
+	uint64_t ios = s->ios - (c->have_prev[i] ? p->ios : 0);
+
+	if (c->have_prev[i]) {
+		eng_hist_diff(&c->part, &s->hist, &p->hist);
+		eng_hist_merge(&c->sum, &c->part);
+	} else {
+		eng_hist_merge(&c->sum, &s->hist);
+	}
+	*dt = s->t_ns > since ? s->t_ns - since : 0;
+	memcpy(p, s, sizeof(*p));
+	c->have_prev[i] = true;
+	return ios;
 }
 
-static json_t *second_json(unsigned sec, const struct cli_dev *d)
+static void print_second(struct lat_ctx *c, uint64_t ios, uint64_t dt_ns)
 {
-	return json_pack("{s:I, s:f, s:I, s:o}", "second", (json_int_t)sec, "iops", d->iops,
-			 "ios", (json_int_t)d->ios, "lat_ns", cli_json_lat(d));
+	double iops = dt_ns ? (double)ios * 1e9 / (double)dt_ns : 0.0;
+	unsigned sec = ++c->sec;
+	char p50[16], p99[16], max[16];
+
+	us(p50, sizeof(p50), (double)eng_hist_percentile(&c->sum, 50));
+	us(p99, sizeof(p99), (double)eng_hist_percentile(&c->sum, 99));
+	us(max, sizeof(max), (double)(c->sum.count ? c->sum.max_ns : 0));
+	fprintf(c->f, "%s %4u: %9.0f IOPS   p50 %8s us   p99 %8s us   max %8s us\n",
+		c->name, sec, iops, p50, p99, max);
+	fflush(c->f);
+	json_array_append_new(c->secs, json_pack("{s:I, s:f, s:I, s:{s:I, s:I, s:I}}",
+		"second", (json_int_t)sec, "iops", iops, "ios", (json_int_t)ios,
+		"lat_ns", "p50", (json_int_t)eng_hist_percentile(&c->sum, 50),
+		"p99", (json_int_t)eng_hist_percentile(&c->sum, 99),
+		"max", (json_int_t)(c->sum.count ? c->sum.max_ns : 0)));
 }
 
-static int output(struct cli_report *agg, const struct cli_opts *o, json_t *secs)
+static void each_second(void *ctx, struct eng_run *r, unsigned sec)
+{
+	(void)sec;		/* counted in c->sec, with the last line */
+	struct lat_ctx *c = ctx;
+	uint64_t ios = 0, dt, dt_max = 0;
+	int seq = eng_run_snapshot(r);
+	unsigned i;
+
+	if (seq < 0)
+		return;		/* out of memory: the table still comes */
+	await_answers(r, c->njobs, seq);
+	eng_hist_reset(&c->sum);
+	for (i = 0; i < c->njobs; i++) {
+		const struct eng_snapshot *s = eng_run_snapshot_get(r, i, seq);
+
+		if (!s || !s->start_ns)
+			continue;
+		ios += take_second(c, s, i, &dt);
+		dt_max = dt > dt_max ? dt : dt_max;
+	}
+	print_second(c, ios, dt_max);
+}
+
+/* The last line: the whole window's figures less the last copies. */
+static void last_second(struct lat_ctx *c, const struct cli_dev *d)
+{
+	static struct eng_hist before;
+	uint64_t ios = 0, seen_ns = 0, el = (uint64_t)(d->elapsed_s * 1e9);
+	unsigned i;
+
+	if (!d->hist)
+		return;
+	eng_hist_reset(&before);
+	for (i = 0; i < c->njobs; i++) {
+		if (!c->have_prev[i])
+			continue;
+		eng_hist_merge(&before, &c->prev[i].hist);
+		ios += c->prev[i].ios;
+		if (c->prev[i].t_ns - c->prev[i].start_ns > seen_ns)
+			seen_ns = c->prev[i].t_ns - c->prev[i].start_ns;
+	}
+	if (d->ios <= ios || el <= seen_ns)
+		return;
+	eng_hist_diff(&c->sum, d->hist, &before);
+	print_second(c, d->ios - ios, el - seen_ns);
+}
+
+static int output(struct cli_report *rep, const struct cli_opts *o, json_t *secs)
 {
 	char err[512];
 	json_t *j;
 	int rc;
 
-	cli_report_print(agg, o, o->json && !strcmp(o->json, "-") ? stderr : stdout);
+	cli_report_print(rep, o, o->json && !strcmp(o->json, "-") ? stderr : stdout);
 	if (!o->json)
 		return CLI_EXIT_OK;
-	j = cli_json_report(agg, o);
+	j = cli_json_report(rep, o);
 	if (!j || json_object_set(j, "seconds", secs)) {
 		json_decref(j);
 		fprintf(stderr, "iostorm latency: cannot build the JSON report (out of memory)\n");
@@ -90,41 +172,36 @@ static int output(struct cli_report *agg, const struct cli_opts *o, json_t *secs
 	return rc ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
 }
 
-static int windows(const struct cli_opts *o, const struct eng_target *t,
-		   struct cli_report *agg, json_t *secs)
+static int measure(const struct cli_opts *o, const struct eng_target *t,
+		   json_t *secs)
 {
-	struct cli_run_spec spec = { ENG_OP_READ, &t, 1, "latency" };
+	struct lat_ctx c = { .name = t->name, .secs = secs, .njobs = o->jobs_per_device };
+	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = &t, .ntargets = 1,
+				     .label = "latency", .each_second = each_second, .ctx = &c };
 	struct cli_opts w = *o;
 	struct cli_report rep;
-	FILE *f = o->json && !strcmp(o->json, "-") ? stderr : stdout;
-	uint64_t left = o->time_ns;
-	unsigned sec = 0;
-	int rc = CLI_EXIT_OK;
+	int rc;
 
-	fprintf(f, "iostorm latency: %s, QD1, bs %u, %.3gs in 1s windows after a %.3gs ramp\n",
+	c.f = o->json && !strcmp(o->json, "-") ? stderr : stdout;
+	c.prev = calloc(c.njobs, sizeof(*c.prev));
+	c.have_prev = calloc(c.njobs, sizeof(*c.have_prev));
+	if (!c.prev || !c.have_prev) {
+		fprintf(stderr, "iostorm latency: out of memory\n");
+		rc = CLI_EXIT_RUNTIME;
+		goto out;
+	}
+	fprintf(c.f, "iostorm latency: %s, QD1, bs %u, %.3gs after a %.3gs ramp\n",
 		t->path, o->bs, (double)o->time_ns / 1e9, (double)o->ramp_ns / 1e9);
 	w.quiet = true;		/* one line a second already */
-	w.json = NULL;
-	while (left && !rc && !cli_runner_interrupted()) {
-		w.time_ns = left < WINDOW_NS ? left : WINDOW_NS;
-		w.ramp_ns = sec ? 0 : o->ramp_ns;
-		rc = cli_runner_run(&w, &spec, &rep);
-		if (rc) {
-			cli_report_free(&rep);
-			break;
-		}
-		print_second(f, ++sec, &rep.dev[0]);
-		json_array_append_new(secs, second_json(sec, &rep.dev[0]));
-		if (!agg->dev) {
-			*agg = rep;	/* takes its memory */
-			memset(&rep, 0, sizeof(rep));
-		} else {
-			accumulate(&agg->dev[0], &rep.dev[0]);
-			agg->interrupted |= rep.interrupted;
-		}
-		cli_report_free(&rep);
-		left -= w.time_ns;
-	}
+	rc = cli_runner_run(&w, &spec, &rep);
+	if (!rc && rep.ndev)
+		last_second(&c, &rep.dev[0]);
+	if (!rc)
+		rc = output(&rep, o, secs);
+	cli_report_free(&rep);
+out:
+	free(c.have_prev);
+	free(c.prev);
 	return rc;
 }
 
@@ -132,11 +209,9 @@ int cli_cmd_latency(int argc, char **argv)
 {
 	struct cli_opts o;
 	struct cli_targets ts = { NULL, 0 };
-	struct cli_report agg;
 	json_t *secs = json_array();
 	int rc;
 
-	memset(&agg, 0, sizeof(agg));
 	rc = cli_sat_cmdline(&o, "latency", argc, argv, synopsis, NULL, NULL, NULL,
 			     1, 2 * NS_PER_S, 10 * NS_PER_S);
 	if (rc != CLI_OPTS_GO)
@@ -158,19 +233,8 @@ int cli_cmd_latency(int argc, char **argv)
 	if (rc)
 		goto out;
 	o.batch = 1;
-	rc = windows(&o, &ts.t[0], &agg, secs);
-	if (!rc && agg.dev) {
-		agg.interrupted |= cli_runner_interrupted();
-		cli_lat_from_hist(&agg.dev[0], agg.dev[0].hist);
-		cli_dev_rates(&agg.dev[0]);
-		agg.elapsed_s = agg.dev[0].elapsed_s;
-		if (cli_report_total(&agg))
-			rc = CLI_EXIT_RUNTIME;
-		else
-			rc = output(&agg, &o, secs);
-	}
+	rc = measure(&o, &ts.t[0], secs);
 out:
-	cli_report_free(&agg);
 	cli_targets_close(&ts);
 	json_decref(secs);
 	return rc;

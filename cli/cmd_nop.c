@@ -15,7 +15,7 @@ int cli_cmd_nop(int argc, char **argv)
 {
 	struct cli_opts o;
 	struct cli_report rep;
-	struct cli_run_spec spec = { ENG_OP_NOP, NULL, 0, NULL };
+	struct cli_run_spec spec = { .op = ENG_OP_NOP };
 	int rc;
 
 	rc = cli_opts_cmdline(&o, "nop", CLI_OG_NOP, argc, argv, synopsis);

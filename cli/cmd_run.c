@@ -18,7 +18,7 @@ int cli_cmd_run(int argc, char **argv)
 	struct cli_opts o;
 	struct cli_targets ts = { NULL, 0 };
 	struct cli_report rep;
-	struct cli_run_spec spec = { ENG_OP_READ, NULL, 0, NULL };
+	struct cli_run_spec spec = { .op = ENG_OP_READ };
 	const struct eng_target *tp[CLI_MAX_TARGETS];
 	unsigned i;
 	int rc;

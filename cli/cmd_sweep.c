@@ -90,7 +90,7 @@ static int run_points(const struct cli_opts *o, struct cli_targets *ts,
 		      struct point *pt, unsigned n, FILE *f)
 {
 	const struct eng_target *tp[CLI_MAX_TARGETS];
-	struct cli_run_spec spec = { ENG_OP_READ, tp, ts->n, NULL };
+	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp, .ntargets = ts->n };
 	struct cli_report rep;
 	struct cli_opts w = *o;
 	char label[64];

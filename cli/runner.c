@@ -468,13 +468,31 @@ static bool should_stop(const struct runctx *c)
 	return false;
 }
 
-static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns)
+/* The measured phase calls the spec's each_second hook on every whole
+ * second, waking up on the boundary rather than at the next tick. */
+static uint64_t next_wait(bool hook, uint64_t dur_ns, uint64_t el, unsigned sec)
 {
-	uint64_t t0 = now_ns(), last = t0, t, left;
+	uint64_t left = dur_ns ? dur_ns - el : TICK_NS, wait = TICK_NS;
+
+	if (hook && (uint64_t)(sec + 1) * NS_PER_S - el < wait)
+		wait = (uint64_t)(sec + 1) * NS_PER_S - el;
+	return left < wait ? left : wait;
+}
+
+static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns,
+		       bool measuring)
+{
+	uint64_t t0 = now_ns(), last = t0, t;
+	bool hook = measuring && c->spec->each_second;
+	unsigned sec = 0;
 
 	live_sample(c, 0);
 	while (!should_stop(c)) {
 		t = now_ns();
+		/* not on the last boundary: the caller has the final figures */
+		if (hook && t - t0 >= (uint64_t)(sec + 1) * NS_PER_S &&
+		    (!dur_ns || (uint64_t)(sec + 1) * NS_PER_S < dur_ns))
+			c->spec->each_second(c->spec->ctx, c->r, ++sec);
 		if (dur_ns && t - t0 >= dur_ns)
 			return;
 		if (c->live && t - last >= NS_PER_S) {
@@ -483,8 +501,7 @@ static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns)
 					  (double)dur_ns / 1e9, c->pd, c->ndev);
 			last = t;
 		}
-		left = dur_ns ? dur_ns - (t - t0) : TICK_NS;
-		sleep_ns(left < TICK_NS ? left : TICK_NS);
+		sleep_ns(next_wait(hook, dur_ns, t - t0, sec));
 	}
 }
 
@@ -497,10 +514,10 @@ static void measure(struct runctx *c)
 	snprintf(ramp, sizeof(ramp), "%s, ramp", label);
 	eng_run_start(c->r);
 	if (c->o->ramp_ns && !should_stop(c))
-		wait_phase(c, ramp, c->o->ramp_ns);
+		wait_phase(c, ramp, c->o->ramp_ns, false);
 	eng_run_measure(c->r);
 	if (!should_stop(c))
-		wait_phase(c, label, c->o->time_ns);
+		wait_phase(c, label, c->o->time_ns, true);
 	eng_run_stop(c->r);
 	eng_run_join(c->r);
 	cli_progress_clear();

@@ -31,6 +31,11 @@ struct cli_run_spec {
 	const struct eng_target *const *targets;
 	unsigned ntargets;
 	const char *label;	/* phase on the live line, NULL: "run" */
+	/* Called after each full second of the measured window (sec from 1)
+	 * with the live run, e.g. to take engine snapshots; not at the end of
+	 * the window, whose last part the report itself holds. NULL: none. */
+	void (*each_second)(void *ctx, struct eng_run *r, unsigned sec);
+	void *ctx;
 };
 
 /* Runs spec with options o and fills out (free with cli_report_free, also

@@ -100,7 +100,7 @@ static void step_label(const struct sat *s, enum fig f, int only, char *buf,
 static int run_step(struct sat *s, enum fig f, int only)
 {
 	const struct eng_target *tp[CLI_MAX_TARGETS];
-	struct cli_run_spec spec = { ENG_OP_READ, tp, 0, NULL };
+	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp };
 	struct cli_opts so = *s->o;
 	struct cli_report rep;
 	char label[160];

@@ -65,6 +65,7 @@ struct eng_live {
 					 * reader's differences are rates */
 	_Atomic uint64_t errors;
 	_Atomic uint32_t done;		/* the worker has stopped */
+	_Atomic uint32_t snap_seq;	/* last snapshot request answered */
 } __attribute__((aligned(64)));
 
 struct eng_result {
@@ -84,6 +85,16 @@ struct eng_result {
 	struct eng_hist *hist;		/* owned by the run; NULL without latency */
 };
 
+/* A worker's measured figures at one instant, copied by the worker itself
+ * when asked: the difference of two is an interval's (eng_hist_diff). */
+struct eng_snapshot {
+	uint64_t t_ns;		/* CLOCK_MONOTONIC when copied */
+	uint64_t start_ns;	/* when its measured window began; 0: ramping */
+	uint64_t ios;		/* completed OK since then */
+	uint64_t errors;
+	struct eng_hist hist;	/* empty without latency */
+};
+
 struct eng_run;
 
 /* Starts one thread per job; each pins itself, allocates its memory and sets
@@ -101,6 +112,15 @@ void eng_run_stop(struct eng_run *r);
 /* All workers stopped (IO limit reached or a fatal error). */
 bool eng_run_done(const struct eng_run *r);
 const struct eng_live *eng_run_live(const struct eng_run *r, unsigned idx);
+/* Asks every worker for a snapshot at its next loop (one memcpy there; the
+ * hot path only notices a changed control word it reads anyway). Returns
+ * the request's number (> 0) or -ENOMEM. */
+int eng_run_snapshot(struct eng_run *r);
+/* Worker idx's answer to request seq, NULL until it has answered (a worker
+ * that has stopped never answers: check eng_live.done). Valid until the
+ * next request. */
+const struct eng_snapshot *eng_run_snapshot_get(const struct eng_run *r,
+						unsigned idx, int seq);
 /* Waits for every worker. Results stay valid until destroy. */
 void eng_run_join(struct eng_run *r);
 const struct eng_result *eng_run_result(const struct eng_run *r, unsigned idx);

@@ -30,6 +30,34 @@ void eng_hist_merge(struct eng_hist *dst, const struct eng_hist *src)
 
 /* The reference for the inline eng_hist_index(): same mapping, found by
  * walking the powers of two instead of counting leading zeros. */
+/* min and max of an interval are not differences of running extremes: they
+ * come from the lowest and highest bucket that gained samples (so within a
+ * bucket's width, like every percentile), clamped by the running ones. */
+void eng_hist_diff(struct eng_hist *d, const struct eng_hist *now,
+		   const struct eng_hist *before)
+{
+	uint64_t lo, hi;
+	unsigned i, first = ENG_HIST_BUCKETS, last = 0;
+
+	eng_hist_reset(d);
+	for (i = 0; i < ENG_HIST_BUCKETS; i++) {
+		d->b[i] = now->b[i] - before->b[i];
+		if (d->b[i]) {
+			first = first < i ? first : i;
+			last = i;
+		}
+	}
+	if (first == ENG_HIST_BUCKETS)
+		return;
+	d->count = now->count - before->count;
+	d->sum_ns = now->sum_ns - before->sum_ns;
+	d->sumsq = now->sumsq - before->sumsq;
+	eng_hist_bounds(first, &lo, &hi);
+	d->min_ns = lo > now->min_ns ? lo : now->min_ns;
+	eng_hist_bounds(last, &lo, &hi);
+	d->max_ns = hi < now->max_ns ? hi : now->max_ns;
+}
+
 unsigned eng_hist_index_slow(uint64_t ns)
 {
 	unsigned e = ENG_HIST_SUB_BITS;

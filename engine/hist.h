@@ -24,6 +24,10 @@ struct eng_hist {
 
 void eng_hist_reset(struct eng_hist *h);
 void eng_hist_merge(struct eng_hist *dst, const struct eng_hist *src);
+/* d = now - before, for two snapshots of one histogram (before taken
+ * first): the samples added in between. */
+void eng_hist_diff(struct eng_hist *d, const struct eng_hist *now,
+		   const struct eng_hist *before);
 /* pct in [0, 100]; returns the value (ns) below which pct of samples lie,
  * reported as the middle of its bucket and clamped to [min, max]; 0 when
  * empty. */

@@ -16,17 +16,21 @@ int eng_run_ready(struct eng_run *r, int err)
 		r->first_err = err;
 	r->nready++;
 	pthread_cond_broadcast(&r->cond);
-	while ((st = atomic_load(&r->state)) == ENG_ST_SETUP)
+	while ((st = (int)(atomic_load(&r->ctl) & ENG_CTL_PHASE)) == ENG_ST_SETUP)
 		pthread_cond_wait(&r->cond, &r->lock);
 	pthread_mutex_unlock(&r->lock);
 	return err ? err : (st == ENG_ST_STOP && r->first_err ? -ECANCELED : 0);
 }
 
+/* Only this thread writes ctl, and under the lock: no lost updates. */
 static void run_set_state(struct eng_run *r, int st)
 {
+	uint32_t ctl;
+
 	pthread_mutex_lock(&r->lock);
-	if (atomic_load(&r->state) < st)
-		atomic_store(&r->state, st);
+	ctl = atomic_load(&r->ctl);
+	if ((int)(ctl & ENG_CTL_PHASE) < st)
+		atomic_store(&r->ctl, (ctl & ~ENG_CTL_PHASE) | (uint32_t)st);
 	pthread_cond_broadcast(&r->cond);
 	pthread_mutex_unlock(&r->lock);
 }
@@ -61,6 +65,7 @@ static int run_spawn(struct eng_run *r)
 		th->job = &r->jobs[i];
 		th->res = &r->res[i];
 		th->live = &r->live[i];
+		th->idx = i;
 		ret = -pthread_create(&th->tid, NULL, eng_worker_main, th);
 		th->started = !ret;
 		if (ret) {
@@ -98,7 +103,7 @@ int eng_run_create(struct eng_run **out, const struct eng_job *jobs, unsigned nj
 	if (!r)
 		return -ENOMEM;
 	*out = r;
-	atomic_init(&r->state, ENG_ST_SETUP);
+	atomic_init(&r->ctl, ENG_ST_SETUP);
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->cond, NULL);
 	ret = run_alloc(r, jobs, njobs);
@@ -138,6 +143,33 @@ bool eng_run_done(const struct eng_run *r)
 		if (!atomic_load_explicit(&r->live[i].done, memory_order_acquire))
 			return false;
 	return true;
+}
+
+int eng_run_snapshot(struct eng_run *r)
+{
+	uint32_t ctl, seq;
+
+	if (!r->snap) {
+		r->snap = calloc(r->njobs, sizeof(*r->snap));
+		if (!r->snap)
+			return -ENOMEM;
+	}
+	pthread_mutex_lock(&r->lock);
+	ctl = atomic_load(&r->ctl);
+	seq = (ctl >> ENG_CTL_SEQ_SHIFT) + 1;
+	if (seq > (UINT32_MAX >> ENG_CTL_SEQ_SHIFT))
+		seq = 1;	/* wraps after 268M requests: still differs */
+	atomic_store(&r->ctl, (ctl & ENG_CTL_PHASE) | (seq << ENG_CTL_SEQ_SHIFT));
+	pthread_mutex_unlock(&r->lock);
+	return (int)seq;
+}
+
+const struct eng_snapshot *eng_run_snapshot_get(const struct eng_run *r,
+						unsigned idx, int seq)
+{
+	uint32_t got = atomic_load_explicit(&r->live[idx].snap_seq, memory_order_acquire);
+
+	return r->snap && seq > 0 && got == (uint32_t)seq ? &r->snap[idx] : NULL;
 }
 
 const struct eng_live *eng_run_live(const struct eng_run *r, unsigned idx)
@@ -181,6 +213,7 @@ void eng_run_destroy(struct eng_run *r)
 		free(r->res[i].hist);
 	pthread_cond_destroy(&r->cond);
 	pthread_mutex_destroy(&r->lock);
+	free(r->snap);
 	free(r->live);
 	free(r->th);
 	free(r->res);

@@ -14,12 +14,15 @@ struct eng_thread {
 	const struct eng_job *job;
 	struct eng_result *res;
 	struct eng_live *live;
+	unsigned idx;
 	pthread_t tid;
 	bool started;
 };
 
 struct eng_run {
-	_Atomic int state;		/* enum eng_state; read by workers */
+	/* What workers must do, read once per loop: the phase (enum
+	 * eng_state) in the low bits, the snapshot request number above. */
+	_Atomic uint32_t ctl;
 	pthread_mutex_t lock;		/* setup handshake only */
 	pthread_cond_t cond;
 	unsigned nready;
@@ -29,6 +32,7 @@ struct eng_run {
 	struct eng_result *res;
 	struct eng_live *live;		/* one cache line each */
 	struct eng_thread *th;
+	struct eng_snapshot *snap;	/* one per worker, on first request */
 	bool joined;
 };
 

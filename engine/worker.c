@@ -154,7 +154,7 @@ void eng_worker_end(struct eng_worker *w)
 	r->calls = w->calls;
 }
 
-void eng_worker_phase(struct eng_worker *w, int st)
+static void worker_phase(struct eng_worker *w, int st)
 {
 	int old = w->state_seen;
 
@@ -165,6 +165,33 @@ void eng_worker_phase(struct eng_worker *w, int st)
 		worker_begin_measure(w);
 	if (st >= ENG_ST_STOP)
 		eng_worker_end(w);
+}
+
+static void worker_snapshot(struct eng_worker *w, uint32_t seq)
+{
+	struct eng_snapshot *s = &w->th->run->snap[w->th->idx];
+	bool measuring = w->t_start_ns && !w->stopping;
+
+	s->t_ns = eng_mono_ns();
+	s->start_ns = w->t_start_ns;
+	s->ios = measuring ? w->ios : w->res->ios;
+	s->errors = measuring ? w->errors : w->res->errors;
+	if (w->hist)
+		memcpy(&s->hist, w->hist, sizeof(s->hist));
+	else
+		eng_hist_reset(&s->hist);
+	atomic_store_explicit(&w->live->snap_seq, seq, memory_order_release);
+}
+
+void eng_worker_control(struct eng_worker *w, uint32_t ctl)
+{
+	uint32_t seq = ctl >> ENG_CTL_SEQ_SHIFT;
+
+	w->ctl_seen = ctl;
+	if ((int)(ctl & ENG_CTL_PHASE) != w->state_seen)
+		worker_phase(w, (int)(ctl & ENG_CTL_PHASE));
+	if (seq && seq != atomic_load_explicit(&w->live->snap_seq, memory_order_relaxed))
+		worker_snapshot(w, seq);
 }
 
 /* Errors that mean the setup is wrong (no poll queues, bad alignment), not
@@ -241,8 +268,10 @@ void *eng_worker_main(void *arg)
 	w.job = th->job;
 	w.res = th->res;
 	w.live = th->live;
-	w.state = &th->run->state;
+	w.ctl = &th->run->ctl;
+	w.th = th;
 	w.state_seen = ENG_ST_SETUP;
+	w.ctl_seen = ENG_ST_SETUP;
 	w.batch = w.job->batch;
 	w.bs = w.job->bs;
 	w.expect = w.job->op == ENG_OP_NOP ? 0 : w.job->bs;

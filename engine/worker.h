@@ -22,6 +22,8 @@ enum eng_state {
 	ENG_ST_MEASURE,
 	ENG_ST_STOP,
 };
+#define ENG_CTL_PHASE 0xfu		/* eng_run.ctl: phase bits */
+#define ENG_CTL_SEQ_SHIFT 4		/* snapshot request number above */
 
 struct eng_worker;
 
@@ -53,8 +55,11 @@ struct eng_worker {
 	uint64_t ios_ramp;	/* completed before measuring began */
 	uint64_t limit;		/* stop after this many measured IOs, 0 none */
 	int fatal;		/* -errno of an IO error that ends the run */
-	int state_seen;
-	const _Atomic int *state;
+	int state_seen;		/* phase */
+	uint32_t ctl_seen;	/* whole control word */
+	const _Atomic uint32_t *ctl;
+	struct eng_snapshot *snaps;	/* the run's array, NULL until asked */
+	const struct eng_thread *th;
 	struct eng_live *live;
 
 	/* cold */
@@ -79,17 +84,19 @@ struct eng_worker {
 	};
 };
 
-/* Out of line: a phase change (ramp over, stop) seen by the worker. */
-void eng_worker_phase(struct eng_worker *w, int st);
+/* Out of line: a phase change (ramp over, stop) or a snapshot request. */
+void eng_worker_control(struct eng_worker *w, uint32_t ctl);
 
-/* Once per loop: notice phase changes, publish live counters. Returns true
- * when the worker must not submit more IOs. */
+/* Once per loop: notice phase changes and snapshot requests, publish live
+ * counters. Returns true when the worker must not submit more IOs. The
+ * acquire pairs with the controller's store, so a snapshot buffer the
+ * reader has finished with is not rewritten before it was read. */
 static inline bool eng_worker_tick(struct eng_worker *w)
 {
-	int st = atomic_load_explicit(w->state, memory_order_relaxed);
+	uint32_t ctl = atomic_load_explicit(w->ctl, memory_order_acquire);
 
-	if (eng_unlikely(st != w->state_seen))
-		eng_worker_phase(w, st);
+	if (eng_unlikely(ctl != w->ctl_seen))
+		eng_worker_control(w, ctl);
 	atomic_store_explicit(&w->live->ios, w->ios_ramp + w->ios, memory_order_relaxed);
 	return w->stopping;
 }

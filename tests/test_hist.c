@@ -256,6 +256,44 @@ static void test_merge(void)
 	      eng_hist_percentile(&h, 99));
 }
 
+/* Two snapshots of one running histogram: their difference is exactly the
+ * histogram of what came in between, min and max within a bucket. */
+static void test_diff(void)
+{
+	static struct eng_hist before, between, d;
+	unsigned i;
+
+	eng_hist_reset(&h);
+	eng_hist_reset(&between);
+	for (i = 0; i < NSAMP / 2; i++)
+		eng_hist_add(&h, 1000 + rnd() % 1000000);
+	before = h;
+	for (i = 0; i < NSAMP / 2; i++) {
+		uint64_t ns = 5000 + rnd() % 50000;
+
+		eng_hist_add(&h, ns);
+		eng_hist_add(&between, ns);
+	}
+	eng_hist_diff(&d, &h, &before);
+	CHECK(d.count == between.count && d.sum_ns == between.sum_ns);
+	CHECK(!memcmp(d.b, between.b, sizeof(d.b)));
+	for (i = 1; i < 100; i += 7) {
+		uint64_t a = eng_hist_percentile(&d, i), b = eng_hist_percentile(&between, i);
+
+		CHECKF((a > b ? a - b : b - a) <= b / 100, "p%u: diff %" PRIu64 " vs %" PRIu64,
+		       i, a, b);
+	}
+	CHECKF(d.max_ns >= between.max_ns && d.max_ns <= between.max_ns + between.max_ns / 100,
+	       "diff max %" PRIu64 " vs %" PRIu64, d.max_ns, between.max_ns);
+	CHECKF(d.min_ns <= between.min_ns && d.min_ns + d.min_ns / 100 >= between.min_ns,
+	       "diff min %" PRIu64 " vs %" PRIu64, d.min_ns, between.min_ns);
+	/* the running max (from the first half) must not leak into the interval */
+	CHECK(h.max_ns > 100000 && d.max_ns < 60000);
+	/* nothing in between: empty */
+	eng_hist_diff(&d, &h, &h);
+	CHECK(d.count == 0 && eng_hist_percentile(&d, 99) == 0);
+}
+
 int main(void)
 {
 	test_empty();
@@ -263,5 +301,6 @@ int main(void)
 	test_bounds();
 	test_distributions();
 	test_merge();
+	test_diff();
 	return t_result();
 }
