@@ -53,7 +53,8 @@ static void place_say_once(const char *text)
 	fprintf(stderr, "iostorm: %s\n", text);
 }
 
-static int place_cpulist(const struct cli_opts *o, unsigned njobs, int *cpu, int *node)
+static int place_cpulist(const struct cli_opts *o, unsigned njobs,
+			 struct cli_slot *slots)
 {
 	unsigned i;
 
@@ -62,10 +63,8 @@ static int place_cpulist(const struct cli_opts *o, unsigned njobs, int *cpu, int
 			o->ncpus, njobs);
 		return CLI_EXIT_USAGE;
 	}
-	for (i = 0; i < njobs; i++) {
-		cpu[i] = o->cpus[i];
-		node[i] = -1;
-	}
+	for (i = 0; i < njobs; i++)
+		slots[i].cpu = o->cpus[i];
 	return CLI_EXIT_OK;
 }
 
@@ -75,21 +74,23 @@ static enum topo_policy place_policy(enum cli_placement p)
 	       p == CLI_PLACE_NONE ? TOPO_PLACE_NONE : TOPO_PLACE_LOCAL;
 }
 
+/* With sqpoll every worker asks for two places near its device: the first
+ * for itself, the second for its submission thread. */
 static int place_topology(const struct cli_opts *o, struct topo *t,
 			  const struct eng_target *const *targets, unsigned ndev,
-			  unsigned per, int *cpu, int *node)
+			  unsigned per, bool sqpoll, struct cli_slot *out)
 {
+	unsigned each = sqpoll ? 2 : 1, i;
 	const char **paths = calloc(ndev, sizeof(*paths));
 	unsigned *nworkers = calloc(ndev, sizeof(*nworkers));
-	struct topo_slot *slots = calloc((size_t)ndev * per, sizeof(*slots));
+	struct topo_slot *slots = calloc((size_t)ndev * per * each, sizeof(*slots));
 	struct topo_notes notes = { 0 };
-	unsigned i;
 	int ret = -ENOMEM;
 
 	if (paths && nworkers && slots) {
 		for (i = 0; i < ndev; i++) {
 			paths[i] = targets[i]->path;
-			nworkers[i] = per;
+			nworkers[i] = per * each;
 		}
 		ret = topo_place(t, place_policy(o->placement), NULL, paths,
 				 nworkers, ndev, slots, &notes);
@@ -97,8 +98,10 @@ static int place_topology(const struct cli_opts *o, struct topo *t,
 	for (i = 0; i < notes.n; i++)
 		place_say_once(notes.text[i]);
 	for (i = 0; !ret && i < ndev * per; i++) {
-		cpu[i] = slots[i].cpu;
-		node[i] = slots[i].node;
+		out[i].cpu = slots[i * each].cpu;
+		out[i].node = slots[i * each].node;
+		if (sqpoll)
+			out[i].sq_cpu = slots[i * each + 1].cpu;
 	}
 	if (ret)
 		fprintf(stderr, "iostorm: cannot place workers (%s)\n", strerror(-ret));
@@ -109,21 +112,19 @@ static int place_topology(const struct cli_opts *o, struct topo *t,
 }
 
 int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
-	      unsigned ndev, unsigned per, int *cpu, int *node)
+	      unsigned ndev, unsigned per, bool sqpoll, struct cli_slot *slots)
 {
 	unsigned i, njobs = ndev * per;
 	struct topo *t;
 
+	for (i = 0; i < njobs; i++)
+		slots[i] = (struct cli_slot){ -1, -1, -1 };
 	if (o->ncpus)
-		return place_cpulist(o, njobs, cpu, node);
-	for (i = 0; i < njobs; i++) {
-		cpu[i] = -1;
-		node[i] = -1;
-	}
+		return place_cpulist(o, njobs, slots);
 	if (!targets || o->placement == CLI_PLACE_NONE)
 		return CLI_EXIT_OK;
 	t = place_live_topo();
 	if (!t)
 		return CLI_EXIT_OK;
-	return place_topology(o, t, targets, ndev, per, cpu, node);
+	return place_topology(o, t, targets, ndev, per, sqpoll, slots);
 }

@@ -3,14 +3,26 @@
 #ifndef CLI_PLACE_H
 #define CLI_PLACE_H
 
+#include <stdbool.h>
+
 #include "cli/opts.h"
 #include "engine/target.h"
 
-/* Fills cpu[] and node[] for ndev * per workers (device d owns workers
- * d*per .. d*per+per-1); targets NULL means workers without a device (nop).
+/* Where one worker goes: its CPU, its memory node and, for SQPOLL, the
+ * CPU of its kernel submission thread (-1: unpinned / first touch / the
+ * engine's choice). */
+struct cli_slot {
+	int cpu;
+	int node;
+	int sq_cpu;
+};
+
+/* Fills slots for ndev * per workers (device d owns workers d*per ..
+ * d*per+per-1); targets NULL means workers without a device (nop). With
+ * sqpoll each worker's submission thread gets a local CPU of its own too.
  * Notes worth knowing before the run (shared cores, a CPU-less node) go to
  * stderr once each. Returns a CLI_EXIT_* status, having said why. */
 int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
-	      unsigned ndev, unsigned per, int *cpu, int *node);
+	      unsigned ndev, unsigned per, bool sqpoll, struct cli_slot *slots);
 
 #endif

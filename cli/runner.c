@@ -264,7 +264,7 @@ static uint64_t ios_share(uint64_t ios, unsigned per, unsigned w)
 }
 
 static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
-		     int cpu, int node)
+		     const struct cli_slot *at)
 {
 	const struct cli_opts *o = c->o;
 	unsigned d = i / c->per, w = i % c->per;
@@ -282,9 +282,9 @@ static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
 	j->range_len = o->range_len;
 	if (j->target && !j->range_len)
 		j->range_len = j->target->size - o->range_off;
-	j->cpu = cpu;
-	j->sq_cpu = -1;
-	j->node = node;
+	j->cpu = at->cpu;
+	j->sq_cpu = at->sq_cpu;
+	j->node = at->node;
 	j->latency = o->latency;
 	j->seed = o->seed + (uint64_t)i * 0x9e3779b97f4a7c15ull;
 	j->ios = c->spec->targets ? ios_share(o->ios, c->per, w) : o->ios;
@@ -293,23 +293,22 @@ static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
 static int build_jobs(const struct runctx *c, struct eng_job **out)
 {
 	struct eng_job *jobs;
-	int *cpu, *node;
+	struct cli_slot *slots;
 	unsigned i;
 	int rc;
 
 	jobs = calloc(c->njobs, sizeof(*jobs));
-	cpu = calloc(c->njobs, sizeof(*cpu));
-	node = calloc(c->njobs, sizeof(*node));
-	rc = jobs && cpu && node ? CLI_EXIT_OK : CLI_EXIT_RUNTIME;
+	slots = calloc(c->njobs, sizeof(*slots));
+	rc = jobs && slots ? CLI_EXIT_OK : CLI_EXIT_RUNTIME;
 	if (rc)
 		say("out of memory");
 	if (!rc)
 		rc = cli_place(c->o, c->spec->targets, c->spec->targets ? c->ndev : 1,
-			       c->spec->targets ? c->per : c->njobs, cpu, node);
+			       c->spec->targets ? c->per : c->njobs,
+			       c->mode == ENG_MODE_SQPOLL, slots);
 	for (i = 0; !rc && i < c->njobs; i++)
-		fill_job(&jobs[i], c, i, cpu[i], node[i]);
-	free(node);
-	free(cpu);
+		fill_job(&jobs[i], c, i, &slots[i]);
+	free(slots);
 	if (rc)
 		free(jobs);
 	else
