@@ -1,0 +1,73 @@
+/* Inside saturate: the figures kept per device and step, shared by the
+ * files that run the steps (sat_run.c), reason about them (sat_analyse.c),
+ * print the table (sat_report.c) and write the JSON (sat_json.c). Not for
+ * other commands: they use cli/saturate.h. */
+#ifndef CLI_SAT_IMPL_H
+#define CLI_SAT_IMPL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli/gap.h"
+#include "cli/report.h"
+#include "cli/runner.h"
+#include "cli/saturate.h"
+#include "topo/topo.h"
+
+/* The steps whose figures a device keeps. */
+enum sat_fig {
+	SAT_QD1_SOLO,
+	SAT_QDN_SOLO,
+	SAT_QD1_ALL,
+	SAT_QDN_ALL,
+	SAT_QDN_REMOTE,
+	SAT_NFIG,
+};
+
+struct satdev {
+	const struct eng_target *t;
+	struct cli_dev fig[SAT_NFIG];	/* hist NULL; cpus owned here */
+	bool done[SAT_NFIG];
+	const struct topo_dev *td;	/* NULL: no topology */
+	bool off_node;
+};
+
+struct sat {
+	const struct cli_opts *o;
+	const struct cli_sat_opts *so;
+	struct cli_targets ts;
+	struct satdev *dev;
+	unsigned n;
+	struct topo *topo;
+	const char *engine;
+	enum eng_mode mode;
+	bool interrupted;
+	unsigned step, nsteps;
+	uint64_t step_ns;
+	FILE *out;			/* the table's stream */
+	struct cli_gap gap;
+	struct topo_finding *tf;
+	int ntf;
+};
+
+/* One line on stderr: "iostorm saturate: " msg arg. */
+void cli_sat_say(const char *msg, const char *arg);
+
+/* sat_analyse.c */
+/* A step's IOPS, or -1 where the step did not run. */
+double cli_sat_iops(const struct satdev *sd, enum sat_fig f);
+/* Busy time per worker in percent of the elapsed time, or -1. */
+double cli_sat_cpu_pct(const struct cli_dev *d);
+/* Loads this machine's topology and looks every device up; without one
+ * (a line on stderr says why) the report goes on without NUMA and PCI. */
+void cli_sat_load_topology(struct sat *s);
+/* Fills s->gap from the kept figures. 0 or -ENOMEM. */
+int cli_sat_analyse(struct sat *s);
+
+/* sat_report.c: the table, the gap and its attribution, to s->out. */
+void cli_sat_print_report(const struct sat *s);
+
+/* sat_json.c: the report to o->json where asked. Returns the exit status. */
+int cli_sat_write_json(const struct sat *s);
+
+#endif

@@ -1,0 +1,200 @@
+/* saturate: plan the steps, run each through the runner, keep one set of
+ * figures per device and step, then hand them to sat_analyse.c and print
+ * what cli/gap.c concludes (sat_report.c, sat_json.c). */
+#include "cli/sat_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+
+static const char *const fig_name[SAT_NFIG] = {
+	"alone QD1", "alone QDn", "all QD1", "all QDn", "all QDn remote",
+};
+
+void cli_sat_say(const char *msg, const char *arg)
+{
+	fprintf(stderr, "iostorm saturate: %s%s\n", msg, arg ? arg : "");
+}
+
+static unsigned step_qd(const struct sat *s, enum sat_fig f)
+{
+	return f == SAT_QD1_SOLO || f == SAT_QD1_ALL ? 1 : s->o->qd;
+}
+
+static void keep(struct satdev *sd, enum sat_fig f, const struct cli_dev *d)
+{
+	int *cpus = NULL;
+
+	if (d->cpus && d->nworkers) {
+		cpus = malloc(d->nworkers * sizeof(*cpus));
+		if (cpus)
+			memcpy(cpus, d->cpus, d->nworkers * sizeof(*cpus));
+	}
+	sd->fig[f] = *d;
+	sd->fig[f].hist = NULL;
+	sd->fig[f].cpus = cpus;
+	sd->fig[f].nworkers = cpus ? d->nworkers : 0;
+	sd->done[f] = true;
+}
+
+static void step_label(const struct sat *s, enum sat_fig f, int only, char *buf,
+		       size_t len)
+{
+	/* this step included: the runner's own ETA covers the step only */
+	uint64_t left = (uint64_t)(s->nsteps - s->step) * s->step_ns;
+
+	snprintf(buf, len, "step %u/%u %s QD%u %s, all done in ~%.0fs",
+		 s->step + 1, s->nsteps, f == SAT_QD1_SOLO || f == SAT_QDN_SOLO ? "alone" : "all",
+		 step_qd(s, f), only >= 0 ? s->dev[only].t->name : "devices",
+		 (double)left / 1e9);
+}
+
+/* One step: device `only` alone, or every device (only < 0). */
+static int run_step(struct sat *s, enum sat_fig f, int only)
+{
+	const struct eng_target *tp[CLI_MAX_TARGETS];
+	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp };
+	struct cli_opts so = *s->o;
+	struct cli_report rep;
+	char label[160];
+	unsigned i;
+	int rc;
+
+	if (only >= 0)
+		tp[spec.ntargets++] = s->dev[only].t;
+	for (i = 0; only < 0 && i < s->n; i++)
+		tp[spec.ntargets++] = s->dev[i].t;
+	so.qd = step_qd(s, f);
+	so.batch = s->o->batch < so.qd ? s->o->batch : so.qd;
+	if (f == SAT_QDN_REMOTE) {
+		so.placement = CLI_PLACE_REMOTE;
+		so.placement_set = true;
+	}
+	so.json = NULL;
+	step_label(s, f, only, label, sizeof(label));
+	spec.label = label;
+	rc = cli_runner_run(&so, &spec, &rep);
+	if (!rc) {
+		for (i = 0; i < rep.ndev; i++)
+			keep(&s->dev[only >= 0 ? (unsigned)only : i], f, &rep.dev[i]);
+		s->engine = rep.engine;
+		s->mode = rep.mode;
+		s->interrupted |= rep.interrupted;
+		if (!s->o->quiet)
+			fprintf(stderr, "iostorm: %u/%u %s %s: %.0f IOPS%s\n", s->step + 1,
+				s->nsteps, fig_name[f], only >= 0 ? s->dev[only].t->name : "devices",
+				rep.total.iops, rep.interrupted ? " (interrupted)" : "");
+	}
+	cli_report_free(&rep);
+	s->step++;
+	return rc;
+}
+
+static int run_all(struct sat *s)
+{
+	unsigned i;
+	int rc = 0;
+
+	for (i = 0; i < s->n && !rc && !cli_runner_interrupted(); i++) {
+		rc = run_step(s, SAT_QD1_SOLO, (int)i);
+		if (!rc && !cli_runner_interrupted())
+			rc = run_step(s, SAT_QDN_SOLO, (int)i);
+	}
+	if (!rc && !cli_runner_interrupted())
+		rc = run_step(s, SAT_QD1_ALL, -1);
+	if (!rc && !cli_runner_interrupted())
+		rc = run_step(s, SAT_QDN_ALL, -1);
+	if (!rc && s->so->compare_placement && !cli_runner_interrupted())
+		rc = run_step(s, SAT_QDN_REMOTE, -1);
+	s->interrupted |= cli_runner_interrupted();
+	return rc;
+}
+
+static void plan(struct sat *s)
+{
+	const struct cli_opts *o = s->o;
+
+	s->nsteps = 2 * s->n + 2 + (s->so->compare_placement ? 1 : 0);
+	s->step_ns = o->ramp_ns + o->time_ns;
+	fprintf(s->out, "iostorm saturate: %u device%s; each alone at QD1 then QD%u, then all at once at QD1 then QD%u%s\n",
+		s->n, s->n == 1 ? "" : "s", o->qd, o->qd,
+		s->so->compare_placement ? ", then all at QDn with remote workers" : "");
+	if (o->time_ns)
+		fprintf(s->out, "plan: %u steps of %.3gs ramp + %.3gs measured: about %.0fs\n",
+			s->nsteps, (double)o->ramp_ns / 1e9, (double)o->time_ns / 1e9,
+			(double)s->nsteps * (double)s->step_ns / 1e9);
+	else
+		fprintf(s->out, "plan: %u steps of %llu IOs per device each\n", s->nsteps,
+			(unsigned long long)o->ios);
+	fflush(s->out);
+}
+
+/* ---- the run ---- */
+
+int cli_sat_cmdline(struct cli_opts *o, const char *cmd, int argc, char **argv,
+		    const char *synopsis, const struct cli_opt_extra *extra,
+		    cli_opt_cb cb, void *ctx, uint32_t qd, uint64_t ramp_ns,
+		    uint64_t time_ns)
+{
+	cli_opts_init(o, cmd, CLI_OG_TARGET);
+	o->qd = qd;
+	o->ramp_ns = ramp_ns;
+	o->time_ns = time_ns;
+	return cli_opts_cmdline_parse(o, argc, argv, synopsis, extra, cb, ctx);
+}
+
+static void sat_free(struct sat *s)
+{
+	unsigned i, f;
+
+	for (i = 0; s->dev && i < s->n; i++)
+		for (f = 0; f < SAT_NFIG; f++)
+			free(s->dev[i].fig[f].cpus);
+	free(s->dev);
+	free(s->tf);
+	if (s->topo)
+		topo_free(s->topo);
+	cli_targets_close(&s->ts);
+}
+
+int cli_saturate_run(const struct cli_opts *o, const struct cli_sat_opts *so)
+{
+	struct sat s;
+	unsigned i;
+	int rc;
+
+	memset(&s, 0, sizeof(s));
+	s.o = o;
+	s.so = so;
+	s.out = o->json && !strcmp(o->json, "-") ? stderr : stdout;
+	if (!o->ntargets || o->ntargets > CLI_MAX_TARGETS) {
+		cli_sat_say(o->ntargets ? "too many targets" : "no TARGET given", NULL);
+		return CLI_EXIT_USAGE;
+	}
+	rc = cli_targets_open(&s.ts, o);
+	if (rc)
+		return rc;
+	s.n = s.ts.n;
+	s.dev = calloc(s.n, sizeof(*s.dev));
+	if (!s.dev) {
+		cli_sat_say("out of memory", NULL);
+		sat_free(&s);
+		return CLI_EXIT_RUNTIME;
+	}
+	for (i = 0; i < s.n; i++)
+		s.dev[i].t = &s.ts.t[i];
+	cli_sat_load_topology(&s);
+	plan(&s);
+	rc = run_all(&s);
+	if (!rc && cli_sat_analyse(&s)) {
+		cli_sat_say("out of memory", NULL);
+		rc = CLI_EXIT_RUNTIME;
+	}
+	if (!rc) {
+		cli_sat_print_report(&s);
+		rc = cli_sat_write_json(&s);
+	}
+	sat_free(&s);
+	return rc;
+}
