@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "topo/topo.h"
+#include "topo/topo_int.h"
 
 struct fl {
 	struct topo_finding *a;
@@ -82,8 +83,8 @@ static unsigned cpu_nodes(const struct topo *t, const struct topo_dev *d, int *i
 	for (k = 0; k < d->nnodes && n < max; k++)
 		if (node_has_cpus(t, d->nodes[k]))
 			idx[n++] = topo_node_index(t, d->nodes[k]);
-	if (!n && d->nnodes && max && (near = topo_nearest_cpu_node(t, d->nodes[0])) >= 0)
-		idx[n++] = topo_node_index(t, (unsigned)near);
+	if (!n && d->nnodes && max && (near = topo_nearest_cpu_index(t, d->nodes[0])) >= 0)
+		idx[n++] = near;
 	return n;
 }
 
@@ -273,8 +274,7 @@ static void few_cores(const struct topo *t, const struct topo_dev *const *devs,
 		if (done[i] || !d->has_pci || !d->cpus || !d->nnodes)
 			continue;
 		if (!cores) {
-			int near = topo_nearest_cpu_node(t, d->nodes[0]);
-			int idx = near >= 0 ? topo_node_index(t, (unsigned)near) : -1;
+			int idx = topo_nearest_cpu_index(t, d->nodes[0]);
 
 			cores = idx >= 0 ? topo_node(t, (unsigned)idx)->cores : 0;
 		}

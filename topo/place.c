@@ -63,44 +63,6 @@ const char *topo_policy_name(enum topo_policy pol)
 	return "?";
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
-int topo_cpulist_parse(const char *s, int **cpus)
-{
-	hwloc_bitmap_t b = hwloc_bitmap_alloc();
-	int n, i, k = 0, *a;
-	const char *p;
-
-	if (!b)
-		return -ENOMEM;
-	/* hwloc's parser accepts trailing junk; we do not */
-	for (p = s; *p; p++)
-		if (!strchr("0123456789,-", *p))
-			break;
-	if (*p || !*s || hwloc_bitmap_list_sscanf(b, s) || hwloc_bitmap_iszero(b) ||
-	    (n = hwloc_bitmap_weight(b)) < 0) {
-		hwloc_bitmap_free(b);
-		return -EINVAL;
-	}
-	a = malloc((size_t)n * sizeof(*a));
-	if (!a) {
-		hwloc_bitmap_free(b);
-		return -ENOMEM;
-	}
-	hwloc_bitmap_foreach_begin(i, b)
-		a[k++] = i;
-	hwloc_bitmap_foreach_end();
-	hwloc_bitmap_free(b);
-	qsort(a, (size_t)n, sizeof(*a), cmp_int);
-	*cpus = a;
-	return n;
-}
-
 /* The NUMA node for a worker's memory on cpu: one of prefer's nodes (the
  * device's) that holds the CPU, else the first node that holds it. */
 static int node_of_cpu(const struct topo *t, int cpu, const struct topo_dev *prefer)
@@ -277,13 +239,12 @@ static void candidates(struct topo *t, enum topo_policy pol, const struct topo_d
 		with_cpus += idx >= 0 && !t->nodes[idx].cpuless;
 	}
 	if (!with_cpus) {
-		int near = topo_nearest_cpu_node(t, d->nodes[0]);
-		int idx = near >= 0 ? topo_node_index(t, (unsigned)near) : -1;
+		int idx = topo_nearest_cpu_index(t, d->nodes[0]);
 
 		if (idx >= 0) {
 			hwloc_bitmap_copy(set, t->node_obj[idx]->cpuset);
-			note(notes, "%s is local to CPU-less node %u: placed on nearest node %d",
-			     d->name, d->nodes[0], near);
+			note(notes, "%s is local to CPU-less node %u: placed on nearest node %u",
+			     d->name, d->nodes[0], t->nodes[idx].os_index);
 		}
 	}
 	if (pol == TOPO_PLACE_REMOTE) {

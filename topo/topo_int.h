@@ -1,4 +1,5 @@
-/* Inside topo/: the loaded topology. Not for other modules. */
+/* Inside topo/: the loaded topology and the helpers its files share. Not
+ * for other modules. */
 #ifndef TOPO_TOPO_INT_H
 #define TOPO_TOPO_INT_H
 
@@ -22,7 +23,31 @@ struct topo {
 	uint64_t *dist;			/* nnodes x nnodes, NULL: none recorded */
 };
 
+/* names.c */
+void topo_copy_str(char *dst, size_t len, const char *src);
 void topo_head_name(const char *name, char *out, size_t len);
+
+/* sysfs.c: every path is relative to t->sysfs; -ENOENT without one */
+int topo_sys_read(const struct topo *t, char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int topo_sys_realpath(const struct topo *t, char *out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void topo_sys_link(const struct topo *t, const char *busid, struct topo_link *l);
+
+/* dev.c */
+struct topo_dev *topo_dev_new(const char *name, const char *path_name);
 void topo_dev_free(struct topo_dev *d);
+hwloc_obj_t topo_pci_parent(hwloc_obj_t o);
+int topo_dev_from_hwloc(struct topo *t, const char *name, hwloc_obj_t osdev,
+			hwloc_obj_t pci, struct topo_dev **out);
+
+/* topo.c */
+struct topo_dev *topo_find_dev(struct topo *t, const char *name);
+int topo_push_dev(struct topo_dev ***arr, unsigned *n, unsigned *cap, struct topo_dev *d);
+
+/* nodes.c */
+int topo_load_nodes(struct topo *t);
+void topo_free_nodes(struct topo *t);
+int topo_nearest_cpu_index(const struct topo *t, unsigned os_index);
 
 #endif
