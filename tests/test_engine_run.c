@@ -241,6 +241,21 @@ static void whole_range(const struct eng_target *t)
 
 /* Several jobs on one target at once, stopped from this thread; the live
  * counters move while they run. */
+/* How many of n workers answer a snapshot with measured IOs. */
+static unsigned measured_jobs(struct eng_run *r, unsigned n)
+{
+	const struct eng_snapshot *s;
+	int seq = eng_run_snapshot(r);
+	unsigned i, got = 0, ms;
+
+	for (i = 0; seq > 0 && i < n; i++) {
+		for (ms = 0; !(s = eng_run_snapshot_get(r, i, seq)) && ms < 1000; ms++)
+			tu_sleep_ms(1);
+		got += s && s->start_ns && s->ios > 0;
+	}
+	return got;
+}
+
 static void several(const char *what, const struct eng_target *t)
 {
 	struct eng_job j[4];
@@ -264,11 +279,13 @@ static void several(const char *what, const struct eng_target *t)
 	CHECK(!eng_run_done(r));
 	eng_run_start(r);
 	eng_run_measure(r);
-	for (i = 0; i < 4; i++)
-		while (atomic_load(&eng_run_live(r, i)->ios) == 0 && waited < DONE_MS) {
-			tu_sleep_ms(5);
-			waited += 5;
-		}
+	/* live counters include the ramp: ask the workers themselves until
+	 * every one has measured IOs, so none can miss the whole window */
+	while (measured_jobs(r, 4) < 4 && waited < DONE_MS) {
+		tu_sleep_ms(5);
+		waited += 5;
+	}
+	CHECKF(measured_jobs(r, 4) == 4, "%s several: not every job measured IOs", what);
 	for (i = 0; i < 4; i++)
 		CHECKF(atomic_load(&eng_run_live(r, i)->ios) > 0,
 		       "%s several: job %u live ios 0", what, i);
