@@ -353,8 +353,9 @@ int topo_place(struct topo *t, enum topo_policy pol, const char *cpulist,
 		nfree = free_cores(&p, set);
 		if (nworkers[d] > nfree) {
 			set_name(t, set, where, sizeof(where));
-			note(notes, "%s: %s has %u free core%s for %u workers: %s",
+			note(notes, "%s: %s has %u free core%s for %u worker%s: %s",
 			     dev->name, where, nfree, nfree == 1 ? "" : "s", nworkers[d],
+			     nworkers[d] == 1 ? "" : "s",
 			     "sharing cores (SMT siblings first, then doubling up)");
 		}
 		for (w = 0; w < nworkers[d]; w++, s++) {
