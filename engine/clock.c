@@ -28,8 +28,24 @@ static bool has_flag(const char *flags, const char *name)
 	return false;
 }
 
-/* Returns 1 when the first CPU's flags promise an invariant TSC, 0 when
- * not, -errno when /proc/cpuinfo cannot be read. */
+/* The kernel's own verdict: it switches away from the TSC when it finds
+ * the CPUs' TSCs out of step, and then so must we, since an unpinned
+ * worker may complete an IO on another CPU than it submitted it on. */
+static bool kernel_trusts_tsc(void)
+{
+	char cs[32] = "";
+	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "re");
+
+	if (!f)
+		return true;	/* no sysfs: the CPU flags decide alone */
+	if (!fgets(cs, sizeof(cs), f))
+		cs[0] = '\0';
+	fclose(f);
+	return !strncmp(cs, "tsc", 3) && (cs[3] == '\n' || cs[3] == '\0');
+}
+
+/* Returns 1 when the first CPU's flags promise an invariant TSC (and the
+ * kernel agrees), 0 when not, -errno when /proc/cpuinfo cannot be read. */
 static int tsc_invariant(void)
 {
 	char line[8192];
@@ -47,7 +63,7 @@ static int tsc_invariant(void)
 		break;
 	}
 	fclose(f);
-	return ret;
+	return ret > 0 && !kernel_trusts_tsc() ? 0 : ret;
 }
 
 /* One window: TSC read between two CLOCK_MONOTONIC reads at each end, so

@@ -54,7 +54,8 @@ struct eng_job {
 	int node;		/* NUMA node for buffers, -1: first touch */
 	bool latency;		/* time every IO */
 	uint64_t seed;
-	uint64_t ios;		/* stop after this many measured IOs, 0: none */
+	uint64_t ios;		/* stop after this many measured IOs (good or
+				 * failed), 0: none */
 };
 
 /* Live counters: one cache line per worker, written by its owner only with

@@ -28,8 +28,6 @@ void eng_hist_merge(struct eng_hist *dst, const struct eng_hist *src)
 		dst->max_ns = src->max_ns;
 }
 
-/* The reference for the inline eng_hist_index(): same mapping, found by
- * walking the powers of two instead of counting leading zeros. */
 /* min and max of an interval are not differences of running extremes: they
  * come from the lowest and highest bucket that gained samples (so within a
  * bucket's width, like every percentile), clamped by the running ones. */
@@ -58,6 +56,8 @@ void eng_hist_diff(struct eng_hist *d, const struct eng_hist *now,
 	d->max_ns = hi < now->max_ns ? hi : now->max_ns;
 }
 
+/* The reference for the inline eng_hist_index(): same mapping, found by
+ * walking the powers of two instead of counting leading zeros. */
 unsigned eng_hist_index_slow(uint64_t ns)
 {
 	unsigned e = ENG_HIST_SUB_BITS;

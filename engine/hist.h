@@ -1,7 +1,7 @@
 /* Log-linear latency histogram: exact below 2^SUB_BITS ns, then 2^SUB_BITS
  * linear buckets per power of two, so every bucket is narrower than 1% of
- * its lower bound. Covers 1 ns to 2^MAX_EXP ns (~73 min); larger values land
- * in the last bucket and are still exact in max. One per worker, merged after
+ * its lower bound. Covers 1 ns to 2^(MAX_EXP+1) ns (~2.4 h); larger values
+ * land in the last bucket and are still exact in max. One per worker, merged after
  * the run. */
 #ifndef ENG_HIST_H
 #define ENG_HIST_H

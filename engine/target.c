@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -17,11 +18,16 @@ static void copy_str(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
+/* A device is named as the kernel names it (/dev/disk/by-id/nvme-X and
+ * /dev/mapper/y become nvme0n1 and dm-0); a file by its basename. */
 static void target_name(struct eng_target *t, const char *path)
 {
-	const char *slash = strrchr(path, '/');
+	char *real = t->is_blk ? realpath(path, NULL) : NULL;
+	const char *p = real ? real : path;
+	const char *slash = strrchr(p, '/');
 
-	copy_str(t->name, sizeof(t->name), slash && slash[1] ? slash + 1 : path);
+	copy_str(t->name, sizeof(t->name), slash && slash[1] ? slash + 1 : p);
+	free(real);
 }
 
 static int target_size(struct eng_target *t, const struct stat *st)
@@ -84,6 +90,7 @@ int eng_target_open(struct eng_target *t, const char *path, bool buffered)
 	if (ret)
 		return ret;
 	t->is_blk = S_ISBLK(st.st_mode);
+	target_name(t, path);
 	t->buffered = buffered;
 	t->dev = t->is_blk ? st.st_rdev : st.st_dev;
 	t->ino = t->is_blk ? 0 : st.st_ino;

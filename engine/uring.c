@@ -1,6 +1,7 @@
 /* io_uring backend: fixed buffers, registered file and ring fd, batched
  * submission and reaping, one io_uring_enter per loop. */
 #include <errno.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -31,21 +32,31 @@ static unsigned uring_mode_flags(const struct eng_job *j)
 	return 0;
 }
 
+/* Unless told, the SQ thread goes to the next CPU after the worker's that
+ * this process may use (not merely the next number: it may be offline or
+ * outside the cpuset, and then setup fails with EINVAL). */
 static int uring_sq_cpu(const struct eng_job *j)
 {
-	long n = sysconf(_SC_NPROCESSORS_CONF);
+	cpu_set_t set;
+	int i, c;
 
 	if (j->sq_cpu >= 0)
 		return j->sq_cpu;
-	if (j->cpu < 0 || n <= 1)
+	if (j->cpu < 0 || sched_getaffinity(getpid(), sizeof(set), &set))
 		return -1;
-	return (int)((j->cpu + 1) % n);
+	for (i = 1; i < CPU_SETSIZE; i++) {
+		c = (j->cpu + i) % CPU_SETSIZE;
+		if (CPU_ISSET(c, &set))
+			return c == j->cpu ? -1 : c;
+	}
+	return -1;
 }
 
 /*
  * Try the cheapest task-running flags first and drop what the kernel
  * refuses: DEFER_TASKRUN (6.1) needs SINGLE_ISSUER (6.0); COOP_TASKRUN is
- * 5.19. DEFER_TASKRUN cannot be combined with SQPOLL. The completion mode's
+ * 5.19. SQPOLL takes none of the task-running flags (the kernel thread
+ * runs completions), only SINGLE_ISSUER. The completion mode's
  * own flags are never dropped: if even the bare mode fails with EINVAL, the
  * kernel refuses the mode.
  */
@@ -59,16 +70,20 @@ static int uring_init(struct eng_worker *w)
 		0,
 	};
 	const struct eng_job *j = w->job;
-	unsigned mode = uring_mode_flags(j), i;
+	unsigned mode = uring_mode_flags(j), i, tried = ~0u;
 	int ret = -EINVAL, sq_cpu = uring_sq_cpu(j);
 
 	for (i = 0; i < sizeof(ladder) / sizeof(ladder[0]); i++) {
+		unsigned rung = ladder[i];
 		struct io_uring_params p;
 
-		if ((mode & IORING_SETUP_SQPOLL) && (ladder[i] & IORING_SETUP_DEFER_TASKRUN))
+		if (mode & IORING_SETUP_SQPOLL)
+			rung &= IORING_SETUP_SINGLE_ISSUER;
+		if (rung == tried)
 			continue;
+		tried = rung;
 		memset(&p, 0, sizeof(p));
-		p.flags = ladder[i] | mode | IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP;
+		p.flags = rung | mode | IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP;
 		p.cq_entries = j->qd;
 		if ((mode & IORING_SETUP_SQPOLL) && sq_cpu >= 0) {
 			p.flags |= IORING_SETUP_SQ_AFF;
@@ -84,6 +99,7 @@ static int uring_init(struct eng_worker *w)
 	if (!ret) {
 		w->res->setup_flags = w->u.ring.flags;
 		w->u.ring_ok = true;
+		w->u.sqpoll = mode & IORING_SETUP_SQPOLL;
 		return 0;
 	}
 	w->res->stage = (ret == -EINVAL && mode) ? ENG_STAGE_MODE : ENG_STAGE_SETUP;
@@ -178,16 +194,53 @@ static uint32_t uring_reap(struct eng_worker *w, uint64_t now)
 	return n;
 }
 
+/* SQPOLL: the kernel thread takes SQEs by itself, so the kernel is entered
+ * only to wake that thread or to sleep until a completion; calls counts the
+ * entries that really happen. */
+static int uring_enter_sqpoll(struct eng_worker *w, uint32_t queued,
+			      uint32_t reaped, bool wait)
+{
+	struct io_uring *ring = &w->u.ring;
+	struct io_uring_cqe *cqe;
+	int ret = 0;
+
+	if (queued) {
+		if (IO_URING_READ_ONCE(*ring->sq.kflags) & IORING_SQ_NEED_WAKEUP)
+			w->calls++;
+		ret = io_uring_submit(ring);
+		if (ret < 0)
+			return ret;
+	}
+	if (!wait || reaped || io_uring_cq_ready(ring))
+		return 0;
+	w->calls++;
+	return io_uring_wait_cqe(ring, &cqe);
+}
+
+/* One io_uring_enter: submit what was queued and, when nothing more can be
+ * queued, wait for a completion; otherwise just let the kernel run
+ * completions (DEFER_TASKRUN runs them only when asked). */
+static int uring_enter(struct eng_worker *w, uint32_t queued, uint32_t reaped)
+{
+	bool wait = !queued || !w->nfree;
+
+	if (w->u.sqpoll)
+		return uring_enter_sqpoll(w, queued, reaped, wait);
+	w->calls++;
+	return wait ? io_uring_submit_and_wait(&w->u.ring, 1) :
+		      io_uring_submit_and_get_events(&w->u.ring);
+}
+
 static int uring_loop(struct eng_worker *w)
 {
 	struct io_uring *ring = &w->u.ring;
 
 	for (;;) {
 		uint64_t now = eng_worker_now(w);
-		uint32_t queued;
+		uint32_t queued, reaped;
 		int ret;
 
-		uring_reap(w, now);
+		reaped = uring_reap(w, now);
 		if (eng_worker_tick(w) && !w->inflight)
 			break;
 		queued = uring_prep(w, now);
@@ -197,13 +250,7 @@ static int uring_loop(struct eng_worker *w)
 			io_uring_sqring_wait(ring);
 			continue;
 		}
-		/* Wait only when nothing more can be queued; otherwise just
-		 * submit and let the kernel run completions (DEFER_TASKRUN). */
-		if (!queued || !w->nfree)
-			ret = io_uring_submit_and_wait(ring, 1);
-		else
-			ret = io_uring_submit_and_get_events(ring);
-		w->calls++;
+		ret = uring_enter(w, queued, reaped);
 		if (eng_unlikely(ret < 0 && ret != -EINTR && ret != -EAGAIN &&
 				 ret != -EBUSY && ret != -ETIME)) {
 			w->fatal = w->fatal ? w->fatal : ret;

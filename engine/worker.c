@@ -142,8 +142,13 @@ void eng_worker_end(struct eng_worker *w)
 		return;
 	w->stopping = true;
 	w->latency = false;	/* the drain after the window is not timed */
-	if (!w->t_start_ns)
-		return;		/* stopped before measuring: nothing measured */
+	if (!w->t_start_ns) {
+		/* stopped before measuring: nothing measured, and the ramp's
+		 * samples must not pose as the window's */
+		if (w->hist)
+			eng_hist_reset(w->hist);
+		return;
+	}
 	r->elapsed_ns = eng_mono_ns() - w->t_start_ns;
 	worker_rusage(&user, &sys);
 	r->user_s = tv_sub(user, w->ru_user);
@@ -206,6 +211,8 @@ void eng_worker_io_error(struct eng_worker *w, int res)
 {
 	w->errors++;
 	atomic_store_explicit(&w->live->errors, w->errors, memory_order_relaxed);
+	if (w->limit && w->ios + w->errors >= w->limit)
+		eng_worker_end(w);
 	if (res >= 0)
 		return;		/* a short read: counted, not fatal */
 	if (io_error_is_fatal(res) && !w->fatal) {
@@ -227,7 +234,9 @@ static int worker_setup_backend(struct eng_worker *w, const struct eng_backend_o
 	*ops = worker_backend(w->job);
 	w->res->backend = *ops == &eng_aio_ops ? ENG_BACKEND_LIBAIO : ENG_BACKEND_IO_URING;
 	ret = (*ops)->setup(w);
-	if (!(ret == -ENOSYS || ret == -EPERM) || w->job->backend != ENG_BACKEND_AUTO)
+	/* libaio has neither polling nor NOP: those stay io_uring's error */
+	if (!(ret == -ENOSYS || ret == -EPERM) || w->job->backend != ENG_BACKEND_AUTO ||
+	    w->job->mode != ENG_MODE_IRQ || w->job->op != ENG_OP_READ)
 		return ret;
 	w->res->fell_back = true;
 	w->res->fallback_err = ret;

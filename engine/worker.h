@@ -73,6 +73,7 @@ struct eng_worker {
 			struct io_uring ring;
 			uint32_t region_shift;	/* slot >> shift = buffer index */
 			bool ring_ok;
+			bool sqpoll;
 		} u;
 		struct {
 			io_context_t ctx;
@@ -109,8 +110,10 @@ static inline uint32_t eng_worker_budget(const struct eng_worker *w)
 	if (eng_unlikely(w->stopping))
 		return 0;
 	if (eng_unlikely(w->limit)) {
-		uint64_t left = w->limit > w->ios + w->inflight ?
-				w->limit - w->ios - w->inflight : 0;
+		/* failed IOs count too, or a device that keeps failing would
+		 * never reach the limit */
+		uint64_t done = w->ios + w->errors + w->inflight;
+		uint64_t left = w->limit > done ? w->limit - done : 0;
 		if (left < n)
 			n = (uint32_t)left;
 	}
@@ -140,9 +143,15 @@ static inline void eng_worker_complete(struct eng_worker *w, uint32_t slot,
 		return;
 	}
 	w->ios++;
-	if (w->latency)
-		eng_hist_add(w->hist, eng_ticks_to_ns(now - w->slot_ticks[slot]));
-	if (eng_unlikely(w->limit && w->ios >= w->limit))
+	if (w->latency) {
+		uint64_t dt = now - w->slot_ticks[slot];
+
+		/* never a wrapped negative interval (a clock step, a CPU whose
+		 * TSC lags): count it as 0 rather than as centuries */
+		dt = (int64_t)dt < 0 ? 0 : dt;
+		eng_hist_add(w->hist, eng_ticks_to_ns(dt));
+	}
+	if (eng_unlikely(w->limit && w->ios + w->errors >= w->limit))
 		eng_worker_end(w);
 }
 
