@@ -53,18 +53,27 @@ static void place_say_once(const char *text)
 	fprintf(stderr, "iostorm: %s\n", text);
 }
 
-static int place_cpulist(const struct cli_opts *o, unsigned njobs,
+/* --cpus in order. With sqpoll, a list of two CPUs per worker gives each
+ * worker's submission thread the CPU after the worker's; a shorter one
+ * leaves it to the engine, which may put it on another worker's CPU. */
+static int place_cpulist(const struct cli_opts *o, unsigned njobs, bool sqpoll,
 			 struct cli_slot *slots)
 {
-	unsigned i;
+	unsigned i, each = sqpoll && o->ncpus >= 2 * njobs ? 2 : 1;
 
 	if (o->ncpus < njobs) {
 		fprintf(stderr, "iostorm: --cpus lists %u CPUs for %u workers: give one CPU per worker\n",
 			o->ncpus, njobs);
 		return CLI_EXIT_USAGE;
 	}
-	for (i = 0; i < njobs; i++)
-		slots[i].cpu = o->cpus[i];
+	if (sqpoll && each == 1)
+		place_say_once("--completion sqpoll: --cpus has no CPU of their own for the "
+			       "submission threads (list two per worker: worker, then its thread)");
+	for (i = 0; i < njobs; i++) {
+		slots[i].cpu = o->cpus[i * each];
+		if (each == 2)
+			slots[i].sq_cpu = o->cpus[i * each + 1];
+	}
 	return CLI_EXIT_OK;
 }
 
@@ -120,7 +129,7 @@ int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
 	for (i = 0; i < njobs; i++)
 		slots[i] = (struct cli_slot){ -1, -1, -1 };
 	if (o->ncpus)
-		return place_cpulist(o, njobs, slots);
+		return place_cpulist(o, njobs, sqpoll, slots);
 	if (!targets || o->placement == CLI_PLACE_NONE)
 		return CLI_EXIT_OK;
 	t = place_live_topo();

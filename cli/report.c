@@ -154,8 +154,11 @@ void cli_report_print(const struct cli_report *r, const struct cli_opts *o,
 		print_row(f, &r->dev[i], namew);
 	if (r->ndev > 1)
 		print_row(f, &r->total, namew);
-	fprintf(f, "latency in microseconds over %.2fs measured; CPU%% is user+sys of the workers\n",
-		r->elapsed_s);
+	if (r->elapsed_s <= 0)
+		fprintf(f, "nothing was measured: the run stopped before its ramp ended\n");
+	else
+		fprintf(f, "latency in microseconds over %.2fs measured; CPU%% is user+sys of the workers\n",
+			r->elapsed_s);
 }
 
 int cli_report_output(const struct cli_report *r, const struct cli_opts *o)

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <sys/sysmacros.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -45,11 +46,15 @@ static void say(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* Only sets the flag: the reporting loop notices it within a tick. */
+/* The first signal only sets the flag: the reporting loop notices it
+ * within a tick and stops cleanly. A second one (a device that hangs and
+ * never lets the workers drain) takes the default action. */
 static void on_signal(int sig)
 {
-	(void)sig;
-	atomic_store_explicit(&stop_signal, 1, memory_order_relaxed);
+	if (atomic_exchange_explicit(&stop_signal, 1, memory_order_relaxed)) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 }
 
 void cli_runner_signals(void)
@@ -200,16 +205,20 @@ static int read_int(const char *path, int *v)
 	return ok ? 0 : -EINVAL;
 }
 
-/* queue/io_poll of a disk, or of the disk above a partition; 0 unknown. */
-static int read_io_poll(const char *name)
+/* queue/io_poll of a block device, or of the disk above a partition; 0
+ * unknown. By device number, not name: the path given may be a symlink
+ * (/dev/disk/by-id/...) whose name sysfs does not know. */
+static int read_io_poll(const struct eng_target *t)
 {
 	char path[256];
 	int v = 0;
 
-	snprintf(path, sizeof(path), "/sys/class/block/%s/queue/io_poll", name);
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/io_poll",
+		 major(t->dev), minor(t->dev));
 	if (!read_int(path, &v))
 		return v;
-	snprintf(path, sizeof(path), "/sys/class/block/%s/../queue/io_poll", name);
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../queue/io_poll",
+		 major(t->dev), minor(t->dev));
 	if (!read_int(path, &v))
 		return v;
 	return 0;
@@ -223,7 +232,7 @@ enum eng_mode cli_runner_mode(const struct cli_opts *o,
 	if (!o->mode_auto)
 		return o->mode;
 	for (i = 0; i < n; i++) {
-		if (!t[i]->is_blk || read_io_poll(t[i]->name) != 1) {
+		if (!t[i]->is_blk || read_io_poll(t[i]) != 1) {
 			say("--completion auto: irq (%s has no poll queues)", t[i]->name);
 			return ENG_MODE_IRQ;
 		}
@@ -249,6 +258,17 @@ static int check_combination(const struct cli_opts *o, enum eng_op op)
 		    eng_mode_name(o->mode));
 		return CLI_EXIT_USAGE;
 	}
+	if (o->buffered && !o->mode_auto &&
+	    (o->mode == ENG_MODE_POLL || o->mode == ENG_MODE_HYBRID)) {
+		say("--completion %s needs O_DIRECT: reads through the page cache cannot be polled",
+		    eng_mode_name(o->mode));
+		return CLI_EXIT_USAGE;
+	}
+	if (op == ENG_OP_READ && o->ios && o->ios < o->jobs_per_device) {
+		say("--ios %llu is fewer than the %u workers per device: give each at least one IO",
+		    (unsigned long long)o->ios, o->jobs_per_device);
+		return CLI_EXIT_USAGE;
+	}
 	return CLI_EXIT_OK;
 }
 
@@ -261,6 +281,18 @@ static uint64_t ios_share(uint64_t ios, unsigned per, unsigned w)
 		return 0;
 	share = ios / per + (w < ios % per);
 	return share ? share : 1;
+}
+
+/* Each worker's seed, hashed from the run's: seed + i * constant would give
+ * neighbouring workers generator states that are shifted copies of each
+ * other (the seeding steps by the same constant). */
+static uint64_t job_seed(uint64_t seed, unsigned i)
+{
+	uint64_t z = seed ^ (0xd1b54a32d192ed03ull * ((uint64_t)i + 1));
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
 }
 
 static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
@@ -286,7 +318,7 @@ static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
 	j->sq_cpu = at->sq_cpu;
 	j->node = at->node;
 	j->latency = o->latency;
-	j->seed = o->seed + (uint64_t)i * 0x9e3779b97f4a7c15ull;
+	j->seed = job_seed(o->seed, i);
 	j->ios = c->spec->targets ? ios_share(o->ios, c->per, w) : o->ios;
 }
 
@@ -356,6 +388,9 @@ static void setup_failed(const struct runctx *c, unsigned i, int err)
 
 	if (c->o->backend == ENG_BACKEND_LIBAIO)
 		say("%s: io_setup failed: %s (see /proc/sys/fs/aio-max-nr)", name, strerror(-err));
+	else if ((err == -ENOSYS || err == -EPERM) && c->mode != ENG_MODE_IRQ)
+		say("%s: io_uring_setup failed: %s (io_uring disabled here? --completion %s needs io_uring)",
+		    name, strerror(-err), eng_mode_name(c->mode));
 	else if (err == -ENOSYS || err == -EPERM)
 		say("%s: io_uring_setup failed: %s (io_uring disabled here? try --engine libaio)",
 		    name, strerror(-err));
@@ -514,9 +549,12 @@ static void measure(struct runctx *c)
 	eng_run_start(c->r);
 	if (c->o->ramp_ns && !should_stop(c))
 		wait_phase(c, ramp, c->o->ramp_ns, false);
-	eng_run_measure(c->r);
-	if (!should_stop(c))
+	/* stopped during the ramp: no measured window at all, rather than one
+	 * of a few microseconds that would be scaled up to a rate */
+	if (!should_stop(c)) {
+		eng_run_measure(c->r);
 		wait_phase(c, label, c->o->time_ns, true);
+	}
 	eng_run_stop(c->r);
 	eng_run_join(c->r);
 	cli_progress_clear();
@@ -617,7 +655,7 @@ static int check_poll_queues(const struct runctx *c)
 	if (c->o->mode_auto || (c->mode != ENG_MODE_POLL && c->mode != ENG_MODE_HYBRID))
 		return CLI_EXIT_OK;
 	for (i = 0; c->spec->targets && i < c->spec->ntargets; i++) {
-		if (c->spec->targets[i]->is_blk && read_io_poll(c->spec->targets[i]->name) != 1) {
+		if (c->spec->targets[i]->is_blk && read_io_poll(c->spec->targets[i]) != 1) {
 			io_failed(c, c->spec->targets[i]->name, -EOPNOTSUPP);
 			return CLI_EXIT_RUNTIME;
 		}
