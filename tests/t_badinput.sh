@@ -35,6 +35,8 @@ bad "time negative" 2 "--time" run -q --time -5s "$f"
 bad "unknown engine" 2 "--engine.*'foo'" run "${q[@]}" --engine foo "$f"
 bad "unknown completion" 2 "--completion.*'foo'" run "${q[@]}" --completion foo "$f"
 bad "unknown option" 2 "--bogus" run "${q[@]}" --bogus "$f"
+bad "polling buffered reads" 2 "--completion poll needs O_DIRECT" run "${q[@]}" --buffered --completion poll "$f"
+bad "fewer IOs than workers" 2 "--ios 2 is fewer than the 4 workers" run -q --ios 2 --jobs-per-device 4 "$f"
 
 # the same target twice, also through a symlink and a hard link
 bad "same file twice" 2 "$f.*same" run "${q[@]}" "$f" "$f"

@@ -32,6 +32,16 @@ for mode in poll hybrid; do
 		run "${q[@]}" --completion "$mode" --engine libaio "$dev"
 done
 
+# through a symlink (like /dev/disk/by-id/...): named and checked as the
+# kernel's device, not as the link
+ln -s "$dev" "$T_DIR/by-id-disk"
+if expect_ok "symlink" run "${q[@]}" --json - "$T_DIR/by-id-disk"; then
+	[ "$(jq -r '.devices[0].name' "$T_OUT")" = "$name" ] ||
+		check_fail "symlink: device name is not $name"
+fi
+expect_error "symlink, poll" 1 "^iostorm: $name has no poll queues" \
+	run "${q[@]}" --completion poll "$T_DIR/by-id-disk"
+
 # auto: irq here (loop devices have no poll queues), said in one line
 if expect_ok "completion auto" run "${q[@]}" --completion auto --json - "$dev"; then
 	json_check "$T_OUT" run 1 || check_fail "completion auto: JSON shape"

@@ -24,4 +24,19 @@ for sig in INT TERM; do
 	jq -e '.devices[0].elapsed_s < 30 and .interrupted == true' "$T_OUT" >/dev/null ||
 		check_fail "SIG$sig: elapsed says the run was not cut short"
 done
+
+# SIGINT during the ramp: nothing was measured, and nothing may pose as a
+# measurement (no rate, no latency from the ramp's IOs)
+timeout --preserve-status -s INT -k 10 1 "$IOSTORM" run -q --time 60s --ramp 30s \
+	--json - "$f" >"$T_OUT" 2>"$T_ERR" </dev/null
+rc=$?
+if [ "$rc" -ne 0 ] || ! jq -e '.schema == "iostorm/1" and .command == "run"' "$T_OUT" >/dev/null; then
+	check_fail "SIGINT in the ramp: exit $rc or no valid report"
+	show_output
+elif ! jq -e '.interrupted == true and .devices[0].ios == 0 and .devices[0].iops == 0
+		and .devices[0].lat_ns == null' "$T_OUT" >/dev/null; then
+	check_fail "SIGINT in the ramp: the report shows figures that were not measured"
+	show_output
+fi
+grep -q "nothing was measured" "$T_ERR" || check_fail "SIGINT in the ramp: the table does not say nothing was measured"
 t_done
