@@ -30,13 +30,26 @@ static void target_name(struct eng_target *t, const char *path)
 	free(real);
 }
 
+/* The offset alignment O_DIRECT needs on this file: its file system says
+ * (statx DIOALIGN, Linux 6.1+; 4096 on a 4K-sector disk), else the classic
+ * 512. Buffered reads need none beyond that. */
+static uint32_t target_file_align(const struct eng_target *t)
+{
+	struct statx stx;
+
+	if (t->buffered || statx(t->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) ||
+	    !(stx.stx_mask & STATX_DIOALIGN) || !stx.stx_dio_offset_align)
+		return 512;
+	return stx.stx_dio_offset_align;
+}
+
 static int target_size(struct eng_target *t, const struct stat *st)
 {
 	int lbs;
 
 	if (!t->is_blk) {
 		t->size = (uint64_t)st->st_size;
-		t->lbs = 512;
+		t->lbs = target_file_align(t);
 		return 0;
 	}
 	if (ioctl(t->fd, BLKGETSIZE64, &t->size) < 0)

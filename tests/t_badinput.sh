@@ -79,6 +79,18 @@ if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
 	bad "same device via symlink" 2 "same" run "${q[@]}" "$dev" "$T_DIR/loopsym"
 	bad "bs below sector size" 2 "${dev#/dev/}|$dev" run "${q[@]}" --bs 512 "$dev"
 	bad "range not aligned" '[12]' "range|$dev" run "${q[@]}" --range 512:1m "$dev"
+	# a file on a file system over 4K sectors: O_DIRECT needs 4K there too
+	if command -v mkfs.ext4 >/dev/null && make_loop dev4k 32 4096 &&
+		mkfs.ext4 -q -F -b 4096 "$dev4k" >/dev/null 2>&1 && mkdir -p "$T_DIR/m4k" &&
+		mount "$dev4k" "$T_DIR/m4k" 2>/dev/null; then
+		T_MOUNTS+=("$T_DIR/m4k")
+		head -c 4194304 /dev/urandom >"$T_DIR/m4k/data"
+		bad "bs below the file system's alignment" 2 "m4k/data.*4096" \
+			run "${q[@]}" --bs 512 "$T_DIR/m4k/data"
+		expect_ok "bs 4k on that file system" run "${q[@]}" --bs 4k "$T_DIR/m4k/data"
+	else
+		echo "not checked: a file on a 4K-sector file system (needs mkfs.ext4 and mount)"
+	fi
 else
 	echo "not checked: loop devices (needs root and losetup)"
 fi
