@@ -157,8 +157,9 @@ void cli_report_print(const struct cli_report *r, const struct cli_opts *o,
 	if (r->elapsed_s <= 0)
 		fprintf(f, "nothing was measured: the run stopped before its ramp ended\n");
 	else
-		fprintf(f, "latency in microseconds over %.2fs measured; CPU%% is user+sys of the workers\n",
-			r->elapsed_s);
+		fprintf(f, "latency in microseconds over %.2fs measured; CPU%% is user+sys of the workers%s\n",
+			r->elapsed_s, r->mode == ENG_MODE_SQPOLL ?
+			" (not of the SQPOLL kernel threads, which keep a core busy each)" : "");
 }
 
 int cli_report_output(const struct cli_report *r, const struct cli_opts *o)
