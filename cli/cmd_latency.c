@@ -103,9 +103,8 @@ static void print_second(struct lat_ctx *c, uint64_t ios, uint64_t dt_ns)
 		"max", (json_int_t)(c->sum.count ? c->sum.max_ns : 0)));
 }
 
-static void each_second(void *ctx, struct eng_run *r, unsigned sec)
+static void each_second(void *ctx, struct eng_run *r)
 {
-	(void)sec;		/* counted in c->sec, with the last line */
 	struct lat_ctx *c = ctx;
 	uint64_t ios = 0, dt, dt_max = 0;
 	int seq = eng_run_snapshot(r);

@@ -525,8 +525,10 @@ static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns,
 		t = now_ns();
 		/* not on the last boundary: the caller has the final figures */
 		if (hook && t - t0 >= (uint64_t)(sec + 1) * NS_PER_S &&
-		    (!dur_ns || (uint64_t)(sec + 1) * NS_PER_S < dur_ns))
-			c->spec->each_second(c->spec->ctx, c->r, ++sec);
+		    (!dur_ns || (uint64_t)(sec + 1) * NS_PER_S < dur_ns)) {
+			sec++;
+			c->spec->each_second(c->spec->ctx, c->r);
+		}
 		if (dur_ns && t - t0 >= dur_ns)
 			return;
 		if (c->live && t - last >= NS_PER_S) {

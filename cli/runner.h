@@ -31,10 +31,10 @@ struct cli_run_spec {
 	const struct eng_target *const *targets;
 	unsigned ntargets;
 	const char *label;	/* phase on the live line, NULL: "run" */
-	/* Called after each full second of the measured window (sec from 1)
-	 * with the live run, e.g. to take engine snapshots; not at the end of
-	 * the window, whose last part the report itself holds. NULL: none. */
-	void (*each_second)(void *ctx, struct eng_run *r, unsigned sec);
+	/* Called after each full second of the measured window with the live
+	 * run, e.g. to take engine snapshots; not at the end of the window,
+	 * whose last part the report itself holds. NULL: none. */
+	void (*each_second)(void *ctx, struct eng_run *r);
 	void *ctx;
 };
 

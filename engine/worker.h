@@ -58,7 +58,6 @@ struct eng_worker {
 	int state_seen;		/* phase */
 	uint32_t ctl_seen;	/* whole control word */
 	const _Atomic uint32_t *ctl;
-	struct eng_snapshot *snaps;	/* the run's array, NULL until asked */
 	const struct eng_thread *th;
 	struct eng_live *live;
 
@@ -138,7 +137,8 @@ static inline void eng_worker_complete(struct eng_worker *w, uint32_t slot,
 {
 	w->free_slot[w->nfree++] = slot;
 	w->inflight--;
-	if (eng_unlikely((uint32_t)res != w->expect || res < 0)) {
+	/* a negative errno never equals expect (at most 1 MiB) once unsigned */
+	if (eng_unlikely((uint32_t)res != w->expect)) {
 		eng_worker_io_error(w, res);
 		return;
 	}
