@@ -2,14 +2,12 @@
 # what was measured up to then, as valid JSON.
 . "$(dirname "$0")/lib.sh"
 need_iostorm
-need_cmd jq timeout
+need_cmd jq
 
 make_data_file f 32
 for sig in INT TERM; do
-	# --preserve-status: iostorm's own exit status, not timeout's 124
-	timeout --preserve-status -s "$sig" -k 10 2 "$IOSTORM" run -q --time 60s --ramp 200ms \
-		--json - "$f" >"$T_OUT" 2>"$T_ERR" </dev/null
-	rc=$?
+	signal_iostorm "$sig" 2 run -q --time 60s --ramp 200ms --json - "$f"
+	rc=$T_RC
 	if [ "$rc" -ne 0 ]; then
 		check_fail "SIG$sig: exit $rc: not stopped cleanly"
 		show_output
@@ -27,9 +25,8 @@ done
 
 # SIGINT during the ramp: nothing was measured, and nothing may pose as a
 # measurement (no rate, no latency from the ramp's IOs)
-timeout --preserve-status -s INT -k 10 1 "$IOSTORM" run -q --time 60s --ramp 30s \
-	--json - "$f" >"$T_OUT" 2>"$T_ERR" </dev/null
-rc=$?
+signal_iostorm INT 1 run -q --time 60s --ramp 30s --json - "$f"
+rc=$T_RC
 if [ "$rc" -ne 0 ] || ! jq -e '.schema == "iostorm/1" and .command == "run"' "$T_OUT" >/dev/null; then
 	check_fail "SIGINT in the ramp: exit $rc or no valid report"
 	show_output
