@@ -1,0 +1,135 @@
+#!/bin/bash
+# tests/vm/kernel.sh SERIES: fetches a Debian guest kernel once and prints the
+# folder holding it: vmlinuz, release (its uname -r), modules/ (nvme and
+# what it depends on, decompressed, with modules.order listing the load
+# order). SERIES is 6.12 (bookworm-security) or 7.2 (unstable).
+#
+# The packages come through a private apt configuration under the cache
+# folder, pointed at the same mirrors as this machine's own apt sources: the
+# host's sources, lists and installed kernels are never touched. A series
+# already in the cache is reused without the network.
+# Cache: $IOSTORM_VM_CACHE, default /var/cache/iostorm-vm.
+set -euo pipefail
+
+series=${1:?usage: tests/vm/kernel.sh 6.12|7.2}
+cache=${IOSTORM_VM_CACHE:-/var/cache/iostorm-vm}
+out=$cache/kernel-$series
+
+die() {
+	echo "kernel.sh: $*" >&2
+	exit 1
+}
+
+if [ -s "$out/vmlinuz" ] && [ -s "$out/release" ] && [ -s "$out/modules/modules.order" ]; then
+	echo "$out"
+	exit 0
+fi
+
+# The mirror of suite $1 in the host's apt sources (one-line and deb822).
+host_uri() {
+	local want=$1 f
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -r "$f" ] || continue
+		awk -v s="$want" '$1 == "deb" {
+			i = 2; if ($i ~ /^\[/) while ($i !~ /\]$/) i++
+			if ($i ~ /^\[/ || $(i) ~ /\]$/) i++
+			if ($(i + 1) == s) { print $i; exit }
+		}' "$f"
+	done
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		awk -v s="$want" '
+			/^[[:space:]]*$/ { if (u != "" && hit) { print u; exit } u = ""; hit = 0; next }
+			tolower($1) == "uris:" { u = $2 }
+			tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == s) hit = 1 }
+			END { if (u != "" && hit) print u }' "$f"
+	done
+}
+
+case $series in
+6.12)
+	suite=bookworm-security
+	uri=$(host_uri bookworm-security | head -n 1)
+	[ -n "$uri" ] || die "no bookworm-security line in /etc/apt sources to take the mirror from"
+	pkgs_re='^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$' ;;
+7.2)
+	suite=sid
+	uri=$(host_uri bookworm | head -n 1)
+	[ -n "$uri" ] || die "no bookworm line in /etc/apt sources to take the mirror from"
+	pkgs_re='^linux-binary-7\.2\.[0-9]+\+deb[0-9]+-amd64$' ;;
+*)
+	die "unknown series '$series' (6.12 or 7.2)" ;;
+esac
+
+apt_dir=$cache/apt-$series
+mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/debs"
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+[ -r "$keyring" ] || die "no $keyring (apt-get install debian-archive-keyring)"
+echo "deb [signed-by=$keyring] $uri $suite main" >"$apt_dir/sources.list"
+: >"$apt_dir/status"
+apt_opts=(-o Dir::Etc::sourcelist="$apt_dir/sources.list" -o Dir::Etc::sourceparts=/nonexistent
+	-o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache"
+	-o Dir::State::status="$apt_dir/status" -o APT::Architecture=amd64
+	-o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+
+echo "kernel.sh: fetching the $series guest kernel from $suite" >&2
+apt-get "${apt_opts[@]}" -qq update >&2 || die "apt-get update of the private $suite list failed"
+pkg=$(apt-cache "${apt_opts[@]}" pkgnames linux- | grep -E "$pkgs_re" | sort -V | tail -n 1)
+[ -n "$pkg" ] || die "no package matching $pkgs_re in $suite"
+pkgs=("$pkg")
+[ "$series" = 7.2 ] && pkgs+=("linux-modules-${pkg#linux-binary-}")
+
+tmp=$(mktemp -d "$cache/.fetch-$series.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+(cd "$apt_dir/debs" && rm -f ./*.deb && apt-get "${apt_opts[@]}" -qq download "${pkgs[@]}") >&2 ||
+	die "apt-get download ${pkgs[*]} failed"
+for d in "$apt_dir"/debs/*.deb; do
+	dpkg-deb -x "$d" "$tmp/root"
+done
+
+vmlinuz=
+for f in "$tmp"/root/boot/vmlinuz-* "$tmp"/root/usr/lib/modules/*/vmlinuz; do
+	[ -f "$f" ] && vmlinuz=$f
+done
+[ -n "$vmlinuz" ] || die "no vmlinuz in ${pkgs[*]}"
+case $vmlinuz in
+*/boot/vmlinuz-*) release=${vmlinuz##*/vmlinuz-} ;;
+*) release=${vmlinuz%/vmlinuz}; release=${release##*/} ;;
+esac
+moddir=
+for m in "$tmp/root/lib/modules/$release" "$tmp/root/usr/lib/modules/$release"; do
+	[ -d "$m/kernel" ] && moddir=$m
+done
+[ -n "$moddir" ] || die "no modules for $release in ${pkgs[*]}"
+
+# nvme and the modules it depends on (each module's .modinfo "depends="),
+# decompressed, dependencies first. modules.dep is made by depmod at install
+# time, so the packages do not ship it.
+mkdir -p "$tmp/new/modules"
+order=()
+add_mod() {
+	local name=$1 file dep plain
+	for dep in "${order[@]}"; do [ "$dep" = "$name" ] && return 0; done
+	file=$(find "$moddir/kernel" -name "$name.ko*" -o -name "${name//_/-}.ko*" | head -n 1)
+	[ -n "$file" ] || die "module $name is not in ${pkgs[*]}"
+	plain=$tmp/new/modules/$name.ko
+	case $file in
+	*.xz) xz -dc "$file" >"$plain" ;;
+	*.zst) zstd -qdc "$file" >"$plain" ;;
+	*.gz) gzip -dc "$file" >"$plain" ;;
+	*) cp "$file" "$plain" ;;
+	esac
+	for dep in $(grep -a -o 'depends=[^[:cntrl:]]*' "$plain" | head -n 1 | cut -d= -f2 | tr , ' '); do
+		add_mod "${dep//-/_}"
+	done
+	order+=("$name")
+	echo "$name" >>"$tmp/new/modules/modules.order"
+}
+add_mod nvme
+cp "$vmlinuz" "$tmp/new/vmlinuz"
+echo "$release" >"$tmp/new/release"
+echo "${pkgs[*]}" >"$tmp/new/packages"
+rm -rf "$out"
+mv "$tmp/new" "$out"
+rm -f "$apt_dir"/debs/*.deb
+echo "$out"

@@ -1,0 +1,220 @@
+#!/bin/bash
+# tests/vm/run.sh: boots a QEMU guest on a Debian kernel with the emulated
+# NVMe drives of a layout, the real nvme driver and ./iostorm inside.
+#
+#   tests/vm/run.sh [--kernel 6.12|7.2] --shell LAYOUT
+#       a shell on the guest's console, to explore by hand (Ctrl-A X quits)
+#   tests/vm/run.sh [--kernel 6.12|7.2] --script FILE --out DIR LAYOUT
+#       runs FILE (sh, with tests/vm/guest/lib.sh sourced) in the guest and
+#       unpacks what it kept under /results into DIR (NAME.rc, NAME.out,
+#       NAME.err per step, test.log, test.rc, dmesg.log); exits 0 when the
+#       guest sent its results, 1 when not (the console's tail says why)
+#
+# LAYOUT is a file (tests/vm/layouts/*.layout) or the name of one. Options:
+#   --initrd FILE   a base initramfs made by tests/vm/initramfs.sh (else one
+#                   is made here for $IOSTORM and the guest helpers)
+#   --timeout S     kill the guest after S seconds (default 300)
+#   --hmp-dir DIR   where the human monitor FIFOs go (DIR/hmp.in, .out), so
+#                   a caller can send it commands (device_del ...) mid-run
+#   --console FILE  keep the guest's console there
+# KVM is used where /dev/kvm can be opened, TCG software emulation elsewhere.
+# Every guest started here is killed and every file made here removed when
+# this script ends, also on failure or SIGINT/SIGTERM.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+IOSTORM=${IOSTORM:-$root/iostorm}
+
+kernel=7.2 mode= script= outdir= initrd= timeout_s=300 hmp_dir= console_keep=
+usage() {
+	sed -n '2,22s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+	exit 2
+}
+die() {
+	echo "vm/run.sh: $*" >&2
+	exit 1
+}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=${2:?}; shift 2 ;;
+	--shell) mode=shell; shift ;;
+	--script) mode=script; script=${2:?}; shift 2 ;;
+	--out) outdir=${2:?}; shift 2 ;;
+	--initrd) initrd=${2:?}; shift 2 ;;
+	--timeout) timeout_s=${2:?}; shift 2 ;;
+	--hmp-dir) hmp_dir=${2:?}; shift 2 ;;
+	--console) console_keep=${2:?}; shift 2 ;;
+	-h|--help) usage ;;
+	-*) echo "vm/run.sh: unknown option $1" >&2; usage ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 1 ] && [ -n "$mode" ] || usage
+[ "$mode" = shell ] || [ -n "$outdir" ] || usage
+layout=$1
+[ -f "$layout" ] || layout=$here/layouts/${1%.layout}.layout
+[ -f "$layout" ] || die "no layout $1 (see tests/vm/layouts/)"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
+
+work=$(mktemp -d "${TMPDIR:-/var/tmp}/iostorm-vm.XXXXXX")
+qpid=
+cleanup() {
+	if [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null; then
+		kill -TERM "$qpid" 2>/dev/null
+		sleep 0.2
+		kill -KILL "$qpid" 2>/dev/null || true
+		wait "$qpid" 2>/dev/null || true
+	fi
+	[ -n "$console_keep" ] && [ -f "$work/console.log" ] && cp "$work/console.log" "$console_keep"
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# ---- the layout: machine and drives as QEMU arguments
+nodes=1 poll=0 ndrives=0 chassis=0 nbridges=0
+declare -A bridge_bus
+qargs=()
+drive_disk() { # ID IMAGE ERRORS: a block node for an image, with faults
+	local id=$1 img=$2 errors=$3
+	truncate -s 64M "$img"
+	case $errors in
+	"") qargs+=(-blockdev "driver=file,node-name=$id,filename=$img") ;;
+	eio)
+		printf '[inject-error]\nevent = "read_aio"\nerrno = "5"\n' >"$img.blkdebug"
+		qargs+=(-blockdev "driver=blkdebug,node-name=$id,config=$img.blkdebug,image.driver=file,image.filename=$img") ;;
+	*) die "$layout: errors=$errors: only eio is known" ;;
+	esac
+}
+root_port() { # NAME BRIDGE SPEED WIDTH: a root port under a host bridge
+	local name=$1 br=$2 speed=$3 width=$4 extra=
+	[ -n "${bridge_bus[$br]:-}" ] || die "$layout: drive $name: no bridge $br"
+	chassis=$((chassis + 1))
+	[ -n "$speed" ] && extra+=",x-speed=${speed/2.5/2_5}"
+	[ -n "$width" ] && extra+=",x-width=$width"
+	qargs+=(-device "pcie-root-port,id=rp_$name,bus=$br,chassis=$chassis,slot=0$extra")
+}
+while read -r kw name rest; do
+	case $kw in ''|'#'*) continue ;; esac
+	bridge= speed= width= queues= errors= bridges= node=
+	for kv in $rest; do
+		case $kv in
+		'#'*) break ;;
+		bridge=*|speed=*|width=*|queues=*|errors=*|bridges=*|node=*) eval "${kv%%=*}=\${kv#*=}" ;;
+		*) die "$layout: unknown setting $kv" ;;
+		esac
+	done
+	case $kw in
+	nodes) nodes=$name ;;
+	poll_queues) poll=$name ;;
+	bridge)
+		nbridges=$((nbridges + 1))
+		bus=$((32 * nbridges))
+		bridge_bus[$name]=$bus
+		qargs+=(-device "pxb-pcie,id=$name,bus_nr=$bus,numa_node=${node:-0},bus=pcie.0") ;;
+	drive)
+		root_port "$name" "$bridge" "$speed" "$width"
+		drive_disk "d_$name" "$work/$name.img" "$errors"
+		qargs+=(-device "nvme,id=c_$name,serial=$name,drive=d_$name,bus=rp_$name${queues:+,max_ioqpairs=$queues}")
+		ndrives=$((ndrives + 1)) ;;
+	multipath)
+		qargs+=(-device "nvme-subsys,id=s_$name,nqn=$name")
+		i=0
+		for br in ${bridges//,/ }; do
+			root_port "${name}_$i" "$br" "" ""
+			qargs+=(-device "nvme,id=c_${name}_$i,serial=$name,subsys=s_$name,bus=rp_${name}_$i")
+			i=$((i + 1))
+		done
+		drive_disk "d_$name" "$work/$name.img" ""
+		qargs+=(-device "nvme-ns,drive=d_$name,nsid=1,bus=c_${name}_0")
+		ndrives=$((ndrives + 1)) ;;
+	*) die "$layout: unknown line '$kw'" ;;
+	esac
+done <"$layout"
+
+mem_mb=384
+machine=(-machine q35 -m $((mem_mb * nodes))M -smp "$nodes")
+for ((n = 0; n < nodes; n++)); do
+	machine+=(-object "memory-backend-ram,id=mem$n,size=${mem_mb}M"
+		-numa "node,nodeid=$n,cpus=$n,memdev=mem$n")
+done
+# KVM only where the CPU offers virtualisation too: a /dev/kvm without vmx or
+# svm (a guest inside a microVM) opens fine, then fails the first guest
+# instruction it has to emulate. IOSTORM_VM_ACCEL=kvm|tcg overrides.
+accel=${IOSTORM_VM_ACCEL:-}
+if [ -z "$accel" ]; then
+	accel=tcg
+	if [ -r /dev/kvm ] && [ -w /dev/kvm ] && grep -qwE 'vmx|svm' /proc/cpuinfo; then
+		accel=kvm
+	fi
+fi
+case $accel in
+kvm) machine+=(-accel kvm -cpu host) ;;
+tcg) machine+=(-accel tcg,thread=multi -cpu max) ;;
+*) die "IOSTORM_VM_ACCEL=$accel: kvm or tcg" ;;
+esac
+
+# ---- kernel and initramfs
+kdir=$("$here/kernel.sh" "$kernel")
+if [ -z "$initrd" ]; then
+	[ -x "$IOSTORM" ] || die "no iostorm binary at $IOSTORM (make, or set IOSTORM)"
+	progs=("$IOSTORM")
+	[ -x "$root/build/vm/placecheck" ] && progs+=("$root/build/vm/placecheck")
+	initrd=$work/base.cpio.gz
+	"$here/initramfs.sh" "$kdir" "$initrd" "${progs[@]}"
+fi
+cp "$initrd" "$work/initrd"
+if [ "$mode" = script ]; then
+	# a second archive after the first: the kernel unpacks both, but
+	# looks for the next one on a 4-byte boundary only
+	pad=$(( (4 - $(stat -c %s "$work/initrd") % 4) % 4 ))
+	head -c "$pad" /dev/zero >>"$work/initrd"
+	mkdir -p "$work/extra/guest"
+	cp "$script" "$work/extra/guest/test.sh"
+	(cd "$work/extra" && find . | cpio -o -H newc --quiet --owner 0:0) >>"$work/initrd"
+fi
+
+append="console=ttyS0 panic=-1 mitigations=off vm_poll=$poll vm_drives=$ndrives vm_mode=$mode"
+[ "$mode" = shell ] || append+=" quiet"
+hmp=${hmp_dir:-$work}/hmp
+rm -f "$hmp.in" "$hmp.out"
+mkfifo "$hmp.in" "$hmp.out"
+common=("${machine[@]}" -nodefaults -display none -no-reboot
+	-kernel "$kdir/vmlinuz" -initrd "$work/initrd" -append "$append"
+	-chardev "pipe,id=hmp,path=$hmp" -mon chardev=hmp,mode=readline
+	"${qargs[@]}")
+
+if [ "$mode" = shell ]; then
+	# the console on this terminal; results port unused
+	qemu-system-x86_64 "${common[@]}" -serial mon:stdio -serial null
+	exit 0
+fi
+
+: >"$work/data.log"
+qemu-system-x86_64 "${common[@]}" -serial "file:$work/console.log" -serial "file:$work/data.log" &
+qpid=$!
+# drain the monitor's output so it never fills the FIFO
+cat "$hmp.out" >/dev/null 2>&1 &
+end=$((SECONDS + timeout_s))
+while kill -0 "$qpid" 2>/dev/null; do
+	if [ $SECONDS -ge $end ]; then
+		echo "vm/run.sh: the guest ran past ${timeout_s}s: killed" >&2
+		break
+	fi
+	sleep 0.2
+done
+if kill -0 "$qpid" 2>/dev/null; then kill -KILL "$qpid"; fi
+wait "$qpid" 2>/dev/null || true
+qpid=
+
+mkdir -p "$outdir"
+if ! grep -q '^@@RESULTS-END' <(tr -d '\r' <"$work/data.log"); then
+	echo "vm/run.sh: the guest sent no results; its console ended with:" >&2
+	tail -n 30 "$work/console.log" 2>/dev/null | sed 's/^/    /' >&2
+	exit 1
+fi
+tr -d '\r' <"$work/data.log" | sed -n '/^@@RESULTS-BEGIN/,/^@@RESULTS-END/p' | sed '1d;$d' |
+	base64 -d | gzip -dc | tar -C "$outdir" -xf - || die "the guest's results do not unpack"
+cp "$work/console.log" "$outdir/console.log"
