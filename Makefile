@@ -1,4 +1,5 @@
-# iostorm: `make` builds ./iostorm, `make check` runs every test.
+# iostorm: `make` builds ./iostorm, `make check` runs every test, `make
+# vmcheck` the emulated-NVMe suite (QEMU, tests/vm/).
 # SANITIZE=address,undefined or SANITIZE=thread builds into its own folder.
 # WERROR=1 turns warnings into errors (CI does).
 
@@ -31,7 +32,7 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 LIB := $(BUILD)/libiostorm.a
 
-.PHONY: all check bench clean
+.PHONY: all check vmcheck bench clean
 # test objects are not intermediate: keep them, so a rebuild relinks nothing
 .SECONDARY:
 all: $(BIN)
@@ -53,6 +54,15 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 check: $(BIN) $(TEST_BIN)
 	IOSTORM=$(abspath $(BIN)) TESTBIN=$(abspath $(BUILD)/tests) \
 		SANITIZE=$(SANITIZE) tests/run.sh
+
+# the emulated-NVMe suite: QEMU guests on Debian's kernels (tests/vm/)
+$(BUILD)/vm/placecheck: tests/vm/guest/placecheck.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+vmcheck: $(BIN) $(BUILD)/vm/placecheck
+	IOSTORM=$(abspath $(BIN)) PLACECHECK=$(abspath $(BUILD)/vm/placecheck) \
+		T_SCRIPTS=tests/vm TEST_TIMEOUT=900 tests/run.sh
 
 bench: $(BIN)
 	IOSTORM=$(abspath $(BIN)) bench/run.sh

@@ -3,6 +3,8 @@
 # line each (PASS, FAIL with the end of its output, SKIP with its reason),
 # then "N passed, N failed, N skipped". Exit 1 if any failed.
 # Usage: tests/run.sh [PATTERN]   (only tests whose name contains PATTERN)
+# T_SCRIPTS=tests/vm runs that folder's t_*.sh instead (make vmcheck), and
+# no test programs.
 set -u
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 1
@@ -10,6 +12,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 1
 pattern=${1:-}
 timeout_s=${TEST_TIMEOUT:-300}
 TESTBIN=${TESTBIN:-$root/build/tests}
+T_SCRIPTS=${T_SCRIPTS:-tests}
 IOSTORM=${IOSTORM:-$root/iostorm}
 # relative paths are the caller's; tests run from the root, so make them
 # absolute before moving there
@@ -19,7 +22,7 @@ cd "$root" || exit 1
 export IOSTORM TESTBIN IOSTORM_SRC=$root
 # UBSan only reports by default; a finding must fail the test
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
-if [ ! -d "$TESTBIN" ]; then
+if [ "$T_SCRIPTS" = tests ] && [ ! -d "$TESTBIN" ]; then
 	echo "no test programs: $TESTBIN does not exist (run make check)" >&2
 	exit 1
 fi
@@ -58,6 +61,7 @@ run_one() {
 }
 
 shopt -s nullglob
+[ "$T_SCRIPTS" = tests ] || TESTBIN=/nonexistent
 for t in "$TESTBIN"/test_*; do
 	name=${t##*/}
 	# the build folder also holds test_*.o and test_*.d
@@ -66,7 +70,7 @@ for t in "$TESTBIN"/test_*; do
 	[ -n "$pattern" ] && [[ $name != *"$pattern"* ]] && continue
 	run_one "$name" "$t"
 done
-for t in tests/t_*.sh; do
+for t in "$T_SCRIPTS"/t_*.sh; do
 	name=${t##*/}
 	name=${name%.sh}
 	[ -n "$pattern" ] && [[ $name != *"$pattern"* ]] && continue

@@ -161,7 +161,8 @@ kdir=$("$here/kernel.sh" "$kernel")
 if [ -z "$initrd" ]; then
 	[ -x "$IOSTORM" ] || die "no iostorm binary at $IOSTORM (make, or set IOSTORM)"
 	progs=("$IOSTORM")
-	[ -x "$root/build/vm/placecheck" ] && progs+=("$root/build/vm/placecheck")
+	PLACECHECK=${PLACECHECK:-$root/build/vm/placecheck}
+	[ -x "$PLACECHECK" ] && progs+=("$PLACECHECK")
 	initrd=$work/base.cpio.gz
 	"$here/initramfs.sh" "$kdir" "$initrd" "${progs[@]}"
 fi

@@ -1,0 +1,43 @@
+# Completion modes on the real nvme driver (7.2 guest, two-node layout):
+# poll and hybrid complete IOs with no errors where the driver has poll
+# queues; auto picks poll there and irq on a controller with no room for a
+# poll queue, saying so; poll and hybrid on that controller are refused with
+# the poll_queues line and exit 1.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
+vm_need
+
+vm_boot 7.2 two-node <<'GUEST' || t_done
+q="-q --time 2 --ramp 0.5 --qd 8 --json -"
+keep io_poll cat /sys/block/$(basename $(dev nva))/queue/io_poll /sys/block/$(basename $(dev nvd))/queue/io_poll
+step poll iostorm run $q --completion poll $(dev nva) $(dev nvc)
+step hybrid iostorm run $q --completion hybrid $(dev nva)
+step auto_poll iostorm run $q --completion auto $(dev nva) $(dev nvb)
+step auto_irq iostorm run $q --completion auto $(dev nvd)
+step auto_mixed iostorm run $q --completion auto $(dev nva) $(dev nvd)
+step nopq_poll iostorm run $q --completion poll $(dev nvd)
+step nopq_hybrid iostorm run $q --completion hybrid $(dev nvd)
+GUEST
+
+[ "$(cat "$VM_OUT/io_poll" 2>/dev/null | tr '\n' ' ')" = "1 0 " ] ||
+	check_fail "queue/io_poll of nva, nvd: $(cat "$VM_OUT/io_poll" | tr '\n' ' '), want 1 0"
+
+ok_run='.config.completion_used == $m and (.devices | length == $n)
+	and all(.devices[]; .ios > 0 and .errors == 0)'
+vm_expect_ok poll "--completion poll" &&
+	vm_jq poll "--completion poll" "$ok_run" --arg m poll --argjson n 2
+vm_expect_ok hybrid "--completion hybrid on 7.2" &&
+	vm_jq hybrid "--completion hybrid on 7.2" "$ok_run" --arg m hybrid --argjson n 1
+vm_expect_ok auto_poll "auto, poll queues everywhere" &&
+	vm_jq auto_poll "auto, poll queues everywhere" "$ok_run" --arg m poll --argjson n 2
+grep -q 'completion auto: poll' "$VM_OUT/auto_poll.err" ||
+	check_fail "auto with poll queues does not say it chose poll"
+vm_expect_ok auto_irq "auto, no poll queue" &&
+	vm_jq auto_irq "auto, no poll queue" "$ok_run" --arg m irq --argjson n 1
+grep -Eq 'completion auto: irq \(nvme[0-9]+n1 has no poll queues\)' "$VM_OUT/auto_irq.err" ||
+	{ check_fail "auto without poll queues does not say why it chose irq"; vm_show auto_irq; }
+vm_expect_ok auto_mixed "auto, one drive without poll queue" &&
+	vm_jq auto_mixed "auto, one drive without poll queue" "$ok_run" --arg m irq --argjson n 2
+vm_expect_error nopq_poll "poll without poll queues" 1 'has no poll queues: load the nvme driver with poll_queues=N'
+vm_expect_error nopq_hybrid "hybrid without poll queues" 1 'has no poll queues: load the nvme driver with poll_queues=N'
+t_done
