@@ -198,3 +198,37 @@ json_check() {
 		and .total.ios == ([.devices[].ios] | add)
 	' "$f" >/dev/null
 }
+
+# saturate_json_check FILE NDEVICES QD: a saturate report (with
+# --compare-placement) is complete and adds up: every device has every
+# figure, losses follow from their figures, devices sum to nodes and to the
+# system.
+saturate_json_check() {
+	jq -e --argjson n "$2" --argjson qd "$3" '
+		def num: type == "number";
+		def close(a; b): ((a - b) | fabs) <= 1e-6 * ((b | fabs) + 1);
+		def lat: (.p50|num) and (.p99|num) and (.["p99.99"]|num) and .p50 <= .p99;
+		.schema == "iostorm/1" and .command == "saturate" and .interrupted == false
+		and (.devices | length == $n)
+		and all(.devices[];
+			(.name|type == "string") and (.numa_nodes|type == "array")
+			and (.qd1.solo.iops|num) and .qd1.solo.iops > 0 and (.qd1.solo.lat_ns|lat)
+			and (.qd1.all.iops|num) and .qd1.all.iops > 0 and (.qd1.all.lat_ns|lat)
+			and (.qdn.solo.iops|num) and .qdn.solo.iops > 0
+			and (.qdn.all.iops|num) and .qdn.all.iops > 0
+			and (.qdn.remote.iops|num) and (.numa_penalty_pct|num)
+			and (.loss_pct|num)
+			and close(.loss_pct; 100 * (.qdn.solo.iops - .qdn.all.iops) / .qdn.solo.iops))
+		and .system.qd == $qd
+		and close(.system.qdn.all_iops; [.devices[].qdn.all.iops] | add)
+		and close(.system.qdn.solo_sum_iops; [.devices[].qdn.solo.iops] | add)
+		and close(.system.qd1.all_iops; [.devices[].qd1.all.iops] | add)
+		and close(.system.qd1.solo_sum_iops; [.devices[].qd1.solo.iops] | add)
+		and close(.system.qdn.gap_pct; 100 * (.system.qdn.solo_sum_iops - .system.qdn.all_iops) / .system.qdn.solo_sum_iops)
+		and close([.nodes[].all_iops] | add; .system.qdn.all_iops)
+		and ([.nodes[].ndevices] | add) == $n
+		and (.findings | type == "array")
+		and all(.findings[]; (.kind|type == "string") and (.text|type == "string"))
+		and (.verdict.kind|type == "string") and (.verdict.text|length > 0)
+		' "$1" >/dev/null
+}

@@ -114,6 +114,8 @@ while read -r kw name rest; do
 		bus=$((32 * nbridges))
 		bridge_bus[$name]=$bus
 		qargs+=(-device "pxb-pcie,id=$name,bus_nr=$bus,numa_node=${node:-0},bus=pcie.0") ;;
+	slot) # an empty slot: a root port with nothing behind it
+		root_port "$name" "$bridge" "$speed" "$width" ;;
 	drive)
 		root_port "$name" "$bridge" "$speed" "$width"
 		drive_disk "d_$name" "$work/$name.img" "$errors"

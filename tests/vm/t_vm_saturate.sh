@@ -1,0 +1,37 @@
+# saturate on four emulated drives across both nodes (7.2 guest): the JSON
+# is complete and adds up as on loop devices, the table has a row per
+# drive, and --compare-placement runs its remote step on the other node's
+# CPU for real.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
+vm_need
+
+vm_boot 7.2 two-node <<'GUEST' || t_done
+step sat iostorm saturate --qd 8 --ramp 300ms --time 1s --compare-placement --json /results/sat.json \
+	$(dev nva) $(dev nvb) $(dev nvc) $(dev nvd)
+for d in nva nvb nvc nvd; do basename $(dev $d); done >/results/names
+GUEST
+
+if vm_expect_ok sat "saturate on 4 drives"; then
+	j=$VM_OUT/sat.json
+	saturate_json_check "$j" 4 8 || { check_fail "saturate: the JSON does not add up"; cat "$j" >&2; }
+	for d in $(cat "$VM_OUT/names"); do
+		grep -q "^$d " "$VM_OUT/sat.out" || check_fail "saturate: no table row for $d"
+	done
+	# nva, nvb on node 0; nvc, nvd on node 1; two nodes of two drives
+	jq -e --slurpfile n <(jq -R . "$VM_OUT/names" | jq -s .) '
+		[.devices[] | {(.name): .numa_nodes}] | add as $m
+		| $m[$n[0][0]] == [0] and $m[$n[0][1]] == [0] and $m[$n[0][2]] == [1] and $m[$n[0][3]] == [1]
+	' "$j" >/dev/null || check_fail "saturate: drives not on the nodes of the layout"
+	jq -e '[.nodes[] | .ndevices] == [2, 2]' "$j" >/dev/null || check_fail "saturate: want two nodes of two drives"
+	jq -e 'all(.devices[]; .qdn.remote.iops > 0 and .qdn.remote.errors == 0)' "$j" >/dev/null ||
+		check_fail "saturate --compare-placement: no remote step measured"
+	# the remote step's workers ran on the other node
+	set -- $(cat "$VM_OUT/names")
+	for d in "$1:1" "$2:1" "$3:0" "$4:0"; do
+		grep -q "^iostorm: ${d%:*}: remote placement on node ${d#*:} " "$VM_OUT/sat.err" ||
+			check_fail "saturate --compare-placement: ${d%:*} not placed on node ${d#*:} for the remote step"
+	done
+	grep -q '^verdict: ' "$VM_OUT/sat.out" || check_fail "saturate: no verdict line"
+fi
+t_done

@@ -1,0 +1,49 @@
+# iostorm topo on a live PCIe tree with several host bridges and two NUMA
+# nodes (7.2 guest): each drive's node, host bridge, local CPUs and its
+# port's maximum link match the layout; with every drive behind node 1, the
+# imbalance finding names node 0's empty host bridges.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
+vm_need
+
+# two-node.layout: hb0 (bus 0x20) on node 0 holds nva and nvb (port 8 GT/s
+# x4); hb1 (bus 0x40) on node 1 holds nvc (port 16 GT/s x8) and nvd.
+# QEMU's root ports default to 16 GT/s x32.
+vm_boot 7.2 two-node <<'GUEST' || t_done
+step topo iostorm topo --json -
+step text iostorm topo
+GUEST
+if vm_expect_ok topo "topo on two-node"; then
+	vm_jq topo "two-node: nodes, bridges, CPUs, port links" '
+		def dev(s): first(.devices[] | select(.serial == s));
+		def is(s; node; hb; cpus; gts; w):
+			dev(s) | .numa_nodes == [node] and .host_bridge == hb and .local_cpus == cpus
+				and .port_link.max_speed_gts == gts and .port_link.max_width == w
+				and .model == "QEMU NVMe Ctrl";
+		(.devices | length == 4)
+		and is("nva"; 0; "0000:20"; "0"; 16; 32)
+		and is("nvb"; 0; "0000:20"; "0"; 8; 4)
+		and is("nvc"; 1; "0000:40"; "1"; 16; 8)
+		and is("nvd"; 1; "0000:40"; "1"; 16; 32)
+		and ([.nodes[] | .devices | length] == [2, 2])
+		and all(.findings[]; .kind != "imbalance")'
+	vm_expect_ok text "topo text on two-node" &&
+		[ "$(grep -cE '^  nvme[0-9]+n1 ' "$VM_OUT/text.out")" -eq 4 ] ||
+		check_fail "topo text: want one row per drive"
+fi
+
+# all-on-node1.layout: node 0 has hb0 (0x20) and hb1 (0x40), both empty;
+# node 1 has hb2 (0x60) and hb3 (0x80) with every drive.
+vm_boot 7.2 all-on-node1 <<'GUEST' || t_done
+step topo iostorm topo --json -
+step text iostorm topo
+GUEST
+if vm_expect_ok topo "topo on all-on-node1"; then
+	vm_jq topo "all-on-node1: every drive on node 1" '
+		(.devices | length == 3) and all(.devices[]; .numa_nodes == [1])'
+	vm_jq topo "all-on-node1: the imbalance finding names node 0's host bridges" '
+		[.findings[] | select(.kind == "imbalance") | .text]
+		| length == 1 and (.[0] | test("node 0") and test("0000:20") and test("0000:40"))'
+	grep -q "0000:20" "$VM_OUT/text.out" || check_fail "topo text: the finding does not name node 0's bridges"
+fi
+t_done
