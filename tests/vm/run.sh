@@ -17,6 +17,10 @@
 #   --hmp-dir DIR   where the human monitor FIFOs go (DIR/hmp.in, .out), so
 #                   a caller can send it commands (device_del ...) mid-run
 #   --console FILE  keep the guest's console there
+#   --on-mark TEXT CMD
+#                   when the guest script says "mark TEXT", send CMD to the
+#                   QEMU monitor (e.g. "device_del c_NAME" pulls drive
+#                   NAME's controller out of its slot); may be repeated
 # KVM is used where /dev/kvm can be opened, TCG software emulation elsewhere.
 # Every guest started here is killed and every file made here removed when
 # this script ends, also on failure or SIGINT/SIGTERM.
@@ -27,6 +31,7 @@ root=$(cd "$here/../.." && pwd)
 IOSTORM=${IOSTORM:-$root/iostorm}
 
 kernel=7.2 mode= script= outdir= initrd= timeout_s=300 hmp_dir= console_keep=
+mark_text=() mark_cmd=()
 usage() {
 	sed -n '2,22s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
 	exit 2
@@ -45,6 +50,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout_s=${2:?}; shift 2 ;;
 	--hmp-dir) hmp_dir=${2:?}; shift 2 ;;
 	--console) console_keep=${2:?}; shift 2 ;;
+	--on-mark) mark_text+=("${2:?}"); mark_cmd+=("${3:?}"); shift 3 ;;
 	-h|--help) usage ;;
 	-*) echo "vm/run.sh: unknown option $1" >&2; usage ;;
 	*) break ;;
@@ -84,7 +90,9 @@ drive_disk() { # ID IMAGE ERRORS: a block node for an image, with faults
 	"") qargs+=(-blockdev "driver=file,node-name=$id,filename=$img") ;;
 	eio)
 		printf '[inject-error]\nevent = "read_aio"\nerrno = "5"\n' >"$img.blkdebug"
-		qargs+=(-blockdev "driver=blkdebug,node-name=$id,config=$img.blkdebug,image.driver=file,image.filename=$img") ;;
+		# blkdebug fires on events that a format driver above it raises
+		# (raw's read_aio), so raw sits on top
+		qargs+=(-blockdev "driver=raw,node-name=$id,file.driver=blkdebug,file.config=$img.blkdebug,file.image.driver=file,file.image.filename=$img") ;;
 	*) die "$layout: errors=$errors: only eio is known" ;;
 	esac
 }
@@ -196,7 +204,9 @@ if [ "$mode" = shell ]; then
 fi
 
 : >"$work/data.log"
-qemu-system-x86_64 "${common[@]}" -serial "file:$work/console.log" -serial "file:$work/data.log" &
+# QEMU's own messages (one per failed IO under blkdebug) to a file
+qemu-system-x86_64 "${common[@]}" -serial "file:$work/console.log" -serial "file:$work/data.log" \
+	>"$work/qemu.log" 2>&1 &
 qpid=$!
 # drain the monitor's output so it never fills the FIFO
 cat "$hmp.out" >/dev/null 2>&1 &
@@ -206,6 +216,13 @@ while kill -0 "$qpid" 2>/dev/null; do
 		echo "vm/run.sh: the guest ran past ${timeout_s}s: killed" >&2
 		break
 	fi
+	for i in "${!mark_text[@]}"; do
+		[ -n "${mark_text[i]}" ] || continue
+		if tr -d '\r' <"$work/data.log" | grep -qxF "@@MARK ${mark_text[i]}"; then
+			echo "${mark_cmd[i]}" >"$hmp.in"
+			mark_text[i]=
+		fi
+	done
 	sleep 0.2
 done
 if kill -0 "$qpid" 2>/dev/null; then kill -KILL "$qpid"; fi
@@ -214,7 +231,8 @@ qpid=
 
 mkdir -p "$outdir"
 if ! grep -q '^@@RESULTS-END' <(tr -d '\r' <"$work/data.log"); then
-	echo "vm/run.sh: the guest sent no results; its console ended with:" >&2
+	echo "vm/run.sh: the guest sent no results; QEMU and the console ended with:" >&2
+	tail -n 5 "$work/qemu.log" 2>/dev/null | sed 's/^/    qemu: /' >&2
 	tail -n 30 "$work/console.log" 2>/dev/null | sed 's/^/    /' >&2
 	exit 1
 fi

@@ -2,7 +2,8 @@
 # poll and hybrid complete IOs with no errors where the driver has poll
 # queues; auto picks poll there and irq on a controller with no room for a
 # poll queue, saying so; poll and hybrid on that controller are refused with
-# the poll_queues line and exit 1.
+# the poll_queues line and exit 1. The same on a guest whose nvme driver
+# was loaded without poll queues at all (no-poll layout).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
 vm_need
@@ -40,4 +41,17 @@ vm_expect_ok auto_mixed "auto, one drive without poll queue" &&
 	vm_jq auto_mixed "auto, one drive without poll queue" "$ok_run" --arg m irq --argjson n 2
 vm_expect_error nopq_poll "poll without poll queues" 1 'has no poll queues: load the nvme driver with poll_queues=N'
 vm_expect_error nopq_hybrid "hybrid without poll queues" 1 'has no poll queues: load the nvme driver with poll_queues=N'
+
+vm_boot 7.2 no-poll <<'GUEST' || t_done
+q="-q --time 1 --ramp 0.3 --qd 8 --json -"
+keep io_poll cat /sys/block/$(basename $(dev nva))/queue/io_poll
+step auto iostorm run $q --completion auto $(dev nva) $(dev nvb)
+step poll iostorm run $q --completion poll $(dev nva)
+step hybrid iostorm run $q --completion hybrid $(dev nvb)
+GUEST
+[ "$(cat "$VM_OUT/io_poll")" = 0 ] || check_fail "no-poll: io_poll is $(cat "$VM_OUT/io_poll"), want 0"
+vm_expect_ok auto "no-poll: auto" &&
+	vm_jq auto "no-poll: auto" "$ok_run" --arg m irq --argjson n 2
+vm_expect_error poll "no-poll: poll" 1 'has no poll queues: load the nvme driver with poll_queues=N'
+vm_expect_error hybrid "no-poll: hybrid" 1 'has no poll queues: load the nvme driver with poll_queues=N'
 t_done
