@@ -11,6 +11,7 @@ mount -t devtmpfs devtmpfs /dev
 mkdir -p /dev/pts
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /tmp
+mkdir -p /etc
 
 arg() {
 	tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -n 1
@@ -39,7 +40,8 @@ vm_map_drives
 if [ "$mode" = shell ]; then
 	echo "iostorm guest: $(uname -r), drives:"
 	vm_drive_table
-	echo "iostorm is /bin/iostorm; poweroff -f (or Ctrl-A X) ends the guest"
+	echo "iostorm is /bin/iostorm; \$(dev NAME) is a drive's device; poweroff -f (or Ctrl-A X) ends the guest"
+	echo ". /guest/lib.sh" >/etc/profile
 	setsid cttyhack sh -l
 else
 	cd /tmp
