@@ -127,6 +127,22 @@ static bool dev_on_node(const struct topo_dev *d, unsigned os)
 	return false;
 }
 
+/* "    path nvme0c1n1   nvme1  0000:41:00.0  node 1  host bridge 0000:40" */
+static void print_path(const struct topo_path *p)
+{
+	char nodes[64];
+	size_t o = 0;
+	unsigned k;
+
+	snprintf(nodes, sizeof(nodes), "node -");
+	for (k = 0; k < p->nnodes && o < sizeof(nodes); k++)
+		o += (size_t)snprintf(nodes + o, sizeof(nodes) - o, "%s%u",
+				      k ? "," : p->nnodes > 1 ? "nodes " : "node ", p->nodes[k]);
+	printf("    path %-11s %-6s %-13s %-7s host bridge %s\n", p->name,
+	       p->controller[0] ? p->controller : "-", p->pci[0] ? p->pci : "-", nodes,
+	       p->host_bridge[0] ? p->host_bridge : "-");
+}
+
 static void print_text(struct topo *t, const struct topo_opts *o,
 		       const struct topo_dev *const *devs, unsigned ndevs,
 		       const struct topo_finding *f, int nf)
@@ -182,6 +198,8 @@ static void print_text(struct topo *t, const struct topo_opts *o,
 		fmt_link(link, sizeof(link), &d->link);
 		printf("  %-12s %-6s %-13s %-33s %-12s %s\n", d->name, nodes, d->pci, link,
 		       d->host_bridge[0] ? d->host_bridge : "-", d->model[0] ? d->model : "-");
+		for (i = 0; i < d->npaths; i++)
+			print_path(&d->paths[i]);
 	}
 	printf("\nfindings\n");
 	if (!nf)
@@ -217,6 +235,28 @@ static json_t *json_link(const struct topo_link *l)
 			 "max_width", int_or_null(l->max_width));
 }
 
+/* A multipath head's paths; [] for any other device. */
+static json_t *json_paths(const struct topo_dev *d)
+{
+	json_t *a = json_array();
+	unsigned k, i;
+
+	for (k = 0; a && k < d->npaths; k++) {
+		const struct topo_path *p = &d->paths[k];
+		json_t *nodes = json_array();
+
+		for (i = 0; nodes && i < p->nnodes; i++)
+			json_array_append_new(nodes, json_integer(p->nodes[i]));
+		json_array_append_new(a, json_pack("{s:s s:o s:o s:o s:o}",
+			"name", p->name,
+			"controller", str_or_null(p->controller),
+			"pci", str_or_null(p->pci),
+			"host_bridge", str_or_null(p->host_bridge),
+			"numa_nodes", nodes ? nodes : json_null()));
+	}
+	return a ? a : json_null();
+}
+
 static json_t *json_dev(const struct topo_dev *d)
 {
 	json_t *nodes = json_array(), *chain = json_array(), *j;
@@ -245,6 +285,10 @@ static json_t *json_dev(const struct topo_dev *d)
 		      "serial", str_or_null(d->serial),
 		      "firmware", str_or_null(d->firmware),
 		      "no_pci_reason", str_or_null(d->has_pci ? NULL : d->why_no_pci));
+	if (j) {
+		json_object_set_new(j, "paths", json_paths(d));
+		json_object_set_new(j, "iopolicy", str_or_null(d->iopolicy));
+	}
 	if (j && d->given[0])
 		json_object_set_new(j, "target", json_string(d->given));
 	return j;

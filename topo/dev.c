@@ -22,26 +22,59 @@ static void busid_str(char *out, size_t len, const struct hwloc_pcidev_attr_s *p
 	snprintf(out, len, "%04x:%02x:%02x.%01x", p->domain, p->bus, p->dev, p->func);
 }
 
-static int set_locality(struct topo *t, struct topo_dev *d, hwloc_obj_t io)
+/* The bus id of a PCI function: "0000:41:00.0". */
+void topo_busid(hwloc_obj_t pci, char *out, size_t len)
 {
-	hwloc_obj_t anc = hwloc_get_non_io_ancestor_obj(t->h, io);
+	busid_str(out, len, &pci->attr->pcidev);
+}
+
+/* The host bridge above a PCI function, as domain:secondary bus ("0000:40");
+ * "" when hwloc shows none. */
+void topo_host_bridge(hwloc_obj_t pci, char *out, size_t len)
+{
+	hwloc_obj_t b;
+
+	out[0] = '\0';
+	for (b = pci->parent; b && b->type == HWLOC_OBJ_BRIDGE; b = b->parent)
+		if (b->attr->bridge.upstream_type == HWLOC_OBJ_BRIDGE_HOST) {
+			snprintf(out, len, "%04x:%02x", b->attr->bridge.downstream.pci.domain,
+				 b->attr->bridge.downstream.pci.secondary_bus);
+			return;
+		}
+}
+
+/* d's local nodes and PUs are these sets (replacing what d had). */
+int topo_dev_set_locality(struct topo *t, struct topo_dev *d, hwloc_const_cpuset_t cpus,
+			  hwloc_const_nodeset_t nodes)
+{
 	unsigned n = 0;
 	int i;
 
-	if (!anc)
-		return 0;
-	d->nodes = calloc((size_t)hwloc_bitmap_weight(anc->nodeset) + 1, sizeof(*d->nodes));
+	free(d->nodes);
+	free(d->cpus);
+	d->cpus = NULL;
+	d->nnodes = d->ncores = d->npus = 0;
+	d->nodes = calloc((size_t)hwloc_bitmap_weight(nodes) + 1, sizeof(*d->nodes));
 	if (!d->nodes)
 		return -ENOMEM;
-	hwloc_bitmap_foreach_begin(i, anc->nodeset)
+	hwloc_bitmap_foreach_begin(i, nodes)
 		d->nodes[n++] = (unsigned)i;
 	hwloc_bitmap_foreach_end();
 	d->nnodes = n;
-	if (hwloc_bitmap_list_asprintf(&d->cpus, anc->cpuset) < 0)
+	if (hwloc_bitmap_list_asprintf(&d->cpus, cpus) < 0)
 		return -ENOMEM;
-	d->ncores = (unsigned)hwloc_get_nbobjs_inside_cpuset_by_type(t->h, anc->cpuset, HWLOC_OBJ_CORE);
-	d->npus = (unsigned)hwloc_get_nbobjs_inside_cpuset_by_type(t->h, anc->cpuset, HWLOC_OBJ_PU);
+	d->ncores = (unsigned)hwloc_get_nbobjs_inside_cpuset_by_type(t->h, cpus, HWLOC_OBJ_CORE);
+	d->npus = (unsigned)hwloc_get_nbobjs_inside_cpuset_by_type(t->h, cpus, HWLOC_OBJ_PU);
 	return 0;
+}
+
+static int set_locality(struct topo *t, struct topo_dev *d, hwloc_obj_t io)
+{
+	hwloc_obj_t anc = hwloc_get_non_io_ancestor_obj(t->h, io);
+
+	if (!anc)
+		return 0;
+	return topo_dev_set_locality(t, d, anc->cpuset, anc->nodeset);
 }
 
 static void set_pci_path(struct topo_dev *d, hwloc_obj_t pci)
@@ -151,7 +184,15 @@ hwloc_obj_t topo_pci_parent(hwloc_obj_t o)
 int topo_dev_from_hwloc(struct topo *t, const char *name, hwloc_obj_t osdev,
 			hwloc_obj_t pci, struct topo_dev **out)
 {
-	struct topo_dev *d = topo_dev_new(name, osdev ? osdev->name : name);
+	return topo_dev_from_path(t, name, osdev ? osdev->name : name, osdev, pci, out);
+}
+
+/* The same, when the block device sysfs knows it by (path_name: a
+ * multipath path) is not hwloc's osdev, or there is no osdev. */
+int topo_dev_from_path(struct topo *t, const char *name, const char *path_name,
+		       hwloc_obj_t osdev, hwloc_obj_t pci, struct topo_dev **out)
+{
+	struct topo_dev *d = topo_dev_new(name, path_name);
 	int ret;
 
 	if (!d)

@@ -88,13 +88,40 @@ static unsigned cpu_nodes(const struct topo *t, const struct topo_dev *d, int *i
 	return n;
 }
 
-/* Namespaces of one controller are one drive: it moves as a whole. */
+static bool has_function(const struct topo_dev *d, const char *busid)
+{
+	unsigned k;
+
+	if (!strcmp(d->pci, busid))
+		return true;
+	for (k = 0; k < d->npaths; k++)
+		if (d->paths[k].pci[0] && !strcmp(d->paths[k].pci, busid))
+			return true;
+	return false;
+}
+
+/* Namespaces of one controller are one drive: it moves as a whole. So are
+ * the namespaces of one multipath subsystem, which share controllers. */
+static bool same_drive(const struct topo_dev *a, const struct topo_dev *b)
+{
+	unsigned k;
+
+	if (!a->has_pci || !b->has_pci)
+		return false;
+	if (has_function(a, b->pci))
+		return true;
+	for (k = 0; k < b->npaths; k++)
+		if (b->paths[k].pci[0] && has_function(a, b->paths[k].pci))
+			return true;
+	return false;
+}
+
 static bool same_drive_before(const struct topo_dev *const *devs, unsigned k)
 {
 	unsigned j;
 
 	for (j = 0; j < k; j++)
-		if (devs[j]->has_pci && !strcmp(devs[j]->pci, devs[k]->pci))
+		if (same_drive(devs[j], devs[k]))
 			return true;
 	return false;
 }
@@ -218,6 +245,48 @@ static void join_nodes(const struct topo_dev *d, char *buf, size_t len)
 		o += (size_t)snprintf(buf + o, len - o, "%s%u", k ? "," : "", d->nodes[k]);
 }
 
+/* "nvme0 0000:21:00.0 node 0, nvme1 0000:41:00.0 node 1" */
+static void join_paths(const struct topo_dev *d, char *buf, size_t len)
+{
+	size_t o = 0;
+	unsigned k, i;
+
+	buf[0] = '\0';
+	for (k = 0; k < d->npaths && o < len; k++) {
+		const struct topo_path *p = &d->paths[k];
+
+		o += (size_t)snprintf(buf + o, len - o, "%s%s %s node%s ", k ? ", " : "",
+				      p->controller[0] ? p->controller : p->name,
+				      p->pci[0] ? p->pci : "(bus unknown)", p->nnodes > 1 ? "s" : "");
+		for (i = 0; i < p->nnodes && o < len; i++)
+			o += (size_t)snprintf(buf + o, len - o, "%s%u", i ? "," : "", p->nodes[i]);
+		if (!p->nnodes && o < len)
+			o += (size_t)snprintf(buf + o, len - o, "unknown");
+	}
+}
+
+/* A namespace reached through controllers on different nodes: where its
+ * IO goes depends on the subsystem's iopolicy, not on where it sits. */
+static void multipath(const struct topo_dev *d, struct fl *f)
+{
+	char nodes[128], paths[192];
+
+	join_nodes(d, nodes, sizeof(nodes));
+	join_paths(d, paths, sizeof(paths));
+	if (!d->iopolicy[0] || !strcmp(d->iopolicy, "numa"))
+		add(f, TOPO_FIND_MULTI_NODE, d->name,
+		    "%s is one namespace with paths on nodes %s (%s): with iopolicy numa%s each "
+		    "IO takes the path of its CPU's node, so its workers are spread over the cores "
+		    "of nodes %s; nothing to move", d->name, nodes, paths,
+		    d->iopolicy[0] ? "" : " (the kernel's default)", nodes);
+	else
+		add(f, TOPO_FIND_MULTI_NODE, d->name,
+		    "%s is one namespace with paths on nodes %s (%s), and with iopolicy %s its IOs "
+		    "take every path whatever node their CPU is on, so some cross the "
+		    "interconnect: for local IO, echo numa > /sys/block/%s/device/iopolicy",
+		    d->name, nodes, paths, d->iopolicy, d->name);
+}
+
 static void locality(const struct topo *t, const struct topo_dev *d, struct fl *f)
 {
 	char nodes[128];
@@ -235,7 +304,9 @@ static void locality(const struct topo *t, const struct topo_dev *d, struct fl *
 	join_nodes(d, nodes, sizeof(nodes));
 	for (k = 0; k < d->nnodes; k++)
 		with += node_has_cpus(t, d->nodes[k]);
-	if (!with) {
+	if (with > 1 && topo_paths_span_nodes(d)) {
+		multipath(d, f);
+	} else if (!with) {
 		near = topo_nearest_cpu_node(t, d->nodes[0]);
 		add(f, TOPO_FIND_CPULESS_NODE, d->name,
 		    "%s is local to CPU-less node%s %s: its workers run on the nearest node %d and "

@@ -115,24 +115,20 @@ static int keep_extra(struct topo *t, struct topo_dev *d, const char *path,
  * sysfs path still names the PCI function above it. */
 static int dev_from_sysfs(struct topo *t, const char *name, struct topo_dev **out)
 {
-	char dir[PATH_MAX], *p, *last = NULL;
+	char dir[PATH_MAX], busid[TOPO_BUSID_MAX];
 	hwloc_obj_t pci = NULL;
 
 	if (topo_sys_realpath(t, dir, "class/block/%s", name) == 0) {
+		/* a multipath head hwloc has no PCIe path of: NVMe over fabrics */
+		if (strstr(dir, "/devices/virtual/nvme-subsystem/"))
+			return dev_without_pci(name, "an NVMe namespace without a PCIe path "
+					       "(NVMe over fabrics)", out);
 		if (strstr(dir, "/devices/virtual/"))
 			return dev_without_pci(name, !strncmp(name, "loop", 4) ? "a loop device" :
 				!strncmp(name, "zram", 4) || !strncmp(name, "ram", 3) ?
 				"a RAM disk" : "a virtual block device", out);
-		/* the last path component that looks like a PCI bus id */
-		for (p = strtok(dir, "/"); p; p = strtok(NULL, "/")) {
-			unsigned a, b, c, e;
-			int end = 0;
-
-			if (sscanf(p, "%x:%x:%x.%x%n", &a, &b, &c, &e, &end) == 4 && !p[end])
-				last = p;
-		}
-		if (last)
-			pci = hwloc_get_pcidev_by_busidstring(t->h, last);
+		if (!topo_last_busid(dir, busid, sizeof(busid)))
+			pci = hwloc_get_pcidev_by_busidstring(t->h, busid);
 	}
 	if (pci)
 		return topo_dev_from_hwloc(t, name, NULL, pci, out);
@@ -188,6 +184,11 @@ int topo_lookup(struct topo *t, const char *path, const struct topo_dev **out)
 		topo_head_name(o->name, head, sizeof(head));
 		/* asked for a path by its own name: report the path */
 		ret = topo_dev_from_hwloc(t, strcmp(o->name, name) ? head : name, o, NULL, &d);
+		if (!ret) {
+			ret = topo_dev_find_paths(t, d);
+			if (ret)
+				topo_dev_free(d);
+		}
 	} else if (t->live) {
 		ret = dev_from_sysfs(t, name, &d);
 	} else {

@@ -1,5 +1,8 @@
-/* Names: bounded copies and the multipath head a block device belongs to. */
+/* Names: bounded copies, the multipath head a block device belongs to, and
+ * the PCI facts a sysfs device path spells out. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "topo/topo_int.h"
@@ -26,4 +29,63 @@ void topo_head_name(const char *name, char *out, size_t len)
 		snprintf(out, len, "nvme%un%u", subsys, ns);
 	else
 		topo_copy_str(out, len, name);
+}
+
+/* "nvme10n1" after "nvme9n1": digit runs compare as numbers. */
+int topo_natcmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+			unsigned long x = strtoul(a, (char **)&a, 10);
+			unsigned long y = strtoul(b, (char **)&b, 10);
+
+			if (x != y)
+				return x < y ? -1 : 1;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+/* The last component of a sysfs device path that is a PCI bus id: the
+ * function nearest the device. -ENOENT: none (a virtual device). */
+int topo_last_busid(const char *path, char *out, size_t len)
+{
+	const char *p, *last = NULL;
+	size_t n = 0;
+
+	for (p = path; *p; p += strcspn(p, "/")) {
+		unsigned a, b, c, e;
+		int end = 0;
+
+		p += strspn(p, "/");
+		if (sscanf(p, "%x:%x:%x.%x%n", &a, &b, &c, &e, &end) == 4 &&
+		    (p[end] == '/' || !p[end])) {
+			last = p;
+			n = (size_t)end;
+		}
+	}
+	if (!last || n >= len)
+		return -ENOENT;
+	memcpy(out, last, n);
+	out[n] = '\0';
+	return 0;
+}
+
+/* The root bus a sysfs device path starts from ("/devices/pci0000:40/..."):
+ * "0000:40", which names its host bridge. -ENOENT: not under a PCI root. */
+int topo_root_bus(const char *path, char *out, size_t len)
+{
+	const char *p = strstr(path, "/devices/pci");
+	unsigned dom, bus;
+	int end = 0;
+
+	if (!p || sscanf(p + 12, "%4x:%2x%n", &dom, &bus, &end) != 2 || p[12 + end] != '/')
+		return -ENOENT;
+	snprintf(out, len, "%04x:%02x", dom, bus);
+	return 0;
 }

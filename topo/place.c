@@ -219,6 +219,29 @@ static int farthest_node(const struct topo *t, const struct topo_dev *d)
 	return best;
 }
 
+/* A multipath namespace with paths on several nodes: local is all of
+ * them. Under iopolicy numa (the default) each worker's IO takes the path
+ * of its own node, so workers on every path's node keep every IO local
+ * and use every controller. Other policies spread IOs over the paths
+ * whatever the worker's node. */
+static void multipath_note(const struct topo_dev *d, struct topo_notes *notes)
+{
+	char nodes[64];
+	size_t o = 0;
+	unsigned k;
+
+	nodes[0] = '\0';
+	for (k = 0; k < d->nnodes && o < sizeof(nodes); k++)
+		o += (size_t)snprintf(nodes + o, sizeof(nodes) - o, "%s%u", k ? "," : "", d->nodes[k]);
+	if (!d->iopolicy[0] || !strcmp(d->iopolicy, "numa"))
+		note(notes, "%s: paths on nodes %s: workers spread over their cores, each IO "
+		     "takes the path of its worker's node (iopolicy numa)", d->name, nodes);
+	else
+		note(notes, "%s: paths on nodes %s, iopolicy %s: IOs take every path whatever "
+		     "the worker's node, so some cross the interconnect", d->name, nodes,
+		     d->iopolicy);
+}
+
 /* The CPUs a device's workers go to under pol, into set. */
 static void candidates(struct topo *t, enum topo_policy pol, const struct topo_dev *d,
 		       hwloc_bitmap_t set, struct topo_notes *notes)
@@ -247,10 +270,15 @@ static void candidates(struct topo *t, enum topo_policy pol, const struct topo_d
 			     d->name, d->nodes[0], t->nodes[idx].os_index);
 		}
 	}
+	if (pol == TOPO_PLACE_LOCAL && with_cpus > 1 && topo_paths_span_nodes(d))
+		multipath_note(d, notes);
 	if (pol == TOPO_PLACE_REMOTE) {
 		int far = farthest_node(t, d);
 
-		if (far < 0) {
+		if (far < 0 && topo_paths_span_nodes(d)) {
+			note(notes, "%s has a path local to every node with CPUs: remote "
+			     "placement is local here", d->name);
+		} else if (far < 0) {
 			note(notes, "%s: no other node with CPUs: remote placement is local here",
 			     d->name);
 		} else {

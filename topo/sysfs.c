@@ -71,6 +71,26 @@ int topo_sys_realpath(const struct topo *t, char *out, const char *fmt, ...)
 	return 0;
 }
 
+/* opendir of <root>/<rel>; the caller closes *out. */
+int topo_sys_opendir(const struct topo *t, DIR **out, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	DIR *d;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = sys_path(t, path, fmt, ap);
+	va_end(ap);
+	if (ret)
+		return ret;
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	*out = d;
+	return 0;
+}
+
 /* "16.0 GT/s PCIe" -> 16.0; "Unknown" -> -1 */
 static double parse_speed(const char *s)
 {

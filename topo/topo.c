@@ -1,5 +1,6 @@
-/* Loading a topology (live or XML), the NVMe namespaces found in it, and
- * the list of devices it knows. */
+/* Loading a topology (live or XML), the NVMe namespaces found in it (a
+ * multipath namespace once, as its head), and the list of devices it
+ * knows. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,45 +28,37 @@ int topo_push_dev(struct topo_dev ***arr, unsigned *n, unsigned *cap, struct top
 	return 0;
 }
 
-/* "nvme10n1" after "nvme9n1": digit runs compare as numbers. */
-static int natcmp(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
-			unsigned long x = strtoul(a, (char **)&a, 10);
-			unsigned long y = strtoul(b, (char **)&b, 10);
-
-			if (x != y)
-				return x < y ? -1 : 1;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a - (unsigned char)*b;
-		a++;
-		b++;
-	}
-	return (unsigned char)*a - (unsigned char)*b;
-}
-
 static int dev_cmp(const void *pa, const void *pb)
 {
 	const struct topo_dev *a = *(const struct topo_dev *const *)pa;
 	const struct topo_dev *b = *(const struct topo_dev *const *)pb;
 	int c = strcmp(a->pci, b->pci);
 
-	return c ? c : natcmp(a->name, b->name);
+	return c ? c : topo_natcmp(a->name, b->name);
+}
+
+static bool dev_has_name(const struct topo_dev *d, const char *name)
+{
+	unsigned k;
+
+	if (!strcmp(d->name, name) || !strcmp(d->path_name, name))
+		return true;
+	for (k = 0; k < d->npaths; k++)
+		if (!strcmp(d->paths[k].name, name))
+			return true;
+	return false;
 }
 
 struct topo_dev *topo_find_dev(struct topo *t, const char *name)
 {
 	unsigned i;
 
-	/* by the head's name or by the path hwloc shows */
+	/* by the head's name or by any of its paths */
 	for (i = 0; i < t->ndevs; i++)
-		if (!strcmp(t->devs[i]->name, name) || !strcmp(t->devs[i]->path_name, name))
+		if (dev_has_name(t->devs[i], name))
 			return t->devs[i];
 	for (i = 0; i < t->nextra; i++)
-		if (!strcmp(t->extra[i]->name, name) || !strcmp(t->extra[i]->path_name, name))
+		if (dev_has_name(t->extra[i], name))
 			return t->extra[i];
 	return NULL;
 }
@@ -74,6 +67,7 @@ static int discover_nvme(struct topo *t)
 {
 	hwloc_obj_t o = NULL;
 	char head[TOPO_NAME_MAX];
+	unsigned i;
 	int ret;
 
 	while ((o = hwloc_get_next_osdev(t->h, o))) {
@@ -86,7 +80,7 @@ static int discover_nvme(struct topo *t)
 		if (!pci || pci->attr->pcidev.class_id != 0x0108)
 			continue;
 		topo_head_name(o->name, head, sizeof(head));
-		/* a second path of the same multipath head: keep the first */
+		/* another path of a multipath head: topo_dev_find_paths */
 		if (topo_find_dev(t, head))
 			continue;
 		ret = topo_dev_from_hwloc(t, head, o, pci, &d);
@@ -97,6 +91,11 @@ static int discover_nvme(struct topo *t)
 			topo_dev_free(d);
 			return ret;
 		}
+	}
+	for (i = 0; i < t->ndevs; i++) {
+		ret = topo_dev_find_paths(t, t->devs[i]);
+		if (ret)
+			return ret;
 	}
 	if (t->ndevs)
 		qsort(t->devs, t->ndevs, sizeof(*t->devs), dev_cmp);

@@ -12,6 +12,8 @@
 #define TOPO_NAME_MAX 64
 #define TOPO_BUSID_MAX 16	/* "0000:00:00.0" */
 #define TOPO_MAX_CHAIN 16	/* bridges between a device and its host bridge */
+#define TOPO_MAX_PATHS 8	/* paths of a multipath namespace kept */
+#define TOPO_MAX_PATH_NODES 8	/* local NUMA nodes kept per path */
 
 struct topo;
 
@@ -25,10 +27,24 @@ struct topo_link {
 	int max_width;		/* max_link_width */
 };
 
+/* One path of a native NVMe multipath namespace: the hidden block device
+ * one controller of the subsystem has for it ("nvme0c1n1": subsystem 0,
+ * controller nvme1, no /dev node). Controller numbers change from boot to
+ * boot; bus ids do not. */
+struct topo_path {
+	char name[TOPO_NAME_MAX];	/* "nvme0c1n1" */
+	char controller[TOPO_NAME_MAX];	/* "nvme1"; "" unknown */
+	char pci[TOPO_BUSID_MAX];	/* the controller's function; "" unknown */
+	char host_bridge[TOPO_BUSID_MAX];	/* "0000:40"; "" unknown */
+	unsigned nnodes;		/* local NUMA nodes of the controller
+					 * (OS indexes); 0: unknown */
+	unsigned nodes[TOPO_MAX_PATH_NODES];
+};
+
 struct topo_dev {
 	char name[TOPO_NAME_MAX];	/* user-visible: "nvme0n1", "vda", "loop3" */
-	char path_name[TOPO_NAME_MAX];	/* hwloc's block device: "nvme0c0n1" for
-					 * a native multipath path, else = name */
+	char path_name[TOPO_NAME_MAX];	/* hwloc's block device: paths[0].name
+					 * for a multipath head, else = name */
 	char given[256];		/* the target as given; "" when discovered */
 	bool nvme;			/* under a PCI class 0x0108 function */
 	bool has_pci;
@@ -50,6 +66,19 @@ struct topo_dev {
 	unsigned *nodes;
 	char *cpus;			/* cpulist of local PUs; NULL: no locality */
 	unsigned ncores, npus;		/* inside the local cpuset */
+	/* Native NVMe multipath: name is the head ("nvme0n1", what users
+	 * open) and paths are its controllers' paths in PCI order (the first
+	 * TOPO_MAX_PATHS). The PCI and sysfs fields above (pci, host_bridge,
+	 * chain, link, controller, model...) are those of the first path whose
+	 * function hwloc knows; nodes, cpus, ncores and npus are the union
+	 * over every path, since each IO takes the path of its CPU's node
+	 * (iopolicy numa, the default). npaths 0: not a multipath head (a
+	 * namespace only its own controller reaches, "nvme2n1" right under
+	 * nvme2, or a device that is no NVMe namespace). */
+	unsigned npaths;
+	struct topo_path paths[TOPO_MAX_PATHS];
+	char iopolicy[16];		/* the subsystem's: "numa", "round-robin",
+					 * "queue-depth"; "" unknown or no head */
 };
 
 struct topo_node {
@@ -67,8 +96,8 @@ struct topo_node {
  * where sysfs facts (link speeds, model, serial, partitions) are read: NULL
  * means $IOSTORM_SYSFS_ROOT when set, else "/sys" for the live machine and
  * nothing for an XML export (those facts are then unknown). Discovers every
- * NVMe namespace. -ENOENT/-EACCES/-EISDIR: the XML file; -EINVAL: hwloc
- * refused it.
+ * NVMe namespace, a multipath one once, as its head with all its paths.
+ * -ENOENT/-EACCES/-EISDIR: the XML file; -EINVAL: hwloc refused it.
  */
 int topo_load(struct topo **out, const char *xml, const char *sysfs_root);
 void topo_free(struct topo *t);
@@ -86,7 +115,8 @@ const struct topo_dev *topo_dev(const struct topo *t, unsigned i);
  * (has_pci false, why_no_pci says why). On an XML export only the basename
  * is matched against the recorded block devices. The result lives as long
  * as t. A file on a file system without a block device (tmpfs, overlay)
- * is its own device without PCI. -ENOENT etc.: stat of the path (live);
+ * is its own device without PCI. A multipath path's name ("nvme0c1n1")
+ * finds its head. -ENOENT etc.: stat of the path (live);
  * -ENOENT: no such block device in the export (XML).
  */
 int topo_lookup(struct topo *t, const char *path, const struct topo_dev **out);

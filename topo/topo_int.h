@@ -3,6 +3,8 @@
 #ifndef TOPO_TOPO_INT_H
 #define TOPO_TOPO_INT_H
 
+#include <dirent.h>
+
 #include <hwloc.h>
 
 #include "topo/topo.h"
@@ -26,6 +28,9 @@ struct topo {
 /* names.c */
 void topo_copy_str(char *dst, size_t len, const char *src);
 void topo_head_name(const char *name, char *out, size_t len);
+int topo_natcmp(const char *a, const char *b);
+int topo_last_busid(const char *path, char *out, size_t len);
+int topo_root_bus(const char *path, char *out, size_t len);
 
 /* sysfs.c: every path is relative to t->sysfs; -ENOENT without one */
 int topo_sys_read(const struct topo *t, char *buf, size_t len, const char *fmt, ...)
@@ -33,6 +38,8 @@ int topo_sys_read(const struct topo *t, char *buf, size_t len, const char *fmt, 
 int topo_sys_realpath(const struct topo *t, char *out, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void topo_sys_link(const struct topo *t, const char *busid, struct topo_link *l);
+int topo_sys_opendir(const struct topo *t, DIR **out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* dev.c */
 struct topo_dev *topo_dev_new(const char *name, const char *path_name);
@@ -40,6 +47,16 @@ void topo_dev_free(struct topo_dev *d);
 hwloc_obj_t topo_pci_parent(hwloc_obj_t o);
 int topo_dev_from_hwloc(struct topo *t, const char *name, hwloc_obj_t osdev,
 			hwloc_obj_t pci, struct topo_dev **out);
+int topo_dev_from_path(struct topo *t, const char *name, const char *path_name,
+		       hwloc_obj_t osdev, hwloc_obj_t pci, struct topo_dev **out);
+void topo_busid(hwloc_obj_t pci, char *out, size_t len);
+void topo_host_bridge(hwloc_obj_t pci, char *out, size_t len);
+int topo_dev_set_locality(struct topo *t, struct topo_dev *d, hwloc_const_cpuset_t cpus,
+			  hwloc_const_nodeset_t nodes);
+
+/* paths.c */
+int topo_dev_find_paths(struct topo *t, struct topo_dev *d);
+bool topo_paths_span_nodes(const struct topo_dev *d);
 
 /* topo.c */
 struct topo_dev *topo_find_dev(struct topo *t, const char *name);
