@@ -8,7 +8,8 @@
 #       runs FILE (sh, with tests/vm/guest/lib.sh sourced) in the guest and
 #       unpacks what it kept under /results into DIR (NAME.rc, NAME.out,
 #       NAME.err per step, test.log, test.rc, dmesg.log); exits 0 when the
-#       guest sent its results, 1 when not (the console's tail says why)
+#       guest sent its results, 1 when not (the console's tail says why),
+#       3 when the guest died before the script began (it never booted)
 #
 # LAYOUT is a file (tests/vm/layouts/*.layout) or the name of one. Options:
 #   --initrd FILE   a base initramfs made by tests/vm/initramfs.sh (else one
@@ -233,7 +234,13 @@ mkdir -p "$outdir"
 if ! grep -q '^@@RESULTS-END' <(tr -d '\r' <"$work/data.log"); then
 	echo "vm/run.sh: the guest sent no results; QEMU and the console ended with:" >&2
 	tail -n 5 "$work/qemu.log" 2>/dev/null | sed 's/^/    qemu: /' >&2
-	tail -n 30 "$work/console.log" 2>/dev/null | sed 's/^/    /' >&2
+	# an oops from its first line, else the console's end
+	if grep -qE 'BUG:|Oops|general protection|Kernel panic' "$work/console.log"; then
+		sed -n '/BUG:\|Oops\|general protection\|Kernel panic/,$p' "$work/console.log" | head -n 40
+	else
+		tail -n 30 "$work/console.log"
+	fi 2>/dev/null | sed 's/^/    /' >&2
+	tr -d '\r' <"$work/data.log" | grep -q '^@@BOOTED' || exit 3
 	exit 1
 fi
 tr -d '\r' <"$work/data.log" | sed -n '/^@@RESULTS-BEGIN/,/^@@RESULTS-END/p' | sed '1d;$d' |

@@ -1,7 +1,9 @@
 # iostorm topo on a live PCIe tree with several host bridges and two NUMA
 # nodes (7.2 guest): each drive's node, host bridge, local CPUs and its
 # port's maximum link match the layout; with every drive behind node 1, the
-# imbalance finding names node 0's empty host bridges.
+# imbalance finding names node 0's empty host bridges; a namespace shared by
+# controllers on both nodes (native multipath) is listed once, as its head,
+# with both paths and the node of each path's controller.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
 vm_need
@@ -45,5 +47,31 @@ if vm_expect_ok topo "topo on all-on-node1"; then
 		[.findings[] | select(.kind == "imbalance") | .text]
 		| length == 1 and (.[0] | test("node 0") and test("0000:20") and test("0000:40"))'
 	grep -q "0000:20" "$VM_OUT/text.out" || check_fail "topo text: the finding does not name node 0's bridges"
+fi
+# multipath.layout: namespace nvm shared by a controller behind hb0 (node
+# 0) and one behind hb1 (node 1), and a plain drive nva behind hb0.
+vm_boot 7.2 multipath <<'GUEST' || t_done
+step topo iostorm topo --json -
+step text iostorm topo
+keep head basename $(dev nvm)
+keep paths ls /sys/block/$(basename $(dev nvm))/multipath
+GUEST
+if vm_expect_ok topo "topo on multipath"; then
+	head=$(cat "$VM_OUT/head")
+	vm_jq topo "multipath: the head once, with both paths and their nodes" '
+		(.devices | length == 2)
+		and ([.devices[] | select(.name == $h)] | length == 1)
+		and ([.devices[] | select(.name | test("c[0-9]+n"))] | length == 0)
+		and (first(.devices[] | select(.name == $h))
+			| .numa_nodes == [0, 1] and (.paths | length == 2)
+			and ([.paths[].name] | sort) == $p
+			and ([.paths[] | {hb: .host_bridge, n: .numa_nodes}] | sort_by(.hb))
+				== [{hb: "0000:20", n: [0]}, {hb: "0000:40", n: [1]}]
+			and all(.paths[]; .controller | test("^nvme[0-9]+$")))
+		and (first(.devices[] | select(.serial == "nva")) | .paths == [] and .numa_nodes == [0])
+		and all(.findings[]; .kind != "imbalance")' \
+		--arg h "$head" --argjson p "$(jq -R . "$VM_OUT/paths" | jq -sc 'sort')"
+	[ "$(grep -c '^    path nvme' "$VM_OUT/text.out")" -eq 2 ] ||
+		{ check_fail "topo text: want two path lines under the head"; vm_show text; }
 fi
 t_done

@@ -45,6 +45,7 @@ if [ "$mode" = shell ]; then
 	setsid cttyhack sh -l
 else
 	cd /tmp
+	echo "@@BOOTED" >/dev/ttyS1
 	sh -c '. /guest/lib.sh && . /guest/test.sh' >/results/test.log 2>&1
 	echo $? >/results/test.rc
 	vm_send_results
