@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "tests/helpers.h"
+#include "tests/topo_findings.h"
 #include "topo/topo.h"
 
 static char fx[2048];
@@ -25,27 +26,6 @@ static struct topo *load(const char *file, const char *sysfs)
 	ret = topo_load(&t, xml, sysfs ? root : NULL);
 	CHECKF(ret == 0, "%s: %s", file, strerror(-ret));
 	return ret ? NULL : t;
-}
-
-static const struct topo_finding *find(const struct topo_finding *f, int n,
-				       enum topo_finding_kind k, const char *dev)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (f[i].kind == k && (!dev || !strcmp(f[i].device, dev)))
-			return &f[i];
-	return NULL;
-}
-
-static int all_findings(struct topo *t, struct topo_finding **f)
-{
-	const struct topo_dev *devs[16];
-	unsigned i, n = topo_ndevs(t);
-
-	for (i = 0; i < n && i < 16; i++)
-		devs[i] = topo_dev(t, i);
-	return topo_findings(t, devs, n < 16 ? n : 16, f);
 }
 
 static void test_imbalance(void)

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "tests/helpers.h"
+#include "tests/topo_findings.h"
 #include "topo/topo.h"
 
 #define XML "topo-multipath.xml"
@@ -84,27 +85,6 @@ static int variant(char *path, size_t len, const char *const *from,
 	}
 	fclose(in);
 	return fclose(out) ? -EIO : 0;
-}
-
-static const struct topo_finding *find(const struct topo_finding *f, int n,
-				       enum topo_finding_kind k, const char *dev)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (f[i].kind == k && (!dev || !strcmp(f[i].device, dev)))
-			return &f[i];
-	return NULL;
-}
-
-static int all_findings(struct topo *t, struct topo_finding **f)
-{
-	const struct topo_dev *devs[8];
-	unsigned i, n = topo_ndevs(t);
-
-	for (i = 0; i < n && i < 8; i++)
-		devs[i] = topo_dev(t, i);
-	return topo_findings(t, devs, n < 8 ? n : 8, f);
 }
 
 static bool path_is(const struct topo_path *p, const char *name, const char *ctrl,
