@@ -25,7 +25,7 @@ CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
-LIB_SRC := $(wildcard engine/*.c) $(wildcard topo/*.c) \
+LIB_SRC := $(wildcard engine/*.c) $(wildcard topo/*.c) $(wildcard model/*.c) \
 	$(filter-out cli/main.c,$(wildcard cli/*.c))
 LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
 TEST_SRC := $(wildcard tests/test_*.c)

@@ -8,12 +8,13 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/gap.h"
 #include "cli/json.h"
 #include "cli/opts.h"
+#include "cli/qd_list.h"
 #include "cli/report.h"
 #include "cli/runner.h"
 #include "cli/saturate.h"
+#include "model/sweep.h"
 
 #define NS_PER_S 1000000000ull
 #define DEFAULT_QDS "1,2,4,8,16,32,64,128,256"
@@ -166,13 +167,13 @@ static int summary(const struct cli_opts *o, const struct point *pt, unsigned n,
 			best = iops[m];
 		m++;
 	}
-	knee = cli_sweep_knee(iops, m);
-	dbl = cli_sweep_p99_double(p99, m);
+	knee = model_sweep_knee(iops, m);
+	dbl = model_sweep_p99_double(p99, m);
 	if (m < n)
 		fprintf(f, "INTERRUPTED after %u of %u depths\n", m, n);
 	if (knee >= 0)
 		fprintf(f, "knee: QD%u, the smallest depth reaching %.0f%% of the best (%.0f of %.0f IOPS)\n",
-			pt[knee].qd, 100.0 * CLI_GAP_KNEE_FRAC, iops[knee], best);
+			pt[knee].qd, 100.0 * MODEL_SWEEP_KNEE_FRAC, iops[knee], best);
 	if (dbl >= 0)
 		fprintf(f, "p99 doubled: at QD%u (%.1f us against %.1f us at QD%u)\n", pt[dbl].qd,
 			p99[dbl] / 1e3, p99[0] / 1e3, pt[0].qd);

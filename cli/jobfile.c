@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/gap.h"
 #include "cli/opts.h"
+#include "cli/qd_list.h"
 
 struct reader {
 	FILE *f;

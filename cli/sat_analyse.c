@@ -99,8 +99,8 @@ static unsigned host_cpus(void)
 
 int cli_sat_analyse(struct sat *s)
 {
-	struct cli_gap_dev *g = calloc(s->n ? s->n : 1, sizeof(*g));
-	struct cli_gap_in in = { g, s->n, s->o->qd, host_cpus() };
+	struct model_gap_dev *g = calloc(s->n ? s->n : 1, sizeof(*g));
+	struct model_gap_in in = { g, s->n, s->o->qd, host_cpus() };
 	unsigned i;
 
 	if (!g)
@@ -110,7 +110,7 @@ int cli_sat_analyse(struct sat *s)
 		const struct topo_dev *td = sd->td;
 
 		sd->off_node = off_node(sd);
-		g[i] = (struct cli_gap_dev){
+		g[i] = (struct model_gap_dev){
 			.name = sd->t->name,
 			.node = td && td->nnodes ? (int)td->nodes[0] : -1,
 			.host_bridge = td && td->has_pci ? td->host_bridge : "",
@@ -125,7 +125,7 @@ int cli_sat_analyse(struct sat *s)
 			.qdn_remote = cli_sat_iops(sd, SAT_QDN_REMOTE),
 		};
 	}
-	cli_gap_analyse(&in, &s->gap);
+	model_gap_analyse(&in, &s->gap);
 	free(g);
 	return 0;
 }

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli/gap.h"
+#include "model/gap.h"
 #include "cli/report.h"
 #include "cli/runner.h"
 #include "cli/saturate.h"
@@ -45,7 +45,7 @@ struct sat {
 	unsigned step, nsteps;
 	uint64_t step_ns;
 	FILE *out;			/* the table's stream */
-	struct cli_gap gap;
+	struct model_gap gap;
 	struct topo_finding *tf;
 	int ntf;
 };

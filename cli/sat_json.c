@@ -16,7 +16,7 @@ static json_t *jnum(double v)
 
 static json_t *jpct(double v)
 {
-	return cli_gap_known(v) ? json_real(v) : json_null();
+	return model_gap_known(v) ? json_real(v) : json_null();
 }
 
 static json_t *fig_json(const struct satdev *sd, enum sat_fig f, bool lat)
@@ -59,14 +59,14 @@ static json_t *dev_json(const struct sat *s, const struct satdev *sd)
 		      "all", fig_json(sd, SAT_QD1_ALL, true),
 		      "qdn", "solo", fig_json(sd, SAT_QDN_SOLO, true),
 		      "all", fig_json(sd, SAT_QDN_ALL, true),
-		      "loss_pct", jpct(cli_gap_loss_pct(cli_sat_iops(sd, SAT_QDN_SOLO), cli_sat_iops(sd, SAT_QDN_ALL))),
-		      "qd1_loss_pct", jpct(cli_gap_loss_pct(cli_sat_iops(sd, SAT_QD1_SOLO), cli_sat_iops(sd, SAT_QD1_ALL))),
+		      "loss_pct", jpct(model_gap_loss_pct(cli_sat_iops(sd, SAT_QDN_SOLO), cli_sat_iops(sd, SAT_QDN_ALL))),
+		      "qd1_loss_pct", jpct(model_gap_loss_pct(cli_sat_iops(sd, SAT_QD1_SOLO), cli_sat_iops(sd, SAT_QD1_ALL))),
 		      "off_node", sd->off_node);
 	if (j && s->so->compare_placement) {
 		json_object_set_new(json_object_get(j, "qdn"), "remote",
 				    fig_json(sd, SAT_QDN_REMOTE, true));
 		json_object_set_new(j, "numa_penalty_pct",
-				    jpct(cli_gap_loss_pct(cli_sat_iops(sd, SAT_QDN_ALL),
+				    jpct(model_gap_loss_pct(cli_sat_iops(sd, SAT_QDN_ALL),
 							  cli_sat_iops(sd, SAT_QDN_REMOTE))));
 	}
 	return j;
@@ -74,7 +74,7 @@ static json_t *dev_json(const struct sat *s, const struct satdev *sd)
 
 static json_t *sys_json(const struct sat *s)
 {
-	const struct cli_gap_sys *y = &s->gap.sys;
+	const struct model_gap_sys *y = &s->gap.sys;
 
 	return json_pack("{s:I, s:{s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}",
 			 "qd", (json_int_t)s->o->qd,
@@ -84,7 +84,7 @@ static json_t *sys_json(const struct sat *s)
 			 "gap_iops", jnum(y->qdn_gap), "gap_pct", jpct(y->qdn_gap_pct));
 }
 
-static json_t *node_json(const struct cli_gap_node *n)
+static json_t *node_json(const struct model_gap_node *n)
 {
 	return json_pack("{s:o, s:I, s:o, s:o, s:o, s:o, s:o}",
 			 "os_index", n->os_index < 0 ? json_null() : json_integer(n->os_index),
@@ -114,7 +114,7 @@ static json_t *report_json(const struct sat *s)
 		json_array_append_new(nodes, node_json(&s->gap.nodes[i]));
 	for (i = 0; find && i < s->gap.nfind; i++)
 		json_array_append_new(find, json_pack("{s:s, s:s?, s:s}", "kind",
-						      cli_gap_kind_name(s->gap.find[i].kind),
+						      model_gap_kind_name(s->gap.find[i].kind),
 						      "device", s->gap.find[i].device[0] ? s->gap.find[i].device : NULL,
 						      "text", s->gap.find[i].text));
 	for (i = 0; tf && i < (unsigned)s->ntf; i++)
@@ -128,7 +128,7 @@ static json_t *report_json(const struct sat *s)
 		      "compare_placement", s->so->compare_placement,
 		      "devices", devs, "nodes", nodes, "system", sys_json(s),
 		      "findings", find, "topology_findings", tf,
-		      "verdict", "kind", cli_gap_verdict_name(s->gap.verdict),
+		      "verdict", "kind", model_gap_verdict_name(s->gap.verdict),
 		      "text", s->gap.verdict_text);
 	if (j)
 		json_object_set_new(j, "interrupted", json_boolean(s->interrupted));

@@ -34,7 +34,7 @@ static void put_lat(FILE *f, const struct satdev *sd, enum sat_fig e, uint64_t v
 
 static void put_pct(FILE *f, double v)
 {
-	if (!cli_gap_known(v))
+	if (!model_gap_known(v))
 		fprintf(f, " %6s", "-");
 	else
 		fprintf(f, " %6.1f", v);
@@ -71,11 +71,11 @@ static void print_dev(const struct sat *s, const struct satdev *sd, int namew)
 	put_lat(f, sd, SAT_QD1_ALL, sd->fig[SAT_QD1_ALL].lat.p99);
 	put_iops(f, cli_sat_iops(sd, SAT_QDN_SOLO));
 	put_iops(f, cli_sat_iops(sd, SAT_QDN_ALL));
-	put_pct(f, cli_gap_loss_pct(cli_sat_iops(sd, SAT_QDN_SOLO), cli_sat_iops(sd, SAT_QDN_ALL)));
+	put_pct(f, model_gap_loss_pct(cli_sat_iops(sd, SAT_QDN_SOLO), cli_sat_iops(sd, SAT_QDN_ALL)));
 	fputc('\n', f);
 }
 
-static void print_node(const struct sat *s, const struct cli_gap_node *n, int namew)
+static void print_node(const struct sat *s, const struct model_gap_node *n, int namew)
 {
 	FILE *f = s->out;
 	char name[32];
@@ -114,7 +114,7 @@ static void print_sys_row(FILE *f, const char *label, double solo, double all,
 
 static void print_system(const struct sat *s)
 {
-	const struct cli_gap_sys *y = &s->gap.sys;
+	const struct model_gap_sys *y = &s->gap.sys;
 	char qdn[16];
 
 	snprintf(qdn, sizeof(qdn), "QD%u", s->o->qd);
@@ -138,7 +138,7 @@ static void print_remote(const struct sat *s)
 		fprintf(s->out, "    ");
 		put_iops(s->out, cli_sat_iops(sd, SAT_QDN_REMOTE));
 		fprintf(s->out, "   ");
-		put_pct(s->out, cli_gap_loss_pct(cli_sat_iops(sd, SAT_QDN_ALL), cli_sat_iops(sd, SAT_QDN_REMOTE)));
+		put_pct(s->out, model_gap_loss_pct(cli_sat_iops(sd, SAT_QDN_ALL), cli_sat_iops(sd, SAT_QDN_REMOTE)));
 		fputc('\n', s->out);
 	}
 	if (s->topo && topo_nnodes(s->topo) < 2)

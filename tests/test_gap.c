@@ -4,7 +4,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "cli/gap.h"
+#include "cli/qd_list.h"
+#include "model/gap.h"
+#include "model/sweep.h"
 #include "tests/helpers.h"
 
 static bool near(double a, double b)
@@ -12,7 +14,7 @@ static bool near(double a, double b)
 	return fabs(a - b) < 1e-6 * (fabs(b) + 1);
 }
 
-static unsigned count(const struct cli_gap *g, enum cli_gap_kind k)
+static unsigned count(const struct model_gap *g, enum model_gap_kind k)
 {
 	unsigned i, n = 0;
 
@@ -21,7 +23,7 @@ static unsigned count(const struct cli_gap *g, enum cli_gap_kind k)
 	return n;
 }
 
-static const struct cli_gap_finding *first(const struct cli_gap *g, enum cli_gap_kind k)
+static const struct model_gap_finding *first(const struct model_gap *g, enum model_gap_kind k)
 {
 	unsigned i;
 
@@ -35,9 +37,9 @@ static const int cpu0[] = { 0 }, cpu1[] = { 1 }, cpu2[] = { 2 }, cpu3[] = { 3 };
 static const int *const cpus[] = { cpu0, cpu1, cpu2, cpu3 };
 
 /* A healthy device: 100k at QD1, 700k at QDn, loses little together. */
-static struct cli_gap_dev dev(const char *name, int node, unsigned i)
+static struct model_gap_dev dev(const char *name, int node, unsigned i)
 {
-	struct cli_gap_dev d = {
+	struct model_gap_dev d = {
 		.name = name, .node = node, .host_bridge = "", .upstream = "",
 		.qd1_solo = 100e3, .qd1_all = 98e3, .qdn_solo = 700e3,
 		.qdn_all = 690e3, .qd1_solo_p99 = 20e3, .qd1_all_p99 = 22e3,
@@ -47,20 +49,20 @@ static struct cli_gap_dev dev(const char *name, int node, unsigned i)
 	return d;
 }
 
-static void analyse(struct cli_gap *g, const struct cli_gap_dev *d, unsigned n,
+static void analyse(struct model_gap *g, const struct model_gap_dev *d, unsigned n,
 		    unsigned host_cpus)
 {
-	struct cli_gap_in in = { d, n, 128, host_cpus };
+	struct model_gap_in in = { d, n, 128, host_cpus };
 
-	cli_gap_analyse(&in, g);
+	model_gap_analyse(&in, g);
 }
 
 /* Four healthy devices on two nodes: sums, subtotals, no finding but
  * "no gap", and the verdict says they add up. */
 static void test_clean(void)
 {
-	struct cli_gap_dev d[4] = { dev("a", 0, 0), dev("b", 0, 1), dev("c", 1, 2), dev("d", 1, 3) };
-	struct cli_gap g;
+	struct model_gap_dev d[4] = { dev("a", 0, 0), dev("b", 0, 1), dev("c", 1, 2), dev("d", 1, 3) };
+	struct model_gap g;
 
 	analyse(&g, d, 4, 8);
 	CHECK(near(g.sys.qd1_solo, 400e3));
@@ -73,8 +75,8 @@ static void test_clean(void)
 	CHECK(g.nnodes == 2);
 	CHECK(g.nodes[0].os_index == 0 && g.nodes[0].ndev == 2);
 	CHECK(near(g.nodes[1].qdn_solo, 1400e3) && near(g.nodes[1].qdn_all, 1380e3));
-	CHECKF(g.nfind == 1 && g.find[0].kind == CLI_GAP_NO_GAP, "nfind %u", g.nfind);
-	CHECK(g.verdict == CLI_GAP_V_NONE);
+	CHECKF(g.nfind == 1 && g.find[0].kind == MODEL_GAP_NO_GAP, "nfind %u", g.nfind);
+	CHECK(g.verdict == MODEL_GAP_V_NONE);
 	CHECK(strstr(g.verdict_text, "add up") != NULL);
 }
 
@@ -83,33 +85,33 @@ static void test_clean(void)
  * the verdict invents no host cause. */
 static void test_no_cause(void)
 {
-	struct cli_gap_dev d[2] = { dev("a", 0, 0), dev("b", 0, 1) };
-	struct cli_gap g;
+	struct model_gap_dev d[2] = { dev("a", 0, 0), dev("b", 0, 1) };
+	struct model_gap g;
 
 	d[0].qdn_all = d[1].qdn_all = 616e3;	/* 12% */
 	analyse(&g, d, 2, 8);
 	CHECK(near(g.sys.qdn_gap_pct, 12.0));
-	CHECK(count(&g, CLI_GAP_CPU_BOUND) == 0);
-	CHECK(count(&g, CLI_GAP_CPU_SHARED) == 0);
-	CHECK(count(&g, CLI_GAP_SHARED_LINK) == 0);
-	CHECK(count(&g, CLI_GAP_NODE_LOSS) == 0);
-	CHECK(count(&g, CLI_GAP_OFF_NODE) == 0);
-	CHECK(count(&g, CLI_GAP_DEVICE_LOSS) == 1);
-	CHECK(g.verdict == CLI_GAP_V_DEVICES);
+	CHECK(count(&g, MODEL_GAP_CPU_BOUND) == 0);
+	CHECK(count(&g, MODEL_GAP_CPU_SHARED) == 0);
+	CHECK(count(&g, MODEL_GAP_SHARED_LINK) == 0);
+	CHECK(count(&g, MODEL_GAP_NODE_LOSS) == 0);
+	CHECK(count(&g, MODEL_GAP_OFF_NODE) == 0);
+	CHECK(count(&g, MODEL_GAP_DEVICE_LOSS) == 1);
+	CHECK(g.verdict == MODEL_GAP_V_DEVICES);
 
 	/* 9% each: under every threshold, nothing at all is claimed */
 	d[0].qdn_all = d[1].qdn_all = 637e3;
 	analyse(&g, d, 2, 8);
-	CHECK(count(&g, CLI_GAP_DEVICE_LOSS) == 0);
-	CHECK(g.verdict == CLI_GAP_V_NONE);
+	CHECK(count(&g, MODEL_GAP_DEVICE_LOSS) == 0);
+	CHECK(g.verdict == MODEL_GAP_V_NONE);
 }
 
 /* Workers at 97% CPU and a real gap: the host is the limit. */
 static void test_cpu_bound(void)
 {
-	struct cli_gap_dev d[3] = { dev("nvme0n1", 0, 0), dev("nvme1n1", 0, 1), dev("nvme2n1", 0, 2) };
-	const struct cli_gap_finding *f;
-	struct cli_gap g;
+	struct model_gap_dev d[3] = { dev("nvme0n1", 0, 0), dev("nvme1n1", 0, 1), dev("nvme2n1", 0, 2) };
+	const struct model_gap_finding *f;
+	struct model_gap g;
 	unsigned i;
 
 	for (i = 0; i < 3; i++) {
@@ -118,34 +120,34 @@ static void test_cpu_bound(void)
 	}
 	analyse(&g, d, 3, 8);
 	CHECK(near(g.sys.qdn_gap_pct, 40.0));
-	f = first(&g, CLI_GAP_CPU_BOUND);
+	f = first(&g, MODEL_GAP_CPU_BOUND);
 	CHECK(f != NULL);
 	CHECK(f && strstr(f->text, "nvme0n1, nvme1n1") && !strstr(f->text, "nvme2n1"));
 	CHECK(f && strstr(f->text, "97%"));
-	CHECK(count(&g, CLI_GAP_DEVICE_LOSS) == 1);
-	CHECK(g.verdict == CLI_GAP_V_HOST);
+	CHECK(count(&g, MODEL_GAP_DEVICE_LOSS) == 1);
+	CHECK(g.verdict == MODEL_GAP_V_HOST);
 }
 
 /* Two workers pinned to one CPU, and more workers than CPUs. */
 static void test_cpu_shared(void)
 {
-	struct cli_gap_dev d[3] = { dev("a", 0, 0), dev("b", 0, 1), dev("c", 0, 0) };
-	const struct cli_gap_finding *f;
-	struct cli_gap g;
+	struct model_gap_dev d[3] = { dev("a", 0, 0), dev("b", 0, 1), dev("c", 0, 0) };
+	const struct model_gap_finding *f;
+	struct model_gap g;
 
 	d[0].qdn_all = d[2].qdn_all = 350e3;
 	analyse(&g, d, 3, 8);
-	f = first(&g, CLI_GAP_CPU_SHARED);
+	f = first(&g, MODEL_GAP_CPU_SHARED);
 	CHECK(f && strstr(f->text, "a and c shared CPU 0"));
-	CHECK(g.verdict == CLI_GAP_V_HOST);
+	CHECK(g.verdict == MODEL_GAP_V_HOST);
 
 	d[2].cpus = cpu2;
 	analyse(&g, d, 3, 2);	/* 3 workers, 2 CPUs */
-	f = first(&g, CLI_GAP_CPU_SHARED);
+	f = first(&g, MODEL_GAP_CPU_SHARED);
 	CHECK(f && strstr(f->text, "3 workers ran on 2 CPUs"));
 	analyse(&g, d, 3, 8);
-	CHECK(count(&g, CLI_GAP_CPU_SHARED) == 0);
-	CHECK(g.verdict == CLI_GAP_V_DEVICES);
+	CHECK(count(&g, MODEL_GAP_CPU_SHARED) == 0);
+	CHECK(g.verdict == MODEL_GAP_V_DEVICES);
 }
 
 /* Two devices behind one root port lost 40% together, the other two
@@ -154,9 +156,9 @@ static void test_cpu_shared(void)
  * port nothing is claimed (there is no "others" to compare with). */
 static void test_shared_link(void)
 {
-	struct cli_gap_dev d[4] = { dev("n0", 0, 0), dev("n1", 0, 1), dev("n2", 0, 2), dev("n3", 0, 3) };
-	const struct cli_gap_finding *f;
-	struct cli_gap g;
+	struct model_gap_dev d[4] = { dev("n0", 0, 0), dev("n1", 0, 1), dev("n2", 0, 2), dev("n3", 0, 3) };
+	const struct model_gap_finding *f;
+	struct model_gap g;
 	unsigned i;
 
 	d[0].upstream = d[1].upstream = "0000:40:01.1";
@@ -166,17 +168,17 @@ static void test_shared_link(void)
 		d[i].host_bridge = i < 3 ? "0000:40" : "0000:80";
 	d[0].qdn_all = d[1].qdn_all = 420e3;
 	analyse(&g, d, 4, 8);
-	CHECK(count(&g, CLI_GAP_SHARED_LINK) == 1);
-	f = first(&g, CLI_GAP_SHARED_LINK);
+	CHECK(count(&g, MODEL_GAP_SHARED_LINK) == 1);
+	f = first(&g, MODEL_GAP_SHARED_LINK);
 	CHECK(f && strstr(f->text, "n0, n1 behind upstream port 0000:40:01.1 lost 40%"));
-	CHECK(g.sys.qdn_gap_pct > CLI_GAP_SIGNIFICANT_PCT);
-	CHECK(g.verdict == CLI_GAP_V_LINK);
+	CHECK(g.sys.qdn_gap_pct > MODEL_GAP_SIGNIFICANT_PCT);
+	CHECK(g.verdict == MODEL_GAP_V_LINK);
 
 	/* the same loss on a host bridge with separate ports */
 	d[1].upstream = "0000:40:01.3";
 	d[2].qdn_all = 420e3;
 	analyse(&g, d, 4, 8);
-	f = first(&g, CLI_GAP_SHARED_LINK);
+	f = first(&g, MODEL_GAP_SHARED_LINK);
 	CHECK(f && strstr(f->text, "n0, n1, n2 behind host bridge 0000:40"));
 
 	/* everyone behind one port: no comparison, no claim */
@@ -186,42 +188,42 @@ static void test_shared_link(void)
 		d[i].qdn_all = 420e3;
 	}
 	analyse(&g, d, 4, 8);
-	CHECK(count(&g, CLI_GAP_SHARED_LINK) == 0);
-	CHECK(g.verdict == CLI_GAP_V_DEVICES);
+	CHECK(count(&g, MODEL_GAP_SHARED_LINK) == 0);
+	CHECK(g.verdict == MODEL_GAP_V_DEVICES);
 }
 
 /* Node 1 lost 50%, node 0 nothing; one of node 1's workers ran off its
  * node; QD1 latency rose on one device; remote placement cost 30%. */
 static void test_node_and_placement(void)
 {
-	struct cli_gap_dev d[4] = { dev("a", 0, 0), dev("b", 0, 1), dev("c", 1, 2), dev("d", 1, 3) };
-	const struct cli_gap_finding *f;
-	struct cli_gap g;
+	struct model_gap_dev d[4] = { dev("a", 0, 0), dev("b", 0, 1), dev("c", 1, 2), dev("d", 1, 3) };
+	const struct model_gap_finding *f;
+	struct model_gap g;
 
 	d[2].qdn_all = d[3].qdn_all = 350e3;
 	d[3].off_node = true;
 	d[0].qd1_all_p99 = 45e3;
 	d[1].qdn_remote = 483e3;	/* 30% below 690k */
 	analyse(&g, d, 4, 8);
-	f = first(&g, CLI_GAP_NODE_LOSS);
+	f = first(&g, MODEL_GAP_NODE_LOSS);
 	CHECK(f && strstr(f->text, "node 1 lost 50%"));
-	f = first(&g, CLI_GAP_OFF_NODE);
+	f = first(&g, MODEL_GAP_OFF_NODE);
 	CHECK(f && !strcmp(f->device, "d"));
-	f = first(&g, CLI_GAP_LATENCY);
+	f = first(&g, MODEL_GAP_LATENCY);
 	CHECK(f && !strcmp(f->device, "a") && strstr(f->text, "20.0 to 45.0 us"));
-	CHECK(count(&g, CLI_GAP_LATENCY) == 1);
-	f = first(&g, CLI_GAP_NUMA_PENALTY);
+	CHECK(count(&g, MODEL_GAP_LATENCY) == 1);
+	f = first(&g, MODEL_GAP_NUMA_PENALTY);
 	CHECK(f && !strcmp(f->device, "b") && strstr(f->text, "30%"));
-	CHECK(count(&g, CLI_GAP_NUMA_PENALTY) == 1);
-	CHECK(g.verdict == CLI_GAP_V_PLACEMENT);
+	CHECK(count(&g, MODEL_GAP_NUMA_PENALTY) == 1);
+	CHECK(g.verdict == MODEL_GAP_V_PLACEMENT);
 }
 
 /* An interrupted run: a missing figure makes the sums unknown, never a
  * made-up gap. */
 static void test_incomplete(void)
 {
-	struct cli_gap_dev d[2] = { dev("a", -1, 0), dev("b", -1, 1) };
-	struct cli_gap g;
+	struct model_gap_dev d[2] = { dev("a", -1, 0), dev("b", -1, 1) };
+	struct model_gap g;
 
 	d[1].qdn_solo = -1;
 	d[0].qdn_all = d[1].qdn_all = -1;
@@ -229,14 +231,14 @@ static void test_incomplete(void)
 	CHECK(g.nnodes == 1 && g.nodes[0].os_index == -1);
 	CHECK(near(g.sys.qd1_solo, 200e3));
 	CHECK(g.sys.qdn_solo < 0 && g.sys.qdn_all < 0 && g.sys.qdn_gap < 0);
-	CHECK(!cli_gap_known(g.sys.qdn_gap_pct));
-	CHECK(g.verdict == CLI_GAP_V_INCOMPLETE);
-	CHECK(count(&g, CLI_GAP_DEVICE_LOSS) == 0);
-	CHECK(!cli_gap_known(cli_gap_loss_pct(0, 10)));
-	CHECK(near(cli_gap_loss_pct(200, 150), 25.0));
-	CHECK(near(cli_gap_loss_pct(100, 110), -10.0));
+	CHECK(!model_gap_known(g.sys.qdn_gap_pct));
+	CHECK(g.verdict == MODEL_GAP_V_INCOMPLETE);
+	CHECK(count(&g, MODEL_GAP_DEVICE_LOSS) == 0);
+	CHECK(!model_gap_known(model_gap_loss_pct(0, 10)));
+	CHECK(near(model_gap_loss_pct(200, 150), 25.0));
+	CHECK(near(model_gap_loss_pct(100, 110), -10.0));
 	analyse(&g, d, 0, 8);
-	CHECK(g.verdict == CLI_GAP_V_INCOMPLETE && g.nnodes == 0);
+	CHECK(g.verdict == MODEL_GAP_V_INCOMPLETE && g.nnodes == 0);
 }
 
 static void test_sweep(void)
@@ -247,11 +249,11 @@ static void test_sweep(void)
 	uint32_t q[CLI_MAX_QDS];
 	char err[200];
 
-	CHECK(cli_sweep_knee(iops, 7) == 4);	/* 82k >= 0.9 * 91k */
-	CHECK(cli_sweep_p99_double(p99, 7) == 4);
-	CHECK(cli_sweep_p99_double(p99, 4) == -1);
-	CHECK(cli_sweep_knee(flat, 2) == -1);
-	CHECK(cli_sweep_knee(iops, 0) == -1);
+	CHECK(model_sweep_knee(iops, 7) == 4);	/* 82k >= 0.9 * 91k */
+	CHECK(model_sweep_p99_double(p99, 7) == 4);
+	CHECK(model_sweep_p99_double(p99, 4) == -1);
+	CHECK(model_sweep_knee(flat, 2) == -1);
+	CHECK(model_sweep_knee(iops, 0) == -1);
 	CHECK(cli_qd_list_parse("1,2,4,256", q, CLI_MAX_QDS, err, sizeof(err)) == 4);
 	CHECK(q[0] == 1 && q[3] == 256);
 	CHECK(cli_qd_list_parse("32", q, CLI_MAX_QDS, err, sizeof(err)) == 1);

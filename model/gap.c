@@ -1,16 +1,14 @@
 /* Gap arithmetic and attribution rules. Each rule says something only when
  * the numbers carry it; the thresholds live in gap.h. */
-#include "cli/gap.h"
+#include "model/gap.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-bool cli_gap_known(double v)
+bool model_gap_known(double v)
 {
-	return v > CLI_GAP_UNKNOWN / 2;
+	return v > MODEL_GAP_UNKNOWN / 2;
 }
 
 static bool measured(double v)
@@ -18,10 +16,10 @@ static bool measured(double v)
 	return v >= 0;
 }
 
-double cli_gap_loss_pct(double solo, double all)
+double model_gap_loss_pct(double solo, double all)
 {
 	if (!measured(solo) || !measured(all) || solo <= 0)
-		return CLI_GAP_UNKNOWN;
+		return MODEL_GAP_UNKNOWN;
 	return 100.0 * (solo - all) / solo;
 }
 
@@ -39,17 +37,17 @@ static void add(double *sum, double v)
 		*sum += v;
 }
 
-static struct cli_gap_finding *finding(struct cli_gap *g, enum cli_gap_kind k,
+static struct model_gap_finding *finding(struct model_gap *g, enum model_gap_kind k,
 				       const char *dev, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-static struct cli_gap_finding *finding(struct cli_gap *g, enum cli_gap_kind k,
+static struct model_gap_finding *finding(struct model_gap *g, enum model_gap_kind k,
 				       const char *dev, const char *fmt, ...)
 {
-	struct cli_gap_finding *f;
+	struct model_gap_finding *f;
 	va_list ap;
 
-	if (g->nfind == CLI_GAP_MAX_FIND)
+	if (g->nfind == MODEL_GAP_MAX_FIND)
 		return NULL;
 	f = &g->find[g->nfind++];
 	f->kind = k;
@@ -72,27 +70,27 @@ static void append_name(char *buf, size_t len, const char *name)
 
 /* ---- subtotals ---- */
 
-static struct cli_gap_node *node_slot(struct cli_gap *g, int os_index)
+static struct model_gap_node *node_slot(struct model_gap *g, int os_index)
 {
 	unsigned i;
 
 	for (i = 0; i < g->nnodes; i++)
 		if (g->nodes[i].os_index == os_index)
 			return &g->nodes[i];
-	if (g->nnodes == CLI_GAP_MAX_NODES)
+	if (g->nnodes == MODEL_GAP_MAX_NODES)
 		return NULL;
-	g->nodes[g->nnodes] = (struct cli_gap_node){ os_index, 0, 0, 0, 0, 0, 0 };
+	g->nodes[g->nnodes] = (struct model_gap_node){ os_index, 0, 0, 0, 0, 0, 0 };
 	return &g->nodes[g->nnodes++];
 }
 
-static void subtotals(const struct cli_gap_in *in, struct cli_gap *g)
+static void subtotals(const struct model_gap_in *in, struct model_gap *g)
 {
-	struct cli_gap_sys *s = &g->sys;
-	struct cli_gap_node *n;
+	struct model_gap_sys *s = &g->sys;
+	struct model_gap_node *n;
 	unsigned i;
 
 	for (i = 0; i < in->ndev; i++) {
-		const struct cli_gap_dev *d = &in->dev[i];
+		const struct model_gap_dev *d = &in->dev[i];
 
 		add(&s->qd1_solo, d->qd1_solo);
 		add(&s->qd1_all, d->qd1_all);
@@ -108,12 +106,12 @@ static void subtotals(const struct cli_gap_in *in, struct cli_gap *g)
 		add(&n->qdn_all, d->qdn_all);
 	}
 	for (i = 0; i < g->nnodes; i++)
-		g->nodes[i].loss_pct = cli_gap_loss_pct(g->nodes[i].qdn_solo,
+		g->nodes[i].loss_pct = model_gap_loss_pct(g->nodes[i].qdn_solo,
 							g->nodes[i].qdn_all);
-	s->qd1_gap_pct = cli_gap_loss_pct(s->qd1_solo, s->qd1_all);
-	s->qdn_gap_pct = cli_gap_loss_pct(s->qdn_solo, s->qdn_all);
-	s->qd1_gap = cli_gap_known(s->qd1_gap_pct) ? s->qd1_solo - s->qd1_all : -1;
-	s->qdn_gap = cli_gap_known(s->qdn_gap_pct) ? s->qdn_solo - s->qdn_all : -1;
+	s->qd1_gap_pct = model_gap_loss_pct(s->qd1_solo, s->qd1_all);
+	s->qdn_gap_pct = model_gap_loss_pct(s->qdn_solo, s->qdn_all);
+	s->qd1_gap = model_gap_known(s->qd1_gap_pct) ? s->qd1_solo - s->qd1_all : -1;
+	s->qdn_gap = model_gap_known(s->qdn_gap_pct) ? s->qdn_solo - s->qdn_all : -1;
 	if (!in->ndev) {
 		s->qd1_solo = s->qd1_all = s->qdn_solo = s->qdn_all = -1;
 		s->qd1_gap = s->qdn_gap = -1;
@@ -122,27 +120,27 @@ static void subtotals(const struct cli_gap_in *in, struct cli_gap *g)
 
 /* ---- rules ---- */
 
-static double dev_loss(const struct cli_gap_dev *d)
+static double dev_loss(const struct model_gap_dev *d)
 {
-	return cli_gap_loss_pct(d->qdn_solo, d->qdn_all);
+	return model_gap_loss_pct(d->qdn_solo, d->qdn_all);
 }
 
-/* The devices that lost at least CLI_GAP_LOSS_PCT, worst first (three). */
-static void rule_device_loss(const struct cli_gap_in *in, struct cli_gap *g)
+/* The devices that lost at least MODEL_GAP_LOSS_PCT, worst first (three). */
+static void rule_device_loss(const struct model_gap_in *in, struct model_gap *g)
 {
-	bool used[CLI_GAP_MAX_FIND * 8] = { false };
-	char list[CLI_GAP_TEXT / 2] = "", piece[96];
+	bool used[MODEL_GAP_MAX_FIND * 8] = { false };
+	char list[MODEL_GAP_TEXT / 2] = "", piece[96];
 	unsigned i, k, best, shown = 0, lost = 0;
 	double l;
 
 	for (i = 0; i < in->ndev; i++)
-		lost += dev_loss(&in->dev[i]) >= CLI_GAP_LOSS_PCT;
+		lost += dev_loss(&in->dev[i]) >= MODEL_GAP_LOSS_PCT;
 	if (!lost)
 		return;
 	for (k = 0; k < 3 && k < lost; k++) {
 		best = in->ndev;
 		for (i = 0; i < in->ndev && i < sizeof(used); i++) {
-			if (used[i] || dev_loss(&in->dev[i]) < CLI_GAP_LOSS_PCT)
+			if (used[i] || dev_loss(&in->dev[i]) < MODEL_GAP_LOSS_PCT)
 				continue;
 			if (best == in->ndev || dev_loss(&in->dev[i]) > dev_loss(&in->dev[best]))
 				best = i;
@@ -155,52 +153,52 @@ static void rule_device_loss(const struct cli_gap_in *in, struct cli_gap *g)
 		append_name(list, sizeof(list), piece);
 		shown++;
 	}
-	finding(g, CLI_GAP_DEVICE_LOSS, lost == 1 ? list : "",
+	finding(g, MODEL_GAP_DEVICE_LOSS, lost == 1 ? list : "",
 		"%u of %u devices lost %.0f%% or more of their solo QD%u IOPS when all ran at once; most: %s%s",
-		lost, in->ndev, CLI_GAP_LOSS_PCT, in->qd, list,
+		lost, in->ndev, MODEL_GAP_LOSS_PCT, in->qd, list,
 		lost > shown ? ", ..." : ".");
 }
 
 /* With devices on two or more nodes: the node that lost most, when it lost
  * clearly more than the others. */
-static void rule_node_loss(struct cli_gap *g)
+static void rule_node_loss(struct model_gap *g)
 {
-	const struct cli_gap_node *worst = NULL;
+	const struct model_gap_node *worst = NULL;
 	double rest = 0, rest_solo = 0, rest_all = 0;
 	unsigned i, real = 0;
 
 	for (i = 0; i < g->nnodes; i++) {
-		if (g->nodes[i].os_index < 0 || !cli_gap_known(g->nodes[i].loss_pct))
+		if (g->nodes[i].os_index < 0 || !model_gap_known(g->nodes[i].loss_pct))
 			continue;
 		real++;
 		if (!worst || g->nodes[i].loss_pct > worst->loss_pct)
 			worst = &g->nodes[i];
 	}
-	if (real < 2 || worst->loss_pct < CLI_GAP_LOSS_PCT)
+	if (real < 2 || worst->loss_pct < MODEL_GAP_LOSS_PCT)
 		return;
 	for (i = 0; i < g->nnodes; i++) {
 		if (&g->nodes[i] == worst || g->nodes[i].os_index < 0 ||
-		    !cli_gap_known(g->nodes[i].loss_pct))
+		    !model_gap_known(g->nodes[i].loss_pct))
 			continue;
 		rest_solo += g->nodes[i].qdn_solo;
 		rest_all += g->nodes[i].qdn_all;
 	}
-	rest = cli_gap_loss_pct(rest_solo, rest_all);
-	if (!cli_gap_known(rest) || worst->loss_pct - rest < CLI_GAP_TOGETHER_PTS)
+	rest = model_gap_loss_pct(rest_solo, rest_all);
+	if (!model_gap_known(rest) || worst->loss_pct - rest < MODEL_GAP_TOGETHER_PTS)
 		return;
-	finding(g, CLI_GAP_NODE_LOSS, NULL,
+	finding(g, MODEL_GAP_NODE_LOSS, NULL,
 		"The devices of node %d lost %.0f%% of their solo IOPS together, those of the other nodes %.0f%%: look at node %d's host bridges, memory and cores.",
 		worst->os_index, worst->loss_pct, rest, worst->os_index);
 }
 
-static void rule_cpu_busy(const struct cli_gap_in *in, struct cli_gap *g)
+static void rule_cpu_busy(const struct model_gap_in *in, struct model_gap *g)
 {
-	char list[CLI_GAP_TEXT / 2] = "";
+	char list[MODEL_GAP_TEXT / 2] = "";
 	double top = 0;
 	unsigned i, n = 0;
 
 	for (i = 0; i < in->ndev; i++) {
-		if (in->dev[i].cpu_pct < CLI_GAP_CPU_BUSY_PCT)
+		if (in->dev[i].cpu_pct < MODEL_GAP_CPU_BUSY_PCT)
 			continue;
 		append_name(list, sizeof(list), in->dev[i].name);
 		if (in->dev[i].cpu_pct > top)
@@ -209,14 +207,14 @@ static void rule_cpu_busy(const struct cli_gap_in *in, struct cli_gap *g)
 	}
 	if (!n)
 		return;
-	finding(g, CLI_GAP_CPU_BOUND, n == 1 ? list : "",
+	finding(g, MODEL_GAP_CPU_BOUND, n == 1 ? list : "",
 		"The workers of %s were busy up to %.0f%% of the time on their CPU at QD%u: the host, not the drives, is the limit (more --jobs-per-device, faster cores, or --completion poll).",
 		list, top, in->qd);
 }
 
 /* Several workers on one CPU: pinned to the same one, or more workers than
  * CPUs to run them. */
-static void rule_cpu_shared(const struct cli_gap_in *in, struct cli_gap *g)
+static void rule_cpu_shared(const struct model_gap_in *in, struct model_gap *g)
 {
 	unsigned i, j, a, b, workers = 0;
 
@@ -232,7 +230,7 @@ static void rule_cpu_shared(const struct cli_gap_in *in, struct cli_gap *g)
 				for (b = j == i ? a + 1 : 0; b < in->dev[j].nworkers; b++) {
 					if (!in->dev[j].cpus || in->dev[j].cpus[b] != cpu)
 						continue;
-					finding(g, CLI_GAP_CPU_SHARED, NULL,
+					finding(g, MODEL_GAP_CPU_SHARED, NULL,
 						"Workers of %s and %s shared CPU %d: the host, not the drives, is the limit (give each worker its own core).",
 						in->dev[i].name, in->dev[j].name, cpu);
 					return;
@@ -241,29 +239,29 @@ static void rule_cpu_shared(const struct cli_gap_in *in, struct cli_gap *g)
 		}
 	}
 	if (in->host_cpus && workers > in->host_cpus)
-		finding(g, CLI_GAP_CPU_SHARED, NULL,
+		finding(g, MODEL_GAP_CPU_SHARED, NULL,
 			"%u workers ran on %u CPUs, so several shared a core: the host, not the drives, is the limit here.",
 			workers, in->host_cpus);
 }
 
-typedef const char *(*group_key)(const struct cli_gap_dev *d);
+typedef const char *(*group_key)(const struct model_gap_dev *d);
 
-static const char *key_upstream(const struct cli_gap_dev *d)
+static const char *key_upstream(const struct model_gap_dev *d)
 {
 	return d->upstream;
 }
 
-static const char *key_bridge(const struct cli_gap_dev *d)
+static const char *key_bridge(const struct model_gap_dev *d)
 {
 	return d->host_bridge;
 }
 
 /* Devices sharing one key lost together while the rest did not. Returns
  * the number of findings added. */
-static unsigned rule_group(const struct cli_gap_in *in, struct cli_gap *g,
+static unsigned rule_group(const struct model_gap_in *in, struct model_gap *g,
 			   group_key key, const char *what)
 {
-	char names[CLI_GAP_TEXT / 2];
+	char names[MODEL_GAP_TEXT / 2];
 	unsigned i, j, n, found = 0;
 	double in_solo, in_all, out_solo, out_all, lin, lout;
 
@@ -281,7 +279,7 @@ static unsigned rule_group(const struct cli_gap_in *in, struct cli_gap *g,
 		n = 0;
 		in_solo = in_all = out_solo = out_all = 0;
 		for (j = 0; j < in->ndev; j++) {
-			const struct cli_gap_dev *d = &in->dev[j];
+			const struct model_gap_dev *d = &in->dev[j];
 
 			if (has(key(d)) && !strcmp(key(d), k)) {
 				add(&in_solo, d->qdn_solo);
@@ -295,13 +293,13 @@ static unsigned rule_group(const struct cli_gap_in *in, struct cli_gap *g,
 		}
 		if (n < 2 || n == in->ndev)
 			continue;
-		lin = cli_gap_loss_pct(in_solo, in_all);
-		lout = cli_gap_loss_pct(out_solo, out_all);
-		if (!cli_gap_known(lin) || !cli_gap_known(lout) ||
-		    lin < CLI_GAP_LOSS_PCT || lout >= CLI_GAP_LOSS_PCT ||
-		    lin - lout < CLI_GAP_TOGETHER_PTS)
+		lin = model_gap_loss_pct(in_solo, in_all);
+		lout = model_gap_loss_pct(out_solo, out_all);
+		if (!model_gap_known(lin) || !model_gap_known(lout) ||
+		    lin < MODEL_GAP_LOSS_PCT || lout >= MODEL_GAP_LOSS_PCT ||
+		    lin - lout < MODEL_GAP_TOGETHER_PTS)
 			continue;
-		finding(g, CLI_GAP_SHARED_LINK, NULL,
+		finding(g, MODEL_GAP_SHARED_LINK, NULL,
 			"%s behind %s %s lost %.0f%% together while the other devices lost %.0f%%: they share one link to the CPU; move some to slots under another %s.",
 			names, what, k, lin, lout < 0 ? 0.0 : lout, what);
 		found++;
@@ -309,9 +307,9 @@ static unsigned rule_group(const struct cli_gap_in *in, struct cli_gap *g,
 	return found;
 }
 
-static void rule_off_node(const struct cli_gap_in *in, struct cli_gap *g)
+static void rule_off_node(const struct model_gap_in *in, struct model_gap *g)
 {
-	char list[CLI_GAP_TEXT / 2] = "";
+	char list[MODEL_GAP_TEXT / 2] = "";
 	unsigned i, n = 0;
 
 	for (i = 0; i < in->ndev; i++) {
@@ -321,45 +319,45 @@ static void rule_off_node(const struct cli_gap_in *in, struct cli_gap *g)
 		n++;
 	}
 	if (n)
-		finding(g, CLI_GAP_OFF_NODE, n == 1 ? list : "",
+		finding(g, MODEL_GAP_OFF_NODE, n == 1 ? list : "",
 			"The workers of %s ran off their local NUMA node: each IO crossed the interconnect (free local cores, or see iostorm topo).",
 			list);
 }
 
-static void rule_latency(const struct cli_gap_in *in, struct cli_gap *g)
+static void rule_latency(const struct model_gap_in *in, struct model_gap *g)
 {
 	unsigned i;
 
 	for (i = 0; i < in->ndev; i++) {
-		const struct cli_gap_dev *d = &in->dev[i];
+		const struct model_gap_dev *d = &in->dev[i];
 
 		if (d->qd1_solo_p99 <= 0 || d->qd1_all_p99 < 0 ||
-		    d->qd1_all_p99 < CLI_GAP_LAT_RISE * d->qd1_solo_p99)
+		    d->qd1_all_p99 < MODEL_GAP_LAT_RISE * d->qd1_solo_p99)
 			continue;
-		finding(g, CLI_GAP_LATENCY, d->name,
+		finding(g, MODEL_GAP_LATENCY, d->name,
 			"%s's QD1 p99 latency rose from %.1f to %.1f us with its neighbours busy.",
 			d->name, d->qd1_solo_p99 / 1e3, d->qd1_all_p99 / 1e3);
 	}
 }
 
-static void rule_numa(const struct cli_gap_in *in, struct cli_gap *g)
+static void rule_numa(const struct model_gap_in *in, struct model_gap *g)
 {
 	unsigned i;
 	double l;
 
 	for (i = 0; i < in->ndev; i++) {
-		const struct cli_gap_dev *d = &in->dev[i];
+		const struct model_gap_dev *d = &in->dev[i];
 
-		l = cli_gap_loss_pct(d->qdn_all, d->qdn_remote);
-		if (!cli_gap_known(l) || l < CLI_GAP_NUMA_PCT)
+		l = model_gap_loss_pct(d->qdn_all, d->qdn_remote);
+		if (!model_gap_known(l) || l < MODEL_GAP_NUMA_PCT)
 			continue;
-		finding(g, CLI_GAP_NUMA_PENALTY, d->name,
+		finding(g, MODEL_GAP_NUMA_PENALTY, d->name,
 			"%s delivered %.0f%% fewer IOPS with its workers on a remote node (%.0f against %.0f): keep its workers local, and mind which slot it sits in.",
 			d->name, l, d->qdn_remote, d->qdn_all);
 	}
 }
 
-static bool any(const struct cli_gap *g, enum cli_gap_kind k)
+static bool any(const struct model_gap *g, enum model_gap_kind k)
 {
 	unsigned i;
 
@@ -369,55 +367,55 @@ static bool any(const struct cli_gap *g, enum cli_gap_kind k)
 	return false;
 }
 
-static void verdict(const struct cli_gap_in *in, struct cli_gap *g)
+static void verdict(const struct model_gap_in *in, struct model_gap *g)
 {
-	const struct cli_gap_sys *s = &g->sys;
+	const struct model_gap_sys *s = &g->sys;
 	double pct = s->qdn_gap_pct;
 
-	if (!in->ndev || !cli_gap_known(pct)) {
-		g->verdict = CLI_GAP_V_INCOMPLETE;
+	if (!in->ndev || !model_gap_known(pct)) {
+		g->verdict = MODEL_GAP_V_INCOMPLETE;
 		snprintf(g->verdict_text, sizeof(g->verdict_text),
 			 "incomplete: not every step was measured, so there is no gap to judge.");
-	} else if (pct < CLI_GAP_SIGNIFICANT_PCT) {
-		g->verdict = CLI_GAP_V_NONE;
+	} else if (pct < MODEL_GAP_SIGNIFICANT_PCT) {
+		g->verdict = MODEL_GAP_V_NONE;
 		snprintf(g->verdict_text, sizeof(g->verdict_text),
 			 "the devices add up: all at once they deliver %.0f%% of the sum of each alone at QD%u.",
 			 100.0 - pct, in->qd);
-	} else if (any(g, CLI_GAP_CPU_BOUND) || any(g, CLI_GAP_CPU_SHARED)) {
-		g->verdict = CLI_GAP_V_HOST;
+	} else if (any(g, MODEL_GAP_CPU_BOUND) || any(g, MODEL_GAP_CPU_SHARED)) {
+		g->verdict = MODEL_GAP_V_HOST;
 		snprintf(g->verdict_text, sizeof(g->verdict_text),
 			 "host-bound: the %.0f%% gap at QD%u comes with CPU-bound or core-sharing workers; the host, not the drives, is the limit.",
 			 pct, in->qd);
-	} else if (any(g, CLI_GAP_SHARED_LINK)) {
-		g->verdict = CLI_GAP_V_LINK;
+	} else if (any(g, MODEL_GAP_SHARED_LINK)) {
+		g->verdict = MODEL_GAP_V_LINK;
 		snprintf(g->verdict_text, sizeof(g->verdict_text),
 			 "link-bound: the %.0f%% gap at QD%u sits on devices that share an upstream link.",
 			 pct, in->qd);
-	} else if (any(g, CLI_GAP_OFF_NODE)) {
-		g->verdict = CLI_GAP_V_PLACEMENT;
+	} else if (any(g, MODEL_GAP_OFF_NODE)) {
+		g->verdict = MODEL_GAP_V_PLACEMENT;
 		snprintf(g->verdict_text, sizeof(g->verdict_text),
 			 "placement: the %.0f%% gap at QD%u comes with workers off their local node.",
 			 pct, in->qd);
-	} else if (any(g, CLI_GAP_DEVICE_LOSS) || any(g, CLI_GAP_NODE_LOSS)) {
-		g->verdict = CLI_GAP_V_DEVICES;
+	} else if (any(g, MODEL_GAP_DEVICE_LOSS) || any(g, MODEL_GAP_NODE_LOSS)) {
+		g->verdict = MODEL_GAP_V_DEVICES;
 		snprintf(g->verdict_text, sizeof(g->verdict_text),
 			 "a %.0f%% gap at QD%u, carried by the devices named above; the measurements single out no host cause.",
 			 pct, in->qd);
 	} else {
-		g->verdict = CLI_GAP_V_UNEXPLAINED;
+		g->verdict = MODEL_GAP_V_UNEXPLAINED;
 		snprintf(g->verdict_text, sizeof(g->verdict_text),
 			 "a %.0f%% gap at QD%u spread over all devices; the measurements single out no cause.",
 			 pct, in->qd);
 	}
 }
 
-void cli_gap_analyse(const struct cli_gap_in *in, struct cli_gap *out)
+void model_gap_analyse(const struct model_gap_in *in, struct model_gap *out)
 {
 	memset(out, 0, sizeof(*out));
 	subtotals(in, out);
-	if (cli_gap_known(out->sys.qdn_gap_pct) &&
-	    out->sys.qdn_gap_pct < CLI_GAP_SIGNIFICANT_PCT)
-		finding(out, CLI_GAP_NO_GAP, NULL,
+	if (model_gap_known(out->sys.qdn_gap_pct) &&
+	    out->sys.qdn_gap_pct < MODEL_GAP_SIGNIFICANT_PCT)
+		finding(out, MODEL_GAP_NO_GAP, NULL,
 			"All devices at once delivered %.0f%% of the sum of their solo QD%u IOPS: no gap worth attributing.",
 			100.0 - out->sys.qdn_gap_pct, in->qd);
 	rule_device_loss(in, out);
@@ -434,100 +432,32 @@ void cli_gap_analyse(const struct cli_gap_in *in, struct cli_gap *out)
 	verdict(in, out);
 }
 
-const char *cli_gap_kind_name(enum cli_gap_kind k)
+const char *model_gap_kind_name(enum model_gap_kind k)
 {
 	switch (k) {
-	case CLI_GAP_NO_GAP: return "no_gap";
-	case CLI_GAP_DEVICE_LOSS: return "device_loss";
-	case CLI_GAP_NODE_LOSS: return "node_loss";
-	case CLI_GAP_CPU_BOUND: return "cpu_bound";
-	case CLI_GAP_CPU_SHARED: return "cpu_shared";
-	case CLI_GAP_SHARED_LINK: return "shared_link";
-	case CLI_GAP_OFF_NODE: return "off_node";
-	case CLI_GAP_LATENCY: return "latency";
-	case CLI_GAP_NUMA_PENALTY: return "numa_penalty";
+	case MODEL_GAP_NO_GAP: return "no_gap";
+	case MODEL_GAP_DEVICE_LOSS: return "device_loss";
+	case MODEL_GAP_NODE_LOSS: return "node_loss";
+	case MODEL_GAP_CPU_BOUND: return "cpu_bound";
+	case MODEL_GAP_CPU_SHARED: return "cpu_shared";
+	case MODEL_GAP_SHARED_LINK: return "shared_link";
+	case MODEL_GAP_OFF_NODE: return "off_node";
+	case MODEL_GAP_LATENCY: return "latency";
+	case MODEL_GAP_NUMA_PENALTY: return "numa_penalty";
 	}
 	return "?";
 }
 
-const char *cli_gap_verdict_name(enum cli_gap_verdict v)
+const char *model_gap_verdict_name(enum model_gap_verdict v)
 {
 	switch (v) {
-	case CLI_GAP_V_INCOMPLETE: return "incomplete";
-	case CLI_GAP_V_NONE: return "no_gap";
-	case CLI_GAP_V_HOST: return "host";
-	case CLI_GAP_V_LINK: return "link";
-	case CLI_GAP_V_PLACEMENT: return "placement";
-	case CLI_GAP_V_DEVICES: return "devices";
-	case CLI_GAP_V_UNEXPLAINED: return "unexplained";
+	case MODEL_GAP_V_INCOMPLETE: return "incomplete";
+	case MODEL_GAP_V_NONE: return "no_gap";
+	case MODEL_GAP_V_HOST: return "host";
+	case MODEL_GAP_V_LINK: return "link";
+	case MODEL_GAP_V_PLACEMENT: return "placement";
+	case MODEL_GAP_V_DEVICES: return "devices";
+	case MODEL_GAP_V_UNEXPLAINED: return "unexplained";
 	}
 	return "?";
-}
-
-/* ---- sweep ---- */
-
-int cli_qd_list_parse(const char *s, uint32_t *qds, unsigned max, char *err,
-		      size_t errlen)
-{
-	const char *p = s;
-	char *end;
-	unsigned long v;
-	unsigned n = 0;
-
-	if (!*s) {
-		snprintf(err, errlen, "--qd: the list is empty");
-		return -EINVAL;
-	}
-	for (;;) {
-		if (*p < '0' || *p > '9')
-			goto bad;
-		errno = 0;
-		v = strtoul(p, &end, 10);
-		if (errno || v < 1 || v > 65536 || (*end && *end != ','))
-			goto bad;
-		if (n && v <= qds[n - 1]) {
-			snprintf(err, errlen, "--qd: '%s': depths must increase (%lu after %u)",
-				 s, v, qds[n - 1]);
-			return -EINVAL;
-		}
-		if (n == max) {
-			snprintf(err, errlen, "--qd: '%s' has more than %u depths", s, max);
-			return -EINVAL;
-		}
-		qds[n++] = (uint32_t)v;
-		if (!*end)
-			return (int)n;
-		p = end + 1;
-	}
-bad:
-	snprintf(err, errlen, "--qd: '%s' is not a list of depths 1..65536 like 1,2,4,8", s);
-	return -EINVAL;
-}
-
-int cli_sweep_knee(const double *iops, unsigned n)
-{
-	double best = -1;
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		if (iops[i] > best)
-			best = iops[i];
-	if (best <= 0)
-		return -1;
-	for (i = 0; i < n; i++)
-		if (iops[i] >= CLI_GAP_KNEE_FRAC * best)
-			return (int)i;
-	return -1;
-}
-
-int cli_sweep_p99_double(const double *p99, unsigned n)
-{
-	unsigned i;
-
-	if (!n || p99[0] <= 0)
-		return -1;
-	for (i = 1; i < n; i++)
-		if (p99[i] >= 2.0 * p99[0])
-			return (int)i;
-	return -1;
 }

@@ -1,0 +1,108 @@
+/* The arithmetic behind saturate: losses, NUMA node subtotals, the system
+ * gap, and the rules that attribute the gap to a cause. Pure: no I/O,
+ * no topology calls, so every rule is tested on given numbers. A figure that
+ * was not measured (an interrupted run) is negative and is skipped. */
+#ifndef MODEL_GAP_H
+#define MODEL_GAP_H
+
+#include <stdbool.h>
+
+/* Thresholds of the attribution rules (docs/saturate.md explains them). */
+#define MODEL_GAP_SIGNIFICANT_PCT 10.0	/* a system gap below this is noise */
+#define MODEL_GAP_LOSS_PCT 10.0		/* a device or group "lost" from here */
+#define MODEL_GAP_TOGETHER_PTS 10.0	/* a group's loss above the others' by */
+#define MODEL_GAP_CPU_BUSY_PCT 90.0	/* a worker this busy is CPU-bound */
+#define MODEL_GAP_LAT_RISE 1.5		/* QD1 p99 all / solo that counts */
+#define MODEL_GAP_NUMA_PCT 10.0		/* remote placement loss that counts */
+
+#define MODEL_GAP_MAX_NODES 64
+#define MODEL_GAP_MAX_FIND 32
+#define MODEL_GAP_TEXT 360
+
+struct model_gap_dev {
+	const char *name;
+	int node;			/* local NUMA node (OS index), -1: none */
+	const char *host_bridge;	/* "0000:80"; NULL or "": unknown */
+	const char *upstream;		/* root port bus id; NULL or "": unknown */
+	double qd1_solo, qd1_all;	/* IOPS; < 0: not measured */
+	double qdn_solo, qdn_all;
+	double qd1_solo_p99, qd1_all_p99;	/* ns; < 0: not measured */
+	double cpu_pct;			/* busiest worker in the all-QDn step,
+					 * user+sys over wall time; < 0: unknown */
+	const int *cpus;		/* CPU each worker ran on, -1: unpinned */
+	unsigned nworkers;
+	bool off_node;			/* a worker ran outside the local node */
+	double qdn_remote;		/* all-QDn with remote placement; < 0: not run */
+};
+
+struct model_gap_in {
+	const struct model_gap_dev *dev;
+	unsigned ndev;
+	unsigned qd;			/* the QDn used */
+	unsigned host_cpus;		/* CPUs this process may use; 0: unknown */
+};
+
+struct model_gap_node {
+	int os_index;			/* -1: devices without a node */
+	unsigned ndev;
+	double qd1_solo, qd1_all, qdn_solo, qdn_all;	/* sums; < 0: unknown */
+	double loss_pct;		/* QDn all against solo; < 0: unknown */
+};
+
+struct model_gap_sys {
+	double qd1_solo, qd1_all, qd1_gap, qd1_gap_pct;
+	double qdn_solo, qdn_all, qdn_gap, qdn_gap_pct;
+};
+
+enum model_gap_kind {
+	MODEL_GAP_NO_GAP,		/* the devices add up */
+	MODEL_GAP_DEVICE_LOSS,	/* which devices lost most */
+	MODEL_GAP_NODE_LOSS,	/* which node lost most */
+	MODEL_GAP_CPU_BOUND,	/* workers near 100% CPU */
+	MODEL_GAP_CPU_SHARED,	/* several workers on one CPU */
+	MODEL_GAP_SHARED_LINK,	/* devices behind one port lost together */
+	MODEL_GAP_OFF_NODE,	/* workers ran off their local node */
+	MODEL_GAP_LATENCY,	/* QD1 latency rose with the neighbours busy */
+	MODEL_GAP_NUMA_PENALTY,	/* remote placement cost IOPS */
+};
+
+struct model_gap_finding {
+	enum model_gap_kind kind;
+	char device[64];		/* "" when about several */
+	char text[MODEL_GAP_TEXT];
+};
+
+/* What the verdict blames, first match wins in this order. */
+enum model_gap_verdict {
+	MODEL_GAP_V_INCOMPLETE,	/* not enough was measured */
+	MODEL_GAP_V_NONE,		/* no significant gap */
+	MODEL_GAP_V_HOST,		/* CPU-bound or shared cores */
+	MODEL_GAP_V_LINK,		/* a shared upstream link */
+	MODEL_GAP_V_PLACEMENT,	/* workers off their node */
+	MODEL_GAP_V_DEVICES,	/* some devices lost, no cause singled out */
+	MODEL_GAP_V_UNEXPLAINED,
+};
+
+struct model_gap {
+	struct model_gap_node nodes[MODEL_GAP_MAX_NODES];
+	unsigned nnodes;
+	struct model_gap_sys sys;
+	struct model_gap_finding find[MODEL_GAP_MAX_FIND];
+	unsigned nfind;
+	enum model_gap_verdict verdict;
+	char verdict_text[MODEL_GAP_TEXT];
+};
+
+/* 100 * (solo - all) / solo; negative when all beat solo; NAN-free: returns
+ * -1000 (never a real loss) when either is unknown or solo is 0. Use
+ * model_gap_known() before printing. */
+#define MODEL_GAP_UNKNOWN (-1000.0)
+double model_gap_loss_pct(double solo, double all);
+bool model_gap_known(double v);
+
+/* Node subtotals, the system block, the findings and the verdict. */
+void model_gap_analyse(const struct model_gap_in *in, struct model_gap *out);
+const char *model_gap_kind_name(enum model_gap_kind k);
+const char *model_gap_verdict_name(enum model_gap_verdict v);
+
+#endif
