@@ -73,18 +73,19 @@ void cli_sat_load_topology(struct sat *s)
 
 double cli_sat_iops(const struct satdev *sd, enum sat_fig f)
 {
-	return sd->done[f] ? sd->fig[f].iops : -1;
+	return sd->done[f] ? sd->fig[f].iops : MODEL_GAP_UNKNOWN;
 }
 
 static double p99_of(const struct satdev *sd, enum sat_fig f)
 {
-	return sd->done[f] && sd->fig[f].has_lat ? (double)sd->fig[f].lat.p99 : -1;
+	return sd->done[f] && sd->fig[f].has_lat ? (double)sd->fig[f].lat.p99
+						 : MODEL_GAP_UNKNOWN;
 }
 
 double cli_sat_cpu_pct(const struct cli_dev *d)
 {
 	if (d->elapsed_s <= 0 || !d->nworkers)
-		return -1;
+		return MODEL_GAP_UNKNOWN;
 	return 100.0 * (d->user_s + d->sys_s) / d->elapsed_s / d->nworkers;
 }
 
@@ -118,7 +119,8 @@ int cli_sat_analyse(struct sat *s)
 			.qd1_solo = cli_sat_iops(sd, SAT_QD1_SOLO), .qd1_all = cli_sat_iops(sd, SAT_QD1_ALL),
 			.qdn_solo = cli_sat_iops(sd, SAT_QDN_SOLO), .qdn_all = cli_sat_iops(sd, SAT_QDN_ALL),
 			.qd1_solo_p99 = p99_of(sd, SAT_QD1_SOLO), .qd1_all_p99 = p99_of(sd, SAT_QD1_ALL),
-			.cpu_pct = sd->done[SAT_QDN_ALL] ? cli_sat_cpu_pct(&sd->fig[SAT_QDN_ALL]) : -1,
+			.cpu_pct = sd->done[SAT_QDN_ALL] ? cli_sat_cpu_pct(&sd->fig[SAT_QDN_ALL])
+							 : MODEL_GAP_UNKNOWN,
 			.cpus = sd->fig[SAT_QDN_ALL].cpus,
 			.nworkers = sd->fig[SAT_QDN_ALL].nworkers,
 			.off_node = sd->off_node,

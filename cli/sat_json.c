@@ -9,6 +9,8 @@
 #include "cli/commands.h"
 #include "cli/json.h"
 
+/* An IOPS figure or gap: null when unknown, and a gap where all at once
+ * beat the sum alone (negative) is null too. */
 static json_t *jnum(double v)
 {
 	return v < 0 ? json_null() : json_real(v);
@@ -29,7 +31,7 @@ static json_t *fig_json(const struct satdev *sd, enum sat_fig f, bool lat)
 		return json_null();
 	j = json_pack("{s:f, s:I, s:I, s:f, s:f}", "iops", d->iops,
 		      "ios", (json_int_t)d->ios, "errors", (json_int_t)d->errors,
-		      "elapsed_s", d->elapsed_s, "cpu_pct", cpu < 0 ? 0.0 : cpu);
+		      "elapsed_s", d->elapsed_s, "cpu_pct", model_gap_known(cpu) ? cpu : 0.0);
 	if (j && lat)
 		json_object_set_new(j, "lat_ns", cli_json_lat(d));
 	return j;

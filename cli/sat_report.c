@@ -8,6 +8,7 @@
 #define IW 9	/* IOPS column */
 #define LW 7	/* latency column, us */
 
+/* "-" for an unknown figure, and for a negative gap as well. */
 static void put_iops(FILE *f, double v)
 {
 	if (v < 0)

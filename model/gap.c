@@ -8,9 +8,10 @@
 
 bool model_gap_known(double v)
 {
-	return v > MODEL_GAP_UNKNOWN / 2;
+	return v > MODEL_GAP_UNKNOWN;
 }
 
+/* An input figure: MODEL_GAP_UNKNOWN, or any negative one, was not measured. */
 static bool measured(double v)
 {
 	return v >= 0;
@@ -32,7 +33,7 @@ static bool has(const char *s)
 static void add(double *sum, double v)
 {
 	if (!measured(v) || !measured(*sum))
-		*sum = -1;
+		*sum = MODEL_GAP_UNKNOWN;
 	else
 		*sum += v;
 }
@@ -110,11 +111,13 @@ static void subtotals(const struct model_gap_in *in, struct model_gap *g)
 							g->nodes[i].qdn_all);
 	s->qd1_gap_pct = model_gap_loss_pct(s->qd1_solo, s->qd1_all);
 	s->qdn_gap_pct = model_gap_loss_pct(s->qdn_solo, s->qdn_all);
-	s->qd1_gap = model_gap_known(s->qd1_gap_pct) ? s->qd1_solo - s->qd1_all : -1;
-	s->qdn_gap = model_gap_known(s->qdn_gap_pct) ? s->qdn_solo - s->qdn_all : -1;
+	s->qd1_gap = model_gap_known(s->qd1_gap_pct) ? s->qd1_solo - s->qd1_all
+						     : MODEL_GAP_UNKNOWN;
+	s->qdn_gap = model_gap_known(s->qdn_gap_pct) ? s->qdn_solo - s->qdn_all
+						     : MODEL_GAP_UNKNOWN;
 	if (!in->ndev) {
-		s->qd1_solo = s->qd1_all = s->qdn_solo = s->qdn_all = -1;
-		s->qd1_gap = s->qdn_gap = -1;
+		s->qd1_solo = s->qd1_all = s->qdn_solo = s->qdn_all = MODEL_GAP_UNKNOWN;
+		s->qd1_gap = s->qdn_gap = MODEL_GAP_UNKNOWN;
 	}
 }
 
@@ -198,7 +201,8 @@ static void rule_cpu_busy(const struct model_gap_in *in, struct model_gap *g)
 	unsigned i, n = 0;
 
 	for (i = 0; i < in->ndev; i++) {
-		if (in->dev[i].cpu_pct < MODEL_GAP_CPU_BUSY_PCT)
+		if (!measured(in->dev[i].cpu_pct) ||
+		    in->dev[i].cpu_pct < MODEL_GAP_CPU_BUSY_PCT)
 			continue;
 		append_name(list, sizeof(list), in->dev[i].name);
 		if (in->dev[i].cpu_pct > top)
@@ -331,7 +335,7 @@ static void rule_latency(const struct model_gap_in *in, struct model_gap *g)
 	for (i = 0; i < in->ndev; i++) {
 		const struct model_gap_dev *d = &in->dev[i];
 
-		if (d->qd1_solo_p99 <= 0 || d->qd1_all_p99 < 0 ||
+		if (d->qd1_solo_p99 <= 0 || !measured(d->qd1_all_p99) ||
 		    d->qd1_all_p99 < MODEL_GAP_LAT_RISE * d->qd1_solo_p99)
 			continue;
 		finding(g, MODEL_GAP_LATENCY, d->name,

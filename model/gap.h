@@ -1,10 +1,11 @@
 /* The arithmetic behind saturate: losses, NUMA node subtotals, the system
  * gap, and the rules that attribute the gap to a cause. Pure: no I/O,
  * no topology calls, so every rule is tested on given numbers. A figure that
- * was not measured (an interrupted run) is negative and is skipped. */
+ * was not measured (an interrupted run) is MODEL_GAP_UNKNOWN and is skipped. */
 #ifndef MODEL_GAP_H
 #define MODEL_GAP_H
 
+#include <math.h>
 #include <stdbool.h>
 
 /* Thresholds of the attribution rules (docs/saturate.md explains them). */
@@ -15,6 +16,14 @@
 #define MODEL_GAP_LAT_RISE 1.5		/* QD1 p99 all / solo that counts */
 #define MODEL_GAP_NUMA_PCT 10.0		/* remote placement loss that counts */
 
+/* The one value for a figure that was not measured (a step an interrupt
+ * skipped) or cannot be worked out (a loss against nothing), in and out:
+ * below every real figure, negative losses included, so no threshold rule
+ * fires on it. Test with model_gap_known() before printing. A measured
+ * input (IOPS, ns, CPU percent) is never negative, so any negative one is
+ * taken as unknown too. */
+#define MODEL_GAP_UNKNOWN (-INFINITY)
+
 #define MODEL_GAP_MAX_NODES 64
 #define MODEL_GAP_MAX_FIND 32
 #define MODEL_GAP_TEXT 360
@@ -24,15 +33,17 @@ struct model_gap_dev {
 	int node;			/* local NUMA node (OS index), -1: none */
 	const char *host_bridge;	/* "0000:80"; NULL or "": unknown */
 	const char *upstream;		/* root port bus id; NULL or "": unknown */
-	double qd1_solo, qd1_all;	/* IOPS; < 0: not measured */
+	double qd1_solo, qd1_all;	/* IOPS; or MODEL_GAP_UNKNOWN */
 	double qdn_solo, qdn_all;
-	double qd1_solo_p99, qd1_all_p99;	/* ns; < 0: not measured */
+	double qd1_solo_p99, qd1_all_p99;	/* ns; or MODEL_GAP_UNKNOWN */
 	double cpu_pct;			/* busiest worker in the all-QDn step,
-					 * user+sys over wall time; < 0: unknown */
+					 * user+sys over wall time; or
+					 * MODEL_GAP_UNKNOWN */
 	const int *cpus;		/* CPU each worker ran on, -1: unpinned */
 	unsigned nworkers;
 	bool off_node;			/* a worker ran outside the local node */
-	double qdn_remote;		/* all-QDn with remote placement; < 0: not run */
+	double qdn_remote;		/* all-QDn with remote placement, or
+					 * MODEL_GAP_UNKNOWN: not run */
 };
 
 struct model_gap_in {
@@ -45,10 +56,11 @@ struct model_gap_in {
 struct model_gap_node {
 	int os_index;			/* -1: devices without a node */
 	unsigned ndev;
-	double qd1_solo, qd1_all, qdn_solo, qdn_all;	/* sums; < 0: unknown */
-	double loss_pct;		/* QDn all against solo; < 0: unknown */
+	double qd1_solo, qd1_all, qdn_solo, qdn_all;	/* sums, or UNKNOWN */
+	double loss_pct;		/* QDn all against solo, or UNKNOWN */
 };
 
+/* The gap is solo - all, UNKNOWN with either; a known one can be negative. */
 struct model_gap_sys {
 	double qd1_solo, qd1_all, qd1_gap, qd1_gap_pct;
 	double qdn_solo, qdn_all, qdn_gap, qdn_gap_pct;
@@ -93,11 +105,10 @@ struct model_gap {
 	char verdict_text[MODEL_GAP_TEXT];
 };
 
-/* 100 * (solo - all) / solo; negative when all beat solo; NAN-free: returns
- * -1000 (never a real loss) when either is unknown or solo is 0. Use
- * model_gap_known() before printing. */
-#define MODEL_GAP_UNKNOWN (-1000.0)
+/* 100 * (solo - all) / solo; negative when all beat solo; MODEL_GAP_UNKNOWN
+ * when either is unknown or solo is 0. */
 double model_gap_loss_pct(double solo, double all);
+/* v is a figure, not MODEL_GAP_UNKNOWN. */
 bool model_gap_known(double v);
 
 /* Node subtotals, the system block, the findings and the verdict. */
