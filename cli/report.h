@@ -27,6 +27,7 @@ struct cli_dev {
 	double elapsed_s;		/* longest worker's measured window */
 	double iops, bw_bytes;		/* per second */
 	double user_s, sys_s;		/* summed over the device's workers */
+	double busiest_s;		/* user+sys of its busiest worker */
 	double ios_per_call;
 	bool has_lat;
 	struct cli_lat lat;

@@ -601,6 +601,8 @@ static void add_result(struct cli_dev *d, unsigned w, const struct eng_result *r
 	d->calls += res->calls;
 	d->user_s += res->user_s;
 	d->sys_s += res->sys_s;
+	if (res->user_s + res->sys_s > d->busiest_s)
+		d->busiest_s = res->user_s + res->sys_s;
 	if (el > d->elapsed_s)
 		d->elapsed_s = el;
 	if (d->hist && res->hist)
