@@ -82,11 +82,13 @@ static double p99_of(const struct satdev *sd, enum sat_fig f)
 						 : MODEL_GAP_UNKNOWN;
 }
 
-double cli_sat_cpu_pct(const struct cli_dev *d)
+/* What the CPU-bound rule reads: the busiest worker's share of the step. */
+static double busiest_pct(const struct satdev *sd, enum sat_fig f)
 {
-	if (d->elapsed_s <= 0 || !d->nworkers)
-		return MODEL_GAP_UNKNOWN;
-	return 100.0 * (d->user_s + d->sys_s) / d->elapsed_s / d->nworkers;
+	const struct cli_dev *d = &sd->fig[f];
+
+	return sd->done[f] ? model_gap_cpu_pct(d->busiest_s, d->elapsed_s, 1)
+			   : MODEL_GAP_UNKNOWN;
 }
 
 static unsigned host_cpus(void)
@@ -119,8 +121,7 @@ int cli_sat_analyse(struct sat *s)
 			.qd1_solo = cli_sat_iops(sd, SAT_QD1_SOLO), .qd1_all = cli_sat_iops(sd, SAT_QD1_ALL),
 			.qdn_solo = cli_sat_iops(sd, SAT_QDN_SOLO), .qdn_all = cli_sat_iops(sd, SAT_QDN_ALL),
 			.qd1_solo_p99 = p99_of(sd, SAT_QD1_SOLO), .qd1_all_p99 = p99_of(sd, SAT_QD1_ALL),
-			.cpu_pct = sd->done[SAT_QDN_ALL] ? cli_sat_cpu_pct(&sd->fig[SAT_QDN_ALL])
-							 : MODEL_GAP_UNKNOWN,
+			.cpu_pct = busiest_pct(sd, SAT_QDN_ALL),
 			.cpus = sd->fig[SAT_QDN_ALL].cpus,
 			.nworkers = sd->fig[SAT_QDN_ALL].nworkers,
 			.off_node = sd->off_node,

@@ -56,9 +56,6 @@ void cli_sat_say(const char *msg, const char *arg);
 /* sat_analyse.c */
 /* A step's IOPS, or MODEL_GAP_UNKNOWN where the step did not run. */
 double cli_sat_iops(const struct satdev *sd, enum sat_fig f);
-/* Busy time per worker in percent of the elapsed time, or
- * MODEL_GAP_UNKNOWN. */
-double cli_sat_cpu_pct(const struct cli_dev *d);
 /* Loads this machine's topology and looks every device up; without one
  * (a line on stderr says why) the report goes on without NUMA and PCI. */
 void cli_sat_load_topology(struct sat *s);

@@ -24,7 +24,8 @@ static json_t *jpct(double v)
 static json_t *fig_json(const struct satdev *sd, enum sat_fig f, bool lat)
 {
 	const struct cli_dev *d = &sd->fig[f];
-	double cpu = cli_sat_cpu_pct(d);
+	/* the step's average per worker; the CPU-bound rule reads the busiest */
+	double cpu = model_gap_cpu_pct(d->user_s + d->sys_s, d->elapsed_s, d->nworkers);
 	json_t *j;
 
 	if (!sd->done[f])

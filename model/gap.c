@@ -24,6 +24,13 @@ double model_gap_loss_pct(double solo, double all)
 	return 100.0 * (solo - all) / solo;
 }
 
+double model_gap_cpu_pct(double busy_s, double elapsed_s, unsigned nworkers)
+{
+	if (elapsed_s <= 0 || !nworkers || !measured(busy_s))
+		return MODEL_GAP_UNKNOWN;
+	return 100.0 * busy_s / elapsed_s / nworkers;
+}
+
 static bool has(const char *s)
 {
 	return s && *s;

@@ -110,6 +110,12 @@ struct model_gap {
 double model_gap_loss_pct(double solo, double all);
 /* v is a figure, not MODEL_GAP_UNKNOWN. */
 bool model_gap_known(double v);
+/* CPU use in percent of the wall time: busy_s (user+sys) of nworkers
+ * workers over elapsed_s, per worker; MODEL_GAP_UNKNOWN without a window
+ * or a worker. A device's cpu_pct is its busiest worker's busy time with
+ * nworkers 1: averaged over its workers, one saturated worker hides behind
+ * idler siblings (100% and 60% read 80%). */
+double model_gap_cpu_pct(double busy_s, double elapsed_s, unsigned nworkers);
 
 /* Node subtotals, the system block, the findings and the verdict. */
 void model_gap_analyse(const struct model_gap_in *in, struct model_gap *out);
