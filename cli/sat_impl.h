@@ -1,7 +1,9 @@
 /* Inside saturate: the figures kept per device and step, shared by the
- * files that run the steps (sat_run.c), reason about them (sat_analyse.c),
- * print the table (sat_report.c) and write the JSON (sat_json.c). Not for
- * other commands: they use cli/saturate.h. */
+ * files that run the steps and gather the machine's facts (sat_run.c),
+ * reason about them (sat_analyse.c), print the table (sat_report.c) and
+ * write the JSON (sat_json.c). Calls go one way: sat_run.c calls the other
+ * three, and they call nothing back in it. Not for other commands: they use
+ * cli/saturate.h. */
 #ifndef CLI_SAT_IMPL_H
 #define CLI_SAT_IMPL_H
 
@@ -29,7 +31,7 @@ struct satdev {
 	struct cli_dev fig[SAT_NFIG];	/* hist NULL; cpus owned here */
 	bool done[SAT_NFIG];
 	const struct topo_dev *td;	/* NULL: no topology */
-	bool off_node;
+	bool off_node;			/* set by cli_sat_analyse */
 };
 
 struct sat {
@@ -38,7 +40,8 @@ struct sat {
 	struct cli_targets ts;
 	struct satdev *dev;
 	unsigned n;
-	struct topo *topo;
+	struct topo *topo;		/* NULL: no topology */
+	unsigned host_cpus;		/* CPUs this process may use; 0: unknown */
 	const char *engine;
 	enum eng_mode mode;
 	bool interrupted;
@@ -50,22 +53,18 @@ struct sat {
 	int ntf;
 };
 
-/* One line on stderr: "iostorm saturate: " msg arg. */
-void cli_sat_say(const char *msg, const char *arg);
-
 /* sat_analyse.c */
 /* A step's IOPS, or MODEL_GAP_UNKNOWN where the step did not run. */
 double cli_sat_iops(const struct satdev *sd, enum sat_fig f);
-/* Loads this machine's topology and looks every device up; without one
- * (a line on stderr says why) the report goes on without NUMA and PCI. */
-void cli_sat_load_topology(struct sat *s);
-/* Fills s->gap from the kept figures. 0 or -ENOMEM. */
+/* Fills s->gap (and each device's off_node) from the kept figures and the
+ * gathered facts (td, host_cpus): no I/O, nothing printed. 0 or -ENOMEM. */
 int cli_sat_analyse(struct sat *s);
 
 /* sat_report.c: the table, the gap and its attribution, to s->out. */
 void cli_sat_print_report(const struct sat *s);
 
-/* sat_json.c: the report to o->json where asked. Returns the exit status. */
-int cli_sat_write_json(const struct sat *s);
+/* sat_json.c: the report to o->json where asked. Returns 0, or -errno with
+ * err filled with the line to print. */
+int cli_sat_write_json(const struct sat *s, char *err, size_t errlen);
 
 #endif

@@ -3,10 +3,11 @@
  * that did not run is null. */
 #include "cli/sat_impl.h"
 
+#include <errno.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "cli/commands.h"
 #include "cli/json.h"
 
 /* An IOPS figure or gap: null when unknown, and a gap where all at once
@@ -138,24 +139,23 @@ static json_t *report_json(const struct sat *s)
 	return j;
 }
 
-int cli_sat_write_json(const struct sat *s)
+int cli_sat_write_json(const struct sat *s, char *err, size_t errlen)
 {
-	char err[512];
+	char why[512];
 	json_t *j;
+	int rc;
 
 	if (!s->o->json)
-		return CLI_EXIT_OK;
+		return 0;
 	j = report_json(s);
 	if (!j) {
-		cli_sat_say("cannot build the JSON report (out of memory)", NULL);
-		return CLI_EXIT_RUNTIME;
+		snprintf(err, errlen, "cannot build the JSON report (out of memory)");
+		return -ENOMEM;
 	}
-	if (cli_json_write(j, s->o->json, err, sizeof(err))) {
-		cli_sat_say("--json ", err);
-		json_decref(j);
-		return CLI_EXIT_RUNTIME;
-	}
+	rc = cli_json_write(j, s->o->json, why, sizeof(why));
+	if (rc)
+		snprintf(err, errlen, "--json %s", why);
 	json_decref(j);
-	return CLI_EXIT_OK;
+	return rc;
 }
 

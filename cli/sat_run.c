@@ -1,8 +1,11 @@
-/* saturate: plan the steps, run each through the runner, keep one set of
- * figures per device and step, then hand them to sat_analyse.c and print
- * what cli/gap.c concludes (sat_report.c, sat_json.c). */
+/* saturate: gather this machine's facts (topology, affinity), plan the
+ * steps, run each through the runner, keep one set of figures per device
+ * and step, then hand them to sat_analyse.c and print what model/gap.c
+ * concludes (sat_report.c, sat_json.c). The only saturate file that does
+ * I/O besides the output, and the only one that prints an error. */
 #include "cli/sat_impl.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,10 +15,56 @@ static const char *const fig_name[SAT_NFIG] = {
 	"alone QD1", "alone QDn", "all QD1", "all QDn", "all QDn remote",
 };
 
-void cli_sat_say(const char *msg, const char *arg)
+/* One line on stderr: "iostorm saturate: " msg arg. */
+static void say(const char *msg, const char *arg)
 {
 	fprintf(stderr, "iostorm saturate: %s%s\n", msg, arg ? arg : "");
 }
+
+/* ---- the machine's facts ---- */
+
+/* Loads this machine's topology and looks every device up; without one
+ * (a line on stderr says why) the report goes on without NUMA and PCI. */
+static void load_topology(struct sat *s)
+{
+	const struct topo_dev **devs;
+	unsigned i, k = 0;
+	int err;
+
+	/* the machine that runs the steps: an XML export would describe
+	 * another one (that is what 'iostorm topo --topology' is for) */
+	err = topo_load(&s->topo, NULL, NULL);
+	if (err) {
+		say("no topology (NUMA nodes and PCI paths unknown): ", strerror(-err));
+		s->topo = NULL;
+		return;
+	}
+	devs = calloc(s->n ? s->n : 1, sizeof(*devs));
+	for (i = 0; i < s->n; i++) {
+		if (topo_lookup(s->topo, s->dev[i].t->path, &s->dev[i].td))
+			s->dev[i].td = NULL;
+		else if (devs)
+			devs[k++] = s->dev[i].td;
+	}
+	if (devs && k) {
+		s->ntf = topo_findings(s->topo, devs, k, &s->tf);
+		if (s->ntf < 0)
+			s->ntf = 0;
+	}
+	free(devs);
+}
+
+/* CPUs this process may run on; 0 when the kernel will not say. */
+static unsigned host_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	return (unsigned)CPU_COUNT(&set);
+}
+
+/* ---- the steps ---- */
 
 static unsigned step_qd(const struct sat *s, enum sat_fig f)
 {
@@ -158,6 +207,23 @@ static void sat_free(struct sat *s)
 	cli_targets_close(&s->ts);
 }
 
+/* The analysis, the table and the JSON, once the steps have run. */
+static int conclude(struct sat *s)
+{
+	char err[600];
+
+	if (cli_sat_analyse(s)) {
+		say("out of memory", NULL);
+		return CLI_EXIT_RUNTIME;
+	}
+	cli_sat_print_report(s);
+	if (cli_sat_write_json(s, err, sizeof(err))) {
+		say(err, NULL);
+		return CLI_EXIT_RUNTIME;
+	}
+	return CLI_EXIT_OK;
+}
+
 int cli_saturate_run(const struct cli_opts *o, const struct cli_sat_opts *so)
 {
 	struct sat s;
@@ -169,7 +235,7 @@ int cli_saturate_run(const struct cli_opts *o, const struct cli_sat_opts *so)
 	s.so = so;
 	s.out = o->json && !strcmp(o->json, "-") ? stderr : stdout;
 	if (!o->ntargets || o->ntargets > CLI_MAX_TARGETS) {
-		cli_sat_say(o->ntargets ? "too many targets" : "no TARGET given", NULL);
+		say(o->ntargets ? "too many targets" : "no TARGET given", NULL);
 		return CLI_EXIT_USAGE;
 	}
 	rc = cli_targets_open(&s.ts, o);
@@ -178,23 +244,18 @@ int cli_saturate_run(const struct cli_opts *o, const struct cli_sat_opts *so)
 	s.n = s.ts.n;
 	s.dev = calloc(s.n, sizeof(*s.dev));
 	if (!s.dev) {
-		cli_sat_say("out of memory", NULL);
+		say("out of memory", NULL);
 		sat_free(&s);
 		return CLI_EXIT_RUNTIME;
 	}
 	for (i = 0; i < s.n; i++)
 		s.dev[i].t = &s.ts.t[i];
-	cli_sat_load_topology(&s);
+	load_topology(&s);
+	s.host_cpus = host_cpus();
 	plan(&s);
 	rc = run_all(&s);
-	if (!rc && cli_sat_analyse(&s)) {
-		cli_sat_say("out of memory", NULL);
-		rc = CLI_EXIT_RUNTIME;
-	}
-	if (!rc) {
-		cli_sat_print_report(&s);
-		rc = cli_sat_write_json(&s);
-	}
+	if (!rc)
+		rc = conclude(&s);
 	sat_free(&s);
 	return rc;
 }

@@ -31,6 +31,27 @@ double model_gap_cpu_pct(double busy_s, double elapsed_s, unsigned nworkers)
 	return 100.0 * busy_s / elapsed_s / nworkers;
 }
 
+static bool cpu_in(const int *set, unsigned n, int cpu)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (set[i] == cpu)
+			return true;
+	return false;
+}
+
+bool model_gap_off_node(const int *cpus, unsigned n, const int *local,
+			unsigned nlocal)
+{
+	unsigned w;
+
+	for (w = 0; w < n; w++)
+		if (cpus[w] >= 0 && !cpu_in(local, nlocal, cpus[w]))
+			return true;
+	return false;
+}
+
 static bool has(const char *s)
 {
 	return s && *s;

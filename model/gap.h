@@ -117,6 +117,11 @@ bool model_gap_known(double v);
  * idler siblings (100% and 60% read 80%). */
 double model_gap_cpu_pct(double busy_s, double elapsed_s, unsigned nworkers);
 
+/* A worker pinned (cpus[i] >= 0) to a CPU outside local, its device's
+ * local cpuset, ran off its node. */
+bool model_gap_off_node(const int *cpus, unsigned n, const int *local,
+			unsigned nlocal);
+
 /* Node subtotals, the system block, the findings and the verdict. */
 void model_gap_analyse(const struct model_gap_in *in, struct model_gap *out);
 const char *model_gap_kind_name(enum model_gap_kind k);

@@ -1,8 +1,8 @@
 /* The CPU figure the CPU-bound rule reads is the busiest worker's: with two
  * workers at 100% and 60% the rule fires, where their average (80%) would
  * hide the saturated one. Checked on the model alone and through
- * saturate's own step from kept figures to the model's input. And the one
- * "unknown" value, in and out. */
+ * saturate's own step from kept figures to the model's input. Also the
+ * off-node test and the one "unknown" value, in and out. */
 #include <string.h>
 
 #include "cli/sat_impl.h"
@@ -117,6 +117,18 @@ static void test_saturate_feeds_busiest(void)
 	CHECK(s.gap.verdict == MODEL_GAP_V_HOST);
 }
 
+/* A pinned worker outside the local cpuset ran off its node; an unpinned
+ * one (-1) did not. */
+static void test_off_node(void)
+{
+	const int local[] = { 2, 3 }, on[] = { 3, -1 }, off[] = { 2, 0 };
+
+	CHECK(!model_gap_off_node(on, 2, local, 2));
+	CHECK(model_gap_off_node(off, 2, local, 2));
+	CHECK(!model_gap_off_node(off, 1, local, 2));
+	CHECK(!model_gap_off_node(off, 0, local, 2));
+}
+
 /* MODEL_GAP_UNKNOWN in gives MODEL_GAP_UNKNOWN out, never a made-up
  * figure; a negative loss is a known one. */
 static void test_unknown(void)
@@ -134,6 +146,7 @@ int main(void)
 	test_cpu_pct();
 	test_rule_busiest();
 	test_saturate_feeds_busiest();
+	test_off_node();
 	test_unknown();
 	return t_result();
 }
