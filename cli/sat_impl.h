@@ -35,8 +35,8 @@ struct satdev {
 };
 
 struct sat {
-	const struct cli_opts *o;
-	const struct cli_sat_opts *so;
+	const struct cli_opts *o;	/* the shared options, as given */
+	const struct cli_sat_opts *so;	/* saturate's own */
 	struct cli_targets ts;
 	struct satdev *dev;
 	unsigned n;

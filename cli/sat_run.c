@@ -104,7 +104,7 @@ static int run_step(struct sat *s, enum sat_fig f, int only)
 {
 	const struct eng_target *tp[CLI_MAX_TARGETS];
 	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp };
-	struct cli_opts so = *s->o;
+	struct cli_opts step_opts = *s->o;
 	struct cli_report rep;
 	char label[160];
 	unsigned i;
@@ -114,16 +114,16 @@ static int run_step(struct sat *s, enum sat_fig f, int only)
 		tp[spec.ntargets++] = s->dev[only].t;
 	for (i = 0; only < 0 && i < s->n; i++)
 		tp[spec.ntargets++] = s->dev[i].t;
-	so.qd = step_qd(s, f);
-	so.batch = s->o->batch < so.qd ? s->o->batch : so.qd;
+	step_opts.qd = step_qd(s, f);
+	step_opts.batch = s->o->batch < step_opts.qd ? s->o->batch : step_opts.qd;
 	if (f == SAT_QDN_REMOTE) {
-		so.placement = CLI_PLACE_REMOTE;
-		so.placement_set = true;
+		step_opts.placement = CLI_PLACE_REMOTE;
+		step_opts.placement_set = true;
 	}
-	so.json = NULL;
+	step_opts.json = NULL;
 	step_label(s, f, only, label, sizeof(label));
 	spec.label = label;
-	rc = cli_runner_run(&so, &spec, &rep);
+	rc = cli_runner_run(&step_opts, &spec, &rep);
 	if (!rc) {
 		for (i = 0; i < rep.ndev; i++)
 			keep(&s->dev[only >= 0 ? (unsigned)only : i], f, &rep.dev[i]);
