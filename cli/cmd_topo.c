@@ -99,8 +99,40 @@ static void print_path(FILE *f, const struct topo_path *p)
 		o += (size_t)snprintf(nodes + o, sizeof(nodes) - o, "%s%u",
 				      k ? "," : p->nnodes > 1 ? "nodes " : "node ", p->nodes[k]);
 	fprintf(f, "    path %-11s %-6s %-13s %-7s host bridge %s\n", p->name,
-	       p->controller[0] ? p->controller : "-", p->pci[0] ? p->pci : "-", nodes,
-	       p->host_bridge[0] ? p->host_bridge : "-");
+	           p->controller[0] ? p->controller : "-", p->pci[0] ? p->pci : "-", nodes,
+	           p->host_bridge[0] ? p->host_bridge : "-");
+}
+
+/* Per NUMA node: its CPUs, memory, drives and host bridges. */
+static void print_nodes(FILE *out, struct topo *t, const struct topo_dev *const *devs,
+			unsigned ndevs)
+{
+	unsigned i, k;
+
+	fprintf(out, "\nNUMA nodes\n");
+	for (i = 0; i < topo_nnodes(t); i++) {
+		const struct topo_node *nd = topo_node(t, i);
+		char mem[32];
+		bool any = false;
+
+		fmt_bytes(mem, sizeof(mem), nd->memory_bytes);
+		if (nd->pus)
+			fprintf(out, "  node %u: %u cores, %u PUs (%s), %s\n", nd->os_index,
+			             nd->cores, nd->pus, nd->cpus, mem);
+		else if (nd->cpus[0])
+			fprintf(out, "  node %u: no CPUs of its own (memory local to CPUs %s), %s\n",
+			             nd->os_index, nd->cpus, mem);
+		else
+			fprintf(out, "  node %u: no CPUs, %s\n", nd->os_index, mem);
+		fprintf(out, "    drives: ");
+		for (k = 0; k < ndevs; k++)
+			if (dev_on_node(devs[k], nd->os_index)) {
+				fprintf(out, "%s%s", any ? " " : "", devs[k]->name);
+				any = true;
+			}
+		fprintf(out, "%s\n    host bridges: %s\n", any ? "" : "none",
+		             nd->host_bridges[0] ? nd->host_bridges : "none");
+	}
 }
 
 static void print_text(FILE *out, struct topo *t, const struct cli_opts *o,
@@ -112,52 +144,29 @@ static void print_text(FILE *out, struct topo *t, const struct cli_opts *o,
 
 	topo_counts(t, &cores, &pus);
 	fprintf(out, "topology: %s (%u NUMA node%s, %u cores, %u PUs)%s\n",
-	       o->topology ? o->topology : "this machine", topo_nnodes(t),
-	       topo_nnodes(t) == 1 ? "" : "s", cores, pus, topo_sysfs_root(t) ? "" :
-	       "; link speed/width, model and firmware come from sysfs and are unknown here");
-	fprintf(out, "\nNUMA nodes\n");
-	for (i = 0; i < topo_nnodes(t); i++) {
-		const struct topo_node *nd = topo_node(t, i);
-		char mem[32];
-		bool any = false;
-
-		fmt_bytes(mem, sizeof(mem), nd->memory_bytes);
-		if (nd->pus)
-			fprintf(out, "  node %u: %u cores, %u PUs (%s), %s\n", nd->os_index,
-			       nd->cores, nd->pus, nd->cpus, mem);
-		else if (nd->cpus[0])
-			fprintf(out, "  node %u: no CPUs of its own (memory local to CPUs %s), %s\n",
-			       nd->os_index, nd->cpus, mem);
-		else
-			fprintf(out, "  node %u: no CPUs, %s\n", nd->os_index, mem);
-		fprintf(out, "    drives: ");
-		for (k = 0; k < ndevs; k++)
-			if (dev_on_node(devs[k], nd->os_index)) {
-				fprintf(out, "%s%s", any ? " " : "", devs[k]->name);
-				any = true;
-			}
-		fprintf(out, "%s\n    host bridges: %s\n", any ? "" : "none",
-		       nd->host_bridges[0] ? nd->host_bridges : "none");
-	}
+	             o->topology ? o->topology : "this machine", topo_nnodes(t),
+	             topo_nnodes(t) == 1 ? "" : "s", cores, pus, topo_sysfs_root(t) ? "" :
+	             "; link speed/width, model and firmware come from sysfs and are unknown here");
+	print_nodes(out, t, devs, ndevs);
 	fprintf(out, "\ndrives\n");
 	if (!ndevs)
 		fprintf(out, "  none\n");
 	else
 		fprintf(out, "  %-12s %-6s %-13s %-33s %-12s %s\n", "DEVICE", "NODE", "PCI", "LINK",
-		       "HOST BRIDGE", "MODEL");
+		             "HOST BRIDGE", "MODEL");
 	for (k = 0; k < ndevs; k++) {
 		const struct topo_dev *d = devs[k];
 		char nodes[64], link[96];
 
 		if (!d->has_pci) {
 			fprintf(out, "  %-12s %-6s %-13s %-33s %-12s (no PCI: %s)\n", d->name, "-", "-", "-",
-			       "-", d->why_no_pci ? d->why_no_pci : "unknown");
+			             "-", d->why_no_pci ? d->why_no_pci : "unknown");
 			continue;
 		}
 		fmt_nodes(nodes, sizeof(nodes), d);
 		fmt_link(link, sizeof(link), &d->link);
 		fprintf(out, "  %-12s %-6s %-13s %-33s %-12s %s\n", d->name, nodes, d->pci, link,
-		       d->host_bridge[0] ? d->host_bridge : "-", d->model[0] ? d->model : "-");
+		             d->host_bridge[0] ? d->host_bridge : "-", d->model[0] ? d->model : "-");
 		for (i = 0; i < d->npaths; i++)
 			print_path(out, &d->paths[i]);
 	}
