@@ -23,10 +23,22 @@
 #define NS_PER_S 1000000000ull
 #define ANSWER_WAIT_NS NS_PER_S	/* a worker answers after its current IO */
 
-static const char synopsis[] = "iostorm latency [options] TARGET\n\n"
-	"Reads one block at a time (QD1) from TARGET and prints IOPS, p50, p99\n"
-	"and max latency of each second, then the full percentile table of the\n"
-	"whole measured time.";
+static int cmd_latency(int argc, char **argv);
+
+const struct cli_verb cli_verb_latency = {
+	.name = "latency",
+	.what = "QD1 latency, one line per second",
+	.synopsis = "iostorm latency [options] TARGET\n\n"
+		"Reads one block at a time (QD1) from TARGET and prints IOPS, p50, p99\n"
+		"and max latency of each second, then the full percentile table of the\n"
+		"whole measured time.",
+	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON,
+	.qd = 1,
+	.ramp_ns = 2 * NS_PER_S,
+	.time_ns = 10 * NS_PER_S,
+	.jobfile = true,
+	.run = cmd_latency,
+};
 
 struct lat_ctx {
 	FILE *f;
@@ -204,16 +216,14 @@ out:
 	return rc;
 }
 
-int cli_cmd_latency(int argc, char **argv)
+static int cmd_latency(int argc, char **argv)
 {
 	struct cli_opts o;
 	struct cli_targets ts = { NULL, 0 };
 	json_t *secs = json_array();
 	int rc;
 
-	rc = cli_sat_cmdline(&o, "latency", argc, argv, synopsis, NULL, NULL, NULL,
-			     1, 2 * NS_PER_S, 10 * NS_PER_S);
-	if (rc != CLI_OPTS_GO)
+	if (!cli_opts_cmdline(&o, &cli_verb_latency, argc, argv, &rc))
 		goto out;
 	rc = CLI_EXIT_USAGE;
 	if (o.ntargets != 1)

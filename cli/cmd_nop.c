@@ -7,19 +7,27 @@
 #include "cli/report.h"
 #include "cli/runner.h"
 
-static const char synopsis[] = "iostorm nop [options]\n\n"
-	"Submits IORING_OP_NOP requests (no device is touched) to measure the\n"
-	"engine's own cost per operation, reported like 'iostorm run'.";
+static int cmd_nop(int argc, char **argv);
 
-int cli_cmd_nop(int argc, char **argv)
+const struct cli_verb cli_verb_nop = {
+	.name = "nop",
+	.what = "IORING_OP_NOP: the engine's own cost per operation",
+	.synopsis = "iostorm nop [options]\n\n"
+		"Submits IORING_OP_NOP requests (no device is touched) to measure the\n"
+		"engine's own cost per operation, reported like 'iostorm run'.",
+	.groups = CLI_OG_ENGINE | CLI_OG_NOP | CLI_OG_JSON,
+	.jobfile = true,
+	.run = cmd_nop,
+};
+
+static int cmd_nop(int argc, char **argv)
 {
 	struct cli_opts o;
 	struct cli_report rep;
 	struct cli_run_spec spec = { .op = ENG_OP_NOP };
 	int rc;
 
-	rc = cli_opts_cmdline(&o, "nop", CLI_OG_NOP, argc, argv, synopsis);
-	if (rc != CLI_OPTS_GO)
+	if (!cli_opts_cmdline(&o, &cli_verb_nop, argc, argv, &rc))
 		return rc;
 	if (o.ntargets) {
 		fprintf(stderr, "iostorm nop: takes no TARGET ('%s' given)\n", o.targets[0]);

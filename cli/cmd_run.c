@@ -9,11 +9,20 @@
 #include "cli/report.h"
 #include "cli/runner.h"
 
-static const char synopsis[] = "iostorm run [options] TARGET...\n\n"
-	"Reads random blocks from every TARGET (a block device or a file) at\n"
-	"once and reports IOPS, bandwidth, latency and CPU per device and in total.";
+static int cmd_run(int argc, char **argv);
 
-int cli_cmd_run(int argc, char **argv)
+const struct cli_verb cli_verb_run = {
+	.name = "run",
+	.what = "4K random reads on the targets at once",
+	.synopsis = "iostorm run [options] TARGET...\n\n"
+		"Reads random blocks from every TARGET (a block device or a file) at\n"
+		"once and reports IOPS, bandwidth, latency and CPU per device and in total.",
+	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON,
+	.jobfile = true,
+	.run = cmd_run,
+};
+
+static int cmd_run(int argc, char **argv)
 {
 	struct cli_opts o;
 	struct cli_targets ts = { NULL, 0 };
@@ -23,8 +32,7 @@ int cli_cmd_run(int argc, char **argv)
 	unsigned i;
 	int rc;
 
-	rc = cli_opts_cmdline(&o, "run", CLI_OG_TARGET, argc, argv, synopsis);
-	if (rc != CLI_OPTS_GO)
+	if (!cli_opts_cmdline(&o, &cli_verb_run, argc, argv, &rc))
 		return rc;
 	if (!o.ntargets || o.ntargets > CLI_MAX_TARGETS) {
 		fprintf(stderr, "iostorm run: %s (try 'iostorm run --help')\n",

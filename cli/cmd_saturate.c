@@ -1,7 +1,6 @@
 /* iostorm saturate [options] [TARGET...]: the main job. Without targets it
  * takes every NVMe namespace, or demo targets where there is none. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,57 +13,69 @@
 
 enum { O_DEMO = 0x200, O_COMPARE, O_DEMO_SIZE };
 
-static const struct cli_opt_extra extras[] = {
-	{ "demo", no_argument, O_DEMO, NULL,
-	  "run on temporary targets it creates and removes: 2 files under\n"
-	  "/var/tmp and, as root, 2 loop devices on /dev/shm" },
-	{ "demo-size", required_argument, O_DEMO_SIZE, "SIZE",
-	  "bytes per demo target (default 256m)" },
-	{ "compare-placement", no_argument, O_COMPARE, NULL,
-	  "repeat the all-devices QDn step with remote workers and report\n"
-	  "the NUMA penalty per device" },
-	{ NULL, 0, 0, NULL, NULL },
-};
-
-static const char synopsis[] = "iostorm saturate [options] [TARGET...]\n\n"
-	"Measures each device alone at QD1 and QDn, then all of them at once at\n"
-	"QD1 and QDn, and explains the gap between the sum of the parts and the\n"
-	"whole. Without TARGET: every NVMe namespace, or demo targets where there\n"
-	"is none. Defaults here: --qd 128, --ramp 1s and --time 3s per step.";
-
-static int on_extra(void *ctx, int val, const char *arg, char *err, size_t errlen)
+static int set_demo(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	struct cli_sat_opts *so = ctx;
-
-	switch (val) {
-	case O_DEMO:
-		so->demo = true;
-		return 0;
-	case O_COMPARE:
-		so->compare_placement = true;
-		return 0;
-	case O_DEMO_SIZE:
-		return cli_parse_size("--demo-size", arg, 1u << 20, 64ull << 30,
-				      &so->demo_size, err, errlen);
-	}
-	return -EINVAL;
+	return cli_parse_flag("--demo", arg, &o->demo, err, errlen);
 }
 
-static int parse(struct cli_opts *o, struct cli_sat_opts *so, int argc, char **argv)
+static int set_demo_size(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	int rc;
+	return cli_parse_size("--demo-size", arg, 1u << 20, 64ull << 30, &o->demo_size,
+			      err, errlen);
+}
 
-	memset(so, 0, sizeof(*so));
-	so->demo_size = CLI_DEMO_SIZE;
-	rc = cli_sat_cmdline(o, "saturate", argc, argv, synopsis, extras, on_extra, so,
-			     CLI_SAT_QD, CLI_SAT_RAMP_NS, CLI_SAT_TIME_NS);
-	if (rc != CLI_OPTS_GO)
-		return rc;
-	if (so->demo && o->ntargets) {
+static int set_compare(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_flag("--compare-placement", arg, &o->compare_placement, err, errlen);
+}
+
+static const struct cli_optdesc own[] = {
+	{ "demo", O_DEMO, NULL, 0, 0, set_demo,
+	  "run on temporary targets it creates and removes: 2 files under\n"
+	  "/var/tmp and, as root, 2 loop devices on /dev/shm" },
+	{ "demo-size", O_DEMO_SIZE, "SIZE", 0, 0, set_demo_size,
+	  "bytes per demo target (default 256m)" },
+	{ "compare-placement", O_COMPARE, NULL, 0, 0, set_compare,
+	  "repeat the all-devices QDn step with remote workers and report\n"
+	  "the NUMA penalty per device" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+};
+
+static int cmd_saturate(int argc, char **argv);
+
+const struct cli_verb cli_verb_saturate = {
+	.name = "saturate",
+	.what = "each device alone and all at once, QD1 and QDn, and the gap",
+	.synopsis = "iostorm saturate [options] [TARGET...]\n\n"
+		"Measures each device alone at QD1 and QDn, then all of them at once at\n"
+		"QD1 and QDn, and explains the gap between the sum of the parts and the\n"
+		"whole. Without TARGET: every NVMe namespace, or demo targets where there\n"
+		"is none. Defaults here: --qd 128, --ramp 1s and --time 3s per step.",
+	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON,
+	.own = own,
+	.qd = CLI_SAT_QD,
+	.ramp_ns = CLI_SAT_RAMP_NS,
+	.time_ns = CLI_SAT_TIME_NS,
+	.jobfile = true,
+	.run = cmd_saturate,
+};
+
+/* true to go on; false with *status the exit status. */
+static bool parse(struct cli_opts *o, struct cli_sat_opts *so, int argc, char **argv,
+		  int *status)
+{
+	if (!cli_opts_cmdline(o, &cli_verb_saturate, argc, argv, status))
+		return false;
+	if (o->demo && o->ntargets) {
 		fprintf(stderr, "iostorm saturate: --demo makes its own targets: drop the TARGET operands\n");
-		return CLI_EXIT_USAGE;
+		*status = CLI_EXIT_USAGE;
+		return false;
 	}
-	return CLI_OPTS_GO;
+	memset(so, 0, sizeof(*so));
+	so->demo = o->demo;
+	so->compare_placement = o->compare_placement;
+	so->demo_size = o->demo_size;
+	return true;
 }
 
 static int run_demo(struct cli_opts *o, const struct cli_sat_opts *so)
@@ -123,15 +134,14 @@ static int run_nvme(struct cli_opts *o, const struct cli_sat_opts *so, bool *non
 	return rc;
 }
 
-int cli_cmd_saturate(int argc, char **argv)
+static int cmd_saturate(int argc, char **argv)
 {
 	struct cli_opts o;
 	struct cli_sat_opts so;
 	bool none;
 	int rc;
 
-	rc = parse(&o, &so, argc, argv);
-	if (rc != CLI_OPTS_GO)
+	if (!parse(&o, &so, argc, argv, &rc))
 		return rc;
 	if (so.demo)
 		return run_demo(&o, &so);

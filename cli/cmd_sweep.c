@@ -2,6 +2,7 @@
  * depth in turn; IOPS and latency per depth, the knee (the smallest depth
  * reaching 90% of the best IOPS) and the depth where p99 has doubled from
  * the first depth. */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,49 +20,49 @@
 #define NS_PER_S 1000000000ull
 #define DEFAULT_QDS "1,2,4,8,16,32,64,128,256"
 
-static const char synopsis[] = "iostorm sweep [options] [--qd LIST] TARGET...\n\n"
-	"Runs every TARGET at once at each queue depth of LIST (default\n"
-	DEFAULT_QDS "), reporting IOPS and latency per depth,\n"
-	"the knee (the smallest depth reaching 90% of the best IOPS) and the\n"
-	"depth where p99 latency has doubled from the first depth. --qd takes\n"
-	"a comma-separated list here. Defaults: --ramp 1s, --time 3s per depth.";
-
 struct point {
 	uint32_t qd;
 	bool done;
 	struct cli_dev total;	/* hist NULL */
 };
 
-/* --qd takes a list here, which the shared parser would refuse: take it
- * (and its -d spellings) out of argv before the shared options are parsed.
- * argv is rewritten in place; returns the new argc. */
-static int take_qd(int argc, char **argv, const char **list)
+/* --qd takes a list here: checked now, read again by the command. */
+static int set_qd_list(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	int i, k = 0;
-	bool operands = false;
+	uint32_t qds[CLI_MAX_QDS];
 
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (i && !operands) {
-			if (!strcmp(a, "--")) {
-				operands = true;
-			} else if ((!strcmp(a, "--qd") || !strcmp(a, "-d")) && i + 1 < argc) {
-				*list = argv[++i];
-				continue;
-			} else if (!strncmp(a, "--qd=", 5)) {
-				*list = a + 5;
-				continue;
-			} else if (!strncmp(a, "-d", 2) && a[2]) {
-				*list = a + 2;
-				continue;
-			}
-		}
-		argv[k++] = argv[i];
-	}
-	argv[k] = NULL;
-	return k;
+	if (cli_qd_list_parse(arg, qds, CLI_MAX_QDS, err, errlen) < 0)
+		return -EINVAL;
+	o->qd_list = arg;
+	return 0;
 }
+
+static const struct cli_optdesc own[] = {
+	{ "qd", 'd', "LIST", 0, CLI_OF_LIST, set_qd_list,
+	  "queue depths to run, increasing, comma-separated\n"
+	  "(default " DEFAULT_QDS ")" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+};
+
+static int cmd_sweep(int argc, char **argv);
+
+const struct cli_verb cli_verb_sweep = {
+	.name = "sweep",
+	.what = "IOPS and latency per queue depth",
+	.synopsis = "iostorm sweep [options] [--qd LIST] TARGET...\n\n"
+		"Runs every TARGET at once at each queue depth of LIST (default\n"
+		DEFAULT_QDS "), reporting IOPS and latency per depth,\n"
+		"the knee (the smallest depth reaching 90% of the best IOPS) and the\n"
+		"depth where p99 latency has doubled from the first depth. --qd takes\n"
+		"a comma-separated list here. Defaults: --ramp 1s, --time 3s per depth.",
+	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON,
+	.own = own,
+	.qd = 1,
+	.ramp_ns = NS_PER_S,
+	.time_ns = 3 * NS_PER_S,
+	.jobfile = true,
+	.run = cmd_sweep,
+};
 
 static void us(char *buf, size_t len, const struct cli_dev *d, uint64_t ns)
 {
@@ -93,22 +94,22 @@ static int run_points(const struct cli_opts *o, struct cli_targets *ts,
 	const struct eng_target *tp[CLI_MAX_TARGETS];
 	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp, .ntargets = ts->n };
 	struct cli_report rep;
-	struct cli_opts w = *o;
+	struct cli_opts step = *o;	/* o at this point's depth */
 	char label[64];
 	unsigned i;
 	int rc = CLI_EXIT_OK;
 
 	for (i = 0; i < ts->n; i++)
 		tp[i] = &ts->t[i];
-	w.json = NULL;
+	step.json = NULL;
 	fprintf(f, "%6s %10s %9s %8s %8s %8s %8s   (latency in us, all targets)\n",
 		"qd", "IOPS", "MiB/s", "mean", "p50", "p99", "p99.99");
 	for (i = 0; i < n && !rc && !cli_runner_interrupted(); i++) {
-		w.qd = pt[i].qd;
-		w.batch = o->batch < w.qd ? o->batch : w.qd;
-		snprintf(label, sizeof(label), "sweep QD%u (%u/%u)", w.qd, i + 1, n);
+		step.qd = pt[i].qd;
+		step.batch = o->batch < step.qd ? o->batch : step.qd;
+		snprintf(label, sizeof(label), "sweep QD%u (%u/%u)", step.qd, i + 1, n);
 		spec.label = label;
-		rc = cli_runner_run(&w, &spec, &rep);
+		rc = cli_runner_run(&step, &spec, &rep);
 		if (!rc && !rep.interrupted) {
 			pt[i].total = rep.total;
 			pt[i].total.hist = NULL;
@@ -195,28 +196,21 @@ static int summary(const struct cli_opts *o, const struct point *pt, unsigned n,
 	return rc;
 }
 
-int cli_cmd_sweep(int argc, char **argv)
+static int cmd_sweep(int argc, char **argv)
 {
 	struct cli_opts o;
 	struct cli_targets ts = { NULL, 0 };
 	struct point pt[CLI_MAX_QDS];
 	uint32_t qds[CLI_MAX_QDS];
-	const char *list = DEFAULT_QDS;
-	char **args, err[256];
+	char err[256];
 	FILE *f;
 	int n, i, rc;
 
-	args = calloc((size_t)argc + 1, sizeof(*args));
-	if (!args)
-		return CLI_EXIT_RUNTIME;
-	memcpy(args, argv, (size_t)argc * sizeof(*args));
-	argc = take_qd(argc, args, &list);
-	rc = cli_sat_cmdline(&o, "sweep", argc, args, synopsis, NULL, NULL, NULL,
-			     1, NS_PER_S, 3 * NS_PER_S);
-	if (rc != CLI_OPTS_GO)
-		goto out;
+	if (!cli_opts_cmdline(&o, &cli_verb_sweep, argc, argv, &rc))
+		return rc;
 	rc = CLI_EXIT_USAGE;
-	n = cli_qd_list_parse(list, qds, CLI_MAX_QDS, err, sizeof(err));
+	n = cli_qd_list_parse(o.qd_list ? o.qd_list : DEFAULT_QDS, qds, CLI_MAX_QDS, err,
+			      sizeof(err));
 	if (n < 0)
 		fprintf(stderr, "iostorm sweep: %s\n", err);
 	else if (!o.ntargets || o.ntargets > CLI_MAX_TARGETS)
@@ -238,6 +232,5 @@ int cli_cmd_sweep(int argc, char **argv)
 		rc = summary(&o, pt, (unsigned)n, f);
 out:
 	cli_targets_close(&ts);
-	free(args);
 	return rc;
 }

@@ -10,76 +10,36 @@
 #include "cli/commands.h"
 #include "topo/topo.h"
 
-struct topo_opts {
-	const char *json;	/* NULL, "-" or a file */
-	const char *xml;	/* NULL: this machine */
-	char **targets;
-	int ntargets;
-};
-
-static void usage(FILE *f)
+static int set_topology(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	fprintf(f,
-		"usage: iostorm topo [--json FILE|-] [--topology FILE.xml] [TARGET...]\n"
-		"\n"
-		"Where each NVMe drive sits: its NUMA node, PCI bus id, link and host\n"
-		"bridge; per node its cores, memory and drives; then findings.\n"
-		"\n"
-		"  --json FILE|-        also write the report as JSON (\"-\": stdout only)\n"
-		"  --topology FILE.xml  an lstopo XML export instead of this machine\n"
-		"                       (facts only sysfs has are then unknown)\n"
-		"  TARGET               report these devices or files instead of every\n"
-		"                       NVMe namespace\n");
-}
-
-/* 0, or the exit status to return. */
-static int parse(int argc, char **argv, struct topo_opts *o)
-{
-	int i;
-
-	memset(o, 0, sizeof(*o));
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char **dst = NULL;
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return -CLI_EXIT_OK - 1;
-		}
-		if (!strcmp(a, "--json"))
-			dst = &o->json;
-		else if (!strcmp(a, "--topology"))
-			dst = &o->xml;
-		else if (!strncmp(a, "--json=", 7) || !strncmp(a, "--topology=", 11)) {
-			const char *v = strchr(a, '=') + 1;
-
-			if (!*v) {
-				fprintf(stderr, "iostorm: topo: %.*s needs a value\n",
-					(int)(strchr(a, '=') - a), a);
-				return CLI_EXIT_USAGE;
-			}
-			*(a[2] == 'j' ? &o->json : &o->xml) = v;
-			continue;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "iostorm: topo: unknown option '%s' (try 'iostorm topo --help')\n", a);
-			return CLI_EXIT_USAGE;
-		} else {
-			break;
-		}
-		if (i + 1 >= argc || !argv[i + 1][0]) {
-			fprintf(stderr, "iostorm: topo: %s needs a value\n", a);
-			return CLI_EXIT_USAGE;
-		}
-		*dst = argv[++i];
+	if (!*arg) {
+		snprintf(err, errlen, "--topology: the file name is empty");
+		return -EINVAL;
 	}
-	o->targets = argv + i;
-	o->ntargets = argc - i;
+	o->topology = arg;
 	return 0;
 }
+
+static const struct cli_optdesc own[] = {
+	{ "topology", 0x200, "FILE.xml", 0, 0, set_topology,
+	  "an lstopo XML export instead of this machine\n"
+	  "(facts only sysfs has are then unknown)" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+};
+
+static int cmd_topo(int argc, char **argv);
+
+const struct cli_verb cli_verb_topo = {
+	.name = "topo",
+	.what = "where each NVMe drive sits: PCI path, NUMA node, cores",
+	.synopsis = "iostorm topo [--json FILE|-] [--topology FILE.xml] [TARGET...]\n\n"
+		"Where each NVMe drive sits: its NUMA node, PCI bus id, link and host\n"
+		"bridge; per node its cores, memory and drives; then findings. With\n"
+		"TARGET: these devices or files instead of every NVMe namespace.",
+	.groups = CLI_OG_JSON,
+	.own = own,
+	.run = cmd_topo,
+};
 
 /* ---- text ---- */
 
@@ -128,7 +88,7 @@ static bool dev_on_node(const struct topo_dev *d, unsigned os)
 }
 
 /* "    path nvme0c1n1   nvme1  0000:41:00.0  node 1  host bridge 0000:40" */
-static void print_path(const struct topo_path *p)
+static void print_path(FILE *f, const struct topo_path *p)
 {
 	char nodes[64];
 	size_t o = 0;
@@ -138,24 +98,18 @@ static void print_path(const struct topo_path *p)
 	for (k = 0; k < p->nnodes && o < sizeof(nodes); k++)
 		o += (size_t)snprintf(nodes + o, sizeof(nodes) - o, "%s%u",
 				      k ? "," : p->nnodes > 1 ? "nodes " : "node ", p->nodes[k]);
-	printf("    path %-11s %-6s %-13s %-7s host bridge %s\n", p->name,
-	       p->controller[0] ? p->controller : "-", p->pci[0] ? p->pci : "-", nodes,
-	       p->host_bridge[0] ? p->host_bridge : "-");
+	fprintf(f, "    path %-11s %-6s %-13s %-7s host bridge %s\n", p->name,
+	           p->controller[0] ? p->controller : "-", p->pci[0] ? p->pci : "-", nodes,
+	           p->host_bridge[0] ? p->host_bridge : "-");
 }
 
-static void print_text(struct topo *t, const struct topo_opts *o,
-		       const struct topo_dev *const *devs, unsigned ndevs,
-		       const struct topo_finding *f, int nf)
+/* Per NUMA node: its CPUs, memory, drives and host bridges. */
+static void print_nodes(FILE *out, struct topo *t, const struct topo_dev *const *devs,
+			unsigned ndevs)
 {
-	unsigned i, k, cores = 0, pus = 0;
-	int j;
+	unsigned i, k;
 
-	topo_counts(t, &cores, &pus);
-	printf("topology: %s (%u NUMA node%s, %u cores, %u PUs)%s\n",
-	       o->xml ? o->xml : "this machine", topo_nnodes(t),
-	       topo_nnodes(t) == 1 ? "" : "s", cores, pus, topo_sysfs_root(t) ? "" :
-	       "; link speed/width, model and firmware come from sysfs and are unknown here");
-	printf("\nNUMA nodes\n");
+	fprintf(out, "\nNUMA nodes\n");
 	for (i = 0; i < topo_nnodes(t); i++) {
 		const struct topo_node *nd = topo_node(t, i);
 		char mem[32];
@@ -163,49 +117,64 @@ static void print_text(struct topo *t, const struct topo_opts *o,
 
 		fmt_bytes(mem, sizeof(mem), nd->memory_bytes);
 		if (nd->pus)
-			printf("  node %u: %u cores, %u PUs (%s), %s\n", nd->os_index,
-			       nd->cores, nd->pus, nd->cpus, mem);
+			fprintf(out, "  node %u: %u cores, %u PUs (%s), %s\n", nd->os_index,
+			             nd->cores, nd->pus, nd->cpus, mem);
 		else if (nd->cpus[0])
-			printf("  node %u: no CPUs of its own (memory local to CPUs %s), %s\n",
-			       nd->os_index, nd->cpus, mem);
+			fprintf(out, "  node %u: no CPUs of its own (memory local to CPUs %s), %s\n",
+			             nd->os_index, nd->cpus, mem);
 		else
-			printf("  node %u: no CPUs, %s\n", nd->os_index, mem);
-		printf("    drives: ");
+			fprintf(out, "  node %u: no CPUs, %s\n", nd->os_index, mem);
+		fprintf(out, "    drives: ");
 		for (k = 0; k < ndevs; k++)
 			if (dev_on_node(devs[k], nd->os_index)) {
-				printf("%s%s", any ? " " : "", devs[k]->name);
+				fprintf(out, "%s%s", any ? " " : "", devs[k]->name);
 				any = true;
 			}
-		printf("%s\n    host bridges: %s\n", any ? "" : "none",
-		       nd->host_bridges[0] ? nd->host_bridges : "none");
+		fprintf(out, "%s\n    host bridges: %s\n", any ? "" : "none",
+		             nd->host_bridges[0] ? nd->host_bridges : "none");
 	}
-	printf("\ndrives\n");
+}
+
+static void print_text(FILE *out, struct topo *t, const struct cli_opts *o,
+		       const struct topo_dev *const *devs, unsigned ndevs,
+		       const struct topo_finding *f, int nf)
+{
+	unsigned i, k, cores = 0, pus = 0;
+	int j;
+
+	topo_counts(t, &cores, &pus);
+	fprintf(out, "topology: %s (%u NUMA node%s, %u cores, %u PUs)%s\n",
+	             o->topology ? o->topology : "this machine", topo_nnodes(t),
+	             topo_nnodes(t) == 1 ? "" : "s", cores, pus, topo_sysfs_root(t) ? "" :
+	             "; link speed/width, model and firmware come from sysfs and are unknown here");
+	print_nodes(out, t, devs, ndevs);
+	fprintf(out, "\ndrives\n");
 	if (!ndevs)
-		printf("  none\n");
+		fprintf(out, "  none\n");
 	else
-		printf("  %-12s %-6s %-13s %-33s %-12s %s\n", "DEVICE", "NODE", "PCI", "LINK",
-		       "HOST BRIDGE", "MODEL");
+		fprintf(out, "  %-12s %-6s %-13s %-33s %-12s %s\n", "DEVICE", "NODE", "PCI", "LINK",
+		             "HOST BRIDGE", "MODEL");
 	for (k = 0; k < ndevs; k++) {
 		const struct topo_dev *d = devs[k];
 		char nodes[64], link[96];
 
 		if (!d->has_pci) {
-			printf("  %-12s %-6s %-13s %-33s %-12s (no PCI: %s)\n", d->name, "-", "-", "-",
-			       "-", d->why_no_pci ? d->why_no_pci : "unknown");
+			fprintf(out, "  %-12s %-6s %-13s %-33s %-12s (no PCI: %s)\n", d->name, "-", "-", "-",
+			             "-", d->why_no_pci ? d->why_no_pci : "unknown");
 			continue;
 		}
 		fmt_nodes(nodes, sizeof(nodes), d);
 		fmt_link(link, sizeof(link), &d->link);
-		printf("  %-12s %-6s %-13s %-33s %-12s %s\n", d->name, nodes, d->pci, link,
-		       d->host_bridge[0] ? d->host_bridge : "-", d->model[0] ? d->model : "-");
+		fprintf(out, "  %-12s %-6s %-13s %-33s %-12s %s\n", d->name, nodes, d->pci, link,
+		             d->host_bridge[0] ? d->host_bridge : "-", d->model[0] ? d->model : "-");
 		for (i = 0; i < d->npaths; i++)
-			print_path(&d->paths[i]);
+			print_path(out, &d->paths[i]);
 	}
-	printf("\nfindings\n");
+	fprintf(out, "\nfindings\n");
 	if (!nf)
-		printf("  none: every drive sits well\n");
+		fprintf(out, "  none: every drive sits well\n");
 	for (j = 0; j < nf; j++)
-		printf("  - %s\n", f[j].text);
+		fprintf(out, "  - %s\n", f[j].text);
 }
 
 /* ---- JSON ---- */
@@ -351,68 +320,79 @@ static int write_json(json_t *root, const char *path)
 	return CLI_EXIT_OK;
 }
 
-static int load(const struct topo_opts *o, struct topo **t)
+static int load(const struct cli_opts *o, struct topo **t)
 {
-	int ret = topo_load(t, o->xml, NULL);
+	int ret = topo_load(t, o->topology, NULL);
 
 	if (!ret)
 		return 0;
-	if (!o->xml)
+	if (!o->topology)
 		fprintf(stderr, "iostorm: topo: cannot read this machine's topology: %s\n", strerror(-ret));
 	else if (ret == -EINVAL)
 		fprintf(stderr, "iostorm: topo: %s: not an lstopo XML export that hwloc 2 can read (lstopo FILE.xml writes one)\n",
-			o->xml);
+			o->topology);
 	else
-		fprintf(stderr, "iostorm: topo: %s: %s\n", o->xml, strerror(-ret));
+		fprintf(stderr, "iostorm: topo: %s: %s\n", o->topology, strerror(-ret));
 	return -1;
 }
 
-int cli_cmd_topo(int argc, char **argv)
+/* The devices to report: the targets (a file and its disk are one device,
+ * one row) or every NVMe namespace. The count, or -1 having said why. */
+static int select_devs(struct topo *t, const struct cli_opts *o,
+		       const struct topo_dev **devs)
+{
+	unsigned ndevs = 0, i, k;
+	int ret;
+
+	if (!o->ntargets) {
+		for (i = 0; i < topo_ndevs(t); i++)
+			devs[ndevs++] = topo_dev(t, i);
+		return (int)ndevs;
+	}
+	for (i = 0; i < o->ntargets; i++) {
+		ret = topo_lookup(t, o->targets[i], &devs[ndevs]);
+		if (ret) {
+			fprintf(stderr, "iostorm: topo: %s: %s\n", o->targets[i],
+				ret == -ENOENT && o->topology ? "no such block device in the topology" :
+				strerror(-ret));
+			return -1;
+		}
+		for (k = 0; k < ndevs && devs[k] != devs[ndevs]; k++)
+			;
+		ndevs += k == ndevs;
+	}
+	return (int)ndevs;
+}
+
+static int cmd_topo(int argc, char **argv)
 {
 	const struct topo_dev **devs = NULL;
 	struct topo_finding *f = NULL;
 	struct topo *t = NULL;
-	struct topo_opts o;
-	unsigned ndevs = 0, i;
-	int nf = 0, ret, rc = CLI_EXIT_RUNTIME;
+	struct cli_opts o;
+	int ndevs, nf = 0, rc = CLI_EXIT_RUNTIME;
 	json_t *root = NULL;
 
-	ret = parse(argc, argv, &o);
-	if (ret)
-		return ret < 0 ? CLI_EXIT_OK : ret;
+	if (!cli_opts_cmdline(&o, &cli_verb_topo, argc, argv, &rc))
+		return rc;
 	if (load(&o, &t))
 		return CLI_EXIT_RUNTIME;
-	devs = calloc((size_t)(o.ntargets ? (unsigned)o.ntargets : topo_ndevs(t)) + 1, sizeof(*devs));
+	rc = CLI_EXIT_RUNTIME;
+	devs = calloc((size_t)(o.ntargets ? o.ntargets : topo_ndevs(t)) + 1, sizeof(*devs));
 	if (!devs)
 		goto oom;
-	if (o.ntargets) {
-		for (i = 0; i < (unsigned)o.ntargets; i++) {
-			unsigned k;
-
-			ret = topo_lookup(t, o.targets[i], &devs[ndevs]);
-			if (ret) {
-				fprintf(stderr, "iostorm: topo: %s: %s\n", o.targets[i],
-					ret == -ENOENT && o.xml ? "no such block device in the topology" :
-					strerror(-ret));
-				goto out;
-			}
-			/* a file and its disk are one device: one row */
-			for (k = 0; k < ndevs && devs[k] != devs[ndevs]; k++)
-				;
-			ndevs += k == ndevs;
-		}
-	} else {
-		for (i = 0; i < topo_ndevs(t); i++)
-			devs[ndevs++] = topo_dev(t, i);
-	}
-	nf = topo_findings(t, devs, ndevs, &f);
+	ndevs = select_devs(t, &o, devs);
+	if (ndevs < 0)
+		goto out;
+	nf = topo_findings(t, devs, (unsigned)ndevs, &f);
 	if (nf < 0)
 		goto oom;
-	if (!o.json || strcmp(o.json, "-"))
-		print_text(t, &o, devs, ndevs, f, nf);
+	/* with --json -, stdout is the JSON's: the text goes to stderr */
+	print_text(o.json && !strcmp(o.json, "-") ? stderr : stdout, t, &o, devs,
+		   (unsigned)ndevs, f, nf);
 	rc = CLI_EXIT_OK;
 	if (o.json) {
-		root = json_report(t, devs, ndevs, f, nf);
+		root = json_report(t, devs, (unsigned)ndevs, f, nf);
 		if (!root)
 			goto oom;
 		rc = write_json(root, o.json);

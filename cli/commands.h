@@ -1,8 +1,13 @@
-/* One function per verb; each parses its own options and returns the
- * process exit status (0 ok, 1 runtime error, 2 usage error). */
+/* The verbs: each command file describes its command once (a struct
+ * cli_verb: options, defaults, usage text and the function that runs it);
+ * cli/verbs.c lists them for main.c, job files and the help. A command
+ * returns the process exit status. */
 #ifndef CLI_COMMANDS_H
 #define CLI_COMMANDS_H
 
+#include "cli/opts.h"
+
+/* Exit statuses: what a command returns, never an errno. */
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_RUNTIME 1
 #define CLI_EXIT_USAGE 2
@@ -11,11 +16,11 @@
 #define IOSTORM_VERSION "0.1.0"
 #endif
 
-int cli_cmd_run(int argc, char **argv);
-int cli_cmd_nop(int argc, char **argv);
-int cli_cmd_topo(int argc, char **argv);
-int cli_cmd_saturate(int argc, char **argv);
-int cli_cmd_latency(int argc, char **argv);
-int cli_cmd_sweep(int argc, char **argv);
+extern const struct cli_verb cli_verb_saturate;
+extern const struct cli_verb cli_verb_run;
+extern const struct cli_verb cli_verb_latency;
+extern const struct cli_verb cli_verb_sweep;
+extern const struct cli_verb cli_verb_topo;
+extern const struct cli_verb cli_verb_nop;
 
 #endif

@@ -28,13 +28,6 @@ struct parse_ctx {
 	bool failed;
 };
 
-static const char *const commands[] = { "saturate", "latency", "sweep", "run", "nop" };
-
-/* Options that take no value on the command line: a job file says
- * key = true|false for them. */
-static const char *const flags[] = { "buffered", "quiet", "no-latency", "demo",
-				     "compare-placement" };
-
 static void fail_at(struct parse_ctx *c, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -110,14 +103,34 @@ static int add_entry(struct cli_jobfile *j, const char *key, const char *value, 
 	return 0;
 }
 
-static bool is_command(const char *s)
+/* The verbs a job file's `command` may name, for the message. */
+static void job_verbs(char *buf, size_t len)
 {
-	size_t i;
+	size_t i, n = 0, k = 0;
 
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(s, commands[i]))
-			return true;
-	return false;
+	for (i = 0; i < cli_nverbs; i++)
+		n += cli_verbs[i]->jobfile;
+	buf[0] = '\0';
+	for (i = 0; i < cli_nverbs; i++) {
+		if (!cli_verbs[i]->jobfile)
+			continue;
+		k++;
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+			 k == 1 ? "" : k == n ? " or " : ", ", cli_verbs[i]->name);
+	}
+}
+
+static void set_command(struct parse_ctx *c, int line, const char *value)
+{
+	const struct cli_verb *v = cli_verb_find(value);
+	char names[128];
+
+	if (v && v->jobfile) {
+		snprintf(c->j->command, sizeof(c->j->command), "%s", value);
+		return;
+	}
+	job_verbs(names, sizeof(names));
+	fail_at(c, line, "bad value for command: '%s' (%s)", value, names);
 }
 
 static int on_entry(void *user, const char *section, const char *name, const char *value)
@@ -131,10 +144,7 @@ static int on_entry(void *user, const char *section, const char *name, const cha
 	} else if (strcmp(section, "job")) {
 		fail_at(c, line, "unknown section '[%s]' (use [job])", section);
 	} else if (!strcmp(name, "command")) {
-		if (!is_command(value))
-			fail_at(c, line, "bad value for command: '%s' (saturate, latency, sweep, run or nop)", value);
-		else
-			snprintf(j->command, sizeof(j->command), "%s", value);
+		set_command(c, line, value);
 	} else if (!strcmp(name, "target") || !strcmp(name, "targets")) {
 		if (!*value)
 			fail_at(c, line, "bad value for %s: empty", name);
@@ -171,70 +181,49 @@ int cli_jobfile_read(struct cli_jobfile *j, const char *path, char *err, size_t 
 	return c.failed ? -EINVAL : 0;
 }
 
-static bool is_flag(const char *key)
+/* Options for cmd, as its command line starts. */
+static void opts_for(struct cli_opts *o, const char *cmd)
 {
-	size_t i;
+	const struct cli_verb *v = cli_verb_find(cmd);
 
-	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		if (!strcmp(key, flags[i]))
-			return true;
-	return false;
+	cli_opts_init(o, cmd, v ? v->groups : 0);
 }
 
-/* true/false for a flag: 1 true, 0 false, -1 neither. */
-static int flag_value(const char *v)
+/* A key that is a flag of o's verb (key = true|false in a job file). */
+static bool is_flag(const struct cli_opts *o, const char *key)
 {
-	if (!strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "yes") || !strcmp(v, "on"))
-		return 1;
-	if (!strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "no") || !strcmp(v, "off"))
-		return 0;
-	return -1;
+	const struct cli_optdesc *d = cli_opt_find(o, key);
+
+	return d && !d->arg;
 }
 
-/* Keys only some commands have, beyond the shared options. */
-static bool command_key(const char *cmd, const char *key)
-{
-	if (!strcmp(cmd, "saturate"))
-		return !strcmp(key, "demo") || !strcmp(key, "compare-placement") ||
-		       !strcmp(key, "demo-size");
-	return false;
-}
-
-/* One key against the command; 0, -ENOENT (unknown) or -EINVAL (bad
- * value, msg filled). */
+/* One key against the command, by the setter its option has on the
+ * command line; 0, -ENOENT (unknown) or -EINVAL (bad value, msg filled). */
 static int check_one(const char *cmd, const struct cli_job_entry *e, char *msg, size_t len)
 {
 	struct cli_opts o;
-	uint32_t qds[CLI_MAX_QDS];
-	uint64_t v;
+	bool b;
 	int rc;
 
-	cli_opts_init(&o, cmd, strcmp(cmd, "nop") ? CLI_OG_TARGET : CLI_OG_NOP);
-	if (is_flag(e->key)) {
-		if (!command_key(cmd, e->key) && cli_opts_set(&o, e->key, NULL, msg, len) == -ENOENT)
-			return -ENOENT;
-		if (flag_value(e->value) < 0) {
-			snprintf(msg, len, "%s: '%s' is not true or false", e->key, e->value);
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (!strcmp(cmd, "sweep") && !strcmp(e->key, "qd"))
-		return cli_qd_list_parse(e->value, qds, CLI_MAX_QDS, msg, len) < 0 ? -EINVAL : 0;
-	if (command_key(cmd, e->key))	/* demo-size */
-		return cli_parse_size("demo-size", e->value, 1u << 20, 64ull << 30, &v, msg, len);
+	opts_for(&o, cmd);
+	if (is_flag(&o, e->key))
+		return cli_parse_flag(e->key, e->value, &b, msg, len);
 	rc = cli_opts_set(&o, e->key, e->value, msg, len);
 	return rc == -ENOENT ? -ENOENT : rc ? -EINVAL : 0;
 }
 
-static int push_arg(struct cli_jobfile *j, const struct cli_job_entry *e)
+static int push_arg(struct cli_jobfile *j, const char *cmd, const struct cli_job_entry *e)
 {
+	struct cli_opts o;
+	bool flag, on = false;
 	char **a, *s;
 
-	if (is_flag(e->key) && flag_value(e->value) == 0)
+	opts_for(&o, cmd);
+	flag = is_flag(&o, e->key);
+	if (flag && (cli_parse_flag(e->key, e->value, &on, NULL, 0) || !on))
 		return 0;	/* false: the default, nothing to say */
-	if (is_flag(e->key) ? asprintf(&s, "--%s", e->key) < 0
-			    : asprintf(&s, "--%s=%s", e->key, e->value) < 0)
+	if (flag ? asprintf(&s, "--%s", e->key) < 0
+		 : asprintf(&s, "--%s=%s", e->key, e->value) < 0)
 		return -ENOMEM;
 	a = realloc(j->args, (j->nargs + 1) * sizeof(*a));
 	if (!a) {
@@ -266,7 +255,7 @@ int cli_jobfile_check(struct cli_jobfile *j, const char *cmd, char *err, size_t 
 				 e->key, msg);
 			return -EINVAL;
 		}
-		if (push_arg(j, e)) {
+		if (push_arg(j, cmd, e)) {
 			snprintf(err, errlen, "out of memory");
 			return -ENOMEM;
 		}
@@ -274,34 +263,35 @@ int cli_jobfile_check(struct cli_jobfile *j, const char *cmd, char *err, size_t 
 	return 0;
 }
 
+/* Whether the option in a (after its dashes) is followed by its value in
+ * the next argument. */
+static bool value_follows(const struct cli_opts *o, const char *a)
+{
+	const struct cli_optdesc *d = NULL;
+
+	if (a[1] == '-')
+		d = strchr(a, '=') ? NULL : cli_opt_find(o, a + 2);
+	else if (!a[2])
+		d = cli_opt_find_short(o, a[1]);
+	return d && d->arg;
+}
+
 /* Whether the command line (after the verb) names a target: anything that
  * is neither an option nor an option's value. Which options take a value
- * is asked of the shared parser itself. */
+ * is asked of the verb's options. */
 static bool has_operands(const char *cmd, int argc, char **argv)
 {
-	static const char short_val[] = "bdtj";
 	struct cli_opts o;
-	char name[64], msg[64];
 	int i;
 
-	cli_opts_init(&o, cmd, strcmp(cmd, "nop") ? CLI_OG_TARGET : CLI_OG_NOP);
+	opts_for(&o, cmd);
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (!strcmp(a, "--"))
 			return i + 1 < argc;
-		if (!strncmp(a, "--", 2)) {
-			if (strchr(a, '=') || strlen(a + 2) >= sizeof(name))
-				continue;
-			snprintf(name, sizeof(name), "%s", a + 2);
-			if (!strcmp(name, "demo-size") ||
-			    (!is_flag(name) && cli_opts_set(&o, name, NULL, msg, sizeof(msg)) == -EINVAL))
-				i++;	/* its value follows */
-			continue;
-		}
 		if (a[0] == '-' && a[1]) {
-			if (strchr(short_val, a[1]) && !a[2])
-				i++;
+			i += value_follows(&o, a);
 			continue;
 		}
 		return true;

@@ -8,45 +8,20 @@
 #include "cli/commands.h"
 #include "cli/jobfile.h"
 
-struct verb {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *what;
-};
-
-static const struct verb verbs[] = {
-	{ "saturate", cli_cmd_saturate, "each device alone and all at once, QD1 and QDn, and the gap" },
-	{ "run", cli_cmd_run, "4K random reads on the targets at once" },
-	{ "latency", cli_cmd_latency, "QD1 latency, one line per second" },
-	{ "sweep", cli_cmd_sweep, "IOPS and latency per queue depth" },
-	{ "topo", cli_cmd_topo, "where each NVMe drive sits: PCI path, NUMA node, cores" },
-	{ "nop", cli_cmd_nop, "IORING_OP_NOP: the engine's own cost per operation" },
-};
-
 static void usage(FILE *f)
 {
 	size_t i;
 
 	fprintf(f, "usage: iostorm [-c JOBFILE] [COMMAND] [options] [TARGET...]\n\n");
 	fprintf(f, "commands:\n");
-	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
-		fprintf(f, "  %-9s %s\n", verbs[i].name, verbs[i].what);
+	for (i = 0; i < cli_nverbs; i++)
+		fprintf(f, "  %-9s %s\n", cli_verbs[i]->name, cli_verbs[i]->what);
 	fprintf(f, "\n-c JOBFILE reads options from an INI job file ([job] section, keys\n"
 		   "named like the long options, 'command' and 'target'; see configs/);\n"
 		   "options on the command line override it.\n");
 	fprintf(f, "\nWith no command, iostorm runs saturate (on every NVMe drive, or on\n"
 		   "demo targets it creates where there is none).\n"
 		   "'iostorm COMMAND --help' lists a command's options; see iostorm(1).\n");
-}
-
-static const struct verb *find_verb(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
-		if (!strcmp(name, verbs[i].name))
-			return &verbs[i];
-	return NULL;
 }
 
 /* -c FILE, -cFILE, --config FILE, --config=FILE at argv[1]: the file's
@@ -75,7 +50,7 @@ static int config_arg(int argc, char **argv, const char **file)
 static int run_jobfile(const char *file, int argc, char **argv)
 {
 	struct cli_jobfile j;
-	const struct verb *v = NULL;
+	const struct cli_verb *v = NULL;
 	const char *cmd;
 	char err[640], **args = NULL;
 	int n, rc;
@@ -86,7 +61,7 @@ static int run_jobfile(const char *file, int argc, char **argv)
 	}
 	/* a verb right after the file wins over the file's command; anything
 	 * else is left to the command (a target, an option) */
-	if (argc > 0 && (v = find_verb(argv[0]))) {
+	if (argc > 0 && (v = cli_verb_find(argv[0]))) {
 		argc--;
 		argv++;
 	}
@@ -99,13 +74,13 @@ static int run_jobfile(const char *file, int argc, char **argv)
 		cli_jobfile_free(&j);
 		return rc == -ENOMEM ? CLI_EXIT_RUNTIME : CLI_EXIT_USAGE;
 	}
-	v = find_verb(cmd);
+	v = cli_verb_find(cmd);
 	n = cli_jobfile_argv(&j, cmd, argc, argv, &args);
 	if (n < 0) {
 		fprintf(stderr, "iostorm: out of memory\n");
 		rc = CLI_EXIT_RUNTIME;
 	} else {
-		rc = v->fn(n, args);
+		rc = v->run(n, args);
 	}
 	free(args);
 	cli_jobfile_free(&j);
@@ -129,10 +104,10 @@ int main(int argc, char **argv)
 			return CLI_EXIT_OK;
 		}
 		/* no verb: the main job, with whatever options were given */
-		return cli_cmd_saturate(argc, argv);
+		return cli_verb_saturate.run(argc, argv);
 	}
-	if (find_verb(argv[1]))
-		return find_verb(argv[1])->fn(argc - 1, argv + 1);
+	if (cli_verb_find(argv[1]))
+		return cli_verb_find(argv[1])->run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "help")) {
 		usage(stdout);
 		return CLI_EXIT_OK;

@@ -1,6 +1,6 @@
-/* The front end of the shared options: defaults, the getopt loop over the
- * option table (cli/opts_table.c) and a command's extras, job-file lookups
- * by name, and the usage text. */
+/* The front end of every command line: defaults, the options a verb takes
+ * (its own, then the shared groups it names), the getopt loop over them,
+ * job-file lookups by name, and the usage text. */
 #include "cli/opts_impl.h"
 
 #include <errno.h>
@@ -10,28 +10,32 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/demo.h"
 
 #define MAX_OPTS 64
 
 void cli_opts_init(struct cli_opts *o, const char *cmd, unsigned groups)
 {
+	const struct cli_verb *v = cmd ? cli_verb_find(cmd) : NULL;
+
 	memset(o, 0, sizeof(*o));
 	o->cmd = cmd;
 	o->groups = groups;
 	o->bs = 4096;
-	o->qd = 32;
+	o->qd = v && v->qd ? v->qd : 32;
 	o->batch = 32;
 	o->backend = ENG_BACKEND_AUTO;
 	o->mode = ENG_MODE_IRQ;
-	o->time_ns = 10 * CLI_NS_PER_S;
-	o->ramp_ns = 2 * CLI_NS_PER_S;
+	o->time_ns = v && v->time_ns ? v->time_ns : 10 * CLI_NS_PER_S;
+	o->ramp_ns = v && v->ramp_ns ? v->ramp_ns : 2 * CLI_NS_PER_S;
 	o->jobs_per_device = 1;
 	o->jobs = 1;
-	o->placement = CLI_PLACE_LOCAL;
+	o->placement = TOPO_PLACE_LOCAL;
 	o->latency = true;
+	o->demo_size = CLI_DEMO_SIZE;
 }
 
-void cli_opts_finish(struct cli_opts *o)
+static void opts_finish(struct cli_opts *o)
 {
 	if (o->ios && !o->ramp_set)
 		o->ramp_ns = 0;
@@ -43,55 +47,99 @@ void cli_opts_finish(struct cli_opts *o)
 		o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 }
 
-static bool accepted(const struct cli_opts *o, const struct cli_optdesc *d)
+/* ---- the options of o's verb ---- */
+
+static const struct cli_optdesc *own_named(const struct cli_optdesc *own,
+					   const char *name)
 {
-	return !d->group || (d->group & o->groups);
+	for (; own && own->name; own++)
+		if (!strcmp(own->name, name))
+			return own;
+	return NULL;
 }
 
-static const struct cli_optdesc *find_opt(const struct cli_opts *o, int val,
-				      const char *name)
+static size_t nshared(void)
 {
-	size_t i;
+	size_t n = 0;
 
-	for (i = 0; i < cli_opts_ntable; i++) {
-		if (!accepted(o, &cli_opts_table[i]))
-			continue;
-		if (name ? !strcmp(name, cli_opts_table[i].name) : val == cli_opts_table[i].val)
-			return &cli_opts_table[i];
+	while (cli_opts_table[n].name)
+		n++;
+	return n;
+}
+
+/* The next option o's verb takes, from cursor *i (start at 0): the shared
+ * ones in table order (an own option of the same name in its place), then
+ * the verb's own that replace none. NULL at the end. */
+static const struct cli_optdesc *opt_next(const struct cli_opts *o, size_t *i)
+{
+	const struct cli_verb *v = o->cmd ? cli_verb_find(o->cmd) : NULL;
+	const struct cli_optdesc *own = v ? v->own : NULL, *d;
+	size_t n = nshared();
+
+	while (*i < n) {
+		d = &cli_opts_table[(*i)++];
+		if (own_named(own, d->name))
+			return own_named(own, d->name);
+		if (d->group & o->groups)
+			return d;
 	}
+	while (own && own[*i - n].name) {
+		d = &own[(*i)++ - n];
+		if (!own_named(cli_opts_table, d->name))
+			return d;
+	}
+	return NULL;
+}
+
+const struct cli_optdesc *cli_opt_find(const struct cli_opts *o, const char *name)
+{
+	const struct cli_optdesc *d;
+	size_t i = 0;
+
+	while ((d = opt_next(o, &i)))
+		if (!strcmp(d->name, name))
+			return d;
+	return NULL;
+}
+
+const struct cli_optdesc *cli_opt_find_short(const struct cli_opts *o, int val)
+{
+	const struct cli_optdesc *d;
+	size_t i = 0;
+
+	while ((d = opt_next(o, &i)))
+		if (d->val == val)
+			return d;
 	return NULL;
 }
 
 int cli_opts_set(struct cli_opts *o, const char *name, const char *val,
 		 char *err, size_t errlen)
 {
-	const struct cli_optdesc *d = find_opt(o, 0, name);
+	const struct cli_optdesc *d = cli_opt_find(o, name);
 
 	if (!d) {
 		snprintf(err, errlen, "unknown option '%s' for %s", name, o->cmd);
 		return -ENOENT;
 	}
-	if (d->has_arg == required_argument && !val)
+	if (d->arg && !val)
 		return cli_opts_fail(err, errlen, "--%s needs a value", name);
 	return d->set(o, val, err, errlen);
 }
 
-/* The shared options this command accepts, its extras, then -h and -V,
- * as getopt_long tables. */
-static void build_tables(const struct cli_opts *o, const struct cli_opt_extra *extra,
-			 struct option *lo, char *so, size_t solen)
+/* ---- the getopt loop ---- */
+
+/* o's options, then -h and -V, as getopt_long tables. */
+static void build_tables(const struct cli_opts *o, struct option *lo, char *so,
+			 size_t solen)
 {
-	size_t i, n = 0, k = 0;
+	const struct cli_optdesc *d;
+	size_t i = 0, n = 0, k = 0;
 
 	so[k++] = ':';
-	for (i = 0; i < cli_opts_ntable && n < MAX_OPTS - 3; i++) {
-		if (!accepted(o, &cli_opts_table[i]))
-			continue;
-		lo[n++] = (struct option){ cli_opts_table[i].name, cli_opts_table[i].has_arg,
-					   NULL, cli_opts_table[i].val };
-	}
-	for (i = 0; extra && extra[i].name && n < MAX_OPTS - 3; i++)
-		lo[n++] = (struct option){ extra[i].name, extra[i].has_arg, NULL, extra[i].val };
+	while ((d = opt_next(o, &i)) && n < MAX_OPTS - 3)
+		lo[n++] = (struct option){ d->name, d->arg ? required_argument : no_argument,
+					   NULL, d->val };
 	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	lo[n++] = (struct option){ "version", no_argument, NULL, 'V' };
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };
@@ -117,53 +165,38 @@ static int bad_option(int c, char **argv, char *err, size_t errlen)
 	return cli_opts_fail(err, errlen, "unknown option '%s'", arg);
 }
 
-static bool is_extra(const struct cli_opt_extra *extra, int c)
-{
-	size_t i;
-
-	for (i = 0; extra && extra[i].name; i++)
-		if (extra[i].val == c)
-			return true;
-	return false;
-}
-
-int cli_opts_parse_ext(struct cli_opts *o, int argc, char **argv,
-		       const struct cli_opt_extra *extra, cli_opt_cb cb,
-		       void *ctx, char *err, size_t errlen)
+int cli_opts_parse(struct cli_opts *o, int argc, char **argv,
+		   enum cli_parse_outcome *outcome, char *err, size_t errlen)
 {
 	struct option lo[MAX_OPTS];
 	char so[2 * MAX_OPTS + 2];
 	const struct cli_optdesc *d;
 	int c, rc;
 
-	build_tables(o, extra, lo, so, sizeof(so));
+	build_tables(o, lo, so, sizeof(so));
 	optind = 0;	/* GNU: restart scanning, so commands can parse twice */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
-		if (c == 'h' || c == 'V')
-			return c == 'h' ? CLI_OPTS_HELP : CLI_OPTS_VERSION;
+		if (c == 'h' || c == 'V') {
+			*outcome = c == 'h' ? CLI_PARSE_HELP : CLI_PARSE_VERSION;
+			return 0;
+		}
 		if (c == '?' || c == ':')
 			return bad_option(c, argv, err, errlen);
-		if (is_extra(extra, c))
-			rc = cb ? cb(ctx, c, optarg, err, errlen) : -EINVAL;
-		else if ((d = find_opt(o, c, NULL)))
-			rc = d->set(o, optarg, err, errlen);
-		else
-			rc = cli_opts_fail(err, errlen, "option parsing: unhandled option %d", c);
+		d = cli_opt_find_short(o, c);
+		rc = d ? d->set(o, optarg, err, errlen) :
+			 cli_opts_fail(err, errlen, "option parsing: unhandled option %d", c);
 		if (rc)
 			return rc;
 	}
 	o->targets = argv + optind;
 	o->ntargets = (unsigned)(argc - optind);
-	cli_opts_finish(o);
+	opts_finish(o);
+	*outcome = CLI_PARSE_GO;
 	return 0;
 }
 
-int cli_opts_parse(struct cli_opts *o, int argc, char **argv, char *err,
-		   size_t errlen)
-{
-	return cli_opts_parse_ext(o, argc, argv, NULL, NULL, NULL, err, errlen);
-}
+/* ---- usage ---- */
 
 static void usage_line(FILE *f, int val, const char *name, const char *arg,
 		       const char *help)
@@ -181,61 +214,60 @@ static void usage_line(FILE *f, int val, const char *name, const char *arg,
 	fprintf(f, "%s\n", p);
 }
 
-void cli_opts_usage(const struct cli_opts *o, const char *synopsis,
-		    const struct cli_opt_extra *extra, FILE *f)
+static void usage(const struct cli_opts *o, const char *synopsis, FILE *f)
 {
-	size_t i;
+	const struct cli_optdesc *d;
+	size_t i = 0;
 
 	fprintf(f, "usage: %s\n\noptions:\n", synopsis);
-	for (i = 0; i < cli_opts_ntable; i++)
-		if (accepted(o, &cli_opts_table[i]))
-			usage_line(f, cli_opts_table[i].val, cli_opts_table[i].name,
-				   cli_opts_table[i].arg, cli_opts_table[i].help);
-	for (i = 0; extra && extra[i].name; i++)
-		usage_line(f, extra[i].val, extra[i].name, extra[i].arg, extra[i].help);
+	while ((d = opt_next(o, &i)))
+		usage_line(f, d->val, d->name, d->arg, d->help);
 	usage_line(f, 'h', "help", NULL, "this text");
 	usage_line(f, 'V', "version", NULL, "print the version");
-	fprintf(f, "\nSizes take k, m, g (powers of 1024); counts take k, m, g (powers\n"
-		   "of 1000); durations take ms, s, m, h. See iostorm(1).\n");
+	if (o->groups & CLI_OG_ENGINE)
+		fprintf(f, "\nSizes take k, m, g (powers of 1024); counts take k, m, g (powers\n"
+			   "of 1000); durations take ms, s, m, h. See iostorm(1).\n");
 }
 
+/* ---- a command's front end ---- */
+
+/* Parses into o as it is (defaults already there); see cli_opts_cmdline. */
+static bool parse_cmdline(struct cli_opts *o, const char *synopsis, int argc,
+			  char **argv, int *status)
+{
+	enum cli_parse_outcome outcome = CLI_PARSE_GO;
+	char err[512];
+
+	*status = CLI_EXIT_OK;
+	if (cli_opts_parse(o, argc, argv, &outcome, err, sizeof(err))) {
+		fprintf(stderr, "iostorm %s: %s (try 'iostorm %s --help')\n", o->cmd, err, o->cmd);
+		*status = CLI_EXIT_USAGE;
+		return false;
+	}
+	if (outcome == CLI_PARSE_HELP)
+		usage(o, synopsis, stdout);
+	else if (outcome == CLI_PARSE_VERSION)
+		printf("iostorm %s\n", IOSTORM_VERSION);
+	return outcome == CLI_PARSE_GO;
+}
+
+bool cli_opts_cmdline(struct cli_opts *o, const struct cli_verb *v, int argc,
+		      char **argv, int *status)
+{
+	cli_opts_init(o, v->name, v->groups);
+	return parse_cmdline(o, v->synopsis, argc, argv, status);
+}
+
+/* See cli/opts.h: only for sat_run.c's unused cli_sat_cmdline. */
 int cli_opts_cmdline_parse(struct cli_opts *o, int argc, char **argv,
 			   const char *synopsis,
 			   const struct cli_opt_extra *extra, cli_opt_cb cb,
 			   void *ctx)
 {
-	const char *cmd = o->cmd;
-	char err[512];
-	int rc;
+	int status;
 
-	rc = cli_opts_parse_ext(o, argc, argv, extra, cb, ctx, err, sizeof(err));
-	if (rc == CLI_OPTS_HELP) {
-		cli_opts_usage(o, synopsis, extra, stdout);
-		return CLI_EXIT_OK;
-	}
-	if (rc == CLI_OPTS_VERSION) {
-		printf("iostorm %s\n", IOSTORM_VERSION);
-		return CLI_EXIT_OK;
-	}
-	if (rc) {
-		fprintf(stderr, "iostorm %s: %s (try 'iostorm %s --help')\n", cmd, err, cmd);
-		return CLI_EXIT_USAGE;
-	}
-	return CLI_OPTS_GO;
-}
-
-int cli_opts_cmdline_ext(struct cli_opts *o, const char *cmd, unsigned groups,
-			 int argc, char **argv, const char *synopsis,
-			 const struct cli_opt_extra *extra, cli_opt_cb cb,
-			 void *ctx)
-{
-	cli_opts_init(o, cmd, groups);
-	return cli_opts_cmdline_parse(o, argc, argv, synopsis, extra, cb, ctx);
-}
-
-int cli_opts_cmdline(struct cli_opts *o, const char *cmd, unsigned groups,
-		     int argc, char **argv, const char *synopsis)
-{
-	return cli_opts_cmdline_ext(o, cmd, groups, argc, argv, synopsis, NULL,
-				    NULL, NULL);
+	(void)extra;
+	(void)cb;
+	(void)ctx;
+	return parse_cmdline(o, synopsis, argc, argv, &status) ? -1 : status;
 }

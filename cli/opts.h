@@ -1,6 +1,7 @@
-/* Options shared by the commands that run the engine (run, nop, saturate,
- * latency, sweep): one struct, no globals, bounded parsing with one clear
- * message per bad value. */
+/* The command line of every command: one description per verb (its
+ * options, defaults, usage text), one struct of parsed options, no globals,
+ * bounded parsing with one clear message per bad value. main.c dispatches
+ * on the verbs, job files and --help read the same descriptions. */
 #ifndef CLI_OPTS_H
 #define CLI_OPTS_H
 
@@ -10,6 +11,7 @@
 #include <stdio.h>
 
 #include "engine/engine.h"
+#include "topo/topo.h"
 
 #define CLI_MAX_CPUS 1024	/* entries in --cpus */
 #define CLI_MAX_BS (1u << 20)
@@ -17,19 +19,11 @@
 #define CLI_MAX_JOBS 1024u
 #define CLI_MAX_TARGETS 256u
 
-/* Option groups a command accepts (cli_opts_parse's mask). */
-#define CLI_OG_TARGET	0x1u	/* --bs --range --buffered --jobs-per-device --placement */
+/* Groups of shared options; a verb names the groups it accepts. */
+#define CLI_OG_TARGET	0x1u	/* --bs --range --buffered --jobs-per-device --placement --engine */
 #define CLI_OG_NOP	0x2u	/* --jobs */
-
-/* cli_opts_parse returns these for --help and --version (nothing printed). */
-#define CLI_OPTS_HELP 1
-#define CLI_OPTS_VERSION 2
-
-enum cli_placement {
-	CLI_PLACE_LOCAL,
-	CLI_PLACE_REMOTE,
-	CLI_PLACE_NONE,
-};
+#define CLI_OG_ENGINE	0x4u	/* --qd --batch --time --ramp --ios ...: runs the engine */
+#define CLI_OG_JSON	0x8u	/* --json */
 
 struct cli_opts {
 	const char *cmd;		/* "run", "nop", ... */
@@ -48,7 +42,7 @@ struct cli_opts {
 	unsigned jobs;			/* nop: workers */
 	int cpus[CLI_MAX_CPUS];		/* --cpus in order */
 	unsigned ncpus;			/* 0: not given */
-	enum cli_placement placement;
+	enum topo_policy placement;
 	bool placement_set;
 	bool buffered;
 	uint64_t range_off;
@@ -58,54 +52,84 @@ struct cli_opts {
 	bool quiet;
 	uint64_t seed;
 	bool seed_set;
+	/* a command's own options */
+	bool demo, compare_placement;	/* saturate */
+	uint64_t demo_size;		/* saturate */
+	const char *qd_list;		/* sweep's --qd LIST, checked; NULL: default */
+	const char *topology;		/* topo's --topology FILE.xml */
 	char **targets;			/* the operands, inside argv */
 	unsigned ntargets;
 };
 
-/* Extra options a command adds to the shared set: val is a short option
- * character or a value >= 0x200; cb receives it with its argument. */
-struct cli_opt_extra {
-	const char *name;
-	int has_arg;			/* no_argument, required_argument */
-	int val;
-	const char *arg;		/* for the usage text, NULL: none */
-	const char *help;
-};
-typedef int (*cli_opt_cb)(void *ctx, int val, const char *arg, char *err,
+/* Sets one option from its value (NULL for a flag given on the command
+ * line). 0 or -EINVAL with err filled (one line naming the option). */
+typedef int (*cli_set_fn)(struct cli_opts *o, const char *arg, char *err,
 			  size_t errlen);
 
+#define CLI_OF_LIST 0x1u	/* the value is a comma-separated list */
+
+/* One option. Its long name is also its job-file key. */
+struct cli_optdesc {
+	const char *name;
+	int val;		/* its short letter, or an id >= 0x100 */
+	const char *arg;	/* the value's name in the usage text; NULL: a
+				 * flag (a job file says key = true|false) */
+	unsigned group;		/* shared options: its CLI_OG_* group */
+	unsigned flags;		/* CLI_OF_* */
+	cli_set_fn set;
+	const char *help;	/* lines of the usage text, '\n' between */
+};
+
+/* One verb: everything its command line, its --help, job files and the
+ * top-level help need. */
+struct cli_verb {
+	const char *name;
+	const char *what;		/* its line in 'iostorm --help' */
+	const char *synopsis;		/* "iostorm NAME ...", a blank line, a paragraph */
+	unsigned groups;		/* the shared option groups it accepts */
+	const struct cli_optdesc *own;	/* its own options, ending with a NULL name
+					 * (NULL: none); one named like a shared
+					 * option replaces it */
+	uint32_t qd;			/* defaults; 0: the shared ones */
+	uint64_t ramp_ns, time_ns;
+	bool jobfile;			/* may be a job file's command */
+	int (*run)(int argc, char **argv);	/* returns the exit status */
+};
+
+/* Every verb, in the order 'iostorm --help' lists them (cli/verbs.c). */
+extern const struct cli_verb *const cli_verbs[];
+extern const size_t cli_nverbs;
+const struct cli_verb *cli_verb_find(const char *name);
+
+/* What the parser found: go on, or the user asked for --help/--version
+ * (nothing printed). Not an exit status and not an errno. */
+enum cli_parse_outcome {
+	CLI_PARSE_GO,
+	CLI_PARSE_HELP,
+	CLI_PARSE_VERSION,
+};
+
+/* Defaults: the shared ones, then those of the verb cmd names (if any). */
 void cli_opts_init(struct cli_opts *o, const char *cmd, unsigned groups);
-/* Parses argv (argv[0] is the command name). Returns 0, CLI_OPTS_HELP,
- * CLI_OPTS_VERSION, or -EINVAL with err filled. Operands end up in
- * o->targets; cli_opts_finish has been applied. */
-int cli_opts_parse(struct cli_opts *o, int argc, char **argv, char *err,
-		   size_t errlen);
-int cli_opts_parse_ext(struct cli_opts *o, int argc, char **argv,
-		       const struct cli_opt_extra *extra, cli_opt_cb cb,
-		       void *ctx, char *err, size_t errlen);
-/* Sets one shared option by its long name (for job files); 0 or -EINVAL
- * (-ENOENT for an unknown name). */
+/* Parses argv (argv[0] is the command name) against o->cmd's verb and
+ * o->groups. Returns 0 with *outcome, or -EINVAL with err filled. Operands
+ * end up in o->targets; defaults that depend on other options (batch clamp,
+ * ramp with --ios) have been applied. */
+int cli_opts_parse(struct cli_opts *o, int argc, char **argv,
+		   enum cli_parse_outcome *outcome, char *err, size_t errlen);
+/* The option a long name or a short letter means for o's verb, or NULL. */
+const struct cli_optdesc *cli_opt_find(const struct cli_opts *o, const char *name);
+const struct cli_optdesc *cli_opt_find_short(const struct cli_opts *o, int val);
+/* Sets one option by its long name (for job files); 0, -EINVAL, or
+ * -ENOENT for a name o's verb does not take. */
 int cli_opts_set(struct cli_opts *o, const char *name, const char *val,
 		 char *err, size_t errlen);
-/* Defaults that depend on other options (batch clamp, ramp with --ios). */
-void cli_opts_finish(struct cli_opts *o);
-/* A command's front end: parses, prints --help (synopsis then options) or
- * --version to stdout, or the error as one line on stderr. Returns
- * CLI_OPTS_GO to go on, else the exit status (0 after help, 2 on error). */
-#define CLI_OPTS_GO (-1)
-int cli_opts_cmdline(struct cli_opts *o, const char *cmd, unsigned groups,
-		     int argc, char **argv, const char *synopsis);
-int cli_opts_cmdline_ext(struct cli_opts *o, const char *cmd, unsigned groups,
-			 int argc, char **argv, const char *synopsis,
-			 const struct cli_opt_extra *extra, cli_opt_cb cb,
-			 void *ctx);
-/* The same on options the caller has initialised with its own defaults. */
-int cli_opts_cmdline_parse(struct cli_opts *o, int argc, char **argv,
-			   const char *synopsis,
-			   const struct cli_opt_extra *extra, cli_opt_cb cb,
-			   void *ctx);
-void cli_opts_usage(const struct cli_opts *o, const char *synopsis,
-		    const struct cli_opt_extra *extra, FILE *f);
+/* A command's front end: v's defaults, then argv. Prints --help (synopsis
+ * then options) or --version to stdout, or the error as one line on
+ * stderr. true: go on; false: return *status (0 after help or version, 2
+ * after an error). */
+bool cli_opts_cmdline(struct cli_opts *o, const struct cli_verb *v, int argc,
+		      char **argv, int *status);
 
 /* Bounded number parsers, exported for tests and other commands.
  * All return 0 or -EINVAL with err naming what and why. */
@@ -115,12 +139,26 @@ int cli_parse_count(const char *what, const char *s, uint64_t min,
 		    uint64_t max, uint64_t *out, char *err, size_t errlen);
 int cli_parse_duration(const char *what, const char *s, uint64_t min_ns,
 		       uint64_t max_ns, uint64_t *out, char *err, size_t errlen);
+/* A flag's value: 1, true, yes, on or 0, false, no, off (NULL: true). */
+int cli_parse_flag(const char *what, const char *s, bool *out, char *err,
+		   size_t errlen);
 /* "0-3,8,10-11" into cpus[] in order; no duplicates; at most max entries. */
 int cli_parse_cpulist(const char *s, int *cpus, unsigned max, unsigned *n,
 		      char *err, size_t errlen);
 /* Every CPU listed exists and is in this process's affinity mask. */
 int cli_cpus_check(const int *cpus, unsigned n, char *err, size_t errlen);
 
-const char *cli_placement_name(enum cli_placement p);
+/* ---- Until sat_run.c and json.c move to the names above (issue 8): the
+ * old front end that sat_run.c's cli_sat_cmdline (which nothing calls any
+ * more) links against, and the old placement names. Delete with them. */
+struct cli_opt_extra;
+typedef int (*cli_opt_cb)(void *ctx, int val, const char *arg, char *err,
+			  size_t errlen);
+int cli_opts_cmdline_parse(struct cli_opts *o, int argc, char **argv,
+			   const char *synopsis,
+			   const struct cli_opt_extra *extra, cli_opt_cb cb,
+			   void *ctx);
+#define CLI_PLACE_REMOTE TOPO_PLACE_REMOTE
+#define cli_placement_name topo_policy_name
 
 #endif

@@ -1,7 +1,7 @@
-/* Inside the shared options: the table of options (opts_table.c) that the
- * getopt front end and job files (opts.c) look up, and the helpers the
- * value parsers (opts_parse.c) lend them. Not for commands: they use
- * cli/opts.h. */
+/* Inside the option parser: the table of shared options (opts_table.c)
+ * that the getopt front end and job files (opts.c) look up, and the
+ * helpers the value parsers (opts_parse.c) lend them. Not for commands:
+ * they use cli/opts.h. */
 #ifndef CLI_OPTS_IMPL_H
 #define CLI_OPTS_IMPL_H
 
@@ -9,23 +9,8 @@
 
 #define CLI_NS_PER_S 1000000000ull
 
-typedef int (*cli_setter_fn)(struct cli_opts *o, const char *arg, char *err,
-			     size_t errlen);
-
-/* One shared option: its names, the group that offers it, its setter and
- * its line of the usage text. */
-struct cli_optdesc {
-	const char *name;
-	int has_arg;
-	int val;
-	unsigned group;		/* 0: every command */
-	cli_setter_fn set;
-	const char *arg;
-	const char *help;
-};
-
+/* The options every verb draws from by group; ends with a NULL name. */
 extern const struct cli_optdesc cli_opts_table[];
-extern const size_t cli_opts_ntable;
 
 /* Formats the message into err; returns -EINVAL. */
 int cli_opts_fail(char *err, size_t errlen, const char *fmt, ...)

@@ -184,56 +184,62 @@ int cli_parse_duration(const char *what, const char *s, uint64_t min_ns,
 	return 0;
 }
 
-/* One "a" or "a-b" element of a CPU list. */
-static int cpu_range(const char *s, const char *stop, unsigned *lo,
-		     unsigned *hi)
+int cli_parse_flag(const char *what, const char *s, bool *out, char *err,
+		   size_t errlen)
 {
-	const char *end;
-	uint64_t a, b;
+	if (!s || !strcmp(s, "1") || !strcmp(s, "true") || !strcmp(s, "yes") ||
+	    !strcmp(s, "on"))
+		*out = true;
+	else if (!strcmp(s, "0") || !strcmp(s, "false") || !strcmp(s, "no") ||
+		 !strcmp(s, "off"))
+		*out = false;
+	else
+		return cli_opts_fail(err, errlen, "%s: '%s' is not true or false", what, s);
+	return 0;
+}
 
-	if (cli_parse_digits(s, &a, &end) || a >= CLI_MAX_CPUS)
-		return -EINVAL;
-	b = a;
-	if (end < stop && *end == '-' &&
-	    (cli_parse_digits(end + 1, &b, &end) || b >= CLI_MAX_CPUS || b < a))
-		return -EINVAL;
-	if (end != stop)
-		return -EINVAL;
-	*lo = (unsigned)a;
-	*hi = (unsigned)b;
+/* --cpus as topo_cpulist_walk hands it over: in order, each CPU once. */
+struct cpulist {
+	int *cpus;
+	unsigned max, n;
+	unsigned char seen[CLI_MAX_CPUS];
+	char *err;
+	size_t errlen;
+};
+
+static int add_cpus(void *ctx, unsigned lo, unsigned hi)
+{
+	struct cpulist *l = ctx;
+	unsigned c;
+
+	for (c = lo; c <= hi; c++) {
+		if (l->seen[c])
+			return cli_opts_fail(l->err, l->errlen, "--cpus: CPU %u is listed twice", c);
+		if (l->n == l->max)
+			return cli_opts_fail(l->err, l->errlen, "--cpus: more than %u CPUs", l->max);
+		l->seen[c] = 1;
+		l->cpus[l->n++] = (int)c;
+	}
 	return 0;
 }
 
 int cli_parse_cpulist(const char *s, int *cpus, unsigned max, unsigned *n,
 		      char *err, size_t errlen)
 {
-	unsigned char seen[CLI_MAX_CPUS] = { 0 };
-	const char *p = s, *stop;
-	unsigned lo, hi, c, k = 0;
+	struct cpulist l = { .cpus = cpus, .max = max, .err = err, .errlen = errlen };
+	const char *bad = s;
+	int rc;
 
 	if (!*s)
 		return cli_opts_fail(err, errlen, "--cpus: the list is empty");
-	for (;;) {
-		stop = strchr(p, ',');
-		if (!stop)
-			stop = p + strlen(p);
-		if (cpu_range(p, stop, &lo, &hi))
-			return cli_opts_fail(err, errlen, "--cpus: '%.*s' is not a CPU or range of CPUs 0-%u",
-				    (int)(stop - p), p, CLI_MAX_CPUS - 1);
-		for (c = lo; c <= hi; c++) {
-			if (seen[c])
-				return cli_opts_fail(err, errlen, "--cpus: CPU %u is listed twice", c);
-			if (k == max)
-				return cli_opts_fail(err, errlen, "--cpus: more than %u CPUs", max);
-			seen[c] = 1;
-			cpus[k++] = (int)c;
-		}
-		if (!*stop)
-			break;
-		p = stop + 1;
-	}
-	*n = k;
-	return 0;
+	err[0] = '\0';
+	rc = topo_cpulist_walk(s, CLI_MAX_CPUS, add_cpus, &l, &bad);
+	if (rc && !err[0])
+		return cli_opts_fail(err, errlen, "--cpus: '%.*s' is not a CPU or range of CPUs 0-%u",
+				     (int)(strchrnul(bad, ',') - bad), bad, CLI_MAX_CPUS - 1);
+	if (!rc)
+		*n = l.n;
+	return rc;
 }
 
 int cli_cpus_check(const int *cpus, unsigned n, char *err, size_t errlen)

@@ -4,36 +4,11 @@
 #include "cli/opts_impl.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <string.h>
 
 #define MAX_TIME_NS (30ull * 24 * 3600 * CLI_NS_PER_S)	/* 30 days */
 
-const char *cli_placement_name(enum cli_placement p)
-{
-	switch (p) {
-	case CLI_PLACE_LOCAL: return "local";
-	case CLI_PLACE_REMOTE: return "remote";
-	case CLI_PLACE_NONE: return "none";
-	}
-	return "?";
-}
-
 /* ---- setters: one per option ---- */
-
-static int flag_value(const char *opt, const char *arg, bool *v, char *err,
-		      size_t errlen)
-{
-	if (!arg || !strcmp(arg, "1") || !strcmp(arg, "true") ||
-	    !strcmp(arg, "yes") || !strcmp(arg, "on"))
-		*v = true;
-	else if (!strcmp(arg, "0") || !strcmp(arg, "false") ||
-		 !strcmp(arg, "no") || !strcmp(arg, "off"))
-		*v = false;
-	else
-		return cli_opts_fail(err, errlen, "%s: '%s' is not true or false", opt, arg);
-	return 0;
-}
 
 static int set_bs(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
@@ -178,24 +153,16 @@ static int set_cpus(struct cli_opts *o, const char *arg, char *err, size_t errle
 
 static int set_placement(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	static const struct choice places[] = {
-		{ "local", CLI_PLACE_LOCAL }, { "remote", CLI_PLACE_REMOTE },
-		{ "none", CLI_PLACE_NONE },
-	};
-	int v = 0, rc;
-
-	rc = choose("--placement", "placement", "local, remote or none", places,
-		    NCHOICES(places), arg, &v, err, errlen);
-	if (!rc) {
-		o->placement = (enum cli_placement)v;
-		o->placement_set = true;
-	}
-	return rc;
+	if (topo_policy_parse(arg, &o->placement))
+		return cli_opts_fail(err, errlen, "--placement: unknown placement '%s' (%s)", arg,
+				     "local, remote or none");
+	o->placement_set = true;
+	return 0;
 }
 
 static int set_buffered(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	return flag_value("--buffered", arg, &o->buffered, err, errlen);
+	return cli_parse_flag("--buffered", arg, &o->buffered, err, errlen);
 }
 
 static int set_range(struct cli_opts *o, const char *arg, char *err, size_t errlen)
@@ -226,7 +193,7 @@ static int set_range(struct cli_opts *o, const char *arg, char *err, size_t errl
 static int set_nolat(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	bool v;
-	int rc = flag_value("--no-latency", arg, &v, err, errlen);
+	int rc = cli_parse_flag("--no-latency", arg, &v, err, errlen);
 
 	if (!rc)
 		o->latency = !v;
@@ -243,7 +210,7 @@ static int set_json(struct cli_opts *o, const char *arg, char *err, size_t errle
 
 static int set_quiet(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	return flag_value("--quiet", arg, &o->quiet, err, errlen);
+	return cli_parse_flag("--quiet", arg, &o->quiet, err, errlen);
 }
 
 static int set_seed(struct cli_opts *o, const char *arg, char *err, size_t errlen)
@@ -261,50 +228,50 @@ enum {
 	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED,
 };
 
+/* Each shared option once: the groups say which verbs offer it. */
 const struct cli_optdesc cli_opts_table[] = {
-	{ "bs", required_argument, 'b', CLI_OG_TARGET, set_bs, "SIZE",
+	{ "bs", 'b', "SIZE", CLI_OG_TARGET, 0, set_bs,
 	  "bytes per IO: a power of two up to 1m, a multiple\n"
 	  "of each target's logical block size (default 4k)" },
-	{ "qd", required_argument, 'd', 0, set_qd, "N",
+	{ "qd", 'd', "N", CLI_OG_ENGINE, 0, set_qd,
 	  "IOs in flight per worker, 1..65536 (default 32)" },
-	{ "batch", required_argument, O_BATCH, 0, set_batch, "N",
+	{ "batch", O_BATCH, "N", CLI_OG_ENGINE, 0, set_batch,
 	  "IOs per submission call, at most --qd (default 32)" },
-	{ "engine", required_argument, O_ENGINE, CLI_OG_TARGET, set_engine, "NAME",
+	{ "engine", O_ENGINE, "NAME", CLI_OG_TARGET, 0, set_engine,
 	  "auto, io_uring or libaio (default auto: io_uring,\n"
 	  "libaio where the kernel refuses io_uring)" },
-	{ "completion", required_argument, O_COMPLETION, 0, set_completion, "MODE",
+	{ "completion", O_COMPLETION, "MODE", CLI_OG_ENGINE, 0, set_completion,
 	  "irq, poll, hybrid, sqpoll or auto (default irq)" },
-	{ "time", required_argument, 't', 0, set_time, "DURATION",
+	{ "time", 't', "DURATION", CLI_OG_ENGINE, 0, set_time,
 	  "measured time: 10s, 500ms, 2m, 1h; a bare number\n"
 	  "is seconds (default 10s; no limit with --ios)" },
-	{ "ramp", required_argument, O_RAMP, 0, set_ramp, "DURATION",
+	{ "ramp", O_RAMP, "DURATION", CLI_OG_ENGINE, 0, set_ramp,
 	  "time before measuring, not counted (default 2s,\n"
 	  "0 with --ios)" },
-	{ "ios", required_argument, O_IOS, 0, set_ios, "N",
+	{ "ios", O_IOS, "N", CLI_OG_ENGINE, 0, set_ios,
 	  "stop after N measured IOs per device (per job for\n"
 	  "nop); 1k = 1000" },
-	{ "jobs-per-device", required_argument, O_JPD, CLI_OG_TARGET, set_jpd, "N",
+	{ "jobs-per-device", O_JPD, "N", CLI_OG_TARGET, 0, set_jpd,
 	  "worker threads per device, 1..1024 (default 1)" },
-	{ "jobs", required_argument, 'j', CLI_OG_NOP, set_jobs, "N",
+	{ "jobs", 'j', "N", CLI_OG_NOP, 0, set_jobs,
 	  "worker threads, 1..1024 (default 1)" },
-	{ "cpus", required_argument, O_CPUS, 0, set_cpus, "LIST",
+	{ "cpus", O_CPUS, "LIST", CLI_OG_ENGINE, CLI_OF_LIST, set_cpus,
 	  "pin worker i to the i-th CPU of LIST (0-3,8,10-11)" },
-	{ "placement", required_argument, O_PLACEMENT, CLI_OG_TARGET, set_placement, "WHERE",
+	{ "placement", O_PLACEMENT, "WHERE", CLI_OG_TARGET, 0, set_placement,
 	  "local, remote or none: where workers run relative\n"
 	  "to their device" },
-	{ "buffered", no_argument, O_BUFFERED, CLI_OG_TARGET, set_buffered, NULL,
+	{ "buffered", O_BUFFERED, NULL, CLI_OG_TARGET, 0, set_buffered,
 	  "read through the page cache (no O_DIRECT)" },
-	{ "range", required_argument, O_RANGE, CLI_OG_TARGET, set_range, "[OFF:]LEN",
+	{ "range", O_RANGE, "[OFF:]LEN", CLI_OG_TARGET, 0, set_range,
 	  "read only LEN bytes from OFF (default: all)" },
-	{ "no-latency", no_argument, O_NOLAT, 0, set_nolat, NULL,
+	{ "no-latency", O_NOLAT, NULL, CLI_OG_ENGINE, 0, set_nolat,
 	  "do not time each IO" },
-	{ "json", required_argument, O_JSON, 0, set_json, "FILE",
+	{ "json", O_JSON, "FILE", CLI_OG_JSON, 0, set_json,
 	  "write the report as JSON to FILE; with -, JSON goes\n"
 	  "to stdout and the table to stderr" },
-	{ "quiet", no_argument, 'q', 0, set_quiet, NULL,
+	{ "quiet", 'q', NULL, CLI_OG_ENGINE, 0, set_quiet,
 	  "no live progress line" },
-	{ "seed", required_argument, O_SEED, 0, set_seed, "N",
+	{ "seed", O_SEED, "N", CLI_OG_ENGINE, 0, set_seed,
 	  "seed of the offset generators (default: clock)" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
-
-const size_t cli_opts_ntable = sizeof(cli_opts_table) / sizeof(cli_opts_table[0]);

@@ -77,12 +77,6 @@ static int place_cpulist(const struct cli_opts *o, unsigned njobs, bool sqpoll,
 	return CLI_EXIT_OK;
 }
 
-static enum topo_policy place_policy(enum cli_placement p)
-{
-	return p == CLI_PLACE_REMOTE ? TOPO_PLACE_REMOTE :
-	       p == CLI_PLACE_NONE ? TOPO_PLACE_NONE : TOPO_PLACE_LOCAL;
-}
-
 /* With sqpoll every worker asks for two places near its device: the first
  * for itself, the second for its submission thread. */
 static int place_topology(const struct cli_opts *o, struct topo *t,
@@ -101,8 +95,7 @@ static int place_topology(const struct cli_opts *o, struct topo *t,
 			paths[i] = targets[i]->path;
 			nworkers[i] = per * each;
 		}
-		ret = topo_place(t, place_policy(o->placement), NULL, paths,
-				 nworkers, ndev, slots, &notes);
+		ret = topo_place(t, o->placement, paths, nworkers, ndev, slots, &notes);
 	}
 	for (i = 0; i < notes.n; i++)
 		place_say_once(notes.text[i]);
@@ -130,7 +123,7 @@ int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
 		slots[i] = (struct cli_slot){ -1, -1, -1 };
 	if (o->ncpus)
 		return place_cpulist(o, njobs, sqpoll, slots);
-	if (!targets || o->placement == CLI_PLACE_NONE)
+	if (!targets || o->placement == TOPO_PLACE_NONE)
 		return CLI_EXIT_OK;
 	t = place_live_topo();
 	if (!t)

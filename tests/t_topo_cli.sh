@@ -43,6 +43,11 @@ expect 2 "$IOSTORM" topo --topology
 expect 2 "$IOSTORM" topo --frobnicate
 expect 0 "$IOSTORM" topo --help
 grep -q 'usage: iostorm topo' "$tmp/out" || bad "--help shows no usage"
+# the shared parser: --version, and no option topo does not take
+expect 0 "$IOSTORM" topo --version
+grep -q '^iostorm [0-9]' "$tmp/out" || bad "--version prints no version"
+expect 2 "$IOSTORM" topo --qd 4
+expect 2 "$IOSTORM" topo --json=
 
 expect 0 "$IOSTORM" topo --topology tests/fixtures/topo-2node-imbalance.xml nvme2n1
 grep -q '^  nvme2n1 ' "$tmp/out" || bad "named target missing from the report"
@@ -54,6 +59,11 @@ grep -q '"schema": "iostorm/1"' "$tmp/r.json" || bad "--json FILE has no schema"
 grep -q 'node 1.s host bridges 0000:80, 0000:c0' "$tmp/out" || bad "text report lacks the imbalance finding"
 expect 0 "$IOSTORM" topo --topology tests/fixtures/topo-2node-imbalance.xml --json -
 head -c 1 "$tmp/out" | grep -q '{' || bad "--json - writes text before the JSON"
+# like every other command, --json - moves the text to stderr (issue 8)
+grep -q '^findings' "$tmp/err" || bad "--json -: the text report is not on stderr"
+grep -q '^findings' "$tmp/out" && bad "--json -: the text report is mixed into the JSON"
+jq -e '.command == "topo"' "$tmp/out" >/dev/null 2>&1 || ! command -v jq >/dev/null ||
+	bad "--json -: stdout is not the JSON report alone"
 expect 1 "$IOSTORM" topo --json /nonexistent/dir/r.json
 
 exit $fail

@@ -106,6 +106,8 @@ static void test_bad(void)
 		{ "[job]\ntarget =\n", "run", ":2: bad value for target" },
 		{ "[job]\nengine = fast\n", "run", ":2: bad value for engine" },
 		{ "[job]\njobs = 2\n", "saturate", ":2: unknown key 'jobs'" },
+		{ "[job]\ndemo-size = 1k\n", "saturate", ":2: bad value for demo-size" },
+		{ "[job]\nqd = 1,x\n", "sweep", ":2: bad value for qd" },
 	};
 	struct cli_jobfile j;
 	char err[512];

@@ -146,9 +146,10 @@ static void run_case(bool lat)
 	struct cli_report r;
 	char err[256];
 	json_t *j;
+	enum cli_parse_outcome outcome;
 
-	cli_opts_init(&o, "run", CLI_OG_TARGET);
-	CHECK(cli_opts_parse(&o, 3, argv, err, sizeof(err)) == 0);
+	cli_opts_init(&o, "run", CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON);
+	CHECK(cli_opts_parse(&o, 3, argv, &outcome, err, sizeof(err)) == 0);
 	memset(&r, 0, sizeof(r));
 	r.command = "run";
 	r.engine = "io_uring";

@@ -171,22 +171,22 @@ static void test_place(void)
 	t = load(xml, SYSFS);
 	if (!t)
 		return;
-	CHECK(topo_place(t, TOPO_PLACE_LOCAL, NULL, paths, nw, 1, s, &notes) == 0);
+	CHECK(topo_place(t, TOPO_PLACE_LOCAL, paths, nw, 1, s, &notes) == 0);
 	CHECKF(s[0].cpu == 0 && s[0].node == 0 && s[1].cpu == 1 && s[1].node == 1,
 	       "cpu %d node %d, cpu %d node %d", s[0].cpu, s[0].node, s[1].cpu, s[1].node);
 	CHECKF(notes.n == 1 && strstr(notes.text[0], "nvme0n1: paths on nodes 0,1: workers "
 				      "spread over their cores"), "%s", notes.n ? notes.text[0] : "none");
 
 	memset(&notes, 0, sizeof(notes));
-	CHECK(topo_place(t, TOPO_PLACE_REMOTE, NULL, paths, nw, 1, s, &notes) == 0);
+	CHECK(topo_place(t, TOPO_PLACE_REMOTE, paths, nw, 1, s, &notes) == 0);
 	CHECKF(notes.n == 1 && strstr(notes.text[0], "nvme0n1 has a path local to every node "
 				      "with CPUs: remote placement is local here"),
 	       "%s", notes.n ? notes.text[0] : "none");
 
 	/* the plain drive stays on its node; remote is node 1 */
-	CHECK(topo_place(t, TOPO_PLACE_LOCAL, NULL, paths + 1, nw + 1, 1, s, NULL) == 0);
+	CHECK(topo_place(t, TOPO_PLACE_LOCAL, paths + 1, nw + 1, 1, s, NULL) == 0);
 	CHECK(s[0].cpu == 0 && s[0].node == 0);
-	CHECK(topo_place(t, TOPO_PLACE_REMOTE, NULL, paths + 1, nw + 1, 1, s, NULL) == 0);
+	CHECK(topo_place(t, TOPO_PLACE_REMOTE, paths + 1, nw + 1, 1, s, NULL) == 0);
 	CHECK(s[0].cpu == 1 && s[0].node == 1);
 	topo_free(t);
 }
@@ -300,7 +300,7 @@ static void test_round_robin(void)
 		       strstr(m->text, "echo numa > /sys/block/nvme0n1/device/iopolicy"),
 		       "%s", m ? m->text : "none");
 		free(f);
-		CHECK(topo_place(t, TOPO_PLACE_LOCAL, NULL, paths, nw, 1, s, &notes) == 0);
+		CHECK(topo_place(t, TOPO_PLACE_LOCAL, paths, nw, 1, s, &notes) == 0);
 		CHECK(s[0].cpu == 0 && s[1].cpu == 1);
 		CHECKF(notes.n == 1 && strstr(notes.text[0], "iopolicy round-robin: IOs take every "
 					      "path"), "%s", notes.n ? notes.text[0] : "none");

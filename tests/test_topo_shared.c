@@ -204,7 +204,7 @@ static void check_place(const char *dir)
 	struct topo *t;
 
 	if ((t = load(dir, "2socket-xeonmax9462-hbmflat-16numa-1nvme.xml"))) {
-		CHECK(topo_place(t, TOPO_PLACE_LOCAL, NULL, paths, nw, 1, s, NULL) == 0);
+		CHECK(topo_place(t, TOPO_PLACE_LOCAL, paths, nw, 1, s, NULL) == 0);
 		CHECKF(s[0].cpu == 24 && s[1].cpu == 25 && s[0].node == 3 && s[1].node == 3,
 		       "xeonmax: cpu %d/%d node %d/%d", s[0].cpu, s[1].cpu, s[0].node, s[1].node);
 		CHECK(topo_node(t, (unsigned)topo_node_index(t, 11))->cpuless);
@@ -212,30 +212,30 @@ static void check_place(const char *dir)
 		topo_free(t);
 	}
 	if ((t = load(dir, "1socket-knl64c-snc4flat-8numa-1nvme.xml"))) {
-		CHECK(topo_place(t, TOPO_PLACE_LOCAL, NULL, paths, nw, 1, s, NULL) == 0);
+		CHECK(topo_place(t, TOPO_PLACE_LOCAL, paths, nw, 1, s, NULL) == 0);
 		CHECK(s[0].node == 0 && s[1].node == 0 && s[0].cpu == 0 && s[1].cpu == 1);
 		topo_free(t);
 	}
 	if ((t = load(dir, "2socket-xeon8259cl-awsg4dn-2numa-3nvme.xml"))) {
 		nw[0] = 30;
-		CHECK(topo_place(t, TOPO_PLACE_LOCAL, NULL, paths, nw, 1, s, NULL) == 0);
+		CHECK(topo_place(t, TOPO_PLACE_LOCAL, paths, nw, 1, s, NULL) == 0);
 		/* 24 cores 0-23 first, then their siblings 48.. */
 		for (i = 0; i < 24; i++)
 			CHECKF(s[i].cpu == (int)i && s[i].node == 0, "aws slot %u: cpu %d", i, s[i].cpu);
 		for (i = 24; i < 30; i++)
 			CHECKF(s[i].cpu == (int)i + 24, "aws slot %u: cpu %d", i, s[i].cpu);
 		nw[0] = 2;
-		CHECK(topo_place(t, TOPO_PLACE_REMOTE, NULL, paths, nw, 1, s, NULL) == 0);
+		CHECK(topo_place(t, TOPO_PLACE_REMOTE, paths, nw, 1, s, NULL) == 0);
 		CHECK(s[0].cpu == 24 && s[1].cpu == 25 && s[0].node == 1);
 		topo_free(t);
 	}
 	if ((t = load(dir, "2socket-power9-lassen-2numa-1nvme.xml"))) {
 		/* SMT4: one PU per core first: 8, 12, 16 */
 		nw[0] = 3;
-		CHECK(topo_place(t, TOPO_PLACE_LOCAL, NULL, paths, nw, 1, s, NULL) == 0);
+		CHECK(topo_place(t, TOPO_PLACE_LOCAL, paths, nw, 1, s, NULL) == 0);
 		CHECKF(s[0].cpu == 8 && s[1].cpu == 12 && s[2].cpu == 16 && s[0].node == 0,
 		       "power9: %d %d %d", s[0].cpu, s[1].cpu, s[2].cpu);
-		CHECK(topo_place(t, TOPO_PLACE_REMOTE, NULL, paths, nw, 1, s, NULL) == 0);
+		CHECK(topo_place(t, TOPO_PLACE_REMOTE, paths, nw, 1, s, NULL) == 0);
 		CHECK(s[0].node == 8 && s[0].cpu == 96);
 		topo_free(t);
 	}

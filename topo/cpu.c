@@ -1,12 +1,96 @@
-/* CPU numbers: a cpulist parsed, and the CPU a thread is bound to. */
+/* CPU lists ("0-3,8,10-11"): the one parser, element by element, for the
+ * CLI's --cpus (kept in the order written) and for the topology's own lists
+ * (a sorted set). */
 #include <errno.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <hwloc.h>
-
 #include "topo/topo.h"
+
+#define TOPO_MAX_CPU (1u << 20)	/* above any machine; bounds the array */
+
+/* Decimal digits from s, before stop; NULL when there are none or the
+ * number reaches limit (checked per digit, so it cannot overflow). */
+static const char *cpu_number(const char *s, const char *stop, unsigned limit,
+			      unsigned *v)
+{
+	const char *p;
+	unsigned n = 0;
+
+	for (p = s; p < stop && *p >= '0' && *p <= '9'; p++) {
+		n = n * 10 + (unsigned)(*p - '0');
+		if (n >= limit)
+			return NULL;
+	}
+	*v = n;
+	return p == s ? NULL : p;
+}
+
+/* One "a" or "a-b" element, exactly s..stop. */
+static int cpu_range(const char *s, const char *stop, unsigned limit,
+		     unsigned *lo, unsigned *hi)
+{
+	const char *end = cpu_number(s, stop, limit, lo);
+
+	if (!end)
+		return -EINVAL;
+	*hi = *lo;
+	if (end < stop && *end == '-') {
+		end = cpu_number(end + 1, stop, limit, hi);
+		if (!end || *hi < *lo)
+			return -EINVAL;
+	}
+	return end == stop ? 0 : -EINVAL;
+}
+
+int topo_cpulist_walk(const char *s, unsigned limit, topo_cpu_range_fn fn,
+		      void *ctx, const char **bad)
+{
+	const char *p = s, *stop;
+	unsigned lo, hi;
+	int ret;
+
+	if (limit > TOPO_MAX_CPU)
+		limit = TOPO_MAX_CPU;
+	for (;;) {
+		stop = strchrnul(p, ',');
+		if (cpu_range(p, stop, limit, &lo, &hi)) {
+			if (bad)
+				*bad = p;
+			return -EINVAL;
+		}
+		ret = fn(ctx, lo, hi);
+		if (ret)
+			return ret;
+		if (!*stop)
+			return 0;
+		p = stop + 1;
+	}
+}
+
+struct cpu_array {
+	int *a;
+	unsigned n, cap;
+};
+
+static int append_range(void *ctx, unsigned lo, unsigned hi)
+{
+	struct cpu_array *c = ctx;
+	unsigned cpu;
+	int *a;
+
+	for (cpu = lo; cpu <= hi; cpu++) {
+		if (c->n == c->cap) {
+			a = realloc(c->a, (c->cap ? 2 * c->cap : 64) * sizeof(*a));
+			if (!a)
+				return -ENOMEM;
+			c->a = a;
+			c->cap = c->cap ? 2 * c->cap : 64;
+		}
+		c->a[c->n++] = (int)cpu;
+	}
+	return 0;
+}
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -17,51 +101,20 @@ static int cmp_int(const void *a, const void *b)
 
 int topo_cpulist_parse(const char *s, int **cpus)
 {
-	hwloc_bitmap_t b = hwloc_bitmap_alloc();
-	int n, i, k = 0, *a;
-	const char *p;
+	struct cpu_array c = { NULL, 0, 0 };
+	unsigned i, k = 0;
+	int ret;
 
-	if (!b)
-		return -ENOMEM;
-	/* hwloc's parser accepts trailing junk; we do not */
-	for (p = s; *p; p++)
-		if (!strchr("0123456789,-", *p))
-			break;
-	if (*p || !*s || hwloc_bitmap_list_sscanf(b, s) || hwloc_bitmap_iszero(b) ||
-	    (n = hwloc_bitmap_weight(b)) < 0) {
-		hwloc_bitmap_free(b);
-		return -EINVAL;
+	ret = topo_cpulist_walk(s, TOPO_MAX_CPU, append_range, &c, NULL);
+	if (ret) {
+		free(c.a);
+		return ret;
 	}
-	a = malloc((size_t)n * sizeof(*a));
-	if (!a) {
-		hwloc_bitmap_free(b);
-		return -ENOMEM;
-	}
-	hwloc_bitmap_foreach_begin(i, b)
-		a[k++] = i;
-	hwloc_bitmap_foreach_end();
-	hwloc_bitmap_free(b);
-	qsort(a, (size_t)n, sizeof(*a), cmp_int);
-	*cpus = a;
-	return n;
-}
-
-int topo_thread_cpu(pid_t tid, int *cpu)
-{
-	cpu_set_t set;
-	int i;
-
-	CPU_ZERO(&set);
-	if (sched_getaffinity(tid, sizeof(set), &set))
-		return -errno;
-	if (CPU_COUNT(&set) != 1) {
-		*cpu = -1;
-		return 0;
-	}
-	for (i = 0; i < CPU_SETSIZE; i++)
-		if (CPU_ISSET(i, &set)) {
-			*cpu = i;
-			return 0;
-		}
-	return -EINVAL;
+	/* a set: sorted, each CPU once */
+	qsort(c.a, c.n, sizeof(*c.a), cmp_int);
+	for (i = 0; i < c.n; i++)
+		if (!k || c.a[k - 1] != c.a[i])
+			c.a[k++] = c.a[i];
+	*cpus = c.a;
+	return (int)k;
 }

@@ -297,46 +297,7 @@ static void candidates(struct topo *t, enum topo_policy pol, const struct topo_d
 	}
 }
 
-static int place_cpulist(struct topo *t, const char *cpulist, const char *const *paths,
-			 unsigned ndev, unsigned total, struct topo_slot *slots,
-			 struct topo_notes *notes)
-{
-	const struct topo_dev *d;
-	int *cpus = NULL, n, i, ret = 0;
-	unsigned s;
-
-	n = topo_cpulist_parse(cpulist, &cpus);
-	if (n < 0) {
-		note(notes, "'%s' is not a CPU list (like 0-3,8)", cpulist);
-		return n;
-	}
-	for (i = 0; i < n; i++)
-		if (!hwloc_bitmap_isset(t->allowed, (unsigned)cpus[i])) {
-			char allowed[128];
-
-			hwloc_bitmap_list_snprintf(allowed, sizeof(allowed), t->allowed);
-			note(notes, "CPU %d is not one this process may run on (allowed: %s)",
-			     cpus[i], allowed);
-			ret = -EINVAL;
-			goto out;
-		}
-	if ((unsigned)n < total)
-		note(notes, "%u workers on %d CPUs: CPUs are shared", total, n);
-	for (s = 0; s < total; s++) {
-		unsigned dev = slots[s].dev;
-
-		d = NULL;
-		if (dev < ndev && topo_lookup(t, paths[dev], &d))
-			d = NULL;
-		slots[s].cpu = cpus[s % (unsigned)n];
-		slots[s].node = node_of_cpu(t, slots[s].cpu, d);
-	}
-out:
-	free(cpus);
-	return ret;
-}
-
-int topo_place(struct topo *t, enum topo_policy pol, const char *cpulist,
+int topo_place(struct topo *t, enum topo_policy pol,
 	       const char *const *paths, const unsigned *nworkers,
 	       unsigned ndev, struct topo_slot *slots,
 	       struct topo_notes *notes)
@@ -359,8 +320,6 @@ int topo_place(struct topo *t, enum topo_policy pol, const char *cpulist,
 			slots[total].dev = d;
 		}
 	}
-	if (cpulist)
-		return place_cpulist(t, cpulist, paths, ndev, total, slots, notes);
 	if (pol == TOPO_PLACE_NONE)
 		return 0;
 	ret = placer_init(&p, t);

@@ -185,23 +185,24 @@ const char *topo_policy_name(enum topo_policy pol);
  * core, one worker per core while a core is free), SMT siblings next, then
  * round again; cores are shared across devices only when they run out.
  * A device without PCI locality is spread over the whole machine; one
- * local to a CPU-less node goes to the nearest node with CPUs. cpulist
- * (non-NULL) overrides the policy: workers take its CPUs in turn. On the
+ * local to a CPU-less node goes to the nearest node with CPUs. On the
  * live machine only CPUs this process may run on are used. notes (may be
- * NULL) gets what a person should know before the run. -EINVAL: a bad
- * cpulist or a CPU outside the allowed set (a note says which); errors of
+ * NULL) gets what a person should know before the run. Errors of
  * topo_lookup for a path.
  */
-int topo_place(struct topo *t, enum topo_policy pol, const char *cpulist,
+int topo_place(struct topo *t, enum topo_policy pol,
 	       const char *const *paths, const unsigned *nworkers,
 	       unsigned ndev, struct topo_slot *slots,
 	       struct topo_notes *notes);
 
-/* The CPU a thread is bound to, read back: 0 and *cpu (-1 when it may run
- * on more than one CPU). tid 0: the calling thread. */
-int topo_thread_cpu(pid_t tid, int *cpu);
-
-/* Parses "0-3,8,10-11" into a sorted array of CPU numbers (malloc'd).
+/* Walks a CPU list ("0-3,8,10-11") element by element, in the order
+ * written: fn gets each range [lo, hi], every CPU below limit. Returns 0,
+ * what fn returned when not 0, or -EINVAL for an element that is not a CPU
+ * or a range (*bad, when bad is not NULL, points at it). */
+typedef int (*topo_cpu_range_fn)(void *ctx, unsigned lo, unsigned hi);
+int topo_cpulist_walk(const char *s, unsigned limit, topo_cpu_range_fn fn,
+		      void *ctx, const char **bad);
+/* The CPUs of a list as a sorted array without repeats (malloc'd).
  * Returns the count or -EINVAL / -ENOMEM. */
 int topo_cpulist_parse(const char *s, int **cpus);
 
