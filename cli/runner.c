@@ -16,6 +16,7 @@
 #include "cli/place.h"
 #include "cli/progress.h"
 #include "engine/clock.h"
+#include "engine/rng.h"
 
 #define NS_PER_S 1000000000ull
 #define TICK_NS 100000000ull	/* how often the wait loop looks around */
@@ -283,18 +284,6 @@ static uint64_t ios_share(uint64_t ios, unsigned per, unsigned w)
 	return share ? share : 1;
 }
 
-/* Each worker's seed, hashed from the run's: seed + i * constant would give
- * neighbouring workers generator states that are shifted copies of each
- * other (the seeding steps by the same constant). */
-static uint64_t job_seed(uint64_t seed, unsigned i)
-{
-	uint64_t z = seed ^ (0xd1b54a32d192ed03ull * ((uint64_t)i + 1));
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
 		     const struct cli_slot *at)
 {
@@ -318,7 +307,7 @@ static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
 	j->sq_cpu = at->sq_cpu;
 	j->node = at->node;
 	j->latency = o->latency;
-	j->seed = job_seed(o->seed, i);
+	j->seed = eng_rng_seed(o->seed, i);
 	j->ios = c->spec->targets ? ios_share(o->ios, c->per, w) : o->ios;
 }
 
