@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <signal.h>
-#include <sys/sysmacros.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 #include "cli/progress.h"
 #include "engine/clock.h"
 #include "engine/rng.h"
+#include "topo/topo.h"
 
 #define NS_PER_S 1000000000ull
 #define TICK_NS 100000000ull	/* how often the wait loop looks around */
@@ -194,37 +194,6 @@ void cli_targets_close(struct cli_targets *ts)
 
 /* ---- completion mode ---- */
 
-static int read_int(const char *path, int *v)
-{
-	FILE *f = fopen(path, "r");
-	int ok;
-
-	if (!f)
-		return -errno;
-	ok = fscanf(f, "%d", v) == 1;
-	fclose(f);
-	return ok ? 0 : -EINVAL;
-}
-
-/* queue/io_poll of a block device, or of the disk above a partition; 0
- * unknown. By device number, not name: the path given may be a symlink
- * (/dev/disk/by-id/...) whose name sysfs does not know. */
-static int read_io_poll(const struct eng_target *t)
-{
-	char path[256];
-	int v = 0;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/io_poll",
-		 major(t->dev), minor(t->dev));
-	if (!read_int(path, &v))
-		return v;
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../queue/io_poll",
-		 major(t->dev), minor(t->dev));
-	if (!read_int(path, &v))
-		return v;
-	return 0;
-}
-
 enum eng_mode cli_runner_mode(const struct cli_opts *o,
 			      const struct eng_target *const *t, unsigned n)
 {
@@ -233,7 +202,7 @@ enum eng_mode cli_runner_mode(const struct cli_opts *o,
 	if (!o->mode_auto)
 		return o->mode;
 	for (i = 0; i < n; i++) {
-		if (!t[i]->is_blk || read_io_poll(t[i]) != 1) {
+		if (!t[i]->is_blk || topo_io_poll(NULL, t[i]->dev) != 1) {
 			say("--completion auto: irq (%s has no poll queues)", t[i]->name);
 			return ENG_MODE_IRQ;
 		}
@@ -646,7 +615,8 @@ static int check_poll_queues(const struct runctx *c)
 	if (c->o->mode_auto || (c->mode != ENG_MODE_POLL && c->mode != ENG_MODE_HYBRID))
 		return CLI_EXIT_OK;
 	for (i = 0; c->spec->targets && i < c->spec->ntargets; i++) {
-		if (c->spec->targets[i]->is_blk && read_io_poll(c->spec->targets[i]) != 1) {
+		if (c->spec->targets[i]->is_blk &&
+		    topo_io_poll(NULL, c->spec->targets[i]->dev) != 1) {
 			io_failed(c, c->spec->targets[i]->name, -EOPNOTSUPP);
 			return CLI_EXIT_RUNTIME;
 		}

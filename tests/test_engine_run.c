@@ -5,7 +5,8 @@
 #include "tests/test_engine_util.h"
 
 #include <liburing.h>
-#include <sys/sysmacros.h>
+
+#include "topo/topo.h"
 
 #define FILE_SIZE (16u << 20)
 #define RUN_MS 150
@@ -78,19 +79,7 @@ static void limit_run(const char *what, struct eng_job j, uint64_t ios)
 /* Does the block device under this target poll (queue/io_poll = 1)? */
 static bool polls(const struct eng_target *t)
 {
-	char path[128];
-	FILE *f;
-	int v = 0;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/io_poll",
-		 major(t->dev), minor(t->dev));
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (fscanf(f, "%d", &v) != 1)
-		v = 0;
-	fclose(f);
-	return v == 1;
+	return topo_io_poll(NULL, t->dev) == 1;
 }
 
 /* poll and hybrid on a device without poll queues: setup works, the first
