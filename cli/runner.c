@@ -636,9 +636,6 @@ static int start(struct runctx *c)
 		rc = build_jobs(c, &jobs);
 	if (rc)
 		return rc;
-	err = eng_clock_init(false);
-	if (err)
-		eng_clock_init(true);	/* a disturbed calibration: use the slow clock */
 	err = eng_run_create(&c->r, jobs, c->njobs);
 	free(jobs);
 	if (err && !c->r) {

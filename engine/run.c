@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/clock.h"
 #include "engine/run_priv.h"
 #include "engine/worker.h"
 
@@ -99,6 +100,7 @@ int eng_run_create(struct eng_run **out, const struct eng_job *jobs, unsigned nj
 	*out = NULL;
 	if (!njobs)
 		return -EINVAL;
+	eng_clock_choose();
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
