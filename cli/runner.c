@@ -420,24 +420,14 @@ static void sleep_ns(uint64_t ns)
 	nanosleep(&ts, NULL);	/* EINTR is fine: the loop looks again */
 }
 
-static uint64_t dev_ios(const struct runctx *c, unsigned d)
-{
-	uint64_t sum = 0;
-	unsigned w;
-
-	for (w = 0; w < c->per; w++)
-		sum += atomic_load_explicit(&eng_run_live(c->r, d * c->per + w)->ios,
-					    memory_order_relaxed);
-	return sum;
-}
-
 static void live_sample(struct runctx *c, double dt)
 {
+	struct eng_progress p;
 	uint64_t cur, base;
 	unsigned d;
 
 	for (d = 0; d < c->ndev; d++) {
-		cur = dev_ios(c, d);
+		cur = eng_run_progress(c->r, d * c->per, c->per, &p) ? 0 : p.ios;
 		base = c->prev[d];
 		c->pd[d].iops = dt > 0 && cur >= base ? (double)(cur - base) / dt : 0.0;
 		c->prev[d] = cur;
@@ -448,16 +438,13 @@ static void live_sample(struct runctx *c, double dt)
  * --ios, finished: then wait for all of them). */
 static bool should_stop(const struct runctx *c)
 {
-	unsigned i;
+	struct eng_progress p;
 
 	if (cli_runner_interrupted())
 		return true;
 	if (c->o->ios)
 		return eng_run_done(c->r);
-	for (i = 0; i < c->njobs; i++)
-		if (atomic_load_explicit(&eng_run_live(c->r, i)->done, memory_order_acquire))
-			return true;
-	return false;
+	return !eng_run_progress(c->r, 0, c->njobs, &p) && p.ndone > 0;
 }
 
 /* The measured phase calls the spec's each_second hook on every whole
