@@ -34,6 +34,7 @@ struct lat_ctx {
 	struct eng_snapshot *prev;	/* per worker: the last copy seen */
 	bool *have_prev;
 	struct eng_hist sum, part;	/* this second, all workers */
+	struct eng_hist before;		/* the last copies, all workers */
 	unsigned sec;			/* lines printed */
 };
 
@@ -110,24 +111,23 @@ static void each_second(void *ctx, struct eng_run *r)
 /* The last line: the whole window's figures less the last copies. */
 static void last_second(struct lat_ctx *c, const struct cli_dev *d)
 {
-	static struct eng_hist before;
 	uint64_t ios = 0, seen_ns = 0, el = (uint64_t)(d->elapsed_s * 1e9);
 	unsigned i;
 
 	if (!d->hist)
 		return;
-	eng_hist_reset(&before);
+	eng_hist_reset(&c->before);
 	for (i = 0; i < c->njobs; i++) {
 		if (!c->have_prev[i])
 			continue;
-		eng_hist_merge(&before, &c->prev[i].hist);
+		eng_hist_merge(&c->before, &c->prev[i].hist);
 		ios += c->prev[i].ios;
 		if (c->prev[i].t_ns - c->prev[i].start_ns > seen_ns)
 			seen_ns = c->prev[i].t_ns - c->prev[i].start_ns;
 	}
 	if (d->ios <= ios || el <= seen_ns)
 		return;
-	eng_hist_diff(&c->sum, d->hist, &before);
+	eng_hist_diff(&c->sum, d->hist, &c->before);
 	print_second(c, d->ios - ios, el - seen_ns);
 }
 
