@@ -1,8 +1,9 @@
 /* One measured run of the engine, reusable by every command: open the
  * targets, build the jobs, ramp, measure with a live line, stop on the
  * time, the IO count or SIGINT/SIGTERM, and gather per-device figures.
- * Errors are printed here as one line; functions return a CLI_EXIT_*
- * status. */
+ * Errors are printed here as one line. cli_targets_open and cli_runner_run
+ * return a CLI_EXIT_* status for the command to exit with; everything
+ * inside runner.c returns 0 or -errno. */
 #ifndef CLI_RUNNER_H
 #define CLI_RUNNER_H
 
