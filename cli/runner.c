@@ -217,8 +217,10 @@ void cli_targets_close(struct cli_targets *ts)
 
 /* ---- completion mode ---- */
 
-enum eng_mode cli_runner_mode(const struct cli_opts *o,
-			      const struct eng_target *const *t, unsigned n)
+/* The completion mode for these targets: o->mode, or for --completion auto
+ * poll where every block device has poll queues, else irq (said). */
+static enum eng_mode runner_mode(const struct cli_opts *o,
+				 const struct eng_target *const *t, unsigned n)
 {
 	unsigned i;
 
@@ -684,7 +686,7 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 	err = ctx_init(&c, o, spec);
 	if (err)
 		say("%s", err == -ENOMEM ? "out of memory" : "no workers to run");
-	c.mode = cli_runner_mode(o, spec->targets, spec->targets ? spec->ntargets : 0);
+	c.mode = runner_mode(o, spec->targets, spec->targets ? spec->ntargets : 0);
 	rc = err ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
 	if (!rc) {
 		err = prepare(&c, &jobs);

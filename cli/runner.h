@@ -48,10 +48,5 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
  * by cli_runner_signals). */
 bool cli_runner_interrupted(void);
 void cli_runner_signals(void);
-/* The completion mode for these targets: o->mode, or for --completion auto
- * poll where every block device has poll queues, else irq (said on
- * stderr). */
-enum eng_mode cli_runner_mode(const struct cli_opts *o,
-			      const struct eng_target *const *t, unsigned n);
 
 #endif
