@@ -17,14 +17,47 @@ static const struct eng_snapshot *answer(struct eng_run *r, unsigned i, int seq)
 	return eng_run_snapshot_get(r, i, seq);
 }
 
+/* Three measured rounds: each answer grows, and its difference from the
+ * previous one is that interval's histogram. */
+static void measured_rounds(struct eng_run *r, struct eng_snapshot *prev, const char *what)
+{
+	static struct eng_hist d;
+	const struct eng_snapshot *s;
+	unsigned i, round;
+	int seq;
+
+	for (round = 0; round < 3; round++) {
+		tu_sleep_ms(100);
+		seq = eng_run_snapshot(r);
+		for (i = 0; i < JOBS; i++) {
+			s = answer(r, i, seq);
+			CHECKF(s != NULL, "%s: worker %u answered request %d", what, i, seq);
+			if (!s)
+				continue;
+			CHECK(s->start_ns > 0 && s->t_ns > s->start_ns);
+			CHECKF(s->ios > prev[i].ios, "%s: ios grow %" PRIu64 " -> %" PRIu64,
+			       what, prev[i].ios, s->ios);
+			CHECK(s->hist.count == s->ios);
+			if (round) {
+				eng_hist_diff(&d, &s->hist, &prev[i].hist);
+				CHECK(d.count == s->ios - prev[i].ios);
+				CHECK(d.min_ns <= d.max_ns && d.max_ns <= s->hist.max_ns);
+			}
+			memcpy(&prev[i], s, sizeof(prev[i]));
+		}
+		/* an old request number no longer answers */
+		CHECK(eng_run_snapshot_get(r, 0, seq - 1) == NULL);
+	}
+}
+
 static void snapshots(const struct eng_target *t, enum eng_backend b)
 {
 	static struct eng_snapshot prev[JOBS];
-	static struct eng_hist d;
+	const char *what = eng_backend_name(b);
 	struct eng_job j[JOBS];
 	struct eng_run *r = NULL;
 	const struct eng_snapshot *s;
-	unsigned i, round;
+	unsigned i;
 	int seq;
 
 	for (i = 0; i < JOBS; i++) {
@@ -41,32 +74,11 @@ static void snapshots(const struct eng_target *t, enum eng_backend b)
 	CHECK(seq > 0);
 	for (i = 0; i < JOBS; i++) {
 		s = answer(r, i, seq);
-		CHECKF(s && s->start_ns == 0 && s->ios == 0, "%s: ramp snapshot", eng_backend_name(b));
+		CHECKF(s && s->start_ns == 0 && s->ios == 0, "%s: ramp snapshot", what);
 	}
 	eng_run_measure(r);
 	memset(prev, 0, sizeof(prev));
-	for (round = 0; round < 3; round++) {
-		tu_sleep_ms(100);
-		seq = eng_run_snapshot(r);
-		for (i = 0; i < JOBS; i++) {
-			s = answer(r, i, seq);
-			CHECKF(s != NULL, "%s: worker %u answered request %d", eng_backend_name(b), i, seq);
-			if (!s)
-				continue;
-			CHECK(s->start_ns > 0 && s->t_ns > s->start_ns);
-			CHECKF(s->ios > prev[i].ios, "%s: ios grow %" PRIu64 " -> %" PRIu64,
-			       eng_backend_name(b), prev[i].ios, s->ios);
-			CHECK(s->hist.count == s->ios);
-			if (round) {
-				eng_hist_diff(&d, &s->hist, &prev[i].hist);
-				CHECK(d.count == s->ios - prev[i].ios);
-				CHECK(d.min_ns <= d.max_ns && d.max_ns <= s->hist.max_ns);
-			}
-			memcpy(&prev[i], s, sizeof(prev[i]));
-		}
-		/* an old request number no longer answers */
-		CHECK(eng_run_snapshot_get(r, 0, seq - 1) == NULL);
-	}
+	measured_rounds(r, prev, what);
 	eng_run_stop(r);
 	eng_run_join(r);
 	for (i = 0; i < JOBS; i++) {
@@ -74,7 +86,7 @@ static void snapshots(const struct eng_target *t, enum eng_backend b)
 
 		CHECK(res->stage == ENG_STAGE_NONE);
 		CHECKF(res->ios >= prev[i].ios && res->hist && res->hist->count == res->ios,
-		       "%s: final %" PRIu64 " after snapshot %" PRIu64, eng_backend_name(b),
+		       "%s: final %" PRIu64 " after snapshot %" PRIu64, what,
 		       res->ios, prev[i].ios);
 	}
 	/* stopped workers never answer, and nobody waits for them */
