@@ -8,6 +8,29 @@
 #define JOBS 2
 #define WAIT_NS 2000000000ull
 
+/* JOBS unpinned workers reading t, set up but not started; NULL after a
+ * failed check. */
+static struct eng_run *create(const struct eng_target *t, enum eng_backend b)
+{
+	struct eng_job j[JOBS];
+	struct eng_run *r = NULL;
+	unsigned i;
+	int ret;
+
+	for (i = 0; i < JOBS; i++) {
+		j[i] = tu_job(t, b, ENG_MODE_IRQ);
+		j[i].cpu = -1;
+		j[i].seed = i + 1;
+	}
+	ret = eng_run_create(&r, j, JOBS);
+	CHECKF(ret == 0, "%s: create %d", eng_backend_name(b), ret);
+	if (ret) {
+		eng_run_destroy(r);
+		return NULL;
+	}
+	return r;
+}
+
 /* Worker i's answer to seq, after waiting for every worker's. */
 static const struct eng_snapshot *answer(struct eng_run *r, unsigned i, int seq)
 {
@@ -54,18 +77,11 @@ static void snapshots(const struct eng_target *t, enum eng_backend b)
 {
 	static struct eng_snapshot prev[JOBS];
 	const char *what = eng_backend_name(b);
-	struct eng_job j[JOBS];
-	struct eng_run *r = NULL;
+	struct eng_run *r = create(t, b);
 	const struct eng_snapshot *s;
 	unsigned i;
 	int seq;
 
-	for (i = 0; i < JOBS; i++) {
-		j[i] = tu_job(t, b, ENG_MODE_IRQ);
-		j[i].cpu = -1;
-		j[i].seed = i + 1;
-	}
-	CHECK(eng_run_create(&r, j, JOBS) == 0);
 	if (!r)
 		return;
 	eng_run_start(r);
@@ -101,17 +117,10 @@ static void snapshots(const struct eng_target *t, enum eng_backend b)
  * request can be waited for. */
 static void wait_timeout(const struct eng_target *t)
 {
-	struct eng_job j[JOBS];
-	struct eng_run *r = NULL;
+	struct eng_run *r = create(t, ENG_BACKEND_IO_URING);
 	uint64_t t0, took;
-	unsigned i;
 	int seq;
 
-	for (i = 0; i < JOBS; i++) {
-		j[i] = tu_job(t, ENG_BACKEND_IO_URING, ENG_MODE_IRQ);
-		j[i].cpu = -1;
-	}
-	CHECK(eng_run_create(&r, j, JOBS) == 0);
 	if (!r)
 		return;
 	seq = eng_run_snapshot(r);
@@ -171,17 +180,11 @@ static void wait_one_stopped(const struct eng_target *t)
  * after the join every one has. Ranges outside the run are refused. */
 static void progress(const struct eng_target *t)
 {
-	struct eng_job j[JOBS];
 	struct eng_progress p = { 0, 0, 0 }, w0, w1;
-	struct eng_run *r = NULL;
+	struct eng_run *r = create(t, ENG_BACKEND_IO_URING);
 	uint64_t last = 0;
 	unsigned i, back = 0;
 
-	for (i = 0; i < JOBS; i++) {
-		j[i] = tu_job(t, ENG_BACKEND_IO_URING, ENG_MODE_IRQ);
-		j[i].cpu = -1;
-	}
-	CHECK(eng_run_create(&r, j, JOBS) == 0);
 	if (!r)
 		return;
 	CHECK(eng_run_progress(r, 0, JOBS, &p) == 0 && p.ios == 0 && p.ndone == 0);
