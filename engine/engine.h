@@ -99,9 +99,9 @@ struct eng_run;
 
 /* Starts one thread per job; each pins itself, allocates its memory and sets
  * up its ring, and then waits. The first run chooses the latency clock
- * (eng_clock_choose in engine/clock.h). Returns 0 when every worker is ready, or the
- * first failure's -errno (see eng_run_result for where); *out is set on
- * success and on failure (destroy it either way, when non-NULL). */
+ * (eng_clock_choose in engine/clock.h). Returns 0 when every worker is
+ * ready, or the first failure's -errno (see eng_run_result for where); *out
+ * is set on success and on failure (destroy it either way, when non-NULL). */
 int eng_run_create(struct eng_run **out, const struct eng_job *jobs,
 		   unsigned njobs);
 /* Releases the workers: IO starts (ramp). */
