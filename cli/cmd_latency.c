@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli/commands.h"
 #include "cli/json.h"
@@ -18,7 +17,6 @@
 #include "cli/report.h"
 #include "cli/runner.h"
 #include "cli/saturate.h"
-#include "engine/clock.h"
 
 #define NS_PER_S 1000000000ull
 #define ANSWER_WAIT_NS NS_PER_S	/* a worker answers after its current IO */
@@ -48,6 +46,7 @@ struct lat_ctx {
 	struct eng_snapshot *prev;	/* per worker: the last copy seen */
 	bool *have_prev;
 	struct eng_hist sum, part;	/* this second, all workers */
+	struct eng_hist before;		/* the last copies, all workers */
 	unsigned sec;			/* lines printed */
 };
 
@@ -56,24 +55,6 @@ static void us(char *buf, size_t len, double ns)
 	double v = ns / 1e3;
 
 	snprintf(buf, len, v < 10 ? "%.2f" : v < 1000 ? "%.1f" : "%.0f", v);
-}
-
-/* Waits (bounded) until every running worker answered request seq. */
-static void await_answers(struct eng_run *r, unsigned njobs, int seq)
-{
-	uint64_t t0 = eng_mono_ns();
-	struct timespec nap = { 0, 50000 };
-	unsigned i;
-
-	for (;;) {
-		for (i = 0; i < njobs; i++)
-			if (!eng_run_snapshot_get(r, i, seq) &&
-			    !atomic_load_explicit(&eng_run_live(r, i)->done, memory_order_acquire))
-				break;
-		if (i == njobs || eng_mono_ns() - t0 > ANSWER_WAIT_NS)
-			return;
-		nanosleep(&nap, NULL);
-	}
 }
 
 /* Adds worker i's second into c->sum; returns its IOs and sets *dt. */
@@ -124,7 +105,9 @@ static void each_second(void *ctx, struct eng_run *r)
 
 	if (seq < 0)
 		return;		/* out of memory: the table still comes */
-	await_answers(r, c->njobs, seq);
+	/* a worker that did not answer in time is left out of this line and
+	 * counted in the next one */
+	(void)eng_run_snapshot_wait(r, seq, ANSWER_WAIT_NS);
 	eng_hist_reset(&c->sum);
 	for (i = 0; i < c->njobs; i++) {
 		const struct eng_snapshot *s = eng_run_snapshot_get(r, i, seq);
@@ -140,24 +123,23 @@ static void each_second(void *ctx, struct eng_run *r)
 /* The last line: the whole window's figures less the last copies. */
 static void last_second(struct lat_ctx *c, const struct cli_dev *d)
 {
-	static struct eng_hist before;
 	uint64_t ios = 0, seen_ns = 0, el = (uint64_t)(d->elapsed_s * 1e9);
 	unsigned i;
 
 	if (!d->hist)
 		return;
-	eng_hist_reset(&before);
+	eng_hist_reset(&c->before);
 	for (i = 0; i < c->njobs; i++) {
 		if (!c->have_prev[i])
 			continue;
-		eng_hist_merge(&before, &c->prev[i].hist);
+		eng_hist_merge(&c->before, &c->prev[i].hist);
 		ios += c->prev[i].ios;
 		if (c->prev[i].t_ns - c->prev[i].start_ns > seen_ns)
 			seen_ns = c->prev[i].t_ns - c->prev[i].start_ns;
 	}
 	if (d->ios <= ios || el <= seen_ns)
 		return;
-	eng_hist_diff(&c->sum, d->hist, &before);
+	eng_hist_diff(&c->sum, d->hist, &c->before);
 	print_second(c, d->ios - ios, el - seen_ns);
 }
 

@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <signal.h>
-#include <sys/sysmacros.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -16,6 +15,8 @@
 #include "cli/place.h"
 #include "cli/progress.h"
 #include "engine/clock.h"
+#include "engine/rng.h"
+#include "topo/topo.h"
 
 #define NS_PER_S 1000000000ull
 #define TICK_NS 100000000ull	/* how often the wait loop looks around */
@@ -79,7 +80,7 @@ bool cli_runner_interrupted(void)
 
 /* ---- targets ---- */
 
-static int open_error(const char *path, int err, bool buffered)
+static void open_error(const char *path, int err, bool buffered)
 {
 	switch (err) {
 	case -ENOENT:
@@ -107,37 +108,38 @@ static int open_error(const char *path, int err, bool buffered)
 	default:
 		say("%s: cannot open: %s", path, strerror(-err));
 	}
-	return CLI_EXIT_RUNTIME;
 }
 
-/* --bs and --range against one target's size and logical block size. */
+/* --bs and --range against one target's size and logical block size:
+ * 0 or -EINVAL, said. */
 static int check_fit(const struct eng_target *t, const struct cli_opts *o)
 {
 	uint64_t len;
 
 	if (o->bs % t->lbs) {
 		say("--bs %u is not a multiple of %s's logical block size (%u)", o->bs, t->path, t->lbs);
-		return CLI_EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (o->range_off % t->lbs) {
 		say("--range offset %llu is not a multiple of %s's logical block size (%u)",
 		    (unsigned long long)o->range_off, t->path, t->lbs);
-		return CLI_EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (o->range_off >= t->size || o->range_len > t->size - o->range_off) {
 		say("--range goes beyond the end of %s (%llu bytes)", t->path,
 		    (unsigned long long)t->size);
-		return CLI_EXIT_USAGE;
+		return -EINVAL;
 	}
 	len = o->range_len ? o->range_len : t->size - o->range_off;
 	if (len < o->bs) {
 		say("%s: %llu bytes to read is less than one block of --bs %u", t->path,
 		    (unsigned long long)len, o->bs);
-		return CLI_EXIT_USAGE;
+		return -EINVAL;
 	}
-	return CLI_EXIT_OK;
+	return 0;
 }
 
+/* 0 or -EINVAL, said. */
 static int check_distinct(const struct cli_targets *ts)
 {
 	unsigned i, j;
@@ -146,17 +148,46 @@ static int check_distinct(const struct cli_targets *ts)
 		for (j = i + 1; j < ts->n; j++) {
 			if (eng_target_same(&ts->t[i], &ts->t[j])) {
 				say("%s and %s are the same device", ts->t[i].path, ts->t[j].path);
-				return CLI_EXIT_USAGE;
+				return -EINVAL;
 			}
 		}
 	}
-	return CLI_EXIT_OK;
+	return 0;
 }
 
-int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o)
+/* Opens o->targets in order: 0 or the first failure's -errno, said. */
+static int open_all(struct cli_targets *ts, const struct cli_opts *o)
 {
 	unsigned i;
-	int err, rc = CLI_EXIT_OK;
+	int err = 0;
+
+	for (i = 0; i < o->ntargets && !err; i++) {
+		err = eng_target_open(&ts->t[i], o->targets[i], o->buffered);
+		if (err)
+			open_error(o->targets[i], err, o->buffered);
+		else
+			ts->n++;
+	}
+	return err;
+}
+
+/* --bs and --range fit every target, and no device comes twice: 0 or
+ * -EINVAL, said. */
+static int check_targets(const struct cli_targets *ts, const struct cli_opts *o)
+{
+	unsigned i;
+	int err = 0;
+
+	for (i = 0; i < ts->n && !err; i++)
+		err = check_fit(&ts->t[i], o);
+	return err ? err : check_distinct(ts);
+}
+
+/* A target that cannot be opened fails at run time; one the options do
+ * not fit is a usage error. */
+int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o)
+{
+	int rc = CLI_EXIT_OK;
 
 	ts->n = 0;
 	ts->t = calloc(o->ntargets ? o->ntargets : 1, sizeof(*ts->t));
@@ -164,17 +195,10 @@ int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o)
 		say("out of memory");
 		return CLI_EXIT_RUNTIME;
 	}
-	for (i = 0; i < o->ntargets && !rc; i++) {
-		err = eng_target_open(&ts->t[i], o->targets[i], o->buffered);
-		if (err)
-			rc = open_error(o->targets[i], err, o->buffered);
-		else
-			ts->n++;
-	}
-	for (i = 0; i < ts->n && !rc; i++)
-		rc = check_fit(&ts->t[i], o);
-	if (!rc)
-		rc = check_distinct(ts);
+	if (open_all(ts, o))
+		rc = CLI_EXIT_RUNTIME;
+	else if (check_targets(ts, o))
+		rc = CLI_EXIT_USAGE;
 	if (rc)
 		cli_targets_close(ts);
 	return rc;
@@ -193,46 +217,17 @@ void cli_targets_close(struct cli_targets *ts)
 
 /* ---- completion mode ---- */
 
-static int read_int(const char *path, int *v)
-{
-	FILE *f = fopen(path, "r");
-	int ok;
-
-	if (!f)
-		return -errno;
-	ok = fscanf(f, "%d", v) == 1;
-	fclose(f);
-	return ok ? 0 : -EINVAL;
-}
-
-/* queue/io_poll of a block device, or of the disk above a partition; 0
- * unknown. By device number, not name: the path given may be a symlink
- * (/dev/disk/by-id/...) whose name sysfs does not know. */
-static int read_io_poll(const struct eng_target *t)
-{
-	char path[256];
-	int v = 0;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/io_poll",
-		 major(t->dev), minor(t->dev));
-	if (!read_int(path, &v))
-		return v;
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../queue/io_poll",
-		 major(t->dev), minor(t->dev));
-	if (!read_int(path, &v))
-		return v;
-	return 0;
-}
-
-enum eng_mode cli_runner_mode(const struct cli_opts *o,
-			      const struct eng_target *const *t, unsigned n)
+/* The completion mode for these targets: o->mode, or for --completion auto
+ * poll where every block device has poll queues, else irq (said). */
+static enum eng_mode runner_mode(const struct cli_opts *o,
+				 const struct eng_target *const *t, unsigned n)
 {
 	unsigned i;
 
 	if (!o->mode_auto)
 		return o->mode;
 	for (i = 0; i < n; i++) {
-		if (!t[i]->is_blk || read_io_poll(t[i]) != 1) {
+		if (!t[i]->is_blk || topo_io_poll(NULL, t[i]->dev) != 1) {
 			say("--completion auto: irq (%s has no poll queues)", t[i]->name);
 			return ENG_MODE_IRQ;
 		}
@@ -247,29 +242,30 @@ enum eng_mode cli_runner_mode(const struct cli_opts *o,
 
 /* ---- jobs ---- */
 
+/* Options that cannot go together: 0 or -EINVAL, said. */
 static int check_combination(const struct cli_opts *o, enum eng_op op)
 {
 	if (op == ENG_OP_NOP && o->backend == ENG_BACKEND_LIBAIO) {
 		say("nop measures io_uring's IORING_OP_NOP: --engine libaio has no equivalent");
-		return CLI_EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (o->backend == ENG_BACKEND_LIBAIO && !o->mode_auto && o->mode != ENG_MODE_IRQ) {
 		say("--completion %s needs io_uring: libaio completes by interrupt only",
 		    eng_mode_name(o->mode));
-		return CLI_EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (o->buffered && !o->mode_auto &&
 	    (o->mode == ENG_MODE_POLL || o->mode == ENG_MODE_HYBRID)) {
 		say("--completion %s needs O_DIRECT: reads through the page cache cannot be polled",
 		    eng_mode_name(o->mode));
-		return CLI_EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (op == ENG_OP_READ && o->ios && o->ios < o->jobs_per_device) {
 		say("--ios %llu is fewer than the %u workers per device: give each at least one IO",
 		    (unsigned long long)o->ios, o->jobs_per_device);
-		return CLI_EXIT_USAGE;
+		return -EINVAL;
 	}
-	return CLI_EXIT_OK;
+	return 0;
 }
 
 /* Splits a per-device IO count over its workers; 0 stays "no limit". */
@@ -281,18 +277,6 @@ static uint64_t ios_share(uint64_t ios, unsigned per, unsigned w)
 		return 0;
 	share = ios / per + (w < ios % per);
 	return share ? share : 1;
-}
-
-/* Each worker's seed, hashed from the run's: seed + i * constant would give
- * neighbouring workers generator states that are shifted copies of each
- * other (the seeding steps by the same constant). */
-static uint64_t job_seed(uint64_t seed, unsigned i)
-{
-	uint64_t z = seed ^ (0xd1b54a32d192ed03ull * ((uint64_t)i + 1));
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
 }
 
 static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
@@ -318,34 +302,40 @@ static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
 	j->sq_cpu = at->sq_cpu;
 	j->node = at->node;
 	j->latency = o->latency;
-	j->seed = job_seed(o->seed, i);
+	j->seed = eng_rng_seed(o->seed, i);
 	j->ios = c->spec->targets ? ios_share(o->ios, c->per, w) : o->ios;
 }
 
+/* Every worker's job, placed: 0 or -errno, said; -EINVAL: --cpus does not
+ * fit the workers. */
 static int build_jobs(const struct runctx *c, struct eng_job **out)
 {
 	struct eng_job *jobs;
 	struct cli_slot *slots;
 	unsigned i;
-	int rc;
+	int err = 0, rc;
 
 	jobs = calloc(c->njobs, sizeof(*jobs));
 	slots = calloc(c->njobs, sizeof(*slots));
-	rc = jobs && slots ? CLI_EXIT_OK : CLI_EXIT_RUNTIME;
-	if (rc)
+	if (!jobs || !slots) {
 		say("out of memory");
-	if (!rc)
+		err = -ENOMEM;
+	}
+	if (!err) {
+		/* cli_place says why and answers with an exit status */
 		rc = cli_place(c->o, c->spec->targets, c->spec->targets ? c->ndev : 1,
 			       c->spec->targets ? c->per : c->njobs,
 			       c->mode == ENG_MODE_SQPOLL, slots);
-	for (i = 0; !rc && i < c->njobs; i++)
+		err = rc == CLI_EXIT_USAGE ? -EINVAL : rc ? -EIO : 0;
+	}
+	for (i = 0; !err && i < c->njobs; i++)
 		fill_job(&jobs[i], c, i, &slots[i]);
 	free(slots);
-	if (rc)
+	if (err)
 		free(jobs);
 	else
 		*out = jobs;
-	return rc;
+	return err;
 }
 
 /* ---- failures ---- */
@@ -414,7 +404,8 @@ static void say_failure(const struct runctx *c, unsigned i, const struct eng_res
 	}
 }
 
-/* The first failed worker, said in one line. Returns CLI_EXIT_*. */
+/* The first failed worker, said in one line: 0 or its -errno (else
+ * create_err's). */
 static int check_results(const struct runctx *c, int create_err)
 {
 	const struct eng_result *res;
@@ -424,14 +415,12 @@ static int check_results(const struct runctx *c, int create_err)
 		res = eng_run_result(c->r, i);
 		if (res->stage != ENG_STAGE_NONE) {
 			say_failure(c, i, res);
-			return CLI_EXIT_RUNTIME;
+			return res->err ? res->err : -EIO;
 		}
 	}
-	if (create_err) {
+	if (create_err)
 		say("cannot start the workers: %s", strerror(-create_err));
-		return CLI_EXIT_RUNTIME;
-	}
-	return CLI_EXIT_OK;
+	return create_err;
 }
 
 static void say_fallback(const struct runctx *c)
@@ -462,24 +451,14 @@ static void sleep_ns(uint64_t ns)
 	nanosleep(&ts, NULL);	/* EINTR is fine: the loop looks again */
 }
 
-static uint64_t dev_ios(const struct runctx *c, unsigned d)
-{
-	uint64_t sum = 0;
-	unsigned w;
-
-	for (w = 0; w < c->per; w++)
-		sum += atomic_load_explicit(&eng_run_live(c->r, d * c->per + w)->ios,
-					    memory_order_relaxed);
-	return sum;
-}
-
 static void live_sample(struct runctx *c, double dt)
 {
+	struct eng_progress p;
 	uint64_t cur, base;
 	unsigned d;
 
 	for (d = 0; d < c->ndev; d++) {
-		cur = dev_ios(c, d);
+		cur = eng_run_progress(c->r, d * c->per, c->per, &p) ? 0 : p.ios;
 		base = c->prev[d];
 		c->pd[d].iops = dt > 0 && cur >= base ? (double)(cur - base) / dt : 0.0;
 		c->prev[d] = cur;
@@ -490,16 +469,13 @@ static void live_sample(struct runctx *c, double dt)
  * --ios, finished: then wait for all of them). */
 static bool should_stop(const struct runctx *c)
 {
-	unsigned i;
+	struct eng_progress p;
 
 	if (cli_runner_interrupted())
 		return true;
 	if (c->o->ios)
 		return eng_run_done(c->r);
-	for (i = 0; i < c->njobs; i++)
-		if (atomic_load_explicit(&eng_run_live(c->r, i)->done, memory_order_acquire))
-			return true;
-	return false;
+	return !eng_run_progress(c->r, 0, c->njobs, &p) && p.ndone > 0;
 }
 
 /* The measured phase calls the spec's each_second hook on every whole
@@ -640,9 +616,11 @@ static int ctx_init(struct runctx *c, const struct cli_opts *o,
 	c->per = spec->targets ? o->jobs_per_device : o->jobs;
 	c->njobs = c->ndev * c->per;
 	c->live = cli_progress_enabled(o->quiet);
+	if (!c->njobs)
+		return -EINVAL;
 	c->pd = calloc(c->ndev, sizeof(*c->pd));
 	c->prev = calloc(c->ndev, sizeof(*c->prev));
-	if (!c->pd || !c->prev || !c->njobs)
+	if (!c->pd || !c->prev)
 		return -ENOMEM;
 	for (unsigned d = 0; d < c->ndev; d++)
 		c->pd[d].name = job_name(c, d * c->per);
@@ -654,68 +632,79 @@ static int ctx_init(struct runctx *c, const struct cli_opts *o,
  * engine, which sees the failure when a read reaches the device. */
 static int check_poll_queues(const struct runctx *c)
 {
+	const struct eng_target *t;
 	unsigned i;
 
 	if (c->o->mode_auto || (c->mode != ENG_MODE_POLL && c->mode != ENG_MODE_HYBRID))
-		return CLI_EXIT_OK;
+		return 0;
 	for (i = 0; c->spec->targets && i < c->spec->ntargets; i++) {
-		if (c->spec->targets[i]->is_blk && read_io_poll(c->spec->targets[i]) != 1) {
-			io_failed(c, c->spec->targets[i]->name, -EOPNOTSUPP);
-			return CLI_EXIT_RUNTIME;
+		t = c->spec->targets[i];
+		if (t->is_blk && topo_io_poll(NULL, t->dev) != 1) {
+			io_failed(c, t->name, -EOPNOTSUPP);
+			return -EOPNOTSUPP;
 		}
 	}
-	return CLI_EXIT_OK;
+	return 0;
 }
 
-static int start(struct runctx *c)
+/* Everything before the engine: 0 or -errno, said; -EINVAL only for
+ * options that do not fit (a usage error). */
+static int prepare(struct runctx *c, struct eng_job **jobs)
 {
-	struct eng_job *jobs = NULL;
-	int rc, err;
+	int err = check_combination(c->o, c->spec->op);
 
-	rc = check_combination(c->o, c->spec->op);
-	if (!rc)
-		rc = check_poll_queues(c);
-	if (!rc)
-		rc = build_jobs(c, &jobs);
-	if (rc)
-		return rc;
-	err = eng_clock_init(false);
-	if (err)
-		eng_clock_init(true);	/* a disturbed calibration: use the slow clock */
-	err = eng_run_create(&c->r, jobs, c->njobs);
-	free(jobs);
+	if (!err)
+		err = check_poll_queues(c);
+	if (!err)
+		err = build_jobs(c, jobs);
+	return err;
+}
+
+/* The workers set up and waiting: 0 or -errno, said. */
+static int launch(struct runctx *c, const struct eng_job *jobs)
+{
+	int err = eng_run_create(&c->r, jobs, c->njobs);
+
 	if (err && !c->r) {
 		say("cannot start the workers: %s", strerror(-err));
-		return CLI_EXIT_RUNTIME;
+		return err;
 	}
 	if (err)
 		return check_results(c, err);
 	say_fallback(c);
-	return CLI_EXIT_OK;
+	return 0;
 }
 
+/* The one place that turns failures (said already) into an exit status. */
 int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 		   struct cli_report *out)
 {
+	struct eng_job *jobs = NULL;
 	struct runctx c;
-	int rc;
+	int err, rc;
 
 	memset(out, 0, sizeof(*out));
 	cli_runner_signals();
-	rc = ctx_init(&c, o, spec) ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
-	if (rc)
-		say("out of memory");
-	c.mode = cli_runner_mode(o, spec->targets, spec->targets ? spec->ntargets : 0);
-	if (!rc)
-		rc = start(&c);
+	err = ctx_init(&c, o, spec);
+	if (err)
+		say("%s", err == -ENOMEM ? "out of memory" : "no workers to run");
+	c.mode = runner_mode(o, spec->targets, spec->targets ? spec->ntargets : 0);
+	rc = err ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+	if (!rc) {
+		err = prepare(&c, &jobs);
+		rc = err == -EINVAL ? CLI_EXIT_USAGE : err ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+	}
+	if (!rc && launch(&c, jobs))
+		rc = CLI_EXIT_RUNTIME;
 	if (!rc) {
 		measure(&c);
-		rc = check_results(&c, 0);
+		rc = check_results(&c, 0) ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
 	}
 	if (!rc && collect(&c, out)) {
 		say("out of memory");
 		rc = CLI_EXIT_RUNTIME;
 	}
+	free(jobs);
 	if (c.r)
 		eng_run_destroy(c.r);
 	free(c.pd);

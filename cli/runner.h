@@ -1,8 +1,9 @@
 /* One measured run of the engine, reusable by every command: open the
  * targets, build the jobs, ramp, measure with a live line, stop on the
  * time, the IO count or SIGINT/SIGTERM, and gather per-device figures.
- * Errors are printed here as one line; functions return a CLI_EXIT_*
- * status. */
+ * Errors are printed here as one line. cli_targets_open and cli_runner_run
+ * return a CLI_EXIT_* status for the command to exit with; everything
+ * inside runner.c returns 0 or -errno. */
 #ifndef CLI_RUNNER_H
 #define CLI_RUNNER_H
 
@@ -47,10 +48,5 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
  * by cli_runner_signals). */
 bool cli_runner_interrupted(void);
 void cli_runner_signals(void);
-/* The completion mode for these targets: o->mode, or for --completion auto
- * poll where every block device has poll queues, else irq (said on
- * stderr). */
-enum eng_mode cli_runner_mode(const struct cli_opts *o,
-			      const struct eng_target *const *t, unsigned n);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 struct eng_clock eng_clk = { .tsc = false, .shift = 0, .mult = 1, .ghz = 0.0 };
+static bool clk_chosen;	/* eng_clock_init ran: eng_clock_choose keeps it */
 
 #define CAL_SHIFT 32
 #define CAL_WINDOW_NS 20000000L
@@ -127,6 +128,7 @@ int eng_clock_init(bool force_monotonic)
 	static struct eng_clock cal;
 	static int cal_ret = 1;	/* 1: not calibrated yet */
 
+	clk_chosen = true;
 	if (force_monotonic) {
 		eng_clk = mono;
 		return 0;
@@ -150,4 +152,10 @@ int eng_clock_init(bool force_monotonic)
 	eng_clk = mono;
 	return 0;
 #endif
+}
+
+void eng_clock_choose(void)
+{
+	if (!clk_chosen && eng_clock_init(false))
+		eng_clock_init(true);
 }

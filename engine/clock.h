@@ -21,8 +21,13 @@ struct eng_clock {
 extern struct eng_clock eng_clk;
 
 /* Calibrate once before any worker starts. force_monotonic skips the TSC.
- * Returns 0 or -errno. */
+ * Returns 0 or -errno (the clock is then CLOCK_MONOTONIC). */
 int eng_clock_init(bool force_monotonic);
+/* The clock a run uses unless eng_clock_init chose one already: the TSC
+ * where it calibrates, else CLOCK_MONOTONIC, since a disturbed calibration
+ * is no reason to refuse a run. eng_run_create calls it before any worker
+ * starts; later calls keep the first choice. */
+void eng_clock_choose(void);
 
 static inline uint64_t eng_mono_ns(void)
 {

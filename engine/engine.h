@@ -3,7 +3,6 @@
 #ifndef ENG_ENGINE_H
 #define ENG_ENGINE_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -58,16 +57,16 @@ struct eng_job {
 				 * failed), 0: none */
 };
 
-/* Live counters: one cache line per worker, written by its owner only with
- * relaxed stores, read by the reporter. */
-struct eng_live {
-	_Atomic uint64_t ios;		/* completed since the start, ramp
-					 * included: never goes back, so a
-					 * reader's differences are rates */
-	_Atomic uint64_t errors;
-	_Atomic uint32_t done;		/* the worker has stopped */
-	_Atomic uint32_t snap_seq;	/* last snapshot request answered */
-} __attribute__((aligned(64)));
+/* What workers have done so far, summed over the ones asked about; read
+ * while they run, from counters each worker publishes once per loop. */
+struct eng_progress {
+	uint64_t ios;		/* completed OK since the start, ramp included:
+				 * never goes back, so a reader's differences
+				 * are rates */
+	uint64_t errors;	/* completed with an error in the measured
+				 * window (0 while ramping) */
+	unsigned ndone;		/* how many of them have stopped */
+};
 
 struct eng_result {
 	enum eng_backend backend;	/* the one used */
@@ -99,9 +98,10 @@ struct eng_snapshot {
 struct eng_run;
 
 /* Starts one thread per job; each pins itself, allocates its memory and sets
- * up its ring, and then waits. Returns 0 when every worker is ready, or the
- * first failure's -errno (see eng_run_result for where); *out is set on
- * success and on failure (destroy it either way, when non-NULL). */
+ * up its ring, and then waits. The first run chooses the latency clock
+ * (eng_clock_choose in engine/clock.h). Returns 0 when every worker is
+ * ready, or the first failure's -errno (see eng_run_result for where); *out
+ * is set on success and on failure (destroy it either way, when non-NULL). */
 int eng_run_create(struct eng_run **out, const struct eng_job *jobs,
 		   unsigned njobs);
 /* Releases the workers: IO starts (ramp). */
@@ -112,14 +112,23 @@ void eng_run_measure(struct eng_run *r);
 void eng_run_stop(struct eng_run *r);
 /* All workers stopped (IO limit reached or a fatal error). */
 bool eng_run_done(const struct eng_run *r);
-const struct eng_live *eng_run_live(const struct eng_run *r, unsigned idx);
+/* Sums workers first .. first + n - 1 into *out (worker i alone: i, 1; the
+ * whole run: 0, eng_run_njobs). Returns 0, or -EINVAL for a range outside
+ * the run. */
+int eng_run_progress(const struct eng_run *r, unsigned first, unsigned n,
+		     struct eng_progress *out);
 /* Asks every worker for a snapshot at its next loop (one memcpy there; the
  * hot path only notices a changed control word it reads anyway). Returns
  * the request's number (> 0) or -ENOMEM. */
 int eng_run_snapshot(struct eng_run *r);
+/* Sleeps until every worker has answered request seq or has stopped (a
+ * stopped worker never answers), for at most timeout_ns. Returns how many
+ * answered; -ETIMEDOUT when a running worker still had not (a run not yet
+ * started, a worker stuck in the kernel): the others' answers are there
+ * all the same; -EINVAL when seq is not the latest request. */
+int eng_run_snapshot_wait(struct eng_run *r, int seq, uint64_t timeout_ns);
 /* Worker idx's answer to request seq, NULL until it has answered (a worker
- * that has stopped never answers: check eng_live.done). Valid until the
- * next request. */
+ * that has stopped never answers). Valid until the next request. */
 const struct eng_snapshot *eng_run_snapshot_get(const struct eng_run *r,
 						unsigned idx, int seq);
 /* Waits for every worker. Results stay valid until destroy. */

@@ -3,15 +3,25 @@
 
 #include <errno.h>
 
+/* splitmix64's finaliser: every input bit reaches every output bit. */
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
 /* splitmix64 spreads any seed, 0 included, over the 256-bit state, which
  * xoshiro needs to be not all zero (splitmix64 never yields four zeros). */
 static uint64_t splitmix64(uint64_t *x)
 {
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+	return mix64(*x += 0x9e3779b97f4a7c15ull);
+}
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+/* Hashed, not stepped: see rng.h. */
+uint64_t eng_rng_seed(uint64_t seed, unsigned idx)
+{
+	return mix64(seed ^ (0xd1b54a32d192ed03ull * ((uint64_t)idx + 1)));
 }
 
 int eng_rng_init(struct eng_rng *r, uint64_t seed, uint64_t range_off,

@@ -12,6 +12,11 @@ struct eng_rng {
 	uint32_t bs_shift;	/* log2(bs) */
 };
 
+/* Worker idx's seed, hashed from a run's: seed + idx * constant would give
+ * neighbouring workers generator states that are shifted copies of each
+ * other (eng_rng_init's seeding steps by the same constant). */
+uint64_t eng_rng_seed(uint64_t seed, unsigned idx);
+
 /* bs must be a power of two and range_len >= bs. Returns 0 or -EINVAL. */
 int eng_rng_init(struct eng_rng *r, uint64_t seed, uint64_t range_off,
 		 uint64_t range_len, uint32_t bs);

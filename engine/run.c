@@ -1,9 +1,14 @@
 /* Starting, steering and joining a run's worker threads. */
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include "engine/clock.h"
 #include "engine/run_priv.h"
 #include "engine/worker.h"
 
@@ -99,11 +104,13 @@ int eng_run_create(struct eng_run **out, const struct eng_job *jobs, unsigned nj
 	*out = NULL;
 	if (!njobs)
 		return -EINVAL;
+	eng_clock_choose();
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
 	*out = r;
 	atomic_init(&r->ctl, ENG_ST_SETUP);
+	atomic_init(&r->answers, 0);
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->cond, NULL);
 	ret = run_alloc(r, jobs, njobs);
@@ -172,9 +179,72 @@ const struct eng_snapshot *eng_run_snapshot_get(const struct eng_run *r,
 	return r->snap && seq > 0 && got == (uint32_t)seq ? &r->snap[idx] : NULL;
 }
 
-const struct eng_live *eng_run_live(const struct eng_run *r, unsigned idx)
+/* Once per snapshot answer and once when a worker stops, never per IO. */
+void eng_run_wake(struct eng_run *r)
 {
-	return &r->live[idx];
+	atomic_fetch_add(&r->answers, 1);
+	syscall(SYS_futex, (uint32_t *)&r->answers, FUTEX_WAKE_PRIVATE, INT_MAX,
+		NULL, NULL, 0);
+}
+
+/* Answers to seq so far, or -1 while a running worker has not answered. */
+static int snapshot_answers(const struct eng_run *r, int seq)
+{
+	unsigned i;
+	int n = 0;
+
+	for (i = 0; i < r->njobs; i++) {
+		if (eng_run_snapshot_get(r, i, seq))
+			n++;
+		else if (!atomic_load_explicit(&r->live[i].done, memory_order_acquire))
+			return -1;
+	}
+	return n;
+}
+
+int eng_run_snapshot_wait(struct eng_run *r, int seq, uint64_t timeout_ns)
+{
+	uint64_t now = eng_mono_ns(), end = now + timeout_ns;
+	struct timespec left;
+	uint32_t seen;
+	int n;
+
+	if (seq <= 0 || (uint32_t)seq != atomic_load(&r->ctl) >> ENG_CTL_SEQ_SHIFT)
+		return -EINVAL;
+	end = end < now ? UINT64_MAX : end;
+	for (;;) {
+		/* read before looking, so an answer in between changes it and
+		 * the futex returns at once instead of sleeping */
+		seen = atomic_load(&r->answers);
+		n = snapshot_answers(r, seq);
+		if (n >= 0)
+			return n;
+		now = eng_mono_ns();
+		if (now >= end)
+			return -ETIMEDOUT;
+		left.tv_sec = (time_t)((end - now) / 1000000000ull);
+		left.tv_nsec = (long)((end - now) % 1000000000ull);
+		/* EAGAIN, EINTR and ETIMEDOUT all mean: look again */
+		syscall(SYS_futex, (uint32_t *)&r->answers, FUTEX_WAIT_PRIVATE, seen,
+			&left, NULL, 0);
+	}
+}
+
+int eng_run_progress(const struct eng_run *r, unsigned first, unsigned n,
+		     struct eng_progress *out)
+{
+	struct eng_progress p = { 0, 0, 0 };
+	unsigned i;
+
+	if (first > r->njobs || n > r->njobs - first)
+		return -EINVAL;
+	for (i = first; i < first + n; i++) {
+		p.ios += atomic_load_explicit(&r->live[i].ios, memory_order_relaxed);
+		p.errors += atomic_load_explicit(&r->live[i].errors, memory_order_relaxed);
+		p.ndone += atomic_load_explicit(&r->live[i].done, memory_order_acquire) != 0;
+	}
+	*out = p;
+	return 0;
 }
 
 void eng_run_join(struct eng_run *r)

@@ -9,6 +9,17 @@
 
 struct eng_run;
 
+/* Live counters: one cache line per worker, written by its owner only with
+ * relaxed stores (done and snap_seq: release), read by eng_run_progress
+ * and the snapshot calls. */
+struct eng_live {
+	_Atomic uint64_t ios;		/* completed since the start, ramp
+					 * included */
+	_Atomic uint64_t errors;
+	_Atomic uint32_t done;		/* the worker has stopped */
+	_Atomic uint32_t snap_seq;	/* last snapshot request answered */
+} __attribute__((aligned(64)));
+
 struct eng_thread {
 	struct eng_run *run;
 	const struct eng_job *job;
@@ -33,12 +44,17 @@ struct eng_run {
 	struct eng_live *live;		/* one cache line each */
 	struct eng_thread *th;
 	struct eng_snapshot *snap;	/* one per worker, on first request */
+	/* Bumped, with a futex wake, by a worker that answers a snapshot or
+	 * stops: what eng_run_snapshot_wait sleeps on. Off the per-IO path. */
+	_Atomic uint32_t answers;
 	bool joined;
 };
 
 /* Called by each worker after setup with 0 or -errno; blocks until the run
  * starts or is aborted. Returns 0 when the worker should run its loop. */
 int eng_run_ready(struct eng_run *r, int err);
+/* A worker answered a snapshot or stopped: wakes eng_run_snapshot_wait. */
+void eng_run_wake(struct eng_run *r);
 void *eng_worker_main(void *arg);
 
 #endif

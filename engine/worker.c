@@ -186,6 +186,7 @@ static void worker_snapshot(struct eng_worker *w, uint32_t seq)
 	else
 		eng_hist_reset(&s->hist);
 	atomic_store_explicit(&w->live->snap_seq, seq, memory_order_release);
+	eng_run_wake(w->th->run);
 }
 
 void eng_worker_control(struct eng_worker *w, uint32_t ctl)
@@ -303,5 +304,6 @@ void *eng_worker_main(void *arg)
 		ops->teardown(&w);
 	worker_free(&w);
 	atomic_store_explicit(&w.live->done, 1, memory_order_release);
+	eng_run_wake(th->run);
 	return NULL;
 }

@@ -1,6 +1,7 @@
 /* Clock calibration: TSC ticks converted to ns agree with CLOCK_MONOTONIC,
- * and ticks never go backwards. The 5% bound checks the calibration math,
- * not anyone's speed. */
+ * ticks never go backwards, and a run's own choice (eng_clock_choose)
+ * matches calibration and keeps an explicit one. The 5% bound checks the
+ * calibration math, not anyone's speed. */
 #include "engine/clock.h"
 #include "tests/helpers.h"
 
@@ -43,10 +44,30 @@ static void check_monotonic(const char *name)
 	CHECKF(!back, "%s: ticks went backwards %d times", name, back);
 }
 
+/* What a run does first: with nothing chosen, eng_clock_choose takes the
+ * calibrated TSC where eng_clock_init(false) would, CLOCK_MONOTONIC else;
+ * a later explicit choice is not undone by it. */
+static void check_choose(void)
+{
+	struct eng_clock chosen;
+
+	eng_clock_choose();
+	chosen = eng_clk;
+	CHECK(eng_clock_init(false) == 0);
+	CHECKF(chosen.tsc == eng_clk.tsc && chosen.mult == eng_clk.mult &&
+	       chosen.shift == eng_clk.shift, "eng_clock_choose took %s, "
+	       "eng_clock_init(false) %s", chosen.tsc ? "tsc" : "monotonic",
+	       eng_clk.tsc ? "tsc" : "monotonic");
+	CHECK(eng_clock_init(true) == 0);
+	eng_clock_choose();
+	CHECK(!eng_clk.tsc && eng_clk.mult == 1);
+}
+
 int main(void)
 {
 	int ret;
 
+	check_choose();
 	ret = eng_clock_init(false);
 	CHECKF(ret == 0, "eng_clock_init(false) = %d", ret);
 	printf("clock: %s, %.3f GHz, mult %" PRIu64 " shift %u\n",

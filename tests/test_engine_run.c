@@ -5,7 +5,8 @@
 #include "tests/test_engine_util.h"
 
 #include <liburing.h>
-#include <sys/sysmacros.h>
+
+#include "topo/topo.h"
 
 #define FILE_SIZE (16u << 20)
 #define RUN_MS 150
@@ -16,6 +17,15 @@ static int ncpus;
 static int second_cpu(void)
 {
 	return ncpus > 1 ? 1 : 0;
+}
+
+/* Worker i's live figures. */
+static struct eng_progress live(const struct eng_run *r, unsigned i)
+{
+	struct eng_progress p = { 0, 0, 0 };
+
+	CHECK(eng_run_progress(r, i, 1, &p) == 0);
+	return p;
 }
 
 /* One job, a short measured window: every figure must be sane. */
@@ -38,7 +48,7 @@ static void good_run(const char *what, struct eng_job j)
 		res = eng_run_result(r, 0);
 		tu_check_result(name, res, &j);
 		CHECKF(eng_run_done(r), "%s: not done after join", name);
-		CHECKF(eng_run_live(r, 0)->done == 1, "%s: live.done", name);
+		CHECKF(live(r, 0).ndone == 1, "%s: progress ndone", name);
 		CHECKF(!res->fell_back, "%s: fell back", name);
 		CHECKF(res->backend == (j.backend == ENG_BACKEND_LIBAIO ?
 			ENG_BACKEND_LIBAIO : ENG_BACKEND_IO_URING),
@@ -78,19 +88,7 @@ static void limit_run(const char *what, struct eng_job j, uint64_t ios)
 /* Does the block device under this target poll (queue/io_poll = 1)? */
 static bool polls(const struct eng_target *t)
 {
-	char path[128];
-	FILE *f;
-	int v = 0;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/io_poll",
-		 major(t->dev), minor(t->dev));
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (fscanf(f, "%d", &v) != 1)
-		v = 0;
-	fclose(f);
-	return v == 1;
+	return topo_io_poll(NULL, t->dev) == 1;
 }
 
 /* poll and hybrid on a device without poll queues: setup works, the first
@@ -287,7 +285,7 @@ static void several(const char *what, const struct eng_target *t)
 	}
 	CHECKF(measured_jobs(r, 4) == 4, "%s several: not every job measured IOs", what);
 	for (i = 0; i < 4; i++)
-		CHECKF(atomic_load(&eng_run_live(r, i)->ios) > 0,
+		CHECKF(live(r, i).ios > 0,
 		       "%s several: job %u live ios 0", what, i);
 	CHECK(!eng_run_done(r));
 	eng_run_stop(r);
@@ -298,7 +296,7 @@ static void several(const char *what, const struct eng_target *t)
 
 		snprintf(name, sizeof(name), "%s several job %u", what, i);
 		tu_check_result(name, eng_run_result(r, i), &j[i]);
-		CHECKF(atomic_load(&eng_run_live(r, i)->ios) >= eng_run_result(r, i)->ios,
+		CHECKF(live(r, i).ios >= eng_run_result(r, i)->ios,
 		       "%s: live ios behind the result", name);
 	}
 	eng_run_destroy(r);

@@ -1,4 +1,5 @@
-/* Offset generator: range, alignment, uniformity, seeding, bad input. */
+/* Offset generator: range, alignment, uniformity, seeding, worker seeds,
+ * bad input. */
 #include "engine/rng.h"
 #include "tests/helpers.h"
 
@@ -101,6 +102,35 @@ static void test_seeds(void)
 	      eng_rng_offset(&a) != eng_rng_offset(&a));
 }
 
+/* eng_rng_seed gives the workers the seeds the CLI gave them before it
+ * moved here (values of the CLI's own job_seed at a38280d), so a run with
+ * --seed N reads the same offsets as before; neighbours differ widely. */
+static void test_worker_seeds(void)
+{
+	static const struct { uint64_t seed; unsigned idx; uint64_t want; } v[] = {
+		{ 0, 0, 0x8209b480faed1b10ull },
+		{ 0, 1, 0x6c23aacca1387409ull },
+		{ 0, 1023, 0x537d0cc84a555c4full },
+		{ 1, 0, 0x01d60447fea35413ull },
+		{ 1, 7, 0x615d79e51f28fa7full },
+		{ 42, 1, 0x34cdc529004b4d22ull },
+		{ 42, 1023, 0x65f1beaa5ae575f3ull },
+		{ UINT64_MAX, 0, 0x6db45502152ea596ull },
+		{ UINT64_MAX, 7, 0x0ae0f5b2f5a94347ull },
+	};
+	unsigned i, bits;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		CHECKF(eng_rng_seed(v[i].seed, v[i].idx) == v[i].want,
+		       "eng_rng_seed(%" PRIu64 ", %u) = %#" PRIx64 ", want %#" PRIx64,
+		       v[i].seed, v[i].idx, eng_rng_seed(v[i].seed, v[i].idx), v[i].want);
+	for (i = 0; i < 64; i++) {
+		bits = (unsigned)__builtin_popcountll(eng_rng_seed(5, i) ^ eng_rng_seed(5, i + 1));
+		CHECKF(bits > 12 && bits < 52, "workers %u and %u: seeds differ in %u bits",
+		       i, i + 1, bits);
+	}
+}
+
 static void test_bad_input(void)
 {
 	struct eng_rng r, before;
@@ -122,6 +152,7 @@ int main(void)
 	test_ranges();
 	test_uniform();
 	test_seeds();
+	test_worker_seeds();
 	test_bad_input();
 	return t_result();
 }

@@ -206,4 +206,11 @@ int topo_cpulist_walk(const char *s, unsigned limit, topo_cpu_range_fn fn,
  * Returns the count or -EINVAL / -ENOMEM. */
 int topo_cpulist_parse(const char *s, int **cpus);
 
+/* Whether block device dev (a disk or a partition, by number) completes
+ * polled IO: its queue/io_poll, a partition's disk's. sysfs_root NULL is
+ * the live machine's /sys (not $IOSTORM_SYSFS_ROOT: a device number only
+ * means something on the machine it came from). Returns 1 or 0; -ENOENT
+ * when sysfs has no such device, other -errno when it cannot be read. */
+int topo_io_poll(const char *sysfs_root, dev_t dev);
+
 #endif

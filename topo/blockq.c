@@ -1,0 +1,38 @@
+/* Facts of a block device's request queue, found by device number. */
+#include <errno.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include "topo/topo_int.h"
+
+/* queue/io_poll of dev/block/MAJ:MIN[/..]: 1, 0 or -errno. */
+static int read_io_poll(const struct topo *t, dev_t dev, const char *up)
+{
+	char buf[16];
+	int ret;
+
+	ret = topo_sys_read(t, buf, sizeof(buf), "dev/block/%u:%u%s/queue/io_poll",
+			    major(dev), minor(dev), up);
+	if (ret)
+		return ret;
+	if (!strcmp(buf, "0") || !strcmp(buf, "1"))
+		return buf[0] == '1';
+	return -EINVAL;
+}
+
+/* By device number, not name: the path a user gives may be a symlink
+ * (/dev/disk/by-id/...) whose name sysfs does not know. A partition has no
+ * queue of its own: its disk's, one level up, is the one that polls. */
+int topo_io_poll(const char *sysfs_root, dev_t dev)
+{
+	struct topo t;
+	int ret;
+
+	memset(&t, 0, sizeof(t));
+	/* only read through t, never written or freed */
+	t.sysfs = (char *)(sysfs_root ? sysfs_root : "/sys");
+	ret = read_io_poll(&t, dev, "");
+	if (ret == -ENOENT)
+		ret = read_io_poll(&t, dev, "/..");
+	return ret;
+}
