@@ -14,7 +14,6 @@
 #include "cli/qd_list.h"
 #include "cli/report.h"
 #include "cli/runner.h"
-#include "cli/saturate.h"
 #include "model/sweep.h"
 
 #define NS_PER_S 1000000000ull

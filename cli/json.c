@@ -75,7 +75,7 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 			 "jobs_per_device", (json_int_t)o->jobs_per_device,
 			 "jobs", (json_int_t)o->jobs,
 			 "cpus", o->ncpus ? cpus_array(o->cpus, o->ncpus) : json_null(),
-			 "placement", cli_placement_name(o->placement),
+			 "placement", topo_policy_name(o->placement),
 			 "buffered", o->buffered,
 			 "range_off", ji(o->range_off), "range_len", ji(o->range_len),
 			 "latency", o->latency, "seed", ji(o->seed),

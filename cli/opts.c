@@ -257,17 +257,3 @@ bool cli_opts_cmdline(struct cli_opts *o, const struct cli_verb *v, int argc,
 	cli_opts_init(o, v->name, v->groups);
 	return parse_cmdline(o, v->synopsis, argc, argv, status);
 }
-
-/* See cli/opts.h: only for sat_run.c's unused cli_sat_cmdline. */
-int cli_opts_cmdline_parse(struct cli_opts *o, int argc, char **argv,
-			   const char *synopsis,
-			   const struct cli_opt_extra *extra, cli_opt_cb cb,
-			   void *ctx)
-{
-	int status;
-
-	(void)extra;
-	(void)cb;
-	(void)ctx;
-	return parse_cmdline(o, synopsis, argc, argv, &status) ? -1 : status;
-}

@@ -148,17 +148,4 @@ int cli_parse_cpulist(const char *s, int *cpus, unsigned max, unsigned *n,
 /* Every CPU listed exists and is in this process's affinity mask. */
 int cli_cpus_check(const int *cpus, unsigned n, char *err, size_t errlen);
 
-/* ---- Until sat_run.c and json.c move to the names above (issue 8): the
- * old front end that sat_run.c's cli_sat_cmdline (which nothing calls any
- * more) links against, and the old placement names. Delete with them. */
-struct cli_opt_extra;
-typedef int (*cli_opt_cb)(void *ctx, int val, const char *arg, char *err,
-			  size_t errlen);
-int cli_opts_cmdline_parse(struct cli_opts *o, int argc, char **argv,
-			   const char *synopsis,
-			   const struct cli_opt_extra *extra, cli_opt_cb cb,
-			   void *ctx);
-#define CLI_PLACE_REMOTE TOPO_PLACE_REMOTE
-#define cli_placement_name topo_policy_name
-
 #endif

@@ -117,7 +117,7 @@ static int run_step(struct sat *s, enum sat_fig f, int only)
 	step_opts.qd = step_qd(s, f);
 	step_opts.batch = s->o->batch < step_opts.qd ? s->o->batch : step_opts.qd;
 	if (f == SAT_QDN_REMOTE) {
-		step_opts.placement = CLI_PLACE_REMOTE;
+		step_opts.placement = TOPO_PLACE_REMOTE;
 		step_opts.placement_set = true;
 	}
 	step_opts.json = NULL;
@@ -180,18 +180,6 @@ static void plan(struct sat *s)
 }
 
 /* ---- the run ---- */
-
-int cli_sat_cmdline(struct cli_opts *o, const char *cmd, int argc, char **argv,
-		    const char *synopsis, const struct cli_opt_extra *extra,
-		    cli_opt_cb cb, void *ctx, uint32_t qd, uint64_t ramp_ns,
-		    uint64_t time_ns)
-{
-	cli_opts_init(o, cmd, CLI_OG_TARGET);
-	o->qd = qd;
-	o->ramp_ns = ramp_ns;
-	o->time_ns = time_ns;
-	return cli_opts_cmdline_parse(o, argc, argv, synopsis, extra, cb, ctx);
-}
 
 static void sat_free(struct sat *s)
 {

@@ -18,15 +18,6 @@ struct cli_sat_opts {
 	uint64_t demo_size;
 };
 
-/* The front end of saturate, latency and sweep: shared options with this
- * command's defaults for qd, ramp and time, then its extras. Returns
- * CLI_OPTS_GO to go on, else the exit status (help printed, or the error
- * as one line). */
-int cli_sat_cmdline(struct cli_opts *o, const char *cmd, int argc, char **argv,
-		    const char *synopsis, const struct cli_opt_extra *extra,
-		    cli_opt_cb cb, void *ctx, uint32_t qd, uint64_t ramp_ns,
-		    uint64_t time_ns);
-
 /* Runs every step on o->targets and prints the report (and JSON where
  * o->json asks). Returns the exit status. */
 int cli_saturate_run(const struct cli_opts *o, const struct cli_sat_opts *so);
