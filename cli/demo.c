@@ -22,6 +22,7 @@
 
 #include "cli/commands.h"
 #include "cli/runner.h"
+#include "topo/topo.h"
 
 #define CHUNK (1u << 20)
 
@@ -247,12 +248,10 @@ int cli_demo_create(struct cli_demo *d, uint64_t size, int quiet)
  * that nothing is attached any more once we exit. */
 static void wait_detached(const char *dev)
 {
-	char path[96];
 	struct timespec ts = { 0, 20 * 1000 * 1000 };
 	int i;
 
-	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", dev + strlen("/dev/"));
-	for (i = 0; i < 250 && !access(path, F_OK); i++)
+	for (i = 0; i < 250 && topo_loop_attached(NULL, dev + strlen("/dev/")) > 0; i++)
 		nanosleep(&ts, NULL);
 }
 

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
 #include "cli/place.h"
 #include "topo/topo.h"
 
@@ -64,7 +63,7 @@ static int place_cpulist(const struct cli_opts *o, unsigned njobs, bool sqpoll,
 	if (o->ncpus < njobs) {
 		fprintf(stderr, "iostorm: --cpus lists %u CPUs for %u workers: give one CPU per worker\n",
 			o->ncpus, njobs);
-		return CLI_EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (sqpoll && each == 1)
 		place_say_once("--completion sqpoll: --cpus has no CPU of their own for the "
@@ -74,7 +73,7 @@ static int place_cpulist(const struct cli_opts *o, unsigned njobs, bool sqpoll,
 		if (each == 2)
 			slots[i].sq_cpu = o->cpus[i * each + 1];
 	}
-	return CLI_EXIT_OK;
+	return 0;
 }
 
 /* With sqpoll every worker asks for two places near its device: the first
@@ -110,7 +109,9 @@ static int place_topology(const struct cli_opts *o, struct topo *t,
 	free(slots);
 	free(nworkers);
 	free(paths);
-	return ret ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+	/* -EINVAL is cli_place's answer for a usage error: a failure down in
+	 * the topology layer is a runtime one whatever its errno */
+	return ret == -EINVAL ? -EIO : ret;
 }
 
 int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
@@ -124,9 +125,9 @@ int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
 	if (o->ncpus)
 		return place_cpulist(o, njobs, sqpoll, slots);
 	if (!targets || o->placement == TOPO_PLACE_NONE)
-		return CLI_EXIT_OK;
+		return 0;
 	t = place_live_topo();
 	if (!t)
-		return CLI_EXIT_OK;
+		return 0;
 	return place_topology(o, t, targets, ndev, per, sqpoll, slots);
 }

@@ -313,7 +313,7 @@ static int build_jobs(const struct runctx *c, struct eng_job **out)
 	struct eng_job *jobs;
 	struct cli_slot *slots;
 	unsigned i;
-	int err = 0, rc;
+	int err = 0;
 
 	jobs = calloc(c->njobs, sizeof(*jobs));
 	slots = calloc(c->njobs, sizeof(*slots));
@@ -322,11 +322,10 @@ static int build_jobs(const struct runctx *c, struct eng_job **out)
 		err = -ENOMEM;
 	}
 	if (!err) {
-		/* cli_place says why and answers with an exit status */
-		rc = cli_place(c->o, c->spec->targets, c->spec->targets ? c->ndev : 1,
-			       c->spec->targets ? c->per : c->njobs,
-			       c->mode == ENG_MODE_SQPOLL, slots);
-		err = rc == CLI_EXIT_USAGE ? -EINVAL : rc ? -EIO : 0;
+		/* cli_place says why */
+		err = cli_place(c->o, c->spec->targets, c->spec->targets ? c->ndev : 1,
+				c->spec->targets ? c->per : c->njobs,
+				c->mode == ENG_MODE_SQPOLL, slots);
 	}
 	for (i = 0; !err && i < c->njobs; i++)
 		fill_job(&jobs[i], c, i, &slots[i]);

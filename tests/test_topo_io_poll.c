@@ -1,6 +1,7 @@
 /* topo_io_poll: a disk's queue/io_poll by device number, a partition's
  * disk's, a missing or garbled file, on a made-up sysfs tree; then every
- * block device of this machine answers 1 or 0, and a loop device 0. */
+ * block device of this machine answers 1 or 0, and a loop device 0.
+ * topo_loop_attached: a loop device with and without a backing file. */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -87,6 +88,11 @@ static void fake_tree(void)
 	link_dev(7, 0, "virtual/loop0");
 	link_dev(7, 9, "virtual/odd0");
 	link_dev(7, 10, "virtual/noqueue0");
+	mkdirs("block/loop0/loop");
+	mkdirs("block/loop1");
+	mkdirs("block/loop2/loop");
+	put("block/loop0/loop/backing_file", "/dev/shm/a rather long path to a backing file\n");
+	put("block/loop2/loop/backing_file", "");
 }
 
 static void test_fake(void)
@@ -100,6 +106,10 @@ static void test_fake(void)
 	CHECK(topo_io_poll(root, makedev(7, 9)) == -EINVAL);
 	CHECK(topo_io_poll(root, makedev(7, 10)) == -ENOENT);
 	CHECK(topo_io_poll(root, makedev(8, 0)) == -ENOENT);
+	CHECK(topo_loop_attached(root, "loop0") == 1);
+	CHECK(topo_loop_attached(root, "loop1") == 0);
+	CHECK(topo_loop_attached(root, "loop2") == 1);
+	CHECK(topo_loop_attached(root, "loop9") == 0);
 }
 
 /* Whatever this machine's devices are, each answers 1 or 0; a loop device

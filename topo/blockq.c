@@ -1,4 +1,5 @@
-/* Facts of a block device's request queue, found by device number. */
+/* Facts of a block device: its request queue (found by device number), a
+ * loop device's backing file. */
 #include <errno.h>
 #include <string.h>
 #include <sys/sysmacros.h>
@@ -35,4 +36,20 @@ int topo_io_poll(const char *sysfs_root, dev_t dev)
 	if (ret == -ENOENT)
 		ret = read_io_poll(&t, dev, "/..");
 	return ret;
+}
+
+int topo_loop_attached(const char *sysfs_root, const char *name)
+{
+	struct topo t;
+	char buf[8];
+	int ret;
+
+	memset(&t, 0, sizeof(t));
+	t.sysfs = (char *)(sysfs_root ? sysfs_root : "/sys");
+	/* loop/ exists only while a backing file is attached: what it says
+	 * (a path, cut to fit buf) does not matter */
+	ret = topo_sys_read(&t, buf, sizeof(buf), "block/%s/loop/backing_file", name);
+	if (ret == -ENOENT)
+		return 0;
+	return ret == 0 || ret == -ENODATA ? 1 : ret;
 }

@@ -213,4 +213,8 @@ int topo_cpulist_parse(const char *s, int **cpus);
  * when sysfs has no such device, other -errno when it cannot be read. */
 int topo_io_poll(const char *sysfs_root, dev_t dev);
 
+/* Whether loop device name ("loop3") still has a backing file: 1 or 0, or
+ * -errno when sysfs cannot say. sysfs_root NULL: the live /sys. */
+int topo_loop_attached(const char *sysfs_root, const char *name);
+
 #endif
