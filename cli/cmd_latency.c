@@ -142,7 +142,7 @@ static int measure(const struct cli_opts *o, const struct eng_target *t,
 			     .njobs = o->jobs_per_device };
 	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = &t, .ntargets = 1,
 				     .label = "latency", .each_second = each_second, .ctx = &c };
-	struct cli_opts w = *o;
+	struct cli_opts run_opts = *o;	/* o without the live line */
 	struct cli_report rep;
 	int rc;
 
@@ -156,8 +156,8 @@ static int measure(const struct cli_opts *o, const struct eng_target *t,
 	}
 	fprintf(c.f, "iostorm latency: %s, QD1, bs %u, %.3gs after a %.3gs ramp\n",
 		t->path, o->bs, cli_secs(o->time_ns), cli_secs(o->ramp_ns));
-	w.quiet = true;		/* one line a second already */
-	rc = cli_runner_run(&w, &spec, &rep);
+	run_opts.quiet = true;		/* one line a second already */
+	rc = cli_runner_run(&run_opts, &spec, &rep);
 	if (!rc && rep.ndev)
 		last_second(&c, &rep.dev[0]);
 	if (!rc)
