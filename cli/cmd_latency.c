@@ -12,14 +12,12 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/json.h"
 #include "cli/opts.h"
+#include "cli/out.h"
 #include "cli/report.h"
 #include "cli/runner.h"
-#include "cli/saturate.h"
 
-#define NS_PER_S 1000000000ull
-#define ANSWER_WAIT_NS NS_PER_S	/* a worker answers after its current IO */
+#define ANSWER_WAIT_NS CLI_NS_PER_S	/* a worker answers after its current IO */
 
 static int cmd_latency(int argc, char **argv);
 
@@ -32,8 +30,8 @@ const struct cli_verb cli_verb_latency = {
 		"whole measured time.",
 	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON,
 	.qd = 1,
-	.ramp_ns = 2 * NS_PER_S,
-	.time_ns = 10 * NS_PER_S,
+	.ramp_ns = 2 * CLI_NS_PER_S,
+	.time_ns = 10 * CLI_NS_PER_S,
 	.jobfile = true,
 	.run = cmd_latency,
 };
@@ -49,13 +47,6 @@ struct lat_ctx {
 	struct eng_hist before;		/* the last copies, all workers */
 	unsigned sec;			/* lines printed */
 };
-
-static void us(char *buf, size_t len, double ns)
-{
-	double v = ns / 1e3;
-
-	snprintf(buf, len, v < 10 ? "%.2f" : v < 1000 ? "%.1f" : "%.0f", v);
-}
 
 /* Adds worker i's second into c->sum; returns its IOs and sets *dt. */
 static uint64_t take_second(struct lat_ctx *c, const struct eng_snapshot *s,
@@ -79,15 +70,15 @@ static uint64_t take_second(struct lat_ctx *c, const struct eng_snapshot *s,
 
 static void print_second(struct lat_ctx *c, uint64_t ios, uint64_t dt_ns)
 {
-	double iops = dt_ns ? (double)ios * 1e9 / (double)dt_ns : 0.0;
+	double iops = dt_ns ? (double)ios * (double)CLI_NS_PER_S / (double)dt_ns : 0.0;
 	unsigned sec = ++c->sec;
 	char p50[16], p99[16], max[16];
 
-	us(p50, sizeof(p50), (double)eng_hist_percentile(&c->sum, 50));
-	us(p99, sizeof(p99), (double)eng_hist_percentile(&c->sum, 99));
-	us(max, sizeof(max), (double)(c->sum.count ? c->sum.max_ns : 0));
 	fprintf(c->f, "%s %4u: %9.0f IOPS   p50 %8s us   p99 %8s us   max %8s us\n",
-		c->name, sec, iops, p50, p99, max);
+		c->name, sec, iops,
+		cli_fmt_us(p50, sizeof(p50), (double)eng_hist_percentile(&c->sum, 50), true),
+		cli_fmt_us(p99, sizeof(p99), (double)eng_hist_percentile(&c->sum, 99), true),
+		cli_fmt_us(max, sizeof(max), (double)(c->sum.count ? c->sum.max_ns : 0), true));
 	fflush(c->f);
 	json_array_append_new(c->secs, json_pack("{s:I, s:f, s:I, s:{s:I, s:I, s:I}}",
 		"second", (json_int_t)sec, "iops", iops, "ios", (json_int_t)ios,
@@ -123,7 +114,7 @@ static void each_second(void *ctx, struct eng_run *r)
 /* The last line: the whole window's figures less the last copies. */
 static void last_second(struct lat_ctx *c, const struct cli_dev *d)
 {
-	uint64_t ios = 0, seen_ns = 0, el = (uint64_t)(d->elapsed_s * 1e9);
+	uint64_t ios = 0, seen_ns = 0, el = (uint64_t)(d->elapsed_s * (double)CLI_NS_PER_S);
 	unsigned i;
 
 	if (!d->hist)
@@ -143,54 +134,34 @@ static void last_second(struct lat_ctx *c, const struct cli_dev *d)
 	print_second(c, d->ios - ios, el - seen_ns);
 }
 
-static int output(struct cli_report *rep, const struct cli_opts *o, json_t *secs)
-{
-	char err[512];
-	json_t *j;
-	int rc;
-
-	cli_report_print(rep, o, o->json && !strcmp(o->json, "-") ? stderr : stdout);
-	if (!o->json)
-		return CLI_EXIT_OK;
-	j = cli_json_report(rep, o);
-	if (!j || json_object_set(j, "seconds", secs)) {
-		json_decref(j);
-		fprintf(stderr, "iostorm latency: cannot build the JSON report (out of memory)\n");
-		return CLI_EXIT_RUNTIME;
-	}
-	rc = cli_json_write(j, o->json, err, sizeof(err));
-	json_decref(j);
-	if (rc)
-		fprintf(stderr, "iostorm latency: %s\n", err);
-	return rc ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
-}
-
+/* extra: {"seconds": [...]}, the JSON's lines, filled here. */
 static int measure(const struct cli_opts *o, const struct eng_target *t,
-		   json_t *secs)
+		   json_t *extra)
 {
-	struct lat_ctx c = { .name = t->name, .secs = secs, .njobs = o->jobs_per_device };
+	struct lat_ctx c = { .name = t->name, .secs = json_object_get(extra, "seconds"),
+			     .njobs = o->jobs_per_device };
 	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = &t, .ntargets = 1,
 				     .label = "latency", .each_second = each_second, .ctx = &c };
-	struct cli_opts w = *o;
+	struct cli_opts run_opts = *o;	/* o without the live line */
 	struct cli_report rep;
 	int rc;
 
-	c.f = o->json && !strcmp(o->json, "-") ? stderr : stdout;
+	c.f = cli_out_text(o);
 	c.prev = calloc(c.njobs, sizeof(*c.prev));
 	c.have_prev = calloc(c.njobs, sizeof(*c.have_prev));
 	if (!c.prev || !c.have_prev) {
-		fprintf(stderr, "iostorm latency: out of memory\n");
+		cli_say("out of memory");
 		rc = CLI_EXIT_RUNTIME;
 		goto out;
 	}
 	fprintf(c.f, "iostorm latency: %s, QD1, bs %u, %.3gs after a %.3gs ramp\n",
-		t->path, o->bs, (double)o->time_ns / 1e9, (double)o->ramp_ns / 1e9);
-	w.quiet = true;		/* one line a second already */
-	rc = cli_runner_run(&w, &spec, &rep);
+		t->path, o->bs, cli_secs(o->time_ns), cli_secs(o->ramp_ns));
+	run_opts.quiet = true;		/* one line a second already */
+	rc = cli_runner_run(&run_opts, &spec, &rep);
 	if (!rc && rep.ndev)
 		last_second(&c, &rep.dev[0]);
 	if (!rc)
-		rc = output(&rep, o, secs);
+		rc = cli_report_output(&rep, o, extra);
 	cli_report_free(&rep);
 out:
 	free(c.have_prev);
@@ -202,31 +173,31 @@ static int cmd_latency(int argc, char **argv)
 {
 	struct cli_opts o;
 	struct cli_targets ts = { NULL, 0 };
-	json_t *secs = json_array();
+	json_t *extra = json_pack("{s:[]}", "seconds");
 	int rc;
 
 	if (!cli_opts_cmdline(&o, &cli_verb_latency, argc, argv, &rc))
 		goto out;
 	rc = CLI_EXIT_USAGE;
 	if (o.ntargets != 1)
-		fprintf(stderr, "iostorm latency: %s (try 'iostorm latency --help')\n",
+		cli_say("%s (try 'iostorm latency --help')",
 			o.ntargets ? "one TARGET only (run it once per target)" : "no TARGET given");
 	else if (o.qd != 1)
-		fprintf(stderr, "iostorm latency: --qd %u: latency measures QD1 only; 'iostorm sweep' covers other depths\n", o.qd);
+		cli_say("--qd %u: latency measures QD1 only; 'iostorm sweep' covers other depths", o.qd);
 	else if (!o.latency)
-		fprintf(stderr, "iostorm latency: --no-latency leaves nothing to show\n");
+		cli_say("--no-latency leaves nothing to show");
 	else if (o.ios || !o.time_ns)
-		fprintf(stderr, "iostorm latency: runs by --time, not --ios\n");
-	else if (!secs)
+		cli_say("runs by --time, not --ios");
+	else if (!extra)
 		rc = CLI_EXIT_RUNTIME;
 	else
 		rc = cli_targets_open(&ts, &o);
 	if (rc)
 		goto out;
 	o.batch = 1;
-	rc = measure(&o, &ts.t[0], secs);
+	rc = measure(&o, &ts.t[0], extra);
 out:
 	cli_targets_close(&ts);
-	json_decref(secs);
+	json_decref(extra);
 	return rc;
 }

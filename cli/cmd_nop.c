@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "cli/out.h"
 #include "cli/report.h"
 #include "cli/runner.h"
 
@@ -30,12 +31,12 @@ static int cmd_nop(int argc, char **argv)
 	if (!cli_opts_cmdline(&o, &cli_verb_nop, argc, argv, &rc))
 		return rc;
 	if (o.ntargets) {
-		fprintf(stderr, "iostorm nop: takes no TARGET ('%s' given)\n", o.targets[0]);
+		cli_say("takes no TARGET ('%s' given)", o.targets[0]);
 		return CLI_EXIT_USAGE;
 	}
 	rc = cli_runner_run(&o, &spec, &rep);
 	if (!rc)
-		rc = cli_report_output(&rep, &o);
+		rc = cli_report_output(&rep, &o, NULL);
 	cli_report_free(&rep);
 	return rc;
 }

@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "cli/out.h"
 #include "cli/report.h"
 #include "cli/runner.h"
 
@@ -35,7 +36,7 @@ static int cmd_run(int argc, char **argv)
 	if (!cli_opts_cmdline(&o, &cli_verb_run, argc, argv, &rc))
 		return rc;
 	if (!o.ntargets || o.ntargets > CLI_MAX_TARGETS) {
-		fprintf(stderr, "iostorm run: %s (try 'iostorm run --help')\n",
+		cli_say("%s (try 'iostorm run --help')",
 			o.ntargets ? "too many targets" : "no TARGET given");
 		return CLI_EXIT_USAGE;
 	}
@@ -48,7 +49,7 @@ static int cmd_run(int argc, char **argv)
 	spec.ntargets = ts.n;
 	rc = cli_runner_run(&o, &spec, &rep);
 	if (!rc)
-		rc = cli_report_output(&rep, &o);
+		rc = cli_report_output(&rep, &o, NULL);
 	cli_report_free(&rep);
 	cli_targets_close(&ts);
 	return rc;

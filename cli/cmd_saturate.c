@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/demo.h"
 #include "cli/opts.h"
+#include "cli/out.h"
 #include "cli/saturate.h"
 #include "topo/topo.h"
 
@@ -67,7 +68,7 @@ static bool parse(struct cli_opts *o, struct cli_sat_opts *so, int argc, char **
 	if (!cli_opts_cmdline(o, &cli_verb_saturate, argc, argv, status))
 		return false;
 	if (o->demo && o->ntargets) {
-		fprintf(stderr, "iostorm saturate: --demo makes its own targets: drop the TARGET operands\n");
+		cli_say("--demo makes its own targets: drop the TARGET operands");
 		*status = CLI_EXIT_USAGE;
 		return false;
 	}
@@ -91,7 +92,7 @@ static int run_demo(struct cli_opts *o, const struct cli_sat_opts *so)
 	}
 	cli_demo_remove(&d);
 	if (!o->quiet)
-		fprintf(stderr, "iostorm: demo: targets removed\n");
+		cli_say("demo: targets removed");
 	return rc;
 }
 
@@ -120,7 +121,7 @@ static int run_nvme(struct cli_opts *o, const struct cli_sat_opts *so, bool *non
 	}
 	topo_free(t);
 	if (n && (!paths || rc)) {
-		fprintf(stderr, "iostorm saturate: out of memory\n");
+		cli_say("out of memory");
 		rc = CLI_EXIT_RUNTIME;
 	} else if (n) {
 		*none = false;
@@ -150,6 +151,6 @@ static int cmd_saturate(int argc, char **argv)
 	rc = run_nvme(&o, &so, &none);
 	if (!none || rc)
 		return rc;
-	fprintf(stderr, "iostorm saturate: no NVMe namespace on this machine: running on demo targets\n");
+	cli_say("no NVMe namespace on this machine: running on demo targets");
 	return run_demo(&o, &so);
 }

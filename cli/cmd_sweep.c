@@ -11,12 +11,12 @@
 #include "cli/commands.h"
 #include "cli/json.h"
 #include "cli/opts.h"
+#include "cli/out.h"
 #include "cli/qd_list.h"
 #include "cli/report.h"
 #include "cli/runner.h"
 #include "model/sweep.h"
 
-#define NS_PER_S 1000000000ull
 #define DEFAULT_QDS "1,2,4,8,16,32,64,128,256"
 
 struct point {
@@ -57,33 +57,23 @@ const struct cli_verb cli_verb_sweep = {
 	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON,
 	.own = own,
 	.qd = 1,
-	.ramp_ns = NS_PER_S,
-	.time_ns = 3 * NS_PER_S,
+	.ramp_ns = CLI_NS_PER_S,
+	.time_ns = 3 * CLI_NS_PER_S,
 	.jobfile = true,
 	.run = cmd_sweep,
 };
-
-static void us(char *buf, size_t len, const struct cli_dev *d, uint64_t ns)
-{
-	double v = (double)ns / 1e3;
-
-	if (!d->has_lat)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, v < 10 ? "%.2f" : v < 1000 ? "%.1f" : "%.0f", v);
-}
 
 static void print_point(FILE *f, const struct point *p)
 {
 	const struct cli_dev *d = &p->total;
 	char p50[16], p99[16], p9999[16], mean[16];
 
-	us(mean, sizeof(mean), d, (uint64_t)d->lat.mean);
-	us(p50, sizeof(p50), d, d->lat.p50);
-	us(p99, sizeof(p99), d, d->lat.p99);
-	us(p9999, sizeof(p9999), d, d->lat.p9999);
-	fprintf(f, "%6u %10.0f %9.1f %8s %8s %8s %8s\n", p->qd, d->iops,
-		d->bw_bytes / (1024.0 * 1024.0), mean, p50, p99, p9999);
+	/* the mean cut to whole ns, like the percentiles */
+	fprintf(f, "%6u %10.0f %9.1f %8s %8s %8s %8s\n", p->qd, d->iops, d->bw_bytes / CLI_MIB,
+		cli_fmt_us(mean, sizeof(mean), (double)(uint64_t)d->lat.mean, d->has_lat),
+		cli_fmt_us(p50, sizeof(p50), (double)d->lat.p50, d->has_lat),
+		cli_fmt_us(p99, sizeof(p99), (double)d->lat.p99, d->has_lat),
+		cli_fmt_us(p9999, sizeof(p9999), (double)d->lat.p9999, d->has_lat));
 	fflush(f);
 }
 
@@ -156,9 +146,7 @@ static int summary(const struct cli_opts *o, const struct point *pt, unsigned n,
 {
 	double iops[CLI_MAX_QDS], p99[CLI_MAX_QDS], best = 0;
 	unsigned m = 0;
-	int knee, dbl, rc = CLI_EXIT_OK;
-	char err[512];
-	json_t *j;
+	int knee, dbl;
 
 	while (m < n && pt[m].done) {
 		iops[m] = pt[m].total.iops;
@@ -176,23 +164,13 @@ static int summary(const struct cli_opts *o, const struct point *pt, unsigned n,
 			pt[knee].qd, 100.0 * MODEL_SWEEP_KNEE_FRAC, iops[knee], best);
 	if (dbl >= 0)
 		fprintf(f, "p99 doubled: at QD%u (%.1f us against %.1f us at QD%u)\n", pt[dbl].qd,
-			p99[dbl] / 1e3, p99[0] / 1e3, pt[0].qd);
+			p99[dbl] / CLI_NS_PER_US, p99[0] / CLI_NS_PER_US, pt[0].qd);
 	else if (m && p99[0] > 0)
 		fprintf(f, "p99 doubled: not within QD%u..QD%u\n", pt[0].qd, pt[m - 1].qd);
 	fflush(f);
 	if (!o->json || !m)
 		return CLI_EXIT_OK;
-	j = summary_json(o, pt, m, knee, dbl, m < n);
-	if (!j) {
-		fprintf(stderr, "iostorm sweep: cannot build the JSON report (out of memory)\n");
-		return CLI_EXIT_RUNTIME;
-	}
-	if (cli_json_write(j, o->json, err, sizeof(err))) {
-		fprintf(stderr, "iostorm sweep: %s\n", err);
-		rc = CLI_EXIT_RUNTIME;
-	}
-	json_decref(j);
-	return rc;
+	return cli_out_json(o->json, summary_json(o, pt, m, knee, dbl, m < n), CLI_JSON_REPORT);
 }
 
 static int cmd_sweep(int argc, char **argv)
@@ -211,9 +189,9 @@ static int cmd_sweep(int argc, char **argv)
 	n = cli_qd_list_parse(o.qd_list ? o.qd_list : DEFAULT_QDS, qds, CLI_MAX_QDS, err,
 			      sizeof(err));
 	if (n < 0)
-		fprintf(stderr, "iostorm sweep: %s\n", err);
+		cli_say("%s", err);
 	else if (!o.ntargets || o.ntargets > CLI_MAX_TARGETS)
-		fprintf(stderr, "iostorm sweep: %s (try 'iostorm sweep --help')\n",
+		cli_say("%s (try 'iostorm sweep --help')",
 			o.ntargets ? "too many targets" : "no TARGET given");
 	else
 		rc = cli_targets_open(&ts, &o);
@@ -222,10 +200,9 @@ static int cmd_sweep(int argc, char **argv)
 	memset(pt, 0, sizeof(pt));
 	for (i = 0; i < n; i++)
 		pt[i].qd = qds[i];
-	f = o.json && !strcmp(o.json, "-") ? stderr : stdout;
+	f = cli_out_text(&o);
 	fprintf(f, "iostorm sweep: %u target%s, bs %u, %d depths, %.3gs ramp + %.3gs each\n",
-		ts.n, ts.n == 1 ? "" : "s", o.bs, n, (double)o.ramp_ns / 1e9,
-		(double)o.time_ns / 1e9);
+		ts.n, ts.n == 1 ? "" : "s", o.bs, n, cli_secs(o.ramp_ns), cli_secs(o.time_ns));
 	rc = run_points(&o, &ts, pt, (unsigned)n, f);
 	if (!rc)
 		rc = summary(&o, pt, (unsigned)n, f);

@@ -8,7 +8,12 @@
 #include <jansson.h>
 
 #include "cli/commands.h"
+#include "cli/out.h"
 #include "topo/topo.h"
+
+/* topo's JSON keeps jansson's full real precision (the reports round to 12
+ * digits) */
+#define TOPO_JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER)
 
 static int set_topology(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
@@ -270,7 +275,7 @@ static json_t *json_report(struct topo *t, const struct topo_dev *const *devs, u
 	unsigned i, k;
 	int j;
 
-	root = json_pack("{s:s s:s s:o s:o s:o}", "schema", "iostorm/1", "command", "topo",
+	root = json_pack("{s:s s:s s:o s:o s:o}", "schema", CLI_JSON_SCHEMA, "command", "topo",
 			 "nodes", nodes ? nodes : json_null(), "devices", jd ? jd : json_null(),
 			 "findings", jf ? jf : json_null());
 	if (!root || !nodes || !jd || !jf) {
@@ -301,25 +306,6 @@ static json_t *json_report(struct topo *t, const struct topo_dev *const *devs, u
 	return root;
 }
 
-static int write_json(json_t *root, const char *path)
-{
-	int ret;
-
-	if (!strcmp(path, "-")) {
-		ret = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		if (!ret)
-			ret = fputc('\n', stdout) == EOF ? -1 : 0;
-		fflush(stdout);
-	} else {
-		ret = json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	}
-	if (ret) {
-		fprintf(stderr, "iostorm: topo: %s: cannot write the JSON report\n", path);
-		return CLI_EXIT_RUNTIME;
-	}
-	return CLI_EXIT_OK;
-}
-
 static int load(const struct cli_opts *o, struct topo **t)
 {
 	int ret = topo_load(t, o->topology, NULL);
@@ -327,12 +313,12 @@ static int load(const struct cli_opts *o, struct topo **t)
 	if (!ret)
 		return 0;
 	if (!o->topology)
-		fprintf(stderr, "iostorm: topo: cannot read this machine's topology: %s\n", strerror(-ret));
+		cli_say("cannot read this machine's topology: %s", strerror(-ret));
 	else if (ret == -EINVAL)
-		fprintf(stderr, "iostorm: topo: %s: not an lstopo XML export that hwloc 2 can read (lstopo FILE.xml writes one)\n",
+		cli_say("%s: not an lstopo XML export that hwloc 2 can read (lstopo FILE.xml writes one)",
 			o->topology);
 	else
-		fprintf(stderr, "iostorm: topo: %s: %s\n", o->topology, strerror(-ret));
+		cli_say("%s: %s", o->topology, strerror(-ret));
 	return -1;
 }
 
@@ -352,7 +338,7 @@ static int select_devs(struct topo *t, const struct cli_opts *o,
 	for (i = 0; i < o->ntargets; i++) {
 		ret = topo_lookup(t, o->targets[i], &devs[ndevs]);
 		if (ret) {
-			fprintf(stderr, "iostorm: topo: %s: %s\n", o->targets[i],
+			cli_say("%s: %s", o->targets[i],
 				ret == -ENOENT && o->topology ? "no such block device in the topology" :
 				strerror(-ret));
 			return -1;
@@ -371,7 +357,6 @@ static int cmd_topo(int argc, char **argv)
 	struct topo *t = NULL;
 	struct cli_opts o;
 	int ndevs, nf = 0, rc = CLI_EXIT_RUNTIME;
-	json_t *root = NULL;
 
 	if (!cli_opts_cmdline(&o, &cli_verb_topo, argc, argv, &rc))
 		return rc;
@@ -387,22 +372,16 @@ static int cmd_topo(int argc, char **argv)
 	nf = topo_findings(t, devs, (unsigned)ndevs, &f);
 	if (nf < 0)
 		goto oom;
-	/* with --json -, stdout is the JSON's: the text goes to stderr */
-	print_text(o.json && !strcmp(o.json, "-") ? stderr : stdout, t, &o, devs,
-		   (unsigned)ndevs, f, nf);
+	print_text(cli_out_text(&o), t, &o, devs, (unsigned)ndevs, f, nf);
 	rc = CLI_EXIT_OK;
-	if (o.json) {
-		root = json_report(t, devs, (unsigned)ndevs, f, nf);
-		if (!root)
-			goto oom;
-		rc = write_json(root, o.json);
-	}
+	if (o.json)
+		rc = cli_out_json(o.json, json_report(t, devs, (unsigned)ndevs, f, nf),
+				  TOPO_JSON_FLAGS);
 	goto out;
 oom:
-	fprintf(stderr, "iostorm: topo: out of memory\n");
+	cli_say("out of memory");
 	rc = CLI_EXIT_RUNTIME;
 out:
-	json_decref(root);
 	free(f);
 	free(devs);
 	topo_free(t);

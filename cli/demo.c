@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/loop.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,25 +20,11 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/out.h"
 #include "cli/runner.h"
 #include "topo/topo.h"
 
 #define CHUNK (1u << 20)
-
-static void note(int quiet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void note(int quiet, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (quiet)
-		return;
-	fputs("iostorm: demo: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 /* Non-zero, varied bytes, so nothing in the stack can compress them away. */
 static void fill(unsigned char *buf, size_t len, uint64_t seed)
@@ -168,12 +153,13 @@ static int make_files(struct cli_demo *d, uint64_t size, unsigned char *buf,
 
 		snprintf(d->file[k], sizeof(d->file[k]), "%s/iostorm-demo-%d-%u",
 			 CLI_DEMO_FILE_DIR, (int)getpid(), k);
-		note(quiet, "writing %llu MiB to %s", (unsigned long long)(size >> 20), d->file[k]);
+		if (!quiet)
+			cli_say("demo: writing %llu MiB to %s", (unsigned long long)(size >> 20), d->file[k]);
 		err = write_file(d->file[k], size, buf);
 		if (err == -EINTR)
 			return CLI_EXIT_RUNTIME;
 		if (err) {
-			fprintf(stderr, "iostorm: demo: cannot write %s: %s\n", d->file[k], strerror(-err));
+			cli_say("demo: cannot write %s: %s", d->file[k], strerror(-err));
 			return CLI_EXIT_RUNTIME;
 		}
 		memcpy(d->path[k], d->file[k], sizeof(d->path[k]));
@@ -192,7 +178,8 @@ static void make_loops(struct cli_demo *d, uint64_t size, unsigned char *buf,
 	int err;
 
 	if (geteuid() != 0) {
-		note(quiet, "not root: no loop devices, files only");
+		if (!quiet)
+			cli_say("demo: not root: no loop devices, files only");
 		return;
 	}
 	for (i = 0; i < CLI_DEMO_LOOPS && !cli_runner_interrupted(); i++) {
@@ -203,14 +190,15 @@ static void make_loops(struct cli_demo *d, uint64_t size, unsigned char *buf,
 			err = loop_create(file, dev, sizeof(dev));
 		unlink(file);
 		if (err < 0) {
-			if (err != -EINTR)
-				note(quiet, "no loop device on %s: %s", file, strerror(-err));
+			if (err != -EINTR && !quiet)
+				cli_say("demo: no loop device on %s: %s", file, strerror(-err));
 			return;
 		}
 		d->loop_fd[d->n] = err;
 		snprintf(d->path[d->n], sizeof(d->path[d->n]), "%s", dev);
-		note(quiet, "%s on %s (%llu MiB, memory)", dev, file,
-		     (unsigned long long)(size >> 20));
+		if (!quiet)
+			cli_say("demo: %s on %s (%llu MiB, memory)", dev, file,
+				(unsigned long long)(size >> 20));
 		d->n++;
 	}
 }
@@ -229,7 +217,7 @@ int cli_demo_create(struct cli_demo *d, uint64_t size, int quiet)
 	cli_runner_signals();
 	buf = malloc(CHUNK);
 	if (!buf) {
-		fprintf(stderr, "iostorm: demo: out of memory\n");
+		cli_say("demo: out of memory");
 		return CLI_EXIT_RUNTIME;
 	}
 	rc = make_files(d, size, buf, quiet);
@@ -237,7 +225,7 @@ int cli_demo_create(struct cli_demo *d, uint64_t size, int quiet)
 		make_loops(d, size, buf, quiet);
 	free(buf);
 	if (!rc && cli_runner_interrupted()) {
-		fprintf(stderr, "iostorm: demo: interrupted while creating the targets\n");
+		cli_say("demo: interrupted while creating the targets");
 		rc = CLI_EXIT_RUNTIME;
 	}
 	return rc;

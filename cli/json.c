@@ -2,11 +2,7 @@
  * option, so a result file says how it was obtained. */
 #include "cli/json.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
-
-#define NS_PER_S 1e9
 
 static json_int_t ji(uint64_t v)
 {
@@ -69,8 +65,8 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 			 "completion", o->mode_auto ? "auto" : eng_mode_name(o->mode),
 			 "completion_used", eng_mode_name(r->mode),
 			 "engine_used", r->engine,
-			 "time_s", (double)o->time_ns / NS_PER_S,
-			 "ramp_s", (double)o->ramp_ns / NS_PER_S,
+			 "time_s", cli_secs(o->time_ns),
+			 "ramp_s", cli_secs(o->ramp_ns),
 			 "ios", ji(o->ios),
 			 "jobs_per_device", (json_int_t)o->jobs_per_device,
 			 "jobs", (json_int_t)o->jobs,
@@ -125,26 +121,4 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 			 "cpu", "user_s", t->user_s, "sys_s", t->sys_s,
 			 "ios_per_call", t->ios_per_call,
 			 "elapsed_s", r->elapsed_s, "interrupted", r->interrupted);
-}
-
-int cli_json_write(json_t *j, const char *path, char *err, size_t errlen)
-{
-	const size_t flags = JSON_INDENT(2) | JSON_REAL_PRECISION(12);
-	bool out = !strcmp(path, "-");
-	FILE *f = out ? stdout : fopen(path, "w");
-	int rc = 0;
-
-	if (!f) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return rc;
-	}
-	if (json_dumpf(j, f, flags) || fputc('\n', f) == EOF)
-		rc = -EIO;
-	if ((out ? fflush(f) : fclose(f)) && !rc)
-		rc = -errno;
-	if (rc)
-		snprintf(err, errlen, "%s: cannot write the JSON report: %s",
-			 out ? "stdout" : path, strerror(-rc));
-	return rc;
 }

@@ -7,9 +7,8 @@
 #include <stddef.h>
 
 #include "cli/opts.h"
+#include "cli/out.h"
 #include "cli/report.h"
-
-#define CLI_JSON_SCHEMA "iostorm/1"
 
 /* {"mean", "stddev", "min", "p50", ..., "max"} in ns, or JSON null when the
  * device has no latency figures. New reference. */
@@ -20,8 +19,5 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r);
 json_t *cli_json_dev(const struct cli_dev *d);
 /* The whole report; NULL when out of memory. New reference. */
 json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o);
-/* Writes j to path ("-": stdout), indented, with a final newline.
- * Returns 0 or -errno with err filled. */
-int cli_json_write(json_t *j, const char *path, char *err, size_t errlen);
 
 #endif

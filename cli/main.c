@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/jobfile.h"
+#include "cli/out.h"
 
 static void usage(FILE *f)
 {
@@ -56,7 +57,7 @@ static int run_jobfile(const char *file, int argc, char **argv)
 	int n, rc;
 
 	if (!file || !*file) {
-		fprintf(stderr, "iostorm: -c needs a job file (try 'iostorm --help')\n");
+		cli_say("-c needs a job file (try 'iostorm --help')");
 		return CLI_EXIT_USAGE;
 	}
 	/* a verb right after the file wins over the file's command; anything
@@ -70,14 +71,14 @@ static int run_jobfile(const char *file, int argc, char **argv)
 	if (!rc)
 		rc = cli_jobfile_check(&j, cmd, err, sizeof(err));
 	if (rc) {
-		fprintf(stderr, "iostorm: %s\n", err);
+		cli_say("%s", err);
 		cli_jobfile_free(&j);
 		return rc == -ENOMEM ? CLI_EXIT_RUNTIME : CLI_EXIT_USAGE;
 	}
 	v = cli_verb_find(cmd);
 	n = cli_jobfile_argv(&j, cmd, argc, argv, &args);
 	if (n < 0) {
-		fprintf(stderr, "iostorm: out of memory\n");
+		cli_say("out of memory");
 		rc = CLI_EXIT_RUNTIME;
 	} else {
 		rc = v->run(n, args);
@@ -112,6 +113,6 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return CLI_EXIT_OK;
 	}
-	fprintf(stderr, "iostorm: unknown command '%s' (try 'iostorm --help')\n", argv[1]);
+	cli_say("unknown command '%s' (try 'iostorm --help')", argv[1]);
 	return CLI_EXIT_USAGE;
 }

@@ -240,7 +240,7 @@ static bool parse_cmdline(struct cli_opts *o, const char *synopsis, int argc,
 
 	*status = CLI_EXIT_OK;
 	if (cli_opts_parse(o, argc, argv, &outcome, err, sizeof(err))) {
-		fprintf(stderr, "iostorm %s: %s (try 'iostorm %s --help')\n", o->cmd, err, o->cmd);
+		cli_say("%s (try 'iostorm %s --help')", err, o->cmd);
 		*status = CLI_EXIT_USAGE;
 		return false;
 	}
@@ -255,5 +255,6 @@ bool cli_opts_cmdline(struct cli_opts *o, const struct cli_verb *v, int argc,
 		      char **argv, int *status)
 {
 	cli_opts_init(o, v->name, v->groups);
+	cli_out_verb(v->name);
 	return parse_cmdline(o, v->synopsis, argc, argv, status);
 }

@@ -124,9 +124,9 @@ const struct cli_optdesc *cli_opt_find_short(const struct cli_opts *o, int val);
  * -ENOENT for a name o's verb does not take. */
 int cli_opts_set(struct cli_opts *o, const char *name, const char *val,
 		 char *err, size_t errlen);
-/* A command's front end: v's defaults, then argv. Prints --help (synopsis
- * then options) or --version to stdout, or the error as one line on
- * stderr. true: go on; false: return *status (0 after help or version, 2
+/* A command's front end: v's defaults, then argv; from here on every line
+ * on stderr names v (cli_out_verb). Prints --help (synopsis then options)
+ * or --version to stdout, or the error as one line on stderr. true: go on; false: return *status (0 after help or version, 2
  * after an error). */
 bool cli_opts_cmdline(struct cli_opts *o, const struct cli_verb *v, int argc,
 		      char **argv, int *status);

@@ -6,8 +6,7 @@
 #define CLI_OPTS_IMPL_H
 
 #include "cli/opts.h"
-
-#define CLI_NS_PER_S 1000000000ull
+#include "cli/out.h"
 
 /* The options every verb draws from by group; ends with a NULL name. */
 extern const struct cli_optdesc cli_opts_table[];

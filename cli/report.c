@@ -79,19 +79,6 @@ int cli_report_total(struct cli_report *r)
 	return 0;
 }
 
-/* Microseconds with the precision a reader needs: 12.34, 123.4, 1234. */
-static void fmt_us(char *buf, size_t len, double ns)
-{
-	double us = ns / 1000.0;
-
-	if (us < 10.0)
-		snprintf(buf, len, "%.2f", us);
-	else if (us < 1000.0)
-		snprintf(buf, len, "%.1f", us);
-	else
-		snprintf(buf, len, "%.0f", us);
-}
-
 static void print_lat(FILE *f, const struct cli_dev *d)
 {
 	const double v[] = { d->lat.mean, (double)d->lat.p50, (double)d->lat.p90,
@@ -100,13 +87,8 @@ static void print_lat(FILE *f, const struct cli_dev *d)
 	char buf[32];
 	size_t i;
 
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		if (d->has_lat)
-			fmt_us(buf, sizeof(buf), v[i]);
-		else
-			snprintf(buf, sizeof(buf), "-");
-		fprintf(f, " %*s", LATW, buf);
-	}
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		fprintf(f, " %*s", LATW, cli_fmt_us(buf, sizeof(buf), v[i], d->has_lat));
 }
 
 static void print_row(FILE *f, const struct cli_dev *d, int namew)
@@ -114,7 +96,7 @@ static void print_row(FILE *f, const struct cli_dev *d, int namew)
 	double cpu = d->elapsed_s > 0 ? 100.0 * (d->user_s + d->sys_s) / d->elapsed_s : 0.0;
 
 	fprintf(f, "%-*s %10.0f %9.1f", namew, d->name, d->iops,
-		d->bw_bytes / (1024.0 * 1024.0));
+		d->bw_bytes / CLI_MIB);
 	print_lat(f, d);
 	fprintf(f, " %6.1f %7.2f %7llu\n", cpu, d->ios_per_call,
 		(unsigned long long)d->errors);
@@ -129,15 +111,15 @@ static void print_config(const struct cli_report *r, const struct cli_opts *o,
 		fprintf(f, ", bs %u", o->bs);
 	fprintf(f, ", qd %u, batch %u", o->qd, o->batch);
 	if (o->time_ns)
-		fprintf(f, ", time %.3gs", (double)o->time_ns / 1e9);
+		fprintf(f, ", time %.3gs", cli_secs(o->time_ns));
 	if (o->ios)
 		fprintf(f, ", %llu IOs", (unsigned long long)o->ios);
-	fprintf(f, ", ramp %.3gs%s%s\n", (double)o->ramp_ns / 1e9,
+	fprintf(f, ", ramp %.3gs%s%s\n", cli_secs(o->ramp_ns),
 		o->buffered ? ", buffered" : "", r->interrupted ? ", INTERRUPTED" : "");
 }
 
-void cli_report_print(const struct cli_report *r, const struct cli_opts *o,
-		      FILE *f)
+static void print_table(const struct cli_report *r, const struct cli_opts *o,
+			FILE *f)
 {
 	int namew = 6;
 	unsigned i;
@@ -162,26 +144,20 @@ void cli_report_print(const struct cli_report *r, const struct cli_opts *o,
 			" (not of the SQPOLL kernel threads, which keep a core busy each)" : "");
 }
 
-int cli_report_output(const struct cli_report *r, const struct cli_opts *o)
+int cli_report_output(const struct cli_report *r, const struct cli_opts *o,
+		      json_t *extra)
 {
-	bool json_out = o->json && !strcmp(o->json, "-");
-	char err[512];
 	json_t *j;
-	int rc;
 
-	cli_report_print(r, o, json_out ? stderr : stdout);
+	print_table(r, o, cli_out_text(o));
 	if (!o->json)
 		return CLI_EXIT_OK;
 	j = cli_json_report(r, o);
-	if (!j) {
-		fprintf(stderr, "iostorm %s: cannot build the JSON report (out of memory)\n", r->command);
-		return CLI_EXIT_RUNTIME;
+	if (j && extra && json_object_update(j, extra)) {
+		json_decref(j);
+		j = NULL;
 	}
-	rc = cli_json_write(j, o->json, err, sizeof(err));
-	json_decref(j);
-	if (rc)
-		fprintf(stderr, "iostorm %s: %s\n", r->command, err);
-	return rc ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+	return cli_out_json(o->json, j, CLI_JSON_REPORT);
 }
 
 void cli_report_free(struct cli_report *r)

@@ -1,12 +1,13 @@
 /* What a run measured, per device and in total, and the table that shows
  * it. Filled by cli_runner_run (or by hand in tests), printed by
- * cli_report_print, serialised by cli/json.c. */
+ * cli_report_output, serialised by cli/json.c. */
 #ifndef CLI_REPORT_H
 #define CLI_REPORT_H
 
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <jansson.h>
 #include <stdio.h>
 
 #include "cli/opts.h"
@@ -51,11 +52,11 @@ void cli_lat_from_hist(struct cli_dev *d, const struct eng_hist *h);
 void cli_dev_rates(struct cli_dev *d);
 /* Sums the devices into r->total (merging histograms when present). */
 int cli_report_total(struct cli_report *r);
-void cli_report_print(const struct cli_report *r, const struct cli_opts *o,
-		      FILE *f);
-/* The table on stdout (on stderr with --json -), and the JSON where --json
- * asks for it. Returns the exit status. */
-int cli_report_output(const struct cli_report *r, const struct cli_opts *o);
+/* The table on cli_out_text(o), then the JSON where --json asks for it,
+ * with extra's keys (NULL: none) after the report's own. Returns the exit
+ * status. */
+int cli_report_output(const struct cli_report *r, const struct cli_opts *o,
+		      json_t *extra);
 void cli_report_free(struct cli_report *r);
 
 #endif

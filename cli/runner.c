@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,13 +11,13 @@
 #include <time.h>
 
 #include "cli/commands.h"
+#include "cli/out.h"
 #include "cli/place.h"
 #include "cli/progress.h"
 #include "engine/clock.h"
 #include "engine/rng.h"
 #include "topo/topo.h"
 
-#define NS_PER_S 1000000000ull
 #define TICK_NS 100000000ull	/* how often the wait loop looks around */
 
 static _Atomic int stop_signal;
@@ -34,18 +33,8 @@ struct runctx {
 	uint64_t *prev;		/* per device: IOs at the last live line */
 };
 
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void say(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("iostorm: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
+/* Every failure here is one line with the output layer's prefix. */
+#define say cli_say
 
 /* The first signal only sets the flag: the reporting loop notices it
  * within a tick and stops cleanly. A second one (a device that hangs and
@@ -445,7 +434,7 @@ static uint64_t now_ns(void)
 
 static void sleep_ns(uint64_t ns)
 {
-	struct timespec ts = { (time_t)(ns / NS_PER_S), (long)(ns % NS_PER_S) };
+	struct timespec ts = { (time_t)(ns / CLI_NS_PER_S), (long)(ns % CLI_NS_PER_S) };
 
 	nanosleep(&ts, NULL);	/* EINTR is fine: the loop looks again */
 }
@@ -483,8 +472,8 @@ static uint64_t next_wait(bool hook, uint64_t dur_ns, uint64_t el, unsigned sec)
 {
 	uint64_t left = dur_ns ? dur_ns - el : TICK_NS, wait = TICK_NS;
 
-	if (hook && (uint64_t)(sec + 1) * NS_PER_S - el < wait)
-		wait = (uint64_t)(sec + 1) * NS_PER_S - el;
+	if (hook && (uint64_t)(sec + 1) * CLI_NS_PER_S - el < wait)
+		wait = (uint64_t)(sec + 1) * CLI_NS_PER_S - el;
 	return left < wait ? left : wait;
 }
 
@@ -499,17 +488,16 @@ static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns,
 	while (!should_stop(c)) {
 		t = now_ns();
 		/* not on the last boundary: the caller has the final figures */
-		if (hook && t - t0 >= (uint64_t)(sec + 1) * NS_PER_S &&
-		    (!dur_ns || (uint64_t)(sec + 1) * NS_PER_S < dur_ns)) {
+		if (hook && t - t0 >= (uint64_t)(sec + 1) * CLI_NS_PER_S &&
+		    (!dur_ns || (uint64_t)(sec + 1) * CLI_NS_PER_S < dur_ns)) {
 			sec++;
 			c->spec->each_second(c->spec->ctx, c->r);
 		}
 		if (dur_ns && t - t0 >= dur_ns)
 			return;
-		if (c->live && t - last >= NS_PER_S) {
-			live_sample(c, (double)(t - last) / 1e9);
-			cli_progress_show(label, (double)(t - t0) / 1e9,
-					  (double)dur_ns / 1e9, c->pd, c->ndev);
+		if (c->live && t - last >= CLI_NS_PER_S) {
+			live_sample(c, cli_secs(t - last));
+			cli_progress_show(label, cli_secs(t - t0), cli_secs(dur_ns), c->pd, c->ndev);
 			last = t;
 		}
 		sleep_ns(next_wait(hook, dur_ns, t - t0, sec));
@@ -566,7 +554,7 @@ static int alloc_devs(const struct runctx *c, struct cli_report *out)
 
 static void add_result(struct cli_dev *d, unsigned w, const struct eng_result *res)
 {
-	double el = (double)res->elapsed_ns / 1e9;
+	double el = cli_secs(res->elapsed_ns);
 
 	d->engine = eng_backend_name(res->backend);
 	d->cpus[w] = res->cpu;

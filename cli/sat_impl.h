@@ -7,6 +7,7 @@
 #ifndef CLI_SAT_IMPL_H
 #define CLI_SAT_IMPL_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -63,8 +64,7 @@ int cli_sat_analyse(struct sat *s);
 /* sat_report.c: the table, the gap and its attribution, to s->out. */
 void cli_sat_print_report(const struct sat *s);
 
-/* sat_json.c: the report to o->json where asked. Returns 0, or -errno with
- * err filled with the line to print. */
-int cli_sat_write_json(const struct sat *s, char *err, size_t errlen);
+/* sat_json.c: the report as JSON; NULL when out of memory. New reference. */
+json_t *cli_sat_json(const struct sat *s);
 
 #endif

@@ -3,9 +3,7 @@
  * that did not run is null. */
 #include "cli/sat_impl.h"
 
-#include <errno.h>
 #include <jansson.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "cli/json.h"
@@ -98,7 +96,7 @@ static json_t *node_json(const struct model_gap_node *n)
 			 "loss_pct", jpct(n->loss_pct));
 }
 
-static json_t *report_json(const struct sat *s)
+json_t *cli_sat_json(const struct sat *s)
 {
 	struct cli_report meta;
 	json_t *j, *devs, *nodes, *find, *tf;
@@ -138,24 +136,3 @@ static json_t *report_json(const struct sat *s)
 		json_object_set_new(j, "interrupted", json_boolean(s->interrupted));
 	return j;
 }
-
-int cli_sat_write_json(const struct sat *s, char *err, size_t errlen)
-{
-	char why[512];
-	json_t *j;
-	int rc;
-
-	if (!s->o->json)
-		return 0;
-	j = report_json(s);
-	if (!j) {
-		snprintf(err, errlen, "cannot build the JSON report (out of memory)");
-		return -ENOMEM;
-	}
-	rc = cli_json_write(j, s->o->json, why, sizeof(why));
-	if (rc)
-		snprintf(err, errlen, "--json %s", why);
-	json_decref(j);
-	return rc;
-}
-

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "cli/out.h"
+
 #define IW 9	/* IOPS column */
 #define LW 7	/* latency column, us */
 
@@ -20,17 +22,9 @@ static void put_iops(FILE *f, double v)
 static void put_lat(FILE *f, const struct satdev *sd, enum sat_fig e, uint64_t v)
 {
 	char buf[32];
-	double us = (double)v / 1e3;
 
-	if (!sd || !sd->done[e] || !sd->fig[e].has_lat)
-		snprintf(buf, sizeof(buf), "-");
-	else if (us < 10)
-		snprintf(buf, sizeof(buf), "%.2f", us);
-	else if (us < 1000)
-		snprintf(buf, sizeof(buf), "%.1f", us);
-	else
-		snprintf(buf, sizeof(buf), "%.0f", us);
-	fprintf(f, " %*s", LW, buf);
+	fprintf(f, " %*s", LW, cli_fmt_us(buf, sizeof(buf), (double)v,
+					  sd && sd->done[e] && sd->fig[e].has_lat));
 }
 
 static void put_pct(FILE *f, double v)
@@ -159,7 +153,7 @@ void cli_sat_print_report(const struct sat *s)
 	snprintf(qdn, sizeof(qdn), "QD%u IOPS", s->o->qd);
 	fprintf(f, "\niostorm saturate: %s, completion %s, bs %u, QD1 and QD%u, per step ramp %.3gs time %.3gs%s\n",
 		s->engine ? s->engine : "?", eng_mode_name(s->mode), s->o->bs, s->o->qd,
-		(double)s->o->ramp_ns / 1e9, (double)s->o->time_ns / 1e9,
+		cli_secs(s->o->ramp_ns), cli_secs(s->o->time_ns),
 		s->interrupted ? ", INTERRUPTED" : "");
 	k = namew + 6;
 	fprintf(f, "%*s %-*s %-*s %-*s\n", k, "",

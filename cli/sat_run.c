@@ -2,7 +2,7 @@
  * steps, run each through the runner, keep one set of figures per device
  * and step, then hand them to sat_analyse.c and print what model/gap.c
  * concludes (sat_report.c, sat_json.c). The only saturate file that does
- * I/O besides the output, and the only one that prints an error. */
+ * I/O besides the output, and the only one that says an error. */
 #include "cli/sat_impl.h"
 
 #include <sched.h>
@@ -10,16 +10,11 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/out.h"
 
 static const char *const fig_name[SAT_NFIG] = {
 	"alone QD1", "alone QDn", "all QD1", "all QDn", "all QDn remote",
 };
-
-/* One line on stderr: "iostorm saturate: " msg arg. */
-static void say(const char *msg, const char *arg)
-{
-	fprintf(stderr, "iostorm saturate: %s%s\n", msg, arg ? arg : "");
-}
 
 /* ---- the machine's facts ---- */
 
@@ -35,7 +30,7 @@ static void load_topology(struct sat *s)
 	 * another one (that is what 'iostorm topo --topology' is for) */
 	err = topo_load(&s->topo, NULL, NULL);
 	if (err) {
-		say("no topology (NUMA nodes and PCI paths unknown): ", strerror(-err));
+		cli_say("no topology (NUMA nodes and PCI paths unknown): %s", strerror(-err));
 		s->topo = NULL;
 		return;
 	}
@@ -96,7 +91,7 @@ static void step_label(const struct sat *s, enum sat_fig f, int only, char *buf,
 	snprintf(buf, len, "step %u/%u %s QD%u %s, all done in ~%.0fs",
 		 s->step + 1, s->nsteps, f == SAT_QD1_SOLO || f == SAT_QDN_SOLO ? "alone" : "all",
 		 step_qd(s, f), only >= 0 ? s->dev[only].t->name : "devices",
-		 (double)left / 1e9);
+		 cli_secs(left));
 }
 
 /* One step: device `only` alone, or every device (only < 0). */
@@ -131,9 +126,9 @@ static int run_step(struct sat *s, enum sat_fig f, int only)
 		s->mode = rep.mode;
 		s->interrupted |= rep.interrupted;
 		if (!s->o->quiet)
-			fprintf(stderr, "iostorm: %u/%u %s %s: %.0f IOPS%s\n", s->step + 1,
-				s->nsteps, fig_name[f], only >= 0 ? s->dev[only].t->name : "devices",
-				rep.total.iops, rep.interrupted ? " (interrupted)" : "");
+			cli_say("%u/%u %s %s: %.0f IOPS%s", s->step + 1, s->nsteps, fig_name[f],
+				only >= 0 ? s->dev[only].t->name : "devices", rep.total.iops,
+				rep.interrupted ? " (interrupted)" : "");
 	}
 	cli_report_free(&rep);
 	s->step++;
@@ -171,8 +166,8 @@ static void plan(struct sat *s)
 		s->so->compare_placement ? ", then all at QDn with remote workers" : "");
 	if (o->time_ns)
 		fprintf(s->out, "plan: %u steps of %.3gs ramp + %.3gs measured: about %.0fs\n",
-			s->nsteps, (double)o->ramp_ns / 1e9, (double)o->time_ns / 1e9,
-			(double)s->nsteps * (double)s->step_ns / 1e9);
+			s->nsteps, cli_secs(o->ramp_ns), cli_secs(o->time_ns),
+			(double)s->nsteps * (double)s->step_ns / (double)CLI_NS_PER_S);
 	else
 		fprintf(s->out, "plan: %u steps of %llu IOs per device each\n", s->nsteps,
 			(unsigned long long)o->ios);
@@ -198,18 +193,14 @@ static void sat_free(struct sat *s)
 /* The analysis, the table and the JSON, once the steps have run. */
 static int conclude(struct sat *s)
 {
-	char err[600];
-
 	if (cli_sat_analyse(s)) {
-		say("out of memory", NULL);
+		cli_say("out of memory");
 		return CLI_EXIT_RUNTIME;
 	}
 	cli_sat_print_report(s);
-	if (cli_sat_write_json(s, err, sizeof(err))) {
-		say(err, NULL);
-		return CLI_EXIT_RUNTIME;
-	}
-	return CLI_EXIT_OK;
+	if (!s->o->json)
+		return CLI_EXIT_OK;
+	return cli_out_json(s->o->json, cli_sat_json(s), CLI_JSON_REPORT);
 }
 
 int cli_saturate_run(const struct cli_opts *o, const struct cli_sat_opts *so)
@@ -221,9 +212,9 @@ int cli_saturate_run(const struct cli_opts *o, const struct cli_sat_opts *so)
 	memset(&s, 0, sizeof(s));
 	s.o = o;
 	s.so = so;
-	s.out = o->json && !strcmp(o->json, "-") ? stderr : stdout;
+	s.out = cli_out_text(o);
 	if (!o->ntargets || o->ntargets > CLI_MAX_TARGETS) {
-		say(o->ntargets ? "too many targets" : "no TARGET given", NULL);
+		cli_say("%s", o->ntargets ? "too many targets" : "no TARGET given");
 		return CLI_EXIT_USAGE;
 	}
 	rc = cli_targets_open(&s.ts, o);
@@ -232,7 +223,7 @@ int cli_saturate_run(const struct cli_opts *o, const struct cli_sat_opts *so)
 	s.n = s.ts.n;
 	s.dev = calloc(s.n, sizeof(*s.dev));
 	if (!s.dev) {
-		say("out of memory", NULL);
+		cli_say("out of memory");
 		sat_free(&s);
 		return CLI_EXIT_RUNTIME;
 	}

@@ -39,7 +39,7 @@ if expect_ok "symlink" run "${q[@]}" --json - "$T_DIR/by-id-disk"; then
 	[ "$(jq -r '.devices[0].name' "$T_OUT")" = "$name" ] ||
 		check_fail "symlink: device name is not $name"
 fi
-expect_error "symlink, poll" 1 "^iostorm: $name has no poll queues" \
+expect_error "symlink, poll" 1 "^iostorm run: $name has no poll queues" \
 	run "${q[@]}" --completion poll "$T_DIR/by-id-disk"
 
 # auto: irq here (loop devices have no poll queues), said in one line

@@ -51,7 +51,7 @@ static json_t *roundtrip(const struct cli_report *r, const struct cli_opts *o)
 	if (!j || fd < 0)
 		exit(T_EXIT_FAIL);
 	close(fd);
-	CHECKF(cli_json_write(j, path, err, sizeof(err)) == 0, "%s", err);
+	CHECKF(cli_json_write(j, path, CLI_JSON_REPORT, err, sizeof(err)) == 0, "%s", err);
 	json_decref(j);
 	back = json_load_file(path, 0, &jerr);
 	unlink(path);
