@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/out.h"
 #include "cli/place.h"
 #include "topo/topo.h"
 
@@ -29,7 +30,7 @@ static struct topo *place_live_topo(void)
 	if (ret) {
 		place_topo_failed = true;
 		place_topo = NULL;
-		fprintf(stderr, "iostorm: cannot read the machine's topology (%s): workers are not pinned\n",
+		cli_say("cannot read the machine's topology (%s): workers are not pinned",
 			strerror(-ret));
 		return NULL;
 	}
@@ -49,7 +50,7 @@ static void place_say_once(const char *text)
 			return;
 	if (nsaid < PLACE_MAX_SAID)
 		memcpy(said[nsaid++], text, TOPO_NOTE_LEN);
-	fprintf(stderr, "iostorm: %s\n", text);
+	cli_say("%s", text);
 }
 
 /* --cpus in order. With sqpoll, a list of two CPUs per worker gives each
@@ -61,7 +62,7 @@ static int place_cpulist(const struct cli_opts *o, unsigned njobs, bool sqpoll,
 	unsigned i, each = sqpoll && o->ncpus >= 2 * njobs ? 2 : 1;
 
 	if (o->ncpus < njobs) {
-		fprintf(stderr, "iostorm: --cpus lists %u CPUs for %u workers: give one CPU per worker\n",
+		cli_say("--cpus lists %u CPUs for %u workers: give one CPU per worker",
 			o->ncpus, njobs);
 		return -EINVAL;
 	}
@@ -105,7 +106,7 @@ static int place_topology(const struct cli_opts *o, struct topo *t,
 			out[i].sq_cpu = slots[i * each + 1].cpu;
 	}
 	if (ret)
-		fprintf(stderr, "iostorm: cannot place workers (%s)\n", strerror(-ret));
+		cli_say("cannot place workers (%s)", strerror(-ret));
 	free(slots);
 	free(nworkers);
 	free(paths);

@@ -34,7 +34,6 @@ struct runctx {
 };
 
 /* Every failure here is one line with the output layer's prefix. */
-#define say cli_say
 
 /* The first signal only sets the flag: the reporting loop notices it
  * within a tick and stops cleanly. A second one (a device that hangs and
@@ -73,29 +72,29 @@ static void open_error(const char *path, int err, bool buffered)
 {
 	switch (err) {
 	case -ENOENT:
-		say("%s: no such file or device", path);
+		cli_say("%s: no such file or device", path);
 		break;
 	case -EISDIR:
-		say("%s: is a directory, not a block device or regular file", path);
+		cli_say("%s: is a directory, not a block device or regular file", path);
 		break;
 	case -ENOTBLK:
-		say("%s: is not a block device or regular file", path);
+		cli_say("%s: is not a block device or regular file", path);
 		break;
 	case -ENOSPC:
-		say("%s: is smaller than one logical block", path);
+		cli_say("%s: is smaller than one logical block", path);
 		break;
 	case -EACCES:
 	case -EPERM:
-		say("%s: permission denied (reading it needs read access, devices usually root)", path);
+		cli_say("%s: permission denied (reading it needs read access, devices usually root)", path);
 		break;
 	case -EINVAL:
 		if (!buffered) {
-			say("%s: the file system refuses O_DIRECT: use --buffered", path);
+			cli_say("%s: the file system refuses O_DIRECT: use --buffered", path);
 			break;
 		}
 		/* fall through */
 	default:
-		say("%s: cannot open: %s", path, strerror(-err));
+		cli_say("%s: cannot open: %s", path, strerror(-err));
 	}
 }
 
@@ -106,22 +105,22 @@ static int check_fit(const struct eng_target *t, const struct cli_opts *o)
 	uint64_t len;
 
 	if (o->bs % t->lbs) {
-		say("--bs %u is not a multiple of %s's logical block size (%u)", o->bs, t->path, t->lbs);
+		cli_say("--bs %u is not a multiple of %s's logical block size (%u)", o->bs, t->path, t->lbs);
 		return -EINVAL;
 	}
 	if (o->range_off % t->lbs) {
-		say("--range offset %llu is not a multiple of %s's logical block size (%u)",
+		cli_say("--range offset %llu is not a multiple of %s's logical block size (%u)",
 		    (unsigned long long)o->range_off, t->path, t->lbs);
 		return -EINVAL;
 	}
 	if (o->range_off >= t->size || o->range_len > t->size - o->range_off) {
-		say("--range goes beyond the end of %s (%llu bytes)", t->path,
+		cli_say("--range goes beyond the end of %s (%llu bytes)", t->path,
 		    (unsigned long long)t->size);
 		return -EINVAL;
 	}
 	len = o->range_len ? o->range_len : t->size - o->range_off;
 	if (len < o->bs) {
-		say("%s: %llu bytes to read is less than one block of --bs %u", t->path,
+		cli_say("%s: %llu bytes to read is less than one block of --bs %u", t->path,
 		    (unsigned long long)len, o->bs);
 		return -EINVAL;
 	}
@@ -136,7 +135,7 @@ static int check_distinct(const struct cli_targets *ts)
 	for (i = 0; i < ts->n; i++) {
 		for (j = i + 1; j < ts->n; j++) {
 			if (eng_target_same(&ts->t[i], &ts->t[j])) {
-				say("%s and %s are the same device", ts->t[i].path, ts->t[j].path);
+				cli_say("%s and %s are the same device", ts->t[i].path, ts->t[j].path);
 				return -EINVAL;
 			}
 		}
@@ -181,7 +180,7 @@ int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o)
 	ts->n = 0;
 	ts->t = calloc(o->ntargets ? o->ntargets : 1, sizeof(*ts->t));
 	if (!ts->t) {
-		say("out of memory");
+		cli_say("out of memory");
 		return CLI_EXIT_RUNTIME;
 	}
 	if (open_all(ts, o))
@@ -217,15 +216,15 @@ static enum eng_mode runner_mode(const struct cli_opts *o,
 		return o->mode;
 	for (i = 0; i < n; i++) {
 		if (!t[i]->is_blk || topo_io_poll(NULL, t[i]->dev) != 1) {
-			say("--completion auto: irq (%s has no poll queues)", t[i]->name);
+			cli_say("--completion auto: irq (%s has no poll queues)", t[i]->name);
 			return ENG_MODE_IRQ;
 		}
 	}
 	if (!n) {
-		say("--completion auto: irq");
+		cli_say("--completion auto: irq");
 		return ENG_MODE_IRQ;
 	}
-	say("--completion auto: poll (every target has poll queues)");
+	cli_say("--completion auto: poll (every target has poll queues)");
 	return ENG_MODE_POLL;
 }
 
@@ -235,22 +234,22 @@ static enum eng_mode runner_mode(const struct cli_opts *o,
 static int check_combination(const struct cli_opts *o, enum eng_op op)
 {
 	if (op == ENG_OP_NOP && o->backend == ENG_BACKEND_LIBAIO) {
-		say("nop measures io_uring's IORING_OP_NOP: --engine libaio has no equivalent");
+		cli_say("nop measures io_uring's IORING_OP_NOP: --engine libaio has no equivalent");
 		return -EINVAL;
 	}
 	if (o->backend == ENG_BACKEND_LIBAIO && !o->mode_auto && o->mode != ENG_MODE_IRQ) {
-		say("--completion %s needs io_uring: libaio completes by interrupt only",
+		cli_say("--completion %s needs io_uring: libaio completes by interrupt only",
 		    eng_mode_name(o->mode));
 		return -EINVAL;
 	}
 	if (o->buffered && !o->mode_auto &&
 	    (o->mode == ENG_MODE_POLL || o->mode == ENG_MODE_HYBRID)) {
-		say("--completion %s needs O_DIRECT: reads through the page cache cannot be polled",
+		cli_say("--completion %s needs O_DIRECT: reads through the page cache cannot be polled",
 		    eng_mode_name(o->mode));
 		return -EINVAL;
 	}
 	if (op == ENG_OP_READ && o->ios && o->ios < o->jobs_per_device) {
-		say("--ios %llu is fewer than the %u workers per device: give each at least one IO",
+		cli_say("--ios %llu is fewer than the %u workers per device: give each at least one IO",
 		    (unsigned long long)o->ios, o->jobs_per_device);
 		return -EINVAL;
 	}
@@ -307,7 +306,7 @@ static int build_jobs(const struct runctx *c, struct eng_job **out)
 	jobs = calloc(c->njobs, sizeof(*jobs));
 	slots = calloc(c->njobs, sizeof(*slots));
 	if (!jobs || !slots) {
-		say("out of memory");
+		cli_say("out of memory");
 		err = -ENOMEM;
 	}
 	if (!err) {
@@ -337,13 +336,13 @@ static void mode_refused(enum eng_mode m)
 {
 	switch (m) {
 	case ENG_MODE_HYBRID:
-		say("kernel refuses IORING_SETUP_HYBRID_IOPOLL: hybrid polling needs Linux 6.13 or newer");
+		cli_say("kernel refuses IORING_SETUP_HYBRID_IOPOLL: hybrid polling needs Linux 6.13 or newer");
 		break;
 	case ENG_MODE_SQPOLL:
-		say("kernel refuses IORING_SETUP_SQPOLL: SQ polling needs Linux 5.1 or newer (5.11 without root)");
+		cli_say("kernel refuses IORING_SETUP_SQPOLL: SQ polling needs Linux 5.1 or newer (5.11 without root)");
 		break;
 	default:
-		say("kernel refuses IORING_SETUP_IOPOLL: polled completion needs Linux 5.1 or newer");
+		cli_say("kernel refuses IORING_SETUP_IOPOLL: polled completion needs Linux 5.1 or newer");
 	}
 }
 
@@ -352,12 +351,12 @@ static void io_failed(const struct runctx *c, const char *name, int err)
 	bool polled = c->mode == ENG_MODE_POLL || c->mode == ENG_MODE_HYBRID;
 
 	if (err == -EOPNOTSUPP && polled && !strncmp(name, "nvme", 4))
-		say("%s has no poll queues: load the nvme driver with poll_queues=N", name);
+		cli_say("%s has no poll queues: load the nvme driver with poll_queues=N", name);
 	else if (err == -EOPNOTSUPP && polled)
-		say("%s has no poll queues (queue/io_poll is 0): polled completion needs an NVMe drive with poll queues",
+		cli_say("%s has no poll queues (queue/io_poll is 0): polled completion needs an NVMe drive with poll queues",
 		    name);
 	else
-		say("%s: IO failed: %s", name, strerror(-err));
+		cli_say("%s: IO failed: %s", name, strerror(-err));
 }
 
 static void setup_failed(const struct runctx *c, unsigned i, int err)
@@ -365,15 +364,15 @@ static void setup_failed(const struct runctx *c, unsigned i, int err)
 	const char *name = job_name(c, i);
 
 	if (c->o->backend == ENG_BACKEND_LIBAIO)
-		say("%s: io_setup failed: %s (see /proc/sys/fs/aio-max-nr)", name, strerror(-err));
+		cli_say("%s: io_setup failed: %s (see /proc/sys/fs/aio-max-nr)", name, strerror(-err));
 	else if ((err == -ENOSYS || err == -EPERM) && c->mode != ENG_MODE_IRQ)
-		say("%s: io_uring_setup failed: %s (io_uring disabled here? --completion %s needs io_uring)",
+		cli_say("%s: io_uring_setup failed: %s (io_uring disabled here? --completion %s needs io_uring)",
 		    name, strerror(-err), eng_mode_name(c->mode));
 	else if (err == -ENOSYS || err == -EPERM)
-		say("%s: io_uring_setup failed: %s (io_uring disabled here? try --engine libaio)",
+		cli_say("%s: io_uring_setup failed: %s (io_uring disabled here? try --engine libaio)",
 		    name, strerror(-err));
 	else
-		say("%s: io_uring_setup failed: %s", name, strerror(-err));
+		cli_say("%s: io_uring_setup failed: %s", name, strerror(-err));
 }
 
 static void say_failure(const struct runctx *c, unsigned i, const struct eng_result *res)
@@ -385,10 +384,10 @@ static void say_failure(const struct runctx *c, unsigned i, const struct eng_res
 	case ENG_STAGE_MODE: mode_refused(c->mode); break;
 	case ENG_STAGE_IO: io_failed(c, name, res->err); break;
 	case ENG_STAGE_SETUP: setup_failed(c, i, res->err); break;
-	case ENG_STAGE_PIN: say("%s: cannot pin its worker to a CPU: %s", name, e); break;
-	case ENG_STAGE_MEMORY: say("%s: cannot allocate the worker's memory: %s", name, e); break;
-	case ENG_STAGE_REGISTER: say("%s: registering buffers or file with io_uring failed: %s", name, e); break;
-	case ENG_STAGE_NONE: say("%s: the worker failed: %s", name, e); break;
+	case ENG_STAGE_PIN: cli_say("%s: cannot pin its worker to a CPU: %s", name, e); break;
+	case ENG_STAGE_MEMORY: cli_say("%s: cannot allocate the worker's memory: %s", name, e); break;
+	case ENG_STAGE_REGISTER: cli_say("%s: registering buffers or file with io_uring failed: %s", name, e); break;
+	case ENG_STAGE_NONE: cli_say("%s: the worker failed: %s", name, e); break;
 	}
 }
 
@@ -407,7 +406,7 @@ static int check_results(const struct runctx *c, int create_err)
 		}
 	}
 	if (create_err)
-		say("cannot start the workers: %s", strerror(-create_err));
+		cli_say("cannot start the workers: %s", strerror(-create_err));
 	return create_err;
 }
 
@@ -419,7 +418,7 @@ static void say_fallback(const struct runctx *c)
 	for (i = 0; i < c->njobs; i++) {
 		res = eng_run_result(c->r, i);
 		if (res->fell_back) {
-			say("io_uring unavailable (%s): using libaio", strerror(-res->fallback_err));
+			cli_say("io_uring unavailable (%s): using libaio", strerror(-res->fallback_err));
 			return;
 		}
 	}
@@ -653,7 +652,7 @@ static int launch(struct runctx *c, const struct eng_job *jobs)
 	int err = eng_run_create(&c->r, jobs, c->njobs);
 
 	if (err && !c->r) {
-		say("cannot start the workers: %s", strerror(-err));
+		cli_say("cannot start the workers: %s", strerror(-err));
 		return err;
 	}
 	if (err)
@@ -674,7 +673,7 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 	cli_runner_signals();
 	err = ctx_init(&c, o, spec);
 	if (err)
-		say("%s", err == -ENOMEM ? "out of memory" : "no workers to run");
+		cli_say("%s", err == -ENOMEM ? "out of memory" : "no workers to run");
 	c.mode = runner_mode(o, spec->targets, spec->targets ? spec->ntargets : 0);
 	rc = err ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
 	if (!rc) {
@@ -688,7 +687,7 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 		rc = check_results(&c, 0) ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
 	}
 	if (!rc && collect(&c, out)) {
-		say("out of memory");
+		cli_say("out of memory");
 		rc = CLI_EXIT_RUNTIME;
 	}
 	free(jobs);

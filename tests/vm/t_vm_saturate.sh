@@ -29,7 +29,7 @@ if vm_expect_ok sat "saturate on 4 drives"; then
 	# the remote step's workers ran on the other node
 	set -- $(cat "$VM_OUT/names")
 	for d in "$1:1" "$2:1" "$3:0" "$4:0"; do
-		grep -q "^iostorm: ${d%:*}: remote placement on node ${d#*:} " "$VM_OUT/sat.err" ||
+		grep -q "^iostorm saturate: ${d%:*}: remote placement on node ${d#*:} " "$VM_OUT/sat.err" ||
 			check_fail "saturate --compare-placement: ${d%:*} not placed on node ${d#*:} for the remote step"
 	done
 	grep -q '^verdict: ' "$VM_OUT/sat.out" || check_fail "saturate: no verdict line"
