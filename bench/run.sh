@@ -1,180 +1,218 @@
 #!/bin/bash
-# make bench: iostorm against fio (io_uring with its best options), side by
-# side in one run, pinned to the same core, on the same targets:
-#  (a) 4K random reads at QD32 from a 16 MiB file in the page cache
-#      (--buffered / direct=0): the engine's CPU cost per IO, and what timing
-#      every IO costs (iostorm --no-latency). The file is small on purpose:
-#      once it fits in the CPU caches the kernel's copy stops dominating and
-#      what is left to compare is the engines' own cost per IO;
-#  (b) a loop device over a /dev/shm file with O_DIRECT at QD1 and QD32.
-# Each pair runs alternately REPS times; the table shows medians, and the
-# ratios are medians of each round's ratio (the machine's drift cancels).
-# Latency: iostorm times submission to completion; so does fio's total
-# "lat" (lat_percentiles=1), which is what QD1 p50 is compared with; fio's
-# clat (which leaves out the submit call) is shown beside it.
-# Env: IOSTORM (binary), BENCH_CPU (core, default the last one), BENCH_TIME
-# (seconds per run, default 3), BENCH_REPS (default 5), BENCH_DIR (/var/tmp),
-# BENCH_A_MIB (size of the page-cache file, default 16),
-# BENCH_KEEP=1 keeps the JSON files.
+# make bench: iostorm side by side with fio's t/io_uring (the reference
+# per-core engine) and with fio (io_uring with its best options), pinned to
+# the same core, with the same depth and batch, on the same targets:
+#  (c) 4K random reads at QD32, batch 32, without O_DIRECT, from a file in
+#      the page cache: a 1 GiB file on tmpfs (/dev/shm) and a 16 MiB file in
+#      BENCH_DIR, read once first. iostorm with latency timing against
+#      t/io_uring -t1, iostorm --no-latency against t/io_uring -t0, and
+#      iostorm against fio. The 16 MiB file fits in the CPU caches, so the
+#      kernel's copy weighs less and the engines' own cost per IO shows;
+#  (n) IORING_OP_NOP at QD128, batch 32: the engine alone;
+#  (q) a loop device over a /dev/shm file with O_DIRECT at QD1 (IOPS and
+#      p50 against t/io_uring -t1 and fio) and at QD32 (against fio).
+# Each round runs every case once, the tools one after the other, the
+# order swapped every other round; the table shows medians over rounds and
+# every ratio is the median of the rounds' own ratios (drift cancels).
+# t/io_uring comes from bench/tio.sh (built once from Debian's fio source);
+# where it cannot be had, its cases are skipped with the reason and the
+# script exits non-zero at the end, as it does when any run failed.
+# Latency: iostorm times submission to reap; so does fio's total "lat"
+# (lat_percentiles=1) and t/io_uring's -t1 histogram (see compare.py's
+# clock line). Env: IOSTORM (binary), BENCH_CPU (core, default the last
+# one), BENCH_TIME (measured seconds per run, default 3, after 1 s of
+# ramp), BENCH_REPS (rounds, default 5), BENCH_DIR (/var/tmp, for the
+# 16 MiB file), BENCH_A_MIB (its size, default 16), BENCH_BIG_MIB (the
+# tmpfs file, default 1024), BENCH_NO_TIO=1 (skip t/io_uring),
+# BENCH_KEEP=1 keeps the raw outputs; IOSTORM_BENCH_CACHE (bench/tio.sh).
 set -euo pipefail
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
 IOSTORM=${IOSTORM:-$root/iostorm}
 cpu=${BENCH_CPU:-$(($(nproc) - 1))}
 secs=${BENCH_TIME:-3}
 reps=${BENCH_REPS:-5}
 dir=${BENCH_DIR:-/var/tmp}
-size_mib=1024
 a_mib=${BENCH_A_MIB:-16}
+big_mib=${BENCH_BIG_MIB:-1024}
+loop_mib=1024
 
 die() { echo "bench: $*" >&2; exit 1; }
+note() { echo "bench: $*" >&2; }
 [ -x "$IOSTORM" ] || die "no iostorm binary at $IOSTORM (run make)"
-command -v fio >/dev/null || die "fio is not installed (apt-get install fio)"
 command -v python3 >/dev/null || die "python3 is not installed"
+command -v taskset >/dev/null || die "taskset is not installed (util-linux)"
 [ "$(id -u)" -eq 0 ] || die "needs root (loop device)"
+[ "$reps" -ge 1 ] 2>/dev/null || die "BENCH_REPS must be a positive count, not '$reps'"
+[ "$secs" -ge 1 ] 2>/dev/null || die "BENCH_TIME must be whole seconds >= 1, not '$secs'"
+if ! command -v fio >/dev/null; then
+	note "fio is not installed; installing it with apt-get"
+	apt-get -qq install -y fio >/dev/null 2>&1 ||
+		{ apt-get -qq update && apt-get -qq install -y fio; } >/dev/null 2>&1 ||
+		die "fio is not installed and apt-get install fio failed"
+fi
+shm_free=$(($(df -k --output=avail /dev/shm | tail -n 1) >> 10))
+[ "$shm_free" -gt $((big_mib + loop_mib + 256)) ] ||
+	die "/dev/shm has ${shm_free} MiB free; the bench needs $((big_mib + loop_mib)) MiB there"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/iostorm-bench.XXXXXX")
-file="" shm="" loop=""
+file="" big="" shm="" loop="" child=""
 cleanup() {
+	[ -n "$child" ] && kill "$child" 2>/dev/null && wait "$child" 2>/dev/null
 	[ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
 	[ -n "$shm" ] && rm -f "$shm"
+	[ -n "$big" ] && rm -f "$big"
 	[ -n "$file" ] && rm -f "$file"
 	if [ "${BENCH_KEEP:-0}" = 1 ]; then
-		echo "JSON kept in $work" >&2
+		echo "raw outputs kept in $work" >&2
 	else
 		rm -rf "$work"
 	fi
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+# the runs are waited for in the background, so a signal is seen at once;
+# the cleanup then stops the run in flight before it removes its target
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# spawn CMD...: runs CMD so that a signal to this script can stop it
+spawn() {
+	local rc=0
+	"$@" &
+	child=$!
+	wait "$child" || rc=$?
+	child=""
+	return "$rc"
+}
 
 fill() {	# real bytes: unwritten extents would read as zeros without IO
 	head -c "$(($2 << 20))" /dev/urandom >"$1"
 }
 
-file=$(mktemp "$dir/iostorm-bench.XXXXXX")
-shm=$(mktemp /dev/shm/iostorm-bench.XXXXXX)
-echo "preparing a ${a_mib} MiB file in $dir and a ${size_mib} MiB loop device on /dev/shm ..." >&2
-fill "$file" "$a_mib"
-fill "$shm" "$size_mib"
-loop=$(losetup -f --show --direct-io=on "$shm") || die "losetup failed"
-cat "$file" >/dev/null	# into the page cache for (a)
+# t/io_uring and the TSC rate (Hz) that turns its -t1 ticks into time
+tio="" tsc_hz=""
+if [ "${BENCH_NO_TIO:-0}" = 1 ]; then
+	note "BENCH_NO_TIO=1: skipping the t/io_uring cases"
+	echo "BENCH_NO_TIO=1" >"$work/tio-missing"
+elif tio=$("$here/tio.sh" 2>"$work/tio.err"); then
+	if gcc -O2 -o "$work/tsc-hz" "$here/tsc-hz.c" 2>"$work/tsc.err" &&
+		tsc_hz=$(taskset -c "$cpu" "$work/tsc-hz"); then
+		:
+	else
+		note "no TSC rate for t/io_uring's ticks (see $work/tsc.err); its latency is left out"
+		tsc_hz=""
+	fi
+else
+	cat "$work/tio.err" >&2
+	note "t/io_uring cannot be had; its cases are skipped"
+	tail -n 1 "$work/tio.err" >"$work/tio-missing"
+	tio=""
+fi
 
-# iostorm NAME TARGET QD [ARGS...]
+file=$(mktemp "$dir/iostorm-bench.XXXXXX")
+big=$(mktemp /dev/shm/iostorm-bench-big.XXXXXX)
+shm=$(mktemp /dev/shm/iostorm-bench-loop.XXXXXX)
+note "preparing a ${a_mib} MiB file in $dir, a ${big_mib} MiB file on /dev/shm and a ${loop_mib} MiB loop device on /dev/shm ..."
+fill "$file" "$a_mib"
+fill "$big" "$big_mib"
+fill "$shm" "$loop_mib"
+loop=$(losetup -f --show --direct-io=on "$shm") || die "losetup failed"
+cat "$file" >/dev/null	# into the page cache; the tmpfs file is in memory
+
+failed=0
+# record NAME CMD...: one run; its output goes to $work/NAME.out, its
+# errors to $work/NAME.err; a failed run is said and counted, not fatal
+record() {
+	local name=$1
+	shift
+	if ! spawn "$@" >"$work/$name.out" 2>"$work/$name.err"; then
+		note "run $name failed: $(tail -n 1 "$work/$name.err")"
+		rm -f "$work/$name.json"
+		failed=$((failed + 1))
+	fi
+}
+
+# iostorm NAME TARGET QD BATCH [ARGS...]
 run_iostorm() {
-	local name=$1 target=$2 qd=$3
+	local name=$1 target=$2 qd=$3 batch=$4
+	shift 4
+	record "$name" taskset -c "$cpu" "$IOSTORM" run -q --cpus "$cpu" --qd "$qd" \
+		--batch "$batch" --bs 4k --time "${secs}s" --ramp 1s \
+		--json "$work/$name.json" "$@" "$target"
+}
+
+run_iostorm_nop() {
+	local name=$1
+	shift
+	record "$name" taskset -c "$cpu" "$IOSTORM" nop -q --cpus "$cpu" --qd 128 \
+		--batch 32 --time "${secs}s" --ramp 1s --json "$work/$name.json" "$@"
+}
+
+# t/io_uring NAME QD BATCH ARGS... : io_uring, interrupt completions (-p0),
+# registered buffers, files and ring (-B1 -F1 -X1), random offsets, one
+# thread; -r counts the ramp second and the second it stops in, neither of
+# which it reports, so 'secs' per-second lines are measured after the ramp.
+# No -T: its percentiles then come in TSC ticks, which compare.py converts
+# with the measured rate, finer than the whole microseconds -T would print.
+# It runs in $work, where no stray tsc-rate file can set its rate.
+run_tio() {
+	local name=$1 qd=$2 batch=$3
 	shift 3
-	"$IOSTORM" run -q --cpus "$cpu" --qd "$qd" --batch "$qd" --bs 4k \
-		--time "${secs}s" --ramp 1s --json "$work/$name.json" "$@" "$target" \
-		>/dev/null
+	[ -n "$tio" ] || return 0
+	record "$name" sh -c 'cd "$1" && shift && exec "$@"' sh "$work" \
+		taskset -c "$cpu" "$tio" -d"$qd" -s"$batch" -c"$batch" -b4096 -p0 -B1 \
+		-F1 -X1 -R1 -n1 -r$((secs + 2)) "$@"
 }
 
 # fio NAME TARGET QD DIRECT SIZE_MIB
 run_fio() {
 	local name=$1 target=$2 qd=$3 direct=$4 mib=$5
-	fio --name=bench --filename="$target" --ioengine=io_uring --rw=randread \
-		--bs=4k --iodepth="$qd" --direct="$direct" --fixedbufs=1 \
+	record "$name" fio --name=bench --filename="$target" --ioengine=io_uring \
+		--rw=randread --bs=4k --iodepth="$qd" --direct="$direct" --fixedbufs=1 \
 		--registerfiles=1 --sqthread_poll=0 --iodepth_batch_submit="$qd" \
 		--iodepth_batch_complete_min=1 --invalidate=0 --hipri=0 \
 		--norandommap=1 --randrepeat=0 --thread=1 --cpus_allowed="$cpu" \
 		--time_based=1 --runtime="$secs" --ramp_time=1 --size="${mib}M" \
-		--lat_percentiles=1 \
-		--output-format=json --output="$work/$name.json" >/dev/null
+		--lat_percentiles=1 --output-format=json --output="$work/$name.json"
 }
 
+# pair ROUND A B: runs the functions A then B, or B then A in even rounds,
+# so that neither tool always runs right after the other's warm-up
+pair() {
+	if [ $(($1 % 2)) -eq 1 ]; then "$2"; "$3"; else "$3"; "$2"; fi
+}
+
+# The cases, as functions of the round's i and the case's key k, target t
+c_lat() { run_iostorm "$k-iostorm-$i" "$t" 32 32 --buffered; }
+c_lat_tio() { run_tio "$k-tio-$i" 32 32 -O0 -t1 "$t"; }
+c_nolat() { run_iostorm "$k-nolat-$i" "$t" 32 32 --buffered --no-latency; }
+c_nolat_tio() { run_tio "$k-tio0-$i" 32 32 -O0 -t0 "$t"; }
+c_nop() { run_iostorm_nop "nop-iostorm-$i"; }
+c_nop_tio() { run_tio "nop-tio-$i" 128 32 -N1 -t0; }
+c_q1() { run_iostorm "q1-iostorm-$i" "$loop" 1 1; }
+c_q1_tio() { run_tio "q1-tio-$i" 1 1 -O1 -t1 "$loop"; }
+
 for ((i = 1; i <= reps; i++)); do
-	echo "round $i/$reps ..." >&2
-	run_iostorm "a-iostorm-$i" "$file" 32 --buffered
-	run_iostorm "a-nolat-$i" "$file" 32 --buffered --no-latency
-	run_fio "a-fio-$i" "$file" 32 0 "$a_mib"
-	run_iostorm "b1-iostorm-$i" "$loop" 1
-	run_fio "b1-fio-$i" "$loop" 1 1 "$size_mib"
-	run_iostorm "b32-iostorm-$i" "$loop" 32
-	run_fio "b32-fio-$i" "$loop" 32 1 "$size_mib"
+	note "round $i/$reps ..."
+	for k in c1g c16; do
+		if [ "$k" = c1g ]; then t=$big mib=$big_mib; else t=$file mib=$a_mib; fi
+		pair "$i" c_lat c_lat_tio
+		pair "$i" c_nolat c_nolat_tio
+		run_fio "$k-fio-$i" "$t" 32 0 "$mib"
+	done
+	pair "$i" c_nop c_nop_tio
+	pair "$i" c_q1 c_q1_tio
+	run_fio "q1-fio-$i" "$loop" 1 1 "$loop_mib"
+	run_iostorm "q32-iostorm-$i" "$loop" 32 32
+	run_fio "q32-fio-$i" "$loop" 32 1 "$loop_mib"
 done
 
-python3 - "$work" "$reps" "$cpu" "$secs" <<'EOF'
-import json, statistics, sys
-
-work, reps, cpu, secs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-
-def load(name, i):
-    with open(f"{work}/{name}-{i}.json") as f:
-        return json.load(f)
-
-def iostorm(d):
-    dev = d["devices"][0]
-    cpu_s = dev["cpu"]["user_s"] + dev["cpu"]["sys_s"]
-    lat = dev.get("lat_ns") or {}
-    return {"iops": dev["iops"], "per_cpu": dev["ios"] / cpu_s if cpu_s else 0,
-            "p50_us": lat["p50"] / 1e3 if lat.get("p50") else None}
-
-def fio(d):
-    job = d["jobs"][0]
-    rd = job["read"]
-    run_s = rd["runtime"] / 1e3
-    cpu_s = (job["usr_cpu"] + job["sys_cpu"]) / 100.0 * run_s
-    p50 = rd.get("lat_ns", {}).get("percentile", {}).get("50.000000")
-    c50 = rd["clat_ns"].get("percentile", {}).get("50.000000")
-    return {"iops": rd["iops"], "per_cpu": rd["total_ios"] / cpu_s if cpu_s else 0,
-            "p50_us": p50 / 1e3 if p50 else None,
-            "clat_p50_us": c50 / 1e3 if c50 else None}
-
-def median(name, parse):
-    runs = [parse(load(name, i)) for i in range(1, reps + 1)]
-    out = {}
-    for k in runs[0]:
-        vals = [r[k] for r in runs if r[k] is not None]
-        out[k] = statistics.median(vals) if vals else None
-    return out
-
-def ratio(num, den, parse_num, parse_den, key="iops"):
-    """median over rounds of round i's num/den: drift between rounds cancels"""
-    vals = []
-    for i in range(1, reps + 1):
-        a, b = parse_num(load(num, i))[key], parse_den(load(den, i))[key]
-        if a and b:
-            vals.append(a / b)
-    return statistics.median(vals) if vals else float("nan")
-
-def fmt(v, unit=""):
-    if v is None:
-        return "-"
-    return f"{v:,.0f}{unit}" if v >= 100 else f"{v:.2f}{unit}"
-
-rows = [
-    ("(a) page cache QD32", "a", True),
-    ("(b) loop O_DIRECT QD1", "b1", False),
-    ("(b) loop O_DIRECT QD32", "b32", False),
-]
-print(f"iostorm vs fio {reps} rounds x {secs}s, pinned to CPU {cpu}, medians")
-print(f"{'case':24} {'tool':14} {'IOPS':>12} {'IOs/CPU-s':>12} {'p50 us':>9}")
-res = {}
-for title, key, nolat in rows:
-    a = median(f"{key}-iostorm", iostorm)
-    b = median(f"{key}-fio", fio)
-    res[key] = (a, b)
-    print(f"{title:24} {'iostorm':14} {fmt(a['iops']):>12} {fmt(a['per_cpu']):>12} {fmt(a['p50_us']):>9}")
-    if nolat:
-        c = median(f"{key}-nolat", iostorm)
-        res["nolat"] = c
-        print(f"{'':24} {'iostorm nolat':14} {fmt(c['iops']):>12} {fmt(c['per_cpu']):>12} {'-':>9}")
-    print(f"{'':24} {'fio':14} {fmt(b['iops']):>12} {fmt(b['per_cpu']):>12} {fmt(b['p50_us']):>9}"
-          f"  (clat p50 {fmt(b['clat_p50_us'])})")
-    res[key + "-ratio"] = ratio(f"{key}-iostorm", f"{key}-fio", iostorm, fio)
-    res[key + "-cpu-ratio"] = ratio(f"{key}-iostorm", f"{key}-fio", iostorm, fio, "per_cpu")
-    print(f"{'':24} {'ratio':14} {res[key + '-ratio']:>11.2f}x {res[key + '-cpu-ratio']:>11.2f}x")
-
-def verdict(ok):
-    return "met" if ok else "NOT met"
-
-speedup = res["a-ratio"]
-cost = 1 - ratio("a-iostorm", "a-nolat", iostorm, iostorm)
-q1, f1 = res["b1"]
-print()
-print(f"target (a) iostorm >= 2.0x fio IOPS: {speedup:.2f}x  {verdict(speedup >= 2.0)}")
-print(f"target (a) latency timing costs <= 5% IOPS: {cost * 100:.1f}%  {verdict(cost <= 0.05)}")
-if q1["p50_us"] is not None and f1["p50_us"] is not None:
-    print(f"target (b) QD1 p50 <= fio's p50 (both submission to completion): {q1['p50_us']:.2f} us vs "
-          f"{f1['p50_us']:.2f} us  {verdict(q1['p50_us'] <= f1['p50_us'])}")
-EOF
+rc=0
+python3 "$here/compare.py" "$work" "$reps" "$cpu" "$secs" "$tsc_hz" || rc=$?
+if [ "$failed" -gt 0 ]; then
+	note "$failed run(s) failed; their figures are missing above"
+	rc=1
+fi
+exit "$rc"
