@@ -72,17 +72,19 @@ static void print_second(struct lat_ctx *c, uint64_t ios, uint64_t dt_ns)
 {
 	double iops = dt_ns ? (double)ios * (double)CLI_NS_PER_S / (double)dt_ns : 0.0;
 	unsigned sec = ++c->sec;
-	char p50[16], p99[16], max[16];
+	double mean = c->sum.count ? eng_hist_mean(&c->sum) : 0.0;
+	char avg[16], p50[16], p99[16], max[16];
 
-	fprintf(c->f, "%s %4u: %9.0f IOPS   p50 %8s us   p99 %8s us   max %8s us\n",
+	fprintf(c->f, "%s %4u: %9.0f IOPS   mean %8s us   p50 %8s us   p99 %8s us   max %8s us\n",
 		c->name, sec, iops,
+		cli_fmt_us(avg, sizeof(avg), mean, c->sum.count > 0),
 		cli_fmt_us(p50, sizeof(p50), (double)eng_hist_percentile(&c->sum, 50), true),
 		cli_fmt_us(p99, sizeof(p99), (double)eng_hist_percentile(&c->sum, 99), true),
 		cli_fmt_us(max, sizeof(max), (double)(c->sum.count ? c->sum.max_ns : 0), true));
 	fflush(c->f);
-	json_array_append_new(c->secs, json_pack("{s:I, s:f, s:I, s:{s:I, s:I, s:I}}",
+	json_array_append_new(c->secs, json_pack("{s:I, s:f, s:I, s:{s:f, s:I, s:I, s:I}}",
 		"second", (json_int_t)sec, "iops", iops, "ios", (json_int_t)ios,
-		"lat_ns", "p50", (json_int_t)eng_hist_percentile(&c->sum, 50),
+		"lat_ns", "mean", mean, "p50", (json_int_t)eng_hist_percentile(&c->sum, 50),
 		"p99", (json_int_t)eng_hist_percentile(&c->sum, 99),
 		"max", (json_int_t)(c->sum.count ? c->sum.max_ns : 0)));
 }

@@ -150,14 +150,19 @@ static int aio_loop(struct eng_worker *w)
 
 	for (;;) {
 		uint64_t now = eng_worker_now(w);
-		uint32_t queued;
+		uint32_t queued, n;
 
 		aio_reap_ring(w, now);
 		if (eng_worker_tick(w) && !w->inflight)
 			break;
-		queued = aio_prep(w, now);
-		if (queued)
-			ret = aio_submit(w, queued);
+		/* every free slot goes out now, batch iocbs per io_submit: one
+		 * left for a later loop would sit idle and the depth in flight
+		 * would fall below the depth asked for */
+		queued = 0;
+		while (!ret && (n = aio_prep(w, now)) > 0) {
+			ret = aio_submit(w, n);
+			queued += n;
+		}
 		if (!ret && (!queued || !w->nfree) && !aio_reap_ring(w, eng_worker_now(w)))
 			ret = aio_wait(w, &now);
 		if (eng_unlikely(ret)) {

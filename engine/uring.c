@@ -179,6 +179,37 @@ static uint32_t uring_prep(struct eng_worker *w, uint64_t now)
 	return i;
 }
 
+/*
+ * Every free slot goes out in the loop that freed it, batch SQEs per
+ * system call: a slot left for a later loop would sit idle for a whole
+ * reap, and the depth in flight would fall below the depth asked for (at
+ * --batch 1 by a third). All but the last batch are submitted here; the
+ * last one goes with uring_enter, which may also wait. SQPOLL's ring holds
+ * the whole depth and its kernel thread takes the SQEs itself. Returns 0
+ * with *queued the SQEs still to submit, or -errno.
+ */
+static int uring_fill(struct eng_worker *w, uint64_t now, uint32_t *queued)
+{
+	uint32_t n = uring_prep(w, now), pending = n;
+
+	while (n && eng_worker_budget(w)) {
+		if (!w->u.sqpoll) {
+			int ret = io_uring_submit(&w->u.ring);
+
+			w->calls++;
+			if (ret == -EAGAIN || ret == -EBUSY || ret == -EINTR)
+				break;	/* uring_enter retries what is left */
+			if (ret < 0)
+				return ret;
+			pending = 0;
+		}
+		n = uring_prep(w, now);
+		pending += n;
+	}
+	*queued = pending;
+	return 0;
+}
+
 /* Walk every ready CQE, then publish the head once. */
 static uint32_t uring_reap(struct eng_worker *w, uint64_t now)
 {
@@ -243,7 +274,12 @@ static int uring_loop(struct eng_worker *w)
 		reaped = uring_reap(w, now);
 		if (eng_worker_tick(w) && !w->inflight)
 			break;
-		queued = uring_prep(w, now);
+		ret = uring_fill(w, now, &queued);
+		if (eng_unlikely(ret < 0)) {
+			w->fatal = w->fatal ? w->fatal : ret;
+			eng_worker_end(w);
+			return ret;
+		}
 		if (eng_unlikely(!queued && !w->inflight)) {
 			/* SQPOLL: every IO is done but the kernel thread has not
 			 * yet moved the SQ head, so no SQE was free. */

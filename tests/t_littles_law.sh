@@ -1,0 +1,55 @@
+# Little's law on every command that reports latency: in a closed loop each
+# slot is busy from submission to reap, so IOPS x mean latency = the queue
+# depth, within 10%, whatever the batch (each loop refills every free slot,
+# batch per call). On a loop device: run with both backends at several
+# depths and batches, sweep's points (batch 1 by default), saturate's steps
+# and latency's per-second lines (QD1).
+. "$(dirname "$0")/lib.sh"
+need_iostorm
+need_cmd jq
+
+make_loop dev 64
+make_loop dev2 64
+q=(-q --ramp 200ms --time 500ms)
+
+# little FILE FILTER WHAT: every object FILTER yields ({iops, mean_ns, qd})
+# obeys the law within 10%
+little() {
+	local bad
+	bad=$(jq -c "[$2 | select(.iops > 0) | . + {ratio: (.iops * .mean_ns / 1e9 / .qd)}
+		| select(.ratio < 0.9 or .ratio > 1.1)]" "$1") || { check_fail "$3: no JSON"; return; }
+	[ "$bad" = "[]" ] || check_fail "$3: IOPS x mean latency is not the depth: $bad"
+	[ "$(jq "[$2] | length" "$1")" -gt 0 ] || check_fail "$3: nothing to check"
+}
+
+for engine in io_uring libaio; do
+	for qb in 1:1 4:1 16:1 16:4 16:16 64:8; do
+		qd=${qb%:*} batch=${qb#*:}
+		if expect_ok "run $engine qd $qd batch $batch" run "${q[@]}" --engine "$engine" \
+			--qd "$qd" --batch "$batch" --json - "$dev"; then
+			little "$T_OUT" '.config.qd as $qd | .devices[] | {iops, mean_ns: .lat_ns.mean, qd: $qd}' \
+				"run --engine $engine --qd $qd --batch $batch"
+		fi
+	done
+done
+
+if expect_ok "sweep" sweep "${q[@]}" --qd 1,4,16,64 --json - "$dev"; then
+	little "$T_OUT" '.points[] | {iops, mean_ns: .lat_ns.mean, qd}' "sweep (batch $(jq .config.batch "$T_OUT"))"
+fi
+if expect_ok "sweep libaio" sweep "${q[@]}" --engine libaio --qd 2,32 --json - "$dev"; then
+	little "$T_OUT" '.points[] | {iops, mean_ns: .lat_ns.mean, qd}' "sweep --engine libaio"
+fi
+
+if expect_ok "saturate" saturate "${q[@]}" --qd 16 --json - "$dev" "$dev2"; then
+	little "$T_OUT" '.system.qd as $qd | .devices[] |
+		(.qd1.solo, .qd1.all | {iops, mean_ns: .lat_ns.mean, qd: 1}),
+		(.qdn.solo, .qdn.all | {iops, mean_ns: .lat_ns.mean, qd: $qd})' "saturate's steps"
+fi
+
+if expect_ok "latency" latency -q --ramp 200ms --time 3s --json - "$dev"; then
+	# whole seconds only: the last line may be a part of one
+	little "$T_OUT" '.seconds[] | select(.second <= 3) | {iops, mean_ns: .lat_ns.mean, qd: 1}' \
+		"latency's seconds"
+	little "$T_OUT" '.devices[] | {iops, mean_ns: .lat_ns.mean, qd: 1}' "latency's table"
+fi
+t_done
