@@ -59,11 +59,13 @@ shm_free=$(($(df -k --output=avail /dev/shm | tail -n 1) >> 10))
 work=$(mktemp -d "${TMPDIR:-/tmp}/iostorm-bench.XXXXXX")
 file="" big="" shm="" loop="" child=""
 cleanup() {
-	[ -n "$child" ] && kill "$child" 2>/dev/null && wait "$child" 2>/dev/null
+	set +e	# every step runs, whatever the one before it answered
+	if [ -n "$child" ]; then
+		kill "$child" 2>/dev/null
+		wait "$child" 2>/dev/null
+	fi
 	[ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
-	[ -n "$shm" ] && rm -f "$shm"
-	[ -n "$big" ] && rm -f "$big"
-	[ -n "$file" ] && rm -f "$file"
+	rm -f ${shm:+"$shm"} ${big:+"$big"} ${file:+"$file"}
 	if [ "${BENCH_KEEP:-0}" = 1 ]; then
 		echo "raw outputs kept in $work" >&2
 	else
