@@ -2,7 +2,7 @@
 # what was measured up to then, as valid JSON.
 . "$(dirname "$0")/lib.sh"
 need_iostorm
-need_cmd jq
+need_cmd jq timeout
 
 make_data_file f 32
 for sig in INT TERM; do
@@ -22,6 +22,24 @@ for sig in INT TERM; do
 	jq -e '.devices[0].elapsed_s < 30 and .interrupted == true' "$T_OUT" >/dev/null ||
 		check_fail "SIG$sig: elapsed says the run was not cut short"
 done
+
+# One stop request delivered twice is one request: GNU timeout signals its
+# child and then its own process group, and a shell's two quick kills come
+# from one sender too. Both must stop cleanly with a report, not kill it.
+"$IOSTORM" run -q --time 60s --ramp 200ms --json - "$f" >"$T_OUT" 2>"$T_ERR" </dev/null &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 0 ] && jq -e '.interrupted == true' "$T_OUT" >/dev/null ||
+	{ check_fail "SIGTERM twice from one sender: exit $rc, want a clean stop"; show_output; }
+timeout -s TERM 1 "$IOSTORM" run -q --time 60s --ramp 200ms --json - "$f" >"$T_OUT" 2>"$T_ERR" </dev/null
+rc=$?
+# 124: timeout's own status for "timed out"; a kill by the signal is 143
+[ "$rc" -eq 124 ] && jq -e '.interrupted == true' "$T_OUT" >/dev/null ||
+	{ check_fail "SIGTERM from timeout (child and group): exit $rc, want a clean stop"; show_output; }
 
 # SIGINT during the ramp: nothing was measured, and nothing may pose as a
 # measurement (no rate, no latency from the ramp's IOs)
