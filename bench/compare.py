@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/compare.py WORK REPS CPU SECS TSC_HZ: the table and verdicts of
+"""bench/compare.py WORK REPS CPU SECS TSC_HZ BIG_MIB SMALL_MIB: the table and verdicts of
 bench/run.sh from the raw outputs it left in WORK: iostorm's and fio's JSON
 (NAME-ROUND.json) and t/io_uring's text (NAME-ROUND.out). A run that is
 missing shows as '-'; a target that cannot be judged says why, and the exit
@@ -13,6 +13,11 @@ import sys
 
 work, reps, cpu, secs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 tsc_hz = float(sys.argv[5]) if len(sys.argv) > 5 and sys.argv[5] else None
+big_mib, small_mib = (int(sys.argv[6]), int(sys.argv[7])) if len(sys.argv) > 7 else (1024, 16)
+
+
+def size_name(mib):
+    return f"{mib >> 10} GiB" if mib % 1024 == 0 else f"{mib} MiB"
 
 
 def load_json(name, i):
@@ -123,11 +128,11 @@ if os.path.exists(f"{work}/tio-missing"):
 
 IOS, TIO, FIO = iostorm, tio, fio
 cases = [
-    ("(c) cached 1 GiB tmpfs", "QD32 b32", "c1g", [
+    (f"(c) cached {size_name(big_mib)} tmpfs", "QD32 b32", "c1g", [
         ("iostorm", "c1g-iostorm", IOS), ("t/io_uring -t1", "c1g-tio", TIO),
         ("iostorm nolat", "c1g-nolat", IOS), ("t/io_uring -t0", "c1g-tio0", TIO),
         ("fio", "c1g-fio", FIO)]),
-    ("(c) cached 16 MiB", "QD32 b32", "c16", [
+    (f"(c) cached {size_name(small_mib)}", "QD32 b32", "c16", [
         ("iostorm", "c16-iostorm", IOS), ("t/io_uring -t1", "c16-tio", TIO),
         ("iostorm nolat", "c16-nolat", IOS), ("t/io_uring -t0", "c16-tio0", TIO),
         ("fio", "c16-fio", FIO)]),
@@ -185,7 +190,7 @@ def versus(label, num, den, want, tio_side):
 
 
 for _, _, k, _ in cases[:2]:
-    size = "1 GiB" if k == "c1g" else "16 MiB"
+    size = size_name(big_mib if k == "c1g" else small_mib)
     versus(f"(c {size}) iostorm >= 1.00x t/io_uring, latency on",
            (f"{k}-iostorm", IOS), (f"{k}-tio", TIO), 1.00, True)
     versus(f"(c {size}) iostorm --no-latency >= 1.05x t/io_uring -t0",

@@ -25,6 +25,7 @@
 # 16 MiB file), BENCH_A_MIB (its size, default 16), BENCH_BIG_MIB (the
 # tmpfs file, default 1024), BENCH_NO_TIO=1 (skip t/io_uring),
 # BENCH_KEEP=1 keeps the raw outputs; IOSTORM_BENCH_CACHE (bench/tio.sh).
+# docs/bench.md maps each case to the three tools' options.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -99,6 +100,7 @@ if [ "${BENCH_NO_TIO:-0}" = 1 ]; then
 	note "BENCH_NO_TIO=1: skipping the t/io_uring cases"
 	echo "BENCH_NO_TIO=1" >"$work/tio-missing"
 elif tio=$("$here/tio.sh" 2>"$work/tio.err"); then
+	cat "$work/tio.err" >&2	# what it installed or built, if anything
 	if gcc -O2 -o "$work/tsc-hz" "$here/tsc-hz.c" 2>"$work/tsc.err" &&
 		tsc_hz=$(taskset -c "$cpu" "$work/tsc-hz"); then
 		:
@@ -212,7 +214,8 @@ for ((i = 1; i <= reps; i++)); do
 done
 
 rc=0
-python3 "$here/compare.py" "$work" "$reps" "$cpu" "$secs" "$tsc_hz" || rc=$?
+python3 "$here/compare.py" "$work" "$reps" "$cpu" "$secs" "$tsc_hz" "$big_mib" \
+	"$a_mib" || rc=$?
 if [ "$failed" -gt 0 ]; then
 	note "$failed run(s) failed; their figures are missing above"
 	rc=1
