@@ -1,6 +1,7 @@
 /* iostorm: parse the verb (and -c JOBFILE), dispatch. Nothing else lives
  * here. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +89,7 @@ static int run_jobfile(const char *file, int argc, char **argv)
 	return rc;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	const char *file = NULL;
 	int used;
@@ -115,4 +116,22 @@ int main(int argc, char **argv)
 	}
 	cli_say("unknown command '%s' (try 'iostorm --help')", argv[1]);
 	return CLI_EXIT_USAGE;
+}
+
+/* A closed stdout (`iostorm run ... | head -1`) must not kill the run with
+ * SIGPIPE before its JSON file is written and its demo targets removed:
+ * writes fail with EPIPE instead, and a report that did not reach its
+ * reader is one line and exit 1. */
+int main(int argc, char **argv)
+{
+	int rc;
+
+	signal(SIGPIPE, SIG_IGN);
+	rc = dispatch(argc, argv);
+	if (fflush(stdout) || ferror(stdout)) {
+		cli_say("cannot write the report to standard output: %s",
+			errno == EPIPE || !errno ? "the reader has gone (broken pipe)" : strerror(errno));
+		return rc ? rc : CLI_EXIT_RUNTIME;
+	}
+	return rc;
 }

@@ -39,6 +39,15 @@ if [ "$(id -u)" -eq 0 ] && [ -e /dev/loop-control ]; then
 fi
 check_clean "--demo"
 
+# a reader that goes away (| head -1): no death by SIGPIPE, the targets are
+# removed, and a report that could not be written is exit 1
+sh -c 'echo $$ >"$1/pid"; shift; exec "$@"' sh "$T_DIR" "$IOSTORM" saturate --demo \
+	--demo-size 16m --qd 8 --ramp 100ms --time 300ms 2>&1 </dev/null | head -n 1 >/dev/null
+rc=${PIPESTATUS[0]}
+pid=$(cat "$T_DIR/pid")
+[ "$rc" -eq 1 ] || check_fail "--demo | head -1: exit $rc, want 1 (the report did not reach its reader)"
+check_clean "--demo | head -1"
+
 # no NVMe here: options without a command run the demo
 if ! ls /sys/class/nvme/*/ >/dev/null 2>&1; then
 	run_bg "${q[@]}"
