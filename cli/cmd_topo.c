@@ -170,8 +170,11 @@ static void print_text(FILE *out, struct topo *t, const struct cli_opts *o,
 		}
 		fmt_nodes(nodes, sizeof(nodes), d);
 		fmt_link(link, sizeof(link), &d->link);
-		fprintf(out, "  %-12s %-6s %-13s %-33s %-12s %s\n", d->name, nodes, d->pci, link,
-		             d->host_bridge[0] ? d->host_bridge : "-", d->model[0] ? d->model : "-");
+		fprintf(out, "  %-12s %-6s %-13s %-33s %-12s ", d->name, nodes, d->pci, link,
+		             d->host_bridge[0] ? d->host_bridge : "-");
+		/* sysfs or an XML file's words: never raw bytes on a terminal */
+		cli_put_escaped(d->model[0] ? d->model : "-", out);
+		fputc('\n', out);
 		for (i = 0; i < d->npaths; i++)
 			print_path(out, &d->paths[i]);
 	}

@@ -36,8 +36,24 @@ void cli_out_verb(const char *name)
 	verb = name;
 }
 
+/* s with every control character (a job file's binary bytes, a path or a
+ * sysfs string with an escape sequence) written as \xNN, so a message is
+ * one harmless line on a terminal. */
+void cli_put_escaped(const char *s, FILE *f)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+}
+
 void cli_say(const char *fmt, ...)
 {
+	char line[1024];
 	va_list ap;
 
 	if (verb)
@@ -45,8 +61,9 @@ void cli_say(const char *fmt, ...)
 	else
 		fputs("iostorm: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	cli_put_escaped(line, stderr);
 	fputc('\n', stderr);
 }
 

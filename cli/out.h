@@ -38,6 +38,8 @@ const char *cli_fmt_us(char *buf, size_t len, double ns, bool known);
 void cli_out_verb(const char *name);
 /* One error or note line on stderr, with the prefix and a newline. */
 void cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* s to f with control characters as \xNN (cli_say does this to its line). */
+void cli_put_escaped(const char *s, FILE *f);
 
 /* ---- streams and files ---- */
 
