@@ -1,8 +1,7 @@
-# Sourced by bench scripts: a private apt configuration that reaches the
-# same Debian mirror as this machine's own apt sources, so that a package
-# or a source package can be fetched without touching the host's sources,
-# lists or dpkg status. tests/vm/kernel.sh carries its own copy of the
-# mirror lookup (it predates this file).
+# Sourced by bench/tio.sh and tests/vm/kernel.sh: a private apt
+# configuration that reaches the same Debian mirror as this machine's own
+# apt sources, so that a package or a source package can be fetched without
+# touching the host's sources, lists or dpkg status.
 
 # The URI of the first 'deb' entry in the host's apt sources (one-line
 # *.list files and deb822 *.sources files) that serves suite $1.

@@ -25,36 +25,18 @@ if [ -s "$out/vmlinuz" ] && [ -s "$out/release" ] && [ -s "$out/modules/modules.
 	exit 0
 fi
 
-# The mirror of suite $1 in the host's apt sources (one-line and deb822).
-host_uri() {
-	local want=$1 f
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -r "$f" ] || continue
-		awk -v s="$want" '$1 == "deb" {
-			i = 2; if ($i ~ /^\[/) while ($i !~ /\]$/) i++
-			if ($i ~ /^\[/ || $(i) ~ /\]$/) i++
-			if ($(i + 1) == s) { print $i; exit }
-		}' "$f"
-	done
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -r "$f" ] || continue
-		awk -v s="$want" '
-			/^[[:space:]]*$/ { if (u != "" && hit) { print u; exit } u = ""; hit = 0; next }
-			tolower($1) == "uris:" { u = $2 }
-			tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == s) hit = 1 }
-			END { if (u != "" && hit) print u }' "$f"
-	done
-}
+# apt_host_uri and apt_private_init: the host's mirror, a private apt tree
+. "$(dirname "${BASH_SOURCE[0]}")/../../bench/apt-private.sh"
 
 case $series in
 6.12)
 	suite=bookworm-security
-	uri=$(host_uri bookworm-security | head -n 1)
+	uri=$(apt_host_uri bookworm-security | head -n 1)
 	[ -n "$uri" ] || die "no bookworm-security line in /etc/apt sources to take the mirror from"
 	pkgs_re='^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$' ;;
 7.2)
 	suite=sid
-	uri=$(host_uri bookworm | head -n 1)
+	uri=$(apt_host_uri bookworm | head -n 1)
 	[ -n "$uri" ] || die "no bookworm line in /etc/apt sources to take the mirror from"
 	pkgs_re='^linux-binary-7\.2\.[0-9]+\+deb[0-9]+-amd64$' ;;
 *)
@@ -62,15 +44,11 @@ case $series in
 esac
 
 apt_dir=$cache/apt-$series
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/debs"
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 [ -r "$keyring" ] || die "no $keyring (apt-get install debian-archive-keyring)"
-echo "deb [signed-by=$keyring] $uri $suite main" >"$apt_dir/sources.list"
-: >"$apt_dir/status"
-apt_opts=(-o Dir::Etc::sourcelist="$apt_dir/sources.list" -o Dir::Etc::sourceparts=/nonexistent
-	-o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache"
-	-o Dir::State::status="$apt_dir/status" -o APT::Architecture=amd64
-	-o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+apt_private_init "$apt_dir" "deb [signed-by=$keyring] $uri $suite main" || die "cannot make $apt_dir"
+mkdir -p "$apt_dir/debs"
+apt_opts+=(-o APT::Architecture=amd64)
 
 echo "kernel.sh: fetching the $series guest kernel from $suite" >&2
 apt-get "${apt_opts[@]}" -qq update >&2 || die "apt-get update of the private $suite list failed"
