@@ -75,6 +75,9 @@ struct eng_result {
 	enum eng_stage stage;		/* ENG_STAGE_NONE when it ran cleanly */
 	int err;			/* -errno at that stage */
 	unsigned setup_flags;		/* io_uring setup flags accepted */
+	bool fixed_bufs;		/* io_uring read into registered buffers */
+	int unfixed_err;		/* else why not, when it tried (-errno of
+					 * registering them: over RLIMIT_MEMLOCK) */
 	int cpu;			/* -1 unpinned, else the CPU read back */
 	uint64_t ios;			/* completed OK in the measured window */
 	uint64_t bytes;

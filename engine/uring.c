@@ -107,15 +107,17 @@ static int uring_init(struct eng_worker *w)
 	return ret;
 }
 
-static int uring_register(struct eng_worker *w)
+/* The kernel counts registered buffers against RLIMIT_MEMLOCK (unless the
+ * process has CAP_IPC_LOCK): over it, registering fails with ENOMEM (older
+ * kernels: EFAULT or EPERM). Plain reads into the same buffers still work,
+ * at the cost of pinning pages per IO: fall back and record why. */
+static int uring_register_bufs(struct eng_worker *w)
 {
 	struct iovec iov[64];
 	size_t region = (size_t)1 << URING_REGION_SHIFT, off;
 	unsigned n = 0;
 	int ret;
 
-	if (w->job->op == ENG_OP_NOP)
-		return 0;
 	for (off = 0; off < w->buf_len && n < 64; off += region, n++) {
 		iov[n].iov_base = w->buf + off;
 		iov[n].iov_len = w->buf_len - off < region ? w->buf_len - off : region;
@@ -124,6 +126,22 @@ static int uring_register(struct eng_worker *w)
 		return -E2BIG;
 	w->u.region_shift = URING_REGION_SHIFT - (uint32_t)__builtin_ctz(w->bs);
 	ret = io_uring_register_buffers(&w->u.ring, iov, n);
+	if (ret == -ENOMEM || ret == -EFAULT || ret == -EPERM) {
+		w->res->unfixed_err = ret;
+		return 0;
+	}
+	w->u.fixed = !ret;
+	w->res->fixed_bufs = !ret;
+	return ret;
+}
+
+static int uring_register(struct eng_worker *w)
+{
+	int ret;
+
+	if (w->job->op == ENG_OP_NOP)
+		return 0;
+	ret = uring_register_bufs(w);
 	if (!ret)
 		ret = io_uring_register_files(&w->u.ring, &w->job->target->fd, 1);
 	return ret;
@@ -166,10 +184,14 @@ static uint32_t uring_prep(struct eng_worker *w, uint64_t now)
 		if (eng_unlikely(!sqe))
 			break;
 		slot = eng_worker_take_slot(w, now);
-		if (w->expect) {
+		if (w->expect && eng_likely(w->u.fixed)) {
 			io_uring_prep_read_fixed(sqe, 0, w->buf + (size_t)slot * w->bs,
 						 w->bs, eng_rng_offset(&w->rng),
 						 (int)(slot >> w->u.region_shift));
+			sqe->flags |= IOSQE_FIXED_FILE;
+		} else if (w->expect) {
+			io_uring_prep_read(sqe, 0, w->buf + (size_t)slot * w->bs,
+					   w->bs, eng_rng_offset(&w->rng));
 			sqe->flags |= IOSQE_FIXED_FILE;
 		} else {
 			io_uring_prep_nop(sqe);

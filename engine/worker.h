@@ -74,6 +74,7 @@ struct eng_worker {
 			uint32_t region_shift;	/* slot >> shift = buffer index */
 			bool ring_ok;
 			bool sqpoll;
+			bool fixed;	/* buffers registered: READ_FIXED */
 		} u;
 		struct {
 			io_context_t ctx;
