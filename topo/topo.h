@@ -217,4 +217,10 @@ int topo_io_poll(const char *sysfs_root, dev_t dev);
  * -errno when sysfs cannot say. sysfs_root NULL: the live /sys. */
 int topo_loop_attached(const char *sysfs_root, const char *name);
 
+/* MemAvailable: what the kernel estimates can be allocated without
+ * swapping. meminfo NULL is the live /proc/meminfo. Returns 0 with *bytes,
+ * -ENODATA when the file has no such line (kernels before 3.14), or the
+ * -errno of opening it. */
+int topo_mem_available(const char *meminfo, uint64_t *bytes);
+
 #endif
