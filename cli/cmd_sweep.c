@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/limits.h"
 #include "cli/json.h"
 #include "cli/opts.h"
 #include "cli/out.h"
@@ -22,6 +23,7 @@
 struct point {
 	uint32_t qd;
 	bool done;
+	bool unfixed;		/* read into unregistered buffers */
 	struct cli_dev total;	/* hist NULL */
 };
 
@@ -104,6 +106,7 @@ static int run_points(const struct cli_opts *o, struct cli_targets *ts,
 			pt[i].total.hist = NULL;
 			pt[i].total.cpus = NULL;
 			pt[i].done = true;
+			pt[i].unfixed = rep.unfixed_bufs;
 			print_point(f, &pt[i]);
 		}
 		cli_report_free(&rep);
@@ -132,6 +135,8 @@ static json_t *summary_json(const struct cli_opts *o, const struct point *pt,
 	meta.command = "sweep";
 	meta.engine = pt[0].total.engine;
 	meta.mode = o->mode;
+	for (unsigned i = 0; i < n && pt[i].done; i++)
+		meta.unfixed_bufs |= pt[i].unfixed;
 	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:b}",
 			 "schema", CLI_JSON_SCHEMA, "command", "sweep",
 			 "config", cli_json_config(o, &meta),
@@ -173,6 +178,18 @@ static int summary(const struct cli_opts *o, const struct point *pt, unsigned n,
 	return cli_out_json(o->json, summary_json(o, pt, m, knee, dbl, m < n), CLI_JSON_REPORT);
 }
 
+/* The deepest point's buffers and descriptors, before the first point
+ * runs: a sweep that cannot finish says so before it starts (said). */
+static bool deepest_fits(const struct cli_opts *o, const uint32_t *qds, int n)
+{
+	struct cli_opts deep = *o;
+	int i;
+
+	for (deep.qd = 1, i = 0; i < n; i++)
+		deep.qd = qds[i] > deep.qd ? qds[i] : deep.qd;
+	return !cli_limits_check(&deep);
+}
+
 static int cmd_sweep(int argc, char **argv)
 {
 	struct cli_opts o;
@@ -193,8 +210,10 @@ static int cmd_sweep(int argc, char **argv)
 	else if (!o.ntargets || o.ntargets > CLI_MAX_TARGETS)
 		cli_say("%s (try 'iostorm sweep --help')",
 			o.ntargets ? "too many targets" : "no TARGET given");
-	else
+	else if (deepest_fits(&o, qds, n))
 		rc = cli_targets_open(&ts, &o);
+	else
+		rc = CLI_EXIT_RUNTIME;
 	if (rc)
 		goto out;
 	memset(pt, 0, sizeof(pt));

@@ -3,6 +3,7 @@
 #include "cli/json.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static json_int_t ji(uint64_t v)
 {
@@ -55,9 +56,18 @@ static const char *backend_str(enum eng_backend b)
 	return b == ENG_BACKEND_AUTO ? "auto" : eng_backend_name(b);
 }
 
+/* io_uring reads into registered buffers unless RLIMIT_MEMLOCK refused
+ * them; libaio has none; nop reads nothing. */
+static json_t *fixed_buffers(const struct cli_report *r)
+{
+	if (!r->engine || (r->command && !strcmp(r->command, "nop")))
+		return json_null();
+	return json_boolean(!strcmp(r->engine, "io_uring") && !r->unfixed_bufs);
+}
+
 json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 {
-	return json_pack("{s:I, s:I, s:I, s:s, s:s, s:s, s:s?, s:f, s:f, s:I,"
+	return json_pack("{s:I, s:I, s:I, s:s, s:s, s:s, s:s?, s:o, s:f, s:f, s:I,"
 			 " s:I, s:I, s:o, s:s, s:b, s:I, s:I, s:b, s:I, s:o}",
 			 "bs", (json_int_t)o->bs, "qd", (json_int_t)o->qd,
 			 "batch", (json_int_t)o->batch,
@@ -65,6 +75,7 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 			 "completion", o->mode_auto ? "auto" : eng_mode_name(o->mode),
 			 "completion_used", eng_mode_name(r->mode),
 			 "engine_used", r->engine,
+			 "fixed_buffers", fixed_buffers(r),
 			 "time_s", cli_secs(o->time_ns),
 			 "ramp_s", cli_secs(o->ramp_ns),
 			 "ios", ji(o->ios),

@@ -44,6 +44,8 @@ struct cli_report {
 	struct cli_dev total;		/* sums; latency merged over all */
 	double elapsed_s;
 	bool interrupted;
+	bool unfixed_bufs;		/* io_uring read into unregistered
+					 * buffers: RLIMIT_MEMLOCK refused them */
 };
 
 /* Fills lat from a histogram (has_lat false when it is NULL or empty). */

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cli/commands.h"
+#include "cli/limits.h"
 #include "cli/out.h"
 #include "cli/place.h"
 #include "cli/progress.h"
@@ -207,7 +208,9 @@ int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o)
 		cli_say("out of memory");
 		return CLI_EXIT_RUNTIME;
 	}
-	if (open_all(ts, o))
+	if (cli_limits_check(o))
+		rc = CLI_EXIT_RUNTIME;
+	else if (open_all(ts, o))
 		rc = CLI_EXIT_RUNTIME;
 	else if (check_targets(ts, o))
 		rc = CLI_EXIT_USAGE;
@@ -448,6 +451,22 @@ static void say_fallback(const struct runctx *c)
 	}
 }
 
+/* Whether some worker read into unregistered buffers (said once). */
+static bool say_unfixed(const struct runctx *c)
+{
+	const struct eng_result *res;
+	unsigned i;
+
+	for (i = 0; i < c->njobs; i++) {
+		res = eng_run_result(c->r, i);
+		if (res->unfixed_err) {
+			cli_limits_say_unfixed(c->o, res->unfixed_err);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* ---- the measured loop ---- */
 
 static uint64_t now_ns(void)
@@ -666,6 +685,9 @@ static int prepare(struct runctx *c, struct eng_job **jobs)
 	if (!err)
 		err = check_poll_queues(c);
 	if (!err)
+		err = cli_limits_run(c->o, c->spec->targets ? c->ndev : 0, c->njobs,
+				     c->spec->op == ENG_OP_READ);
+	if (!err)
 		err = build_jobs(c, jobs);
 	return err;
 }
@@ -706,6 +728,8 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 	}
 	if (!rc && launch(&c, jobs))
 		rc = CLI_EXIT_RUNTIME;
+	if (!rc)
+		out->unfixed_bufs = say_unfixed(&c);
 	if (!rc) {
 		measure(&c);
 		rc = check_results(&c, 0) ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;

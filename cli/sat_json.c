@@ -106,6 +106,7 @@ json_t *cli_sat_json(const struct sat *s)
 	meta.command = "saturate";
 	meta.engine = s->engine;
 	meta.mode = s->mode;
+	meta.unfixed_bufs = s->unfixed;
 	devs = json_array();
 	nodes = json_array();
 	find = json_array();

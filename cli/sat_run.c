@@ -125,6 +125,7 @@ static int run_step(struct sat *s, enum sat_fig f, int only)
 		s->engine = rep.engine;
 		s->mode = rep.mode;
 		s->interrupted |= rep.interrupted;
+		s->unfixed |= rep.unfixed_bufs;
 		if (!s->o->quiet)
 			cli_say("%u/%u %s %s: %.0f IOPS%s", s->step + 1, s->nsteps, fig_name[f],
 				only >= 0 ? s->dev[only].t->name : "devices", rep.total.iops,
