@@ -113,7 +113,10 @@ static int loop_create(const char *file, char *dev, size_t devlen)
 	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
 	if (ctl < 0)
 		return -errno;
-	ffd = open(file, O_RDWR | O_CLOEXEC);
+	/* read-only all the way: the kernel makes a loop device read-only when
+	 * its file or its own descriptor was opened so, also before 5.8 where
+	 * LO_FLAGS_READ_ONLY cannot be asked for */
+	ffd = open(file, O_RDONLY | O_CLOEXEC);
 	if (ffd < 0) {
 		err = -errno;
 		close(ctl);
@@ -126,7 +129,7 @@ static int loop_create(const char *file, char *dev, size_t devlen)
 			break;
 		}
 		snprintf(dev, devlen, "/dev/loop%d", nr);
-		lfd = open(dev, O_RDWR | O_CLOEXEC);
+		lfd = open(dev, O_RDONLY | O_CLOEXEC);
 		if (lfd < 0) {
 			err = -errno;
 			break;
