@@ -131,6 +131,7 @@ static void test_file(const char *file, uint64_t size)
 	if (!ret) {
 		CHECK(b.buffered);
 		CHECK(!(fcntl(b.fd, F_GETFL) & O_DIRECT));
+		CHECK((fcntl(b.fd, F_GETFL) & O_ACCMODE) == O_RDONLY);
 		CHECK(eng_target_same(&a, &b));
 		CHECK(strcmp(b.name, "sym") == 0);
 		eng_target_close(&b);
@@ -202,6 +203,8 @@ static void test_loop(const char *file)
 	CHECKF(a.lbs == 4096, "loop lbs %u (--sector-size 4096)", a.lbs);
 	CHECKF(strcmp(a.name, dev + 5) == 0, "name %s", a.name);
 	CHECK(a.ino == 0);
+	/* a measured device is never open for writing (issue 10) */
+	CHECK((fcntl(a.fd, F_GETFL) & O_ACCMODE) == O_RDONLY);
 
 	snprintf(sym, sizeof(sym), "%s/loopsym", tmpdir);
 	CHECK(symlink(dev, sym) == 0);
