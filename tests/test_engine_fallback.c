@@ -7,9 +7,7 @@
  * io_uring backend must fail instead (stage SETUP, -EPERM). */
 #include "tests/test_engine_util.h"
 
-#include <linux/capability.h>
 #include <signal.h>
-#include <sys/syscall.h>
 
 #define SYSCTL "/proc/sys/kernel/io_uring_disabled"
 
@@ -56,21 +54,6 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-/* Drops CAP_SYS_ADMIN from this thread's effective set; threads created
- * afterwards (the workers) inherit that. */
-static int drop_sys_admin(void)
-{
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct data[2];
-
-	if (syscall(SYS_capget, &hdr, data) < 0)
-		return -errno;
-	data[CAP_SYS_ADMIN / 32].effective &= ~(1u << (CAP_SYS_ADMIN % 32));
-	if (syscall(SYS_capset, &hdr, data) < 0)
-		return -errno;
-	return 0;
-}
-
 int main(void)
 {
 	struct eng_target t;
@@ -94,7 +77,7 @@ int main(void)
 	CHECKF(ret == 0, "open %s: %d", path, ret);
 	if (ret)
 		return t_result();
-	if (drop_sys_admin() != 0) {
+	if (tu_drop_cap(CAP_SYS_ADMIN) != 0) {
 		eng_target_close(&t);
 		SKIP("skip: cannot drop CAP_SYS_ADMIN");
 	}

@@ -9,10 +9,12 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <linux/capability.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -233,6 +235,21 @@ static inline void tu_check_result(const char *what, const struct eng_result *re
 		       p50, p90, p99, p999, p9999, h->max_ns);
 		CHECKF(h->max_ns > 0, "%s: max latency 0", what);
 	}
+}
+
+/* Drops capability cap from this thread's effective set; threads created
+ * afterwards (the workers) inherit that. 0 or -errno. */
+static inline int tu_drop_cap(unsigned cap)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data) < 0)
+		return -errno;
+	data[cap / 32].effective &= ~(1u << (cap % 32));
+	if (syscall(SYS_capset, &hdr, data) < 0)
+		return -errno;
+	return 0;
 }
 
 /* Creates, ramps for a moment, measures for ms, stops and joins. Returns
