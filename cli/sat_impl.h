@@ -46,6 +46,7 @@ struct sat {
 	const char *engine;
 	enum eng_mode mode;
 	bool interrupted;
+	bool io_errors;		/* an IO failed in some step: exit 1 */
 	unsigned step, nsteps;
 	uint64_t step_ns;
 	FILE *out;			/* the table's stream */
