@@ -2,7 +2,7 @@
 # EIO a second into the run, beside a healthy one, makes run exit 1 after
 # the full report and JSON; the report names the error, its errno and when
 # it began; the healthy device is unaffected. A device whose every IO
-# fails has no latency. sweep and latency exit 1 on failed IOs too.
+# fails has no latency. sweep, latency and saturate exit 1 on failed IOs too.
 . "$(dirname "$0")/lib.sh"
 need_iostorm
 need_cmd jq
@@ -51,6 +51,8 @@ grep -q "^$bname: [0-9]* errors from .*first EIO" "$T_OUT" ||
 	{ check_fail "sweep: no error line"; show_output; }
 run_iostorm latency -q --time 1 --ramp 0 "$bad"
 [ "$T_RC" -eq 1 ] || { check_fail "latency: exit $T_RC, want 1"; show_output; }
+run_iostorm saturate -q --time 200ms --ramp 0 "$bad"
+[ "$T_RC" -eq 1 ] || { check_fail "saturate: exit $T_RC, want 1"; show_output; }
 echo ok >"$ctl"
 
 # the same device, healthy again: a clean run exits 0
