@@ -202,20 +202,10 @@ static void ff_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	fuse_reply_write(req, size);
 }
 
-static void ff_destroy(void *userdata)
-{
-	(void)userdata;
-	release(MODE_EIO);
-}
-
+/* names and attributes; then the two files' IO */
 static const struct fuse_lowlevel_ops ops = {
-	.lookup = ff_lookup,
-	.getattr = ff_getattr,
-	.setattr = ff_setattr,
-	.open = ff_open,
-	.read = ff_read,
-	.write = ff_write,
-	.destroy = ff_destroy,
+	.lookup = ff_lookup, .getattr = ff_getattr, .setattr = ff_setattr,
+	.open = ff_open, .read = ff_read, .write = ff_write,
 };
 
 static int parse_size(const char *s)
@@ -254,6 +244,8 @@ int main(int argc, char **argv)
 			/* the parent returns here, once mounted */
 			fuse_daemonize(0);
 			ret = fuse_session_loop(se) ? 1 : 0;
+			/* unmounted or signalled: nothing stays held */
+			release(MODE_EIO);
 			fuse_session_unmount(se);
 		}
 		fuse_remove_signal_handlers(se);
