@@ -76,8 +76,9 @@ struct eng_progress {
 #define ENG_ERR_SLOTS (ENG_ERR_OTHER + 1)
 
 struct eng_errors {
-	int first;			/* errno of the first failure, 0: a short
-					 * read; valid when the result has errors */
+	int first;			/* slot of the first failure: its errno,
+					 * 0 or ENG_ERR_OTHER as above; valid when
+					 * the result has errors */
 	uint64_t first_ns;		/* its time into the measured window */
 	uint64_t count[ENG_ERR_SLOTS];	/* failures per errno (slots above) */
 };

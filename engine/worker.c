@@ -214,8 +214,8 @@ static bool io_error_is_fatal(int res)
 static void io_error_note(struct eng_worker *w, int res)
 {
 	struct eng_errors *e = &w->res->errs;
-	int err = res < 0 ? -res : 0;
-	unsigned slot = err > ENG_ERRNO_MAX ? ENG_ERR_OTHER : (unsigned)err;
+	/* never -res on a value past any errno: -INT_MIN overflows */
+	int err = res >= 0 ? 0 : res >= -ENG_ERRNO_MAX ? -res : ENG_ERR_OTHER;
 
 	if (!w->t_start_ns || w->stopping)
 		return;
@@ -223,7 +223,7 @@ static void io_error_note(struct eng_worker *w, int res)
 		e->first = err;
 		e->first_ns = eng_mono_ns() - w->t_start_ns;
 	}
-	e->count[slot]++;
+	e->count[err]++;
 }
 
 void eng_worker_io_error(struct eng_worker *w, int res)
