@@ -109,6 +109,8 @@ static int run_points(const struct cli_opts *o, struct cli_targets *ts,
 			pt[i].unfixed = rep.unfixed_bufs;
 			print_point(f, &pt[i]);
 		}
+		if (!rc)
+			cli_report_print_errors(f, &rep);
 		cli_report_free(&rep);
 	}
 	return rc;
@@ -190,6 +192,17 @@ static bool deepest_fits(const struct cli_opts *o, const uint32_t *qds, int n)
 	return !cli_limits_check(&deep);
 }
 
+/* A depth where any IO failed makes the sweep exit 1, after its summary. */
+static bool had_errors(const struct point *pt, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (pt[i].done && pt[i].total.errors)
+			return true;
+	return false;
+}
+
 static int cmd_sweep(int argc, char **argv)
 {
 	struct cli_opts o;
@@ -225,6 +238,8 @@ static int cmd_sweep(int argc, char **argv)
 	rc = run_points(&o, &ts, pt, (unsigned)n, f);
 	if (!rc)
 		rc = summary(&o, pt, (unsigned)n, f);
+	if (!rc && had_errors(pt, (unsigned)n))
+		rc = CLI_EXIT_RUNTIME;
 out:
 	cli_targets_close(&ts);
 	return rc;

@@ -89,13 +89,37 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 			 "targets", targets_array(o));
 }
 
+/* {"errno", "name", "text", "at_s"}, or null without errors. */
+static json_t *first_error(const struct cli_dev *d)
+{
+	const struct cli_errs *e = &d->errs;
+
+	if (!d->errors)
+		return json_null();
+	return json_pack("{s:i, s:s, s:s, s:f}", "errno", e->first,
+			 "name", cli_errno_name(e->first), "text", cli_errno_text(e->first),
+			 "at_s", e->first_s);
+}
+
+/* {"errno", "name", "count"}, or null without errors. */
+static json_t *most_common_error(const struct cli_dev *d)
+{
+	const struct cli_errs *e = &d->errs;
+
+	if (!d->errors)
+		return json_null();
+	return json_pack("{s:i, s:s, s:I}", "errno", e->common,
+			 "name", cli_errno_name(e->common), "count", ji(e->common_count));
+}
+
 json_t *cli_json_dev(const struct cli_dev *d)
 {
-	return json_pack("{s:s, s:s, s:f, s:f, s:I, s:I, s:I, s:o,"
+	return json_pack("{s:s, s:s, s:f, s:f, s:I, s:I, s:o, s:o, s:I, s:o,"
 			 " s:{s:f, s:f}, s:f, s:s?, s:o, s:f}",
 			 "name", d->name, "path", d->path, "iops", d->iops,
 			 "bw_bytes", d->bw_bytes, "ios", ji(d->ios),
-			 "errors", ji(d->errors), "calls", ji(d->calls),
+			 "errors", ji(d->errors), "first_error", first_error(d),
+			 "most_common_error", most_common_error(d), "calls", ji(d->calls),
 			 "lat_ns", cli_json_lat(d),
 			 "cpu", "user_s", d->user_s, "sys_s", d->sys_s,
 			 "ios_per_call", d->ios_per_call, "engine", d->engine,

@@ -11,6 +11,63 @@
 
 #define LATW 8
 
+/* glibc's own table (2.32+) knows every errno the kernel returns. */
+const char *cli_errno_name(int err)
+{
+	const char *n = err > 0 && err <= ENG_ERRNO_MAX ? strerrorname_np(err) : NULL;
+
+	return !err ? "short" : n ? n : "unknown";
+}
+
+const char *cli_errno_text(int err)
+{
+	if (!err)
+		return "short read";
+	return err > 0 && err <= ENG_ERRNO_MAX ? strerror(err) : "unknown error";
+}
+
+void cli_dev_errs(struct cli_dev *d, const uint64_t *count, int first, double first_s)
+{
+	unsigned i, most = 0;
+
+	memset(&d->errs, 0, sizeof(d->errs));
+	if (!d->errors)
+		return;
+	for (i = 1; i < ENG_ERR_SLOTS; i++)
+		if (count[i] > count[most])
+			most = i;
+	d->errs.first = first;
+	d->errs.first_s = first_s;
+	d->errs.common = (int)most;
+	d->errs.common_count = count[most];
+}
+
+void cli_report_print_errors(FILE *f, const struct cli_report *r)
+{
+	const struct cli_errs *e;
+	unsigned i;
+
+	for (i = 0; i < r->ndev; i++) {
+		if (!r->dev[i].errors)
+			continue;
+		e = &r->dev[i].errs;
+		fprintf(f, "%s: %llu error%s from %.2fs: first %s (%s), most %s\n",
+			r->dev[i].name, (unsigned long long)r->dev[i].errors,
+			r->dev[i].errors == 1 ? "" : "s", e->first_s, cli_errno_name(e->first),
+			cli_errno_text(e->first), cli_errno_name(e->common));
+	}
+}
+
+static bool report_had_errors(const struct cli_report *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->ndev; i++)
+		if (r->dev[i].errors)
+			return true;
+	return false;
+}
+
 void cli_lat_from_hist(struct cli_dev *d, const struct eng_hist *h)
 {
 	d->has_lat = h && h->count;
@@ -142,22 +199,26 @@ static void print_table(const struct cli_report *r, const struct cli_opts *o,
 		fprintf(f, "latency in microseconds over %.2fs measured; CPU%% is user+sys of the workers%s\n",
 			r->elapsed_s, r->mode == ENG_MODE_SQPOLL ?
 			" (not of the SQPOLL kernel threads, which keep a core busy each)" : "");
+	cli_report_print_errors(f, r);
 }
 
 int cli_report_output(const struct cli_report *r, const struct cli_opts *o,
 		      json_t *extra)
 {
+	int errs = report_had_errors(r) ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
 	json_t *j;
+	int rc;
 
 	print_table(r, o, cli_out_text(o));
 	if (!o->json)
-		return CLI_EXIT_OK;
+		return errs;
 	j = cli_json_report(r, o);
 	if (j && extra && json_object_update(j, extra)) {
 		json_decref(j);
 		j = NULL;
 	}
-	return cli_out_json(o->json, j, CLI_JSON_REPORT);
+	rc = cli_out_json(o->json, j, CLI_JSON_REPORT);
+	return rc ? rc : errs;
 }
 
 void cli_report_free(struct cli_report *r)

@@ -11,11 +11,21 @@
 #include <stdio.h>
 
 #include "cli/opts.h"
+#include "engine/engine.h"
 #include "engine/hist.h"
 
 struct cli_lat {
 	double mean, stddev;		/* ns */
 	uint64_t min, p50, p90, p99, p999, p9999, max;	/* ns */
+};
+
+/* How a device's failed IOs failed (valid when errors > 0): errno 0 is a
+ * short read, ENG_ERR_OTHER an errno above ENG_ERRNO_MAX. */
+struct cli_errs {
+	int first;			/* errno of the earliest failure */
+	double first_s;			/* its time into the measured window */
+	int common;			/* the most frequent errno */
+	uint64_t common_count;
 };
 
 struct cli_dev {
@@ -25,6 +35,7 @@ struct cli_dev {
 	int *cpus;			/* nworkers entries, -1: unpinned */
 	const char *engine;		/* backend used: "io_uring", "libaio" */
 	uint64_t ios, bytes, errors, calls;
+	struct cli_errs errs;
 	double elapsed_s;		/* longest worker's measured window */
 	double iops, bw_bytes;		/* per second */
 	double user_s, sys_s;		/* summed over the device's workers */
@@ -48,6 +59,16 @@ struct cli_report {
 					 * buffers: RLIMIT_MEMLOCK refused them */
 };
 
+/* An errno as its symbolic name ("EIO") and as text ("Input/output
+ * error"); 0 is a short read, anything unknown "unknown". */
+const char *cli_errno_name(int err);
+const char *cli_errno_text(int err);
+/* d->errs from per-errno counts (ENG_ERR_SLOTS of them) and the earliest
+ * failure; nothing when d has no errors. */
+void cli_dev_errs(struct cli_dev *d, const uint64_t *count, int first, double first_s);
+/* One line per device that had errors, like "loop3: 13628 errors from
+ * 3.02s: first EIO (Input/output error), most EIO". */
+void cli_report_print_errors(FILE *f, const struct cli_report *r);
 /* Fills lat from a histogram (has_lat false when it is NULL or empty). */
 void cli_lat_from_hist(struct cli_dev *d, const struct eng_hist *h);
 /* Rates from the counters and elapsed_s. */
@@ -56,7 +77,7 @@ void cli_dev_rates(struct cli_dev *d);
 int cli_report_total(struct cli_report *r);
 /* The table on cli_out_text(o), then the JSON where --json asks for it,
  * with extra's keys (NULL: none) after the report's own. Returns the exit
- * status. */
+ * status: 1 also when any device had an IO error, once all is written. */
 int cli_report_output(const struct cli_report *r, const struct cli_opts *o,
 		      json_t *extra);
 void cli_report_free(struct cli_report *r);

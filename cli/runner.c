@@ -642,6 +642,29 @@ static void add_result(struct cli_dev *d, unsigned w, const struct eng_result *r
 		eng_hist_merge(d->hist, res->hist);
 }
 
+/* Device d's failures: per-errno counts summed over its workers, and the
+ * earliest first failure among them. */
+static void collect_errs(const struct runctx *c, unsigned d, struct cli_dev *dev)
+{
+	uint64_t count[ENG_ERR_SLOTS] = { 0 }, first_ns = UINT64_MAX;
+	const struct eng_result *res;
+	unsigned w, i;
+	int first = 0;
+
+	for (w = 0; w < c->per; w++) {
+		res = eng_run_result(c->r, d * c->per + w);
+		if (!res->errors)
+			continue;
+		for (i = 0; i < ENG_ERR_SLOTS; i++)
+			count[i] += res->errs.count[i];
+		if (res->errs.first_ns < first_ns) {
+			first_ns = res->errs.first_ns;
+			first = res->errs.first;
+		}
+	}
+	cli_dev_errs(dev, count, first, cli_secs(first_ns));
+}
+
 static int collect(const struct runctx *c, struct cli_report *out)
 {
 	unsigned i;
@@ -655,6 +678,7 @@ static int collect(const struct runctx *c, struct cli_report *out)
 	for (i = 0; i < c->njobs; i++)
 		add_result(&out->dev[i / c->per], i % c->per, eng_run_result(c->r, i));
 	for (i = 0; i < c->ndev; i++) {
+		collect_errs(c, i, &out->dev[i]);
 		cli_lat_from_hist(&out->dev[i], out->dev[i].hist);
 		cli_dev_rates(&out->dev[i]);
 		if (out->dev[i].elapsed_s > out->elapsed_s)

@@ -47,6 +47,7 @@ struct sat {
 	enum eng_mode mode;
 	bool interrupted;
 	bool unfixed;			/* a step read into unregistered buffers */
+	bool io_errors;		/* an IO failed in some step: exit 1 */
 	unsigned step, nsteps;
 	uint64_t step_ns;
 	FILE *out;			/* the table's stream */

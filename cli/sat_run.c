@@ -126,10 +126,12 @@ static int run_step(struct sat *s, enum sat_fig f, int only)
 		s->mode = rep.mode;
 		s->interrupted |= rep.interrupted;
 		s->unfixed |= rep.unfixed_bufs;
+		s->io_errors |= rep.total.errors > 0;
 		if (!s->o->quiet)
 			cli_say("%u/%u %s %s: %.0f IOPS%s", s->step + 1, s->nsteps, fig_name[f],
 				only >= 0 ? s->dev[only].t->name : "devices", rep.total.iops,
 				rep.interrupted ? " (interrupted)" : "");
+		cli_report_print_errors(s->out, &rep);
 	}
 	cli_report_free(&rep);
 	s->step++;
@@ -194,14 +196,18 @@ static void sat_free(struct sat *s)
 /* The analysis, the table and the JSON, once the steps have run. */
 static int conclude(struct sat *s)
 {
+	int errs = s->io_errors ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+	int rc;
+
 	if (cli_sat_analyse(s)) {
 		cli_say("out of memory");
 		return CLI_EXIT_RUNTIME;
 	}
 	cli_sat_print_report(s);
 	if (!s->o->json)
-		return CLI_EXIT_OK;
-	return cli_out_json(s->o->json, cli_sat_json(s), CLI_JSON_REPORT);
+		return errs;
+	rc = cli_out_json(s->o->json, cli_sat_json(s), CLI_JSON_REPORT);
+	return rc ? rc : errs;
 }
 
 int cli_saturate_run(const struct cli_opts *o, const struct cli_sat_opts *so)

@@ -68,6 +68,21 @@ struct eng_progress {
 	unsigned ndone;		/* how many of them have stopped */
 };
 
+/* How the measured window's failed IOs failed. Slot 0 counts short reads
+ * (a completion with fewer bytes than asked, no errno); errnos above
+ * ENG_ERRNO_MAX count in the last slot. */
+#define ENG_ERRNO_MAX 133		/* EHWPOISON, the highest Linux has */
+#define ENG_ERR_OTHER (ENG_ERRNO_MAX + 1)
+#define ENG_ERR_SLOTS (ENG_ERR_OTHER + 1)
+
+struct eng_errors {
+	int first;			/* slot of the first failure: its errno,
+					 * 0 or ENG_ERR_OTHER as above; valid when
+					 * the result has errors */
+	uint64_t first_ns;		/* its time into the measured window */
+	uint64_t count[ENG_ERR_SLOTS];	/* failures per errno (slots above) */
+};
+
 struct eng_result {
 	enum eng_backend backend;	/* the one used */
 	bool fell_back;			/* AUTO chose libaio: io_uring refused */
@@ -82,6 +97,7 @@ struct eng_result {
 	uint64_t ios;			/* completed OK in the measured window */
 	uint64_t bytes;
 	uint64_t errors;		/* completed with an error */
+	struct eng_errors errs;		/* which ones, in the measured window */
 	uint64_t calls;			/* submit/reap calls into the kernel */
 	uint64_t elapsed_ns;		/* measured window */
 	double user_s, sys_s;		/* this thread, measured window */

@@ -124,6 +124,7 @@ static void worker_begin_measure(struct eng_worker *w)
 	w->ios_ramp = w->ios;
 	w->ios = 0;
 	w->errors = 0;
+	memset(&w->res->errs, 0, sizeof(w->res->errs));
 	w->calls = 0;
 	if (w->hist)
 		eng_hist_reset(w->hist);
@@ -208,8 +209,26 @@ static bool io_error_is_fatal(int res)
 	       res == -EBADF || res == -ENXIO || res == -ENODEV;
 }
 
+/* Only the measured window's failures, like res->errors: the ramp's are
+ * forgotten and the drain's are after the window. */
+static void io_error_note(struct eng_worker *w, int res)
+{
+	struct eng_errors *e = &w->res->errs;
+	/* never -res on a value past any errno: -INT_MIN overflows */
+	int err = res >= 0 ? 0 : res >= -ENG_ERRNO_MAX ? -res : ENG_ERR_OTHER;
+
+	if (!w->t_start_ns || w->stopping)
+		return;
+	if (!w->errors) {
+		e->first = err;
+		e->first_ns = eng_mono_ns() - w->t_start_ns;
+	}
+	e->count[err]++;
+}
+
 void eng_worker_io_error(struct eng_worker *w, int res)
 {
+	io_error_note(w, res);
 	w->errors++;
 	atomic_store_explicit(&w->live->errors, w->errors, memory_order_relaxed);
 	if (w->limit && w->ios + w->errors >= w->limit)

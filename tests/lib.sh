@@ -12,17 +12,26 @@ T_FAILED=0
 T_LOOPS=()
 T_FILES=()
 T_MOUNTS=()
+T_FUSE=()
 T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/iostorm-$T_NAME.XXXXXX") || exit 1
 T_OUT=$T_DIR/stdout
 T_ERR=$T_DIR/stderr
 
 t_cleanup() {
 	local i
+	# a held FUSE read blocks whoever issued it, unkillably, until answered
+	for i in "${T_FUSE[@]}"; do
+		echo ok >"$i/ctl" 2>/dev/null
+	done
 	for ((i = ${#T_MOUNTS[@]} - 1; i >= 0; i--)); do
 		umount -l "${T_MOUNTS[i]}" 2>/dev/null
 	done
 	for i in "${T_LOOPS[@]}"; do
 		losetup -d "$i" 2>/dev/null || echo "could not detach $i" >&2
+	done
+	# after the loop devices: a file one of them holds keeps the mount busy
+	for i in "${T_FUSE[@]}"; do
+		fusermount3 -u "$i" 2>/dev/null || umount -l "$i" 2>/dev/null
 	done
 	for i in "${T_FILES[@]}"; do
 		rm -f -- "$i"
@@ -96,6 +105,32 @@ make_loop() {
 	[[ $_dev == /dev/loop* ]] || skip "losetup printed no loop device"
 	T_LOOPS+=("$_dev")
 	printf -v "$_v" '%s' "$_dev"
+}
+
+# make_fault_loop VAR CTLVAR SIZE_MIB: a loop device over the file of a
+# fusefault mount (tests/fusefault.c) in $T_DIR, and its control file:
+# echo eio (or hang, or ok) >"$CTLVAR". The EXIT trap answers held reads
+# first, then detaches and unmounts. Skips without root, /dev/fuse,
+# fusermount3 or the fusefault binary (built only where libfuse3 is).
+make_fault_loop() {
+	local _v=$1 _c=$2 _mib=$3 _ff=${TESTBIN:-}/fusefault _d _dev
+	need_root "a loop device on FUSE"
+	need_cmd losetup fusermount3
+	[ -c /dev/fuse ] || skip "no /dev/fuse"
+	[ -x "$_ff" ] || skip "no $_ff (libfuse3-dev missing when it was built?)"
+	_d=$T_DIR/fuse${#T_FUSE[@]}
+	mkdir -p "$_d"
+	"$_ff" "$_d" "$_mib" 2>/dev/null || skip "cannot mount a FUSE file system here"
+	T_FUSE+=("$_d")
+	# direct IO keeps the loop device's page cache out of the way; FUSE may
+	# refuse it
+	_dev=$(losetup -f --show --direct-io=on "$_d/data" 2>/dev/null) ||
+		_dev=$(losetup -f --show "$_d/data" 2>/dev/null) ||
+		skip "losetup on a FUSE file is not allowed here"
+	[[ $_dev == /dev/loop* ]] || skip "losetup printed no loop device"
+	T_LOOPS+=("$_dev")
+	printf -v "$_v" '%s' "$_dev"
+	printf -v "$_c" '%s' "$_d/ctl"
 }
 
 # make_ramfs VAR: a ramfs mount (it refuses O_DIRECT) in a temp dir.
