@@ -144,14 +144,22 @@ static int aio_wait(struct eng_worker *w, uint64_t *now)
 	return 0;
 }
 
+/* A slot freed by a wait is refilled in the next iteration with the wait's
+ * own stamp (fresh): a new clock read there would leave the slot idle for
+ * as long as the thread took to get back to the top (a preemption, under
+ * load), and IOPS x mean latency would fall below the depth. */
 static int aio_loop(struct eng_worker *w)
 {
+	uint64_t now = 0;
+	bool fresh = false;
 	int ret = 0;
 
 	for (;;) {
-		uint64_t now = eng_worker_now(w);
 		uint32_t queued, n;
 
+		if (!fresh)
+			now = eng_worker_now(w);
+		fresh = false;
 		aio_reap_ring(w, now);
 		if (eng_worker_tick(w) && !w->inflight)
 			break;
@@ -163,8 +171,12 @@ static int aio_loop(struct eng_worker *w)
 			ret = aio_submit(w, n);
 			queued += n;
 		}
-		if (!ret && (!queued || !w->nfree) && !aio_reap_ring(w, eng_worker_now(w)))
-			ret = aio_wait(w, &now);
+		if (!ret && (!queued || !w->nfree)) {
+			now = eng_worker_now(w);
+			fresh = true;
+			if (!aio_reap_ring(w, now))
+				ret = aio_wait(w, &now);
+		}
 		if (eng_unlikely(ret)) {
 			w->fatal = w->fatal ? w->fatal : ret;
 			eng_worker_end(w);
