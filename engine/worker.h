@@ -49,7 +49,7 @@ struct eng_worker {
 	uint32_t expect;	/* res of a good completion: bs, 0 for NOP */
 	bool latency;
 	bool stopping;		/* no new submissions */
-	uint64_t *slot_ticks;	/* submission time of each slot */
+	uint64_t *slot_ticks;	/* submission stamp of each slot, ns */
 	char *buf;		/* qd * bs bytes, slot i at i * bs */
 	struct eng_hist *hist;
 	uint64_t ios, errors, calls;
@@ -151,15 +151,19 @@ static inline void eng_worker_complete(struct eng_worker *w, uint32_t slot,
 		/* never a wrapped negative interval (a clock step, a CPU whose
 		 * TSC lags): count it as 0 rather than as centuries */
 		dt = (int64_t)dt < 0 ? 0 : dt;
-		eng_hist_add(w->hist, eng_ticks_to_ns(dt));
+		eng_hist_add(w->hist, dt);
 	}
 	if (eng_unlikely(w->limit && w->ios + w->errors >= w->limit))
 		eng_worker_end(w);
 }
 
+/* The loop's one clock read, already in nanoseconds: converting once per
+ * loop instead of once per completed IO saves a 128-bit multiply per IO
+ * (stamps are then nanoseconds: slot_ticks keeps its name for the slot's
+ * submission stamp). */
 static inline uint64_t eng_worker_now(const struct eng_worker *w)
 {
-	return w->latency ? eng_ticks() : 0;
+	return w->latency ? eng_ticks_to_ns(eng_ticks()) : 0;
 }
 
 #endif
