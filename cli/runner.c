@@ -582,6 +582,20 @@ static void stall_watch(struct runctx *c, uint64_t t)
 	}
 }
 
+/* With --ios: every device has reached its count or is stalled (said):
+ * a stalled one would never reach it. */
+static bool ios_left_only_stalled(const struct runctx *c)
+{
+	struct eng_progress p;
+	unsigned d;
+
+	for (d = 0; d < c->ndev; d++)
+		if (!c->st[d].said &&
+		    (eng_run_progress(c->r, d * c->per, c->per, &p) || p.ndone < c->per))
+			return false;
+	return true;
+}
+
 /* A worker that stopped by itself before the time is up failed (or, with
  * --ios, finished: then wait for all of them). */
 static bool should_stop(const struct runctx *c)
@@ -591,7 +605,7 @@ static bool should_stop(const struct runctx *c)
 	if (cli_runner_interrupted())
 		return true;
 	if (c->o->ios)
-		return eng_run_done(c->r);
+		return eng_run_done(c->r) || ios_left_only_stalled(c);
 	return !eng_run_progress(c->r, 0, c->njobs, &p) && p.ndone > 0;
 }
 

@@ -88,6 +88,30 @@ jq -e --arg b "$bname" '.interrupted == true and (.devices[] | select(.name == $
 grep -q "^$bname: no completion" "$T_ERR" &&
 	check_fail "second signal: a stall named with the watch off"
 
+# ---- --ios: a stalled device that never reaches its count ends the run ----
+echo hang >"$ctl"
+rm -f "$json"
+"$IOSTORM" run -q --ios 20k --qd 8 --stall-timeout 1s --json "$json" \
+	"$good" "$bad" >"$T_OUT" 2>"$T_ERR" </dev/null &
+pid=$!
+(sleep 30 && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
+dog=$!
+for ((i = 0; i < 150; i++)); do
+	kill -0 "$pid" 2>/dev/null || break
+	jq -e . "$json" >/dev/null 2>&1 && sleep 0.5 && break
+	sleep 0.1
+done
+[ "$i" -lt 150 ] || check_fail "--ios: no report within 15 s"
+echo ok >"$ctl"
+wait "$pid"
+rc=$?
+kill "$dog" 2>/dev/null
+wait "$dog" 2>/dev/null
+[ "$rc" -eq 1 ] || { check_fail "--ios: exit $rc, want 1"; show_output; }
+jq -e --arg b "$bname" --arg g "$gname" '(.devices[] | select(.name == $b) | .stalled == true)
+	and (.devices[] | select(.name == $g) | .ios == 20000 and .stalled == false)' \
+	"$json" >/dev/null || { check_fail "--ios: $bname not stalled or $gname short"; show_output; }
+
 # the device recovered: a clean run exits 0
 expect_ok "healthy again" run -q --time 300ms --ramp 0 --stall-timeout 1s "$bad"
 t_done
