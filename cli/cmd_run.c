@@ -50,6 +50,8 @@ static int cmd_run(int argc, char **argv)
 	rc = cli_runner_run(&o, &spec, &rep);
 	if (!rc)
 		rc = cli_report_output(&rep, &o, NULL);
+	if (rep.stalled)
+		cli_runner_abandon(CLI_EXIT_RUNTIME);	/* its workers hold the targets */
 	cli_report_free(&rep);
 	cli_targets_close(&ts);
 	return rc;

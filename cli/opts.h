@@ -37,6 +37,7 @@ struct cli_opts {
 	uint64_t time_ns;		/* 0: no time limit (only with --ios) */
 	uint64_t ramp_ns;
 	bool time_set, ramp_set;
+	uint64_t stall_ns;		/* --stall-timeout, 0: off */
 	uint64_t ios;			/* per device (per job for nop), 0: none */
 	unsigned jobs_per_device;
 	unsigned jobs;			/* nop: workers */

@@ -136,6 +136,13 @@ static int set_ramp(struct cli_opts *o, const char *arg, char *err, size_t errle
 	return set_duration("--ramp", arg, 0, &o->ramp_ns, &o->ramp_set, err, errlen);
 }
 
+static int set_stall(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	bool given;
+
+	return set_duration("--stall-timeout", arg, 0, &o->stall_ns, &given, err, errlen);
+}
+
 static int set_ios(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	return cli_parse_count("--ios", arg, 1, 1ull << 62, &o->ios, err, errlen);
@@ -225,7 +232,7 @@ static int set_seed(struct cli_opts *o, const char *arg, char *err, size_t errle
 
 enum {
 	O_BATCH = 0x100, O_ENGINE, O_COMPLETION, O_RAMP, O_IOS, O_JPD, O_CPUS,
-	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED,
+	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED, O_STALL,
 };
 
 /* Each shared option once: the groups say which verbs offer it. */
@@ -248,6 +255,10 @@ const struct cli_optdesc cli_opts_table[] = {
 	{ "ramp", O_RAMP, "DURATION", CLI_OG_ENGINE, 0, set_ramp,
 	  "time before measuring, not counted (default 2s,\n"
 	  "0 with --ios)" },
+	{ "stall-timeout", O_STALL, "DURATION", CLI_OG_ENGINE, 0, set_stall,
+	  "name a device that completes no IO for this long;\n"
+	  "at the end, wait at most min(2s, this) for its\n"
+	  "IOs, then report it stalled (default 10s, 0: off)" },
 	{ "ios", O_IOS, "N", CLI_OG_ENGINE, 0, set_ios,
 	  "stop after N measured IOs per device (per job for\n"
 	  "nop); 1k = 1000" },

@@ -58,12 +58,26 @@ void cli_report_print_errors(FILE *f, const struct cli_report *r)
 	}
 }
 
+/* One line per stalled device, after the error lines. */
+static void print_stalled(FILE *f, const struct cli_report *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->ndev; i++) {
+		if (!r->dev[i].stalled)
+			continue;
+		fprintf(f, "%s: stalled: %llu IO%s still in flight at the end; figures up to the end of the measured window, no latency\n",
+			r->dev[i].name, (unsigned long long)r->dev[i].inflight_at_end,
+			r->dev[i].inflight_at_end == 1 ? "" : "s");
+	}
+}
+
 static bool report_had_errors(const struct cli_report *r)
 {
 	unsigned i;
 
 	for (i = 0; i < r->ndev; i++)
-		if (r->dev[i].errors)
+		if (r->dev[i].errors || r->dev[i].stalled)
 			return true;
 	return false;
 }
@@ -200,6 +214,7 @@ static void print_table(const struct cli_report *r, const struct cli_opts *o,
 			r->elapsed_s, r->mode == ENG_MODE_SQPOLL ?
 			" (not of the SQPOLL kernel threads, which keep a core busy each)" : "");
 	cli_report_print_errors(f, r);
+	print_stalled(f, r);
 }
 
 int cli_report_output(const struct cli_report *r, const struct cli_opts *o,

@@ -44,6 +44,8 @@ struct cli_dev {
 	bool has_lat;
 	struct cli_lat lat;
 	struct eng_hist *hist;		/* merged, NULL without latency */
+	bool stalled;			/* still held IOs after the drain grace */
+	uint64_t inflight_at_end;	/* how many, over its workers */
 };
 
 struct cli_report {
@@ -55,6 +57,9 @@ struct cli_report {
 	struct cli_dev total;		/* sums; latency merged over all */
 	double elapsed_s;
 	bool interrupted;
+	bool stalled;			/* some device stalled: its workers are
+					 * still in the kernel, so write the
+					 * report and _exit (cli_runner_abandon) */
 	bool unfixed_bufs;		/* io_uring read into unregistered
 					 * buffers: RLIMIT_MEMLOCK refused them */
 };

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/limits.h"
@@ -21,8 +22,17 @@
 #include "topo/topo.h"
 
 #define TICK_NS 100000000ull	/* how often the wait loop looks around */
+#define CLI_DRAIN_NS (2 * CLI_NS_PER_S)	/* the most a worker gets to drain */
 
 static _Atomic int stop_signal;
+
+/* A device's completions (good and failed) as last seen, when they last
+ * moved, and whether its stall was said. */
+struct cli_stall {
+	uint64_t done;
+	uint64_t since;
+	bool said;
+};
 
 struct runctx {
 	const struct cli_opts *o;
@@ -33,13 +43,17 @@ struct runctx {
 	bool live;
 	struct cli_progress_dev *pd;
 	uint64_t *prev;		/* per device: IOs at the last live line */
+	struct cli_stall *st;	/* per device: the stall watch */
+	unsigned nstalled;	/* workers left in the kernel at the end */
 };
 
 /* Every failure here is one line with the output layer's prefix. */
 
 /* The first signal only sets the flag: the reporting loop notices it
  * within a tick and stops cleanly. A second request (a device that hangs
- * and never lets the workers drain) takes the default action. One request
+ * and never lets the workers drain) ends the wait for the workers at once:
+ * the report is written with the stuck devices marked stalled. A third
+ * takes the default action, in case the main thread is stuck itself. One request
  * can arrive twice, though: GNU timeout signals its child and then its own
  * process group, from the same pid within microseconds. The same signal
  * from the same sending process within a second is that duplicate, not a
@@ -67,6 +81,8 @@ static void on_signal(int sig, siginfo_t *si, void *uctx)
 	}
 	if (same_request(sig, si, now))
 		return;
+	if (atomic_exchange_explicit(&stop_signal, 2, memory_order_relaxed) == 1)
+		return;
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -90,6 +106,21 @@ void cli_runner_signals(void)
 bool cli_runner_interrupted(void)
 {
 	return atomic_load_explicit(&stop_signal, memory_order_relaxed);
+}
+
+/* A second stop request: wait for no worker any more. */
+static bool runner_hurried(void)
+{
+	return atomic_load_explicit(&stop_signal, memory_order_relaxed) > 1;
+}
+
+_Noreturn void cli_runner_abandon(int rc)
+{
+	fflush(NULL);
+	/* exit() would run atexit handlers and the sanitizers' leak check
+	 * while workers still own the run's memory; the kernel then holds
+	 * the process until their IOs complete (man page: STALLED DEVICES) */
+	_exit(rc);
 }
 
 /* ---- targets ---- */
@@ -523,6 +554,48 @@ static void live_sample(struct runctx *c, double dt)
 	}
 }
 
+/* Names a device with IOs in flight that completed none for
+ * --stall-timeout, once per stall. */
+static void stall_watch(struct runctx *c, uint64_t t)
+{
+	struct eng_progress p;
+	struct cli_stall *st;
+	unsigned d;
+
+	for (d = 0; c->o->stall_ns && d < c->ndev; d++) {
+		st = &c->st[d];
+		if (eng_run_progress(c->r, d * c->per, c->per, &p))
+			continue;
+		if (p.ios + p.errors != st->done || !st->since || p.ndone == c->per ||
+		    !p.inflight) {
+			st->done = p.ios + p.errors;
+			st->since = t;
+			st->said = false;
+			continue;
+		}
+		if (!st->said && t - st->since >= c->o->stall_ns) {
+			cli_progress_clear();
+			cli_say("%s: no completion for %.3g s, %u IOs in flight",
+			    c->pd[d].name, cli_secs(t - st->since), p.inflight);
+			st->said = true;
+		}
+	}
+}
+
+/* With --ios: every device has reached its count or is stalled (said):
+ * a stalled one would never reach it. */
+static bool ios_left_only_stalled(const struct runctx *c)
+{
+	struct eng_progress p;
+	unsigned d;
+
+	for (d = 0; d < c->ndev; d++)
+		if (!c->st[d].said &&
+		    (eng_run_progress(c->r, d * c->per, c->per, &p) || p.ndone < c->per))
+			return false;
+	return true;
+}
+
 /* A worker that stopped by itself before the time is up failed (or, with
  * --ios, finished: then wait for all of them). */
 static bool should_stop(const struct runctx *c)
@@ -532,7 +605,7 @@ static bool should_stop(const struct runctx *c)
 	if (cli_runner_interrupted())
 		return true;
 	if (c->o->ios)
-		return eng_run_done(c->r);
+		return eng_run_done(c->r) || ios_left_only_stalled(c);
 	return !eng_run_progress(c->r, 0, c->njobs, &p) && p.ndone > 0;
 }
 
@@ -557,6 +630,7 @@ static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns,
 	live_sample(c, 0);
 	while (!should_stop(c)) {
 		t = now_ns();
+		stall_watch(c, t);
 		/* not on the last boundary: the caller has the final figures */
 		if (hook && t - t0 >= (uint64_t)(sec + 1) * CLI_NS_PER_S &&
 		    (!dur_ns || (uint64_t)(sec + 1) * CLI_NS_PER_S < dur_ns)) {
@@ -571,6 +645,24 @@ static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns,
 			last = t;
 		}
 		sleep_ns(next_wait(hook, dur_ns, t - t0, sec));
+	}
+}
+
+/* The end: each worker gets min(2s, --stall-timeout) to finish what it
+ * has in flight (forever with the watch off); a second stop request ends
+ * the wait. Returns how many workers are still in the kernel. */
+static unsigned drain(struct runctx *c)
+{
+	uint64_t grace = c->o->stall_ns, t0 = now_ns(), t;
+	unsigned left;
+
+	if (grace > CLI_DRAIN_NS)
+		grace = CLI_DRAIN_NS;
+	for (;;) {
+		left = eng_run_join_for(c->r, TICK_NS);
+		t = now_ns();
+		if (!left || runner_hurried() || (grace && t - t0 >= grace))
+			return left;
 	}
 }
 
@@ -591,7 +683,7 @@ static void measure(struct runctx *c)
 		wait_phase(c, label, c->o->time_ns, true);
 	}
 	eng_run_stop(c->r);
-	eng_run_join(c->r);
+	c->nstalled = drain(c);
 	cli_progress_clear();
 }
 
@@ -638,8 +730,10 @@ static void add_result(struct cli_dev *d, unsigned w, const struct eng_result *r
 		d->busiest_s = res->user_s + res->sys_s;
 	if (el > d->elapsed_s)
 		d->elapsed_s = el;
-	if (d->hist && res->hist)
+	if (d->hist && res->hist && !res->stalled)
 		eng_hist_merge(d->hist, res->hist);
+	d->stalled |= res->stalled;
+	d->inflight_at_end += res->inflight_at_end;
 }
 
 /* Device d's failures: per-errno counts summed over its workers, and the
@@ -653,8 +747,8 @@ static void collect_errs(const struct runctx *c, unsigned d, struct cli_dev *dev
 
 	for (w = 0; w < c->per; w++) {
 		res = eng_run_result(c->r, d * c->per + w);
-		if (!res->errors)
-			continue;
+		if (!res->errors || res->stalled)
+			continue;	/* a stalled worker's are counted, not named */
 		for (i = 0; i < ENG_ERR_SLOTS; i++)
 			count[i] += res->errs.count[i];
 		if (res->errs.first_ns < first_ns) {
@@ -681,6 +775,7 @@ static int collect(const struct runctx *c, struct cli_report *out)
 		collect_errs(c, i, &out->dev[i]);
 		cli_lat_from_hist(&out->dev[i], out->dev[i].hist);
 		cli_dev_rates(&out->dev[i]);
+		out->stalled |= out->dev[i].stalled;
 		if (out->dev[i].elapsed_s > out->elapsed_s)
 			out->elapsed_s = out->dev[i].elapsed_s;
 	}
@@ -701,7 +796,8 @@ static int ctx_init(struct runctx *c, const struct cli_opts *o,
 		return -EINVAL;
 	c->pd = calloc(c->ndev, sizeof(*c->pd));
 	c->prev = calloc(c->ndev, sizeof(*c->prev));
-	if (!c->pd || !c->prev)
+	c->st = calloc(c->ndev, sizeof(*c->st));
+	if (!c->pd || !c->prev || !c->st)
 		return -ENOMEM;
 	for (unsigned d = 0; d < c->ndev; d++)
 		c->pd[d].name = job_name(c, d * c->per);
@@ -795,5 +891,6 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 		eng_run_destroy(c.r);
 	free(c.pd);
 	free(c.prev);
+	free(c.st);
 	return rc;
 }

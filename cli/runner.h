@@ -48,5 +48,9 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
  * by cli_runner_signals). */
 bool cli_runner_interrupted(void);
 void cli_runner_signals(void);
+/* Flushes every stream and ends the process with rc at once: for a run
+ * whose stalled workers are still in the kernel (out->stalled), once the
+ * report and JSON are written. */
+_Noreturn void cli_runner_abandon(int rc);
 
 #endif

@@ -134,8 +134,10 @@ static uint32_t aio_reap_ring(struct eng_worker *w, uint64_t now)
 
 static int aio_wait(struct eng_worker *w, uint64_t *now)
 {
-	int ret = io_getevents(w->a.ctx, 1, (long)w->job->qd, w->a.events, NULL);
+	int ret;
 
+	eng_worker_publish_inflight(w);
+	ret = io_getevents(w->a.ctx, 1, (long)w->job->qd, w->a.events, NULL);
 	w->calls++;
 	if (ret < 0)
 		return ret == -EINTR ? 0 : ret;

@@ -66,6 +66,8 @@ struct eng_progress {
 	uint64_t errors;	/* completed with an error in the measured
 				 * window (0 while ramping) */
 	unsigned ndone;		/* how many of them have stopped */
+	uint32_t inflight;	/* IOs submitted and not yet reaped, as of
+				 * each worker's last loop */
 };
 
 /* How the measured window's failed IOs failed. Slot 0 counts short reads
@@ -102,6 +104,11 @@ struct eng_result {
 	uint64_t elapsed_ns;		/* measured window */
 	double user_s, sys_s;		/* this thread, measured window */
 	struct eng_hist *hist;		/* owned by the run; NULL without latency */
+	bool stalled;			/* still held IOs when eng_run_join_for
+					 * gave up on it: the figures are the
+					 * window's from its live counters, with
+					 * no histogram, calls or CPU */
+	uint32_t inflight_at_end;	/* IOs it held then */
 };
 
 /* A worker's measured figures at one instant, copied by the worker itself
@@ -152,6 +159,13 @@ const struct eng_snapshot *eng_run_snapshot_get(const struct eng_run *r,
 						unsigned idx, int seq);
 /* Waits for every worker. Results stay valid until destroy. */
 void eng_run_join(struct eng_run *r);
+/* Waits at most timeout_ns for every worker to stop (after eng_run_stop),
+ * joining those that do. Returns how many did not: workers stuck in the
+ * kernel on IOs that never complete. Their results are then marked stalled
+ * and built from what they last published; the threads are left running,
+ * and eng_run_destroy leaves the run's memory to them (the process is
+ * expected to exit). Returns 0, and joins all, once every worker stopped. */
+unsigned eng_run_join_for(struct eng_run *r, uint64_t timeout_ns);
 const struct eng_result *eng_run_result(const struct eng_run *r, unsigned idx);
 unsigned eng_run_njobs(const struct eng_run *r);
 void eng_run_destroy(struct eng_run *r);

@@ -139,6 +139,11 @@ void eng_run_measure(struct eng_run *r)
 
 void eng_run_stop(struct eng_run *r)
 {
+	uint64_t zero = 0;
+
+	/* the first stop ends the window; stored before the state the workers
+	 * read with acquire, so they see it when they notice the stop */
+	atomic_compare_exchange_strong(&r->stop_ns, &zero, eng_mono_ns());
 	run_set_state(r, ENG_ST_STOP);
 }
 
@@ -233,7 +238,7 @@ int eng_run_snapshot_wait(struct eng_run *r, int seq, uint64_t timeout_ns)
 int eng_run_progress(const struct eng_run *r, unsigned first, unsigned n,
 		     struct eng_progress *out)
 {
-	struct eng_progress p = { 0, 0, 0 };
+	struct eng_progress p = { 0, 0, 0, 0 };
 	unsigned i;
 
 	if (first > r->njobs || n > r->njobs - first)
@@ -241,6 +246,7 @@ int eng_run_progress(const struct eng_run *r, unsigned first, unsigned n,
 	for (i = first; i < first + n; i++) {
 		p.ios += atomic_load_explicit(&r->live[i].ios, memory_order_relaxed);
 		p.errors += atomic_load_explicit(&r->live[i].errors, memory_order_relaxed);
+		p.inflight += atomic_load_explicit(&r->live[i].inflight, memory_order_relaxed);
 		p.ndone += atomic_load_explicit(&r->live[i].done, memory_order_acquire) != 0;
 	}
 	*out = p;
@@ -251,17 +257,107 @@ void eng_run_join(struct eng_run *r)
 {
 	unsigned i;
 
-	if (r->joined)
+	if (r->joined || r->nstalled)
 		return;
-	for (i = 0; i < r->njobs; i++)
-		if (r->th[i].started)
+	for (i = 0; i < r->njobs; i++) {
+		if (r->th[i].started && !r->th[i].joined)
 			pthread_join(r->th[i].tid, NULL);
+		r->th[i].joined = true;
+	}
 	r->joined = true;
+}
+
+/* Sleeps until a worker stops or the deadline passes: workers wake
+ * r->answers when they stop. */
+static unsigned join_wait(struct eng_run *r, uint64_t end)
+{
+	struct timespec left;
+	uint64_t now;
+	uint32_t seen;
+	unsigned i, running;
+
+	for (;;) {
+		seen = atomic_load(&r->answers);
+		for (i = 0, running = 0; i < r->njobs; i++)
+			running += r->th[i].started &&
+				   !atomic_load_explicit(&r->live[i].done, memory_order_acquire);
+		now = eng_mono_ns();
+		if (!running || now >= end)
+			return running;
+		left.tv_sec = (time_t)((end - now) / 1000000000ull);
+		left.tv_nsec = (long)((end - now) % 1000000000ull);
+		syscall(SYS_futex, (uint32_t *)&r->answers, FUTEX_WAIT_PRIVATE, seen,
+			&left, NULL, 0);
+	}
+}
+
+/* A stuck worker's result, from what it published and what it wrote
+ * before the run started (setup fields, under the setup handshake): its
+ * own result may still be written if the IO ever completes. */
+static void late_result(struct eng_run *r, unsigned i)
+{
+	const struct eng_result *res = &r->res[i];
+	struct eng_result *l = &r->late[i];
+	const struct eng_live *lv = &r->live[i];
+	uint64_t start = atomic_load_explicit(&lv->start_ns, memory_order_relaxed);
+	uint64_t stop = atomic_load_explicit(&r->stop_ns, memory_order_relaxed);
+	uint64_t all = atomic_load_explicit(&lv->ios, memory_order_relaxed);
+	uint64_t ramp = atomic_load_explicit(&lv->ios_ramp, memory_order_relaxed);
+
+	memset(l, 0, sizeof(*l));
+	l->backend = res->backend;
+	l->fell_back = res->fell_back;
+	l->fallback_err = res->fallback_err;
+	l->setup_flags = res->setup_flags;
+	l->fixed_bufs = res->fixed_bufs;
+	l->unfixed_err = res->unfixed_err;
+	l->cpu = res->cpu;
+	l->stalled = true;
+	l->inflight_at_end = atomic_load_explicit(&lv->inflight, memory_order_relaxed);
+	if (!start)
+		return;		/* stuck before measuring: nothing measured */
+	l->ios = all > ramp ? all - ramp : 0;
+	l->bytes = r->jobs[i].op == ENG_OP_NOP ? 0 : l->ios * r->jobs[i].bs;
+	l->errors = atomic_load_explicit(&lv->errors, memory_order_relaxed);
+	l->elapsed_ns = stop > start ? stop - start : 0;
+}
+
+unsigned eng_run_join_for(struct eng_run *r, uint64_t timeout_ns)
+{
+	uint64_t now = eng_mono_ns(), end = now + timeout_ns;
+	unsigned i, left;
+
+	if (r->joined)
+		return 0;
+	left = join_wait(r, end < now ? UINT64_MAX : end);
+	if (!left) {
+		r->nstalled = 0;	/* an earlier call's stragglers finished */
+		eng_run_join(r);
+		return 0;
+	}
+	if (!r->late)
+		r->late = calloc(r->njobs, sizeof(*r->late));
+	for (i = 0; i < r->njobs; i++) {
+		struct eng_thread *th = &r->th[i];
+
+		if (!th->started || th->joined)
+			continue;
+		if (atomic_load_explicit(&r->live[i].done, memory_order_acquire)) {
+			pthread_join(th->tid, NULL);
+			th->joined = true;
+		} else if (r->late) {
+			late_result(r, i);
+		}
+	}
+	r->nstalled = left;
+	return left;
 }
 
 const struct eng_result *eng_run_result(const struct eng_run *r, unsigned idx)
 {
-	return &r->res[idx];
+	bool stuck = r->nstalled && r->th[idx].started && !r->th[idx].joined;
+
+	return stuck && r->late ? &r->late[idx] : &r->res[idx];
 }
 
 unsigned eng_run_njobs(const struct eng_run *r)
@@ -275,6 +371,9 @@ void eng_run_destroy(struct eng_run *r)
 
 	if (!r)
 		return;
+	/* workers still in the kernel use all of it: leave it to the exit */
+	if (r->nstalled)
+		return;
 	if (r->th) {
 		eng_run_stop(r);
 		eng_run_join(r);
@@ -284,6 +383,7 @@ void eng_run_destroy(struct eng_run *r)
 	pthread_cond_destroy(&r->cond);
 	pthread_mutex_destroy(&r->lock);
 	free(r->snap);
+	free(r->late);
 	free(r->live);
 	free(r->th);
 	free(r->res);

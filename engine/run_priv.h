@@ -16,6 +16,11 @@ struct eng_live {
 	_Atomic uint64_t ios;		/* completed since the start, ramp
 					 * included */
 	_Atomic uint64_t errors;
+	/* Stored once when measuring begins, so the controller can give the
+	 * window's figures of a worker stuck in the kernel (eng_run_join_for) */
+	_Atomic uint64_t ios_ramp;
+	_Atomic uint64_t start_ns;
+	_Atomic uint32_t inflight;	/* IOs submitted and not reaped */
 	_Atomic uint32_t done;		/* the worker has stopped */
 	_Atomic uint32_t snap_seq;	/* last snapshot request answered */
 } __attribute__((aligned(64)));
@@ -28,6 +33,7 @@ struct eng_thread {
 	unsigned idx;
 	pthread_t tid;
 	bool started;
+	bool joined;
 };
 
 struct eng_run {
@@ -47,6 +53,11 @@ struct eng_run {
 	/* Bumped, with a futex wake, by a worker that answers a snapshot or
 	 * stops: what eng_run_snapshot_wait sleeps on. Off the per-IO path. */
 	_Atomic uint32_t answers;
+	/* When eng_run_stop ended the window: no worker's window ends later,
+	 * however long it takes to notice (a wait on a slow device). */
+	_Atomic uint64_t stop_ns;
+	struct eng_result *late;	/* figures of workers never joined */
+	unsigned nstalled;		/* workers left running by eng_run_join_for */
 	bool joined;
 };
 

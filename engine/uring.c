@@ -299,6 +299,7 @@ static int uring_enter(struct eng_worker *w, uint32_t queued, uint32_t reaped)
 {
 	bool wait = !queued || !w->nfree;
 
+	eng_worker_publish_inflight(w);
 	if (w->u.sqpoll)
 		return uring_enter_sqpoll(w, queued, reaped, wait);
 	w->calls++;

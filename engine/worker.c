@@ -132,6 +132,19 @@ static void worker_begin_measure(struct eng_worker *w)
 	w->t_start_ns = eng_mono_ns();
 	worker_rusage(&w->ru_user, &w->ru_sys);
 	atomic_store_explicit(&w->live->errors, 0, memory_order_relaxed);
+	atomic_store_explicit(&w->live->ios_ramp, w->ios_ramp, memory_order_relaxed);
+	atomic_store_explicit(&w->live->start_ns, w->t_start_ns, memory_order_relaxed);
+}
+
+/* The window ends when the run stopped it, not when this worker noticed:
+ * a worker waiting on a slow IO notices late, and its rate must not be
+ * spread over that wait. */
+static uint64_t worker_window_end(const struct eng_worker *w)
+{
+	uint64_t now = eng_mono_ns();
+	uint64_t stop = atomic_load_explicit(&w->th->run->stop_ns, memory_order_relaxed);
+
+	return stop && stop >= w->t_start_ns && stop < now ? stop : now;
 }
 
 void eng_worker_end(struct eng_worker *w)
@@ -150,7 +163,7 @@ void eng_worker_end(struct eng_worker *w)
 			eng_hist_reset(w->hist);
 		return;
 	}
-	r->elapsed_ns = eng_mono_ns() - w->t_start_ns;
+	r->elapsed_ns = worker_window_end(w) - w->t_start_ns;
 	worker_rusage(&user, &sys);
 	r->user_s = tv_sub(user, w->ru_user);
 	r->sys_s = tv_sub(sys, w->ru_sys);

@@ -103,6 +103,14 @@ static inline bool eng_worker_tick(struct eng_worker *w)
 	return w->stopping;
 }
 
+/* Once per loop, just before the call that may sleep in the kernel: what
+ * a watcher sees while the worker waits there (a stalled device holds
+ * these IOs). */
+static inline void eng_worker_publish_inflight(struct eng_worker *w)
+{
+	atomic_store_explicit(&w->live->inflight, w->inflight, memory_order_relaxed);
+}
+
 /* How many IOs may be submitted now: free slots, batch, IO limit. */
 static inline uint32_t eng_worker_budget(const struct eng_worker *w)
 {

@@ -22,7 +22,7 @@ static int second_cpu(void)
 /* Worker i's live figures. */
 static struct eng_progress live(const struct eng_run *r, unsigned i)
 {
-	struct eng_progress p = { 0, 0, 0 };
+	struct eng_progress p = { 0, 0, 0, 0 };
 
 	CHECK(eng_run_progress(r, i, 1, &p) == 0);
 	return p;

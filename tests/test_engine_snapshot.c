@@ -149,7 +149,7 @@ static void wait_one_stopped(const struct eng_target *t)
 		tu_job(t, ENG_BACKEND_IO_URING, ENG_MODE_IRQ),
 		tu_job(t, ENG_BACKEND_IO_URING, ENG_MODE_IRQ),
 	};
-	struct eng_progress p = { 0, 0, 0 };
+	struct eng_progress p = { 0, 0, 0, 0 };
 	struct eng_run *r = NULL;
 	unsigned ms;
 	uint64_t t0;
@@ -180,7 +180,7 @@ static void wait_one_stopped(const struct eng_target *t)
  * after the join every one has. Ranges outside the run are refused. */
 static void progress(const struct eng_target *t)
 {
-	struct eng_progress p = { 0, 0, 0 }, w0, w1;
+	struct eng_progress p = { 0, 0, 0, 0 }, w0, w1;
 	struct eng_run *r = create(t, ENG_BACKEND_IO_URING);
 	uint64_t last = 0;
 	unsigned i, back = 0;

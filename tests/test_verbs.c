@@ -25,6 +25,7 @@ static const char *sample(const char *name)
 	static const char *const v[][2] = {
 		{ "bs", "4k" }, { "qd", "4" }, { "batch", "4" }, { "engine", "auto" },
 		{ "completion", "irq" }, { "time", "1s" }, { "ramp", "0" }, { "ios", "1k" },
+		{ "stall-timeout", "5s" },
 		{ "jobs-per-device", "2" }, { "jobs", "2" }, { "placement", "remote" },
 		{ "range", "4k" }, { "json", "-" }, { "seed", "7" }, { "demo-size", "1m" },
 		{ "topology", "server.xml" },
