@@ -142,7 +142,7 @@ static int aio_wait(struct eng_worker *w, uint64_t *now)
 	if (ret < 0)
 		return ret == -EINTR ? 0 : ret;
 	*now = eng_worker_now(w);
-	aio_complete_events(w, w->a.events, (uint32_t)ret, *now);
+	w->a.nev = (uint32_t)ret;
 	return 0;
 }
 
@@ -153,7 +153,7 @@ static int aio_wait(struct eng_worker *w, uint64_t *now)
 static int aio_loop(struct eng_worker *w)
 {
 	uint64_t now = 0;
-	bool fresh = false;
+	bool fresh = false, stop;
 	int ret = 0;
 
 	for (;;) {
@@ -162,8 +162,12 @@ static int aio_loop(struct eng_worker *w)
 		if (!fresh)
 			now = eng_worker_now(w);
 		fresh = false;
+		/* the tick before completing: see uring_loop */
+		stop = eng_worker_tick(w);
+		aio_complete_events(w, w->a.events, w->a.nev, now);
+		w->a.nev = 0;
 		aio_reap_ring(w, now);
-		if (eng_worker_tick(w) && !w->inflight)
+		if (stop && !w->inflight)
 			break;
 		/* every free slot goes out now, batch iocbs per io_submit: one
 		 * left for a later loop would sit idle and the depth in flight

@@ -81,6 +81,8 @@ struct eng_worker {
 			struct iocb *iocbs;
 			struct iocb **batchv;
 			struct io_event *events;
+			uint32_t nev;	/* events a wait returned, completed
+					 * after the next tick */
 			bool ctx_ok;
 		} a;
 	};
