@@ -153,7 +153,7 @@ static int aio_wait(struct eng_worker *w, uint64_t *now)
 static int aio_loop(struct eng_worker *w)
 {
 	uint64_t now = 0;
-	bool fresh = false, stop;
+	bool fresh = false;
 	int ret = 0;
 
 	for (;;) {
@@ -163,11 +163,12 @@ static int aio_loop(struct eng_worker *w)
 			now = eng_worker_now(w);
 		fresh = false;
 		/* the tick before completing: see uring_loop */
-		stop = eng_worker_tick(w);
+		(void)eng_worker_tick(w);
 		aio_complete_events(w, w->a.events, w->a.nev, now);
 		w->a.nev = 0;
 		aio_reap_ring(w, now);
-		if (stop && !w->inflight)
+		/* stopping: by the tick, or by an IO limit reached just now */
+		if (w->stopping && !w->inflight)
 			break;
 		/* every free slot goes out now, batch iocbs per io_submit: one
 		 * left for a later loop would sit idle and the depth in flight

@@ -314,15 +314,15 @@ static int uring_loop(struct eng_worker *w)
 	for (;;) {
 		uint64_t now = eng_worker_now(w);
 		uint32_t queued, reaped;
-		bool stop;
 		int ret;
 
 		/* the tick first: after a stop (seen late by a thread that was
 		 * descheduled across the window's end) the completions reaped
 		 * below are the drain's, not the window's, and are not timed */
-		stop = eng_worker_tick(w);
+		(void)eng_worker_tick(w);
 		reaped = uring_reap(w, now);
-		if (stop && !w->inflight)
+		/* stopping: by the tick, or by an IO limit reached just now */
+		if (w->stopping && !w->inflight)
 			break;
 		ret = uring_fill(w, now, &queued);
 		if (eng_unlikely(ret < 0)) {
