@@ -78,8 +78,8 @@ static int worker_alloc(struct eng_worker *w)
 	uint32_t qd = w->job->qd, i;
 
 	w->free_slot = malloc(qd * sizeof(*w->free_slot));
-	w->slot_ticks = calloc(qd, sizeof(*w->slot_ticks));
-	if (!w->free_slot || !w->slot_ticks)
+	w->slot_ns = calloc(qd, sizeof(*w->slot_ns));
+	if (!w->free_slot || !w->slot_ns)
 		return worker_fail(w, ENG_STAGE_MEMORY, -ENOMEM);
 	for (i = 0; i < qd; i++)
 		w->free_slot[i] = qd - 1 - i;
@@ -99,7 +99,7 @@ static void worker_free(struct eng_worker *w)
 {
 	if (w->buf)
 		munmap(w->buf, w->buf_len);
-	free(w->slot_ticks);
+	free(w->slot_ns);
 	free(w->free_slot);
 	/* the histogram outlives the worker: the run hands it to the caller */
 }

@@ -49,7 +49,7 @@ struct eng_worker {
 	uint32_t expect;	/* res of a good completion: bs, 0 for NOP */
 	bool latency;
 	bool stopping;		/* no new submissions */
-	uint64_t *slot_ticks;	/* submission stamp of each slot, ns */
+	uint64_t *slot_ns;	/* submission stamp of each slot, ns */
 	char *buf;		/* qd * bs bytes, slot i at i * bs */
 	struct eng_hist *hist;
 	uint64_t ios, errors, calls;
@@ -135,7 +135,7 @@ static inline uint32_t eng_worker_take_slot(struct eng_worker *w, uint64_t now)
 {
 	uint32_t slot = w->free_slot[--w->nfree];
 
-	w->slot_ticks[slot] = now;
+	w->slot_ns[slot] = now;
 	w->inflight++;
 	return slot;
 }
@@ -156,7 +156,7 @@ static inline void eng_worker_complete(struct eng_worker *w, uint32_t slot,
 	}
 	w->ios++;
 	if (w->latency) {
-		uint64_t dt = now - w->slot_ticks[slot];
+		uint64_t dt = now - w->slot_ns[slot];
 
 		/* never a wrapped negative interval (a clock step, a CPU whose
 		 * TSC lags): count it as 0 rather than as centuries */
@@ -168,9 +168,7 @@ static inline void eng_worker_complete(struct eng_worker *w, uint32_t slot,
 }
 
 /* The loop's one clock read, already in nanoseconds: converting once per
- * loop instead of once per completed IO saves a 128-bit multiply per IO
- * (stamps are then nanoseconds: slot_ticks keeps its name for the slot's
- * submission stamp). */
+ * loop instead of once per completed IO saves a 128-bit multiply per IO. */
 static inline uint64_t eng_worker_now(const struct eng_worker *w)
 {
 	return w->latency ? eng_ticks_to_ns(eng_ticks()) : 0;
