@@ -3,12 +3,9 @@
 #include "cli/runner.h"
 
 #include <errno.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,8 +20,6 @@
 
 #define TICK_NS 100000000ull	/* how often the wait loop looks around */
 #define CLI_DRAIN_NS (2 * CLI_NS_PER_S)	/* the most a worker gets to drain */
-
-static _Atomic int stop_signal;
 
 /* A device's completions (good and failed) as last seen, when they last
  * moved, and whether its stall was said. */
@@ -46,248 +41,6 @@ struct runctx {
 	struct cli_stall *st;	/* per device: the stall watch */
 	unsigned nstalled;	/* workers left in the kernel at the end */
 };
-
-/* Every failure here is one line with the output layer's prefix. */
-
-/* The first signal only sets the flag: the reporting loop notices it
- * within a tick and stops cleanly. A second request (a device that hangs
- * and never lets the workers drain) ends the wait for the workers at once:
- * the report is written with the stuck devices marked stalled. A third
- * takes the default action, in case the main thread is stuck itself. One request
- * can arrive twice, though: GNU timeout signals its child and then its own
- * process group, from the same pid within microseconds. The same signal
- * from the same sending process within a second is that duplicate, not a
- * second request; a terminal's ^C (sent by the kernel) always counts. */
-static volatile sig_atomic_t stop_sig, stop_pid;
-static _Atomic uint64_t stop_ns;
-
-static bool same_request(int sig, const siginfo_t *si, uint64_t now)
-{
-	return si && si->si_code == SI_USER && si->si_pid != 0 && sig == stop_sig &&
-	       si->si_pid == stop_pid &&
-	       now - atomic_load_explicit(&stop_ns, memory_order_relaxed) < 1000000000ull;
-}
-
-static void on_signal(int sig, siginfo_t *si, void *uctx)
-{
-	uint64_t now = eng_mono_ns();	/* clock_gettime: async-signal-safe */
-
-	(void)uctx;
-	if (!atomic_exchange_explicit(&stop_signal, 1, memory_order_relaxed)) {
-		stop_sig = sig;
-		stop_pid = si && si->si_code == SI_USER ? si->si_pid : 0;
-		atomic_store_explicit(&stop_ns, now, memory_order_relaxed);
-		return;
-	}
-	if (same_request(sig, si, now))
-		return;
-	if (atomic_exchange_explicit(&stop_signal, 2, memory_order_relaxed) == 1)
-		return;
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-void cli_runner_signals(void)
-{
-	static bool installed;
-	struct sigaction sa;
-
-	if (installed)
-		return;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_signal;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	installed = true;
-}
-
-bool cli_runner_interrupted(void)
-{
-	return atomic_load_explicit(&stop_signal, memory_order_relaxed);
-}
-
-/* A second stop request: wait for no worker any more. */
-static bool runner_hurried(void)
-{
-	return atomic_load_explicit(&stop_signal, memory_order_relaxed) > 1;
-}
-
-_Noreturn void cli_runner_abandon(int rc)
-{
-	fflush(NULL);
-	/* exit() would run atexit handlers and the sanitizers' leak check
-	 * while workers still own the run's memory; the kernel then holds
-	 * the process until their IOs complete (man page: STALLED DEVICES) */
-	_exit(rc);
-}
-
-/* ---- targets ---- */
-
-static void open_error(const char *path, int err, bool buffered)
-{
-	switch (err) {
-	case -ENOENT:
-		cli_say("%s: no such file or device", path);
-		break;
-	case -EISDIR:
-		cli_say("%s: is a directory, not a block device or regular file", path);
-		break;
-	case -ENOTBLK:
-		cli_say("%s: is not a block device or regular file", path);
-		break;
-	case -ENOSPC:
-		cli_say("%s: is smaller than one logical block", path);
-		break;
-	case -EACCES:
-	case -EPERM:
-		cli_say("%s: permission denied (reading it needs read access, devices usually root)", path);
-		break;
-	case -EINVAL:
-		if (!buffered) {
-			cli_say("%s: the file system refuses O_DIRECT: use --buffered", path);
-			break;
-		}
-		/* fall through */
-	default:
-		cli_say("%s: cannot open: %s", path, strerror(-err));
-	}
-}
-
-/* --bs and --range against one target's size and logical block size:
- * 0 or -EINVAL, said. */
-static int check_fit(const struct eng_target *t, const struct cli_opts *o)
-{
-	uint64_t len;
-
-	if (o->bs % t->lbs) {
-		cli_say("--bs %u is not a multiple of %s's logical block size (%u)", o->bs, t->path, t->lbs);
-		return -EINVAL;
-	}
-	if (o->range_off % t->lbs) {
-		cli_say("--range offset %llu is not a multiple of %s's logical block size (%u)",
-		    (unsigned long long)o->range_off, t->path, t->lbs);
-		return -EINVAL;
-	}
-	if (o->range_off >= t->size || o->range_len > t->size - o->range_off) {
-		cli_say("--range goes beyond the end of %s (%llu bytes)", t->path,
-		    (unsigned long long)t->size);
-		return -EINVAL;
-	}
-	len = o->range_len ? o->range_len : t->size - o->range_off;
-	if (len < o->bs) {
-		cli_say("%s: %llu bytes to read is less than one block of --bs %u", t->path,
-		    (unsigned long long)len, o->bs);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* 0 or -EINVAL, said. */
-static int check_distinct(const struct cli_targets *ts)
-{
-	unsigned i, j;
-
-	for (i = 0; i < ts->n; i++) {
-		for (j = i + 1; j < ts->n; j++) {
-			if (eng_target_same(&ts->t[i], &ts->t[j])) {
-				cli_say("%s and %s are the same device", ts->t[i].path, ts->t[j].path);
-				return -EINVAL;
-			}
-		}
-	}
-	return 0;
-}
-
-/* Opens o->targets in order: 0 or the first failure's -errno, said. */
-static int open_all(struct cli_targets *ts, const struct cli_opts *o)
-{
-	unsigned i;
-	int err = 0;
-
-	for (i = 0; i < o->ntargets && !err; i++) {
-		err = eng_target_open(&ts->t[i], o->targets[i], o->buffered);
-		if (err)
-			open_error(o->targets[i], err, o->buffered);
-		else
-			ts->n++;
-	}
-	return err;
-}
-
-/* Targets are only ever read: --json naming one of them would overwrite
- * a device in place or rename a report over a data file. 0 or -EINVAL,
- * said. */
-static int check_json_path(const struct cli_targets *ts, const char *json)
-{
-	struct eng_target j;
-	struct stat st;
-	unsigned i;
-
-	if (!json || !strcmp(json, "-") || stat(json, &st))
-		return 0;
-	memset(&j, 0, sizeof(j));
-	j.is_blk = S_ISBLK(st.st_mode);
-	j.dev = j.is_blk ? st.st_rdev : st.st_dev;
-	j.ino = j.is_blk ? 0 : st.st_ino;
-	for (i = 0; i < ts->n; i++) {
-		if (eng_target_same(&ts->t[i], &j)) {
-			cli_say("--json %s is the target %s: targets are only read, never written",
-			    json, ts->t[i].path);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/* --bs and --range fit every target, no device comes twice and --json is
- * none of them: 0 or -EINVAL, said. */
-static int check_targets(const struct cli_targets *ts, const struct cli_opts *o)
-{
-	unsigned i;
-	int err = 0;
-
-	for (i = 0; i < ts->n && !err; i++)
-		err = check_fit(&ts->t[i], o);
-	if (!err)
-		err = check_distinct(ts);
-	return err ? err : check_json_path(ts, o->json);
-}
-
-/* A target that cannot be opened fails at run time; one the options do
- * not fit is a usage error. */
-int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o)
-{
-	int rc = CLI_EXIT_OK;
-
-	ts->n = 0;
-	ts->t = calloc(o->ntargets ? o->ntargets : 1, sizeof(*ts->t));
-	if (!ts->t) {
-		cli_say("out of memory");
-		return CLI_EXIT_RUNTIME;
-	}
-	if (cli_limits_check(o))
-		rc = CLI_EXIT_RUNTIME;
-	else if (open_all(ts, o))
-		rc = CLI_EXIT_RUNTIME;
-	else if (check_targets(ts, o))
-		rc = CLI_EXIT_USAGE;
-	if (rc)
-		cli_targets_close(ts);
-	return rc;
-}
-
-void cli_targets_close(struct cli_targets *ts)
-{
-	unsigned i;
-
-	for (i = 0; ts->t && i < ts->n; i++)
-		eng_target_close(&ts->t[i]);
-	free(ts->t);
-	ts->t = NULL;
-	ts->n = 0;
-}
 
 /* ---- completion mode ---- */
 
@@ -661,7 +414,7 @@ static unsigned drain(struct runctx *c)
 	for (;;) {
 		left = eng_run_join_for(c->r, TICK_NS);
 		t = now_ns();
-		if (!left || runner_hurried() || (grace && t - t0 >= grace))
+		if (!left || cli_runner_hurried() || (grace && t - t0 >= grace))
 			return left;
 	}
 }

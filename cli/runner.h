@@ -47,6 +47,8 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 /* SIGINT or SIGTERM arrived (handlers are installed by the first run, or
  * by cli_runner_signals). */
 bool cli_runner_interrupted(void);
+/* A second stop request came: wait for no worker any more. */
+bool cli_runner_hurried(void);
 void cli_runner_signals(void);
 /* Flushes every stream and ends the process with rc at once: for a run
  * whose stalled workers are still in the kernel (out->stalled), once the
