@@ -164,6 +164,8 @@ static int measure(const struct cli_opts *o, const struct eng_target *t,
 		last_second(&c, &rep.dev[0]);
 	if (!rc)
 		rc = cli_report_output(&rep, o, extra);
+	if (rep.stalled)	/* its workers hold the target */
+		cli_runner_abandon(rc ? rc : CLI_EXIT_RUNTIME);
 	cli_report_free(&rep);
 out:
 	free(c.have_prev);

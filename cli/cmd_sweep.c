@@ -24,7 +24,19 @@ struct point {
 	uint32_t qd;
 	bool done;
 	bool unfixed;		/* read into unregistered buffers */
+	unsigned ndev;		/* the targets it ran: those no earlier
+				 * depth saw fail */
 	struct cli_dev total;	/* hist NULL */
+};
+
+/* Per target: why it failed at some depth ("" while healthy); from then on
+ * it is left out of the deeper points. */
+struct failed {
+	char why[CLI_MAX_TARGETS][96];
+	unsigned at[CLI_MAX_TARGETS];	/* index of the point it failed at */
+	bool any;
+	bool stalled;		/* a stalled device's workers are still in
+				 * the kernel: end with cli_runner_abandon */
 };
 
 /* --qd takes a list here: checked now, read again by the command. */
@@ -79,23 +91,53 @@ static void print_point(FILE *f, const struct point *p)
 	fflush(f);
 }
 
+/* A target with failed IOs, a stall or an error that stopped it at point
+ * i is named and left out of the deeper points. */
+static void check_failed(struct failed *fl, unsigned t, unsigned i,
+			 const struct point *p, const struct cli_dev *d)
+{
+	if (!d->errors && !d->stalled && !d->fatal)
+		return;
+	if (d->stalled)
+		snprintf(fl->why[t], sizeof(fl->why[t]), "stalled at QD%u", p->qd);
+	else if (d->fatal)
+		snprintf(fl->why[t], sizeof(fl->why[t]), "%s stopped it at QD%u",
+			 cli_errno_name(d->fatal), p->qd);
+	else
+		snprintf(fl->why[t], sizeof(fl->why[t]), "%llu %s error%s at QD%u",
+			 (unsigned long long)d->errors, cli_errno_name(d->errs.first),
+			 d->errors == 1 ? "" : "s", p->qd);
+	fl->at[t] = i;
+	fl->any = true;
+	fl->stalled |= d->stalled;
+	cli_say("%s: %s; left out of the deeper points", d->name, fl->why[t]);
+}
+
 static int run_points(const struct cli_opts *o, struct cli_targets *ts,
-		      struct point *pt, unsigned n, FILE *f)
+		      struct point *pt, unsigned n, struct failed *fl, FILE *f)
 {
 	const struct eng_target *tp[CLI_MAX_TARGETS];
-	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp, .ntargets = ts->n };
+	unsigned idx[CLI_MAX_TARGETS];
+	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp };
 	struct cli_report rep;
 	struct cli_opts step = *o;	/* o at this point's depth */
 	char label[64];
-	unsigned i;
+	unsigned i, t;
 	int rc = CLI_EXIT_OK;
 
-	for (i = 0; i < ts->n; i++)
-		tp[i] = &ts->t[i];
 	step.json = NULL;
 	fprintf(f, "%6s %10s %9s %8s %8s %8s %8s   (latency in us, all targets)\n",
 		"qd", "IOPS", "MiB/s", "mean", "p50", "p99", "p99.99");
 	for (i = 0; i < n && !rc && !cli_runner_interrupted(); i++) {
+		for (spec.ntargets = 0, t = 0; t < ts->n; t++) {
+			if (fl->why[t][0])
+				continue;
+			idx[spec.ntargets] = t;
+			tp[spec.ntargets++] = &ts->t[t];
+		}
+		if (!spec.ntargets)
+			break;		/* every target failed */
+		pt[i].ndev = spec.ntargets;
 		step.qd = pt[i].qd;
 		step.batch = o->batch < step.qd ? o->batch : step.qd;
 		snprintf(label, sizeof(label), "sweep QD%u (%u/%u)", step.qd, i + 1, n);
@@ -111,73 +153,154 @@ static int run_points(const struct cli_opts *o, struct cli_targets *ts,
 		}
 		if (!rc)
 			cli_report_print_errors(f, &rep);
+		for (t = 0; !rc && t < rep.ndev; t++)
+			check_failed(fl, idx[t], i, &pt[i], &rep.dev[t]);
 		cli_report_free(&rep);
 	}
 	return rc;
 }
 
-static json_t *points_json(const struct point *pt, unsigned n)
+/* The targets point i ran: those that had not failed before it. */
+static json_t *point_devices(const struct cli_targets *ts, const struct failed *fl,
+			     unsigned i)
+{
+	json_t *a = json_array();
+	unsigned t;
+
+	for (t = 0; a && t < ts->n; t++)
+		if (!fl->why[t][0] || fl->at[t] >= i)
+			json_array_append_new(a, json_string(ts->t[t].name));
+	return a;
+}
+
+static json_t *points_json(const struct point *pt, unsigned n,
+			   const struct cli_targets *ts, const struct failed *fl)
 {
 	json_t *a = json_array();
 	unsigned i;
 
 	for (i = 0; a && i < n && pt[i].done; i++)
-		json_array_append_new(a, json_pack("{s:I, s:f, s:f, s:o}", "qd", (json_int_t)pt[i].qd,
+		json_array_append_new(a, json_pack("{s:I, s:f, s:f, s:o, s:I, s:I, s:o}",
+						   "qd", (json_int_t)pt[i].qd,
 						   "iops", pt[i].total.iops, "bw_bytes", pt[i].total.bw_bytes,
-						   "lat_ns", cli_json_lat(&pt[i].total)));
+						   "lat_ns", cli_json_lat(&pt[i].total),
+						   "ios", (json_int_t)pt[i].total.ios,
+						   "errors", (json_int_t)pt[i].total.errors,
+						   "devices", point_devices(ts, fl, i)));
 	return a;
 }
 
-static json_t *summary_json(const struct cli_opts *o, const struct point *pt,
-			   unsigned n, int knee, int dbl, bool interrupted)
+/* [{name, why}] of the targets that failed, in target order. */
+static json_t *failed_json(const struct cli_targets *ts, const struct failed *fl)
 {
+	json_t *a = json_array();
+	unsigned t;
+
+	for (t = 0; a && t < ts->n; t++)
+		if (fl->why[t][0])
+			json_array_append_new(a, json_pack("{s:s, s:s}", "name", ts->t[t].name,
+							   "why", fl->why[t]));
+	return a;
+}
+
+struct sweep {
+	const struct cli_opts *o;
+	const struct cli_targets *ts;
+	const struct point *pt;
+	unsigned n;		/* depths asked for */
+	unsigned m;		/* depths measured, a prefix */
+	unsigned lo, hi;	/* the curve: [lo, hi) ran one healthy set */
+	const struct failed *fl;
+};
+
+static json_t *summary_json(const struct sweep *w, int knee, int dbl)
+{
+	const struct point *pt = w->pt;
 	struct cli_report meta;
 
 	memset(&meta, 0, sizeof(meta));
 	meta.command = "sweep";
 	meta.engine = pt[0].total.engine;
-	meta.mode = o->mode;
-	for (unsigned i = 0; i < n && pt[i].done; i++)
+	meta.mode = w->o->mode;
+	for (unsigned i = 0; i < w->m; i++)
 		meta.unfixed_bufs |= pt[i].unfixed;
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:b}",
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:b}",
 			 "schema", CLI_JSON_SCHEMA, "command", "sweep",
-			 "config", cli_json_config(o, &meta),
-			 "points", points_json(pt, n),
+			 "config", cli_json_config(w->o, &meta),
+			 "points", points_json(pt, w->m, w->ts, w->fl),
+			 "failed", failed_json(w->ts, w->fl),
 			 "knee_qd", knee >= 0 ? json_integer(pt[knee].qd) : json_null(),
 			 "p99_double_qd", dbl >= 0 ? json_integer(pt[dbl].qd) : json_null(),
-			 "interrupted", interrupted);
+			 "interrupted", w->m < w->n);
+}
+
+/* The depths the knee and p99 doubling are read over: the points that
+ * ran the same healthy targets and saw none fail, after the last failure
+ * (or before the first, when the last depth saw one). */
+static void curve(struct sweep *w)
+{
+	unsigned t, first = w->m, last = 0;
+	bool any = false;
+
+	w->lo = 0;
+	w->hi = w->m;
+	for (t = 0; t < w->ts->n; t++) {
+		if (!w->fl->why[t][0])
+			continue;
+		any = true;
+		first = w->fl->at[t] < first ? w->fl->at[t] : first;
+		last = w->fl->at[t] > last ? w->fl->at[t] : last;
+	}
+	if (!any)
+		return;
+	if (last + 1 < w->m)
+		w->lo = last + 1;
+	else
+		w->hi = first;
 }
 
 /* The knee and the p99 doubling, then the JSON where asked. */
-static int summary(const struct cli_opts *o, const struct point *pt, unsigned n, FILE *f)
+static int summary(struct sweep *w, FILE *f)
 {
+	const struct point *pt = w->pt;
 	double iops[CLI_MAX_QDS], p99[CLI_MAX_QDS], best = 0;
-	unsigned m = 0;
-	int knee, dbl;
+	unsigned i, k;
+	int knee = -1, dbl = -1;
 
-	while (m < n && pt[m].done) {
-		iops[m] = pt[m].total.iops;
-		p99[m] = pt[m].total.has_lat ? (double)pt[m].total.lat.p99 : -1;
-		if (iops[m] > best)
-			best = iops[m];
-		m++;
+	while (w->m < w->n && pt[w->m].done)
+		w->m++;
+	curve(w);
+	for (k = 0, i = w->lo; i < w->hi; i++, k++) {
+		iops[k] = pt[i].total.iops;
+		p99[k] = pt[i].total.has_lat ? (double)pt[i].total.lat.p99 : -1;
+		if (iops[k] > best)
+			best = iops[k];
 	}
-	knee = model_sweep_knee(iops, m);
-	dbl = model_sweep_p99_double(p99, m);
-	if (m < n)
-		fprintf(f, "INTERRUPTED after %u of %u depths\n", m, n);
+	if (k) {
+		knee = model_sweep_knee(iops, k);
+		dbl = model_sweep_p99_double(p99, k);
+		knee = knee >= 0 ? knee + (int)w->lo : -1;
+		dbl = dbl >= 0 ? dbl + (int)w->lo : -1;
+	}
+	if (w->m < w->n)
+		fprintf(f, "%s after %u of %u depths\n",
+			cli_runner_interrupted() ? "INTERRUPTED" : "STOPPED", w->m, w->n);
+	if (k && (w->lo || w->hi < w->m))
+		fprintf(f, "knee and p99 over QD%u..QD%u, the depths that ran one healthy set of targets\n",
+			pt[w->lo].qd, pt[w->hi - 1].qd);
 	if (knee >= 0)
 		fprintf(f, "knee: QD%u, the smallest depth reaching %.0f%% of the best (%.0f of %.0f IOPS)\n",
-			pt[knee].qd, 100.0 * MODEL_SWEEP_KNEE_FRAC, iops[knee], best);
+			pt[knee].qd, 100.0 * MODEL_SWEEP_KNEE_FRAC, pt[knee].total.iops, best);
 	if (dbl >= 0)
 		fprintf(f, "p99 doubled: at QD%u (%.1f us against %.1f us at QD%u)\n", pt[dbl].qd,
-			p99[dbl] / CLI_NS_PER_US, p99[0] / CLI_NS_PER_US, pt[0].qd);
-	else if (m && p99[0] > 0)
-		fprintf(f, "p99 doubled: not within QD%u..QD%u\n", pt[0].qd, pt[m - 1].qd);
+			(double)pt[dbl].total.lat.p99 / CLI_NS_PER_US,
+			(double)pt[w->lo].total.lat.p99 / CLI_NS_PER_US, pt[w->lo].qd);
+	else if (k && p99[0] > 0)
+		fprintf(f, "p99 doubled: not within QD%u..QD%u\n", pt[w->lo].qd, pt[w->hi - 1].qd);
 	fflush(f);
-	if (!o->json || !m)
+	if (!w->o->json || !w->m)
 		return CLI_EXIT_OK;
-	return cli_out_json(o->json, summary_json(o, pt, m, knee, dbl, m < n), CLI_JSON_REPORT);
+	return cli_out_json(w->o->json, summary_json(w, knee, dbl), CLI_JSON_REPORT);
 }
 
 /* The deepest point's buffers and descriptors, before the first point
@@ -192,15 +315,16 @@ static bool deepest_fits(const struct cli_opts *o, const uint32_t *qds, int n)
 	return !cli_limits_check(&deep);
 }
 
-/* A depth where any IO failed makes the sweep exit 1, after its summary. */
-static bool had_errors(const struct point *pt, unsigned n)
+/* A depth where any IO failed, or a target that stalled or was stopped,
+ * makes the sweep exit 1, after its summary. */
+static bool had_errors(const struct point *pt, unsigned n, const struct failed *fl)
 {
 	unsigned i;
 
 	for (i = 0; i < n; i++)
 		if (pt[i].done && pt[i].total.errors)
 			return true;
-	return false;
+	return fl->any;
 }
 
 static int cmd_sweep(int argc, char **argv)
@@ -208,6 +332,8 @@ static int cmd_sweep(int argc, char **argv)
 	struct cli_opts o;
 	struct cli_targets ts = { NULL, 0 };
 	struct point pt[CLI_MAX_QDS];
+	struct failed *fl = NULL;
+	struct sweep w;
 	uint32_t qds[CLI_MAX_QDS];
 	char err[256];
 	FILE *f;
@@ -227,6 +353,10 @@ static int cmd_sweep(int argc, char **argv)
 		rc = cli_targets_open(&ts, &o);
 	else
 		rc = CLI_EXIT_RUNTIME;
+	if (!rc && !(fl = calloc(1, sizeof(*fl)))) {
+		cli_say("out of memory");
+		rc = CLI_EXIT_RUNTIME;
+	}
 	if (rc)
 		goto out;
 	memset(pt, 0, sizeof(pt));
@@ -235,12 +365,19 @@ static int cmd_sweep(int argc, char **argv)
 	f = cli_out_text(&o);
 	fprintf(f, "iostorm sweep: %u target%s, bs %u, %d depths, %.3gs ramp + %.3gs each\n",
 		ts.n, ts.n == 1 ? "" : "s", o.bs, n, cli_secs(o.ramp_ns), cli_secs(o.time_ns));
-	rc = run_points(&o, &ts, pt, (unsigned)n, f);
-	if (!rc)
-		rc = summary(&o, pt, (unsigned)n, f);
-	if (!rc && had_errors(pt, (unsigned)n))
+	rc = run_points(&o, &ts, pt, (unsigned)n, fl, f);
+	w = (struct sweep){ .o = &o, .ts = &ts, .pt = pt, .n = (unsigned)n, .fl = fl };
+	/* a point that failed as a whole (said) keeps the ones before it */
+	if (rc != CLI_EXIT_USAGE && pt[0].done) {
+		i = summary(&w, f);
+		rc = rc ? rc : i;
+	}
+	if (!rc && had_errors(pt, (unsigned)n, fl))
 		rc = CLI_EXIT_RUNTIME;
+	if (fl->stalled)
+		cli_runner_abandon(rc ? rc : CLI_EXIT_RUNTIME);	/* workers hold a target */
 out:
+	free(fl);
 	cli_targets_close(&ts);
 	return rc;
 }

@@ -115,7 +115,7 @@ static json_t *most_common_error(const struct cli_dev *d)
 json_t *cli_json_dev(const struct cli_dev *d)
 {
 	return json_pack("{s:s, s:s, s:f, s:f, s:I, s:I, s:o, s:o, s:I, s:o,"
-			 " s:{s:f, s:f}, s:f, s:s?, s:o, s:f, s:b, s:I}",
+			 " s:{s:f, s:f}, s:f, s:s?, s:o, s:f, s:b, s:I, s:o}",
 			 "name", d->name, "path", d->path, "iops", d->iops,
 			 "bw_bytes", d->bw_bytes, "ios", ji(d->ios),
 			 "errors", ji(d->errors), "first_error", first_error(d),
@@ -125,7 +125,8 @@ json_t *cli_json_dev(const struct cli_dev *d)
 			 "ios_per_call", d->ios_per_call, "engine", d->engine,
 			 "cpus", cpus_array(d->cpus, d->cpus ? d->nworkers : 0),
 			 "elapsed_s", d->elapsed_s, "stalled", d->stalled,
-			 "inflight_at_end", ji(d->inflight_at_end));
+			 "inflight_at_end", ji(d->inflight_at_end),
+			 "stopped_by", d->fatal ? json_string(cli_errno_name(d->fatal)) : json_null());
 }
 
 static json_t *devices_array(const struct cli_report *r)

@@ -48,13 +48,23 @@ void cli_report_print_errors(FILE *f, const struct cli_report *r)
 	unsigned i;
 
 	for (i = 0; i < r->ndev; i++) {
+		if (!r->dev[i].errors && r->dev[i].fatal) {
+			fprintf(f, "%s: %s (%s) stopped it before the measured window; the others went on\n",
+				r->dev[i].name, cli_errno_name(r->dev[i].fatal),
+				cli_errno_text(r->dev[i].fatal));
+			continue;
+		}
 		if (!r->dev[i].errors)
 			continue;
 		e = &r->dev[i].errs;
-		fprintf(f, "%s: %llu error%s from %.2fs: first %s (%s), most %s\n",
+		fprintf(f, "%s: %llu error%s from %.2fs: first %s (%s), most %s",
 			r->dev[i].name, (unsigned long long)r->dev[i].errors,
 			r->dev[i].errors == 1 ? "" : "s", e->first_s, cli_errno_name(e->first),
 			cli_errno_text(e->first), cli_errno_name(e->common));
+		if (r->dev[i].fatal)
+			fprintf(f, "; %s stopped it, the others went on",
+				cli_errno_name(r->dev[i].fatal));
+		fputc('\n', f);
 	}
 }
 
@@ -77,7 +87,7 @@ static bool report_had_errors(const struct cli_report *r)
 	unsigned i;
 
 	for (i = 0; i < r->ndev; i++)
-		if (r->dev[i].errors || r->dev[i].stalled)
+		if (r->dev[i].errors || r->dev[i].stalled || r->dev[i].fatal)
 			return true;
 	return false;
 }

@@ -44,6 +44,9 @@ struct cli_dev {
 	bool has_lat;
 	struct cli_lat lat;
 	struct eng_hist *hist;		/* merged, NULL without latency */
+	int fatal;			/* errno of the IO error that stopped its
+					 * workers before the end (a device that
+					 * went away); 0: none */
 	bool stalled;			/* still held IOs after the drain grace */
 	uint64_t inflight_at_end;	/* how many, over its workers */
 };

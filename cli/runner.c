@@ -230,8 +230,19 @@ static void say_failure(const struct runctx *c, unsigned i, const struct eng_res
 	}
 }
 
+/* Worker i stopped by itself after completing reads: an IO error ended
+ * it mid-run (a device that went away), which ends that device only. One
+ * that stopped before any read completed failed at its start instead. */
+static bool stopped_mid_run(const struct runctx *c, unsigned i)
+{
+	struct eng_progress p;
+
+	return !eng_run_progress(c->r, i, 1, &p) && p.ndone && p.ios;
+}
+
 /* The first failed worker, said in one line: 0 or its -errno (else
- * create_err's). */
+ * create_err's). A worker an IO error stopped mid-run is not a failed
+ * run: its device is reported with the error (collect). */
 static int check_results(const struct runctx *c, int create_err)
 {
 	const struct eng_result *res;
@@ -239,6 +250,8 @@ static int check_results(const struct runctx *c, int create_err)
 
 	for (i = 0; i < c->njobs; i++) {
 		res = eng_run_result(c->r, i);
+		if (res->stage == ENG_STAGE_IO && !create_err && stopped_mid_run(c, i))
+			continue;
 		if (res->stage != ENG_STAGE_NONE) {
 			say_failure(c, i, res);
 			return res->err ? res->err : -EIO;
@@ -349,17 +362,31 @@ static bool ios_left_only_stalled(const struct runctx *c)
 	return true;
 }
 
-/* A worker that stopped by itself before the time is up failed (or, with
- * --ios, finished: then wait for all of them). */
-static bool should_stop(const struct runctx *c)
+/* A worker failed before its first read completed: the setup is wrong
+ * (no poll queues, a misaligned block size), so the run stops and says
+ * why. */
+static bool failed_at_start(const struct runctx *c)
 {
 	struct eng_progress p;
+	unsigned i;
 
+	for (i = 0; i < c->njobs; i++)
+		if (!eng_run_progress(c->r, i, 1, &p) && p.ndone && !p.ios)
+			return true;
+	return false;
+}
+
+/* With --ios, the run ends when every worker has its count (or is
+ * stalled); by time, when the time is up (the caller's clock), every
+ * worker stopped or one failed at its start. A device whose workers an
+ * error stopped mid-run leaves the others going. */
+static bool should_stop(const struct runctx *c)
+{
 	if (cli_runner_interrupted())
 		return true;
 	if (c->o->ios)
-		return eng_run_done(c->r) || ios_left_only_stalled(c);
-	return !eng_run_progress(c->r, 0, c->njobs, &p) && p.ndone > 0;
+		return eng_run_done(c->r) || ios_left_only_stalled(c) || failed_at_start(c);
+	return eng_run_done(c->r) || failed_at_start(c);
 }
 
 /* The measured phase calls the spec's each_second hook on every whole
@@ -487,6 +514,8 @@ static void add_result(struct cli_dev *d, unsigned w, const struct eng_result *r
 		eng_hist_merge(d->hist, res->hist);
 	d->stalled |= res->stalled;
 	d->inflight_at_end += res->inflight_at_end;
+	if (res->stage == ENG_STAGE_IO && !d->fatal)
+		d->fatal = -res->err;	/* check_results let only mid-run ones by */
 }
 
 /* Device d's failures: per-errno counts summed over its workers, and the
@@ -524,13 +553,18 @@ static int collect(const struct runctx *c, struct cli_report *out)
 		return -ENOMEM;
 	for (i = 0; i < c->njobs; i++)
 		add_result(&out->dev[i / c->per], i % c->per, eng_run_result(c->r, i));
+	for (i = 0; i < c->ndev; i++)
+		if (out->dev[i].elapsed_s > out->elapsed_s)
+			out->elapsed_s = out->dev[i].elapsed_s;
 	for (i = 0; i < c->ndev; i++) {
+		/* a device an error stopped early delivered nothing after it:
+		 * its rate is over the run's window, like everyone's */
+		if (out->dev[i].fatal)
+			out->dev[i].elapsed_s = out->elapsed_s;
 		collect_errs(c, i, &out->dev[i]);
 		cli_lat_from_hist(&out->dev[i], out->dev[i].hist);
 		cli_dev_rates(&out->dev[i]);
 		out->stalled |= out->dev[i].stalled;
-		if (out->dev[i].elapsed_s > out->elapsed_s)
-			out->elapsed_s = out->dev[i].elapsed_s;
 	}
 	return cli_report_total(out);
 }

@@ -64,19 +64,32 @@ static struct model_gap_dev gap_dev(const struct satdev *sd)
 	};
 }
 
+/* The healthy devices go to the rules and the sums; the failed ones are
+ * named first and left out of both. */
 int cli_sat_analyse(struct sat *s)
 {
 	struct model_gap_dev *g = calloc(s->n ? s->n : 1, sizeof(*g));
-	struct model_gap_in in = { g, s->n, s->o->qd, s->host_cpus };
+	struct model_gap_failed *f = calloc(s->n ? s->n : 1, sizeof(*f));
+	struct model_gap_in in = { .dev = g, .failed = f, .qd = s->o->qd,
+				   .host_cpus = s->host_cpus };
 	unsigned i;
+	int err = 0;
 
-	if (!g)
-		return -ENOMEM;
+	if (!g || !f) {
+		err = -ENOMEM;
+		goto out;
+	}
 	for (i = 0; i < s->n; i++) {
 		s->dev[i].off_node = off_node(&s->dev[i]);
-		g[i] = gap_dev(&s->dev[i]);
+		if (s->dev[i].failed)
+			f[in.nfailed++] = (struct model_gap_failed){ s->dev[i].t->name,
+								     s->dev[i].why };
+		else
+			g[in.ndev++] = gap_dev(&s->dev[i]);
 	}
 	model_gap_analyse(&in, &s->gap);
+out:
+	free(f);
 	free(g);
-	return 0;
+	return err;
 }

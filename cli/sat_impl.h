@@ -33,6 +33,9 @@ struct satdev {
 	bool done[SAT_NFIG];
 	const struct topo_dev *td;	/* NULL: no topology */
 	bool off_node;			/* set by cli_sat_analyse */
+	bool failed;			/* IO errors, a stall or gone in a step:
+					 * left out of the later steps */
+	char why[96];			/* "stalled in step alone QD1" */
 };
 
 struct sat {
@@ -48,6 +51,8 @@ struct sat {
 	bool interrupted;
 	bool unfixed;			/* a step read into unregistered buffers */
 	bool io_errors;		/* an IO failed in some step: exit 1 */
+	bool stalled;			/* workers of some step are still in the
+					 * kernel: end with cli_runner_abandon */
 	unsigned step, nsteps;
 	uint64_t step_ns;
 	FILE *out;			/* the table's stream */

@@ -64,6 +64,8 @@ static json_t *dev_json(const struct sat *s, const struct satdev *sd)
 		      "loss_pct", jpct(model_gap_loss_pct(cli_sat_iops(sd, SAT_QDN_SOLO), cli_sat_iops(sd, SAT_QDN_ALL))),
 		      "qd1_loss_pct", jpct(model_gap_loss_pct(cli_sat_iops(sd, SAT_QD1_SOLO), cli_sat_iops(sd, SAT_QD1_ALL))),
 		      "off_node", sd->off_node);
+	if (j)
+		json_object_set_new(j, "failed", sd->failed ? json_string(sd->why) : json_null());
 	if (j && s->so->compare_placement) {
 		json_object_set_new(json_object_get(j, "qdn"), "remote",
 				    fig_json(sd, SAT_QDN_REMOTE, true));
@@ -74,12 +76,24 @@ static json_t *dev_json(const struct sat *s, const struct satdev *sd)
 	return j;
 }
 
+/* The devices the system sums cover: those that failed no step. */
+static json_t *covered(const struct sat *s)
+{
+	json_t *a = json_array();
+	unsigned i;
+
+	for (i = 0; a && i < s->n; i++)
+		if (!s->dev[i].failed)
+			json_array_append_new(a, json_string(s->dev[i].t->name));
+	return a;
+}
+
 static json_t *sys_json(const struct sat *s)
 {
 	const struct model_gap_sys *y = &s->gap.sys;
 
-	return json_pack("{s:I, s:{s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}",
-			 "qd", (json_int_t)s->o->qd,
+	return json_pack("{s:I, s:o, s:{s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}",
+			 "qd", (json_int_t)s->o->qd, "devices", covered(s),
 			 "qd1", "solo_sum_iops", jnum(y->qd1_solo), "all_iops", jnum(y->qd1_all),
 			 "gap_iops", jnum(y->qd1_gap), "gap_pct", jpct(y->qd1_gap_pct),
 			 "qdn", "solo_sum_iops", jnum(y->qdn_solo), "all_iops", jnum(y->qdn_all),

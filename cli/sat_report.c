@@ -113,7 +113,15 @@ static void print_system(const struct sat *s)
 	char qdn[16];
 
 	snprintf(qdn, sizeof(qdn), "QD%u", s->o->qd);
-	fprintf(s->out, "\nsystem      sum of each alone   all at once         gap      gap%%\n");
+	fprintf(s->out, "\nsystem      sum of each alone   all at once         gap      gap%%");
+	if (y->ndev < s->n) {
+		fprintf(s->out, "   (%u of %u devices; left out, failed:", y->ndev, s->n);
+		for (unsigned i = 0; i < s->n; i++)
+			if (s->dev[i].failed)
+				fprintf(s->out, " %s", s->dev[i].t->name);
+		fputc(')', s->out);
+	}
+	fputc('\n', s->out);
 	print_sys_row(s->out, "QD1", y->qd1_solo, y->qd1_all, y->qd1_gap, y->qd1_gap_pct);
 	print_sys_row(s->out, qdn, y->qdn_solo, y->qdn_all, y->qdn_gap, y->qdn_gap_pct);
 }

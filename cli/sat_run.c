@@ -94,10 +94,33 @@ static void step_label(const struct sat *s, enum sat_fig f, int only, char *buf,
 		 cli_secs(left));
 }
 
-/* One step: device `only` alone, or every device (only < 0). */
+/* A device with failed IOs, a stall or an error that stopped it in step
+ * f is named now and left out of the later steps: a failing drive must
+ * neither hang nor skew the steps after it. */
+static void check_failed(struct satdev *sd, enum sat_fig f,
+			 const struct cli_dev *d)
+{
+	if (sd->failed || (!d->errors && !d->stalled && !d->fatal))
+		return;
+	sd->failed = true;
+	if (d->stalled)
+		snprintf(sd->why, sizeof(sd->why), "stalled in step %s", fig_name[f]);
+	else if (d->fatal)
+		snprintf(sd->why, sizeof(sd->why), "%s stopped it in step %s",
+			 cli_errno_name(d->fatal), fig_name[f]);
+	else
+		snprintf(sd->why, sizeof(sd->why), "%llu %s error%s in step %s",
+			 (unsigned long long)d->errors, cli_errno_name(d->errs.first),
+			 d->errors == 1 ? "" : "s", fig_name[f]);
+	cli_say("%s: %s; left out of the later steps", sd->t->name, sd->why);
+}
+
+/* One step: device `only` alone, or every device that has not failed
+ * (only < 0); none left: nothing to run. */
 static int run_step(struct sat *s, enum sat_fig f, int only)
 {
 	const struct eng_target *tp[CLI_MAX_TARGETS];
+	unsigned idx[CLI_MAX_TARGETS];
 	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp };
 	struct cli_opts step_opts = *s->o;
 	struct cli_report rep;
@@ -105,10 +128,16 @@ static int run_step(struct sat *s, enum sat_fig f, int only)
 	unsigned i;
 	int rc;
 
-	if (only >= 0)
-		tp[spec.ntargets++] = s->dev[only].t;
-	for (i = 0; only < 0 && i < s->n; i++)
+	for (i = 0; i < s->n; i++) {
+		if ((only >= 0 && i != (unsigned)only) || s->dev[i].failed)
+			continue;
+		idx[spec.ntargets] = i;
 		tp[spec.ntargets++] = s->dev[i].t;
+	}
+	if (!spec.ntargets) {
+		s->step++;
+		return CLI_EXIT_OK;
+	}
 	step_opts.qd = step_qd(s, f);
 	step_opts.batch = s->o->batch < step_opts.qd ? s->o->batch : step_opts.qd;
 	if (f == SAT_QDN_REMOTE) {
@@ -121,17 +150,22 @@ static int run_step(struct sat *s, enum sat_fig f, int only)
 	rc = cli_runner_run(&step_opts, &spec, &rep);
 	if (!rc) {
 		for (i = 0; i < rep.ndev; i++)
-			keep(&s->dev[only >= 0 ? (unsigned)only : i], f, &rep.dev[i]);
+			keep(&s->dev[idx[i]], f, &rep.dev[i]);
 		s->engine = rep.engine;
 		s->mode = rep.mode;
 		s->interrupted |= rep.interrupted;
 		s->unfixed |= rep.unfixed_bufs;
-		s->io_errors |= rep.total.errors > 0;
+		s->io_errors |= rep.total.errors > 0 || rep.stalled;
+		s->stalled |= rep.stalled;
 		if (!s->o->quiet)
 			cli_say("%u/%u %s %s: %.0f IOPS%s", s->step + 1, s->nsteps, fig_name[f],
 				only >= 0 ? s->dev[only].t->name : "devices", rep.total.iops,
 				rep.interrupted ? " (interrupted)" : "");
 		cli_report_print_errors(s->out, &rep);
+		for (i = 0; i < rep.ndev; i++) {
+			s->io_errors |= rep.dev[i].fatal != 0;
+			check_failed(&s->dev[idx[i]], f, &rep.dev[i]);
+		}
 	}
 	cli_report_free(&rep);
 	s->step++;
@@ -193,6 +227,17 @@ static void sat_free(struct sat *s)
 	cli_targets_close(&s->ts);
 }
 
+static bool any_done(const struct sat *s)
+{
+	unsigned i, f;
+
+	for (i = 0; i < s->n; i++)
+		for (f = 0; f < SAT_NFIG; f++)
+			if (s->dev[i].done[f])
+				return true;
+	return false;
+}
+
 /* The analysis, the table and the JSON, once the steps have run. */
 static int conclude(struct sat *s)
 {
@@ -240,8 +285,13 @@ int cli_saturate_run(const struct cli_opts *o, const struct cli_sat_opts *so)
 	s.host_cpus = host_cpus();
 	plan(&s);
 	rc = run_all(&s);
-	if (!rc)
-		rc = conclude(&s);
+	/* a step that failed as a whole (said) keeps what the others measured */
+	if (rc != CLI_EXIT_USAGE && any_done(&s)) {
+		i = (unsigned)conclude(&s);
+		rc = rc ? rc : (int)i;
+	}
+	if (s.stalled)
+		cli_runner_abandon(rc ? rc : CLI_EXIT_RUNTIME);	/* workers hold targets */
 	sat_free(&s);
 	return rc;
 }

@@ -441,10 +441,56 @@ static void verdict(const struct model_gap_in *in, struct model_gap *g)
 	}
 }
 
+/* Failed devices first: a failing drive explains a gap before anything
+ * else does. */
+static void rule_failed(const struct model_gap_in *in, struct model_gap *g)
+{
+	unsigned i;
+
+	for (i = 0; i < in->nfailed; i++)
+		finding(g, MODEL_GAP_FAILED_DEVICE, in->failed[i].name,
+			"%s failed: %s. It is left out of the later steps and of every sum here.",
+			in->failed[i].name, in->failed[i].why);
+}
+
+/* The verdict on the healthy devices, after the failed ones by name. */
+static void verdict_failed(const struct model_gap_in *in, struct model_gap *g)
+{
+	char names[MODEL_GAP_TEXT / 3] = "", rest[MODEL_GAP_TEXT];
+	size_t at, n;
+	unsigned i;
+
+	if (!in->nfailed)
+		return;
+	for (i = 0; i < in->nfailed; i++)
+		append_name(names, sizeof(names), in->failed[i].name);
+	snprintf(rest, sizeof(rest), "%s", g->verdict_text);
+	g->verdict = MODEL_GAP_V_FAILED;
+	if (!in->ndev)
+		snprintf(g->verdict_text, sizeof(g->verdict_text),
+			 "failing device%s: %s; no healthy device was left to judge.",
+			 in->nfailed == 1 ? "" : "s", names);
+	else
+		snprintf(g->verdict_text, sizeof(g->verdict_text),
+			 "failing device%s: %s. The other %u: ", in->nfailed == 1 ? "" : "s",
+			 names, in->ndev);
+	if (in->ndev) {
+		/* the healthy verdict after it, cut where the text ends */
+		at = strlen(g->verdict_text);
+		n = strlen(rest);
+		if (n > sizeof(g->verdict_text) - 1 - at)
+			n = sizeof(g->verdict_text) - 1 - at;
+		memcpy(g->verdict_text + at, rest, n);
+		g->verdict_text[at + n] = '\0';
+	}
+}
+
 void model_gap_analyse(const struct model_gap_in *in, struct model_gap *out)
 {
 	memset(out, 0, sizeof(*out));
+	rule_failed(in, out);
 	subtotals(in, out);
+	out->sys.ndev = in->ndev;
 	if (model_gap_known(out->sys.qdn_gap_pct) &&
 	    out->sys.qdn_gap_pct < MODEL_GAP_SIGNIFICANT_PCT)
 		finding(out, MODEL_GAP_NO_GAP, NULL,
@@ -462,6 +508,7 @@ void model_gap_analyse(const struct model_gap_in *in, struct model_gap *out)
 	rule_latency(in, out);
 	rule_numa(in, out);
 	verdict(in, out);
+	verdict_failed(in, out);
 }
 
 const char *model_gap_kind_name(enum model_gap_kind k)
@@ -476,6 +523,7 @@ const char *model_gap_kind_name(enum model_gap_kind k)
 	case MODEL_GAP_OFF_NODE: return "off_node";
 	case MODEL_GAP_LATENCY: return "latency";
 	case MODEL_GAP_NUMA_PENALTY: return "numa_penalty";
+	case MODEL_GAP_FAILED_DEVICE: return "failed_device";
 	}
 	return "?";
 }
@@ -483,6 +531,7 @@ const char *model_gap_kind_name(enum model_gap_kind k)
 const char *model_gap_verdict_name(enum model_gap_verdict v)
 {
 	switch (v) {
+	case MODEL_GAP_V_FAILED: return "failed_device";
 	case MODEL_GAP_V_INCOMPLETE: return "incomplete";
 	case MODEL_GAP_V_NONE: return "no_gap";
 	case MODEL_GAP_V_HOST: return "host";

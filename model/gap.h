@@ -46,9 +46,18 @@ struct model_gap_dev {
 					 * MODEL_GAP_UNKNOWN: not run */
 };
 
+/* A device that failed a step (IO errors, a stall, gone): left out of
+ * the later steps, of the sums and of the rules, and named first. */
+struct model_gap_failed {
+	const char *name;
+	const char *why;		/* "stalled in step alone QD1" */
+};
+
 struct model_gap_in {
-	const struct model_gap_dev *dev;
+	const struct model_gap_dev *dev;	/* the healthy devices */
 	unsigned ndev;
+	const struct model_gap_failed *failed;
+	unsigned nfailed;
 	unsigned qd;			/* the QDn used */
 	unsigned host_cpus;		/* CPUs this process may use; 0: unknown */
 };
@@ -62,6 +71,7 @@ struct model_gap_node {
 
 /* The gap is solo - all, UNKNOWN with either; a known one can be negative. */
 struct model_gap_sys {
+	unsigned ndev;			/* devices the sums cover: in->ndev */
 	double qd1_solo, qd1_all, qd1_gap, qd1_gap_pct;
 	double qdn_solo, qdn_all, qdn_gap, qdn_gap_pct;
 };
@@ -76,6 +86,7 @@ enum model_gap_kind {
 	MODEL_GAP_OFF_NODE,	/* workers ran off their local node */
 	MODEL_GAP_LATENCY,	/* QD1 latency rose with the neighbours busy */
 	MODEL_GAP_NUMA_PENALTY,	/* remote placement cost IOPS */
+	MODEL_GAP_FAILED_DEVICE,	/* a device failed a step: named first */
 };
 
 struct model_gap_finding {
@@ -86,6 +97,8 @@ struct model_gap_finding {
 
 /* What the verdict blames, first match wins in this order. */
 enum model_gap_verdict {
+	MODEL_GAP_V_FAILED,		/* a device failed: it comes first, then
+					 * the verdict on the others */
 	MODEL_GAP_V_INCOMPLETE,	/* not enough was measured */
 	MODEL_GAP_V_NONE,		/* no significant gap */
 	MODEL_GAP_V_HOST,		/* CPU-bound or shared cores */

@@ -4,6 +4,9 @@
  *   ok    reads are served (held ones too, now)
  *   eio   reads fail with EIO (held ones too, now)
  *   hang  reads are held, unanswered, until the next command
+ *   gone  reads fail with ENODEV, as from a device that went away (read
+ *         the file itself, not a loop device on it: the loop driver turns
+ *         every failure into EIO)
  * Held reads are also answered (EIO) when the file system goes away. A
  * process blocked on a held read cannot be killed until it is answered, so
  * a test must always write "ok" before it ends (tests/lib.sh does).
@@ -25,7 +28,7 @@
 #define INO_CTL 3
 #define MAX_READ (1u << 20)
 
-enum mode { MODE_OK, MODE_EIO, MODE_HANG };
+enum mode { MODE_OK, MODE_EIO, MODE_HANG, MODE_GONE };
 
 struct held {
 	fuse_req_t req;
@@ -142,7 +145,7 @@ static void hold(fuse_req_t req, size_t size, off_t off)
 	held[nheld++] = (struct held){ req, size, off };
 }
 
-/* Answers every held read: served when m is MODE_OK, else EIO. */
+/* Answers every held read: served when m is MODE_OK, else failed. */
 static void release(enum mode m)
 {
 	size_t i;
@@ -151,7 +154,7 @@ static void release(enum mode m)
 		if (m == MODE_OK)
 			serve(held[i].req, held[i].size, held[i].off);
 		else
-			fuse_reply_err(held[i].req, EIO);
+			fuse_reply_err(held[i].req, m == MODE_GONE ? ENODEV : EIO);
 	}
 	nheld = 0;
 }
@@ -159,7 +162,7 @@ static void release(enum mode m)
 static void ff_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
-	static const char *const name[] = { "ok\n", "eio\n", "hang\n" };
+	static const char *const name[] = { "ok\n", "eio\n", "hang\n", "gone\n" };
 	size_t len = strlen(name[mode]);
 
 	(void)fi;
@@ -168,6 +171,8 @@ static void ff_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			       off < (off_t)len ? len - (size_t)off : 0);
 	else if (mode == MODE_EIO)
 		fuse_reply_err(req, EIO);
+	else if (mode == MODE_GONE)
+		fuse_reply_err(req, ENODEV);
 	else if (mode == MODE_HANG)
 		hold(req, size, off);
 	else
@@ -193,6 +198,8 @@ static void ff_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 		mode = MODE_EIO;
 	else if (n == 4 && !memcmp(buf, "hang", 4))
 		mode = MODE_HANG;
+	else if (n == 4 && !memcmp(buf, "gone", 4))
+		mode = MODE_GONE;
 	else {
 		fuse_reply_err(req, EINVAL);
 		return;

@@ -52,7 +52,7 @@ static struct model_gap_dev dev(const char *name, int node, unsigned i)
 static void analyse(struct model_gap *g, const struct model_gap_dev *d, unsigned n,
 		    unsigned host_cpus)
 {
-	struct model_gap_in in = { d, n, 128, host_cpus };
+	struct model_gap_in in = { .dev = d, .ndev = n, .qd = 128, .host_cpus = host_cpus };
 
 	model_gap_analyse(&in, g);
 }
@@ -267,8 +267,39 @@ static void test_sweep(void)
 	CHECK(cli_qd_list_parse("1,2,3", q, 2, err, sizeof(err)) < 0);
 }
 
+/* A device that failed a step is named first, in the findings and the
+ * verdict; the sums cover the others only; with none left the verdict
+ * says so. */
+static void test_failed(void)
+{
+	struct model_gap_dev d[2] = { dev("a", 0, 0), dev("b", 0, 1) };
+	struct model_gap_failed f[1] = { { "c", "stalled in step alone QD1" } };
+	struct model_gap_in in = { .dev = d, .ndev = 2, .failed = f, .nfailed = 1,
+				   .qd = 128, .host_cpus = 8 };
+	struct model_gap g;
+
+	model_gap_analyse(&in, &g);
+	CHECK(g.sys.ndev == 2);
+	CHECK(near(g.sys.qdn_solo, 1400e3) && near(g.sys.qdn_all, 1380e3));
+	CHECKF(g.nfind >= 1 && g.find[0].kind == MODEL_GAP_FAILED_DEVICE &&
+	       !strcmp(g.find[0].device, "c"), "nfind %u", g.nfind);
+	CHECK(strstr(g.find[0].text, "stalled in step alone QD1") != NULL);
+	CHECK(g.verdict == MODEL_GAP_V_FAILED);
+	CHECKF(!strncmp(g.verdict_text, "failing device: c. The other 2: the devices add up",
+			strlen("failing device: c. The other 2: the devices add up")),
+	       "%s", g.verdict_text);
+	CHECK(!strcmp(model_gap_verdict_name(g.verdict), "failed_device"));
+
+	in.ndev = 0;
+	model_gap_analyse(&in, &g);
+	CHECK(g.verdict == MODEL_GAP_V_FAILED);
+	CHECKF(strstr(g.verdict_text, "no healthy device") != NULL, "%s", g.verdict_text);
+	CHECK(!model_gap_known(g.sys.qdn_solo));
+}
+
 int main(void)
 {
+	test_failed();
 	test_clean();
 	test_no_cause();
 	test_cpu_bound();

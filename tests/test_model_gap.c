@@ -56,7 +56,7 @@ static void analyse_one(struct model_gap *g, double cpu_pct)
 		.cpu_pct = cpu_pct, .cpus = cpus, .nworkers = 2,
 		.qdn_remote = MODEL_GAP_UNKNOWN,
 	};
-	struct model_gap_in in = { &d, 1, 128, 8 };
+	struct model_gap_in in = { .dev = &d, .ndev = 1, .qd = 128, .host_cpus = 8 };
 
 	model_gap_analyse(&in, g);
 }
