@@ -26,6 +26,11 @@ keep gone sh -c "[ -e /sys/block/$(basename $(dev nvh)) ] && echo present || ech
 wait $pid
 echo $? >/results/run.rc
 echo $(($(cut -d. -f1 /proc/uptime) - start)) >/results/run.wall
+# saturate with the failing drive: named in its first step, left out of
+# the later ones and of the sums, first in the verdict
+iostorm saturate -q --time 1 --ramp 0 --qd 8 --json /results/sat.json \
+	$(dev nva) $(dev nvb) $(dev nvx) >/results/sat.out 2>/results/sat.err
+echo $? >/results/sat.rc
 GUEST
 
 set -- $(cat "$VM_OUT/names")
@@ -46,4 +51,16 @@ jq -e --arg a "$1" --arg b "$2" --arg x "$3" --arg h "$4" '
 	and (dev($a) | .first_error == null)
 	and .total.ios == ([.devices[].ios] | add)
 ' "$j" >/dev/null 2>&1 || { check_fail "the report lost or mixed up the drives' figures"; cat "$j" >&2; }
+rc=$(vm_rc sat)
+[ "$rc" = 1 ] || { check_fail "saturate with a failing drive: exit $rc, want 1"; vm_show sat; }
+jq -e --arg a "$1" --arg b "$2" --arg x "$3" '
+	def dev(n): first(.devices[] | select(.name == n));
+	(dev($x) | .failed == "\(.qd1.solo.errors) ENODATA errors in step alone QD1"
+		and .qdn.solo == null and .qdn.all == null)
+	and (dev($a) | .failed == null and .qdn.all.ios > 0)
+	and .system.devices == [$a, $b]
+	and .findings[0].kind == "failed_device" and .findings[0].device == $x
+	and .verdict.kind == "failed_device"
+' "$VM_OUT/sat.json" >/dev/null 2>&1 ||
+	{ check_fail "saturate did not leave the failing drive out and name it first"; vm_show sat; }
 t_done
