@@ -1,0 +1,35 @@
+/* A NUMA node's memory write bandwidth, measured: what a drive's DMA
+ * writes into that node's memory compete for. One thread per core of the
+ * node, each pinned to its core, streams writes into a buffer bound to
+ * the node. The ceiling model (model/ceiling.h) takes it as the memory
+ * resource's capacity. Never prints; returns 0 or -errno. */
+#ifndef TOPO_MEMBW_H
+#define TOPO_MEMBW_H
+
+#include <stdint.h>
+
+#include "topo/topo.h"
+
+/* The most a measurement writes to per node in all, and per thread. */
+#define TOPO_MEMBW_TOTAL (1ull << 30)	/* unless the node has under 4x that */
+#define TOPO_MEMBW_MIN_BUF (16ull << 20)
+
+struct topo_membw {
+	double bytes_s;		/* bytes written per second, all threads */
+	unsigned threads;	/* one per core of the node */
+	uint64_t buf_bytes;	/* each thread's buffer */
+	uint64_t bytes;		/* written while timed */
+	uint64_t ns;		/* timed: from the common start to the last
+				 * thread's stop */
+};
+
+/* Measures node os_index of the live topology t for about budget_ns
+ * (after one untimed pass that places every page). -EINVAL: t is an XML
+ * export (not this machine) or budget_ns is 0; -ENOENT: no such node;
+ * -ENODEV: the node has no cores of its own (its memory is then written
+ * from the nearest node with cores: HBM, CXL); -ENOMEM; or the -errno of
+ * binding a thread or the memory. */
+int topo_membw_measure(struct topo *t, unsigned os_index, uint64_t budget_ns,
+		       struct topo_membw *out);
+
+#endif
