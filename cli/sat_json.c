@@ -110,6 +110,16 @@ static json_t *node_json(const struct model_gap_node *n)
 			 "loss_pct", jpct(n->loss_pct));
 }
 
+static json_t *bridge_json(const struct model_gap_bridge *b)
+{
+	return json_pack("{s:o, s:I, s:o, s:o, s:o, s:o, s:o}",
+			 "id", b->id[0] ? json_string(b->id) : json_null(),
+			 "ndevices", (json_int_t)b->ndev,
+			 "solo_sum_iops", jnum(b->qdn_solo), "all_iops", jnum(b->qdn_all),
+			 "qd1_solo_sum_iops", jnum(b->qd1_solo), "qd1_all_iops", jnum(b->qd1_all),
+			 "loss_pct", jpct(b->loss_pct));
+}
+
 json_t *cli_sat_json(const struct sat *s)
 {
 	struct cli_report meta;
@@ -147,7 +157,13 @@ json_t *cli_sat_json(const struct sat *s)
 		      "findings", find, "topology_findings", tf,
 		      "verdict", "kind", model_gap_verdict_name(s->gap.verdict),
 		      "text", s->gap.verdict_text);
-	if (j)
+	if (j) {
+		json_t *hb = json_array();
+
+		for (i = 0; hb && i < s->gap.nbridges; i++)
+			json_array_append_new(hb, bridge_json(&s->gap.bridges[i]));
+		json_object_set_new(j, "host_bridges", hb ? hb : json_null());
 		json_object_set_new(j, "interrupted", json_boolean(s->interrupted));
+	}
 	return j;
 }

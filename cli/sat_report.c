@@ -93,6 +93,37 @@ static void print_node(const struct sat *s, const struct model_gap_node *n, int 
 	fputc('\n', f);
 }
 
+/* A host bridge's row, like a node's: shown where some device has one. */
+static void print_bridge(const struct sat *s, const struct model_gap_bridge *b, int namew)
+{
+	FILE *f = s->out;
+	char name[40];
+	int k;
+
+	snprintf(name, sizeof(name), "%s%s", b->id[0] ? "hb " : "no PCI", b->id);
+	fprintf(f, "%-*s %5u", namew, name, b->ndev);
+	put_iops(f, b->qd1_solo);
+	for (k = 0; k < 3; k++)
+		put_lat(f, NULL, SAT_QD1_SOLO, 0);
+	put_iops(f, b->qd1_all);
+	for (k = 0; k < 2; k++)
+		put_lat(f, NULL, SAT_QD1_SOLO, 0);
+	put_iops(f, b->qdn_solo);
+	put_iops(f, b->qdn_all);
+	put_pct(f, b->loss_pct);
+	fputc('\n', f);
+}
+
+static bool any_bridge(const struct sat *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->gap.nbridges; i++)
+		if (s->gap.bridges[i].id[0])
+			return true;
+	return false;
+}
+
 /* One system row: the sum of each device alone, all at once, the gap. */
 static void print_sys_row(FILE *f, const char *label, double solo, double all,
 			  double gap, double gap_pct)
@@ -175,6 +206,8 @@ void cli_sat_print_report(const struct sat *s)
 		print_dev(s, &s->dev[i], namew);
 	for (i = 0; i < s->gap.nnodes; i++)
 		print_node(s, &s->gap.nodes[i], namew);
+	for (i = 0; any_bridge(s) && i < s->gap.nbridges; i++)
+		print_bridge(s, &s->gap.bridges[i], namew);
 	print_system(s);
 	print_remote(s);
 	fprintf(f, "\nthe gap, attributed:\n");

@@ -112,6 +112,44 @@ static struct model_gap_node *node_slot(struct model_gap *g, int os_index)
 	return &g->nodes[g->nnodes++];
 }
 
+static struct model_gap_bridge *bridge_slot(struct model_gap *g, const char *id)
+{
+	struct model_gap_bridge *b;
+	unsigned i;
+
+	for (i = 0; i < g->nbridges; i++)
+		if (!strcmp(g->bridges[i].id, id))
+			return &g->bridges[i];
+	if (g->nbridges == MODEL_GAP_MAX_BRIDGES)
+		return NULL;
+	b = &g->bridges[g->nbridges++];
+	memset(b, 0, sizeof(*b));
+	snprintf(b->id, sizeof(b->id), "%s", id);
+	return b;
+}
+
+static void bridge_subtotals(const struct model_gap_in *in, struct model_gap *g)
+{
+	struct model_gap_bridge *b;
+	unsigned i;
+
+	for (i = 0; i < in->ndev; i++) {
+		const struct model_gap_dev *d = &in->dev[i];
+
+		b = bridge_slot(g, has(d->host_bridge) ? d->host_bridge : "");
+		if (!b)
+			continue;
+		b->ndev++;
+		add(&b->qd1_solo, d->qd1_solo);
+		add(&b->qd1_all, d->qd1_all);
+		add(&b->qdn_solo, d->qdn_solo);
+		add(&b->qdn_all, d->qdn_all);
+	}
+	for (i = 0; i < g->nbridges; i++)
+		g->bridges[i].loss_pct = model_gap_loss_pct(g->bridges[i].qdn_solo,
+							  g->bridges[i].qdn_all);
+}
+
 static void subtotals(const struct model_gap_in *in, struct model_gap *g)
 {
 	struct model_gap_sys *s = &g->sys;
@@ -490,6 +528,7 @@ void model_gap_analyse(const struct model_gap_in *in, struct model_gap *out)
 	memset(out, 0, sizeof(*out));
 	rule_failed(in, out);
 	subtotals(in, out);
+	bridge_subtotals(in, out);
 	out->sys.ndev = in->ndev;
 	if (model_gap_known(out->sys.qdn_gap_pct) &&
 	    out->sys.qdn_gap_pct < MODEL_GAP_SIGNIFICANT_PCT)

@@ -25,6 +25,7 @@
 #define MODEL_GAP_UNKNOWN (-INFINITY)
 
 #define MODEL_GAP_MAX_NODES 64
+#define MODEL_GAP_MAX_BRIDGES 64
 #define MODEL_GAP_MAX_FIND 32
 #define MODEL_GAP_TEXT 360
 
@@ -64,6 +65,15 @@ struct model_gap_in {
 
 struct model_gap_node {
 	int os_index;			/* -1: devices without a node */
+	unsigned ndev;
+	double qd1_solo, qd1_all, qdn_solo, qdn_all;	/* sums, or UNKNOWN */
+	double loss_pct;		/* QDn all against solo, or UNKNOWN */
+};
+
+/* The same sums by host bridge (root complex): on one NUMA node with
+ * several (AMD NPS1), the loss shows by root complex only here. */
+struct model_gap_bridge {
+	char id[24];			/* "0000:40"; "" devices without PCI */
 	unsigned ndev;
 	double qd1_solo, qd1_all, qdn_solo, qdn_all;	/* sums, or UNKNOWN */
 	double loss_pct;		/* QDn all against solo, or UNKNOWN */
@@ -111,6 +121,8 @@ enum model_gap_verdict {
 struct model_gap {
 	struct model_gap_node nodes[MODEL_GAP_MAX_NODES];
 	unsigned nnodes;
+	struct model_gap_bridge bridges[MODEL_GAP_MAX_BRIDGES];
+	unsigned nbridges;
 	struct model_gap_sys sys;
 	struct model_gap_finding find[MODEL_GAP_MAX_FIND];
 	unsigned nfind;

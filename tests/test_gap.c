@@ -297,9 +297,29 @@ static void test_failed(void)
 	CHECK(!model_gap_known(g.sys.qdn_solo));
 }
 
+/* Subtotals by host bridge: one node, two root complexes, the loss on
+ * one of them shows there; devices without PCI are a group of their own. */
+static void test_bridges(void)
+{
+	struct model_gap_dev d[3] = { dev("a", 0, 0), dev("b", 0, 1), dev("c", 0, 2) };
+	struct model_gap g;
+
+	d[0].host_bridge = "0000:40";
+	d[1].host_bridge = "0000:40";
+	d[1].qdn_all = 350e3;
+	analyse(&g, d, 3, 8);
+	CHECKF(g.nbridges == 2, "%u bridges", g.nbridges);
+	CHECK(!strcmp(g.bridges[0].id, "0000:40") && g.bridges[0].ndev == 2);
+	CHECK(near(g.bridges[0].qdn_solo, 1400e3) && near(g.bridges[0].qdn_all, 1040e3));
+	CHECK(near(g.bridges[0].loss_pct, 100.0 * 360e3 / 1400e3));
+	CHECK(!strcmp(g.bridges[1].id, "") && g.bridges[1].ndev == 1);
+	CHECK(near(g.bridges[1].qdn_all, 690e3));
+}
+
 int main(void)
 {
 	test_failed();
+	test_bridges();
 	test_clean();
 	test_no_cause();
 	test_cpu_bound();
