@@ -53,6 +53,17 @@ struct sat {
 	bool io_errors;		/* an IO failed in some step: exit 1 */
 	bool stalled;			/* workers of some step are still in the
 					 * kernel: end with cli_runner_abandon */
+	/* What a core's second PU adds: one worker on one PU of a core, then
+	 * one on each PU, on the first healthy device (sat_smt.c). */
+	struct {
+		bool tried;		/* the machine has a core with two PUs */
+		int pu[2];
+		const char *dev;
+		double one, both;	/* IOPS; < 0: not measured */
+		double one_busy_pct;	/* the one-PU worker's CPU use */
+		double ratio;		/* both / one when one was CPU-bound;
+					 * < 0: unknown */
+	} smt;
 	unsigned step, nsteps;
 	uint64_t step_ns;
 	FILE *out;			/* the table's stream */
@@ -60,6 +71,12 @@ struct sat {
 	struct topo_finding *tf;
 	int ntf;
 };
+
+/* sat_smt.c: the two SMT steps where the machine has SMT; s->smt. Said
+ * on stderr like the other steps; CLI_EXIT_* of the runner. */
+int cli_sat_smt(struct sat *s);
+/* Steps cli_sat_smt will run: 2 on a machine with SMT, else 0. */
+unsigned cli_sat_smt_steps(struct sat *s);
 
 /* sat_analyse.c */
 /* A step's IOPS, or MODEL_GAP_UNKNOWN where the step did not run. */

@@ -120,6 +120,18 @@ static json_t *bridge_json(const struct model_gap_bridge *b)
 			 "loss_pct", jpct(b->loss_pct));
 }
 
+/* The SMT steps, or null where the machine has no core with two PUs. */
+static json_t *smt_json(const struct sat *s)
+{
+	if (!s->smt.tried)
+		return json_null();
+	return json_pack("{s:s, s:[i, i], s:o, s:o, s:o, s:o}", "device", s->smt.dev,
+			 "cpus", s->smt.pu[0], s->smt.pu[1],
+			 "one_pu_iops", jnum(s->smt.one), "both_pus_iops", jnum(s->smt.both),
+			 "one_pu_busy_pct", jpct(s->smt.one_busy_pct),
+			 "ratio", s->smt.ratio >= 0 ? json_real(s->smt.ratio) : json_null());
+}
+
 json_t *cli_sat_json(const struct sat *s)
 {
 	struct cli_report meta;
@@ -163,6 +175,7 @@ json_t *cli_sat_json(const struct sat *s)
 		for (i = 0; hb && i < s->gap.nbridges; i++)
 			json_array_append_new(hb, bridge_json(&s->gap.bridges[i]));
 		json_object_set_new(j, "host_bridges", hb ? hb : json_null());
+		json_object_set_new(j, "smt", smt_json(s));
 		json_object_set_new(j, "interrupted", json_boolean(s->interrupted));
 	}
 	return j;

@@ -179,6 +179,22 @@ static void print_remote(const struct sat *s)
 		fprintf(s->out, "(one NUMA node here: remote placement is local placement)\n");
 }
 
+static void print_smt(const struct sat *s)
+{
+	const double one = s->smt.one, both = s->smt.both;
+
+	if (!s->smt.tried || one < 0 || both < 0)
+		return;
+	fprintf(s->out, "\nSMT: %s, one worker on CPU %d: %.0f IOPS (%.0f%% busy); one on each of CPUs %d,%d (one core): %.0f IOPS: ",
+		s->smt.dev, s->smt.pu[0], one,
+		model_gap_known(s->smt.one_busy_pct) ? s->smt.one_busy_pct : 0.0,
+		s->smt.pu[0], s->smt.pu[1], both);
+	if (s->smt.ratio >= 0)
+		fprintf(s->out, "a core's second PU adds %.0f%%\n", 100.0 * (s->smt.ratio - 1));
+	else
+		fprintf(s->out, "the one-PU worker was not CPU-bound, so what SMT adds is unknown\n");
+}
+
 void cli_sat_print_report(const struct sat *s)
 {
 	FILE *f = s->out;
@@ -210,6 +226,7 @@ void cli_sat_print_report(const struct sat *s)
 		print_bridge(s, &s->gap.bridges[i], namew);
 	print_system(s);
 	print_remote(s);
+	print_smt(s);
 	fprintf(f, "\nthe gap, attributed:\n");
 	for (i = 0; i < s->gap.nfind; i++)
 		fprintf(f, "  - %s\n", s->gap.find[i].text);

@@ -183,6 +183,8 @@ static int run_all(struct sat *s)
 			rc = run_step(s, SAT_QDN_SOLO, (int)i);
 	}
 	if (!rc && !cli_runner_interrupted())
+		rc = cli_sat_smt(s);
+	if (!rc && !cli_runner_interrupted())
 		rc = run_step(s, SAT_QD1_ALL, -1);
 	if (!rc && !cli_runner_interrupted())
 		rc = run_step(s, SAT_QDN_ALL, -1);
@@ -196,10 +198,13 @@ static void plan(struct sat *s)
 {
 	const struct cli_opts *o = s->o;
 
-	s->nsteps = 2 * s->n + 2 + (s->so->compare_placement ? 1 : 0);
+	unsigned smt = cli_sat_smt_steps(s);
+
+	s->nsteps = 2 * s->n + 2 + smt + (s->so->compare_placement ? 1 : 0);
 	s->step_ns = o->ramp_ns + o->time_ns;
-	fprintf(s->out, "iostorm saturate: %u device%s; each alone at QD1 then QD%u, then all at once at QD1 then QD%u%s\n",
-		s->n, s->n == 1 ? "" : "s", o->qd, o->qd,
+	fprintf(s->out, "iostorm saturate: %u device%s; each alone at QD1 then QD%u,%s then all at once at QD1 then QD%u%s\n",
+		s->n, s->n == 1 ? "" : "s", o->qd,
+		smt ? " one worker on one PU of a core then on both (SMT)," : "", o->qd,
 		s->so->compare_placement ? ", then all at QDn with remote workers" : "");
 	if (o->time_ns)
 		fprintf(s->out, "plan: %u steps of %.3gs ramp + %.3gs measured: about %.0fs\n",
