@@ -147,6 +147,7 @@ static int run_points(const struct cli_opts *o, struct cli_targets *ts,
 			pt[i].total = rep.total;
 			pt[i].total.hist = NULL;
 			pt[i].total.cpus = NULL;
+			memset(&rep.total.tl, 0, sizeof(rep.total.tl));	/* moved */
 			pt[i].done = true;
 			pt[i].unfixed = rep.unfixed_bufs;
 			print_point(f, &pt[i]);
@@ -180,13 +181,14 @@ static json_t *points_json(const struct point *pt, unsigned n,
 	unsigned i;
 
 	for (i = 0; a && i < n && pt[i].done; i++)
-		json_array_append_new(a, json_pack("{s:I, s:f, s:f, s:o, s:I, s:I, s:o}",
+		json_array_append_new(a, json_pack("{s:I, s:f, s:f, s:o, s:I, s:I, s:o, s:o}",
 						   "qd", (json_int_t)pt[i].qd,
 						   "iops", pt[i].total.iops, "bw_bytes", pt[i].total.bw_bytes,
 						   "lat_ns", cli_json_lat(&pt[i].total),
 						   "ios", (json_int_t)pt[i].total.ios,
 						   "errors", (json_int_t)pt[i].total.errors,
-						   "devices", point_devices(ts, fl, i)));
+						   "devices", point_devices(ts, fl, i),
+						   "timeline", cli_json_timeline(&pt[i].total.tl)));
 	return a;
 }
 
@@ -341,6 +343,7 @@ static int cmd_sweep(int argc, char **argv)
 
 	if (!cli_opts_cmdline(&o, &cli_verb_sweep, argc, argv, &rc))
 		return rc;
+	memset(pt, 0, sizeof(pt));
 	rc = CLI_EXIT_USAGE;
 	n = cli_qd_list_parse(o.qd_list ? o.qd_list : DEFAULT_QDS, qds, CLI_MAX_QDS, err,
 			      sizeof(err));
@@ -359,7 +362,6 @@ static int cmd_sweep(int argc, char **argv)
 	}
 	if (rc)
 		goto out;
-	memset(pt, 0, sizeof(pt));
 	for (i = 0; i < n; i++)
 		pt[i].qd = qds[i];
 	f = cli_out_text(&o);
@@ -377,6 +379,8 @@ static int cmd_sweep(int argc, char **argv)
 	if (fl->stalled)
 		cli_runner_abandon(rc ? rc : CLI_EXIT_RUNTIME);	/* workers hold a target */
 out:
+	for (i = 0; i < CLI_MAX_QDS; i++)
+		free(pt[i].total.tl.s);
 	free(fl);
 	cli_targets_close(&ts);
 	return rc;

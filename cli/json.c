@@ -112,10 +112,39 @@ static json_t *most_common_error(const struct cli_dev *d)
 			 "name", cli_errno_name(e->common), "count", ji(e->common_count));
 }
 
+json_t *cli_json_timeline(const struct cli_tl_series *tl)
+{
+	json_t *a = json_array(), *x;
+	const struct cli_tl_sample *p;
+	unsigned i;
+
+	for (i = 0; a && i < tl->n; i++) {
+		p = &tl->s[i];
+		x = json_pack("{s:f, s:f, s:I, s:f}", "t_s", p->t_s, "dt_s", p->dt_s,
+			      "ios", ji(p->ios), "iops", p->iops);
+		if (x && p->has_lat) {
+			json_object_set_new(x, "mean_ns", json_real(p->mean_ns));
+			json_object_set_new(x, "p50_ns", json_integer((json_int_t)p->p50_ns));
+			json_object_set_new(x, "p99_ns", json_integer((json_int_t)p->p99_ns));
+			json_object_set_new(x, "max_ns", json_integer((json_int_t)p->max_ns));
+		} else if (x) {
+			json_object_set_new(x, "mean_ns", json_null());
+			json_object_set_new(x, "p50_ns", json_null());
+			json_object_set_new(x, "p99_ns", json_null());
+			json_object_set_new(x, "max_ns", json_null());
+		}
+		if (json_array_append_new(a, x)) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 json_t *cli_json_dev(const struct cli_dev *d)
 {
 	return json_pack("{s:s, s:s, s:f, s:f, s:I, s:I, s:o, s:o, s:I, s:o,"
-			 " s:{s:f, s:f}, s:f, s:s?, s:o, s:f, s:b, s:I, s:o}",
+			 " s:{s:f, s:f}, s:f, s:s?, s:o, s:f, s:b, s:I, s:o, s:o}",
 			 "name", d->name, "path", d->path, "iops", d->iops,
 			 "bw_bytes", d->bw_bytes, "ios", ji(d->ios),
 			 "errors", ji(d->errors), "first_error", first_error(d),
@@ -126,7 +155,8 @@ json_t *cli_json_dev(const struct cli_dev *d)
 			 "cpus", cpus_array(d->cpus, d->cpus ? d->nworkers : 0),
 			 "elapsed_s", d->elapsed_s, "stalled", d->stalled,
 			 "inflight_at_end", ji(d->inflight_at_end),
-			 "stopped_by", d->fatal ? json_string(cli_errno_name(d->fatal)) : json_null());
+			 "stopped_by", d->fatal ? json_string(cli_errno_name(d->fatal)) : json_null(),
+			 "timeline", cli_json_timeline(&d->tl));
 }
 
 static json_t *devices_array(const struct cli_report *r)
@@ -148,7 +178,7 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 	const struct cli_dev *t = &r->total;
 
 	return json_pack("{s:s, s:s, s:o, s:o, s:{s:f, s:f, s:I, s:I, s:I, s:o,"
-			 " s:{s:f, s:f}, s:f}, s:f, s:b}",
+			 " s:{s:f, s:f}, s:f, s:o}, s:f, s:b}",
 			 "schema", CLI_JSON_SCHEMA, "command", r->command,
 			 "config", cli_json_config(o, r),
 			 "devices", devices_array(r),
@@ -156,6 +186,6 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 			 "ios", ji(t->ios), "errors", ji(t->errors),
 			 "calls", ji(t->calls), "lat_ns", cli_json_lat(t),
 			 "cpu", "user_s", t->user_s, "sys_s", t->sys_s,
-			 "ios_per_call", t->ios_per_call,
+			 "ios_per_call", t->ios_per_call, "timeline", cli_json_timeline(&t->tl),
 			 "elapsed_s", r->elapsed_s, "interrupted", r->interrupted);
 }

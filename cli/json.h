@@ -16,6 +16,9 @@ json_t *cli_json_lat(const struct cli_dev *d);
 /* Every option of o as an object. New reference. */
 json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r);
 /* One device's figures. New reference. */
+/* [{t_s, dt_s, ios, iops, mean_ns, p50_ns, p99_ns, max_ns}], latency
+ * null in a sample without it; NULL when out of memory. */
+json_t *cli_json_timeline(const struct cli_tl_series *tl);
 json_t *cli_json_dev(const struct cli_dev *d);
 /* The whole report; NULL when out of memory. New reference. */
 json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o);

@@ -137,6 +137,7 @@ int cli_report_total(struct cli_report *r)
 	unsigned i;
 
 	free(t->hist);
+	free(t->tl.s);
 	memset(t, 0, sizeof(*t));
 	snprintf(t->name, sizeof(t->name), "total");
 	t->engine = r->engine;
@@ -253,8 +254,10 @@ void cli_report_free(struct cli_report *r)
 	for (i = 0; r->dev && i < r->ndev; i++) {
 		free(r->dev[i].hist);
 		free(r->dev[i].cpus);
+		free(r->dev[i].tl.s);
 	}
 	free(r->dev);
 	free(r->total.hist);
+	free(r->total.tl.s);
 	memset(r, 0, sizeof(*r));
 }

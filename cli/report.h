@@ -13,6 +13,7 @@
 #include "cli/opts.h"
 #include "engine/engine.h"
 #include "engine/hist.h"
+#include "cli/timeline.h"
 
 struct cli_lat {
 	double mean, stddev;		/* ns */
@@ -49,6 +50,7 @@ struct cli_dev {
 					 * went away); 0: none */
 	bool stalled;			/* still held IOs after the drain grace */
 	uint64_t inflight_at_end;	/* how many, over its workers */
+	struct cli_tl_series tl;	/* a sample per second; owned */
 };
 
 struct cli_report {

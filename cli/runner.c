@@ -14,12 +14,16 @@
 #include "cli/out.h"
 #include "cli/place.h"
 #include "cli/progress.h"
+#include "cli/timeline.h"
 #include "engine/clock.h"
 #include "engine/rng.h"
 #include "topo/topo.h"
 
 #define TICK_NS 100000000ull	/* how often the wait loop looks around */
 #define CLI_DRAIN_NS (2 * CLI_NS_PER_S)	/* the most a worker gets to drain */
+/* A worker answers a snapshot between two loops: after its current IO at
+ * QD1. One that has not by then is counted in the next second. */
+#define TL_WAIT_NS (CLI_NS_PER_S / 4)
 
 /* A device's completions (good and failed) as last seen, when they last
  * moved, and whether its stall was said. */
@@ -40,6 +44,8 @@ struct runctx {
 	uint64_t *prev;		/* per device: IOs at the last live line */
 	struct cli_stall *st;	/* per device: the stall watch */
 	unsigned nstalled;	/* workers left in the kernel at the end */
+	struct cli_timeline tl;	/* a sample per second per device */
+	bool tl_ok;		/* no sample lost to a failed allocation */
 };
 
 /* ---- completion mode ---- */
@@ -389,8 +395,9 @@ static bool should_stop(const struct runctx *c)
 	return eng_run_done(c->r) || failed_at_start(c);
 }
 
-/* The measured phase calls the spec's each_second hook on every whole
- * second, waking up on the boundary rather than at the next tick. */
+/* The measured phase samples the timeline on every whole second (then
+ * calls the spec's each_second hook), waking up on the boundary rather
+ * than at the next tick. */
 static uint64_t next_wait(bool hook, uint64_t dur_ns, uint64_t el, unsigned sec)
 {
 	uint64_t left = dur_ns ? dur_ns - el : TICK_NS, wait = TICK_NS;
@@ -404,7 +411,7 @@ static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns,
 		       bool measuring)
 {
 	uint64_t t0 = now_ns(), last = t0, t;
-	bool hook = measuring && c->spec->each_second;
+	bool hook = measuring;
 	unsigned sec = 0;
 
 	live_sample(c, 0);
@@ -415,7 +422,9 @@ static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns,
 		if (hook && t - t0 >= (uint64_t)(sec + 1) * CLI_NS_PER_S &&
 		    (!dur_ns || (uint64_t)(sec + 1) * CLI_NS_PER_S < dur_ns)) {
 			sec++;
-			c->spec->each_second(c->spec->ctx, c->r);
+			c->tl_ok &= !cli_tl_second(&c->tl, c->r, TL_WAIT_NS);
+			if (c->spec->each_second)
+				c->spec->each_second(c->spec->ctx, &c->tl);
 		}
 		if (dur_ns && t - t0 >= dur_ns)
 			return;
@@ -541,7 +550,7 @@ static void collect_errs(const struct runctx *c, unsigned d, struct cli_dev *dev
 	cli_dev_errs(dev, count, first, cli_secs(first_ns));
 }
 
-static int collect(const struct runctx *c, struct cli_report *out)
+static int collect(struct runctx *c, struct cli_report *out)
 {
 	unsigned i;
 
@@ -566,7 +575,12 @@ static int collect(const struct runctx *c, struct cli_report *out)
 		cli_dev_rates(&out->dev[i]);
 		out->stalled |= out->dev[i].stalled;
 	}
-	return cli_report_total(out);
+	if (cli_report_total(out) || cli_tl_last(&c->tl, c->r) || !c->tl_ok)
+		return -ENOMEM;
+	for (i = 0; i < c->ndev; i++)
+		out->dev[i].tl = cli_tl_take(&c->tl, i);
+	out->total.tl = cli_tl_take(&c->tl, c->ndev);
+	return 0;
 }
 
 static int ctx_init(struct runctx *c, const struct cli_opts *o,
@@ -584,8 +598,9 @@ static int ctx_init(struct runctx *c, const struct cli_opts *o,
 	c->pd = calloc(c->ndev, sizeof(*c->pd));
 	c->prev = calloc(c->ndev, sizeof(*c->prev));
 	c->st = calloc(c->ndev, sizeof(*c->st));
-	if (!c->pd || !c->prev || !c->st)
+	if (!c->pd || !c->prev || !c->st || cli_tl_init(&c->tl, c->ndev, c->per))
 		return -ENOMEM;
+	c->tl_ok = true;
 	for (unsigned d = 0; d < c->ndev; d++)
 		c->pd[d].name = job_name(c, d * c->per);
 	return 0;
@@ -679,5 +694,8 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 	free(c.pd);
 	free(c.prev);
 	free(c.st);
+	/* a stalled worker may still answer a snapshot into the run's memory,
+	 * not into the timeline's copies: those are the runner's own */
+	cli_tl_free(&c.tl);
 	return rc;
 }

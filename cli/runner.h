@@ -11,6 +11,7 @@
 
 #include "cli/opts.h"
 #include "cli/report.h"
+#include "cli/timeline.h"
 #include "engine/engine.h"
 #include "engine/target.h"
 
@@ -32,10 +33,11 @@ struct cli_run_spec {
 	const struct eng_target *const *targets;
 	unsigned ntargets;
 	const char *label;	/* phase on the live line, NULL: "run" */
-	/* Called after each full second of the measured window with the live
-	 * run, e.g. to take engine snapshots; not at the end of the window,
-	 * whose last part the report itself holds. NULL: none. */
-	void (*each_second)(void *ctx, struct eng_run *r);
+	/* Called after each full second of the measured window, once the
+	 * timeline has that second's samples (cli_tl_latest); not at the end
+	 * of the window, whose last samples the report's devices hold. NULL:
+	 * none. */
+	void (*each_second)(void *ctx, const struct cli_timeline *tl);
 	void *ctx;
 };
 

@@ -34,6 +34,8 @@ static json_t *fig_json(const struct satdev *sd, enum sat_fig f, bool lat)
 		      "elapsed_s", d->elapsed_s, "cpu_pct", model_gap_known(cpu) ? cpu : 0.0);
 	if (j && lat)
 		json_object_set_new(j, "lat_ns", cli_json_lat(d));
+	if (j)
+		json_object_set_new(j, "timeline", cli_json_timeline(&d->tl));
 	return j;
 }
 

@@ -66,7 +66,8 @@ static unsigned step_qd(const struct sat *s, enum sat_fig f)
 	return f == SAT_QD1_SOLO || f == SAT_QD1_ALL ? 1 : s->o->qd;
 }
 
-static void keep(struct satdev *sd, enum sat_fig f, const struct cli_dev *d)
+/* d's figures into sd's step f: its timeline moves, its CPUs are copied. */
+static void keep(struct satdev *sd, enum sat_fig f, struct cli_dev *d)
 {
 	int *cpus = NULL;
 
@@ -79,6 +80,7 @@ static void keep(struct satdev *sd, enum sat_fig f, const struct cli_dev *d)
 	sd->fig[f].hist = NULL;
 	sd->fig[f].cpus = cpus;
 	sd->fig[f].nworkers = cpus ? d->nworkers : 0;
+	memset(&d->tl, 0, sizeof(d->tl));
 	sd->done[f] = true;
 }
 
@@ -223,8 +225,10 @@ static void sat_free(struct sat *s)
 	unsigned i, f;
 
 	for (i = 0; s->dev && i < s->n; i++)
-		for (f = 0; f < SAT_NFIG; f++)
+		for (f = 0; f < SAT_NFIG; f++) {
 			free(s->dev[i].fig[f].cpus);
+			free(s->dev[i].fig[f].tl.s);
+		}
 	free(s->dev);
 	free(s->tf);
 	if (s->topo)

@@ -1,0 +1,58 @@
+/* One sample per second per device of a measured run: IOPS and latency
+ * over that second (issue 12: a drive that throttles when hot shows as a
+ * step down). Once a second every worker copies its running counters and
+ * histogram (an engine snapshot); a sample is the difference from the
+ * previous copy, and the last one is the final figures less the last copy.
+ * So every IO of the measured window is in exactly one sample: a device's
+ * samples add up to its row. The runner keeps one per run; commands read
+ * it through each_second and the report's devices. */
+#ifndef CLI_TIMELINE_H
+#define CLI_TIMELINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+
+struct cli_tl_sample {
+	double t_s;		/* end of the interval, seconds into the window */
+	double dt_s;		/* its length */
+	uint64_t ios;		/* completed OK in it */
+	double iops;
+	bool has_lat;		/* latency measured and some IO completed */
+	double mean_ns;
+	uint64_t p50_ns, p99_ns, max_ns;	/* max: its highest bucket's
+						 * bound, capped by the max */
+};
+
+/* A device's (or the total's) samples. */
+struct cli_tl_series {
+	struct cli_tl_sample *s;
+	unsigned n, cap;
+};
+
+struct cli_timeline {
+	unsigned ndev, per;		/* devices, workers each */
+	struct cli_tl_series *dev;	/* ndev + 1: the last is all devices */
+	struct eng_snapshot *prev;	/* per worker: its last copy seen */
+	bool *have;
+	struct eng_hist *sum, *part, *before;	/* scratch */
+};
+
+int cli_tl_init(struct cli_timeline *tl, unsigned ndev, unsigned per);
+void cli_tl_free(struct cli_timeline *tl);
+/* One sample per device and one for all, from a snapshot of run r taken
+ * now: a worker that does not answer within wait_ns (a long IO) is left
+ * out of this sample and counted in the next. 0 or -ENOMEM. */
+int cli_tl_second(struct cli_timeline *tl, struct eng_run *r, uint64_t wait_ns);
+/* The last samples: the window's final figures (run r joined, or its
+ * stalled workers' published counters) less the last copies. Nothing when
+ * the rest is empty. 0 or -ENOMEM. */
+int cli_tl_last(struct cli_timeline *tl, const struct eng_run *r);
+/* Device d's samples (d == ndev: all devices), moved out: the caller owns
+ * them (free(series.s)). */
+struct cli_tl_series cli_tl_take(struct cli_timeline *tl, unsigned d);
+/* Device d's latest sample, NULL before the first. */
+const struct cli_tl_sample *cli_tl_latest(const struct cli_timeline *tl, unsigned d);
+
+#endif
