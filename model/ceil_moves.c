@@ -112,6 +112,10 @@ static int try_move(struct model_ceil *m, unsigned d, unsigned p, double *ceilin
 	return 0;
 }
 
+/* Ceilings this close are one: moving any of several like drives gives
+ * the same figure but for rounding, and the first one should win. */
+#define TIE_EPS 1e-9
+
 /* The move that raises the ceiling most above now; false when none
  * raises it by MODEL_CEIL_MIN_GAIN. Ties: the first drive, then port. */
 static bool best_move(struct model_ceil *m, double now, struct cand *best)
@@ -120,7 +124,7 @@ static bool best_move(struct model_ceil *m, double now, struct cand *best)
 	int bridge, below;
 	double c;
 
-	best->ceiling = now * (1 + MODEL_CEIL_MIN_GAIN);
+	best->ceiling = now * (1 + MODEL_CEIL_MIN_GAIN) / (1 + TIE_EPS);
 	best->drive = m->nres;
 	best->port = 0;
 	for (d = 0; d < m->nin; d++) {
@@ -130,7 +134,7 @@ static bool best_move(struct model_ceil *m, double now, struct cand *best)
 		for (p = 0; p < m->nports; p++) {
 			if (m->port_used[p] || try_move(m, d, p, &c))
 				continue;
-			if (c > best->ceiling) {
+			if (c > best->ceiling * (1 + TIE_EPS)) {
 				best->ceiling = c;
 				best->drive = d;
 				best->port = p;
