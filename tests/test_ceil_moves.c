@@ -187,6 +187,69 @@ static void test_small_gain(void)
 	model_ceil_free(&m);
 }
 
+/* docs/ceiling.md's worked example, figure for figure. */
+static void test_doc_example(void)
+{
+	struct tree t = { .n = 0 };
+	struct model_ceil m;
+	char name[32];
+	int mem0, mem1, cpu0, cpu1, hb0, hb1, hbx, sw, d[7], i;
+
+	mem0 = add_node(&t, MODEL_CEIL_MEMORY, "node 0 memory", -1, 0);
+	mem1 = add_node(&t, MODEL_CEIL_MEMORY, "node 1 memory", -1, 1);
+	t.r[mem0].bytes_s = t.r[mem1].bytes_s = 40e9;
+	cpu0 = add_node(&t, MODEL_CEIL_CPU, "node 0 cpu", -1, 0);
+	cpu1 = add_node(&t, MODEL_CEIL_CPU, "node 1 cpu", -1, 1);
+	for (i = cpu0; i <= cpu1; i++) {
+		t.r[i].ios_per_cpu_s = 500e3;
+		t.r[i].cores = 16;
+		t.r[i].smt = 1.2;
+	}
+	hb0 = add_node(&t, MODEL_CEIL_HOST_BRIDGE, "0000:00", mem0, 0);
+	hb1 = add_node(&t, MODEL_CEIL_HOST_BRIDGE, "0000:80", mem1, 1);
+	hbx = add_node(&t, MODEL_CEIL_HOST_BRIDGE, "0000:c0", -1, -1);
+	for (i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "nvme%dn1", i);
+		d[i] = add_slot_drive(&t, name, hb0, 16.0, 4, 1.4e6, cpu0);
+	}
+	sw = add_link(&t, MODEL_CEIL_SWITCH, "0000:01:00.0", hb0, 16.0, 8);
+	for (i = 2; i < 6; i++) {
+		snprintf(name, sizeof(name), "nvme%dn1", i);
+		d[i] = add_slot_drive(&t, name, sw, 16.0, 4, 1.4e6, cpu0);
+	}
+	d[6] = add_slot_drive(&t, "nvme6n1", hb0, 8.0, 4, 1.4e6, cpu0);
+	t.r[d[6]].link.speed_gts = 16.0;
+	t.r[d[6]].link.width = 4;
+	for (i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "0000:80:0%d.1", i + 1);
+		add_port(&t, name, hb1, 16.0, 4);
+	}
+	add_port(&t, "0000:c0:01.1", hbx, 32.0, 16);
+	CHECK(!tree_init(&m, &t));
+	model_ceil_solve(&m);
+	CHECK(near_rel(m.fig[mem0].capacity, 9765625));
+	CHECK(near_rel(m.fig[cpu0].capacity, 9.6e6));
+	CHECK(near_rel(m.fig[hb0].capacity, 2 * GEN4X4 + GEN4X8 + GEN3X4));
+	CHECK(m.fig[hb0].implied);
+	CHECK(near_rel(m.predicted, 2 * 1.4e6 + 5 * GEN3X4));
+	CHECK(m.binding == sw);
+	CHECK(near_rel(m.fig[sw].gain, 1));
+	CHECK(near_rel(m.fig[t.r[d[6]].parent].gain, 1));
+	CHECK(near_rel(m.fig[sw].held_back, 4 * (1.4e6 - GEN3X4)));
+	CHECK(near_rel(m.fig[cpu0].utilization, m.predicted / 9.6e6));
+	CHECK(model_ceil_plan(&m) == 3);
+	CHECK(m.move[0].drive == (unsigned)d[2] && m.move[0].to_port == 0);
+	CHECK(m.move[0].from_port == sw);
+	CHECK(near_rel(m.move[0].ceiling_after, 3 * 1.4e6 + GEN4X8 + GEN3X4));
+	CHECK(m.move[1].drive == (unsigned)d[3] && m.move[1].to_port == 1);
+	CHECK(near_rel(m.move[1].ceiling_after, 6 * 1.4e6 + GEN3X4));
+	CHECK(m.move[2].drive == (unsigned)d[6] && m.move[2].to_port == 2);
+	CHECK(m.move[2].from_port == t.r[d[6]].parent);
+	CHECK(near_rel(m.move[2].ceiling_after, 9.8e6));
+	CHECK(m.binding == -1 && !m.port_used[3] && !m.port_used[4]);
+	model_ceil_free(&m);
+}
+
 int main(void)
 {
 	test_one_bridge();
@@ -194,5 +257,6 @@ int main(void)
 	test_unknown_locality();
 	test_out_of_switch();
 	test_small_gain();
+	test_doc_example();
 	return t_result();
 }
