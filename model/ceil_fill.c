@@ -2,7 +2,8 @@
  * rate; a drive stops when it gets its demand or when a resource on its
  * path is full (what is left of it, shared by the drives still rising
  * through it, is all they get). Each round stops at least one drive, so
- * there are at most as many rounds as drives, each O(drives x depth). */
+ * there are at most as many rounds as drives, each O(drives x depth).
+ * Then each full resource's gain, and the binding one. */
 #include "model/ceil_int.h"
 
 #include <math.h>
