@@ -112,6 +112,26 @@ static int try_move(struct model_ceil *m, unsigned d, unsigned p, double *ceilin
 	return 0;
 }
 
+/* A free port like an earlier free one (same bridge, same slot) gives
+ * the same ceiling: trying the first of each kind is enough, which keeps
+ * a machine with a hundred empty root ports quick. */
+static bool same_as_earlier(const struct model_ceil *m, unsigned p)
+{
+	const struct model_ceil_port *a = &m->port[p], *b;
+	unsigned q;
+
+	for (q = 0; q < p; q++) {
+		b = &m->port[q];
+		if (!m->port_used[q] && b->host_bridge == a->host_bridge &&
+		    b->link.speed_gts == a->link.speed_gts &&
+		    b->link.width == a->link.width &&
+		    b->link.data_bytes_s == a->link.data_bytes_s &&
+		    b->link.mps == a->link.mps)
+			return true;
+	}
+	return false;
+}
+
 /* Ceilings this close are one: moving any of several like drives gives
  * the same figure but for rounding, and the first one should win. */
 #define TIE_EPS 1e-9
@@ -132,7 +152,8 @@ static bool best_move(struct model_ceil *m, double now, struct cand *best)
 		    bridge_of(m, d, &bridge, &below))
 			continue;
 		for (p = 0; p < m->nports; p++) {
-			if (m->port_used[p] || try_move(m, d, p, &c))
+			if (m->port_used[p] || same_as_earlier(m, p) ||
+			    try_move(m, d, p, &c))
 				continue;
 			if (c > best->ceiling * (1 + TIE_EPS)) {
 				best->ceiling = c;
