@@ -1,0 +1,198 @@
+/* The ceiling model's moves: every drive on one host bridge with free
+ * root ports on another node's (the ceiling rises with each move and the
+ * moves stop when none helps), drives out of a shared switch into free
+ * ports of the same bridge, the slot's link against the drive's, and the
+ * bridges no move may target: unknown locality, a node without CPU. */
+#include <errno.h>
+#include <math.h>
+
+#include "tests/ceil_build.h"
+#include "tests/helpers.h"
+
+struct two_nodes {
+	struct tree t;
+	int mem0, mem1, hb0, hb1, hbx, cpu0, cpu1, d[8];
+};
+
+/* 8 Gen4 x4 drives asking 1M each, all on node 0's bridge 0000:00, whose
+ * memory takes 20 GB/s (4882812.5 IOPS); node 1's bridge 0000:80 has
+ * nports free Gen4 x4 ports. Bridge 0000:c0 has free Gen5 x16 ports but
+ * no known node: firmware did not say. */
+static void two_nodes(struct two_nodes *s, unsigned nports)
+{
+	struct tree *t = &s->t;
+	char name[32];
+	unsigned i;
+
+	t->n = t->np = 0;
+	s->mem0 = add_node(t, MODEL_CEIL_MEMORY, "node 0", -1, 0);
+	t->r[s->mem0].bytes_s = 20e9;
+	s->mem1 = add_node(t, MODEL_CEIL_MEMORY, "node 1", -1, 1);
+	t->r[s->mem1].bytes_s = 20e9;
+	s->hb0 = add_node(t, MODEL_CEIL_HOST_BRIDGE, "0000:00", s->mem0, 0);
+	s->hb1 = add_node(t, MODEL_CEIL_HOST_BRIDGE, "0000:80", s->mem1, 1);
+	s->hbx = add_node(t, MODEL_CEIL_HOST_BRIDGE, "0000:c0", -1, -1);
+	s->cpu0 = add_node(t, MODEL_CEIL_CPU, "node 0 cpu", -1, 0);
+	s->cpu1 = add_node(t, MODEL_CEIL_CPU, "node 1 cpu", -1, 1);
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "nvme%un1", i);
+		s->d[i] = add_slot_drive(t, name, s->hb0, 16.0, 4, 1e6, s->cpu0);
+	}
+	/* the unknown bridge's ports first: skipped, not merely outranked */
+	add_port(t, "0000:c0:01.1", s->hbx, 32.0, 16);
+	add_port(t, "0000:c0:03.1", s->hbx, 32.0, 16);
+	for (i = 0; i < nports; i++) {
+		snprintf(name, sizeof(name), "0000:80:0%u.1", i + 1);
+		add_port(t, name, s->hb1, 16.0, 4);
+	}
+}
+
+/* Before: 4882812.5. Each move takes 1M off node 0 and gives it to
+ * node 1 until node 0's four left ask 4M, under its memory: 5882812.5,
+ * 6882812.5, 7882812.5, 8M; then every drive gets its demand and the
+ * two ports left stay free. */
+static void test_one_bridge(void)
+{
+	static const double after[] = { 5882812.5, 6882812.5, 7882812.5, 8e6 };
+	struct two_nodes s;
+	struct model_ceil m;
+	const struct model_ceil_move *mv;
+	double before;
+	unsigned i;
+
+	two_nodes(&s, 6);
+	CHECK(!tree_init(&m, &s.t));
+	model_ceil_solve(&m);
+	before = m.predicted;
+	CHECK(near_rel(before, 4882812.5) && m.binding == s.mem0);
+	CHECKF(model_ceil_plan(&m) == 4, "%u moves", m.nmoves);
+	for (i = 0; i < m.nmoves && i < 4; i++) {
+		mv = &m.move[i];
+		CHECKF(near_rel(mv->ceiling_after, after[i]), "move %u: %.1f",
+		       i, mv->ceiling_after);
+		CHECK(mv->ceiling_after > (i ? m.move[i - 1].ceiling_after : before));
+		/* the first drives, into the first ports of node 1 */
+		CHECK(mv->drive == (unsigned)s.d[i]);
+		CHECK(mv->from_bridge == s.hb0);
+		CHECK(mv->from_port == s.t.r[s.d[i]].parent);
+		CHECK(mv->to_bridge == s.hb1);
+		CHECK(mv->to_port == 2 + i);
+		CHECK(m.res[mv->link].parent == s.hb1);
+		CHECK(m.res[mv->drive].parent == mv->link);
+		/* served by node 1's cores now */
+		CHECK(m.res[mv->drive].cpu == s.cpu1);
+		CHECK(near_rel(m.fig[mv->link].capacity, GEN4X4));
+	}
+	/* m is left solved after the last move */
+	CHECK(near_rel(m.predicted, 8e6) && m.binding == -1);
+	CHECK(m.fig[s.hbx].ndrives == 0);
+	CHECK(m.fig[s.mem1].ndrives == 4 && m.fig[s.mem0].ndrives == 4);
+	/* a second plan finds nothing more */
+	CHECK(model_ceil_plan(&m) == 0);
+	model_ceil_free(&m);
+}
+
+/* The same with node 1's CPU resource missing: a drive served by node
+ * 0's CPU cannot be modelled on node 1, so nothing moves. */
+static void test_no_cpu_there(void)
+{
+	struct two_nodes s;
+	struct model_ceil m;
+
+	two_nodes(&s, 6);
+	s.t.r[s.cpu1].kind = MODEL_CEIL_MEMORY;	/* node 1 has no CPU now */
+	s.t.r[s.cpu1].node = 5;
+	CHECK(!tree_init(&m, &s.t));
+	CHECK(model_ceil_plan(&m) == 0);
+	CHECK(near_rel(m.predicted, 4882812.5) && m.binding == s.mem0);
+	model_ceil_free(&m);
+}
+
+/* Node 1's bridge with its node unknown: no move, though its ports would
+ * help. With the node known, the moves go there. */
+static void test_unknown_locality(void)
+{
+	struct two_nodes s;
+	struct model_ceil m;
+
+	two_nodes(&s, 6);
+	s.t.r[s.hb1].node = -1;
+	CHECK(!tree_init(&m, &s.t));
+	CHECK(model_ceil_plan(&m) == 0);
+	model_ceil_free(&m);
+	/* the unknown bridge with a node now known takes the moves: its
+	 * ports come first, and it sits above nothing (no memory known) */
+	two_nodes(&s, 6);
+	s.t.r[s.hbx].node = 1;
+	CHECK(!tree_init(&m, &s.t));
+	CHECK(model_ceil_plan(&m) >= 1);
+	CHECK(m.move[0].to_bridge == s.hbx && m.move[0].to_port == 0);
+	model_ceil_free(&m);
+}
+
+/* Four drives asking 1M behind one Gen4 x4 switch (1739603 IOPS) and two
+ * free ports on the same bridge: a Gen5 x16 slot, where a Gen4 x4 drive
+ * trains to Gen4 x4, and a Gen3 x4 one. First move: the Gen5 slot,
+ * 1739603 + 1M; second: the Gen3 slot, 1739603 + 1M + 869801.58. */
+static void test_out_of_switch(void)
+{
+	struct tree t = { .n = 0 };
+	struct model_ceil m;
+	int hb, sw, i, d[4];
+
+	hb = add_node(&t, MODEL_CEIL_HOST_BRIDGE, "0000:40", -1, 0);
+	sw = add_link(&t, MODEL_CEIL_SWITCH, "0000:41:00.0", hb, 16.0, 4);
+	for (i = 0; i < 4; i++) {
+		d[i] = add_slot_drive(&t, "x", sw, 16.0, 4, 1e6, -1);
+		t.r[d[i]].link.speed_gts = 16.0;	/* what it can run */
+		t.r[d[i]].link.width = 4;
+	}
+	add_port(&t, "0000:40:03.1", hb, 32.0, 16);
+	add_port(&t, "0000:40:05.1", hb, 8.0, 4);
+	CHECK(!tree_init(&m, &t));
+	model_ceil_solve(&m);
+	CHECK(near_rel(m.predicted, GEN4X4) && m.binding == sw);
+	CHECK(model_ceil_plan(&m) == 2);
+	CHECK(m.move[0].to_port == 0 && m.move[0].from_port == sw);
+	CHECK(m.move[0].from_bridge == hb && m.move[0].to_bridge == hb);
+	CHECK(near_rel(m.move[0].ceiling_after, GEN4X4 + 1e6));
+	CHECK(m.res[m.move[0].link].link.speed_gts == 16.0);
+	CHECK(m.res[m.move[0].link].link.width == 4);
+	CHECK(m.move[1].to_port == 1);
+	CHECK(near_rel(m.move[1].ceiling_after, GEN4X4 + 1e6 + GEN3X4));
+	CHECK(m.move[1].drive != m.move[0].drive);
+	CHECK(near_rel(m.predicted, GEN4X4 + 1e6 + GEN3X4));
+	model_ceil_free(&m);
+}
+
+/* A gain under MODEL_CEIL_MIN_GAIN is no move: 50 drives asking 20k
+ * under a memory of 995k; one free port elsewhere would add 0.5%. */
+static void test_small_gain(void)
+{
+	struct tree t = { .n = 0 };
+	struct model_ceil m;
+	int mem, hb0, mem1, hb1, i;
+
+	mem = add_node(&t, MODEL_CEIL_MEMORY, "node 0", -1, 0);
+	t.r[mem].iops = 995e3;
+	hb0 = add_node(&t, MODEL_CEIL_HOST_BRIDGE, "0000:00", mem, 0);
+	mem1 = add_node(&t, MODEL_CEIL_MEMORY, "node 1", -1, 1);
+	hb1 = add_node(&t, MODEL_CEIL_HOST_BRIDGE, "0000:80", mem1, 1);
+	for (i = 0; i < 50; i++)
+		add_drive(&t, "x", hb0, 20e3, -1);
+	add_port(&t, "0000:80:01.1", hb1, 16.0, 4);
+	CHECK(!tree_init(&m, &t));
+	CHECK(model_ceil_plan(&m) == 0);
+	CHECK(near_rel(m.predicted, 995e3));
+	model_ceil_free(&m);
+}
+
+int main(void)
+{
+	test_one_bridge();
+	test_no_cpu_there();
+	test_unknown_locality();
+	test_out_of_switch();
+	test_small_gain();
+	return t_result();
+}
