@@ -52,6 +52,10 @@ const char *topo_finding_kind_name(enum topo_finding_kind k)
 		return "no_nvme";
 	case TOPO_FIND_IMBALANCE:
 		return "imbalance";
+	case TOPO_FIND_ROOT_COMPLEX:
+		return "root_complex";
+	case TOPO_FIND_UNKNOWN_LOCALITY:
+		return "unknown_locality";
 	case TOPO_FIND_DEGRADED_LINK:
 		return "degraded_link";
 	case TOPO_FIND_CPULESS_NODE:
@@ -196,6 +200,23 @@ static void imbalance(const struct topo *t, const struct topo_dev *const *devs,
 out:
 	free(have);
 	free(idx);
+}
+
+/* Host bridges: topo/find_bridges.c. */
+static void bridges(struct topo *t, const struct topo_dev *const *devs, unsigned ndevs,
+		    struct fl *f)
+{
+	unsigned max = t->nhbs + t->nnodes, n, i;
+	struct topo_finding *b = calloc(max ? max : 1, sizeof(*b));
+
+	if (!b) {
+		f->err = -ENOMEM;
+		return;
+	}
+	n = topo_bridge_findings(t, devs, ndevs, b, max);
+	for (i = 0; i < n; i++)
+		add(f, b[i].kind, NULL, "%s", b[i].text);
+	free(b);
 }
 
 static void fmt_link(char *buf, size_t len, double gts, int w)
@@ -384,6 +405,7 @@ int topo_findings(struct topo *t, const struct topo_dev *const *devs,
 		    "place; give targets by path (files, loop devices) to measure those",
 		    topo_is_live(t) ? "on this machine" : "in this topology");
 	imbalance(t, devs, ndevs, &f);
+	bridges(t, devs, ndevs, &f);
 	for (i = 0; i < ndevs; i++) {
 		degraded(devs[i], &f);
 		locality(t, devs[i], &f);
