@@ -172,6 +172,32 @@ static void crowded(const struct topo *t, unsigned os, const struct topo_dev *co
 	emit(out, max, n, TOPO_FIND_ROOT_COMPLEX, buf);
 }
 
+unsigned topo_node_free_ports(const struct topo *t, unsigned os, char *buf, size_t len)
+{
+	struct txt b = { buf, len, 0 };
+	unsigned i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < t->nhbs; i++) {
+		if (t->hbs[i].node != (int)os || !t->hbs[i].nfree)
+			continue;
+		put(&b, "%s", n ? ", " : "");
+		free_ports(&t->hbs[i], &b);
+		n += t->hbs[i].nfree;
+	}
+	return n;
+}
+
+bool topo_dev_locality_unknown(const struct topo *t, const struct topo_dev *d)
+{
+	const struct topo_host_bridge *hb;
+
+	if (!d->has_pci || !d->host_bridge[0])
+		return false;
+	hb = topo_host_bridge_find(t, d->host_bridge);
+	return hb && hb->node < 0;
+}
+
 /* Findings about host bridges into out (at most max); returns how many. */
 unsigned topo_bridge_findings(struct topo *t, const struct topo_dev *const *devs,
 			      unsigned ndevs, struct topo_finding *out, unsigned max)
