@@ -21,6 +21,7 @@ extern const struct cli_verb cli_verb_run;
 extern const struct cli_verb cli_verb_latency;
 extern const struct cli_verb cli_verb_sweep;
 extern const struct cli_verb cli_verb_topo;
+extern const struct cli_verb cli_verb_plan;
 extern const struct cli_verb cli_verb_nop;
 
 #endif

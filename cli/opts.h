@@ -57,7 +57,11 @@ struct cli_opts {
 	bool demo, compare_placement;	/* saturate */
 	uint64_t demo_size;		/* saturate */
 	const char *qd_list;		/* sweep's --qd LIST, checked; NULL: default */
-	const char *topology;		/* topo's --topology FILE.xml */
+	const char *topology;		/* topo's and plan's --topology FILE.xml */
+	uint64_t drive_iops;		/* plan: every drive's IOPS; 0: not given */
+	uint64_t memory_bw;		/* plan: bytes/s per node; 0: unknown */
+	const char *from;		/* plan: a saturate report */
+	bool bs_set;			/* plan: --bs was given */
 	char **targets;			/* the operands, inside argv */
 	unsigned ntargets;
 };

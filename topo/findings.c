@@ -52,6 +52,10 @@ const char *topo_finding_kind_name(enum topo_finding_kind k)
 		return "no_nvme";
 	case TOPO_FIND_IMBALANCE:
 		return "imbalance";
+	case TOPO_FIND_ROOT_COMPLEX:
+		return "root_complex";
+	case TOPO_FIND_UNKNOWN_LOCALITY:
+		return "unknown_locality";
 	case TOPO_FIND_DEGRADED_LINK:
 		return "degraded_link";
 	case TOPO_FIND_CPULESS_NODE:
@@ -145,7 +149,9 @@ static void imbalance(const struct topo *t, const struct topo_dev *const *devs,
 			cores += topo_node(t, i)->cores ? topo_node(t, i)->cores : topo_node(t, i)->pus;
 		}
 	for (k = 0; k < ndevs; k++) {
-		unsigned n = devs[k]->has_pci && !same_drive_before(devs, k) ?
+		/* unknown locality is no node's: nothing rests on it */
+		unsigned n = devs[k]->has_pci && !same_drive_before(devs, k) &&
+			!topo_dev_locality_unknown(t, devs[k]) ?
 			cpu_nodes(t, devs[k], idx, nn) : 0;
 
 		for (i = 0; i < n; i++)
@@ -174,18 +180,24 @@ static void imbalance(const struct topo *t, const struct topo_dev *const *devs,
 		const struct topo_node *o = topo_node(t, (unsigned)over);
 		const struct topo_node *u = topo_node(t, (unsigned)under);
 		int move = (int)floor(fmin(excess, deficit) + 1e-9);
-		char uhave[32];
+		char uhave[32], ports[160], fp[200];
+		unsigned nfree = topo_node_free_ports(t, u->os_index, ports, sizeof(ports));
 
 		if (have[under] < 1e-9)
 			snprintf(uhave, sizeof(uhave), "none");
 		else
 			snprintf(uhave, sizeof(uhave), "%g", have[under]);
+		if (nfree)
+			snprintf(fp, sizeof(fp), " (free root port%s: %s)", nfree == 1 ? "" : "s",
+				 ports);
+		else
+			snprintf(fp, sizeof(fp), " (no free root port under them in the topology)");
 		if (u->host_bridges[0])
 			add(f, TOPO_FIND_IMBALANCE, NULL,
 			    "node %u hosts %g of %u drives and node %u %s: move %d drive%s to slots "
-			    "under node %u's host bridges %s", o->os_index, have[over], located,
+			    "under node %u's host bridges %s%s", o->os_index, have[over], located,
 			    u->os_index, uhave, move, move == 1 ? "" : "s", u->os_index,
-			    u->host_bridges);
+			    u->host_bridges, fp);
 		else
 			add(f, TOPO_FIND_IMBALANCE, NULL,
 			    "node %u hosts %g of %u drives and node %u %s: move %d drive%s to slots "
@@ -196,6 +208,23 @@ static void imbalance(const struct topo *t, const struct topo_dev *const *devs,
 out:
 	free(have);
 	free(idx);
+}
+
+/* Host bridges: topo/find_bridges.c. */
+static void bridges(struct topo *t, const struct topo_dev *const *devs, unsigned ndevs,
+		    struct fl *f)
+{
+	unsigned max = t->nhbs + t->nnodes, n, i;
+	struct topo_finding *b = calloc(max ? max : 1, sizeof(*b));
+
+	if (!b) {
+		f->err = -ENOMEM;
+		return;
+	}
+	n = topo_bridge_findings(t, devs, ndevs, b, max);
+	for (i = 0; i < n; i++)
+		add(f, b[i].kind, NULL, "%s", b[i].text);
+	free(b);
 }
 
 static void fmt_link(char *buf, size_t len, double gts, int w)
@@ -299,7 +328,8 @@ static void locality(const struct topo *t, const struct topo_dev *d, struct fl *
 		    d->why_no_pci ? d->why_no_pci : "a device");
 		return;
 	}
-	if (!d->nnodes)
+	/* said once for its host bridge (unknown_locality) */
+	if (!d->nnodes || topo_dev_locality_unknown(t, d))
 		return;
 	join_nodes(d, nodes, sizeof(nodes));
 	for (k = 0; k < d->nnodes; k++)
@@ -384,6 +414,7 @@ int topo_findings(struct topo *t, const struct topo_dev *const *devs,
 		    "place; give targets by path (files, loop devices) to measure those",
 		    topo_is_live(t) ? "on this machine" : "in this topology");
 	imbalance(t, devs, ndevs, &f);
+	bridges(t, devs, ndevs, &f);
 	for (i = 0; i < ndevs; i++) {
 		degraded(devs[i], &f);
 		locality(t, devs[i], &f);

@@ -31,13 +31,12 @@ static int node_host_bridges(struct topo *t, struct topo_node *nd)
 	if (!nd->host_bridges)
 		return -ENOMEM;
 	while ((b = hwloc_get_next_bridge(t->h, b))) {
-		hwloc_obj_t anc;
 		char id[TOPO_BUSID_MAX];
 
 		if (b->attr->bridge.upstream_type != HWLOC_OBJ_BRIDGE_HOST)
 			continue;
-		anc = hwloc_get_non_io_ancestor_obj(t->h, b);
-		if (!anc || !hwloc_bitmap_isset(anc->nodeset, nd->os_index))
+		/* one of unknown locality is no node's (docs/topo.md) */
+		if (topo_io_node(t, b) != (int)nd->os_index)
 			continue;
 		snprintf(id, sizeof(id), "%04x:%02x",
 			 b->attr->bridge.downstream.pci.domain,
@@ -120,7 +119,10 @@ int topo_load_nodes(struct topo *t)
 		nd->memory_bytes = o->attr->numanode.local_memory;
 		if (hwloc_bitmap_list_asprintf(&nd->cpus, o->cpuset) < 0)
 			return -ENOMEM;
-		ret = node_host_bridges(t, nd);
+	}
+	/* after every node: a host bridge's node is the one with CPUs */
+	for (i = 0; i < t->nnodes; i++) {
+		ret = node_host_bridges(t, &t->nodes[i]);
 		if (ret)
 			return ret;
 	}

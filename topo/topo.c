@@ -173,6 +173,9 @@ int topo_load(struct topo **out, const char *xml, const char *sysfs_root)
 	ret = topo_load_nodes(t);
 	if (ret)
 		goto fail;
+	ret = topo_load_bridges(t);
+	if (ret)
+		goto fail;
 	ret = discover_nvme(t);
 	if (ret)
 		goto fail;
@@ -195,6 +198,7 @@ void topo_free(struct topo *t)
 		topo_dev_free(t->extra[i]);
 	free(t->devs);
 	free(t->extra);
+	topo_free_bridges(t);
 	topo_free_nodes(t);
 	hwloc_bitmap_free(t->allowed);
 	if (t->h_init)

@@ -131,10 +131,64 @@ int topo_node_index(const struct topo *t, unsigned os_index);
  * hwloc distances where recorded, else the first node with CPUs. */
 int topo_nearest_cpu_node(const struct topo *t, unsigned os_index);
 
+/* Host bridges (root complexes) and their root ports, for the ceiling
+ * model and the root-complex finding (topo/bridges.c, docs/topo.md). */
+struct topo_port {
+	char busid[TOPO_BUSID_MAX];	/* the root port, "0000:40:01.1" */
+	struct topo_link link;		/* its link: hwloc's gbps, sysfs's rest */
+	unsigned nfunctions;		/* PCI functions below it; 0: free (an
+					 * empty slot) */
+	char *below;			/* their bus ids, "0000:41:00.0, ..."; "" free */
+};
+
+struct topo_host_bridge {
+	char name[TOPO_BUSID_MAX];	/* domain:secondary bus, "0000:40" */
+	int node;			/* NUMA node OS index; -1: unknown (the
+					 * firmware does not say, or several
+					 * nodes with CPUs at once) */
+	unsigned nports, nfree;		/* root ports below it, free ones */
+	struct topo_port *ports;	/* in bus order */
+	unsigned nfunctions;		/* PCI functions right below it, no
+					 * port in between (integrated) */
+};
+
+/* The host bridges in bus order: count and *out (lives as long as t). An
+ * empty root port is only there when hwloc kept it: topo_load keeps every
+ * bridge, and an lstopo export only has those its filter kept. */
+unsigned topo_host_bridges(const struct topo *t, const struct topo_host_bridge **out);
+/* The host bridge named name ("0000:40"), NULL: none. */
+const struct topo_host_bridge *topo_host_bridge_find(const struct topo *t, const char *name);
+
+/* One bridge between a device and its host bridge, with its link. */
+struct topo_hop {
+	char busid[TOPO_BUSID_MAX];
+	struct topo_link link;		/* the link below it for a root or
+					 * downstream port, the one above it
+					 * for a switch's upstream port */
+	bool switch_up;			/* a switch's upstream port: its link is
+					 * the switch's way up, shared by every
+					 * device behind it; the port above it
+					 * is the other end of that link */
+};
+
+/* d's bridges, nearest first, up to its root port (as d->chain): at most
+ * max into hops. Returns the count, 0 for a device without PCI or right
+ * under its host bridge. A switch's upstream port is told from a
+ * downstream port by its place counted from the root port (root port,
+ * upstream, downstream, upstream...: PCIe switches). */
+int topo_dev_hops(struct topo *t, const struct topo_dev *d, struct topo_hop *hops,
+		  unsigned max);
+
+/* Whether the CPUs are AMD's: hwloc's CPUVendor "AuthenticAMD" on a
+ * Package, else on the live machine /proc/cpuinfo's vendor_id. */
+bool topo_cpu_amd(const struct topo *t);
+
 /* What a person should act on, each one sentence saying what to do. */
 enum topo_finding_kind {
 	TOPO_FIND_NO_NVME,	/* no NVMe namespace in the topology */
 	TOPO_FIND_IMBALANCE,	/* drives per node against cores per node */
+	TOPO_FIND_ROOT_COMPLEX,	/* drives on one of a node's host bridges */
+	TOPO_FIND_UNKNOWN_LOCALITY,	/* drives under a host bridge of no node */
 	TOPO_FIND_DEGRADED_LINK,	/* current speed/width below a maximum */
 	TOPO_FIND_CPULESS_NODE,	/* local only to a node without CPUs */
 	TOPO_FIND_MULTI_NODE,	/* local to several nodes at once */
@@ -142,7 +196,7 @@ enum topo_finding_kind {
 	TOPO_FIND_NO_PCI,	/* a target without a PCI device */
 };
 
-#define TOPO_FINDING_LEN 320
+#define TOPO_FINDING_LEN 512
 struct topo_finding {
 	enum topo_finding_kind kind;
 	char device[TOPO_NAME_MAX];	/* "" when about no single device */

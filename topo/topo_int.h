@@ -23,6 +23,8 @@ struct topo {
 	hwloc_obj_t *node_obj;
 	unsigned nnodes;
 	uint64_t *dist;			/* nnodes x nnodes, NULL: none recorded */
+	struct topo_host_bridge *hbs;	/* bridges.c, in bus order */
+	unsigned nhbs;
 };
 
 /* names.c */
@@ -66,5 +68,24 @@ int topo_push_dev(struct topo_dev ***arr, unsigned *n, unsigned *cap, struct top
 int topo_load_nodes(struct topo *t);
 void topo_free_nodes(struct topo *t);
 int topo_nearest_cpu_index(const struct topo *t, unsigned os_index);
+
+/* bridges.c */
+int topo_load_bridges(struct topo *t);
+void topo_free_bridges(struct topo *t);
+/* The NUMA node a host bridge (or any I/O object) is local to: the one
+ * node of its non-I/O ancestor, else the one of them with CPUs; -1 when
+ * that is not one node (the firmware gave none: hwloc hangs it from the
+ * machine). */
+int topo_io_node(const struct topo *t, hwloc_obj_t io);
+
+/* find_bridges.c: the root-complex and unknown-locality findings about
+ * devs, at most max into out; returns how many. */
+unsigned topo_bridge_findings(struct topo *t, const struct topo_dev *const *devs,
+			      unsigned ndevs, struct topo_finding *out, unsigned max);
+/* The free root ports under node os's host bridges into buf ("0000:40:01.1,
+ * ..."; "" none); returns how many. */
+unsigned topo_node_free_ports(const struct topo *t, unsigned os, char *buf, size_t len);
+/* Whether d sits under a host bridge whose node is unknown. */
+bool topo_dev_locality_unknown(const struct topo *t, const struct topo_dev *d);
 
 #endif

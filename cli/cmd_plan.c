@@ -1,0 +1,522 @@
+/* iostorm plan: the ceiling model on a topology (an lstopo export, or this
+ * machine without running IO) and the drive rates given or measured: which
+ * part of the machine caps the IOPS, and which drive to move to which free
+ * root port, one move at a time, with the ceiling after each. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli/commands.h"
+#include "cli/out.h"
+#include "cli/plan.h"
+#include "cli/plan_from.h"
+#include "model/ceiling.h"
+#include "topo/topo.h"
+
+#define MAX_IOPS 1000000000000ull	/* 10^12: no drive comes near */
+#define MAX_BW 100000000000000ull	/* 100 TB/s */
+
+static int set_topology(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	if (!*arg) {
+		snprintf(err, errlen, "--topology: the file name is empty");
+		return -EINVAL;
+	}
+	o->topology = arg;
+	return 0;
+}
+
+static int set_from(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	if (!*arg) {
+		snprintf(err, errlen, "--from: the file name is empty");
+		return -EINVAL;
+	}
+	o->from = arg;
+	return 0;
+}
+
+static int set_drive_iops(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_count("--drive-iops", arg, 1, MAX_IOPS, &o->drive_iops, err, errlen);
+}
+
+static int set_memory_bw(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_count("--memory-bw", arg, 1, MAX_BW, &o->memory_bw, err, errlen);
+}
+
+static int set_bs(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	uint64_t v;
+	int rc = cli_parse_size("--bs", arg, 1, CLI_MAX_BS, &v, err, errlen);
+
+	if (rc)
+		return rc;
+	if (v & (v - 1)) {
+		snprintf(err, errlen, "--bs: '%s' is not a power of two", arg);
+		return -EINVAL;
+	}
+	o->bs = (uint32_t)v;
+	o->bs_set = true;
+	return 0;
+}
+
+static const struct cli_optdesc own[] = {
+	{ "bs", 'b', "SIZE", 0, 0, set_bs,
+	  "bytes per read the figures are for: a power of two\n"
+	  "up to 1m (default 4k, or the --from report's)" },
+	{ "topology", 0x300, "FILE.xml", 0, 0, set_topology,
+	  "an lstopo XML export instead of this machine" },
+	{ "drive-iops", 0x301, "N", 0, 0, set_drive_iops,
+	  "each drive's IOPS alone (1k = 1000); with --from,\n"
+	  "for the drives the report did not measure" },
+	{ "memory-bw", 0x302, "BYTES/s", 0, 0, set_memory_bw,
+	  "each node's memory write bandwidth (150g = 150 GB/s);\n"
+	  "default unknown: no limit" },
+	{ "from", 0x303, "FILE", 0, 0, set_from,
+	  "a saturate --json report: each drive's solo QDn\n"
+	  "IOPS and each node's IOs per CPU-second" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+};
+
+static int cmd_plan(int argc, char **argv);
+
+const struct cli_verb cli_verb_plan = {
+	.name = "plan",
+	.what = "which part of the machine caps the IOPS, and which drive to move",
+	.synopsis = "iostorm plan [--topology FILE.xml] [--drive-iops N] [--memory-bw BYTES/s]\n"
+		"             [--bs SIZE] [--from saturate.json] [--json FILE|-]\n\n"
+		"The ceiling model without running IO: each drive's demand through its\n"
+		"links, switches, host bridge, node memory and CPU; the predicted IOPS\n"
+		"and the resource that binds; then the drive moves to free root ports\n"
+		"that raise the ceiling most, one at a time. A capacity nothing gives\n"
+		"is unknown and limits nothing; the report says which.",
+	.groups = CLI_OG_JSON,
+	.own = own,
+	.run = cmd_plan,
+};
+
+/* ---- the figures before the moves ---- */
+
+struct snap {
+	struct model_ceil_fig *fig;
+	unsigned *idx;		/* report order */
+	unsigned n;
+	double predicted, demand;
+	int binding;
+};
+
+/* Resources in report order: by kind (drives, links, switches, host
+ * bridges, memory, CPUs), each kind in tree order; those no drive uses
+ * left out. Returns the count. */
+static unsigned report_order(const struct model_ceil *m, const struct snap *s, unsigned *idx)
+{
+	unsigned k, i, n = 0;
+
+	for (k = MODEL_CEIL_DRIVE; k <= MODEL_CEIL_CPU; k++)
+		for (i = 0; i < m->nin; i++)
+			if (m->res[i].kind == (enum model_ceil_kind)k && s->fig[i].ndrives)
+				idx[n++] = i;
+	return n;
+}
+
+static int snap_take(const struct model_ceil *m, struct snap *s)
+{
+	s->fig = malloc((m->nres ? m->nres : 1) * sizeof(*s->fig));
+	s->idx = malloc((m->nres ? m->nres : 1) * sizeof(*s->idx));
+	if (!s->fig || !s->idx)
+		return -ENOMEM;
+	memcpy(s->fig, m->fig, m->nres * sizeof(*s->fig));
+	s->n = report_order(m, s, s->idx);
+	s->predicted = m->predicted;
+	s->demand = m->demand;
+	s->binding = m->binding;
+	return 0;
+}
+
+/* ---- text ---- */
+
+static void fmt_iops(char *buf, size_t len, double v)
+{
+	if (isinf(v))
+		snprintf(buf, len, "unknown");
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
+/* "switch 0000:01:00.0's upstream link, shared by 4 drives, holds them to
+ * 1739603 IOPS" */
+static void binding_text(char *buf, size_t len, const struct model_ceil *m, const struct snap *s,
+			 unsigned bs)
+{
+	const struct model_ceil_res *r;
+	const struct model_ceil_fig *f;
+
+	if (s->binding < 0) {
+		snprintf(buf, len, "nothing binds: every drive gets its demand (capacities that are "
+			 "unknown limit nothing)");
+		return;
+	}
+	r = &m->res[s->binding];
+	f = &s->fig[s->binding];
+	switch (r->kind) {
+	case MODEL_CEIL_SWITCH:
+		snprintf(buf, len, "the upstream link of switch %s, shared by %u drive%s, holds them "
+			 "to %.0f IOPS", r->name, f->ndrives, f->ndrives == 1 ? "" : "s", f->capacity);
+		break;
+	case MODEL_CEIL_LINK:
+		snprintf(buf, len, "the link at %s holds its %u drive%s to %.0f IOPS", r->name,
+			 f->ndrives, f->ndrives == 1 ? "" : "s", f->capacity);
+		break;
+	case MODEL_CEIL_MEMORY:
+		snprintf(buf, len, "%s's memory bandwidth holds its %u drive%s to %.0f IOPS of %u "
+			 "bytes", r->name, f->ndrives, f->ndrives == 1 ? "" : "s", f->capacity, bs);
+		break;
+	case MODEL_CEIL_CPU:
+		snprintf(buf, len, "the cores of %s (%u at %.0f IOs per CPU-second) hold its %u "
+			 "drive%s to %.0f IOPS", r->name, r->cores, r->ios_per_cpu_s, f->ndrives,
+			 f->ndrives == 1 ? "" : "s", f->capacity);
+		break;
+	case MODEL_CEIL_HOST_BRIDGE:
+		snprintf(buf, len, "host bridge %s holds its %u drive%s to %.0f IOPS", r->name,
+			 f->ndrives, f->ndrives == 1 ? "" : "s", f->capacity);
+		break;
+	case MODEL_CEIL_DRIVE:
+		snprintf(buf, len, "%s", r->name);
+		break;
+	}
+}
+
+/* What the model could not know, one line each. */
+static void print_unknown(FILE *out, const struct cli_plan *p, const struct model_ceil *m,
+			  const struct cli_opts *o)
+{
+	unsigned i, nmem = 0, ncpu = 0;
+
+	for (i = 0; i < m->nin; i++) {
+		if (!isinf(m->fig[i].capacity) || !m->fig[i].ndrives)
+			continue;
+		nmem += m->res[i].kind == MODEL_CEIL_MEMORY;
+		ncpu += m->res[i].kind == MODEL_CEIL_CPU;
+	}
+	if (nmem)
+		fprintf(out, "  unknown: the memory bandwidth of %u node%s (give --memory-bw): no "
+			     "limit counted\n", nmem, nmem == 1 ? "" : "s");
+	if (ncpu)
+		fprintf(out, "  unknown: the CPU of %u node%s (%s): no limit counted\n", ncpu,
+			     ncpu == 1 ? "" : "s", o->from ? "the report has no CPU figure for it" :
+			     "run saturate and give --from");
+	if (p->nlinks_unknown)
+		fprintf(out, "  unknown: %u link%s (%s): no limit counted\n", p->nlinks_unknown,
+			     p->nlinks_unknown == 1 ? "" : "s", o->topology ?
+			     "the export records neither GB/s nor speed and width" :
+			     "sysfs gives no speed or width");
+	if (p->nleft_out)
+		fprintf(out, "  left out: %u drive%s without a rate (%s): %s\n", p->nleft_out,
+			     p->nleft_out == 1 ? "" : "s", p->left_out,
+			     "the report did not measure them; --drive-iops gives one");
+	if (p->nno_bridge)
+		fprintf(out, "  left out: %u drive%s without a host bridge in the topology (%s)\n",
+			     p->nno_bridge, p->nno_bridge == 1 ? "" : "s", p->no_bridge);
+	if (p->nports_unknown_node)
+		fprintf(out, "  %u free root port%s under host bridges of unknown node: locality "
+			     "unknown, never a move's target\n", p->nports_unknown_node,
+			     p->nports_unknown_node == 1 ? "" : "s");
+}
+
+static void print_ceiling(FILE *out, const struct model_ceil *m, const struct snap *s,
+			  const unsigned *idx, unsigned n)
+{
+	unsigned j, i;
+
+	fprintf(out, "\nceiling\n  %-12s %-14s %12s %12s %12s %6s\n", "KIND", "NAME", "DEMAND",
+		     "CAPACITY", "PREDICTED", "UTIL");
+	for (j = 0; j < n; j++) {
+		const struct model_ceil_fig *f = &s->fig[i = idx[j]];
+		char cap[32], util[16];
+
+		fmt_iops(cap, sizeof(cap), f->capacity);
+		if (isinf(f->capacity) || f->implied)
+			snprintf(util, sizeof(util), "-");
+		else
+			snprintf(util, sizeof(util), "%.0f%%", 100 * f->utilization);
+		fprintf(out, "  %-12s %-14s %12.0f %12s %12.0f %6s%s\n",
+			     model_ceil_kind_name(m->res[i].kind), m->res[i].name, f->demand, cap,
+			     f->allocated, util, (int)i == s->binding ? "  binds" :
+			     f->implied ? "  (sum of its root ports)" : "");
+	}
+}
+
+static void print_moves(FILE *out, const struct model_ceil *m, const struct cli_plan *p,
+			const struct snap *s)
+{
+	double before = s->predicted;
+	unsigned i;
+
+	fprintf(out, "\nmoves\n");
+	if (!m->nports)
+		fprintf(out, "  none: the topology has no free root port (an lstopo export keeps "
+			     "empty slots only when taken with bridges kept: lstopo "
+			     "--filter bridge:all)\n");
+	for (i = 0; i < m->nmoves; i++) {
+		const struct model_ceil_move *mv = &m->move[i];
+		const struct topo_dev *d = p->dev[mv->drive];
+		const struct model_ceil_res *to = &m->res[mv->to_bridge];
+
+		fprintf(out, "  %u. move %s from host bridge %s, port %s, to free root port %s "
+			     "(host bridge %s, node %d): ceiling %.0f IOPS (+%.0f)\n", i + 1,
+			     m->res[mv->drive].name, d->host_bridge, d->upstream,
+			     m->port[mv->to_port].name, to->name, to->node, mv->ceiling_after,
+			     mv->ceiling_after - before);
+		before = mv->ceiling_after;
+	}
+	if (m->nports && m->nmoves == m->nports)
+		fprintf(out, "  then no free root port is left\n");
+	else if (m->nports)
+		fprintf(out, "  %s move raises the ceiling by %.0f%% or more\n",
+			     m->nmoves ? "then no further" : "no", 100 * MODEL_CEIL_MIN_GAIN);
+}
+
+static void print_text(FILE *out, struct topo *t, const struct cli_opts *o,
+		       const struct cli_plan *p, const struct model_ceil *m, const struct snap *s)
+{
+	char bind[256];
+
+	fprintf(out, "plan: %s (%u NUMA node%s, %u drive%s, %u free root port%s), %u-byte reads\n",
+		     o->topology ? o->topology : "this machine", topo_nnodes(t),
+		     topo_nnodes(t) == 1 ? "" : "s", p->ndrives, p->ndrives == 1 ? "" : "s",
+		     p->nports, p->nports == 1 ? "" : "s", m->bs);
+	if (o->from)
+		fprintf(out, "  drive rates: solo QDn IOPS measured by saturate (%s)%s\n", o->from,
+			     o->drive_iops ? ", --drive-iops for the others" : "");
+	else
+		fprintf(out, "  drive rates: %llu IOPS each (--drive-iops)\n",
+			     (unsigned long long)o->drive_iops);
+	print_unknown(out, p, m, o);
+	print_ceiling(out, m, s, s->idx, s->n);
+	binding_text(bind, sizeof(bind), m, s, m->bs);
+	fprintf(out, "\npredicted: %.0f IOPS of %.0f demanded\nbinding: %s\n", s->predicted,
+		     s->demand, bind);
+	print_moves(out, m, p, s);
+}
+
+/* ---- JSON ---- */
+
+static json_t *cap_json(const struct model_ceil_fig *f)
+{
+	return isinf(f->capacity) ? json_null() : json_real(f->capacity);
+}
+
+static json_t *resources_json(const struct model_ceil *m, const struct snap *s,
+			      const unsigned *idx, unsigned n)
+{
+	json_t *a = json_array();
+	unsigned j, i;
+
+	for (j = 0; a && j < n; j++) {
+		const struct model_ceil_fig *f = &s->fig[i = idx[j]];
+
+		json_array_append_new(a, json_pack("{s:s, s:s, s:f, s:o, s:f, s:o, s:o, s:b}",
+			"kind", model_ceil_kind_name(m->res[i].kind), "name", m->res[i].name,
+			"demand_iops", f->demand, "capacity_iops", cap_json(f),
+			"predicted_iops", f->allocated,
+			"utilization", isinf(f->capacity) || f->implied ? json_null() :
+				json_real(f->utilization),
+			"node", m->res[i].node < 0 || m->res[i].kind == MODEL_CEIL_DRIVE ? json_null() :
+				json_integer(m->res[i].node),
+			"implied", f->implied));
+	}
+	return a;
+}
+
+static json_t *moves_json(const struct model_ceil *m, const struct cli_plan *p)
+{
+	json_t *a = json_array();
+	unsigned i;
+
+	for (i = 0; a && i < m->nmoves; i++) {
+		const struct model_ceil_move *mv = &m->move[i];
+		const struct topo_dev *d = p->dev[mv->drive];
+		const struct model_ceil_res *to = &m->res[mv->to_bridge];
+
+		json_array_append_new(a, json_pack("{s:s, s:{s:s, s:s}, s:{s:s, s:s, s:i}, s:f}",
+			"device", m->res[mv->drive].name,
+			"from", "host_bridge", d->host_bridge, "port", d->upstream,
+			"to", "host_bridge", to->name, "port", m->port[mv->to_port].name,
+			"node", to->node,
+			"ceiling_after", mv->ceiling_after));
+	}
+	return a;
+}
+
+static json_t *json_report(const struct cli_opts *o, const struct cli_plan *p,
+			   const struct model_ceil *m, const struct snap *s)
+{
+	char bind[256];
+	json_t *j;
+
+	binding_text(bind, sizeof(bind), m, s, m->bs);
+	j = json_pack("{s:s, s:s, s:{s:I, s:o, s:o, s:o, s:o}, "
+		      "s:{s:o, s:f, s:f, s:o, s:o, s:s}, s:o, s:{s:I, s:I, s:I, s:I}}",
+		"schema", CLI_JSON_SCHEMA, "command", "plan",
+		"config", "bs", (json_int_t)m->bs,
+		"topology", o->topology ? json_string(o->topology) : json_null(),
+		"drive_iops", o->drive_iops ? json_integer((json_int_t)o->drive_iops) : json_null(),
+		"memory_bw_bytes_s", o->memory_bw ? json_integer((json_int_t)o->memory_bw) :
+			json_null(),
+		"from", o->from ? json_string(o->from) : json_null(),
+		"ceiling", "resources", resources_json(m, s, s->idx, s->n),
+		"predicted_iops", s->predicted, "demand_iops", s->demand,
+		"binding", s->binding < 0 ? json_null() : json_string(m->res[s->binding].name),
+		"binding_kind", s->binding < 0 ? json_null() :
+			json_string(model_ceil_kind_name(m->res[s->binding].kind)),
+		"binding_text", bind,
+		"moves", moves_json(m, p),
+		"unknown", "links", (json_int_t)p->nlinks_unknown,
+		"drives_left_out", (json_int_t)p->nleft_out,
+		"drives_without_host_bridge", (json_int_t)p->nno_bridge,
+		"free_ports_unknown_node", (json_int_t)p->nports_unknown_node);
+	return j;
+}
+
+/* ---- the command ---- */
+
+static int load(const struct cli_opts *o, struct topo **t)
+{
+	int ret = topo_load(t, o->topology, NULL);
+
+	if (!ret)
+		return 0;
+	if (!o->topology)
+		cli_say("cannot read this machine's topology: %s", strerror(-ret));
+	else if (ret == -EINVAL)
+		cli_say("%s: not an lstopo XML export that hwloc 2 can read (lstopo FILE.xml writes one)",
+			o->topology);
+	else
+		cli_say("%s: %s", o->topology, strerror(-ret));
+	return -1;
+}
+
+/* The figures: the options and the --from report. An exit status, or -1
+ * to go on. */
+static int figures(struct cli_opts *o, struct cli_plan_from *from, struct cli_plan_figs *f)
+{
+	char err[256];
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	if (o->ntargets) {
+		cli_say("plan takes no targets ('%s'): it plans every NVMe drive of the topology",
+			o->targets[0]);
+		return CLI_EXIT_USAGE;
+	}
+	if (!o->drive_iops && !o->from) {
+		cli_say("no drive rates: give --drive-iops N (a drive's IOPS alone) or --from "
+			"saturate.json (measured); plan never guesses them");
+		return CLI_EXIT_USAGE;
+	}
+	if (o->from) {
+		ret = cli_plan_from_read(o->from, from, err, sizeof(err));
+		if (ret) {
+			cli_say("%s: %s", o->from, err);
+			return ret == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
+		}
+		if (!o->bs_set && from->bs)
+			o->bs = from->bs;
+	}
+	f->bs = o->bs;
+	f->drive_iops = (double)o->drive_iops;
+	f->memory_bytes_s = (double)o->memory_bw;
+	f->rates = from->rates;
+	f->nrates = from->nrates;
+	f->cpus = from->cpus;
+	f->ncpus = from->ncpus;
+	return -1;
+}
+
+/* The tree built; an exit status, or -1 to go on. */
+static int build(struct topo *t, const struct cli_opts *o, const struct cli_plan_figs *f,
+		 struct cli_plan *p)
+{
+	int ret;
+
+	if (!topo_ndevs(t)) {
+		cli_say("no NVMe drive %s: nothing to plan",
+			o->topology ? "in this topology" : "on this machine");
+		return CLI_EXIT_RUNTIME;
+	}
+	ret = cli_plan_build(t, f, p);
+	if (ret == -ENODATA && p->nno_bridge && !p->nleft_out) {
+		cli_say("no drive has a host bridge in the topology (%s): nothing to plan",
+			p->no_bridge);
+		return CLI_EXIT_RUNTIME;
+	}
+	if (ret == -ENODATA) {
+		cli_say("%s: none of its devices is an NVMe drive of %s (%s has %s)", o->from,
+			o->topology ? o->topology : "this machine",
+			o->topology ? "the export" : "the machine", p->left_out);
+		return CLI_EXIT_USAGE;
+	}
+	if (ret) {
+		cli_say("out of memory");
+		return CLI_EXIT_RUNTIME;
+	}
+	return -1;
+}
+
+static int cmd_plan(int argc, char **argv)
+{
+	struct cli_plan_from from = { 0 };
+	struct cli_plan_figs f;
+	struct cli_plan p = { 0 };
+	struct model_ceil m = { 0 };
+	struct snap s = { 0 };
+	struct topo *t = NULL;
+	struct cli_opts o;
+	bool m_init = false;
+	int rc;
+
+	if (!cli_opts_cmdline(&o, &cli_verb_plan, argc, argv, &rc))
+		return rc;
+	rc = figures(&o, &from, &f);
+	if (rc >= 0)
+		goto out;
+	if (load(&o, &t)) {
+		rc = CLI_EXIT_RUNTIME;
+		goto out;
+	}
+	rc = build(t, &o, &f, &p);
+	if (rc >= 0)
+		goto out;
+	rc = CLI_EXIT_RUNTIME;
+	if (model_ceil_init(&m, &p.in)) {
+		/* the builder's tree is the model's to check: a bug here */
+		cli_say("the ceiling model refused the tree built from the topology");
+		goto out;
+	}
+	m_init = true;
+	model_ceil_solve(&m);
+	if (snap_take(&m, &s)) {
+		cli_say("out of memory");
+		goto out;
+	}
+	model_ceil_plan(&m);
+	print_text(cli_out_text(&o), t, &o, &p, &m, &s);
+	rc = CLI_EXIT_OK;
+	if (o.json)
+		rc = cli_out_json(o.json, json_report(&o, &p, &m, &s), CLI_JSON_REPORT);
+out:
+	free(s.fig);
+	free(s.idx);
+	if (m_init)
+		model_ceil_free(&m);
+	cli_plan_free(&p);
+	topo_free(t);
+	cli_plan_from_free(&from);
+	return rc;
+}
