@@ -95,7 +95,7 @@ BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 INSTALL ?= install
 CONFIGS := $(wildcard configs/*.ini)
 
-.PHONY: install uninstall
+.PHONY: install uninstall deb debcheck
 install: $(BIN)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(DATADIR)/iostorm/configs $(DESTDIR)$(BASHCOMPDIR)
@@ -111,3 +111,10 @@ uninstall:
 		$(addprefix $(DESTDIR)$(DATADIR)/iostorm/configs/,$(notdir $(CONFIGS)))
 	-rmdir $(DESTDIR)$(DATADIR)/iostorm/configs $(DESTDIR)$(DATADIR)/iostorm
 
+# build/deb/: the .deb of the working tree's files (tests/deb/build.sh),
+# checked by lintian; debcheck installs it in a fresh bookworm chroot
+deb:
+	tests/deb/build.sh build/deb
+
+debcheck: deb
+	tests/deb/chroot-check.sh build/deb/iostorm_*.deb
