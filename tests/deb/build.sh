@@ -15,7 +15,7 @@ die() {
 	exit 1
 }
 
-for c in git dpkg-buildpackage dh lintian; do
+for c in dpkg-buildpackage dh lintian; do
 	command -v "$c" >/dev/null ||
 		die "no $c (apt-get install git dpkg-dev debhelper lintian)"
 done
@@ -24,11 +24,15 @@ out=$(cd "$out" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/iostorm-deb.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# a file deleted but not yet committed is listed and missing: skip it
 mkdir "$tmp/iostorm"
-(cd "$root" && git ls-files -z --cached --others --exclude-standard |
-	tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -C "$tmp/iostorm" -xf - ||
-	die "cannot copy the tree into $tmp"
+if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	# a file deleted but not yet committed is listed and missing: skip it
+	(cd "$root" && git ls-files -z --cached --others --exclude-standard |
+		tar --null -T - --ignore-failed-read -cf - 2>/dev/null)
+else
+	# an unpacked tarball: everything but what make builds
+	tar -C "$root" --exclude=./build --exclude='./build-*' --exclude=./iostorm -cf - .
+fi | tar -C "$tmp/iostorm" -xf - || die "cannot copy the tree into $tmp"
 
 (cd "$tmp/iostorm" && dpkg-buildpackage -us -uc -b -J"${IOSTORM_DEB_JOBS:-$(nproc)}") ||
 	die "dpkg-buildpackage failed"
