@@ -93,7 +93,7 @@ _iostorm() {
 	--config=*) job=${words[1]#--config=} i=2 ;;
 	-c?*) job=${words[1]#-c} i=2 ;;
 	esac
-	if [ "$n" -eq 2 ] && [ "$i" -eq 3 ]; then
+	if [ "$n" -le 2 ] && { [ "$prev" = -c ] || [ "$prev" = --config ]; }; then
 		_iostorm_value -c
 		return
 	fi

@@ -67,6 +67,8 @@ is "local none remote" iostorm saturate --placement ''
 # readline splits --engine=lib at '=' (COMP_WORDBREAKS)
 is "libaio" iostorm run --engine = lib
 is "auto io_uring libaio" iostorm run --engine = ''
+# where '=' does not split words, the reply keeps the option in front
+COMP_WORDBREAKS=${COMP_WORDBREAKS//=/} is "--engine=io_uring" iostorm run --engine=io
 # free values: nothing to offer
 is "" iostorm run --qd ''
 is "" iostorm run --bs ''
@@ -75,6 +77,9 @@ has "--quiet" iostorm run -d 4 --qu
 
 # files: job files, JSON, topologies
 is "job.ini sub sweep.ini" iostorm -c ''
+is "job.ini sub sweep.ini" iostorm --config = ''
+is "sweep.ini" iostorm --config = sw
+is "$verbs" iostorm --config = sweep.ini ''
 is "box.xml sub" iostorm topo --topology ''
 has "other.txt" iostorm run --json ''
 # after a job file: a verb, or the options of the file's command
