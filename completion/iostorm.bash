@@ -55,7 +55,7 @@ _iostorm_value() {
 	done <<<"$opts"
 	case $arg in
 	*.xml) _iostorm_files '*.xml' ;;
-	FILE) _iostorm_files ;;
+	FILE*) _iostorm_files ;;	# FILE, FILE.svg, ...: any file
 	*) _iostorm_add $(compgen -W "$(_iostorm_ask values "$verb" "$opt")" -- "$cur") ;;
 	esac
 }
