@@ -82,3 +82,39 @@ clean:
 	rm -rf build build-* iostorm
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/cli/main.d $(TEST_BIN:=.d)
+
+# ---- install, uninstall and the Debian package ----
+# make install PREFIX=/usr DESTDIR=DIR puts the files under DIR/usr (what
+# debian/rules does); the man page goes in uncompressed (dh_compress
+# compresses it in the package).
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+INSTALL ?= install
+CONFIGS := $(wildcard configs/*.ini)
+
+.PHONY: install uninstall deb debcheck
+install: $(BIN)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(DATADIR)/iostorm/configs $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/iostorm
+	$(INSTALL) -m 644 docs/iostorm.1 $(DESTDIR)$(MANDIR)/man1/iostorm.1
+	$(INSTALL) -m 644 $(CONFIGS) $(DESTDIR)$(DATADIR)/iostorm/configs
+	$(INSTALL) -m 644 completion/iostorm.bash $(DESTDIR)$(BASHCOMPDIR)/iostorm
+
+# removes what install put there, and the folders only iostorm uses
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/iostorm $(DESTDIR)$(MANDIR)/man1/iostorm.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/iostorm \
+		$(addprefix $(DESTDIR)$(DATADIR)/iostorm/configs/,$(notdir $(CONFIGS)))
+	-rmdir $(DESTDIR)$(DATADIR)/iostorm/configs $(DESTDIR)$(DATADIR)/iostorm
+
+# build/deb/: the .deb of the working tree's files (tests/deb/build.sh),
+# checked by lintian; debcheck installs it in a fresh bookworm chroot
+deb:
+	tests/deb/build.sh build/deb
+
+debcheck: deb
+	tests/deb/chroot-check.sh build/deb/iostorm_*.deb

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/complete.h"
 #include "cli/jobfile.h"
 #include "cli/out.h"
 
@@ -94,6 +95,8 @@ static int dispatch(int argc, char **argv)
 	const char *file = NULL;
 	int used;
 
+	if (argc >= 2 && !strcmp(argv[1], "--complete"))
+		return cli_complete(argc - 2, argv + 2);
 	if (argc >= 2 && (used = config_arg(argc, argv, &file)))
 		return run_jobfile(file, argc - 1 - used, argv + 1 + used);
 	if (argc < 2 || argv[1][0] == '-') {
