@@ -64,6 +64,19 @@ if expect_ok "memory binds" plan --topology "$two" --drive-iops 1m --memory-bw 4
 		check_fail "memory-bound plan: $(cat "$T_OUT")"
 fi
 
+# ---- every drive on node 0, free root ports on node 1 (the MI300A's
+# layout, with the empty slots its export lacks) ----
+free2=$fx/topo-2node-free.xml
+if expect_ok "other node" plan --topology "$free2" --drive-iops 1m --memory-bw 6g --json -; then
+	jq -e '
+		.ceiling.binding == "node 0" and .ceiling.binding_kind == "memory"
+		and (.moves | length == 2)
+		and all(.moves[]; .to.host_bridge == "0000:80" and .to.node == 1)
+		and .moves[0].ceiling_after > .ceiling.predicted_iops
+		and .moves[1].ceiling_after > .moves[0].ceiling_after
+	' "$T_OUT" >/dev/null || check_fail "moves to the other node: $(cat "$T_OUT")"
+fi
+
 # ---- a host bridge of unknown node: nothing rests on it ----
 if expect_ok "unknown node" plan --topology "$unk" --drive-iops 1m --json "$T_DIR/unk.json"; then
 	grep -q '2 free root ports under host bridges of unknown node' "$T_OUT" ||
