@@ -108,6 +108,44 @@ static void print_path(FILE *f, const struct topo_path *p)
 	           p->host_bridge[0] ? p->host_bridge : "-");
 }
 
+/* "    free root ports: 0000:40:01.1 (15.75 GB/s), 0000:40:03.1" */
+static void print_free_ports(FILE *out, const struct topo *t, int node)
+{
+	const struct topo_host_bridge *hb;
+	unsigned n = topo_host_bridges(t, &hb), i, k, shown = 0;
+
+	for (i = 0; i < n; i++) {
+		if (hb[i].node != node)
+			continue;
+		for (k = 0; k < hb[i].nports; k++) {
+			const struct topo_port *p = &hb[i].ports[k];
+			char link[96];
+
+			if (p->nfunctions)
+				continue;
+			fmt_link(link, sizeof(link), &p->link);
+			fprintf(out, "%s%s (%s)", shown++ ? ", " : "    free root ports: ", p->busid, link);
+		}
+	}
+	if (shown)
+		fputc('\n', out);
+}
+
+/* Host bridges no node is known for: said, never placed under one. */
+static void print_unknown_bridges(FILE *out, const struct topo *t)
+{
+	const struct topo_host_bridge *hb;
+	unsigned n = topo_host_bridges(t, &hb), i, shown = 0;
+
+	for (i = 0; i < n; i++)
+		if (hb[i].node < 0)
+			fprintf(out, "%s%s", shown++ ? ", " : "  host bridges of unknown node: ", hb[i].name);
+	if (shown)
+		fprintf(out, " (the firmware gives no NUMA node)\n");
+	if (shown)
+		print_free_ports(out, t, -1);
+}
+
 /* Per NUMA node: its CPUs, memory, drives and host bridges. */
 static void print_nodes(FILE *out, struct topo *t, const struct topo_dev *const *devs,
 			unsigned ndevs)
@@ -137,7 +175,9 @@ static void print_nodes(FILE *out, struct topo *t, const struct topo_dev *const 
 			}
 		fprintf(out, "%s\n    host bridges: %s\n", any ? "" : "none",
 		             nd->host_bridges[0] ? nd->host_bridges : "none");
+		print_free_ports(out, t, (int)nd->os_index);
 	}
+	print_unknown_bridges(out, t);
 }
 
 static void print_text(FILE *out, struct topo *t, const struct cli_opts *o,
@@ -271,6 +311,47 @@ static json_t *json_dev(const struct topo_dev *d)
 	return j;
 }
 
+/* "0000:41:00.0, 0000:42:00.0" as an array of strings. */
+static json_t *split_ids(const char *s)
+{
+	json_t *a = json_array();
+	const char *e;
+
+	while (a && *s) {
+		e = strchr(s, ',');
+		json_array_append_new(a, json_stringn(s, e ? (size_t)(e - s) : strlen(s)));
+		if (!e)
+			break;
+		for (s = e + 1; *s == ' '; s++)
+			;
+	}
+	return a ? a : json_null();
+}
+
+/* [{name, node, ports: [{busid, free, functions, link}]}]; node null:
+ * unknown. */
+static json_t *json_bridges(const struct topo *t)
+{
+	const struct topo_host_bridge *hb;
+	unsigned n = topo_host_bridges(t, &hb), i, k;
+	json_t *a = json_array();
+
+	for (i = 0; a && i < n; i++) {
+		json_t *ports = json_array();
+
+		for (k = 0; ports && k < hb[i].nports; k++) {
+			const struct topo_port *p = &hb[i].ports[k];
+
+			json_array_append_new(ports, json_pack("{s:s s:b s:o s:o}", "busid", p->busid,
+				"free", !p->nfunctions, "functions", split_ids(p->below),
+				"link", json_link(&p->link)));
+		}
+		json_array_append_new(a, json_pack("{s:s s:o s:o}", "name", hb[i].name,
+			"node", int_or_null(hb[i].node), "ports", ports ? ports : json_null()));
+	}
+	return a ? a : json_null();
+}
+
 static json_t *json_report(struct topo *t, const struct topo_dev *const *devs, unsigned ndevs,
 			   const struct topo_finding *f, int nf)
 {
@@ -278,9 +359,9 @@ static json_t *json_report(struct topo *t, const struct topo_dev *const *devs, u
 	unsigned i, k;
 	int j;
 
-	root = json_pack("{s:s s:s s:o s:o s:o}", "schema", CLI_JSON_SCHEMA, "command", "topo",
-			 "nodes", nodes ? nodes : json_null(), "devices", jd ? jd : json_null(),
-			 "findings", jf ? jf : json_null());
+	root = json_pack("{s:s s:s s:o s:o s:o s:o}", "schema", CLI_JSON_SCHEMA, "command", "topo",
+			 "nodes", nodes ? nodes : json_null(), "host_bridges", json_bridges(t),
+			 "devices", jd ? jd : json_null(), "findings", jf ? jf : json_null());
 	if (!root || !nodes || !jd || !jf) {
 		json_decref(root);
 		return NULL;

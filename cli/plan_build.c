@@ -205,7 +205,7 @@ static int add_drive(struct topo *t, struct cli_plan *p, const struct cli_plan_f
 	return 0;
 }
 
-static int add_ports(struct cli_plan *p, const struct cli_plan_figs *f,
+static int add_ports(struct topo *t, struct cli_plan *p, const struct cli_plan_figs *f,
 		     const struct topo_host_bridge *hb)
 {
 	unsigned k;
@@ -216,7 +216,9 @@ static int add_ports(struct cli_plan *p, const struct cli_plan_figs *f,
 
 		if (hb->ports[k].nfunctions)
 			continue;
-		if (b < 0 && (b = bridge_res(p, f, hb)) < 0)
+		/* the bridge, its node's memory and the CPU that would serve
+		 * a drive moved there */
+		if (b < 0 && ((b = bridge_res(p, f, hb)) < 0 || cpu_of(t, p, f, hb->node) < -1))
 			return -ENOMEM;
 		if (p->nports == p->portcap) {
 			unsigned ncap = p->portcap ? p->portcap * 2 : 16;
@@ -267,7 +269,7 @@ int cli_plan_build(struct topo *t, const struct cli_plan_figs *f, struct cli_pla
 	}
 	nhb = topo_host_bridges(t, &hbs);
 	for (i = 0; i < nhb; i++) {
-		ret = add_ports(p, f, &hbs[i]);
+		ret = add_ports(t, p, f, &hbs[i]);
 		if (ret)
 			return ret;
 	}

@@ -64,6 +64,19 @@ if expect_ok "memory binds" plan --topology "$two" --drive-iops 1m --memory-bw 4
 		check_fail "memory-bound plan: $(cat "$T_OUT")"
 fi
 
+# ---- every drive on node 0, free root ports on node 1 (the MI300A's
+# layout, with the empty slots its export lacks) ----
+free2=$fx/topo-2node-free.xml
+if expect_ok "other node" plan --topology "$free2" --drive-iops 1m --memory-bw 6g --json -; then
+	jq -e '
+		.ceiling.binding == "node 0" and .ceiling.binding_kind == "memory"
+		and (.moves | length == 2)
+		and all(.moves[]; .to.host_bridge == "0000:80" and .to.node == 1)
+		and .moves[0].ceiling_after > .ceiling.predicted_iops
+		and .moves[1].ceiling_after > .moves[0].ceiling_after
+	' "$T_OUT" >/dev/null || check_fail "moves to the other node: $(cat "$T_OUT")"
+fi
+
 # ---- a host bridge of unknown node: nothing rests on it ----
 if expect_ok "unknown node" plan --topology "$unk" --drive-iops 1m --json "$T_DIR/unk.json"; then
 	grep -q '2 free root ports under host bridges of unknown node' "$T_OUT" ||
@@ -74,8 +87,18 @@ fi
 expect_ok "topo on unknown node" topo --topology "$unk"
 grep -q 'host bridge 0000:00 has no NUMA node.*nvme0n1' "$T_OUT" ||
 	check_fail "unknown locality not reported: $(cat "$T_OUT")"
-grep 'imbalance\|host bridges' "$T_OUT" | grep -q '0000:00' &&
+grep -q 'host bridges of unknown node: 0000:00' "$T_OUT" || check_fail "topo hides the unknown bridge"
+grep '^  - \|^    host bridges' "$T_OUT" | grep -v 'has no NUMA node' | grep -q '0000:00' &&
 	check_fail "advice names 0000:00: $(cat "$T_OUT")"
+if expect_ok "topo JSON on unknown node" topo --topology "$unk" --json -; then
+	jq -e '(.host_bridges | map({name, node}))
+		== [{"name": "0000:00", "node": null}, {"name": "0000:40", "node": 0},
+		    {"name": "0000:80", "node": 1}]
+		and (.host_bridges[0].ports | map(.free)) == [false, true, true]
+		and .host_bridges[0].ports[0].functions == ["0000:01:00.0"]
+		and any(.findings[]; .kind == "unknown_locality")' "$T_OUT" >/dev/null ||
+		check_fail "topo JSON host_bridges: $(cat "$T_OUT")"
+fi
 
 # ---- --from a saturate report ----
 cat >"$T_DIR/sat.json" <<'EOF'
