@@ -67,6 +67,7 @@ static int place(struct model_ceil *m, unsigned d, unsigned p)
 	const struct model_pcie_link *dl = drive_link(m, d);
 	struct model_ceil_res *link = &m->res[m->nin + p];
 	int node = m->res[port->host_bridge].node, cpu = -1;
+	double rate;
 
 	if (node < 0)
 		return -EINVAL;
@@ -75,8 +76,11 @@ static int place(struct model_ceil *m, unsigned d, unsigned p)
 		if (cpu < 0)
 			return -EINVAL;
 	}
+	/* the slower of the drive and the slot; an empty slot's link is often
+	 * not recorded: then the drive's own, not no limit at all */
 	if (!dl || model_pcie_link_min(dl, &port->link, &link->link))
-		link->link = port->link;
+		link->link = dl && model_pcie_data_bytes_s(&port->link, &rate) ? *dl
+									: port->link;
 	link->parent = port->host_bridge;
 	m->fig[m->nin + p].capacity = ceil_link_capacity(m, &link->link);
 	m->res[d].parent = (int)(m->nin + p);

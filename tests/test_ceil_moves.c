@@ -92,6 +92,27 @@ static void test_one_bridge(void)
 	model_ceil_free(&m);
 }
 
+/* Node 1's free ports with no link recorded (the usual case for an empty
+ * slot): a drive moved there keeps its own Gen4 x4 link, not no limit at
+ * all, so the ceilings are those of test_one_bridge. */
+static void test_unknown_slot_link(void)
+{
+	struct two_nodes s;
+	struct model_ceil m;
+	unsigned i;
+
+	two_nodes(&s, 0);
+	for (i = 0; i < 6; i++)
+		add_port(&s.t, i & 1 ? "0000:80:03.1" : "0000:80:01.1", s.hb1, 0, 0);
+	CHECK(!tree_init(&m, &s.t));
+	CHECKF(model_ceil_plan(&m) == 4, "%u moves", m.nmoves);
+	for (i = 0; i < m.nmoves; i++)
+		CHECKF(near_rel(m.fig[m.move[i].link].capacity, GEN4X4),
+		       "move %u: link %.0f", i, m.fig[m.move[i].link].capacity);
+	CHECK(near_rel(m.predicted, 8e6));
+	model_ceil_free(&m);
+}
+
 /* The same with node 1's CPU resource missing: a drive served by node
  * 0's CPU cannot be modelled on node 1, so nothing moves. */
 static void test_no_cpu_there(void)
@@ -252,6 +273,7 @@ static void test_doc_example(void)
 
 int main(void)
 {
+	test_unknown_slot_link();
 	test_one_bridge();
 	test_no_cpu_there();
 	test_unknown_locality();
