@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "cli/ceil_out.h"
 #include "cli/commands.h"
 #include "cli/out.h"
 #include "cli/plan.h"
@@ -101,96 +102,7 @@ const struct cli_verb cli_verb_plan = {
 	.run = cmd_plan,
 };
 
-/* ---- the figures before the moves ---- */
-
-struct snap {
-	struct model_ceil_fig *fig;
-	unsigned *idx;		/* report order */
-	unsigned n;
-	double predicted, demand;
-	int binding;
-};
-
-/* Resources in report order: by kind (drives, links, switches, host
- * bridges, memory, CPUs), each kind in tree order; those no drive uses
- * left out. Returns the count. */
-static unsigned report_order(const struct model_ceil *m, const struct snap *s, unsigned *idx)
-{
-	unsigned k, i, n = 0;
-
-	for (k = MODEL_CEIL_DRIVE; k <= MODEL_CEIL_CPU; k++)
-		for (i = 0; i < m->nin; i++)
-			if (m->res[i].kind == (enum model_ceil_kind)k && s->fig[i].ndrives)
-				idx[n++] = i;
-	return n;
-}
-
-static int snap_take(const struct model_ceil *m, struct snap *s)
-{
-	s->fig = malloc((m->nres ? m->nres : 1) * sizeof(*s->fig));
-	s->idx = malloc((m->nres ? m->nres : 1) * sizeof(*s->idx));
-	if (!s->fig || !s->idx)
-		return -ENOMEM;
-	memcpy(s->fig, m->fig, m->nres * sizeof(*s->fig));
-	s->n = report_order(m, s, s->idx);
-	s->predicted = m->predicted;
-	s->demand = m->demand;
-	s->binding = m->binding;
-	return 0;
-}
-
 /* ---- text ---- */
-
-static void fmt_iops(char *buf, size_t len, double v)
-{
-	if (isinf(v))
-		snprintf(buf, len, "unknown");
-	else
-		snprintf(buf, len, "%.0f", v);
-}
-
-/* "switch 0000:01:00.0's upstream link, shared by 4 drives, holds them to
- * 1739603 IOPS" */
-static void binding_text(char *buf, size_t len, const struct model_ceil *m, const struct snap *s,
-			 unsigned bs)
-{
-	const struct model_ceil_res *r;
-	const struct model_ceil_fig *f;
-
-	if (s->binding < 0) {
-		snprintf(buf, len, "nothing binds: every drive gets its demand (capacities that are "
-			 "unknown limit nothing)");
-		return;
-	}
-	r = &m->res[s->binding];
-	f = &s->fig[s->binding];
-	switch (r->kind) {
-	case MODEL_CEIL_SWITCH:
-		snprintf(buf, len, "the upstream link of switch %s, shared by %u drive%s, holds them "
-			 "to %.0f IOPS", r->name, f->ndrives, f->ndrives == 1 ? "" : "s", f->capacity);
-		break;
-	case MODEL_CEIL_LINK:
-		snprintf(buf, len, "the link at %s holds its %u drive%s to %.0f IOPS", r->name,
-			 f->ndrives, f->ndrives == 1 ? "" : "s", f->capacity);
-		break;
-	case MODEL_CEIL_MEMORY:
-		snprintf(buf, len, "%s's memory bandwidth holds its %u drive%s to %.0f IOPS of %u "
-			 "bytes", r->name, f->ndrives, f->ndrives == 1 ? "" : "s", f->capacity, bs);
-		break;
-	case MODEL_CEIL_CPU:
-		snprintf(buf, len, "the cores of %s (%u at %.0f IOs per CPU-second) hold its %u "
-			 "drive%s to %.0f IOPS", r->name, r->cores, r->ios_per_cpu_s, f->ndrives,
-			 f->ndrives == 1 ? "" : "s", f->capacity);
-		break;
-	case MODEL_CEIL_HOST_BRIDGE:
-		snprintf(buf, len, "host bridge %s holds its %u drive%s to %.0f IOPS", r->name,
-			 f->ndrives, f->ndrives == 1 ? "" : "s", f->capacity);
-		break;
-	case MODEL_CEIL_DRIVE:
-		snprintf(buf, len, "%s", r->name);
-		break;
-	}
-}
 
 /* What the model could not know, one line each. */
 static void print_unknown(FILE *out, const struct cli_plan *p, const struct model_ceil *m,
@@ -229,31 +141,8 @@ static void print_unknown(FILE *out, const struct cli_plan *p, const struct mode
 			     p->nports_unknown_node == 1 ? "" : "s");
 }
 
-static void print_ceiling(FILE *out, const struct model_ceil *m, const struct snap *s,
-			  const unsigned *idx, unsigned n)
-{
-	unsigned j, i;
-
-	fprintf(out, "\nceiling\n  %-12s %-14s %12s %12s %12s %6s\n", "KIND", "NAME", "DEMAND",
-		     "CAPACITY", "PREDICTED", "UTIL");
-	for (j = 0; j < n; j++) {
-		const struct model_ceil_fig *f = &s->fig[i = idx[j]];
-		char cap[32], util[16];
-
-		fmt_iops(cap, sizeof(cap), f->capacity);
-		if (isinf(f->capacity) || f->implied)
-			snprintf(util, sizeof(util), "-");
-		else
-			snprintf(util, sizeof(util), "%.0f%%", 100 * f->utilization);
-		fprintf(out, "  %-12s %-14s %12.0f %12s %12.0f %6s%s\n",
-			     model_ceil_kind_name(m->res[i].kind), m->res[i].name, f->demand, cap,
-			     f->allocated, util, (int)i == s->binding ? "  binds" :
-			     f->implied ? "  (sum of its root ports)" : "");
-	}
-}
-
 static void print_moves(FILE *out, const struct model_ceil *m, const struct cli_plan *p,
-			const struct snap *s)
+			const struct cli_ceil_snap *s)
 {
 	double before = s->predicted;
 	unsigned i;
@@ -283,7 +172,7 @@ static void print_moves(FILE *out, const struct model_ceil *m, const struct cli_
 }
 
 static void print_text(FILE *out, struct topo *t, const struct cli_opts *o,
-		       const struct cli_plan *p, const struct model_ceil *m, const struct snap *s)
+		       const struct cli_plan *p, const struct model_ceil *m, const struct cli_ceil_snap *s)
 {
 	char bind[256];
 
@@ -298,41 +187,14 @@ static void print_text(FILE *out, struct topo *t, const struct cli_opts *o,
 		fprintf(out, "  drive rates: %llu IOPS each (--drive-iops)\n",
 			     (unsigned long long)o->drive_iops);
 	print_unknown(out, p, m, o);
-	print_ceiling(out, m, s, s->idx, s->n);
-	binding_text(bind, sizeof(bind), m, s, m->bs);
+	cli_ceil_print(out, m, s);
+	cli_ceil_binding_text(bind, sizeof(bind), m, s);
 	fprintf(out, "\npredicted: %.0f IOPS of %.0f demanded\nbinding: %s\n", s->predicted,
 		     s->demand, bind);
 	print_moves(out, m, p, s);
 }
 
 /* ---- JSON ---- */
-
-static json_t *cap_json(const struct model_ceil_fig *f)
-{
-	return isinf(f->capacity) ? json_null() : json_real(f->capacity);
-}
-
-static json_t *resources_json(const struct model_ceil *m, const struct snap *s,
-			      const unsigned *idx, unsigned n)
-{
-	json_t *a = json_array();
-	unsigned j, i;
-
-	for (j = 0; a && j < n; j++) {
-		const struct model_ceil_fig *f = &s->fig[i = idx[j]];
-
-		json_array_append_new(a, json_pack("{s:s, s:s, s:f, s:o, s:f, s:o, s:o, s:b}",
-			"kind", model_ceil_kind_name(m->res[i].kind), "name", m->res[i].name,
-			"demand_iops", f->demand, "capacity_iops", cap_json(f),
-			"predicted_iops", f->allocated,
-			"utilization", isinf(f->capacity) || f->implied ? json_null() :
-				json_real(f->utilization),
-			"node", m->res[i].node < 0 || m->res[i].kind == MODEL_CEIL_DRIVE ? json_null() :
-				json_integer(m->res[i].node),
-			"implied", f->implied));
-	}
-	return a;
-}
 
 static json_t *moves_json(const struct model_ceil *m, const struct cli_plan *p)
 {
@@ -355,12 +217,12 @@ static json_t *moves_json(const struct model_ceil *m, const struct cli_plan *p)
 }
 
 static json_t *json_report(const struct cli_opts *o, const struct cli_plan *p,
-			   const struct model_ceil *m, const struct snap *s)
+			   const struct model_ceil *m, const struct cli_ceil_snap *s)
 {
 	char bind[256];
 	json_t *j;
 
-	binding_text(bind, sizeof(bind), m, s, m->bs);
+	cli_ceil_binding_text(bind, sizeof(bind), m, s);
 	j = json_pack("{s:s, s:s, s:{s:I, s:o, s:o, s:o, s:o}, "
 		      "s:{s:o, s:f, s:f, s:o, s:o, s:s}, s:o, s:{s:I, s:I, s:I, s:I}}",
 		"schema", CLI_JSON_SCHEMA, "command", "plan",
@@ -370,7 +232,7 @@ static json_t *json_report(const struct cli_opts *o, const struct cli_plan *p,
 		"memory_bw_bytes_s", o->memory_bw ? json_integer((json_int_t)o->memory_bw) :
 			json_null(),
 		"from", o->from ? json_string(o->from) : json_null(),
-		"ceiling", "resources", resources_json(m, s, s->idx, s->n),
+		"ceiling", "resources", cli_ceil_resources_json(m, s),
 		"predicted_iops", s->predicted, "demand_iops", s->demand,
 		"binding", s->binding < 0 ? json_null() : json_string(m->res[s->binding].name),
 		"binding_kind", s->binding < 0 ? json_null() :
@@ -475,7 +337,7 @@ static int cmd_plan(int argc, char **argv)
 	struct cli_plan_figs f;
 	struct cli_plan p = { 0 };
 	struct model_ceil m = { 0 };
-	struct snap s = { 0 };
+	struct cli_ceil_snap s = { 0 };
 	struct topo *t = NULL;
 	struct cli_opts o;
 	bool m_init = false;
@@ -501,7 +363,7 @@ static int cmd_plan(int argc, char **argv)
 	}
 	m_init = true;
 	model_ceil_solve(&m);
-	if (snap_take(&m, &s)) {
+	if (cli_ceil_snap_take(&m, &s)) {
 		cli_say("out of memory");
 		goto out;
 	}
@@ -511,8 +373,7 @@ static int cmd_plan(int argc, char **argv)
 	if (o.json)
 		rc = cli_out_json(o.json, json_report(&o, &p, &m, &s), CLI_JSON_REPORT);
 out:
-	free(s.fig);
-	free(s.idx);
+	cli_ceil_snap_free(&s);
 	if (m_init)
 		model_ceil_free(&m);
 	cli_plan_free(&p);
