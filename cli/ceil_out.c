@@ -99,7 +99,7 @@ void cli_ceil_print(FILE *out, const struct model_ceil *m, const struct cli_ceil
 	const unsigned *idx = s->idx;
 	unsigned j, i, n = s->n;
 
-	fprintf(out, "\nceiling\n  %-12s %-14s %12s %12s %12s %6s\n", "KIND", "NAME", "DEMAND",
+	fprintf(out, "  %-12s %-14s %12s %12s %12s %6s\n", "KIND", "NAME", "DEMAND",
 		     "CAPACITY", "PREDICTED", "UTIL");
 	for (j = 0; j < n; j++) {
 		const struct model_ceil_fig *f = &s->fig[i = idx[j]];

@@ -187,6 +187,7 @@ static void print_text(FILE *out, struct topo *t, const struct cli_opts *o,
 		fprintf(out, "  drive rates: %llu IOPS each (--drive-iops)\n",
 			     (unsigned long long)o->drive_iops);
 	print_unknown(out, p, m, o);
+	fprintf(out, "\nceiling\n");
 	cli_ceil_print(out, m, s);
 	cli_ceil_binding_text(bind, sizeof(bind), m, s);
 	fprintf(out, "\npredicted: %.0f IOPS of %.0f demanded\nbinding: %s\n", s->predicted,
@@ -298,6 +299,9 @@ static int figures(struct cli_opts *o, struct cli_plan_from *from, struct cli_pl
 	f->nrates = from->nrates;
 	f->cpus = from->cpus;
 	f->ncpus = from->ncpus;
+	/* --memory-bw, given, wins over what the report measured */
+	f->mems = o->memory_bw ? NULL : from->mems;
+	f->nmems = o->memory_bw ? 0 : from->nmems;
 	return -1;
 }
 

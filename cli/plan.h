@@ -25,14 +25,30 @@ struct cli_plan_cpu {
 	double smt;		/* <= 1: SMT adds nothing known */
 };
 
+/* A node's memory write bandwidth, measured (topo/membw.h). */
+struct cli_plan_mem {
+	unsigned node;		/* OS index */
+	double bytes_s;
+};
+
 struct cli_plan_figs {
 	unsigned bs;			/* bytes per IO */
 	double drive_iops;		/* every drive's demand; 0: not given */
 	const struct cli_plan_rate *rates;	/* measured ones, first */
 	unsigned nrates;
-	double memory_bytes_s;		/* every node's; 0: unknown */
+	double memory_bytes_s;		/* every node's not in mems; 0: unknown */
+	const struct cli_plan_mem *mems;
+	unsigned nmems;
 	const struct cli_plan_cpu *cpus;
 	unsigned ncpus;
+	/* The drives: these devices, one drive resource each, named by names[i]
+	 * (saturate's targets; two files on one disk share its link), their
+	 * rates matched by that name. A device without PCI (a loop device, a
+	 * file on tmpfs) hangs off its node's memory and CPU: its own node, or
+	 * the machine's only one. NULL: every NVMe function of the topology. */
+	const struct topo_dev *const *devs;
+	const char *const *names;
+	unsigned ndevs;
 };
 
 struct cli_plan {

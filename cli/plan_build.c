@@ -90,14 +90,19 @@ static void note(char *buf, size_t len, unsigned *n, const char *name)
 static int memory_of(struct cli_plan *p, const struct cli_plan_figs *f, int node)
 {
 	char name[32];
+	unsigned k;
 	int m;
 
 	if (node < 0)
 		return -1;
 	snprintf(name, sizeof(name), "node %d", node);
 	m = res_get(p, MODEL_CEIL_MEMORY, name, -1, node, NULL);
-	if (m >= 0)
-		p->res[m].bytes_s = f->memory_bytes_s > 0 ? f->memory_bytes_s : 0;
+	if (m < 0)
+		return m;
+	p->res[m].bytes_s = f->memory_bytes_s > 0 ? f->memory_bytes_s : 0;
+	for (k = 0; k < f->nmems; k++)
+		if (f->mems[k].node == (unsigned)node && f->mems[k].bytes_s > 0)
+			p->res[m].bytes_s = f->mems[k].bytes_s;
 	return m;
 }
 
@@ -156,7 +161,7 @@ static double demand(struct topo *t, const struct cli_plan_figs *f, const struct
 }
 
 static int add_drive(struct topo *t, struct cli_plan *p, const struct cli_plan_figs *f,
-		     const struct topo_dev *d, double iops)
+		     const struct topo_dev *d, const char *name, double iops)
 {
 	const struct topo_host_bridge *hb = topo_host_bridge_find(t, d->host_bridge);
 	struct topo_hop hops[TOPO_MAX_CHAIN];
@@ -165,7 +170,7 @@ static int add_drive(struct topo *t, struct cli_plan *p, const struct cli_plan_f
 	bool added;
 
 	if (!hb) {
-		note(p->no_bridge, sizeof(p->no_bridge), &p->nno_bridge, d->name);
+		note(p->no_bridge, sizeof(p->no_bridge), &p->nno_bridge, name);
 		return 0;
 	}
 	parent = bridge_res(p, f, hb);
@@ -193,7 +198,7 @@ static int add_drive(struct topo *t, struct cli_plan *p, const struct cli_plan_f
 	    (!n || !link_now(&hops[0].link, &p->res[r].link)))
 		p->nlinks_unknown++;
 	parent = r;
-	r = res_get(p, MODEL_CEIL_DRIVE, d->name, parent, hb->node, NULL);
+	r = res_get(p, MODEL_CEIL_DRIVE, name, parent, hb->node, NULL);
 	if (r < 0)
 		return r;
 	p->res[r].iops = iops;
@@ -240,13 +245,12 @@ static int add_ports(struct topo *t, struct cli_plan *p, const struct cli_plan_f
 	return 0;
 }
 
-int cli_plan_build(struct topo *t, const struct cli_plan_figs *f, struct cli_plan *p)
+/* Every NVMe function of t, one drive each. */
+static int nvme_drives(struct topo *t, const struct cli_plan_figs *f, struct cli_plan *p)
 {
-	const struct topo_host_bridge *hbs;
-	unsigned i, nhb;
+	unsigned i;
 	int ret;
 
-	memset(p, 0, sizeof(*p));
 	for (i = 0; i < topo_ndevs(t); i++) {
 		const struct topo_dev *d = topo_dev(t, i);
 		unsigned k;
@@ -263,10 +267,73 @@ int cli_plan_build(struct topo *t, const struct cli_plan_figs *f, struct cli_pla
 			note(p->left_out, sizeof(p->left_out), &p->nleft_out, d->name);
 			continue;
 		}
-		ret = add_drive(t, p, f, d, iops);
+		ret = add_drive(t, p, f, d, d->name, iops);
 		if (ret)
 			return ret;
 	}
+	return 0;
+}
+
+/* A device without a host bridge: on its own node's memory and CPU (the
+ * machine's only node, or its locality's single node), else on nothing
+ * shared but still counted with its demand. */
+static int add_local(struct topo *t, struct cli_plan *p, const struct cli_plan_figs *f,
+		     const struct topo_dev *d, const char *name, double iops)
+{
+	int node = topo_nnodes(t) == 1 ? (int)topo_node(t, 0)->os_index :
+		   d->nnodes == 1 ? (int)d->nodes[0] : -1;
+	int m = memory_of(p, f, node), cpu = cpu_of(t, p, f, node), r;
+
+	if (m < -1 || cpu < -1)
+		return -ENOMEM;
+	r = res_get(p, MODEL_CEIL_DRIVE, name, m, node, NULL);
+	if (r < 0)
+		return r;
+	p->res[r].iops = iops;
+	p->res[r].cpu = cpu;
+	p->dev[r] = d;
+	p->ndrives++;
+	return 0;
+}
+
+/* f->devs, one drive each. */
+static int given_drives(struct topo *t, const struct cli_plan_figs *f, struct cli_plan *p)
+{
+	const struct topo_dev *d;
+	double iops;
+	unsigned i, k;
+	int ret;
+
+	for (i = 0; i < f->ndevs; i++) {
+		d = f->devs[i];
+		iops = f->drive_iops > 0 ? f->drive_iops : 0;
+		for (k = 0; k < f->nrates; k++)
+			if (!strcmp(f->rates[k].name, f->names[i]) && f->rates[k].iops > 0)
+				iops = f->rates[k].iops;
+		if (!(iops > 0)) {
+			note(p->left_out, sizeof(p->left_out), &p->nleft_out, f->names[i]);
+			continue;
+		}
+		if (d->has_pci && topo_host_bridge_find(t, d->host_bridge))
+			ret = add_drive(t, p, f, d, f->names[i], iops);
+		else
+			ret = add_local(t, p, f, d, f->names[i], iops);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int cli_plan_build(struct topo *t, const struct cli_plan_figs *f, struct cli_plan *p)
+{
+	const struct topo_host_bridge *hbs;
+	unsigned i, nhb;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	ret = f->devs ? given_drives(t, f, p) : nvme_drives(t, f, p);
+	if (ret)
+		return ret;
 	nhb = topo_host_bridges(t, &hbs);
 	for (i = 0; i < nhb; i++) {
 		ret = add_ports(t, p, f, &hbs[i]);

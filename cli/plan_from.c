@@ -84,6 +84,29 @@ static int read_devices(const json_t *devs, double jobs, struct cli_plan_from *f
 	return 0;
 }
 
+/* ceiling.memory: [{node, bytes_s}], each node saturate measured; none
+ * in an older report or one without a ceiling. 0 or -ENOMEM. */
+static int read_memory(const json_t *mem, struct cli_plan_from *f)
+{
+	const json_t *e;
+	size_t i;
+
+	if (!json_is_array(mem) || !json_array_size(mem))
+		return 0;
+	f->mems = calloc(json_array_size(mem), sizeof(*f->mems));
+	if (!f->mems)
+		return -ENOMEM;
+	json_array_foreach(mem, i, e) {
+		double node = num(json_object_get(e, "node")), bw = num(json_object_get(e, "bytes_s"));
+
+		if (!(node >= 0) || !(bw > 0))
+			continue;
+		f->mems[f->nmems].node = (unsigned)node;
+		f->mems[f->nmems++].bytes_s = bw;
+	}
+	return 0;
+}
+
 int cli_plan_from_read(const char *path, struct cli_plan_from *f, char *err, size_t errlen)
 {
 	struct node_sum *sums = NULL;
@@ -91,7 +114,7 @@ int cli_plan_from_read(const char *path, struct cli_plan_from *f, char *err, siz
 	const json_t *devs, *cfg;
 	json_error_t je;
 	json_t *j = NULL;
-	double jobs;
+	double jobs, smt;
 	FILE *fp;
 	int ret;
 
@@ -136,13 +159,15 @@ int cli_plan_from_read(const char *path, struct cli_plan_from *f, char *err, siz
 		ret = fail(err, errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
+	smt = num(json_object_get(json_object_get(j, "smt"), "ratio"));
 	for (k = 0; k < nsums; k++) {
 		f->cpus[k].node = sums[k].node;
 		f->cpus[k].ios_per_cpu_s = sums[k].ios / sums[k].cpu_s;
-		f->cpus[k].smt = 1;	/* not measured yet: SMT adds nothing known */
+		f->cpus[k].smt = smt > 1 ? smt : 1;	/* unmeasured: adds nothing */
 	}
 	f->ncpus = nsums;
-	ret = 0;
+	ret = read_memory(json_object_get(json_object_get(j, "ceiling"), "memory"), f) ?
+		fail(err, errlen, -ENOMEM, "out of memory") : 0;
 out:
 	free(sums);
 	json_decref(j);
@@ -153,5 +178,6 @@ void cli_plan_from_free(struct cli_plan_from *f)
 {
 	free(f->rates);
 	free(f->cpus);
+	free(f->mems);
 	memset(f, 0, sizeof(*f));
 }

@@ -1,6 +1,7 @@
 /* What plan takes from a saturate report (--from saturate.json): each
  * device's solo QDn IOPS and, per node, the IOs per CPU-second its
- * devices' workers did in those solo steps. */
+ * devices' workers did in those solo steps, what SMT added (smt.ratio)
+ * and the memory write bandwidth measured (ceiling.memory). */
 #ifndef CLI_PLAN_FROM_H
 #define CLI_PLAN_FROM_H
 
@@ -13,6 +14,8 @@ struct cli_plan_from {
 	unsigned nrates;
 	struct cli_plan_cpu *cpus;
 	unsigned ncpus;
+	struct cli_plan_mem *mems;	/* ceiling.memory: measured per node */
+	unsigned nmems;
 	unsigned bs;			/* the report's config.bs; 0: none */
 };
 

@@ -11,11 +11,16 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli/ceil_out.h"
+#include "cli/plan.h"
+#include "model/ceiling.h"
 #include "model/gap.h"
 #include "cli/report.h"
 #include "cli/runner.h"
 #include "cli/saturate.h"
 #include "topo/topo.h"
+
+#define SAT_CEIL_MAX_NODES 64
 
 /* The steps whose figures a device keeps. */
 enum sat_fig {
@@ -70,6 +75,21 @@ struct sat {
 	struct model_gap gap;
 	struct topo_finding *tf;
 	int ntf;
+	/* The ceiling model on what was measured (sat_ceiling.c). */
+	struct {
+		bool done;		/* solved: a section to show */
+		char why_not[96];	/* else why not */
+		struct cli_plan_mem mem[SAT_CEIL_MAX_NODES];	/* measured */
+		unsigned mem_threads[SAT_CEIL_MAX_NODES];
+		unsigned nmem;
+		struct cli_plan_cpu cpu[SAT_CEIL_MAX_NODES];
+		unsigned ncpu;
+		struct cli_plan plan;
+		struct model_ceil m;
+		bool m_init;
+		struct cli_ceil_snap snap;
+		double measured;	/* all at once QDn, healthy devices */
+	} ceil;
 };
 
 /* sat_smt.c: the two SMT steps where the machine has SMT; s->smt. Said
@@ -77,6 +97,16 @@ struct sat {
 int cli_sat_smt(struct sat *s);
 /* Steps cli_sat_smt will run: 2 on a machine with SMT, else 0. */
 unsigned cli_sat_smt_steps(struct sat *s);
+
+/* sat_ceiling.c: after cli_sat_analyse, measures each node's memory
+ * bandwidth and solves the ceiling model into s->ceil (or says in
+ * why_not why there is none). 0, -ENOMEM or -EINVAL (the model refused
+ * the tree: a bug). */
+int cli_sat_ceiling(struct sat *s);
+void cli_sat_ceiling_free(struct sat *s);
+/* The section, to s->out; its JSON (null without one). */
+void cli_sat_print_ceiling(const struct sat *s);
+json_t *cli_sat_ceiling_json(const struct sat *s);
 
 /* sat_analyse.c */
 /* A step's IOPS, or MODEL_GAP_UNKNOWN where the step did not run. */

@@ -178,6 +178,7 @@ json_t *cli_sat_json(const struct sat *s)
 			json_array_append_new(hb, bridge_json(&s->gap.bridges[i]));
 		json_object_set_new(j, "host_bridges", hb ? hb : json_null());
 		json_object_set_new(j, "smt", smt_json(s));
+		json_object_set_new(j, "ceiling", cli_sat_ceiling_json(s));
 		json_object_set_new(j, "interrupted", json_boolean(s->interrupted));
 	}
 	return j;

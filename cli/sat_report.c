@@ -227,6 +227,7 @@ void cli_sat_print_report(const struct sat *s)
 	print_system(s);
 	print_remote(s);
 	print_smt(s);
+	cli_sat_print_ceiling(s);
 	fprintf(f, "\nthe gap, attributed:\n");
 	for (i = 0; i < s->gap.nfind; i++)
 		fprintf(f, "  - %s\n", s->gap.find[i].text);

@@ -5,6 +5,7 @@
  * I/O besides the output, and the only one that says an error. */
 #include "cli/sat_impl.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,6 +230,7 @@ static void sat_free(struct sat *s)
 			free(s->dev[i].fig[f].cpus);
 			free(s->dev[i].fig[f].tl.s);
 		}
+	cli_sat_ceiling_free(s);
 	free(s->dev);
 	free(s->tf);
 	if (s->topo)
@@ -255,6 +257,12 @@ static int conclude(struct sat *s)
 
 	if (cli_sat_analyse(s)) {
 		cli_say("out of memory");
+		return CLI_EXIT_RUNTIME;
+	}
+	rc = cli_sat_ceiling(s);
+	if (rc) {
+		cli_say("%s", rc == -ENOMEM ? "out of memory" :
+			"the ceiling model refused the tree built from the topology");
 		return CLI_EXIT_RUNTIME;
 	}
 	cli_sat_print_report(s);
