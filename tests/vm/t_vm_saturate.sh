@@ -1,7 +1,7 @@
 # saturate on four emulated drives across both nodes (7.2 guest): the JSON
 # is complete and adds up as on loop devices, the table has a row per
-# drive, and --compare-placement runs its remote step on the other node's
-# CPU for real.
+# drive, --compare-placement runs its remote step on the other node's CPU
+# for real, and the ceiling section models the layout's PCIe tree.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
 vm_need
@@ -33,5 +33,19 @@ if vm_expect_ok sat "saturate on 4 drives"; then
 			check_fail "saturate --compare-placement: ${d%:*} not placed on node ${d#*:} for the remote step"
 	done
 	grep -q '^verdict: ' "$VM_OUT/sat.out" || check_fail "saturate: no verdict line"
+	# the ceiling on the real PCIe tree: each drive behind its root port's
+	# link (the emulated function trains at 2.5 GT/s x1), under its host
+	# bridge, on its node's memory (measured) and CPU
+	jq -e '.ceiling as $c
+		| ([$c.resources[] | select(.kind == "drive")] | length) == 4
+		and ([$c.resources[] | select(.kind == "link")] | length) == 4
+		and ([$c.resources[] | select(.kind == "host_bridge") | .name] | sort)
+		    == ["0000:20", "0000:40"]
+		and ([$c.resources[] | select(.kind == "memory") | .node] | sort) == [0, 1]
+		and ($c.memory | length) == 2 and all($c.memory[]; .bytes_s > 0)
+		and $c.predicted_iops > 0 and $c.measured_iops == .system.qdn.all_iops' \
+		"$j" >/dev/null || { check_fail "saturate: no ceiling over the layout's PCIe tree"; jq -c .ceiling "$j" >&2; }
+	grep -q '^ceiling: the model on measured inputs' "$VM_OUT/sat.out" ||
+		check_fail "saturate: no ceiling section"
 fi
 t_done
