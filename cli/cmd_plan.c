@@ -51,6 +51,11 @@ static int set_memory_bw(struct cli_opts *o, const char *arg, char *err, size_t 
 	return cli_parse_count("--memory-bw", arg, 1, MAX_BW, &o->memory_bw, err, errlen);
 }
 
+static int set_bridge_bw(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_count("--host-bridge-bw", arg, 1, MAX_BW, &o->bridge_bw, err, errlen);
+}
+
 static int set_bs(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	uint64_t v;
@@ -79,6 +84,10 @@ static const struct cli_optdesc own[] = {
 	{ "memory-bw", 0x302, "BYTES/s", 0, 0, set_memory_bw,
 	  "each node's memory write bandwidth (150g = 150 GB/s);\n"
 	  "default unknown: no limit" },
+	{ "host-bridge-bw", 0x304, "BYTES/s", 0, 0, set_bridge_bw,
+	  "each host bridge's (root complex's) bandwidth, from\n"
+	  "the platform's documents (an AMD EPYC quadrant,\n"
+	  "an Intel stack); default: the sum of its root ports" },
 	{ "from", 0x303, "FILE", 0, 0, set_from,
 	  "a saturate --json report: each drive's solo QDn\n"
 	  "IOPS and each node's IOs per CPU-second" },
@@ -91,7 +100,8 @@ const struct cli_verb cli_verb_plan = {
 	.name = "plan",
 	.what = "which part of the machine caps the IOPS, and which drive to move",
 	.synopsis = "iostorm plan [--topology FILE.xml] [--drive-iops N] [--memory-bw BYTES/s]\n"
-		"             [--bs SIZE] [--from saturate.json] [--json FILE|-]\n\n"
+		"             [--host-bridge-bw BYTES/s] [--bs SIZE] [--from saturate.json]\n"
+		"             [--json FILE|-]\n\n"
 		"The ceiling model without running IO: each drive's demand through its\n"
 		"links, switches, host bridge, node memory and CPU; the predicted IOPS\n"
 		"and the resource that binds; then the drive moves to free root ports\n"
@@ -224,13 +234,15 @@ static json_t *json_report(const struct cli_opts *o, const struct cli_plan *p,
 	json_t *j;
 
 	cli_ceil_binding_text(bind, sizeof(bind), m, s);
-	j = json_pack("{s:s, s:s, s:{s:I, s:o, s:o, s:o, s:o}, "
+	j = json_pack("{s:s, s:s, s:{s:I, s:o, s:o, s:o, s:o, s:o}, "
 		      "s:{s:o, s:f, s:f, s:o, s:o, s:s}, s:o, s:{s:I, s:I, s:I, s:I}}",
 		"schema", CLI_JSON_SCHEMA, "command", "plan",
 		"config", "bs", (json_int_t)m->bs,
 		"topology", o->topology ? json_string(o->topology) : json_null(),
 		"drive_iops", o->drive_iops ? json_integer((json_int_t)o->drive_iops) : json_null(),
 		"memory_bw_bytes_s", o->memory_bw ? json_integer((json_int_t)o->memory_bw) :
+			json_null(),
+		"host_bridge_bw_bytes_s", o->bridge_bw ? json_integer((json_int_t)o->bridge_bw) :
 			json_null(),
 		"from", o->from ? json_string(o->from) : json_null(),
 		"ceiling", "resources", cli_ceil_resources_json(m, s),
@@ -295,6 +307,7 @@ static int figures(struct cli_opts *o, struct cli_plan_from *from, struct cli_pl
 	f->bs = o->bs;
 	f->drive_iops = (double)o->drive_iops;
 	f->memory_bytes_s = (double)o->memory_bw;
+	f->bridge_bytes_s = (double)o->bridge_bw;
 	f->rates = from->rates;
 	f->nrates = from->nrates;
 	f->cpus = from->cpus;

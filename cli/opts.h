@@ -60,6 +60,8 @@ struct cli_opts {
 	const char *topology;		/* topo's and plan's --topology FILE.xml */
 	uint64_t drive_iops;		/* plan: every drive's IOPS; 0: not given */
 	uint64_t memory_bw;		/* plan: bytes/s per node; 0: unknown */
+	uint64_t bridge_bw;		/* plan: bytes/s per host bridge; 0: the
+					 * sum of its root ports */
 	const char *from;		/* plan: a saturate report */
 	bool bs_set;			/* plan: --bs was given */
 	char **targets;			/* the operands, inside argv */

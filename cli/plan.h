@@ -37,6 +37,8 @@ struct cli_plan_figs {
 	const struct cli_plan_rate *rates;	/* measured ones, first */
 	unsigned nrates;
 	double memory_bytes_s;		/* every node's not in mems; 0: unknown */
+	double bridge_bytes_s;		/* every host bridge's; 0: the sum of
+					 * its root ports (never binds) */
 	const struct cli_plan_mem *mems;
 	unsigned nmems;
 	const struct cli_plan_cpu *cpus;

@@ -134,11 +134,14 @@ static int cpu_of(struct topo *t, struct cli_plan *p, const struct cli_plan_figs
 static int bridge_res(struct cli_plan *p, const struct cli_plan_figs *f,
 		      const struct topo_host_bridge *hb)
 {
-	int m = memory_of(p, f, hb->node);
+	int m = memory_of(p, f, hb->node), b;
 
 	if (m < -1)
 		return m;
-	return res_get(p, MODEL_CEIL_HOST_BRIDGE, hb->name, m, hb->node, NULL);
+	b = res_get(p, MODEL_CEIL_HOST_BRIDGE, hb->name, m, hb->node, NULL);
+	if (b >= 0 && f->bridge_bytes_s > 0)
+		p->res[b].bytes_s = f->bridge_bytes_s;
+	return b;
 }
 
 /* A drive's demand: measured for it or another namespace of its function

@@ -176,6 +176,13 @@ show_output() {
 	sed 's/^/    err: /' "$T_ERR" >&2
 }
 
+# A test that calls a function or tool that does not exist fails, rather
+# than going on as if the check had passed.
+command_not_found_handle() {
+	check_fail "no such command: $1 (a typo in the test, or a tool to install)"
+	return 127
+}
+
 # expect_ok WHAT ARGS...: exit 0.
 expect_ok() {
 	local what=$1

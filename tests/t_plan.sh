@@ -161,4 +161,19 @@ else
 	echo "note: $shared absent, recorded exports not checked"
 fi
 
+# --host-bridge-bw: a root complex's capacity, given, binds (the sum of its
+# root ports never does); the move to the other node's host bridge then
+# doubles the ceiling: 2 GB/s over 4096-byte reads is 488281 IOPS a bridge
+fx=$IOSTORM_SRC/tests/fixtures/topo-2node-free.xml
+if expect_ok "host-bridge-bw" plan --topology "$fx" --drive-iops 1m --host-bridge-bw 2g \
+	--json "$T_DIR/hb.json"; then
+	jq -e '.config.host_bridge_bw_bytes_s == 2000000000
+		and .ceiling.binding_kind == "host_bridge" and .ceiling.binding == "0000:00"
+		and (.ceiling.predicted_iops | floor) == 488281
+		and (.moves | length) == 1 and .moves[0].to.host_bridge == "0000:80"
+		and (.moves[0].ceiling_after | floor) == 976562' "$T_DIR/hb.json" >/dev/null ||
+		check_fail "host-bridge-bw: $(jq -c '{ceiling: .ceiling | del(.resources), moves}' "$T_DIR/hb.json")"
+fi
+expect_error "host-bridge-bw 0" 2 "host-bridge-bw" plan --topology "$fx" --drive-iops 1m --host-bridge-bw 0
+
 t_done
