@@ -58,6 +58,8 @@ struct cli_opts {
 	uint64_t demo_size;		/* saturate */
 	const char *qd_list;		/* sweep's --qd LIST, checked; NULL: default */
 	const char *topology;		/* topo's --topology FILE.xml */
+	bool dot;			/* topo's --dot */
+	const char *plot_out;		/* plot's -o FILE.svg|FILE.png */
 	char **targets;			/* the operands, inside argv */
 	unsigned ntargets;
 };

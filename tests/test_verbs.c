@@ -28,7 +28,7 @@ static const char *sample(const char *name)
 		{ "stall-timeout", "5s" },
 		{ "jobs-per-device", "2" }, { "jobs", "2" }, { "placement", "remote" },
 		{ "range", "4k" }, { "json", "-" }, { "seed", "7" }, { "demo-size", "1m" },
-		{ "topology", "server.xml" },
+		{ "topology", "server.xml" }, { "output", "x.svg" },
 	};
 	size_t i;
 
