@@ -168,7 +168,7 @@ static int spawn(int in, int out, int errfd, pid_t *pid)
 static int run_gnuplot(const char *script, size_t len, int out, char *err,
 		       size_t errlen)
 {
-	int p[2] = { -1, -1 }, errfd, status = 0, rc;
+	int p[2] = { -1, -1 }, errfd, status = 0, rc, fed;
 	pid_t pid;
 
 	/* a file, not a pipe: gnuplot may write more than a pipe holds
@@ -196,13 +196,18 @@ static int run_gnuplot(const char *script, size_t len, int out, char *err,
 	}
 	close(p[0]);
 	p[0] = -1;
-	feed(p[1], script, len);	/* an error shows in its status */
+	fed = feed(p[1], script, len);
 	close(p[1]);
 	p[1] = -1;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		last_line(errfd, err, errlen);
+		rc = -EIO;
+	} else if (fed) {
+		/* it stopped reading early and still said all was well: the
+		 * picture may lack what it did not read */
+		snprintf(err, errlen, "gnuplot stopped reading the script: %s", strerror(-fed));
 		rc = -EIO;
 	}
 out:
