@@ -1,5 +1,6 @@
 # iostorm: `make` builds ./iostorm, `make check` runs every test, `make
-# vmcheck` the emulated-NVMe suite (QEMU, tests/vm/).
+# vmcheck` the emulated-NVMe suite (QEMU, tests/vm/), `make pictures` the
+# pictures in docs/pictures/ (a real run, as root on loop devices).
 # SANITIZE=address,undefined or SANITIZE=thread builds into its own folder.
 # WERROR=1 turns warnings into errors (CI does).
 
@@ -36,7 +37,7 @@ LIB := $(BUILD)/libiostorm.a
 HAVE_FUSE3 := $(shell $(PKG_CONFIG) --exists fuse3 && echo yes)
 FUSEFAULT := $(if $(HAVE_FUSE3),$(BUILD)/tests/fusefault)
 
-.PHONY: all check vmcheck bench clean
+.PHONY: all check vmcheck bench pictures clean
 # test objects are not intermediate: keep them, so a rebuild relinks nothing
 .SECONDARY:
 all: $(BIN)
@@ -77,6 +78,10 @@ vmcheck: $(BIN) $(BUILD)/vm/placecheck
 
 bench: $(BIN)
 	IOSTORM=$(abspath $(BIN)) bench/run.sh
+
+# one picture of each kind from a real run (docs/pictures/make.sh)
+pictures: $(BIN)
+	IOSTORM=$(abspath $(BIN)) docs/pictures/make.sh
 
 clean:
 	rm -rf build build-* iostorm

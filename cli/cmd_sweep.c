@@ -20,6 +20,14 @@
 
 #define DEFAULT_QDS "1,2,4,8,16,32,64,128,256"
 
+/* One target's figures at one depth, for the JSON's by_device. */
+struct pdev {
+	char name[64];
+	double iops;
+	bool has_lat;
+	uint64_t p50, p99;
+};
+
 struct point {
 	uint32_t qd;
 	bool done;
@@ -27,6 +35,7 @@ struct point {
 	unsigned ndev;		/* the targets it ran: those no earlier
 				 * depth saw fail */
 	struct cli_dev total;	/* hist NULL */
+	struct pdev *dev;	/* ndev entries once done; owned */
 };
 
 /* Per target: why it failed at some depth ("" while healthy); from then on
@@ -113,6 +122,21 @@ static void check_failed(struct failed *fl, unsigned t, unsigned i,
 	cli_say("%s: %s; left out of the deeper points", d->name, fl->why[t]);
 }
 
+/* The targets' own figures at point p, in the order they ran. */
+static void keep_devices(struct point *p, const struct cli_report *rep)
+{
+	unsigned t;
+
+	p->dev = calloc(rep->ndev ? rep->ndev : 1, sizeof(*p->dev));
+	for (t = 0; p->dev && t < rep->ndev; t++) {
+		snprintf(p->dev[t].name, sizeof(p->dev[t].name), "%s", rep->dev[t].name);
+		p->dev[t].iops = rep->dev[t].iops;
+		p->dev[t].has_lat = rep->dev[t].has_lat;
+		p->dev[t].p50 = rep->dev[t].lat.p50;
+		p->dev[t].p99 = rep->dev[t].lat.p99;
+	}
+}
+
 static int run_points(const struct cli_opts *o, struct cli_targets *ts,
 		      struct point *pt, unsigned n, struct failed *fl, FILE *f)
 {
@@ -150,6 +174,7 @@ static int run_points(const struct cli_opts *o, struct cli_targets *ts,
 			memset(&rep.total.tl, 0, sizeof(rep.total.tl));	/* moved */
 			pt[i].done = true;
 			pt[i].unfixed = rep.unfixed_bufs;
+			keep_devices(&pt[i], &rep);
 			print_point(f, &pt[i]);
 		}
 		if (!rc)
@@ -174,6 +199,21 @@ static json_t *point_devices(const struct cli_targets *ts, const struct failed *
 	return a;
 }
 
+/* [{name, iops, p50_ns, p99_ns}] of the targets point p ran; latency null
+ * without it. */
+static json_t *by_device(const struct point *p)
+{
+	json_t *a = json_array();
+	unsigned t;
+
+	for (t = 0; a && p->dev && t < p->ndev; t++)
+		json_array_append_new(a, json_pack("{s:s, s:f, s:o, s:o}", "name", p->dev[t].name,
+			"iops", p->dev[t].iops,
+			"p50_ns", p->dev[t].has_lat ? json_integer((json_int_t)p->dev[t].p50) : json_null(),
+			"p99_ns", p->dev[t].has_lat ? json_integer((json_int_t)p->dev[t].p99) : json_null()));
+	return a;
+}
+
 static json_t *points_json(const struct point *pt, unsigned n,
 			   const struct cli_targets *ts, const struct failed *fl)
 {
@@ -181,13 +221,14 @@ static json_t *points_json(const struct point *pt, unsigned n,
 	unsigned i;
 
 	for (i = 0; a && i < n && pt[i].done; i++)
-		json_array_append_new(a, json_pack("{s:I, s:f, s:f, s:o, s:I, s:I, s:o, s:o}",
+		json_array_append_new(a, json_pack("{s:I, s:f, s:f, s:o, s:I, s:I, s:o, s:o, s:o}",
 						   "qd", (json_int_t)pt[i].qd,
 						   "iops", pt[i].total.iops, "bw_bytes", pt[i].total.bw_bytes,
 						   "lat_ns", cli_json_lat(&pt[i].total),
 						   "ios", (json_int_t)pt[i].total.ios,
 						   "errors", (json_int_t)pt[i].total.errors,
 						   "devices", point_devices(ts, fl, i),
+						   "by_device", by_device(&pt[i]),
 						   "timeline", cli_json_timeline(&pt[i].total.tl)));
 	return a;
 }
@@ -379,8 +420,10 @@ static int cmd_sweep(int argc, char **argv)
 	if (fl->stalled)
 		cli_runner_abandon(rc ? rc : CLI_EXIT_RUNTIME);	/* workers hold a target */
 out:
-	for (i = 0; i < CLI_MAX_QDS; i++)
+	for (i = 0; i < CLI_MAX_QDS; i++) {
 		free(pt[i].total.tl.s);
+		free(pt[i].dev);
+	}
 	free(fl);
 	cli_targets_close(&ts);
 	return rc;

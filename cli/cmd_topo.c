@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/out.h"
+#include "cli/topo_dot.h"
 #include "topo/topo.h"
 
 /* topo's JSON keeps jansson's full real precision (the reports round to 12
@@ -25,7 +26,15 @@ static int set_topology(struct cli_opts *o, const char *arg, char *err, size_t e
 	return 0;
 }
 
+static int set_dot(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_flag("--dot", arg, &o->dot, err, errlen);
+}
+
 static const struct cli_optdesc own[] = {
+	{ "dot", 0x201, NULL, 0, 0, set_dot,
+	  "a Graphviz drawing of the PCIe tree on stdout\n"
+	  "instead of the text (render: dot -Tsvg)" },
 	{ "topology", 0x200, "FILE.xml", 0, 0, set_topology,
 	  "an lstopo XML export instead of this machine\n"
 	  "(facts only sysfs has are then unknown)" },
@@ -37,7 +46,7 @@ static int cmd_topo(int argc, char **argv);
 const struct cli_verb cli_verb_topo = {
 	.name = "topo",
 	.what = "where each NVMe drive sits: PCI path, NUMA node, cores",
-	.synopsis = "iostorm topo [--json FILE|-] [--topology FILE.xml] [TARGET...]\n\n"
+	.synopsis = "iostorm topo [--json FILE|-] [--dot] [--topology FILE.xml] [TARGET...]\n\n"
 		"Where each NVMe drive sits: its NUMA node, PCI bus id, link and host\n"
 		"bridge; per node its cores, memory and drives; then findings. With\n"
 		"TARGET: these devices or files instead of every NVMe namespace.",
@@ -456,7 +465,14 @@ static int cmd_topo(int argc, char **argv)
 	nf = topo_findings(t, devs, (unsigned)ndevs, &f);
 	if (nf < 0)
 		goto oom;
-	print_text(cli_out_text(&o), t, &o, devs, (unsigned)ndevs, f, nf);
+	if (o.dot && o.json && !strcmp(o.json, "-")) {
+		cli_say("--dot and --json - both want stdout: give --json a file");
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (o.dot ? cli_topo_dot(stdout, t, o.topology, devs, (unsigned)ndevs, f, nf) :
+		    (print_text(cli_out_text(&o), t, &o, devs, (unsigned)ndevs, f, nf), 0))
+		goto oom;
 	rc = CLI_EXIT_OK;
 	if (o.json)
 		rc = cli_out_json(o.json, json_report(t, devs, (unsigned)ndevs, f, nf),

@@ -23,5 +23,6 @@ extern const struct cli_verb cli_verb_sweep;
 extern const struct cli_verb cli_verb_topo;
 extern const struct cli_verb cli_verb_plan;
 extern const struct cli_verb cli_verb_nop;
+extern const struct cli_verb cli_verb_plot;
 
 #endif

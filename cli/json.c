@@ -10,17 +10,40 @@ static json_int_t ji(uint64_t v)
 	return v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v;
 }
 
+/* [[pct, ns], ...] at fixed percentiles, from the merged histogram, so a
+ * plot can draw the distribution; NULL when out of memory. */
+static json_t *lat_cdf(const struct eng_hist *h)
+{
+	static const double pct[] = { 0.1, 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.5,
+				      99.9, 99.95, 99.99, 99.999 };
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < sizeof(pct) / sizeof(pct[0]); i++) {
+		if (json_array_append_new(a, json_pack("[f, I]", pct[i],
+						       ji(eng_hist_percentile(h, pct[i]))))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 json_t *cli_json_lat(const struct cli_dev *d)
 {
 	const struct cli_lat *l = &d->lat;
+	json_t *j;
 
 	if (!d->has_lat)
 		return json_null();
-	return json_pack("{s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-			 "mean", l->mean, "stddev", l->stddev, "min", ji(l->min),
-			 "p50", ji(l->p50), "p90", ji(l->p90), "p99", ji(l->p99),
-			 "p99.9", ji(l->p999), "p99.99", ji(l->p9999),
-			 "max", ji(l->max));
+	j = json_pack("{s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+		      "mean", l->mean, "stddev", l->stddev, "min", ji(l->min),
+		      "p50", ji(l->p50), "p90", ji(l->p90), "p99", ji(l->p99),
+		      "p99.9", ji(l->p999), "p99.99", ji(l->p9999),
+		      "max", ji(l->max));
+	if (j && d->hist)
+		json_object_set_new(j, "cdf", lat_cdf(d->hist));
+	return j;
 }
 
 static json_t *cpus_array(const int *cpus, unsigned n)

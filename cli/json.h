@@ -10,8 +10,9 @@
 #include "cli/out.h"
 #include "cli/report.h"
 
-/* {"mean", "stddev", "min", "p50", ..., "max"} in ns, or JSON null when the
- * device has no latency figures. New reference. */
+/* {"mean", "stddev", "min", "p50", ..., "max"} in ns, and "cdf" where the
+ * device keeps its histogram, or JSON null when the device has no latency
+ * figures. New reference. */
 json_t *cli_json_lat(const struct cli_dev *d);
 /* Every option of o as an object. New reference. */
 json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r);

@@ -64,6 +64,8 @@ struct cli_opts {
 					 * sum of its root ports */
 	const char *from;		/* plan: a saturate report */
 	bool bs_set;			/* plan: --bs was given */
+	bool dot;			/* topo's --dot */
+	const char *plot_out;		/* plot's -o FILE.svg|FILE.png */
 	char **targets;			/* the operands, inside argv */
 	unsigned ntargets;
 };

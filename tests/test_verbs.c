@@ -29,7 +29,7 @@ static const char *sample(const char *name)
 		{ "jobs-per-device", "2" }, { "jobs", "2" }, { "placement", "remote" },
 		{ "range", "4k" }, { "json", "-" }, { "seed", "7" }, { "demo-size", "1m" },
 		{ "topology", "server.xml" }, { "drive-iops", "1m" }, { "memory-bw", "150g" },
-		{ "from", "saturate.json" },
+		{ "host-bridge-bw", "20g" }, { "from", "saturate.json" }, { "output", "x.svg" },
 	};
 	size_t i;
 

@@ -1,0 +1,83 @@
+# iostorm topo --dot (issue 12 item 3): each topology fixture drawn and
+# rendered with dot -Tsvg; the SVG parses and holds one <g class="node">
+# per NUMA node, host bridge, bridge, controller and drive; the findings
+# colour what they name (few cores, the crowded node, degraded links from
+# the recorded sysfs tree); a hostile model string stays one label; the
+# live machine draws too.
+. "$(dirname "$0")/lib.sh"
+need_iostorm
+need_cmd dot xmllint
+
+fx=tests/fixtures
+orange='fillcolor="#f5b041"'
+red='color="#c0392b"'
+
+# draw NAME NODES ARGS...: topo --dot ARGS renders to $T_DIR/NAME.svg,
+# which parses and holds NODES nodes; the DOT source is $T_DIR/NAME.dot
+draw() {
+	local name=$1 want=$2 n
+	shift 2
+	expect_ok "topo --dot $*" topo --dot "$@" || return 1
+	cp "$T_OUT" "$T_DIR/$name.dot"
+	if ! dot -Tsvg "$T_DIR/$name.dot" >"$T_DIR/$name.svg" 2>"$T_DIR/dot.err" ||
+		[ -s "$T_DIR/dot.err" ]; then
+		check_fail "$name: dot -Tsvg failed or warned: $(head -3 "$T_DIR/dot.err")"
+		return 1
+	fi
+	if ! xmllint --noout "$T_DIR/$name.svg"; then
+		check_fail "$name: the SVG does not parse"
+		return 1
+	fi
+	n=$(grep -c '<g id="node[0-9]*" class="node">' "$T_DIR/$name.svg")
+	[ "$n" -eq "$want" ] || check_fail "$name: $n nodes in the drawing, want $want"
+}
+
+# count NAME PATTERN WANT WHAT: PATTERN occurs WANT times in NAME.dot
+count() {
+	local n
+	n=$(grep -cF -- "$2" "$T_DIR/$1.dot")
+	[ "$n" -eq "$3" ] || check_fail "$1: $n $4, want $3"
+}
+
+# 2 NUMA nodes, 3 host bridges (2 without drives), 4 root ports, 4 drives;
+# node 0 crowded, every drive short of cores
+draw imbalance 13 --topology $fx/topo-2node-imbalance.xml &&
+	count imbalance "$orange" 5 "orange boxes (4 drives, node 0)"
+grep -q 'n0 .*more drives than its share' "$T_DIR/imbalance.dot" ||
+	check_fail "imbalance: node 0 is not marked crowded"
+grep -q 'few cores' "$T_DIR/imbalance.dot" || check_fail "imbalance: no drive says few cores"
+# only the named target: 2 nodes, 3 host bridges, its port, itself
+draw target 7 --topology $fx/topo-2node-imbalance.xml nvme2n1
+# a CPU-less node: its drive orange (cpuless node), node 1 with no bridge
+draw cpuless 9 --topology $fx/topo-cpuless-node.xml &&
+	grep -q 'cpuless node' "$T_DIR/cpuless.dot" || check_fail "cpuless: the drive does not say cpuless node"
+# multipath: one namespace under two controllers on two nodes, not orange
+draw multipath 10 --topology $fx/topo-multipath.xml &&
+	count multipath "$orange" 0 "orange boxes"
+[ "$(grep -c -- '-> d0;' "$T_DIR/multipath.dot")" -eq 2 ] ||
+	check_fail "multipath: nvme0n1 does not hang from its two controllers"
+# degraded links: sysfs from the recorded tree gives the maximums
+draw degraded-xml 8 --topology $fx/topo-degraded-link.xml &&
+	count degraded-xml "$red" 0 "red links (no sysfs, no maximums)"
+IOSTORM_SYSFS_ROOT=$fx/sysfs-degraded draw degraded 8 --topology $fx/topo-degraded-link.xml &&
+	{ count degraded "$red" 2 "red links"; count degraded "$orange" 2 "orange drives"; }
+grep -q '8 GT/s x4 (max 16 GT/s x4)' "$T_DIR/degraded.dot" ||
+	check_fail "degraded: the drive is not labelled with its link"
+
+# a recorded export whose model string tries to close the label and add
+# an edge, with a Graphviz escape, a newline and markup: the same nodes
+sed 's|value="Fixture NVMe"|value="Evil\&quot; -\&gt; x [label=\&quot;\\N\&#10;}\&amp;\&lt;"|' \
+	$fx/topo-2node-imbalance.xml >"$T_DIR/evil.xml"
+grep -q 'Evil' "$T_DIR/evil.xml" || fail "could not make the hostile fixture"
+draw evil 13 --topology "$T_DIR/evil.xml"
+grep -qF 'Evil&quot; &#45;&gt; x [label=&quot;\N\x0a}&amp;&lt;' "$T_DIR/evil.svg" ||
+	grep -qF 'Evil" -> x [label="\N\x0a}&amp;&lt;' "$T_DIR/evil.svg" ||
+	check_fail "evil: the model is not drawn as text"
+
+# this machine, whatever it has
+expect_ok "topo --dot, live" topo --dot && { dot -Tsvg "$T_OUT" >"$T_DIR/live.svg" 2>/dev/null &&
+	xmllint --noout "$T_DIR/live.svg" || check_fail "live: the drawing does not render"; }
+expect_ok "topo --dot --json FILE" topo --dot --json "$T_DIR/t.json" --topology $fx/topo-multipath.xml
+[ -s "$T_DIR/t.json" ] || check_fail "--dot --json FILE wrote no JSON"
+expect_error "--dot --json -" 2 'both want stdout' topo --dot --json - --topology $fx/topo-multipath.xml
+t_done
