@@ -15,6 +15,7 @@
 #include "cli/out.h"
 #include "cli/plan.h"
 #include "cli/plan_from.h"
+#include "cli/topo_dot.h"
 #include "model/ceiling.h"
 #include "topo/topo.h"
 
@@ -56,6 +57,11 @@ static int set_bridge_bw(struct cli_opts *o, const char *arg, char *err, size_t 
 	return cli_parse_count("--host-bridge-bw", arg, 1, MAX_BW, &o->bridge_bw, err, errlen);
 }
 
+static int set_dot(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_flag("--dot", arg, &o->dot, err, errlen);
+}
+
 static int set_bs(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	uint64_t v;
@@ -88,6 +94,9 @@ static const struct cli_optdesc own[] = {
 	  "each host bridge's (root complex's) bandwidth, from\n"
 	  "the platform's documents (an AMD EPYC quadrant,\n"
 	  "an Intel stack); default: the sum of its root ports" },
+	{ "dot", 0x305, NULL, 0, 0, set_dot,
+	  "write a Graphviz drawing of the plan to stdout\n"
+	  "instead of the text (render: dot -Tsvg)" },
 	{ "from", 0x303, "FILE", 0, 0, set_from,
 	  "a saturate --json report: each drive's solo QDn\n"
 	  "IOPS and each node's IOs per CPU-second" },
@@ -101,7 +110,7 @@ const struct cli_verb cli_verb_plan = {
 	.what = "which part of the machine caps the IOPS, and which drive to move",
 	.synopsis = "iostorm plan [--topology FILE.xml] [--drive-iops N] [--memory-bw BYTES/s]\n"
 		"             [--host-bridge-bw BYTES/s] [--bs SIZE] [--from saturate.json]\n"
-		"             [--json FILE|-]\n\n"
+		"             [--json FILE|-] [--dot]\n\n"
 		"The ceiling model without running IO: each drive's demand through its\n"
 		"links, switches, host bridge, node memory and CPU; the predicted IOPS\n"
 		"and the resource that binds; then the drive moves to free root ports\n"
@@ -290,6 +299,10 @@ static int figures(struct cli_opts *o, struct cli_plan_from *from, struct cli_pl
 			o->targets[0]);
 		return CLI_EXIT_USAGE;
 	}
+	if (o->dot && o->json && !strcmp(o->json, "-")) {
+		cli_say("--dot and --json - both want stdout: give --json a file");
+		return CLI_EXIT_USAGE;
+	}
 	if (!o->drive_iops && !o->from) {
 		cli_say("no drive rates: give --drive-iops N (a drive's IOPS alone) or --from "
 			"saturate.json (measured); plan never guesses them");
@@ -316,6 +329,41 @@ static int figures(struct cli_opts *o, struct cli_plan_from *from, struct cli_pl
 	f->mems = o->memory_bw ? NULL : from->mems;
 	f->nmems = o->memory_bw ? 0 : from->nmems;
 	return -1;
+}
+
+/* --dot: the topology's drives with the plan drawn over them. 0 or
+ * -ENOMEM. */
+static int draw(struct topo *t, const struct cli_opts *o, const struct model_ceil *m,
+		const struct cli_ceil_snap *s)
+{
+	unsigned n = topo_ndevs(t), i;
+	const struct topo_dev **devs = calloc(n ? n : 1, sizeof(*devs));
+	struct cli_dot_move *mv = calloc(m->nmoves ? m->nmoves : 1, sizeof(*mv));
+	const struct model_ceil_res *b = s->binding >= 0 ? &m->res[s->binding] : NULL;
+	char bind[256];
+	struct cli_dot_plan pl = {
+		.binding = b ? b->name : NULL,
+		.binding_kind = b ? model_ceil_kind_name(b->kind) : NULL,
+		.binding_node = b ? b->node : -1, .binding_text = bind,
+		.predicted = s->predicted, .moves = mv, .nmoves = m->nmoves,
+	};
+	int ret = -ENOMEM;
+
+	if (!devs || !mv)
+		goto out;
+	for (i = 0; i < n; i++)
+		devs[i] = topo_dev(t, i);
+	for (i = 0; i < m->nmoves; i++)
+		mv[i] = (struct cli_dot_move){ m->res[m->move[i].drive].name,
+					       m->port[m->move[i].to_port].name,
+					       m->move[i].ceiling_after };
+	cli_ceil_binding_text(bind, sizeof(bind), m, s);
+	ret = cli_topo_dot_plan(stdout, t, o->topology, devs, n, &pl);
+	fflush(stdout);
+out:
+	free(devs);
+	free(mv);
+	return ret;
 }
 
 /* The tree built; an exit status, or -1 to go on. */
@@ -385,7 +433,14 @@ static int cmd_plan(int argc, char **argv)
 		goto out;
 	}
 	model_ceil_plan(&m);
-	print_text(cli_out_text(&o), t, &o, &p, &m, &s);
+	if (o.dot) {
+		if (draw(t, &o, &m, &s)) {
+			cli_say("out of memory");
+			goto out;
+		}
+	} else {
+		print_text(cli_out_text(&o), t, &o, &p, &m, &s);
+	}
 	rc = CLI_EXIT_OK;
 	if (o.json)
 		rc = cli_out_json(o.json, json_report(&o, &p, &m, &s), CLI_JSON_REPORT);

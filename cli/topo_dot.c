@@ -31,6 +31,7 @@ struct item {
 					 * or none (node says which) */
 	int node;			/* NUMA node index of a host bridge; -1 */
 	bool bridge_below;		/* a bridge hangs from it: a switch */
+	bool free_port;			/* a root port with nothing below */
 };
 
 struct tree {
@@ -268,8 +269,11 @@ static void print_items(FILE *f, const struct tree *tr)
 
 	for (i = 0; i < tr->n; i++) {
 		x = &tr->it[i];
-		fprintf(f, "  i%zu [fillcolor=\"%s\", label=\"", i, C_BRIDGE);
-		if (x->kind == IT_HOST_BRIDGE)
+		fprintf(f, "  i%zu [fillcolor=\"%s\"%s, label=\"", i, C_BRIDGE,
+			x->free_port ? ", style=\"rounded,filled,dashed\"" : "");
+		if (x->free_port)
+			fprintf(f, "free root port\\n");
+		else if (x->kind == IT_HOST_BRIDGE)
 			fprintf(f, "host bridge\\n");
 		else if (x->kind == IT_CONTROLLER) {
 			dot_esc(f, x->what);
@@ -328,9 +332,88 @@ static void print_drive(FILE *f, unsigned k, const struct topo_dev *d, int up,
 			bad ? " [color=\"" C_DEGRADED "\", penwidth=2.5]" : "");
 }
 
-int cli_topo_dot(FILE *f, struct topo *t, const char *source,
-		 const struct topo_dev *const *devs, unsigned ndevs,
-		 const struct topo_finding *fnd, int nf)
+/* Every free root port, under its host bridge (one of the tree's). */
+static int free_ports(struct tree *tr, struct topo *t)
+{
+	const struct topo_host_bridge *hbs;
+	unsigned n = topo_host_bridges(t, &hbs), i, k;
+	int hb, x;
+
+	for (i = 0; i < n; i++) {
+		if (!hbs[i].nfree)
+			continue;
+		hb = host_bridge(tr, t, hbs[i].name);
+		if (hb < 0)
+			return hb;
+		for (k = 0; k < hbs[i].nports; k++) {
+			if (hbs[i].ports[k].nfunctions)
+				continue;
+			x = item(tr, IT_BRIDGE, hbs[i].ports[k].busid, hb);
+			if (x < 0)
+				return x;
+			tr->it[x].free_port = true;
+		}
+	}
+	return 0;
+}
+
+static int find_item(const struct tree *tr, enum item_kind kind, const char *id)
+{
+	size_t i;
+
+	for (i = 0; id && i < tr->n; i++)
+		if (tr->it[i].kind == kind && !strcmp(tr->it[i].id, id))
+			return (int)i;
+	return -1;
+}
+
+static int find_drive(const struct topo_dev *const *devs, unsigned ndevs, const char *name)
+{
+	unsigned k;
+
+	for (k = 0; name && k < ndevs; k++)
+		if (!strcmp(devs[k]->name, name))
+			return (int)k;
+	return -1;
+}
+
+/* The binding resource outlined, the moves drawn. */
+static void print_plan(FILE *f, struct topo *t, const struct tree *tr,
+		       const struct topo_dev *const *devs, unsigned ndevs,
+		       const struct cli_dot_plan *pl)
+{
+	const char *kind = pl->binding_kind ? pl->binding_kind : "";
+	const char *out = "color=\"" C_DEGRADED "\", penwidth=3.5";
+	int x = -1, d;
+	unsigned i;
+
+	if (!strcmp(kind, "memory") || !strcmp(kind, "cpu")) {
+		x = pl->binding_node >= 0 ? topo_node_index(t, (unsigned)pl->binding_node) : -1;
+		if (x >= 0)
+			fprintf(f, "  n%d [%s, xlabel=\"%s binds\"];\n", x, out, kind);
+	} else if (!strcmp(kind, "host_bridge")) {
+		x = find_item(tr, IT_HOST_BRIDGE, pl->binding);
+	} else if (!strcmp(kind, "link") || !strcmp(kind, "switch")) {
+		x = find_item(tr, IT_BRIDGE, pl->binding);
+		if (x < 0)	/* a drive's own link without a port above it */
+			x = find_item(tr, IT_CONTROLLER, pl->binding);
+	}
+	if (x >= 0 && strcmp(kind, "memory") && strcmp(kind, "cpu"))
+		fprintf(f, "  i%d [%s, xlabel=\"binds\"];\n", x, out);
+	for (i = 0; i < pl->nmoves; i++) {
+		d = find_drive(devs, ndevs, pl->moves[i].drive);
+		x = find_item(tr, IT_BRIDGE, pl->moves[i].port);
+		if (d < 0 || x < 0)
+			continue;
+		fprintf(f, "  d%d -> i%d [style=dashed, color=\"#2e86c1\", fontcolor=\"#2e86c1\", "
+			   "arrowhead=normal, constraint=false, label=\"move %u: %.0f IOPS\"];\n",
+			d, x, i + 1, pl->moves[i].ceiling_after);
+	}
+}
+
+static int dot_draw(FILE *f, struct topo *t, const char *source,
+		    const struct topo_dev *const *devs, unsigned ndevs,
+		    const struct topo_finding *fnd, int nf, const struct cli_dot_plan *pl)
 {
 	struct tree tr = { NULL, 0, 0 };
 	int *up = calloc(ndevs ? ndevs : 1, sizeof(*up));
@@ -354,19 +437,32 @@ int cli_topo_dot(FILE *f, struct topo *t, const char *source,
 		if (up[k] == -ENOMEM || controllers(&tr, t, devs[k], ctl[k]))
 			goto out;
 	}
+	if (pl && free_ports(&tr, t))
+		goto out;
 	topo_counts(t, &cores, &pus);
-	fprintf(f, "digraph iostorm_topo {\n  graph [label=\"PCIe tree of ");
+	fprintf(f, "digraph iostorm_%s {\n  graph [label=\"%s", pl ? "plan" : "topo",
+		pl ? "plan for the PCIe tree of " : "PCIe tree of ");
 	dot_esc(f, source ? source : "this machine");
-	fprintf(f, " (%u NUMA node%s, %u cores, %u PUs)\\norange: a drive a finding names, "
-		   "or a node with more drives than its share; red edge: a link below its "
-		   "maximum\", labelloc=t, fontname=\"sans\", fontsize=12, rankdir=TB];\n"
+	fprintf(f, " (%u NUMA node%s, %u cores, %u PUs)\\n", topo_nnodes(t),
+		topo_nnodes(t) == 1 ? "" : "s", cores, pus);
+	if (pl) {
+		fprintf(f, "predicted %.0f IOPS; ", pl->predicted);
+		dot_esc(f, pl->binding_text ? pl->binding_text : "");
+		fprintf(f, "\\nred outline: the binding resource; dashed box: a free root "
+			   "port; blue arrow: a move and the ceiling after it");
+	} else {
+		fprintf(f, "orange: a drive a finding names, or a node with more drives than "
+			   "its share; red edge: a link below its maximum");
+	}
+	fprintf(f, "\", labelloc=t, fontname=\"sans\", fontsize=12, rankdir=TB];\n"
 		   "  node [shape=box, style=\"rounded,filled\", fontname=\"sans\", fontsize=10];\n"
-		   "  edge [arrowhead=none];\n", topo_nnodes(t), topo_nnodes(t) == 1 ? "" : "s",
-		cores, pus);
+		   "  edge [arrowhead=none, fontname=\"sans\", fontsize=10];\n");
 	print_numa(f, t, crowded(fnd, nf));
 	print_items(f, &tr);
 	for (k = 0; k < ndevs; k++)
 		print_drive(f, k, devs[k], up[k], ctl[k], fnd, nf);
+	if (pl)
+		print_plan(f, t, &tr, devs, ndevs, pl);
 	fprintf(f, "}\n");
 	rc = 0;
 out:
@@ -374,4 +470,18 @@ out:
 	free(up);
 	free(ctl);
 	return rc;
+}
+
+int cli_topo_dot(FILE *f, struct topo *t, const char *source,
+		 const struct topo_dev *const *devs, unsigned ndevs,
+		 const struct topo_finding *fnd, int nf)
+{
+	return dot_draw(f, t, source, devs, ndevs, fnd, nf, NULL);
+}
+
+int cli_topo_dot_plan(FILE *f, struct topo *t, const char *source,
+		      const struct topo_dev *const *devs, unsigned ndevs,
+		      const struct cli_dot_plan *plan)
+{
+	return dot_draw(f, t, source, devs, ndevs, NULL, 0, plan);
 }

@@ -16,4 +16,29 @@ int cli_topo_dot(FILE *f, struct topo *t, const char *source,
 		 const struct topo_dev *const *devs, unsigned ndevs,
 		 const struct topo_finding *fnd, int nf);
 
+/* What plan adds to the drawing: the free root ports (dashed boxes), the
+ * binding resource (a thick red outline: a port or switch by its bus id, a
+ * host bridge by its name, a node's memory or CPU on its NUMA node), and
+ * each move as a dashed blue arrow from the drive to its new port. */
+struct cli_dot_move {
+	const char *drive;		/* the device's name */
+	const char *port;		/* the free root port's bus id */
+	double ceiling_after;
+};
+
+struct cli_dot_plan {
+	const char *binding;		/* resource name; NULL: none binds */
+	const char *binding_kind;	/* model_ceil_kind_name() */
+	int binding_node;		/* memory or CPU: OS index; else -1 */
+	const char *binding_text;	/* the sentence, in the title */
+	double predicted;
+	const struct cli_dot_move *moves;
+	unsigned nmoves;
+};
+
+/* cli_topo_dot with plan's overlay. */
+int cli_topo_dot_plan(FILE *f, struct topo *t, const char *source,
+		      const struct topo_dev *const *devs, unsigned ndevs,
+		      const struct cli_dot_plan *plan);
+
 #endif

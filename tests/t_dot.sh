@@ -3,7 +3,7 @@
 # per NUMA node, host bridge, bridge, controller and drive; the findings
 # colour what they name (few cores, the crowded node, degraded links from
 # the recorded sysfs tree); a hostile model string stays one label; the
-# live machine draws too.
+# live machine draws too; plan --dot draws the plan over the tree.
 . "$(dirname "$0")/lib.sh"
 need_iostorm
 need_cmd dot xmllint
@@ -80,4 +80,27 @@ expect_ok "topo --dot, live" topo --dot && { dot -Tsvg "$T_OUT" >"$T_DIR/live.sv
 expect_ok "topo --dot --json FILE" topo --dot --json "$T_DIR/t.json" --topology $fx/topo-multipath.xml
 [ -s "$T_DIR/t.json" ] || check_fail "--dot --json FILE wrote no JSON"
 expect_error "--dot --json -" 2 'both want stdout' topo --dot --json - --topology $fx/topo-multipath.xml
+
+# plan --dot: the same tree with the plan over it. topo-2node-free.xml: 2
+# nodes, host bridges 0000:00 (4 drives behind a switch) and 0000:80 with
+# 3 free root ports; with 2 GB/s a bridge, 0000:00 binds and nvme0n1 moves
+# to 0000:80:01.1. 2 nodes + 2 host bridges + 2 switches + 4 ports + 4
+# drives + 3 free ports = 17 boxes.
+pdraw() {
+	expect_ok "plan --dot" plan --dot --topology $fx/topo-2node-free.xml --drive-iops 1m \
+		--host-bridge-bw 2g || return 1
+	cp "$T_OUT" "$T_DIR/plan.dot"
+	dot -Tsvg "$T_DIR/plan.dot" >"$T_DIR/plan.svg" 2>"$T_DIR/dot.err" && [ ! -s "$T_DIR/dot.err" ] &&
+		xmllint --noout "$T_DIR/plan.svg" || { check_fail "plan: the drawing does not render"; return 1; }
+	n=$(grep -c '<g id="node[0-9]*" class="node">' "$T_DIR/plan.svg")
+	[ "$n" -eq 17 ] || check_fail "plan: $n nodes in the drawing, want 17"
+	count plan 'label="free root port\n' 3 "free root ports"
+	count plan 'xlabel="binds"' 1 "binding resources"
+	grep -q '^  i[0-9]* \[color="#c0392b", penwidth=3.5, xlabel="binds"\];$' "$T_DIR/plan.dot" ||
+		check_fail "plan: the binding host bridge is not outlined"
+	count plan 'label="move 1: 976562 IOPS"' 1 "move arrows"
+}
+pdraw
+expect_error "plan --dot --json -" 2 'both want stdout' plan --dot --json - \
+	--topology $fx/topo-2node-free.xml --drive-iops 1m
 t_done

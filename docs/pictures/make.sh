@@ -75,4 +75,6 @@ measure saturate saturate --qd 32 -t 1 --ramp 0.5 "$a" "$b"
 IOSTORM_SYSFS_ROOT=tests/fixtures/sysfs-degraded \
 	"$IOSTORM" topo --dot --topology tests/fixtures/topo-degraded-link.xml |
 	dot -Tsvg >"$out/topo-degraded.svg" || die "topo --dot (degraded) failed"
+"$IOSTORM" plan --dot --topology tests/fixtures/topo-2node-free.xml --drive-iops 1m \
+	--host-bridge-bw 2g | dot -Tsvg >"$out/plan.svg" || die "plan --dot failed"
 ls -l "$out"/*.svg
