@@ -1,5 +1,6 @@
 # iostorm: `make` builds ./iostorm, `make check` runs every test, `make
-# vmcheck` the emulated-NVMe suite (QEMU, tests/vm/).
+# vmcheck` the emulated-NVMe suite (QEMU, tests/vm/), `make mpi` builds
+# ./iostorm-mpi with Open MPI and `make mpicheck` runs its tests.
 # SANITIZE=address,undefined or SANITIZE=thread builds into its own folder.
 # WERROR=1 turns warnings into errors (CI does).
 
@@ -36,7 +37,7 @@ LIB := $(BUILD)/libiostorm.a
 HAVE_FUSE3 := $(shell $(PKG_CONFIG) --exists fuse3 && echo yes)
 FUSEFAULT := $(if $(HAVE_FUSE3),$(BUILD)/tests/fusefault)
 
-.PHONY: all check vmcheck bench clean
+.PHONY: all check vmcheck bench clean mpi mpicheck
 # test objects are not intermediate: keep them, so a rebuild relinks nothing
 .SECONDARY:
 all: $(BIN)
@@ -75,10 +76,34 @@ vmcheck: $(BIN) $(BUILD)/vm/placecheck
 	IOSTORM=$(abspath $(BIN)) PLACECHECK=$(abspath $(BUILD)/vm/placecheck) \
 		T_SCRIPTS=tests/vm TEST_TIMEOUT=900 tests/run.sh
 
+# iostorm-mpi (docs/mpi.md): the same library and the thin MPI layer of
+# mpi/, compiled with mpicc or pkg-config ompi-c; nothing else needs MPI
+MPI_SRC := $(wildcard mpi/*.c)
+MPI_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(MPI_SRC))
+MPI_BIN ?= $(if $(SANITIZE),$(BUILD)/iostorm-mpi,iostorm-mpi)
+MPICC ?= $(shell command -v mpicc 2>/dev/null)
+MPI_CFLAGS = $(if $(MPICC),,$(shell $(PKG_CONFIG) --cflags ompi-c 2>/dev/null))
+MPI_LIBS = $(if $(MPICC),,$(shell $(PKG_CONFIG) --libs ompi-c 2>/dev/null))
+MPI_HAVE = $(or $(MPICC),$(MPI_LIBS))
+
+mpi: $(MPI_BIN)
+
+$(BUILD)/mpi/%.o: mpi/%.c
+	@[ -n "$(MPI_HAVE)" ] || { echo "make mpi: no Open MPI (mpicc or pkg-config ompi-c): apt-get install libopenmpi-dev openmpi-bin" >&2; exit 1; }
+	@mkdir -p $(dir $@)
+	$(or $(MPICC),$(CC)) $(CFLAGS) $(MPI_CFLAGS) -c -o $@ $<
+
+$(MPI_BIN): $(MPI_OBJ) $(LIB)
+	$(or $(MPICC),$(CC)) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(MPI_LIBS)
+
+mpicheck: $(MPI_BIN) $(BIN) $(TEST_BIN)
+	IOSTORM=$(abspath $(BIN)) IOSTORM_MPI=$(abspath $(MPI_BIN)) \
+		TESTBIN=$(abspath $(BUILD)/tests) SANITIZE=$(SANITIZE) tests/run.sh t_mpi
+
 bench: $(BIN)
 	IOSTORM=$(abspath $(BIN)) bench/run.sh
 
 clean:
-	rm -rf build build-* iostorm
+	rm -rf build build-* iostorm iostorm-mpi
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/cli/main.d $(TEST_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(BUILD)/cli/main.d $(TEST_BIN:=.d) $(MPI_OBJ:.o=.d)
