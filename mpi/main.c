@@ -72,6 +72,7 @@ int mpi_take_targets_file(struct mpi_ctx *m, int argc, char **argv)
 static int dispatch(struct mpi_ctx *m, int argc, char **argv)
 {
 	const char *verb = argc >= 2 && argv[1][0] != '-' ? argv[1] : NULL;
+	int rc;
 
 	if (verb && (!strcmp(verb, "help"))) {
 		if (!m->rank)
@@ -105,7 +106,12 @@ static int dispatch(struct mpi_ctx *m, int argc, char **argv)
 	argc = mpi_take_targets_file(m, argc, argv);
 	if (argc < 0)
 		return CLI_EXIT_USAGE;
-	return !strcmp(m->verb, "run") ? mpi_run(m, argc, argv) : mpi_saturate(m, argc, argv);
+	rc = !strcmp(m->verb, "run") ? mpi_run(m, argc, argv) : mpi_saturate(m, argc, argv);
+	if (asks_help(argc, argv) && !rc)
+		printf("\niostorm-mpi also takes:\n"
+		       "      --targets-file FILE  a line per host: its name or rank number, then its\n"
+		       "                           targets, switch=NAME and nqn=NQN; '#' comments\n");
+	return rc;
 }
 
 int main(int argc, char **argv)
