@@ -175,30 +175,41 @@ static void print_hosts(FILE *f, const struct cli_opts *o, const struct hrow *r,
 	fputc('\n', f);
 }
 
+/* v as a column entry: "-" when unknown (and for a negative gap). */
+static const char *fmt_iops(char *buf, size_t len, double v)
+{
+	if (!model_gap_known(v) || v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.0f", v);
+	return buf;
+}
+
+static void print_gap_row(FILE *f, const char *label, double alone, double all,
+			  double gap, double pct)
+{
+	char a[32], b[32], c[32];
+
+	fprintf(f, "  %-8s %18s %18s %12s", label, fmt_iops(a, sizeof(a), alone),
+		fmt_iops(b, sizeof(b), all), fmt_iops(c, sizeof(c), gap));
+	put_pct(f, pct);
+	fputc('\n', f);
+}
+
 static void print_cluster(FILE *f, const struct cli_opts *o, const json_t *hosts,
 			  const struct model_cgap *g, unsigned n)
 {
 	char qdn[16];
 
 	snprintf(qdn, sizeof(qdn), "QD%u", o->qd);
-	fprintf(f, "\ncluster     sum of hosts alone   all hosts at once         gap      gap%%");
+	fprintf(f, "\n%-10s %18s %18s %12s %6s", "cluster", "sum of hosts alone",
+		"all hosts at once", "gap", "gap%");
 	if (g->nhost < n)
 		fprintf(f, "   (%u of %u hosts)", g->nhost, n);
-	fprintf(f, "\n  %-8s", "QD1");
-	put_iops(f, g->qd1_alone);
-	fprintf(f, "          ");
-	put_iops(f, g->qd1_cluster);
-	fprintf(f, "  ");
-	put_iops(f, g->qd1_gap);
-	put_pct(f, g->qd1_gap_pct);
-	fprintf(f, "\n  %-8s", qdn);
-	put_iops(f, g->qdn_alone);
-	fprintf(f, "          ");
-	put_iops(f, g->qdn_cluster);
-	fprintf(f, "  ");
-	put_iops(f, g->qdn_gap);
-	put_pct(f, g->qdn_gap_pct);
-	fprintf(f, "\nwindows: the hosts' cluster steps started within ");
+	fputc('\n', f);
+	print_gap_row(f, "QD1", g->qd1_alone, g->qd1_cluster, g->qd1_gap, g->qd1_gap_pct);
+	print_gap_row(f, qdn, g->qdn_alone, g->qdn_cluster, g->qdn_gap, g->qdn_gap_pct);
+	fprintf(f, "windows: the hosts' cluster steps started within ");
 	put_ms(f, mpi_spread(hosts, "qd1", "window_start_ns"));
 	fprintf(f, " (QD1) and ");
 	put_ms(f, mpi_spread(hosts, "qdn", "window_start_ns"));
