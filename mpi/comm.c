@@ -1,7 +1,7 @@
 /* What the ranks say to each other: lines on stderr named by host, the
  * status after setup, a barrier that carries each rank's status, JSON text
- * gathered at rank 0, histograms summed at rank 0. The only file besides
- * main.c that calls MPI. */
+ * gathered at rank 0, histograms summed at rank 0. Every collective of
+ * the layer but main.c's setup and tfile.c's broadcast lives here. */
 #include "mpi/mpi_int.h"
 
 #include <errno.h>

@@ -221,7 +221,7 @@ int mpi_run(struct mpi_ctx *m, int argc, char **argv)
 {
 	struct mrun x;
 	bool go;
-	int rc, stalled;
+	int rc;
 
 	memset(&x, 0, sizeof(x));
 	x.m = m;
@@ -233,8 +233,8 @@ int mpi_run(struct mpi_ctx *m, int argc, char **argv)
 	rc = setup(&x);
 	if (!rc && !x.h.same)
 		rc = gather(&x, mpi_max(measure(&x)));
-	stalled = mpi_max(x.rep.stalled);
-	if (stalled) {
+	/* this rank's own: the others close as usual */
+	if (x.rep.stalled) {
 		m->abandon = true;	/* workers hold the targets: leave them */
 	} else {
 		cli_report_free(&x.rep);

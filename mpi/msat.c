@@ -65,6 +65,10 @@ static int setup(struct msat *x)
 	}
 	if (!rc)
 		rc = cli_sat_open(&x->s, &x->o, &x->so);
+	if (!rc && !x->cluster) {
+		cli_say("out of memory");
+		rc = CLI_EXIT_RUNTIME;
+	}
 	return mpi_agree(m, rc);
 }
 
@@ -218,7 +222,7 @@ static int report(struct msat *x, int rc)
 int mpi_saturate(struct mpi_ctx *m, int argc, char **argv)
 {
 	struct msat x;
-	int rc, crc, stalled;
+	int rc, crc;
 
 	memset(&x, 0, sizeof(x));
 	x.m = m;
@@ -226,10 +230,6 @@ int mpi_saturate(struct mpi_ctx *m, int argc, char **argv)
 		return rc;
 	x.cluster = json_object();
 	rc = setup(&x);
-	if (!rc && !x.cluster) {
-		cli_say("out of memory");
-		rc = CLI_EXIT_RUNTIME;
-	}
 	if (!rc && !x.h.same) {
 		plan(&x);
 		rc = hosts_in_turn(&x);
@@ -240,8 +240,8 @@ int mpi_saturate(struct mpi_ctx *m, int argc, char **argv)
 			rc = cluster_steps(&x, rc);
 		rc = report(&x, mpi_max(rc));
 	}
-	stalled = mpi_max(x.s.stalled);
-	if (stalled) {
+	/* this rank's own: the others close as usual */
+	if (x.s.stalled) {
 		m->abandon = true;	/* workers hold the targets: leave them */
 	} else {
 		cli_sat_close(&x.s);

@@ -79,4 +79,15 @@ else
 		check_fail "3 ranks: switch= not per host"
 	grep -Eq '^  switch leaf1: [^ ]+#0 [^ ]+#1$' "$T_OUT" || { check_fail "3 ranks: no shared switch line"; show_output; }
 fi
+
+# one rank found by its host name alone
+echo "$h $l1 # by name" >"$T_DIR/byname"
+run_mpi 1 saturate "${q[@]}" --targets-file "$T_DIR/byname" --json "$T_DIR/one.json"
+if [ "$T_RC" -ne 0 ]; then
+	check_fail "by host name: exit $T_RC"
+	show_output
+else
+	jq -e --arg l "$l1" '.hosts[0].targets == [$l] and .hosts[0].targets_from == "targets file"' \
+		"$T_DIR/one.json" >/dev/null || check_fail "by host name: not the host's line"
+fi
 t_done

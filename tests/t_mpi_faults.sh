@@ -49,6 +49,12 @@ run_mpi 2 saturate "${q[@]}" --targets-file "$T_DIR/twice"
 expect_mpi_error "a rank twice" 2 "twice:2: '0' has a line already \(line 1\)"
 run_mpi 2 saturate "${q[@]}" --targets-file "$T_DIR/missing"
 expect_mpi_error "missing file" 2 "--targets-file .*missing: No such file"
+# rank 1 has no line, and no NVMe here (or the test would read it)
+if [ ! -d /sys/class/nvme ] || [ -z "$(ls /sys/class/nvme 2>/dev/null)" ]; then
+	printf '0 %s\n' "$l0" >"$T_DIR/only0"
+	run_mpi 2 saturate "${q[@]}" --targets-file "$T_DIR/only0"
+	expect_mpi_error "no line, no NVMe" 2 "\(rank 1\): no targets: no line for it in .*only0.*--demo"
+fi
 run_mpi 2 saturate --qd 0 "$l0"
 expect_mpi_error "--qd 0" 2 -- "--qd"
 run_mpi 2 frobnicate
