@@ -171,8 +171,9 @@ static unsigned shared(const struct model_cgap_in *in, struct model_cgap *g)
 				found++;
 			} else if (model_gap_known(l_out) && l_out < MODEL_GAP_LOSS_PCT &&
 				   l_in - l_out >= MODEL_GAP_TOGETHER_PTS) {
-				snprintf(text, sizeof(text), "the loss follows %s: its %u hosts lost %.0f%% together, the other %u %.0f%%",
-					 label, n_in, l_in, n_out, l_out);
+				snprintf(text, sizeof(text), "the loss follows %s: its %u hosts lost %.0f%% together, the other %u %s %.0f%%",
+					 label, n_in, l_in, n_out, l_out < 0 ? "gained" : "lost",
+					 l_out < 0 ? -l_out : l_out);
 				add(g, MODEL_CGAP_SHARED, label, text);
 				found++;
 			}

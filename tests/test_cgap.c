@@ -85,12 +85,26 @@ static void follows_switch(void)
 
 	model_cgap_analyse(&in, &g);
 	f = find(&g, MODEL_CGAP_SHARED);
-	CHECKF(f && !strcmp(f->what, "switch leaf1") && strstr(f->text, "2 hosts lost 35%"),
-	       "%s", f ? f->text : "none");
+	CHECKF(f && !strcmp(f->what, "switch leaf1") && strstr(f->text, "2 hosts lost 35%") &&
+	       strstr(f->text, "the other 2 lost 1%"), "%s", f ? f->text : "none");
 	CHECK(g.verdict == MODEL_CGAP_V_SHARED);
 	CHECK(strstr(g.verdict_text, "switch leaf1") != NULL);
 	f = find(&g, MODEL_CGAP_HOST_LOSS);
 	CHECKF(f && strstr(f->text, ": a 40%") && strstr(f->text, ", b 30%"), "%s", f ? f->text : "none");
+}
+
+/* hosts outside the resource that did better together read "gained" */
+static void others_gained(void)
+{
+	struct model_cgap_host h[3] = { host("a", 30, sw1, 1), host("b", 30, sw1, 1),
+					host("c", -20, sw2, 1) };
+	struct model_cgap_in in = { h, 3, 1.0, 0 };
+	const struct model_cgap_finding *f;
+	struct model_cgap g;
+
+	model_cgap_analyse(&in, &g);
+	f = find(&g, MODEL_CGAP_SHARED);
+	CHECKF(f && strstr(f->text, "the other 1 gained 20%"), "%s", f ? f->text : "none");
 }
 
 static void shared_by_all(void)
@@ -149,6 +163,7 @@ int main(void)
 	add_up();
 	one_slow_host();
 	follows_switch();
+	others_gained();
 	shared_by_all();
 	hosts_no_resource();
 	missing_host();
