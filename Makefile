@@ -1,6 +1,7 @@
 # iostorm: `make` builds ./iostorm, `make check` runs every test, `make
 # vmcheck` the emulated-NVMe suite (QEMU, tests/vm/), `make pictures` the
-# pictures in docs/pictures/ (a real run, as root on loop devices).
+# pictures in docs/pictures/ (a real run, as root on loop devices), `make
+# mpi` builds ./iostorm-mpi with Open MPI and `make mpicheck` runs its tests.
 # SANITIZE=address,undefined or SANITIZE=thread builds into its own folder.
 # WERROR=1 turns warnings into errors (CI does).
 
@@ -37,7 +38,7 @@ LIB := $(BUILD)/libiostorm.a
 HAVE_FUSE3 := $(shell $(PKG_CONFIG) --exists fuse3 && echo yes)
 FUSEFAULT := $(if $(HAVE_FUSE3),$(BUILD)/tests/fusefault)
 
-.PHONY: all check vmcheck bench pictures clean
+.PHONY: all check vmcheck bench pictures clean mpi mpicheck
 # test objects are not intermediate: keep them, so a rebuild relinks nothing
 .SECONDARY:
 all: $(BIN)
@@ -76,6 +77,30 @@ vmcheck: $(BIN) $(BUILD)/vm/placecheck
 	IOSTORM=$(abspath $(BIN)) PLACECHECK=$(abspath $(BUILD)/vm/placecheck) \
 		T_SCRIPTS=tests/vm TEST_TIMEOUT=900 tests/run.sh
 
+# iostorm-mpi (docs/mpi.md): the same library and the thin MPI layer of
+# mpi/, compiled with mpicc or pkg-config ompi-c; nothing else needs MPI
+MPI_SRC := $(wildcard mpi/*.c)
+MPI_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(MPI_SRC))
+MPI_BIN ?= $(if $(SANITIZE),$(BUILD)/iostorm-mpi,iostorm-mpi)
+MPICC ?= $(shell command -v mpicc 2>/dev/null)
+MPI_CFLAGS = $(if $(MPICC),,$(shell $(PKG_CONFIG) --cflags ompi-c 2>/dev/null))
+MPI_LIBS = $(if $(MPICC),,$(shell $(PKG_CONFIG) --libs ompi-c 2>/dev/null))
+MPI_HAVE = $(or $(MPICC),$(MPI_LIBS))
+
+mpi: $(MPI_BIN)
+
+$(BUILD)/mpi/%.o: mpi/%.c
+	@[ -n "$(MPI_HAVE)" ] || { echo "make mpi: no Open MPI (mpicc or pkg-config ompi-c): apt-get install libopenmpi-dev openmpi-bin" >&2; exit 1; }
+	@mkdir -p $(dir $@)
+	$(or $(MPICC),$(CC)) $(CFLAGS) $(MPI_CFLAGS) -c -o $@ $<
+
+$(MPI_BIN): $(MPI_OBJ) $(LIB)
+	$(or $(MPICC),$(CC)) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(MPI_LIBS)
+
+mpicheck: $(MPI_BIN) $(BIN) $(TEST_BIN)
+	IOSTORM=$(abspath $(BIN)) IOSTORM_MPI=$(abspath $(MPI_BIN)) \
+		TESTBIN=$(abspath $(BUILD)/tests) SANITIZE=$(SANITIZE) tests/run.sh t_mpi
+
 bench: $(BIN)
 	IOSTORM=$(abspath $(BIN)) bench/run.sh
 
@@ -84,9 +109,9 @@ pictures: $(BIN)
 	IOSTORM=$(abspath $(BIN)) docs/pictures/make.sh
 
 clean:
-	rm -rf build build-* iostorm
+	rm -rf build build-* iostorm iostorm-mpi
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/cli/main.d $(TEST_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(BUILD)/cli/main.d $(TEST_BIN:=.d) $(MPI_OBJ:.o=.d)
 
 # ---- install, uninstall and the Debian package ----
 # make install PREFIX=/usr DESTDIR=DIR puts the files under DIR/usr (what

@@ -38,6 +38,10 @@ const char *cli_fmt_us(char *buf, size_t len, double ns, bool known);
 void cli_out_verb(const char *name);
 /* One error or note line on stderr, with the prefix and a newline. */
 void cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* From now on every cli_say line goes to fn, escaped and without the
+ * prefix, instead of stderr; fn NULL: stderr again. For the MPI layer,
+ * which names the host on each line and holds a setup error for rank 0. */
+void cli_out_sink(void (*fn)(void *ctx, const char *line), void *ctx);
 /* s to f with control characters as \xNN (cli_say does this to its line). */
 void cli_put_escaped(const char *s, FILE *f);
 

@@ -51,6 +51,10 @@ struct cli_dev {
 	bool stalled;			/* still held IOs after the drain grace */
 	uint64_t inflight_at_end;	/* how many, over its workers */
 	struct cli_tl_series tl;	/* a sample per second; owned */
+	/* CLOCK_REALTIME (ns) when the run's measured window began and
+	 * ended, the same for every device of a run: lines up runs made on
+	 * several hosts (iostorm-mpi); 0: no window */
+	uint64_t wall_start_ns, wall_end_ns;
 };
 
 struct cli_report {

@@ -46,6 +46,7 @@ struct runctx {
 	unsigned nstalled;	/* workers left in the kernel at the end */
 	struct cli_timeline tl;	/* a sample per second per device */
 	bool tl_ok;		/* no sample lost to a failed allocation */
+	uint64_t wall_start, wall_end;	/* the measured window, CLOCK_REALTIME */
 };
 
 /* ---- completion mode ---- */
@@ -305,6 +306,14 @@ static uint64_t now_ns(void)
 	return eng_mono_ns();
 }
 
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * CLI_NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
 static void sleep_ns(uint64_t ns)
 {
 	struct timespec ts = { (time_t)(ns / CLI_NS_PER_S), (long)(ns % CLI_NS_PER_S) };
@@ -469,7 +478,9 @@ static void measure(struct runctx *c)
 	 * of a few microseconds that would be scaled up to a rate */
 	if (!should_stop(c)) {
 		eng_run_measure(c->r);
+		c->wall_start = wall_ns();
 		wait_phase(c, label, c->o->time_ns, true);
+		c->wall_end = wall_ns();
 	}
 	eng_run_stop(c->r);
 	c->nstalled = drain(c);
@@ -577,9 +588,14 @@ static int collect(struct runctx *c, struct cli_report *out)
 	}
 	if (cli_report_total(out) || cli_tl_last(&c->tl, c->r) || !c->tl_ok)
 		return -ENOMEM;
-	for (i = 0; i < c->ndev; i++)
+	for (i = 0; i < c->ndev; i++) {
 		out->dev[i].tl = cli_tl_take(&c->tl, i);
+		out->dev[i].wall_start_ns = c->wall_start;
+		out->dev[i].wall_end_ns = c->wall_end;
+	}
 	out->total.tl = cli_tl_take(&c->tl, c->ndev);
+	out->total.wall_start_ns = c->wall_start;
+	out->total.wall_end_ns = c->wall_end;
 	return 0;
 }
 

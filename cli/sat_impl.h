@@ -3,7 +3,7 @@
  * reason about them (sat_analyse.c), print the table (sat_report.c) and
  * write the JSON (sat_json.c). Calls go one way: sat_run.c calls the other
  * three, and they call nothing back in it. Not for other commands: they use
- * cli/saturate.h. */
+ * cli/saturate.h; the MPI layer (mpi/) runs the pieces below itself. */
 #ifndef CLI_SAT_IMPL_H
 #define CLI_SAT_IMPL_H
 
@@ -91,6 +91,22 @@ struct sat {
 		double measured;	/* all at once QDn, healthy devices */
 	} ceil;
 };
+
+/* sat_run.c: the run in pieces, as cli_saturate_run strings them (and
+ * the MPI layer, with barriers between). All return a CLI_EXIT_* status. */
+/* Fills s (zeroed first) from o: opens the targets, loads the topology.
+ * Call cli_sat_close in every case. Says what went wrong in one line. */
+int cli_sat_open(struct sat *s, const struct cli_opts *o,
+		 const struct cli_sat_opts *so);
+/* Each device alone at QD1 then QDn, then the SMT steps. */
+int cli_sat_solo(struct sat *s);
+/* One step into figure f: device `only` alone, or every device that has
+ * not failed (only < 0). A step run twice keeps the last figures. */
+int cli_sat_step(struct sat *s, enum sat_fig f, int only);
+/* Some step kept figures: there is something to conclude on. */
+bool cli_sat_any_done(const struct sat *s);
+/* Closes the targets and frees what open and the steps kept. */
+void cli_sat_close(struct sat *s);
 
 /* sat_smt.c: the two SMT steps where the machine has SMT; s->smt. Said
  * on stderr like the other steps; CLI_EXIT_* of the runner. */

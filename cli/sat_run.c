@@ -77,6 +77,9 @@ static void keep(struct satdev *sd, enum sat_fig f, struct cli_dev *d)
 		if (cpus)
 			memcpy(cpus, d->cpus, d->nworkers * sizeof(*cpus));
 	}
+	/* a step run again (the MPI layer's cluster steps) replaces it */
+	free(sd->fig[f].cpus);
+	free(sd->fig[f].tl.s);
 	sd->fig[f] = *d;
 	sd->fig[f].hist = NULL;
 	sd->fig[f].cpus = cpus;
@@ -120,7 +123,7 @@ static void check_failed(struct satdev *sd, enum sat_fig f,
 
 /* One step: device `only` alone, or every device that has not failed
  * (only < 0); none left: nothing to run. */
-static int run_step(struct sat *s, enum sat_fig f, int only)
+int cli_sat_step(struct sat *s, enum sat_fig f, int only)
 {
 	const struct eng_target *tp[CLI_MAX_TARGETS];
 	unsigned idx[CLI_MAX_TARGETS];
@@ -175,24 +178,32 @@ static int run_step(struct sat *s, enum sat_fig f, int only)
 	return rc;
 }
 
-static int run_all(struct sat *s)
+int cli_sat_solo(struct sat *s)
 {
 	unsigned i;
 	int rc = 0;
 
 	for (i = 0; i < s->n && !rc && !cli_runner_interrupted(); i++) {
-		rc = run_step(s, SAT_QD1_SOLO, (int)i);
+		rc = cli_sat_step(s, SAT_QD1_SOLO, (int)i);
 		if (!rc && !cli_runner_interrupted())
-			rc = run_step(s, SAT_QDN_SOLO, (int)i);
+			rc = cli_sat_step(s, SAT_QDN_SOLO, (int)i);
 	}
 	if (!rc && !cli_runner_interrupted())
 		rc = cli_sat_smt(s);
+	s->interrupted |= cli_runner_interrupted();
+	return rc;
+}
+
+static int run_all(struct sat *s)
+{
+	int rc = cli_sat_solo(s);
+
 	if (!rc && !cli_runner_interrupted())
-		rc = run_step(s, SAT_QD1_ALL, -1);
+		rc = cli_sat_step(s, SAT_QD1_ALL, -1);
 	if (!rc && !cli_runner_interrupted())
-		rc = run_step(s, SAT_QDN_ALL, -1);
+		rc = cli_sat_step(s, SAT_QDN_ALL, -1);
 	if (!rc && s->so->compare_placement && !cli_runner_interrupted())
-		rc = run_step(s, SAT_QDN_REMOTE, -1);
+		rc = cli_sat_step(s, SAT_QDN_REMOTE, -1);
 	s->interrupted |= cli_runner_interrupted();
 	return rc;
 }
@@ -221,7 +232,7 @@ static void plan(struct sat *s)
 
 /* ---- the run ---- */
 
-static void sat_free(struct sat *s)
+void cli_sat_close(struct sat *s)
 {
 	unsigned i, f;
 
@@ -238,7 +249,7 @@ static void sat_free(struct sat *s)
 	cli_targets_close(&s->ts);
 }
 
-static bool any_done(const struct sat *s)
+bool cli_sat_any_done(const struct sat *s)
 {
 	unsigned i, f;
 
@@ -272,43 +283,56 @@ static int conclude(struct sat *s)
 	return rc ? rc : errs;
 }
 
+int cli_sat_open(struct sat *s, const struct cli_opts *o,
+		 const struct cli_sat_opts *so)
+{
+	unsigned i;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->o = o;
+	s->so = so;
+	s->out = cli_out_text(o);
+	if (!o->ntargets || o->ntargets > CLI_MAX_TARGETS) {
+		cli_say("%s", o->ntargets ? "too many targets" : "no TARGET given");
+		return CLI_EXIT_USAGE;
+	}
+	rc = cli_targets_open(&s->ts, o);
+	if (rc)
+		return rc;
+	s->n = s->ts.n;
+	s->dev = calloc(s->n, sizeof(*s->dev));
+	if (!s->dev) {
+		cli_say("out of memory");
+		return CLI_EXIT_RUNTIME;
+	}
+	for (i = 0; i < s->n; i++)
+		s->dev[i].t = &s->ts.t[i];
+	load_topology(s);
+	s->host_cpus = host_cpus();
+	return CLI_EXIT_OK;
+}
+
 int cli_saturate_run(const struct cli_opts *o, const struct cli_sat_opts *so)
 {
 	struct sat s;
 	unsigned i;
 	int rc;
 
-	memset(&s, 0, sizeof(s));
-	s.o = o;
-	s.so = so;
-	s.out = cli_out_text(o);
-	if (!o->ntargets || o->ntargets > CLI_MAX_TARGETS) {
-		cli_say("%s", o->ntargets ? "too many targets" : "no TARGET given");
-		return CLI_EXIT_USAGE;
-	}
-	rc = cli_targets_open(&s.ts, o);
-	if (rc)
+	rc = cli_sat_open(&s, o, so);
+	if (rc) {
+		cli_sat_close(&s);
 		return rc;
-	s.n = s.ts.n;
-	s.dev = calloc(s.n, sizeof(*s.dev));
-	if (!s.dev) {
-		cli_say("out of memory");
-		sat_free(&s);
-		return CLI_EXIT_RUNTIME;
 	}
-	for (i = 0; i < s.n; i++)
-		s.dev[i].t = &s.ts.t[i];
-	load_topology(&s);
-	s.host_cpus = host_cpus();
 	plan(&s);
 	rc = run_all(&s);
 	/* a step that failed as a whole (said) keeps what the others measured */
-	if (rc != CLI_EXIT_USAGE && any_done(&s)) {
+	if (rc != CLI_EXIT_USAGE && cli_sat_any_done(&s)) {
 		i = (unsigned)conclude(&s);
 		rc = rc ? rc : (int)i;
 	}
 	if (s.stalled)
 		cli_runner_abandon(rc ? rc : CLI_EXIT_RUNTIME);	/* workers hold targets */
-	sat_free(&s);
+	cli_sat_close(&s);
 	return rc;
 }

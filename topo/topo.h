@@ -271,6 +271,13 @@ int topo_io_poll(const char *sysfs_root, dev_t dev);
  * -errno when sysfs cannot say. sysfs_root NULL: the live /sys. */
 int topo_loop_attached(const char *sysfs_root, const char *name);
 
+/* The NQN of every NVMe subsystem (local drives and NVMe-oF arrays alike)
+ * under sysfs_root's class/nvme-subsystem (NULL: the live /sys), sorted,
+ * each once, at most max. Returns the count (0 without NVMe), or -errno
+ * when the folder cannot be read. */
+#define TOPO_NQN_LEN 224		/* an NQN is at most 223 bytes */
+int topo_subsys_nqns(const char *sysfs_root, char (*nqn)[TOPO_NQN_LEN], unsigned max);
+
 /* MemAvailable: what the kernel estimates can be allocated without
  * swapping. meminfo NULL is the live /proc/meminfo. Returns 0 with *bytes,
  * -ENODATA when the file has no such line (kernels before 3.14), or the
