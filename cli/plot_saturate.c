@@ -105,7 +105,7 @@ static void use_panel(FILE *gp, const json_t *res)
 	char label[160];
 	size_t i;
 
-	cli_gp_panel(gp, "the ceiling's resources: share of each the run used");
+	cli_gp_panel(gp, "the ceiling model: each resource's predicted share of its capacity");
 	fputs("set style data histograms\nset style histogram clustered gap 1\n"
 	      "set style fill solid 0.85 border -1\nset boxwidth 0.9\n"
 	      "set ylabel 'utilization (%)'\nset yrange [0:*]\n"
