@@ -106,8 +106,8 @@ struct eng_result {
 	struct eng_hist *hist;		/* owned by the run; NULL without latency */
 	bool stalled;			/* still held IOs when eng_run_join_for
 					 * gave up on it: the figures are the
-					 * window's from its live counters, with
-					 * no histogram, calls or CPU */
+					 * window's from its live counters (errs
+					 * too), with no histogram, calls or CPU */
 	uint32_t inflight_at_end;	/* IOs it held then */
 };
 

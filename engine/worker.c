@@ -119,12 +119,23 @@ static double tv_sub(struct timeval a, struct timeval b)
 	return (double)(a.tv_sec - b.tv_sec) + (double)(a.tv_usec - b.tv_usec) / 1e6;
 }
 
+static void worker_errs_reset(struct eng_worker *w)
+{
+	struct eng_errlive *el = w->errlive;
+	unsigned i;
+
+	atomic_store_explicit(&el->first, 0, memory_order_relaxed);
+	atomic_store_explicit(&el->first_ns, 0, memory_order_relaxed);
+	for (i = 0; i < ENG_ERR_SLOTS; i++)
+		atomic_store_explicit(&el->count[i], 0, memory_order_relaxed);
+}
+
 static void worker_begin_measure(struct eng_worker *w)
 {
 	w->ios_ramp = w->ios;
 	w->ios = 0;
 	w->errors = 0;
-	memset(&w->res->errs, 0, sizeof(w->res->errs));
+	worker_errs_reset(w);
 	w->calls = 0;
 	if (w->hist)
 		eng_hist_reset(w->hist);
@@ -170,6 +181,7 @@ void eng_worker_end(struct eng_worker *w)
 	r->ios = w->ios;
 	r->bytes = w->ios * (w->job->op == ENG_OP_NOP ? 0 : w->job->bs);
 	r->errors = w->errors;
+	eng_errlive_read(w->errlive, &r->errs);
 	r->calls = w->calls;
 }
 
@@ -223,20 +235,27 @@ static bool io_error_is_fatal(int res)
 }
 
 /* Only the measured window's failures, like res->errors: the ramp's are
- * forgotten and the drain's are after the window. */
+ * forgotten and the drain's are after the window. Published as they
+ * happen (only this thread writes them, so a load and a store are an
+ * increment), for the controller to name them should this worker get
+ * stuck in the kernel; eng_worker_end copies them into the result. */
 static void io_error_note(struct eng_worker *w, int res)
 {
-	struct eng_errors *e = &w->res->errs;
+	struct eng_errlive *el = w->errlive;
 	/* never -res on a value past any errno: -INT_MIN overflows */
 	int err = res >= 0 ? 0 : res >= -ENG_ERRNO_MAX ? -res : ENG_ERR_OTHER;
+	uint64_t n;
 
 	if (!w->t_start_ns || w->stopping)
 		return;
 	if (!w->errors) {
-		e->first = err;
-		e->first_ns = eng_mono_ns() - w->t_start_ns;
+		atomic_store_explicit(&el->first_ns, eng_mono_ns() - w->t_start_ns,
+				      memory_order_relaxed);
+		/* release: a reader that sees first sees its first_ns */
+		atomic_store_explicit(&el->first, (uint32_t)err + 1, memory_order_release);
 	}
-	e->count[err]++;
+	n = atomic_load_explicit(&el->count[err], memory_order_relaxed);
+	atomic_store_explicit(&el->count[err], n + 1, memory_order_relaxed);
 }
 
 void eng_worker_io_error(struct eng_worker *w, int res)
@@ -310,6 +329,7 @@ void *eng_worker_main(void *arg)
 	w.job = th->job;
 	w.res = th->res;
 	w.live = th->live;
+	w.errlive = th->errlive;
 	w.ctl = &th->run->ctl;
 	w.th = th;
 	w.state_seen = ENG_ST_SETUP;

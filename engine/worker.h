@@ -65,6 +65,7 @@ struct eng_worker {
 	/* cold */
 	const struct eng_job *job;
 	struct eng_result *res;
+	struct eng_errlive *errlive;	/* the window's failures, published */
 	size_t buf_len;
 	uint64_t t_start_ns;
 	struct timeval ru_user, ru_sys;
