@@ -39,7 +39,8 @@ static int aio_setup(struct eng_worker *w)
 
 	/* the union may hold a failed io_uring attempt's bytes */
 	memset(&w->a, 0, sizeof(w->a));
-	if (j->mode != ENG_MODE_IRQ || j->op != ENG_OP_READ) {
+	/* the stamp check is io_uring's alone */
+	if (j->mode != ENG_MODE_IRQ || j->op != ENG_OP_READ || j->stamps) {
 		w->res->stage = j->mode != ENG_MODE_IRQ ? ENG_STAGE_MODE : ENG_STAGE_SETUP;
 		w->res->err = -EOPNOTSUPP;
 		return -EOPNOTSUPP;

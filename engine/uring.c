@@ -2,6 +2,7 @@
  * submission and reaping, one io_uring_enter per loop. */
 #include <errno.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -152,6 +153,73 @@ static void uring_teardown(struct eng_worker *w)
 	if (w->u.ring_ok)
 		io_uring_queue_exit(&w->u.ring);
 	w->u.ring_ok = false;
+	free(w->u.chk_sub);
+	free(w->u.chk_pend);
+	w->u.chk_sub = NULL;
+	w->u.chk_pend = NULL;
+}
+
+/* The stamp check (engine.h, struct eng_stampcheck): irq mode only, where
+ * every SQE is submitted by a call of this thread that it can stamp. */
+static int uring_chk_setup(struct eng_worker *w)
+{
+	const struct eng_job *j = w->job;
+
+	if (!j->stamps)
+		return 0;
+	if (j->mode != ENG_MODE_IRQ || !j->latency) {
+		w->res->stage = ENG_STAGE_SETUP;
+		w->res->err = -EOPNOTSUPP;
+	} else {
+		w->u.chk_sub = calloc(j->qd, sizeof(*w->u.chk_sub));
+		w->u.chk_pend = calloc(j->qd, sizeof(*w->u.chk_pend));
+		if (w->u.chk_sub && w->u.chk_pend)
+			return 0;
+		w->res->stage = ENG_STAGE_MEMORY;
+		w->res->err = -ENOMEM;
+	}
+	uring_teardown(w);
+	return w->res->err;
+}
+
+/* The stamp check's clock: the loop's own, read here per call or per IO. */
+static inline uint64_t uring_chk_now(void)
+{
+	return eng_ticks_to_ns(eng_ticks());
+}
+
+/* Right before a call that submits: the per-IO submission stamp of every
+ * SQE it carries, and the loop's user-space time so far. */
+static inline void uring_chk_submit(struct eng_worker *w, uint64_t now)
+{
+	struct eng_stampcheck *c = w->job->stamps;
+	uint64_t t = uring_chk_now();
+	uint32_t i;
+
+	for (i = 0; i < w->u.chk_npend; i++)
+		w->u.chk_sub[w->u.chk_pend[i]] = t;
+	w->u.chk_npend = 0;
+	if (w->latency && t - now > c->loop_max)
+		c->loop_max = t - now;
+}
+
+/* As a CQE is read, before the loop completes it: the IO's per-IO latency
+ * and how far each of its loop stamps is from the per-IO one. Only the IOs
+ * the loop times (eng_worker_complete's test). */
+static inline void uring_chk_reap(struct eng_worker *w, uint32_t slot, int res,
+				  uint64_t now)
+{
+	struct eng_stampcheck *c = w->job->stamps;
+	uint64_t t = uring_chk_now(), sub = w->u.chk_sub[slot];
+	uint64_t sub_early = sub - w->slot_ns[slot], cmp_early = t - now;
+
+	if (!w->latency || (uint32_t)res != w->expect)
+		return;
+	eng_hist_add(&c->ref, t - sub);
+	c->sub_early_sum += sub_early;
+	c->cmp_early_sum += cmp_early;
+	c->sub_early_max = sub_early > c->sub_early_max ? sub_early : c->sub_early_max;
+	c->cmp_early_max = cmp_early > c->cmp_early_max ? cmp_early : c->cmp_early_max;
 }
 
 /*
@@ -197,10 +265,15 @@ static int uring_setup(struct eng_worker *w)
 	/* saves an fget/fput per enter; older kernels just lack it */
 	(void)io_uring_register_ring_fd(&w->u.ring);
 	uring_sqe_templates(w);
-	return 0;
+	return uring_chk_setup(w);
 }
 
-static uint32_t uring_prep(struct eng_worker *w, uint64_t now)
+/* The hot loop's pieces take chk, a constant: the stamp check's loop is a
+ * second copy of the same code (uring_loop), and the plain one has none
+ * of its work. */
+#define URING_INLINE static inline __attribute__((always_inline))
+
+URING_INLINE uint32_t uring_prep(struct eng_worker *w, uint64_t now, const bool chk)
 {
 	struct io_uring *ring = &w->u.ring;
 	uint32_t n = eng_worker_budget(w), i;
@@ -219,6 +292,8 @@ static uint32_t uring_prep(struct eng_worker *w, uint64_t now)
 				sqe->buf_index = (uint16_t)(slot >> w->u.region_shift);
 		}
 		sqe->user_data = slot;
+		if (chk)
+			w->u.chk_pend[w->u.chk_npend++] = slot;
 	}
 	return i;
 }
@@ -232,13 +307,18 @@ static uint32_t uring_prep(struct eng_worker *w, uint64_t now)
  * the whole depth and its kernel thread takes the SQEs itself. Returns 0
  * with *queued the SQEs still to submit, or -errno.
  */
-static int uring_fill(struct eng_worker *w, uint64_t now, uint32_t *queued)
+URING_INLINE int uring_fill(struct eng_worker *w, uint64_t now, uint32_t *queued,
+			   const bool chk)
 {
-	uint32_t n = uring_prep(w, now), pending = n;
+	uint32_t n = uring_prep(w, now, chk), pending = n;
 
 	while (n && eng_worker_budget(w)) {
 		if (!w->u.sqpoll) {
-			int ret = io_uring_submit(&w->u.ring);
+			int ret;
+
+			if (chk)
+				uring_chk_submit(w, now);
+			ret = io_uring_submit(&w->u.ring);
 
 			w->calls++;
 			if (ret == -EAGAIN || ret == -EBUSY || ret == -EINTR)
@@ -247,7 +327,7 @@ static int uring_fill(struct eng_worker *w, uint64_t now, uint32_t *queued)
 				return ret;
 			pending = 0;
 		}
-		n = uring_prep(w, now);
+		n = uring_prep(w, now, chk);
 		pending += n;
 	}
 	*queued = pending;
@@ -255,13 +335,15 @@ static int uring_fill(struct eng_worker *w, uint64_t now, uint32_t *queued)
 }
 
 /* Walk every ready CQE, then publish the head once. */
-static uint32_t uring_reap(struct eng_worker *w, uint64_t now)
+URING_INLINE uint32_t uring_reap(struct eng_worker *w, uint64_t now, const bool chk)
 {
 	struct io_uring *ring = &w->u.ring;
 	struct io_uring_cqe *cqe;
 	unsigned head, n = 0;
 
 	io_uring_for_each_cqe(ring, head, cqe) {
+		if (chk)
+			uring_chk_reap(w, (uint32_t)cqe->user_data, cqe->res, now);
 		eng_worker_complete(w, (uint32_t)cqe->user_data, cqe->res, now);
 		n++;
 	}
@@ -295,19 +377,22 @@ static int uring_enter_sqpoll(struct eng_worker *w, uint32_t queued,
 /* One io_uring_enter: submit what was queued and, when nothing more can be
  * queued, wait for a completion; otherwise just let the kernel run
  * completions (DEFER_TASKRUN runs them only when asked). */
-static int uring_enter(struct eng_worker *w, uint32_t queued, uint32_t reaped)
+URING_INLINE int uring_enter(struct eng_worker *w, uint32_t queued, uint32_t reaped,
+			    uint64_t now, const bool chk)
 {
 	bool wait = !queued || !w->nfree;
 
 	eng_worker_publish_inflight(w);
 	if (w->u.sqpoll)
 		return uring_enter_sqpoll(w, queued, reaped, wait);
+	if (chk)
+		uring_chk_submit(w, now);
 	w->calls++;
 	return wait ? io_uring_submit_and_wait(&w->u.ring, 1) :
 		      io_uring_submit_and_get_events(&w->u.ring);
 }
 
-static int uring_loop(struct eng_worker *w)
+URING_INLINE int uring_run(struct eng_worker *w, const bool chk)
 {
 	struct io_uring *ring = &w->u.ring;
 
@@ -320,11 +405,11 @@ static int uring_loop(struct eng_worker *w)
 		 * descheduled across the window's end) the completions reaped
 		 * below are the drain's, not the window's, and are not timed */
 		(void)eng_worker_tick(w);
-		reaped = uring_reap(w, now);
+		reaped = uring_reap(w, now, chk);
 		/* stopping: by the tick, or by an IO limit reached just now */
 		if (w->stopping && !w->inflight)
 			break;
-		ret = uring_fill(w, now, &queued);
+		ret = uring_fill(w, now, &queued, chk);
 		if (eng_unlikely(ret < 0)) {
 			w->fatal = w->fatal ? w->fatal : ret;
 			eng_worker_end(w);
@@ -336,7 +421,7 @@ static int uring_loop(struct eng_worker *w)
 			io_uring_sqring_wait(ring);
 			continue;
 		}
-		ret = uring_enter(w, queued, reaped);
+		ret = uring_enter(w, queued, reaped, now, chk);
 		if (eng_unlikely(ret < 0 && ret != -EINTR && ret != -EAGAIN &&
 				 ret != -EBUSY && ret != -ETIME)) {
 			w->fatal = w->fatal ? w->fatal : ret;
@@ -345,6 +430,11 @@ static int uring_loop(struct eng_worker *w)
 		}
 	}
 	return 0;
+}
+
+static int uring_loop(struct eng_worker *w)
+{
+	return w->job->stamps ? uring_run(w, true) : uring_run(w, false);
 }
 
 const struct eng_backend_ops eng_uring_ops = {

@@ -76,6 +76,12 @@ struct eng_worker {
 			bool ring_ok;
 			bool sqpoll;
 			bool fixed;	/* buffers registered: READ_FIXED */
+			/* the stamp check's (job->stamps): per-IO submission
+			 * stamps, and the slots prepared since the last
+			 * submitting call */
+			uint64_t *chk_sub;
+			uint32_t *chk_pend;
+			uint32_t chk_npend;
 		} u;
 		struct {
 			io_context_t ctx;
