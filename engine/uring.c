@@ -348,6 +348,8 @@ URING_INLINE uint32_t uring_reap(struct eng_worker *w, uint64_t now, const bool 
 		n++;
 	}
 	io_uring_cq_advance(ring, n);
+	if (w->hist)
+		eng_worker_flush(w);
 	return n;
 }
 

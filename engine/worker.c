@@ -174,6 +174,8 @@ void eng_worker_end(struct eng_worker *w)
 
 	if (w->stopping)
 		return;
+	if (w->hist)
+		eng_worker_flush(w);	/* the window's last run, mid-reap */
 	w->stopping = true;
 	w->latency = false;	/* the drain after the window is not timed */
 	if (!w->t_start_ns) {
