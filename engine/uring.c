@@ -273,29 +273,48 @@ static int uring_setup(struct eng_worker *w)
  * of its work. */
 #define URING_INLINE static inline __attribute__((always_inline))
 
+/*
+ * Up to a batch of SQEs, written in place: the ring is this thread's alone
+ * and (without SQPOLL) empty after every submitting call, so the room is
+ * read once and the SQE index is the local tail, with none of
+ * io_uring_get_sqe's per-SQE head load and flag tests. The worker's
+ * fields used per SQE are copied to locals first: stores into the SQEs and
+ * the slot arrays could alias them, and the compiler would reload them for
+ * every SQE.
+ */
 URING_INLINE uint32_t uring_prep(struct eng_worker *w, uint64_t now, const bool chk)
 {
-	struct io_uring *ring = &w->u.ring;
-	uint32_t n = eng_worker_budget(w), i;
+	struct io_uring_sq *sq = &w->u.ring.sq;
+	uint32_t n = eng_worker_budget(w), room = io_uring_sq_space_left(&w->u.ring), i;
+	uint32_t *free_slot = w->free_slot, nfree = w->nfree, mask = sq->ring_mask;
+	uint32_t tail = sq->sqe_tail, shift = w->u.region_shift, bs = w->bs;
+	uint64_t *slot_ns = w->slot_ns;
+	struct io_uring_sqe *sqes = sq->sqes;
+	struct eng_rng rng = w->rng;
+	char *buf = w->buf;
+	bool read = w->expect, fixed = w->u.fixed;
 
+	n = n < room ? n : room;
 	for (i = 0; i < n; i++) {
-		struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-		uint32_t slot;
+		struct io_uring_sqe *sqe = &sqes[(tail + i) & mask];
+		uint32_t slot = free_slot[--nfree];
 
-		if (eng_unlikely(!sqe))
-			break;
-		slot = eng_worker_take_slot(w, now);
-		if (w->expect) {
-			sqe->addr = (uint64_t)(uintptr_t)(w->buf + (size_t)slot * w->bs);
-			sqe->off = eng_rng_offset(&w->rng);
-			if (eng_likely(w->u.fixed))
-				sqe->buf_index = (uint16_t)(slot >> w->u.region_shift);
+		slot_ns[slot] = now;
+		if (read) {
+			sqe->addr = (uint64_t)(uintptr_t)(buf + (size_t)slot * bs);
+			sqe->off = eng_rng_offset(&rng);
+			if (eng_likely(fixed))
+				sqe->buf_index = (uint16_t)(slot >> shift);
 		}
 		sqe->user_data = slot;
 		if (chk)
 			w->u.chk_pend[w->u.chk_npend++] = slot;
 	}
-	return i;
+	sq->sqe_tail = tail + n;
+	w->rng = rng;
+	w->nfree = nfree;
+	w->inflight += n;
+	return n;
 }
 
 /*
@@ -334,20 +353,84 @@ URING_INLINE int uring_fill(struct eng_worker *w, uint64_t now, uint32_t *queued
 	return 0;
 }
 
-/* Walk every ready CQE, then publish the head once. */
+/* Completions before the IO limit: the one that reaches it must go
+ * through eng_worker_complete, which ends the window there. */
+static inline uint64_t uring_left(const struct eng_worker *w)
+{
+	uint64_t done = w->ios + w->errors;
+
+	if (!w->limit)
+		return UINT64_MAX;
+	return w->limit > done ? w->limit - done : 0;
+}
+
+/*
+ * Walk every ready CQE, then publish the head once. The tail is read once
+ * (acquire: the CQEs before it are written), not once per CQE. A good
+ * completion is counted on locals (see uring_prep for why); anything else
+ * (an error, a short read, the IO that reaches the limit) goes through
+ * eng_worker_complete with the worker's fields written back first.
+ */
 URING_INLINE uint32_t uring_reap(struct eng_worker *w, uint64_t now, const bool chk)
 {
-	struct io_uring *ring = &w->u.ring;
-	struct io_uring_cqe *cqe;
-	unsigned head, n = 0;
+	struct io_uring_cq *cq = &w->u.ring.cq;
+	uint32_t head = *cq->khead, tail = io_uring_smp_load_acquire(cq->ktail);
+	uint32_t n = tail - head, mask = cq->ring_mask, expect = w->expect;
+	uint32_t *free_slot = w->free_slot, nfree = w->nfree, inflight = w->inflight;
+	const uint64_t *slot_ns = w->slot_ns;
+	uint64_t ios = w->ios, run_ns = w->run_ns, run_n = w->run_n;
+	uint64_t left = uring_left(w);
+	bool timed = w->latency;
 
-	io_uring_for_each_cqe(ring, head, cqe) {
+	for (; head != tail; head++) {
+		const struct io_uring_cqe *cqe = &cq->cqes[head & mask];
+		uint32_t slot = (uint32_t)cqe->user_data;
+		int res = cqe->res;
+
 		if (chk)
-			uring_chk_reap(w, (uint32_t)cqe->user_data, cqe->res, now);
-		eng_worker_complete(w, (uint32_t)cqe->user_data, cqe->res, now);
-		n++;
+			uring_chk_reap(w, slot, res, now);
+		if (eng_unlikely((uint32_t)res != expect || left <= 1)) {
+			w->nfree = nfree;
+			w->inflight = inflight;
+			w->ios = ios;
+			w->run_ns = run_ns;
+			w->run_n = run_n;
+			eng_worker_complete(w, slot, res, now);
+			nfree = w->nfree;
+			inflight = w->inflight;
+			ios = w->ios;
+			run_ns = w->run_ns;
+			run_n = w->run_n;
+			timed = w->latency;
+			left = uring_left(w);
+			continue;
+		}
+		left--;
+		free_slot[nfree++] = slot;
+		inflight--;
+		ios++;
+		if (timed) {
+			uint64_t dt = now - slot_ns[slot];
+
+			/* as eng_worker_complete and eng_worker_time */
+			dt = (int64_t)dt < 0 ? 0 : dt;
+			if (eng_likely(dt == run_ns)) {
+				run_n++;
+			} else {
+				if (run_n)
+					eng_hist_add_n(w->hist, run_ns, run_n);
+				run_ns = dt;
+				run_n = 1;
+			}
+		}
 	}
-	io_uring_cq_advance(ring, n);
+	if (n)
+		io_uring_smp_store_release(cq->khead, tail);
+	w->nfree = nfree;
+	w->inflight = inflight;
+	w->ios = ios;
+	w->run_ns = run_ns;
+	w->run_n = run_n;
 	if (w->hist)
 		eng_worker_flush(w);
 	return n;
