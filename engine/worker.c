@@ -73,19 +73,32 @@ static int worker_alloc_buf(struct eng_worker *w)
 	return 0;
 }
 
+/* Whole cache lines, zeroed: what the hot path writes never shares a line
+ * with another worker's memory, whichever malloc arena it comes from
+ * (docs/engine.md, "Two workers"). */
+static void *worker_lines(size_t len)
+{
+	size_t n = (len + 63) / 64 * 64;
+	void *p = aligned_alloc(64, n ? n : 64);
+
+	if (p)
+		memset(p, 0, n ? n : 64);
+	return p;
+}
+
 static int worker_alloc(struct eng_worker *w)
 {
 	uint32_t qd = w->job->qd, i;
 
-	w->free_slot = malloc(qd * sizeof(*w->free_slot));
-	w->slot_ns = calloc(qd, sizeof(*w->slot_ns));
+	w->free_slot = worker_lines(qd * sizeof(*w->free_slot));
+	w->slot_ns = worker_lines(qd * sizeof(*w->slot_ns));
 	if (!w->free_slot || !w->slot_ns)
 		return worker_fail(w, ENG_STAGE_MEMORY, -ENOMEM);
 	for (i = 0; i < qd; i++)
 		w->free_slot[i] = qd - 1 - i;
 	w->nfree = qd;
 	if (w->job->latency) {
-		w->hist = malloc(sizeof(*w->hist));
+		w->hist = worker_lines(sizeof(*w->hist));
 		if (!w->hist)
 			return worker_fail(w, ENG_STAGE_MEMORY, -ENOMEM);
 		eng_hist_reset(w->hist);
