@@ -282,7 +282,8 @@ static int uring_setup(struct eng_worker *w)
  * the slot arrays could alias them, and the compiler would reload them for
  * every SQE.
  */
-URING_INLINE uint32_t uring_prep(struct eng_worker *w, uint64_t now, const bool chk)
+URING_INLINE uint32_t uring_prep_as(struct eng_worker *w, uint64_t now, const bool chk,
+				    const bool read)
 {
 	struct io_uring_sq *sq = &w->u.ring.sq;
 	uint32_t n = eng_worker_budget(w), room = io_uring_sq_space_left(&w->u.ring), i;
@@ -292,7 +293,7 @@ URING_INLINE uint32_t uring_prep(struct eng_worker *w, uint64_t now, const bool 
 	struct io_uring_sqe *sqes = sq->sqes;
 	struct eng_rng rng = w->rng;
 	char *buf = w->buf;
-	bool read = w->expect, fixed = w->u.fixed;
+	bool fixed = w->u.fixed;
 
 	n = n < room ? n : room;
 	for (i = 0; i < n; i++) {
@@ -315,6 +316,13 @@ URING_INLINE uint32_t uring_prep(struct eng_worker *w, uint64_t now, const bool 
 	w->nfree = nfree;
 	w->inflight += n;
 	return n;
+}
+
+/* NOPs and reads get their own copy of the SQE loop, without a test per
+ * SQE for which one it is. */
+URING_INLINE uint32_t uring_prep(struct eng_worker *w, uint64_t now, const bool chk)
+{
+	return w->expect ? uring_prep_as(w, now, chk, true) : uring_prep_as(w, now, chk, false);
 }
 
 /*
