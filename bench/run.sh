@@ -10,7 +10,9 @@
 #      kernel's copy weighs less and the engines' own cost per IO shows;
 #  (n) IORING_OP_NOP at QD128, batch 32: the engine alone;
 #  (q) a loop device over a /dev/shm file with O_DIRECT at QD1 (IOPS and
-#      p50 against t/io_uring -t1 and fio) and at QD32 (against fio).
+#      p50 against t/io_uring -t1 and fio) and at QD32 (against fio);
+#  (s) after the table: two workers on two cores against one, on two
+#      cached files (bench/scale.sh; BENCH_NO_SCALE=1 skips it).
 # Each round runs every case once, the tools one after the other, the
 # order swapped every other round; the table shows medians over rounds and
 # every ratio is the median of the rounds' own ratios (drift cancels).
@@ -216,6 +218,17 @@ done
 rc=0
 python3 "$here/compare.py" "$work" "$reps" "$cpu" "$secs" "$tsc_hz" "$big_mib" \
 	"$a_mib" || rc=$?
+# (s) two workers on two cores against one (bench/scale.sh), same rounds
+if [ "${BENCH_NO_SCALE:-0}" = 1 ]; then
+	note "BENCH_NO_SCALE=1: no scaling check"
+elif [ "$(nproc)" -lt 2 ]; then
+	note "one CPU: no scaling check"
+else
+	note "scaling: 1 worker against 2, $reps rounds ..."
+	SCALE_REPS=$reps SCALE_TIME=$secs SCALE_DIR=$dir IOSTORM=$IOSTORM \
+		SCALE_CPUS="$cpu,$((cpu == 0 ? 1 : cpu - 1))" spawn "$here/scale.sh" ||
+		{ note "the scaling check failed"; rc=1; }
+fi
 if [ "$failed" -gt 0 ]; then
 	note "$failed run(s) failed; their figures are missing above"
 	rc=1

@@ -549,8 +549,8 @@ static void collect_errs(const struct runctx *c, unsigned d, struct cli_dev *dev
 
 	for (w = 0; w < c->per; w++) {
 		res = eng_run_result(c->r, d * c->per + w);
-		if (!res->errors || res->stalled)
-			continue;	/* a stalled worker's are counted, not named */
+		if (!res->errors)
+			continue;	/* a stalled worker's are named too (late_result) */
 		for (i = 0; i < ENG_ERR_SLOTS; i++)
 			count[i] += res->errs.count[i];
 		if (res->errs.first_ns < first_ns) {

@@ -39,7 +39,8 @@ static int aio_setup(struct eng_worker *w)
 
 	/* the union may hold a failed io_uring attempt's bytes */
 	memset(&w->a, 0, sizeof(w->a));
-	if (j->mode != ENG_MODE_IRQ || j->op != ENG_OP_READ) {
+	/* the stamp check is io_uring's alone */
+	if (j->mode != ENG_MODE_IRQ || j->op != ENG_OP_READ || j->stamps) {
 		w->res->stage = j->mode != ENG_MODE_IRQ ? ENG_STAGE_MODE : ENG_STAGE_SETUP;
 		w->res->err = -EOPNOTSUPP;
 		return -EOPNOTSUPP;
@@ -97,17 +98,24 @@ static int aio_submit(struct eng_worker *w, uint32_t n)
 	return 0;
 }
 
+static inline void aio_complete_one(struct eng_worker *w, const struct io_event *ev,
+				    uint64_t now)
+{
+	uint32_t slot = (uint32_t)(uintptr_t)ev->data;
+
+	/* res is unsigned long: a negative errno wraps, the cast undoes it */
+	eng_worker_complete(w, slot, (int)(long)ev->res, now);
+}
+
 static uint32_t aio_complete_events(struct eng_worker *w, const struct io_event *ev,
 				    uint32_t n, uint64_t now)
 {
 	uint32_t i;
 
-	for (i = 0; i < n; i++) {
-		uint32_t slot = (uint32_t)(uintptr_t)ev[i].data;
-
-		/* res is unsigned long: a negative errno wraps, the cast undoes it */
-		eng_worker_complete(w, slot, (int)(long)ev[i].res, now);
-	}
+	for (i = 0; i < n; i++)
+		aio_complete_one(w, &ev[i], now);
+	if (w->hist)
+		eng_worker_flush(w);	/* before the next tick reads it */
 	return n;
 }
 
@@ -122,13 +130,15 @@ static uint32_t aio_reap_ring(struct eng_worker *w, uint64_t now)
 	head = ring->head;
 	tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);
 	while (head != tail) {
-		aio_complete_events(w, &ring->events[head], 1, now);
+		aio_complete_one(w, &ring->events[head], now);
 		if (++head == ring->nr)
 			head = 0;
 		n++;
 	}
 	if (n)
 		__atomic_store_n(&ring->head, head, __ATOMIC_RELEASE);
+	if (w->hist)
+		eng_worker_flush(w);
 	return n;
 }
 

@@ -38,6 +38,27 @@ enum eng_stage {
 	ENG_STAGE_IO,		/* an IO completed with an error that stops it */
 };
 
+/* Test hook (tests/test_engine_stamps.c). The loop stamps an IO with the
+ * clock read once at the start of the loop that submits it and of the loop
+ * that reaps it. With a job's stamps set, an io_uring worker in irq mode
+ * also times every IO as a per-IO engine would, with a clock read right
+ * before the system call that submits it and one as its CQE is read, and
+ * records how far apart the two kinds of stamps are, so a test can hold the
+ * per-loop stamps to their bound (docs/engine.md). It costs clock reads per
+ * IO (the loop is compiled a second time for it): only tests set it. The
+ * caller owns it; the worker writes it until joined and resets it when
+ * measuring begins, so it covers the same IOs as the result's histogram. */
+struct eng_stampcheck {
+	struct eng_hist ref;	/* per-IO stamps' latencies */
+	uint64_t sub_early_sum;	/* how much earlier the loop's submission */
+	uint64_t sub_early_max;	/* stamp is than the per-IO one */
+	uint64_t cmp_early_sum;	/* how much earlier the loop's completion */
+	uint64_t cmp_early_max;	/* stamp is than the per-IO one */
+	uint64_t loop_max;	/* longest user-space part of a loop (ramp
+				 * included): from its clock read to its last
+				 * submitting call */
+};
+
 struct eng_job {
 	const struct eng_target *target;	/* NULL for ENG_OP_NOP */
 	enum eng_op op;
@@ -55,6 +76,7 @@ struct eng_job {
 	uint64_t seed;
 	uint64_t ios;		/* stop after this many measured IOs (good or
 				 * failed), 0: none */
+	struct eng_stampcheck *stamps;	/* test hook above, NULL */
 };
 
 /* What workers have done so far, summed over the ones asked about; read
@@ -106,8 +128,8 @@ struct eng_result {
 	struct eng_hist *hist;		/* owned by the run; NULL without latency */
 	bool stalled;			/* still held IOs when eng_run_join_for
 					 * gave up on it: the figures are the
-					 * window's from its live counters, with
-					 * no histogram, calls or CPU */
+					 * window's from its live counters (errs
+					 * too), with no histogram, calls or CPU */
 	uint32_t inflight_at_end;	/* IOs it held then */
 };
 

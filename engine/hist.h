@@ -52,6 +52,20 @@ static inline unsigned eng_hist_index(uint64_t ns)
 	return idx;
 }
 
+/* n samples of the same value: what eng_hist_add n times would record
+ * (sumsq up to rounding). */
+static inline void eng_hist_add_n(struct eng_hist *h, uint64_t ns, uint64_t n)
+{
+	h->b[eng_hist_index(ns)] += n;
+	h->count += n;
+	h->sum_ns += ns * n;
+	h->sumsq += (double)ns * (double)ns * (double)n;
+	if (ns < h->min_ns)
+		h->min_ns = ns;
+	if (ns > h->max_ns)
+		h->max_ns = ns;
+}
+
 static inline void eng_hist_add(struct eng_hist *h, uint64_t ns)
 {
 	h->b[eng_hist_index(ns)]++;

@@ -11,8 +11,8 @@ static uint64_t mix64(uint64_t z)
 	return z ^ (z >> 31);
 }
 
-/* splitmix64 spreads any seed, 0 included, over the 256-bit state, which
- * xoshiro needs to be not all zero (splitmix64 never yields four zeros). */
+/* splitmix64 spreads any seed, 0 included, over the state (any value of
+ * it is a good start for wyrand). */
 static uint64_t splitmix64(uint64_t *x)
 {
 	return mix64(*x += 0x9e3779b97f4a7c15ull);

@@ -47,10 +47,12 @@ static int run_alloc(struct eng_run *r, const struct eng_job *jobs, unsigned n)
 	r->res = calloc(n, sizeof(*r->res));
 	r->th = calloc(n, sizeof(*r->th));
 	r->live = aligned_alloc(64, n * sizeof(*r->live));
-	if (!r->jobs || !r->res || !r->th || !r->live)
+	r->errlive = aligned_alloc(64, n * sizeof(*r->errlive));
+	if (!r->jobs || !r->res || !r->th || !r->live || !r->errlive)
 		return -ENOMEM;
 	memcpy(r->jobs, jobs, n * sizeof(*jobs));
 	memset(r->live, 0, n * sizeof(*r->live));
+	memset(r->errlive, 0, n * sizeof(*r->errlive));
 	return 0;
 }
 
@@ -70,6 +72,7 @@ static int run_spawn(struct eng_run *r)
 		th->job = &r->jobs[i];
 		th->res = &r->res[i];
 		th->live = &r->live[i];
+		th->errlive = &r->errlive[i];
 		th->idx = i;
 		ret = -pthread_create(&th->tid, NULL, eng_worker_main, th);
 		th->started = !ret;
@@ -291,6 +294,20 @@ static unsigned join_wait(struct eng_run *r, uint64_t end)
 	}
 }
 
+void eng_errlive_read(const struct eng_errlive *el, struct eng_errors *e)
+{
+	uint32_t first = atomic_load_explicit(&el->first, memory_order_acquire);
+	unsigned i;
+
+	memset(e, 0, sizeof(*e));
+	for (i = 0; i < ENG_ERR_SLOTS; i++)
+		e->count[i] = atomic_load_explicit(&el->count[i], memory_order_relaxed);
+	if (!first)
+		return;
+	e->first = (int)first - 1;
+	e->first_ns = atomic_load_explicit(&el->first_ns, memory_order_relaxed);
+}
+
 /* A stuck worker's result, from what it published and what it wrote
  * before the run started (setup fields, under the setup handshake): its
  * own result may still be written if the IO ever completes. */
@@ -319,6 +336,7 @@ static void late_result(struct eng_run *r, unsigned i)
 	l->ios = all > ramp ? all - ramp : 0;
 	l->bytes = r->jobs[i].op == ENG_OP_NOP ? 0 : l->ios * r->jobs[i].bs;
 	l->errors = atomic_load_explicit(&lv->errors, memory_order_relaxed);
+	eng_errlive_read(&r->errlive[i], &l->errs);
 	l->elapsed_ns = stop > start ? stop - start : 0;
 }
 
@@ -384,6 +402,7 @@ void eng_run_destroy(struct eng_run *r)
 	pthread_mutex_destroy(&r->lock);
 	free(r->snap);
 	free(r->late);
+	free(r->errlive);
 	free(r->live);
 	free(r->th);
 	free(r->res);

@@ -25,11 +25,26 @@ struct eng_live {
 	_Atomic uint32_t snap_seq;	/* last snapshot request answered */
 } __attribute__((aligned(64)));
 
+/* A worker's failed IOs in the measured window (struct eng_errors),
+ * published so the controller can name the errors of a worker stuck in the
+ * kernel (eng_run_join_for) without reading the worker's own result while
+ * it may still write it. Written by its owner only, with relaxed stores,
+ * and only on the error path: cold, and in its own cache lines so that the
+ * block never shares a line with another worker's hot counters. */
+struct eng_errlive {
+	/* the first error's slot + 1, stored (release) after first_ns: 0
+	 * until the window has had a failure */
+	_Atomic uint32_t first;
+	_Atomic uint64_t first_ns;
+	_Atomic uint64_t count[ENG_ERR_SLOTS];
+} __attribute__((aligned(64)));
+
 struct eng_thread {
 	struct eng_run *run;
 	const struct eng_job *job;
 	struct eng_result *res;
 	struct eng_live *live;
+	struct eng_errlive *errlive;
 	unsigned idx;
 	pthread_t tid;
 	bool started;
@@ -48,6 +63,7 @@ struct eng_run {
 	struct eng_job *jobs;
 	struct eng_result *res;
 	struct eng_live *live;		/* one cache line each */
+	struct eng_errlive *errlive;	/* one block each, cold */
 	struct eng_thread *th;
 	struct eng_snapshot *snap;	/* one per worker, on first request */
 	/* Bumped, with a futex wake, by a worker that answers a snapshot or
@@ -64,6 +80,9 @@ struct eng_run {
 /* Called by each worker after setup with 0 or -errno; blocks until the run
  * starts or is aborted. Returns 0 when the worker should run its loop. */
 int eng_run_ready(struct eng_run *r, int err);
+/* Copies a worker's published errors: by the worker itself when its window
+ * ends, by the controller for a worker stuck in the kernel. */
+void eng_errlive_read(const struct eng_errlive *el, struct eng_errors *e);
 /* A worker answered a snapshot or stopped: wakes eng_run_snapshot_wait. */
 void eng_run_wake(struct eng_run *r);
 void *eng_worker_main(void *arg);

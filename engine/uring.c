@@ -2,6 +2,7 @@
  * submission and reaping, one io_uring_enter per loop. */
 #include <errno.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -152,6 +153,73 @@ static void uring_teardown(struct eng_worker *w)
 	if (w->u.ring_ok)
 		io_uring_queue_exit(&w->u.ring);
 	w->u.ring_ok = false;
+	free(w->u.chk_sub);
+	free(w->u.chk_pend);
+	w->u.chk_sub = NULL;
+	w->u.chk_pend = NULL;
+}
+
+/* The stamp check (engine.h, struct eng_stampcheck): irq mode only, where
+ * every SQE is submitted by a call of this thread that it can stamp. */
+static int uring_chk_setup(struct eng_worker *w)
+{
+	const struct eng_job *j = w->job;
+
+	if (!j->stamps)
+		return 0;
+	if (j->mode != ENG_MODE_IRQ || !j->latency) {
+		w->res->stage = ENG_STAGE_SETUP;
+		w->res->err = -EOPNOTSUPP;
+	} else {
+		w->u.chk_sub = calloc(j->qd, sizeof(*w->u.chk_sub));
+		w->u.chk_pend = calloc(j->qd, sizeof(*w->u.chk_pend));
+		if (w->u.chk_sub && w->u.chk_pend)
+			return 0;
+		w->res->stage = ENG_STAGE_MEMORY;
+		w->res->err = -ENOMEM;
+	}
+	uring_teardown(w);
+	return w->res->err;
+}
+
+/* The stamp check's clock: the loop's own, read here per call or per IO. */
+static inline uint64_t uring_chk_now(void)
+{
+	return eng_ticks_to_ns(eng_ticks());
+}
+
+/* Right before a call that submits: the per-IO submission stamp of every
+ * SQE it carries, and the loop's user-space time so far. */
+static inline void uring_chk_submit(struct eng_worker *w, uint64_t now)
+{
+	struct eng_stampcheck *c = w->job->stamps;
+	uint64_t t = uring_chk_now();
+	uint32_t i;
+
+	for (i = 0; i < w->u.chk_npend; i++)
+		w->u.chk_sub[w->u.chk_pend[i]] = t;
+	w->u.chk_npend = 0;
+	if (w->latency && t - now > c->loop_max)
+		c->loop_max = t - now;
+}
+
+/* As a CQE is read, before the loop completes it: the IO's per-IO latency
+ * and how far each of its loop stamps is from the per-IO one. Only the IOs
+ * the loop times (eng_worker_complete's test). */
+static inline void uring_chk_reap(struct eng_worker *w, uint32_t slot, int res,
+				  uint64_t now)
+{
+	struct eng_stampcheck *c = w->job->stamps;
+	uint64_t t = uring_chk_now(), sub = w->u.chk_sub[slot];
+	uint64_t sub_early = sub - w->slot_ns[slot], cmp_early = t - now;
+
+	if (!w->latency || (uint32_t)res != w->expect)
+		return;
+	eng_hist_add(&c->ref, t - sub);
+	c->sub_early_sum += sub_early;
+	c->cmp_early_sum += cmp_early;
+	c->sub_early_max = sub_early > c->sub_early_max ? sub_early : c->sub_early_max;
+	c->cmp_early_max = cmp_early > c->cmp_early_max ? cmp_early : c->cmp_early_max;
 }
 
 /*
@@ -197,30 +265,64 @@ static int uring_setup(struct eng_worker *w)
 	/* saves an fget/fput per enter; older kernels just lack it */
 	(void)io_uring_register_ring_fd(&w->u.ring);
 	uring_sqe_templates(w);
-	return 0;
+	return uring_chk_setup(w);
 }
 
-static uint32_t uring_prep(struct eng_worker *w, uint64_t now)
+/* The hot loop's pieces take chk, a constant: the stamp check's loop is a
+ * second copy of the same code (uring_loop), and the plain one has none
+ * of its work. */
+#define URING_INLINE static inline __attribute__((always_inline))
+
+/*
+ * Up to a batch of SQEs, written in place: the ring is this thread's alone
+ * and (without SQPOLL) empty after every submitting call, so the room is
+ * read once and the SQE index is the local tail, with none of
+ * io_uring_get_sqe's per-SQE head load and flag tests. The worker's
+ * fields used per SQE are copied to locals first: stores into the SQEs and
+ * the slot arrays could alias them, and the compiler would reload them for
+ * every SQE.
+ */
+URING_INLINE uint32_t uring_prep_as(struct eng_worker *w, uint64_t now, const bool chk,
+				    const bool read)
 {
-	struct io_uring *ring = &w->u.ring;
-	uint32_t n = eng_worker_budget(w), i;
+	struct io_uring_sq *sq = &w->u.ring.sq;
+	uint32_t n = eng_worker_budget(w), room = io_uring_sq_space_left(&w->u.ring), i;
+	uint32_t *free_slot = w->free_slot, nfree = w->nfree, mask = sq->ring_mask;
+	uint32_t tail = sq->sqe_tail, shift = w->u.region_shift, bs = w->bs;
+	uint64_t *slot_ns = w->slot_ns;
+	struct io_uring_sqe *sqes = sq->sqes;
+	struct eng_rng rng = w->rng;
+	char *buf = w->buf;
+	bool fixed = w->u.fixed;
 
+	n = n < room ? n : room;
 	for (i = 0; i < n; i++) {
-		struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-		uint32_t slot;
+		struct io_uring_sqe *sqe = &sqes[(tail + i) & mask];
+		uint32_t slot = free_slot[--nfree];
 
-		if (eng_unlikely(!sqe))
-			break;
-		slot = eng_worker_take_slot(w, now);
-		if (w->expect) {
-			sqe->addr = (uint64_t)(uintptr_t)(w->buf + (size_t)slot * w->bs);
-			sqe->off = eng_rng_offset(&w->rng);
-			if (eng_likely(w->u.fixed))
-				sqe->buf_index = (uint16_t)(slot >> w->u.region_shift);
+		slot_ns[slot] = now;
+		if (read) {
+			sqe->addr = (uint64_t)(uintptr_t)(buf + (size_t)slot * bs);
+			sqe->off = eng_rng_offset(&rng);
+			if (eng_likely(fixed))
+				sqe->buf_index = (uint16_t)(slot >> shift);
 		}
 		sqe->user_data = slot;
+		if (chk)
+			w->u.chk_pend[w->u.chk_npend++] = slot;
 	}
-	return i;
+	sq->sqe_tail = tail + n;
+	w->rng = rng;
+	w->nfree = nfree;
+	w->inflight += n;
+	return n;
+}
+
+/* NOPs and reads get their own copy of the SQE loop, without a test per
+ * SQE for which one it is. */
+URING_INLINE uint32_t uring_prep(struct eng_worker *w, uint64_t now, const bool chk)
+{
+	return w->expect ? uring_prep_as(w, now, chk, true) : uring_prep_as(w, now, chk, false);
 }
 
 /*
@@ -232,13 +334,18 @@ static uint32_t uring_prep(struct eng_worker *w, uint64_t now)
  * the whole depth and its kernel thread takes the SQEs itself. Returns 0
  * with *queued the SQEs still to submit, or -errno.
  */
-static int uring_fill(struct eng_worker *w, uint64_t now, uint32_t *queued)
+URING_INLINE int uring_fill(struct eng_worker *w, uint64_t now, uint32_t *queued,
+			   const bool chk)
 {
-	uint32_t n = uring_prep(w, now), pending = n;
+	uint32_t n = uring_prep(w, now, chk), pending = n;
 
 	while (n && eng_worker_budget(w)) {
 		if (!w->u.sqpoll) {
-			int ret = io_uring_submit(&w->u.ring);
+			int ret;
+
+			if (chk)
+				uring_chk_submit(w, now);
+			ret = io_uring_submit(&w->u.ring);
 
 			w->calls++;
 			if (ret == -EAGAIN || ret == -EBUSY || ret == -EINTR)
@@ -247,25 +354,93 @@ static int uring_fill(struct eng_worker *w, uint64_t now, uint32_t *queued)
 				return ret;
 			pending = 0;
 		}
-		n = uring_prep(w, now);
+		n = uring_prep(w, now, chk);
 		pending += n;
 	}
 	*queued = pending;
 	return 0;
 }
 
-/* Walk every ready CQE, then publish the head once. */
-static uint32_t uring_reap(struct eng_worker *w, uint64_t now)
+/* Completions before the IO limit: the one that reaches it must go
+ * through eng_worker_complete, which ends the window there. */
+static inline uint64_t uring_left(const struct eng_worker *w)
 {
-	struct io_uring *ring = &w->u.ring;
-	struct io_uring_cqe *cqe;
-	unsigned head, n = 0;
+	uint64_t done = w->ios + w->errors;
 
-	io_uring_for_each_cqe(ring, head, cqe) {
-		eng_worker_complete(w, (uint32_t)cqe->user_data, cqe->res, now);
-		n++;
+	if (!w->limit)
+		return UINT64_MAX;
+	return w->limit > done ? w->limit - done : 0;
+}
+
+/*
+ * Walk every ready CQE, then publish the head once. The tail is read once
+ * (acquire: the CQEs before it are written), not once per CQE. A good
+ * completion is counted on locals (see uring_prep for why); anything else
+ * (an error, a short read, the IO that reaches the limit) goes through
+ * eng_worker_complete with the worker's fields written back first.
+ */
+URING_INLINE uint32_t uring_reap(struct eng_worker *w, uint64_t now, const bool chk)
+{
+	struct io_uring_cq *cq = &w->u.ring.cq;
+	uint32_t head = *cq->khead, tail = io_uring_smp_load_acquire(cq->ktail);
+	uint32_t n = tail - head, mask = cq->ring_mask, expect = w->expect;
+	uint32_t *free_slot = w->free_slot, nfree = w->nfree, inflight = w->inflight;
+	const uint64_t *slot_ns = w->slot_ns;
+	uint64_t ios = w->ios, run_ns = w->run_ns, run_n = w->run_n;
+	uint64_t left = uring_left(w);
+	bool timed = w->latency;
+
+	for (; head != tail; head++) {
+		const struct io_uring_cqe *cqe = &cq->cqes[head & mask];
+		uint32_t slot = (uint32_t)cqe->user_data;
+		int res = cqe->res;
+
+		if (chk)
+			uring_chk_reap(w, slot, res, now);
+		if (eng_unlikely((uint32_t)res != expect || left <= 1)) {
+			w->nfree = nfree;
+			w->inflight = inflight;
+			w->ios = ios;
+			w->run_ns = run_ns;
+			w->run_n = run_n;
+			eng_worker_complete(w, slot, res, now);
+			nfree = w->nfree;
+			inflight = w->inflight;
+			ios = w->ios;
+			run_ns = w->run_ns;
+			run_n = w->run_n;
+			timed = w->latency;
+			left = uring_left(w);
+			continue;
+		}
+		left--;
+		free_slot[nfree++] = slot;
+		inflight--;
+		ios++;
+		if (timed) {
+			uint64_t dt = now - slot_ns[slot];
+
+			/* as eng_worker_complete and eng_worker_time */
+			dt = (int64_t)dt < 0 ? 0 : dt;
+			if (eng_likely(dt == run_ns)) {
+				run_n++;
+			} else {
+				if (run_n)
+					eng_hist_add_n(w->hist, run_ns, run_n);
+				run_ns = dt;
+				run_n = 1;
+			}
+		}
 	}
-	io_uring_cq_advance(ring, n);
+	if (n)
+		io_uring_smp_store_release(cq->khead, tail);
+	w->nfree = nfree;
+	w->inflight = inflight;
+	w->ios = ios;
+	w->run_ns = run_ns;
+	w->run_n = run_n;
+	if (w->hist)
+		eng_worker_flush(w);
 	return n;
 }
 
@@ -295,19 +470,22 @@ static int uring_enter_sqpoll(struct eng_worker *w, uint32_t queued,
 /* One io_uring_enter: submit what was queued and, when nothing more can be
  * queued, wait for a completion; otherwise just let the kernel run
  * completions (DEFER_TASKRUN runs them only when asked). */
-static int uring_enter(struct eng_worker *w, uint32_t queued, uint32_t reaped)
+URING_INLINE int uring_enter(struct eng_worker *w, uint32_t queued, uint32_t reaped,
+			    uint64_t now, const bool chk)
 {
 	bool wait = !queued || !w->nfree;
 
 	eng_worker_publish_inflight(w);
 	if (w->u.sqpoll)
 		return uring_enter_sqpoll(w, queued, reaped, wait);
+	if (chk)
+		uring_chk_submit(w, now);
 	w->calls++;
 	return wait ? io_uring_submit_and_wait(&w->u.ring, 1) :
 		      io_uring_submit_and_get_events(&w->u.ring);
 }
 
-static int uring_loop(struct eng_worker *w)
+URING_INLINE int uring_run(struct eng_worker *w, const bool chk)
 {
 	struct io_uring *ring = &w->u.ring;
 
@@ -320,11 +498,11 @@ static int uring_loop(struct eng_worker *w)
 		 * descheduled across the window's end) the completions reaped
 		 * below are the drain's, not the window's, and are not timed */
 		(void)eng_worker_tick(w);
-		reaped = uring_reap(w, now);
+		reaped = uring_reap(w, now, chk);
 		/* stopping: by the tick, or by an IO limit reached just now */
 		if (w->stopping && !w->inflight)
 			break;
-		ret = uring_fill(w, now, &queued);
+		ret = uring_fill(w, now, &queued, chk);
 		if (eng_unlikely(ret < 0)) {
 			w->fatal = w->fatal ? w->fatal : ret;
 			eng_worker_end(w);
@@ -336,7 +514,7 @@ static int uring_loop(struct eng_worker *w)
 			io_uring_sqring_wait(ring);
 			continue;
 		}
-		ret = uring_enter(w, queued, reaped);
+		ret = uring_enter(w, queued, reaped, now, chk);
 		if (eng_unlikely(ret < 0 && ret != -EINTR && ret != -EAGAIN &&
 				 ret != -EBUSY && ret != -ETIME)) {
 			w->fatal = w->fatal ? w->fatal : ret;
@@ -345,6 +523,11 @@ static int uring_loop(struct eng_worker *w)
 		}
 	}
 	return 0;
+}
+
+static int uring_loop(struct eng_worker *w)
+{
+	return w->job->stamps ? uring_run(w, true) : uring_run(w, false);
 }
 
 const struct eng_backend_ops eng_uring_ops = {

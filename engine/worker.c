@@ -73,19 +73,32 @@ static int worker_alloc_buf(struct eng_worker *w)
 	return 0;
 }
 
+/* Whole cache lines, zeroed: what the hot path writes never shares a line
+ * with another worker's memory, whichever malloc arena it comes from
+ * (docs/engine.md, "Two workers"). */
+static void *worker_lines(size_t len)
+{
+	size_t n = (len + 63) / 64 * 64;
+	void *p = aligned_alloc(64, n ? n : 64);
+
+	if (p)
+		memset(p, 0, n ? n : 64);
+	return p;
+}
+
 static int worker_alloc(struct eng_worker *w)
 {
 	uint32_t qd = w->job->qd, i;
 
-	w->free_slot = malloc(qd * sizeof(*w->free_slot));
-	w->slot_ns = calloc(qd, sizeof(*w->slot_ns));
+	w->free_slot = worker_lines(qd * sizeof(*w->free_slot));
+	w->slot_ns = worker_lines(qd * sizeof(*w->slot_ns));
 	if (!w->free_slot || !w->slot_ns)
 		return worker_fail(w, ENG_STAGE_MEMORY, -ENOMEM);
 	for (i = 0; i < qd; i++)
 		w->free_slot[i] = qd - 1 - i;
 	w->nfree = qd;
 	if (w->job->latency) {
-		w->hist = malloc(sizeof(*w->hist));
+		w->hist = worker_lines(sizeof(*w->hist));
 		if (!w->hist)
 			return worker_fail(w, ENG_STAGE_MEMORY, -ENOMEM);
 		eng_hist_reset(w->hist);
@@ -119,12 +132,32 @@ static double tv_sub(struct timeval a, struct timeval b)
 	return (double)(a.tv_sec - b.tv_sec) + (double)(a.tv_usec - b.tv_usec) / 1e6;
 }
 
+static void worker_errs_reset(struct eng_worker *w)
+{
+	struct eng_errlive *el = w->errlive;
+	unsigned i;
+
+	atomic_store_explicit(&el->first, 0, memory_order_relaxed);
+	atomic_store_explicit(&el->first_ns, 0, memory_order_relaxed);
+	for (i = 0; i < ENG_ERR_SLOTS; i++)
+		atomic_store_explicit(&el->count[i], 0, memory_order_relaxed);
+}
+
 static void worker_begin_measure(struct eng_worker *w)
 {
 	w->ios_ramp = w->ios;
 	w->ios = 0;
 	w->errors = 0;
-	memset(&w->res->errs, 0, sizeof(w->res->errs));
+	worker_errs_reset(w);
+	if (w->job->stamps) {
+		/* loop_max stays: the window's first IOs were submitted by
+		 * the ramp's last loop */
+		uint64_t loop_max = w->job->stamps->loop_max;
+
+		memset(w->job->stamps, 0, sizeof(*w->job->stamps));
+		eng_hist_reset(&w->job->stamps->ref);
+		w->job->stamps->loop_max = loop_max;
+	}
 	w->calls = 0;
 	if (w->hist)
 		eng_hist_reset(w->hist);
@@ -154,6 +187,8 @@ void eng_worker_end(struct eng_worker *w)
 
 	if (w->stopping)
 		return;
+	if (w->hist)
+		eng_worker_flush(w);	/* the window's last run, mid-reap */
 	w->stopping = true;
 	w->latency = false;	/* the drain after the window is not timed */
 	if (!w->t_start_ns) {
@@ -170,6 +205,7 @@ void eng_worker_end(struct eng_worker *w)
 	r->ios = w->ios;
 	r->bytes = w->ios * (w->job->op == ENG_OP_NOP ? 0 : w->job->bs);
 	r->errors = w->errors;
+	eng_errlive_read(w->errlive, &r->errs);
 	r->calls = w->calls;
 }
 
@@ -223,20 +259,27 @@ static bool io_error_is_fatal(int res)
 }
 
 /* Only the measured window's failures, like res->errors: the ramp's are
- * forgotten and the drain's are after the window. */
+ * forgotten and the drain's are after the window. Published as they
+ * happen (only this thread writes them, so a load and a store are an
+ * increment), for the controller to name them should this worker get
+ * stuck in the kernel; eng_worker_end copies them into the result. */
 static void io_error_note(struct eng_worker *w, int res)
 {
-	struct eng_errors *e = &w->res->errs;
+	struct eng_errlive *el = w->errlive;
 	/* never -res on a value past any errno: -INT_MIN overflows */
 	int err = res >= 0 ? 0 : res >= -ENG_ERRNO_MAX ? -res : ENG_ERR_OTHER;
+	uint64_t n;
 
 	if (!w->t_start_ns || w->stopping)
 		return;
 	if (!w->errors) {
-		e->first = err;
-		e->first_ns = eng_mono_ns() - w->t_start_ns;
+		atomic_store_explicit(&el->first_ns, eng_mono_ns() - w->t_start_ns,
+				      memory_order_relaxed);
+		/* release: a reader that sees first sees its first_ns */
+		atomic_store_explicit(&el->first, (uint32_t)err + 1, memory_order_release);
 	}
-	e->count[err]++;
+	n = atomic_load_explicit(&el->count[err], memory_order_relaxed);
+	atomic_store_explicit(&el->count[err], n + 1, memory_order_relaxed);
 }
 
 void eng_worker_io_error(struct eng_worker *w, int res)
@@ -310,6 +353,7 @@ void *eng_worker_main(void *arg)
 	w.job = th->job;
 	w.res = th->res;
 	w.live = th->live;
+	w.errlive = th->errlive;
 	w.ctl = &th->run->ctl;
 	w.th = th;
 	w.state_seen = ENG_ST_SETUP;

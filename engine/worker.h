@@ -52,6 +52,8 @@ struct eng_worker {
 	uint64_t *slot_ns;	/* submission stamp of each slot, ns */
 	char *buf;		/* qd * bs bytes, slot i at i * bs */
 	struct eng_hist *hist;
+	uint64_t run_ns;	/* latency of the run of completions not yet */
+	uint64_t run_n;		/* in hist, and how many (eng_worker_time) */
 	uint64_t ios, errors, calls;
 	uint64_t ios_ramp;	/* completed before measuring began */
 	uint64_t limit;		/* stop after this many measured IOs, 0 none */
@@ -65,6 +67,7 @@ struct eng_worker {
 	/* cold */
 	const struct eng_job *job;
 	struct eng_result *res;
+	struct eng_errlive *errlive;	/* the window's failures, published */
 	size_t buf_len;
 	uint64_t t_start_ns;
 	struct timeval ru_user, ru_sys;
@@ -75,6 +78,12 @@ struct eng_worker {
 			bool ring_ok;
 			bool sqpoll;
 			bool fixed;	/* buffers registered: READ_FIXED */
+			/* the stamp check's (job->stamps): per-IO submission
+			 * stamps, and the slots prepared since the last
+			 * submitting call */
+			uint64_t *chk_sub;
+			uint32_t *chk_pend;
+			uint32_t chk_npend;
 		} u;
 		struct {
 			io_context_t ctx;
@@ -144,6 +153,35 @@ void eng_worker_io_error(struct eng_worker *w, int res);
 /* Ends the measured window once: stop submitting, take end time and CPU. */
 void eng_worker_end(struct eng_worker *w);
 
+/* Puts the pending run of equal latencies into the histogram. Every reap
+ * ends with it, so nothing is pending when the tick copies or resets the
+ * histogram. */
+static inline void eng_worker_flush(struct eng_worker *w)
+{
+	if (w->run_n)
+		eng_hist_add_n(w->hist, w->run_ns, w->run_n);
+	w->run_n = 0;
+}
+
+/*
+ * The IOs one loop submits all carry that loop's stamp, and the ones
+ * another loop reaps all get its stamp, so completions reaped together
+ * from one submitting loop have exactly the same latency: they are counted
+ * as a run and enter the histogram once (one bucket increment of n),
+ * which records the same histogram as one insert per IO for a compare per
+ * IO. At batch = depth a loop's reap is typically one or two runs.
+ */
+static inline void eng_worker_time(struct eng_worker *w, uint64_t dt)
+{
+	if (eng_likely(dt == w->run_ns)) {
+		w->run_n++;
+		return;
+	}
+	eng_worker_flush(w);
+	w->run_ns = dt;
+	w->run_n = 1;
+}
+
 static inline void eng_worker_complete(struct eng_worker *w, uint32_t slot,
 				       int res, uint64_t now)
 {
@@ -161,7 +199,7 @@ static inline void eng_worker_complete(struct eng_worker *w, uint32_t slot,
 		/* never a wrapped negative interval (a clock step, a CPU whose
 		 * TSC lags): count it as 0 rather than as centuries */
 		dt = (int64_t)dt < 0 ? 0 : dt;
-		eng_hist_add(w->hist, dt);
+		eng_worker_time(w, dt);
 	}
 	if (eng_unlikely(w->limit && w->ios + w->errors >= w->limit))
 		eng_worker_end(w);

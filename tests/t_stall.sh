@@ -5,7 +5,8 @@
 # with inflight_at_end in a complete JSON file, gives the healthy device
 # its full rate over the run's own window, and exits 1. Held reads are
 # always released: by the test once it has looked, by its watchdog if
-# iostorm overruns, and by the EXIT trap.
+# iostorm overruns, and by the EXIT trap. A device that fails reads with
+# EIO and then hangs has its errors named although it is stalled.
 . "$(dirname "$0")/lib.sh"
 need_iostorm
 need_cmd jq
@@ -111,6 +112,41 @@ wait "$dog" 2>/dev/null
 jq -e --arg b "$bname" --arg g "$gname" '(.devices[] | select(.name == $b) | .stalled == true)
 	and (.devices[] | select(.name == $g) | .ios == 20000 and .stalled == false)' \
 	"$json" >/dev/null || { check_fail "--ios: $bname not stalled or $gname short"; show_output; }
+
+# ---- errors, then a hang: the stalled device's errors are named ----
+# The worker is still in the kernel when the report is written: its errors
+# come from what it published, and must name EIO with its time, as for a
+# worker that stopped.
+echo ok >"$ctl"
+rm -f "$json"
+"$IOSTORM" run -q --time 3 --ramp 0 --qd 8 --stall-timeout 1s --json "$json" \
+	"$good" "$bad" >"$T_OUT" 2>"$T_ERR" </dev/null &
+pid=$!
+(sleep 30 && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
+dog=$!
+sleep 0.7 && echo eio >"$ctl" && sleep 0.5 && echo hang >"$ctl"
+for ((i = 0; i < 150; i++)); do
+	kill -0 "$pid" 2>/dev/null || break
+	jq -e . "$json" >/dev/null 2>&1 && sleep 0.5 && break
+	sleep 0.1
+done
+echo ok >"$ctl"
+wait "$pid"
+rc=$?
+kill "$dog" 2>/dev/null
+wait "$dog" 2>/dev/null
+[ "$rc" -eq 1 ] || { check_fail "eio then hang: exit $rc, want 1"; show_output; }
+jq -e --arg b "$bname" '.devices[] | select(.name == $b)
+	| .stalled == true and .inflight_at_end > 0 and .errors > 0
+	and .first_error.name == "EIO" and .first_error.errno == 5
+	and .first_error.at_s >= 0.3 and .first_error.at_s <= 2.5
+	and .most_common_error.name == "EIO" and .most_common_error.count > 0
+	and .most_common_error.count <= .errors' "$json" >/dev/null ||
+	{ check_fail "eio then hang: the stalled $bname's errors are not named"; \
+		jq -c '.devices[] | {name, stalled, ios, errors, first_error, most_common_error}' \
+		"$json" >&2; }
+grep -Eq "^$bname: [0-9]+ errors from [0-9.]+s: first EIO \(Input/output error\), most EIO$" \
+	"$T_OUT" || { check_fail "eio then hang: no error line for $bname"; show_output; }
 
 # the device recovered: a clean run exits 0
 expect_ok "healthy again" run -q --time 300ms --ramp 0 --stall-timeout 1s "$bad"
