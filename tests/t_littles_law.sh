@@ -13,43 +13,77 @@ make_loop dev2 64
 q=(-q --ramp 200ms --time 500ms)
 
 # little FILE FILTER WHAT: every object FILTER yields ({iops, mean_ns, qd})
-# obeys the law within 10%
+# obeys the law within 10%. A worker the scheduler takes off its CPU for
+# milliseconds (other load on a 2-CPU machine) really has fewer IOs in
+# flight, or stamps IOs before a pause: one violation on a loaded machine
+# is no bug. So a case that fails is run once more (LAW_RETRY, set by
+# law_case) and fails the test only if it fails again; the bugs this test
+# caught (ratios of 0.1-0.6 at every depth) fail every time.
 little() {
 	local bad
 	bad=$(jq -c "[$2 | select(.iops > 0) | . + {ratio: (.iops * .mean_ns / 1e9 / .qd)}
 		| select(.ratio < 0.9 or .ratio > 1.1)]" "$1") || { check_fail "$3: no JSON"; return; }
+	if [ "$bad" != "[]" ] && [ -n "${LAW_RETRY:-}" ]; then
+		LAW_FAILED=1
+		echo "note: $3: $bad (load: $(cut -d' ' -f1 /proc/loadavg)); running it again" >&2
+		return
+	fi
 	[ "$bad" = "[]" ] || check_fail "$3: IOPS x mean latency is not the depth: $bad"
 	[ "$(jq "[$2] | length" "$1")" -gt 0 ] || check_fail "$3: nothing to check"
 }
 
+# law_case FUNCTION: runs a case (a function that runs iostorm and calls
+# little), and once more if the law failed the first time
+law_case() {
+	LAW_FAILED= LAW_RETRY=1
+	"$@"
+	LAW_RETRY=
+	if [ -n "$LAW_FAILED" ]; then
+		"$@"
+	fi
+}
+
+run_case() {
+	local engine=$1 qd=$2 batch=$3
+	if expect_ok "run $engine qd $qd batch $batch" run "${q[@]}" --engine "$engine" \
+		--qd "$qd" --batch "$batch" --json - "$dev"; then
+		little "$T_OUT" '.config.qd as $qd | .devices[] | {iops, mean_ns: .lat_ns.mean, qd: $qd}' \
+			"run --engine $engine --qd $qd --batch $batch"
+	fi
+}
 for engine in io_uring libaio; do
 	for qb in 1:1 4:1 16:1 16:4 16:16 64:8; do
-		qd=${qb%:*} batch=${qb#*:}
-		if expect_ok "run $engine qd $qd batch $batch" run "${q[@]}" --engine "$engine" \
-			--qd "$qd" --batch "$batch" --json - "$dev"; then
-			little "$T_OUT" '.config.qd as $qd | .devices[] | {iops, mean_ns: .lat_ns.mean, qd: $qd}' \
-				"run --engine $engine --qd $qd --batch $batch"
-		fi
+		law_case run_case "$engine" "${qb%:*}" "${qb#*:}"
 	done
 done
 
-if expect_ok "sweep" sweep "${q[@]}" --qd 1,4,16,64 --json - "$dev"; then
-	little "$T_OUT" '.points[] | {iops, mean_ns: .lat_ns.mean, qd}' "sweep (batch $(jq .config.batch "$T_OUT"))"
-fi
-if expect_ok "sweep libaio" sweep "${q[@]}" --engine libaio --qd 2,32 --json - "$dev"; then
-	little "$T_OUT" '.points[] | {iops, mean_ns: .lat_ns.mean, qd}' "sweep --engine libaio"
-fi
-
-if expect_ok "saturate" saturate "${q[@]}" --qd 16 --json - "$dev" "$dev2"; then
-	little "$T_OUT" '.system.qd as $qd | .devices[] |
-		(.qd1.solo, .qd1.all | {iops, mean_ns: .lat_ns.mean, qd: 1}),
-		(.qdn.solo, .qdn.all | {iops, mean_ns: .lat_ns.mean, qd: $qd})' "saturate's steps"
-fi
-
-if expect_ok "latency" latency -q --ramp 200ms --time 3s --json - "$dev"; then
-	# whole seconds only: the last line may be a part of one
-	little "$T_OUT" '.seconds[] | select(.second <= 3) | {iops, mean_ns: .lat_ns.mean, qd: 1}' \
-		"latency's seconds"
-	little "$T_OUT" '.devices[] | {iops, mean_ns: .lat_ns.mean, qd: 1}' "latency's table"
-fi
+sweep_case() {
+	if expect_ok "sweep" sweep "${q[@]}" --qd 1,4,16,64 --json - "$dev"; then
+		little "$T_OUT" '.points[] | {iops, mean_ns: .lat_ns.mean, qd}' "sweep (batch $(jq .config.batch "$T_OUT"))"
+	fi
+}
+sweep_aio_case() {
+	if expect_ok "sweep libaio" sweep "${q[@]}" --engine libaio --qd 2,32 --json - "$dev"; then
+		little "$T_OUT" '.points[] | {iops, mean_ns: .lat_ns.mean, qd}' "sweep --engine libaio"
+	fi
+}
+saturate_case() {
+	if expect_ok "saturate" saturate "${q[@]}" --qd 16 --json - "$dev" "$dev2"; then
+		little "$T_OUT" '.system.qd as $qd | .devices[] |
+			(.qd1.solo, .qd1.all | {iops, mean_ns: .lat_ns.mean, qd: 1}),
+			(.qdn.solo, .qdn.all | {iops, mean_ns: .lat_ns.mean, qd: $qd})' "saturate's steps"
+	fi
+}
+latency_case() {
+	if expect_ok "latency" latency -q --ramp 200ms --time 3s --json - "$dev"; then
+		# whole seconds only: the last line may be a part of one
+		little "$T_OUT" '.seconds[] | select(.second <= 3) | {iops, mean_ns: .lat_ns.mean, qd: 1}' \
+			"latency's seconds"
+		little "$T_OUT" '.devices[] | {iops, mean_ns: .lat_ns.mean, qd: 1}' "latency's table"
+	fi
+}
+law_case sweep_case
+law_case sweep_aio_case
+law_case saturate_case
+law_case latency_case
 t_done
