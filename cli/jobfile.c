@@ -59,24 +59,34 @@ static char *read_line(char *str, int num, void *stream)
 	return s;
 }
 
-static int add_targets(struct cli_jobfile *j, const char *value)
+/* `target` words, split on blanks, or the first problem given to c. One
+ * that starts with '-' is refused: on the command's argv it would be read
+ * as an option ("-q"), not as a target. */
+static void add_targets(struct parse_ctx *c, int line, const char *key, const char *value)
 {
+	struct cli_jobfile *j = c->j;
 	char *copy = strdup(value), *tok, *save = NULL, **t;
 
-	if (!copy)
-		return -ENOMEM;
+	if (!copy) {
+		fail_at(c, line, "out of memory");
+		return;
+	}
 	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if (tok[0] == '-') {
+			fail_at(c, line, "bad value for %s: '%s' starts with '-' (write ./%s for a "
+				"file of that name)", key, tok, tok);
+			break;
+		}
 		t = realloc(j->targets, (j->ntargets + 1) * sizeof(*t));
-		if (!t)
+		if (t)
+			j->targets = t;
+		if (!t || !(j->targets[j->ntargets] = strdup(tok))) {
+			fail_at(c, line, "out of memory");
 			break;
-		j->targets = t;
-		j->targets[j->ntargets] = strdup(tok);
-		if (!j->targets[j->ntargets])
-			break;
+		}
 		j->ntargets++;
 	}
 	free(copy);
-	return tok ? -ENOMEM : 0;
 }
 
 static int add_entry(struct cli_jobfile *j, const char *key, const char *value, int line)
@@ -148,8 +158,8 @@ static int on_entry(void *user, const char *section, const char *name, const cha
 	} else if (!strcmp(name, "target") || !strcmp(name, "targets")) {
 		if (!*value)
 			fail_at(c, line, "bad value for %s: empty", name);
-		else if (add_targets(j, value))
-			fail_at(c, line, "out of memory");
+		else
+			add_targets(c, line, name, value);
 	} else if (add_entry(j, name, value, line)) {
 		fail_at(c, line, "out of memory");
 	}

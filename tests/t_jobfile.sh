@@ -37,4 +37,7 @@ expect_error "bad value" 2 "^iostorm: $ini:3: bad value for time" -c "$ini" "$de
 printf '[job]\ncommand = fly\n' >"$ini"
 expect_error "bad command" 2 "$ini:2: bad value for command" -c "$ini" "$dev"
 expect_error "missing file" 2 'cannot read the job file' -c "$T_DIR/none.ini" "$dev"
+# a target that would be read as an option
+printf '[job]\ncommand = run\ntarget = %s -q\n' "$dev" >"$ini"
+expect_error "option as target" 2 "$ini:3: bad value for target: '-q' starts with '-'" -c "$ini"
 t_done

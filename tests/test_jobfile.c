@@ -108,6 +108,8 @@ static void test_bad(void)
 		{ "[job]\njobs = 2\n", "saturate", ":2: unknown key 'jobs'" },
 		{ "[job]\ndemo-size = 1k\n", "saturate", ":2: bad value for demo-size" },
 		{ "[job]\nqd = 1,x\n", "sweep", ":2: bad value for qd" },
+		/* on the command's argv it would be the option -q */
+		{ "[job]\ntarget = /dev/a -q\n", "run", ":2: bad value for target: '-q' starts with '-'" },
 	};
 	struct cli_jobfile j;
 	char err[512];
