@@ -273,22 +273,33 @@ int cli_jobfile_check(struct cli_jobfile *j, const char *cmd, char *err, size_t 
 	return 0;
 }
 
-/* Whether the option in a (after its dashes) is followed by its value in
- * the next argument. */
+/* Whether option word a takes the next word as its value, as getopt_long
+ * reads it: "--name" (or an abbreviation) without "=value", or a cluster
+ * of short letters ("-qd") whose last letter needs a value. */
 static bool value_follows(const struct cli_opts *o, const char *a)
 {
-	const struct cli_optdesc *d = NULL;
+	const struct cli_optdesc *d;
 
-	if (a[1] == '-')
-		d = strchr(a, '=') ? NULL : cli_opt_find(o, a + 2);
-	else if (!a[2])
-		d = cli_opt_find_short(o, a[1]);
-	return d && d->arg;
+	if (a[1] == '-') {
+		d = strchr(a, '=') ? NULL : cli_opt_find_abbrev(o, a + 2);
+		return d && d->arg;
+	}
+	for (a++; *a; a++) {
+		d = cli_opt_find_short(o, (unsigned char)*a);
+		if (!d)
+			return false;	/* getopt refuses the word */
+		if (d->arg)
+			return !a[1];	/* the rest of the word is its value */
+	}
+	return false;
 }
 
-/* Whether the command line (after the verb) names a target: anything that
- * is neither an option nor an option's value. Which options take a value
- * is asked of the verb's options. */
+/* Whether the command line (after the verb) goes without the file's
+ * targets: it names a target (anything that is neither an option nor an
+ * option's value), or it ends with an option that lacks its value, which
+ * the file's first target must not become (a forgotten --json FILE wrote
+ * the report over the target). Which options take a value is asked of
+ * the verb's options. */
 static bool has_operands(const char *cmd, int argc, char **argv)
 {
 	struct cli_opts o;
@@ -301,7 +312,8 @@ static bool has_operands(const char *cmd, int argc, char **argv)
 		if (!strcmp(a, "--"))
 			return i + 1 < argc;
 		if (a[0] == '-' && a[1]) {
-			i += value_follows(&o, a);
+			if (value_follows(&o, a) && ++i == argc)
+				return true;	/* the command says it lacks a value */
 			continue;
 		}
 		return true;

@@ -128,6 +128,41 @@ static void test_bad(void)
 	cli_jobfile_free(&j);
 }
 
+/* The file's targets come after a command line without its own, and
+ * never after one whose last option lacks its value: `-c FILE --json` must
+ * say so, not write the report over the file's first target. */
+static void test_targets(void)
+{
+	static const struct { const char *cl[3]; int argc; bool file; } cases[] = {
+		{ { "--json" }, 1, false },		/* dangling */
+		{ { "-qd" }, 1, false },		/* -q, then -d lacks its value */
+		{ { "--js" }, 1, false },		/* --json, abbreviated */
+		{ { "-qd", "8" }, 2, true },		/* 8 is -d's */
+		{ { "--ti", "5" }, 2, true },		/* 5 is --time's */
+		{ { "-d8" }, 1, true },
+		{ { "--json=-" }, 1, true },
+		{ { "--", "/dev/b" }, 2, false },
+		{ { "-q", "/dev/b" }, 2, false },
+		{ { "--" }, 1, true },
+	};
+	struct cli_jobfile j;
+	char err[512], **av = NULL;
+	size_t i;
+	int n, rc;
+
+	rc = load(&j, "[job]\ncommand = run\ntarget = /dev/a\n", NULL, err, sizeof(err));
+	CHECKF(rc == 0, "%s", err);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		n = cli_jobfile_argv(&j, "run", cases[i].argc, (char **)cases[i].cl, &av);
+		CHECKF(n == 1 + cases[i].argc + cases[i].file, "case %zu: %d words", i, n);
+		CHECKF(n > 0 && !strcmp(av[n - 1], cases[i].file ? "/dev/a" :
+					cases[i].cl[cases[i].argc - 1]), "case %zu: ends with %s",
+		       i, n > 0 ? av[n - 1] : "-");
+		free(av);
+	}
+	cli_jobfile_free(&j);
+}
+
 /* The shipped job files parse and check for their own command. */
 static void test_configs(void)
 {
@@ -156,6 +191,7 @@ int main(void)
 	snprintf(path, sizeof(path), "/tmp/iostorm-test-jobfile-%d.ini", (int)getpid());
 	test_good();
 	test_bad();
+	test_targets();
 	test_configs();
 	unlink(path);
 	return t_result();

@@ -296,6 +296,27 @@ static void test_help_set(void)
 	CHECK(cli_opts_set(&o, "time", "0", err, sizeof(err)) == -EINVAL);
 }
 
+/* "--ti" as getopt_long reads it: the one option it abbreviates. */
+static void test_abbrev(void)
+{
+	const struct cli_optdesc *d;
+	struct cli_opts o;
+
+	cli_opts_init(&o, "run", CLI_OG_TARGET | CLI_OG_ENGINE | CLI_OG_JSON);
+	d = cli_opt_find_abbrev(&o, "ti");
+	CHECK(d && !strcmp(d->name, "time"));
+	d = cli_opt_find_abbrev(&o, "js");
+	CHECK(d && !strcmp(d->name, "json"));
+	d = cli_opt_find_abbrev(&o, "jobs");	/* run has no --jobs of its own */
+	CHECK(d && !strcmp(d->name, "jobs-per-device"));
+	CHECK(!cli_opt_find_abbrev(&o, "b"));	/* bs, batch, buffered */
+	CHECK(!cli_opt_find_abbrev(&o, ""));
+	CHECK(!cli_opt_find_abbrev(&o, "nosuch"));
+	cli_opts_init(&o, "nop", CLI_OG_ENGINE | CLI_OG_NOP | CLI_OG_JSON);
+	d = cli_opt_find_abbrev(&o, "jobs");	/* exact wins */
+	CHECK(d && !strcmp(d->name, "jobs"));
+}
+
 int main(void)
 {
 	test_sizes();
@@ -307,5 +328,6 @@ int main(void)
 	test_values();
 	test_bad();
 	test_help_set();
+	test_abbrev();
 	return t_result();
 }
