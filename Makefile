@@ -1,5 +1,6 @@
 # iostorm: `make` builds ./iostorm, `make check` runs every test, `make
-# vmcheck` the emulated-NVMe suite (QEMU, tests/vm/).
+# vmcheck` the emulated-NVMe suite (QEMU, tests/vm/), `make fuzz` the
+# libFuzzer harnesses for FUZZ_TIME seconds each (clang; mk/fuzz.mk).
 # SANITIZE=address,undefined or SANITIZE=thread builds into its own folder.
 # WERROR=1 turns warnings into errors (CI does).
 
@@ -78,7 +79,10 @@ vmcheck: $(BIN) $(BUILD)/vm/placecheck
 bench: $(BIN)
 	IOSTORM=$(abspath $(BIN)) bench/run.sh
 
+# build-* includes build-fuzz/ (mk/fuzz.mk)
 clean:
 	rm -rf build build-* iostorm
+
+include mk/fuzz.mk
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/cli/main.d $(TEST_BIN:=.d)
