@@ -101,6 +101,13 @@ static void test_durations(void)
 	dur_bad("0.0s");
 	dur_bad("1.0000001s");
 	dur_bad("2h");		/* above the bound given */
+	dur_bad("1.5h");	/* so is its fraction */
+	dur_bad("3600.5");
+	dur_bad("60.001m");
+	dur_ok("1.000001h", 3600003600000ull);
+	dur_bad("1.5ns");	/* finer than a nanosecond, not rounded */
+	dur_bad("2.0001us");
+	dur_ok("2.001us", 2001);
 	dur_bad("99999999999999999999");
 }
 

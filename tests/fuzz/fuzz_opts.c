@@ -13,6 +13,7 @@
 #include "tests/fuzz/fuzz.h"
 
 #define MAX_WORDS 64
+#define MAX_DURATION_NS (30ull * 24 * 3600 * 1000000000ull)	/* opts_table.c */
 
 /* What a parse that went on must leave: values inside their bounds. */
 static void check_go(const struct cli_opts *o, int argc)
@@ -27,6 +28,14 @@ static void check_go(const struct cli_opts *o, int argc)
 	    o->jobs_per_device > CLI_MAX_JOBS)
 		fuzz_fail("jobs %u jobs-per-device %u out of bounds", o->jobs,
 			  o->jobs_per_device);
+	if (o->time_ns > MAX_DURATION_NS || o->ramp_ns > MAX_DURATION_NS ||
+	    o->stall_ns > MAX_DURATION_NS)
+		fuzz_fail("a duration above 30 days: time %llu ramp %llu stall %llu ns",
+			  (unsigned long long)o->time_ns, (unsigned long long)o->ramp_ns,
+			  (unsigned long long)o->stall_ns);
+	if (o->range_len && o->range_off > UINT64_MAX - o->range_len)
+		fuzz_fail("range %llu:%llu wraps", (unsigned long long)o->range_off,
+			  (unsigned long long)o->range_len);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
