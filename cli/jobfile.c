@@ -17,6 +17,10 @@
 struct reader {
 	FILE *f;
 	int line;		/* of the line inih is handling */
+	char *buf;		/* the whole line, for getline */
+	size_t cap;
+	int bad_line;		/* the first line inih cannot hold, 0: none */
+	int bad_max;		/* its buffer's, when that line is too long */
 };
 
 struct parse_ctx {
@@ -48,15 +52,28 @@ static void fail_at(struct parse_ctx *c, int line, const char *fmt, ...)
 }
 
 /* inih reads one line per call, so counting calls gives the line number
- * that the handler's entry comes from. */
+ * that the handler's entry comes from. A whole line per call: one longer
+ * than inih's buffer (fgets would hand over the rest as the next line,
+ * numbered wrong, perhaps as a key of its own) or with a NUL byte (the
+ * rest of the line unseen) is cut here and refused at the end. */
 static char *read_line(char *str, int num, void *stream)
 {
 	struct reader *r = stream;
-	char *s = fgets(str, num, r->f);
+	ssize_t got = getline(&r->buf, &r->cap, r->f);
+	size_t n, len;
 
-	if (s)
-		r->line++;
-	return s;
+	if (got < 0 || num < 1)
+		return NULL;
+	r->line++;
+	n = (size_t)got - (r->buf[got - 1] == '\n');	/* inih needs no newline */
+	len = n < (size_t)num - 1 ? n : (size_t)num - 1;
+	if (!r->bad_line && (n > len || memchr(r->buf, '\0', n))) {
+		r->bad_line = r->line;
+		r->bad_max = n > len ? (int)len : 0;
+	}
+	memcpy(str, r->buf, len);
+	str[len] = '\0';
+	return str;
 }
 
 /* `target` words, split on blanks, or the first problem given to c. One
@@ -168,7 +185,7 @@ static int on_entry(void *user, const char *section, const char *name, const cha
 
 int cli_jobfile_read(struct cli_jobfile *j, const char *path, char *err, size_t errlen)
 {
-	struct reader r = { NULL, 0 };
+	struct reader r = { NULL, 0, NULL, 0, 0, 0 };
 	struct parse_ctx c = { j, &r, 0, err, errlen, false };
 	int rc;
 
@@ -182,9 +199,18 @@ int cli_jobfile_read(struct cli_jobfile *j, const char *path, char *err, size_t 
 	}
 	rc = ini_parse_stream(read_line, &r, on_entry, &c);
 	fclose(r.f);
+	free(r.buf);
 	if (rc > 0 && (!c.failed || rc < c.err_line)) {
 		c.failed = false;
 		fail_at(&c, rc, "not a 'key = value' line or a [section]");
+	}
+	/* before any complaint about what was left of that line */
+	if (r.bad_line && (!c.failed || r.bad_line <= c.err_line)) {
+		c.failed = false;
+		if (r.bad_max)
+			fail_at(&c, r.bad_line, "longer than %d characters", r.bad_max);
+		else
+			fail_at(&c, r.bad_line, "a NUL byte in the line");
 	}
 	if (rc < 0 && !c.failed)
 		fail_at(&c, 0, "out of memory");

@@ -108,6 +108,10 @@ static void test_bad(void)
 		{ "[job]\njobs = 2\n", "saturate", ":2: unknown key 'jobs'" },
 		{ "[job]\ndemo-size = 1k\n", "saturate", ":2: bad value for demo-size" },
 		{ "[job]\nqd = 1,x\n", "sweep", ":2: bad value for qd" },
+		/* the rest of a long line is not a line of its own (nor a key) */
+		{ "[job]\ntarget = /dev/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaa qd=4\nqd = 0\n", "run", ":2: longer than 199 characters" },
 		/* on the command's argv it would be the option -q */
 		{ "[job]\ntarget = /dev/a -q\n", "run", ":2: bad value for target: '-q' starts with '-'" },
 	};
@@ -125,6 +129,23 @@ static void test_bad(void)
 	}
 	rc = cli_jobfile_read(&j, "/nonexistent/job.ini", err, sizeof(err));
 	CHECK(rc == -ENOENT && strstr(err, "/nonexistent/job.ini"));
+	cli_jobfile_free(&j);
+}
+
+/* A NUL byte would hide the rest of its line from inih. */
+static void test_nul(void)
+{
+	static const char text[] = "[job]\nqd = 4\0 and more\nqd = 0\n";
+	struct cli_jobfile j;
+	char err[512];
+	FILE *f = fopen(path, "w");
+
+	if (!f || fwrite(text, sizeof(text) - 1, 1, f) != 1 || fclose(f)) {
+		perror(path);
+		exit(T_EXIT_FAIL);
+	}
+	CHECK(cli_jobfile_read(&j, path, err, sizeof(err)) == -EINVAL);
+	CHECKF(strstr(err, ":2: a NUL byte in the line"), "%s", err);
 	cli_jobfile_free(&j);
 }
 
@@ -192,6 +213,7 @@ int main(void)
 	test_good();
 	test_bad();
 	test_targets();
+	test_nul();
 	test_configs();
 	unlink(path);
 	return t_result();
