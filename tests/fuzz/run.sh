@@ -50,8 +50,10 @@ for name in "$@"; do
 	fi
 	echo "FAIL fuzz_$name (exit $rc; the whole report: $log)"
 	grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|fuzz: invariant)' "$log" | head -n 5 | sed 's/^/    /'
-	tail -n 15 "$log" | sed 's/^/    /'
-	for f in $(find "$crashes" -type f -newer "$work/$name.start"); do
+	echo "    ..."
+	tail -n 12 "$log" | sed 's/^/    /'
+	# slow-unit-* inputs were only slow, not what failed
+	for f in $(find "$crashes" -type f -newer "$work/$name.start" ! -name 'slow-unit-*'); do
 		echo "    input: $f (reproduce: $bin $f)"
 		od -c "$f" | head -n 8 | sed 's/^/      /'
 	done
