@@ -1,7 +1,9 @@
 # iostorm: `make` builds ./iostorm, `make check` runs every test, `make
 # vmcheck` the emulated-NVMe suite (QEMU, tests/vm/), `make pictures` the
 # pictures in docs/pictures/ (a real run, as root on loop devices), `make
-# mpi` builds ./iostorm-mpi with Open MPI and `make mpicheck` runs its tests.
+# mpi` builds ./iostorm-mpi with Open MPI and `make mpicheck` runs its
+# tests, `make fuzz` the libFuzzer harnesses for FUZZ_TIME seconds each
+# (clang; mk/fuzz.mk).
 # SANITIZE=address,undefined or SANITIZE=thread builds into its own folder.
 # WERROR=1 turns warnings into errors (CI does).
 
@@ -108,8 +110,11 @@ bench: $(BIN)
 pictures: $(BIN)
 	IOSTORM=$(abspath $(BIN)) docs/pictures/make.sh
 
+# build-* includes build-fuzz/ (mk/fuzz.mk)
 clean:
 	rm -rf build build-* iostorm iostorm-mpi
+
+include mk/fuzz.mk
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/cli/main.d $(TEST_BIN:=.d) $(MPI_OBJ:.o=.d)
 

@@ -17,6 +17,10 @@
 struct reader {
 	FILE *f;
 	int line;		/* of the line inih is handling */
+	char *buf;		/* the whole line, for getline */
+	size_t cap;
+	int bad_line;		/* the first line inih cannot hold, 0: none */
+	int bad_max;		/* its buffer's, when that line is too long */
 };
 
 struct parse_ctx {
@@ -48,35 +52,58 @@ static void fail_at(struct parse_ctx *c, int line, const char *fmt, ...)
 }
 
 /* inih reads one line per call, so counting calls gives the line number
- * that the handler's entry comes from. */
+ * that the handler's entry comes from. A whole line per call: one longer
+ * than inih's buffer (fgets would hand over the rest as the next line,
+ * numbered wrong, perhaps as a key of its own) or with a NUL byte (the
+ * rest of the line unseen) is cut here and refused at the end. */
 static char *read_line(char *str, int num, void *stream)
 {
 	struct reader *r = stream;
-	char *s = fgets(str, num, r->f);
+	ssize_t got = getline(&r->buf, &r->cap, r->f);
+	size_t n, len;
 
-	if (s)
-		r->line++;
-	return s;
+	if (got < 0 || num < 1)
+		return NULL;
+	r->line++;
+	n = (size_t)got - (r->buf[got - 1] == '\n');	/* inih needs no newline */
+	len = n < (size_t)num - 1 ? n : (size_t)num - 1;
+	if (!r->bad_line && (n > len || memchr(r->buf, '\0', n))) {
+		r->bad_line = r->line;
+		r->bad_max = n > len ? (int)len : 0;
+	}
+	memcpy(str, r->buf, len);
+	str[len] = '\0';
+	return str;
 }
 
-static int add_targets(struct cli_jobfile *j, const char *value)
+/* `target` words, split on blanks, or the first problem given to c. One
+ * that starts with '-' is refused: on the command's argv it would be read
+ * as an option ("-q"), not as a target. */
+static void add_targets(struct parse_ctx *c, int line, const char *key, const char *value)
 {
+	struct cli_jobfile *j = c->j;
 	char *copy = strdup(value), *tok, *save = NULL, **t;
 
-	if (!copy)
-		return -ENOMEM;
+	if (!copy) {
+		fail_at(c, line, "out of memory");
+		return;
+	}
 	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if (tok[0] == '-') {
+			fail_at(c, line, "bad value for %s: '%s' starts with '-' (write ./%s for a "
+				"file of that name)", key, tok, tok);
+			break;
+		}
 		t = realloc(j->targets, (j->ntargets + 1) * sizeof(*t));
-		if (!t)
+		if (t)
+			j->targets = t;
+		if (!t || !(j->targets[j->ntargets] = strdup(tok))) {
+			fail_at(c, line, "out of memory");
 			break;
-		j->targets = t;
-		j->targets[j->ntargets] = strdup(tok);
-		if (!j->targets[j->ntargets])
-			break;
+		}
 		j->ntargets++;
 	}
 	free(copy);
-	return tok ? -ENOMEM : 0;
 }
 
 static int add_entry(struct cli_jobfile *j, const char *key, const char *value, int line)
@@ -148,8 +175,8 @@ static int on_entry(void *user, const char *section, const char *name, const cha
 	} else if (!strcmp(name, "target") || !strcmp(name, "targets")) {
 		if (!*value)
 			fail_at(c, line, "bad value for %s: empty", name);
-		else if (add_targets(j, value))
-			fail_at(c, line, "out of memory");
+		else
+			add_targets(c, line, name, value);
 	} else if (add_entry(j, name, value, line)) {
 		fail_at(c, line, "out of memory");
 	}
@@ -158,7 +185,7 @@ static int on_entry(void *user, const char *section, const char *name, const cha
 
 int cli_jobfile_read(struct cli_jobfile *j, const char *path, char *err, size_t errlen)
 {
-	struct reader r = { NULL, 0 };
+	struct reader r = { NULL, 0, NULL, 0, 0, 0 };
 	struct parse_ctx c = { j, &r, 0, err, errlen, false };
 	int rc;
 
@@ -172,9 +199,18 @@ int cli_jobfile_read(struct cli_jobfile *j, const char *path, char *err, size_t 
 	}
 	rc = ini_parse_stream(read_line, &r, on_entry, &c);
 	fclose(r.f);
+	free(r.buf);
 	if (rc > 0 && (!c.failed || rc < c.err_line)) {
 		c.failed = false;
 		fail_at(&c, rc, "not a 'key = value' line or a [section]");
+	}
+	/* before any complaint about what was left of that line */
+	if (r.bad_line && (!c.failed || r.bad_line <= c.err_line)) {
+		c.failed = false;
+		if (r.bad_max)
+			fail_at(&c, r.bad_line, "longer than %d characters", r.bad_max);
+		else
+			fail_at(&c, r.bad_line, "a NUL byte in the line");
 	}
 	if (rc < 0 && !c.failed)
 		fail_at(&c, 0, "out of memory");
@@ -263,22 +299,33 @@ int cli_jobfile_check(struct cli_jobfile *j, const char *cmd, char *err, size_t 
 	return 0;
 }
 
-/* Whether the option in a (after its dashes) is followed by its value in
- * the next argument. */
+/* Whether option word a takes the next word as its value, as getopt_long
+ * reads it: "--name" (or an abbreviation) without "=value", or a cluster
+ * of short letters ("-qd") whose last letter needs a value. */
 static bool value_follows(const struct cli_opts *o, const char *a)
 {
-	const struct cli_optdesc *d = NULL;
+	const struct cli_optdesc *d;
 
-	if (a[1] == '-')
-		d = strchr(a, '=') ? NULL : cli_opt_find(o, a + 2);
-	else if (!a[2])
-		d = cli_opt_find_short(o, a[1]);
-	return d && d->arg;
+	if (a[1] == '-') {
+		d = strchr(a, '=') ? NULL : cli_opt_find_abbrev(o, a + 2);
+		return d && d->arg;
+	}
+	for (a++; *a; a++) {
+		d = cli_opt_find_short(o, (unsigned char)*a);
+		if (!d)
+			return false;	/* getopt refuses the word */
+		if (d->arg)
+			return !a[1];	/* the rest of the word is its value */
+	}
+	return false;
 }
 
-/* Whether the command line (after the verb) names a target: anything that
- * is neither an option nor an option's value. Which options take a value
- * is asked of the verb's options. */
+/* Whether the command line (after the verb) goes without the file's
+ * targets: it names a target (anything that is neither an option nor an
+ * option's value), or it ends with an option that lacks its value, which
+ * the file's first target must not become (a forgotten --json FILE wrote
+ * the report over the target). Which options take a value is asked of
+ * the verb's options. */
 static bool has_operands(const char *cmd, int argc, char **argv)
 {
 	struct cli_opts o;
@@ -291,7 +338,8 @@ static bool has_operands(const char *cmd, int argc, char **argv)
 		if (!strcmp(a, "--"))
 			return i + 1 < argc;
 		if (a[0] == '-' && a[1]) {
-			i += value_follows(&o, a);
+			if (value_follows(&o, a) && ++i == argc)
+				return true;	/* the command says it lacks a value */
 			continue;
 		}
 		return true;

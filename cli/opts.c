@@ -114,6 +114,23 @@ const struct cli_optdesc *cli_opt_find_short(const struct cli_opts *o, int val)
 	return NULL;
 }
 
+const struct cli_optdesc *cli_opt_find_abbrev(const struct cli_opts *o, const char *name)
+{
+	const struct cli_optdesc *d, *found = NULL;
+	size_t i = 0, len = strlen(name);
+
+	while ((d = opt_next(o, &i))) {
+		if (!strcmp(d->name, name))
+			return d;
+		if (len && !strncmp(d->name, name, len)) {
+			if (found)
+				return NULL;	/* ambiguous: getopt_long refuses it */
+			found = d;
+		}
+	}
+	return found;
+}
+
 int cli_opts_set(struct cli_opts *o, const char *name, const char *val,
 		 char *err, size_t errlen)
 {

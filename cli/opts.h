@@ -129,6 +129,10 @@ int cli_opts_parse(struct cli_opts *o, int argc, char **argv,
 /* The option a long name or a short letter means for o's verb, or NULL. */
 const struct cli_optdesc *cli_opt_find(const struct cli_opts *o, const char *name);
 const struct cli_optdesc *cli_opt_find_short(const struct cli_opts *o, int val);
+/* The option "--name" means on o's command line, as getopt_long reads it:
+ * the option of that name, else the one option whose name starts with it.
+ * NULL for none or several. */
+const struct cli_optdesc *cli_opt_find_abbrev(const struct cli_opts *o, const char *name);
 /* Sets one option by its long name (for job files); 0, -EINVAL, or
  * -ENOENT for a name o's verb does not take. */
 int cli_opts_set(struct cli_opts *o, const char *name, const char *val,

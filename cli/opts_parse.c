@@ -175,7 +175,10 @@ int cli_parse_duration(const char *what, const char *s, uint64_t min_ns,
 	mult = rc ? 1 : duration_mult(end);
 	if (!mult)
 		return cli_opts_fail(err, errlen, "%s: '%s' has an unknown unit (use ms, s, m or h)", what, s);
-	if (rc || v > max_ns / mult)
+	if (frac && mult % scale)
+		return cli_opts_fail(err, errlen, "%s: '%s' is finer than a nanosecond", what, s);
+	/* the fraction counts too: 720.5h is above 30 days */
+	if (rc || v > max_ns / mult || frac * (mult / scale) > max_ns - v * mult)
 		return cli_opts_fail(err, errlen, "%s: '%s' is too long", what, s);
 	v = v * mult + frac * (mult / scale);
 	if (v < min_ns)

@@ -1,6 +1,7 @@
 # iostorm -c FILE: the shipped configs run, the command line overrides the
-# file, targets come from the file when the command line has none, bad
-# files stop with FILE:LINE and exit 2.
+# file, targets come from the file when the command line has none (and
+# never become an option or its value), bad files stop with FILE:LINE and
+# exit 2.
 . "$(dirname "$0")/lib.sh"
 need_iostorm
 need_cmd jq
@@ -37,4 +38,13 @@ expect_error "bad value" 2 "^iostorm: $ini:3: bad value for time" -c "$ini" "$de
 printf '[job]\ncommand = fly\n' >"$ini"
 expect_error "bad command" 2 "$ini:2: bad value for command" -c "$ini" "$dev"
 expect_error "missing file" 2 'cannot read the job file' -c "$T_DIR/none.ini" "$dev"
+# a value missing on the command line is said, never taken from the file's
+# targets (a forgotten --json FILE once wrote the report over the target)
+printf 'keep me\n' >"$T_DIR/data"
+printf '[job]\ncommand = run\ntarget = %s\n' "$T_DIR/data" >"$ini"
+expect_error "dangling --json" 2 "--json needs a value" -c "$ini" --json
+grep -qx 'keep me' "$T_DIR/data" || check_fail "dangling --json: the target was written"
+# a target that would be read as an option
+printf '[job]\ncommand = run\ntarget = %s -q\n' "$T_DIR/data" >"$ini"
+expect_error "option as target" 2 "$ini:3: bad value for target: '-q' starts with '-'" -c "$ini"
 t_done

@@ -39,6 +39,12 @@ echo 'not xml' >"$tmp/bad.xml"
 expect 1 "$IOSTORM" topo --topology "$tmp/bad.xml"
 grep -q 'bad.xml' "$tmp/err" || bad "invalid XML not named"
 expect 1 "$IOSTORM" topo --topology "$tmp"
+# hwloc 2.9 itself crashes on this one (a PU without complete_cpuset)
+expect 1 "$IOSTORM" topo --topology tests/fixtures/topo-hwloc-crash.xml
+grep -q 'not an lstopo XML export' "$tmp/err" || bad "a file hwloc crashes on is not refused"
+# a pipe is read once, though hwloc reads the export twice (topo/xml.c)
+expect 0 "$IOSTORM" topo --topology <(cat tests/fixtures/topo-2node-imbalance.xml)
+grep -q '^  nvme3n1 ' "$tmp/out" || bad "--topology from a pipe: no drives"
 expect 2 "$IOSTORM" topo --topology
 expect 2 "$IOSTORM" topo --frobnicate
 expect 0 "$IOSTORM" topo --help

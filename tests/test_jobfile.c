@@ -108,6 +108,12 @@ static void test_bad(void)
 		{ "[job]\njobs = 2\n", "saturate", ":2: unknown key 'jobs'" },
 		{ "[job]\ndemo-size = 1k\n", "saturate", ":2: bad value for demo-size" },
 		{ "[job]\nqd = 1,x\n", "sweep", ":2: bad value for qd" },
+		/* the rest of a long line is not a line of its own (nor a key) */
+		{ "[job]\ntarget = /dev/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaaaaaaaaaaaaaaaa qd=4\nqd = 0\n", "run", ":2: longer than 199 characters" },
+		/* on the command's argv it would be the option -q */
+		{ "[job]\ntarget = /dev/a -q\n", "run", ":2: bad value for target: '-q' starts with '-'" },
 	};
 	struct cli_jobfile j;
 	char err[512];
@@ -123,6 +129,58 @@ static void test_bad(void)
 	}
 	rc = cli_jobfile_read(&j, "/nonexistent/job.ini", err, sizeof(err));
 	CHECK(rc == -ENOENT && strstr(err, "/nonexistent/job.ini"));
+	cli_jobfile_free(&j);
+}
+
+/* A NUL byte would hide the rest of its line from inih. */
+static void test_nul(void)
+{
+	static const char text[] = "[job]\nqd = 4\0 and more\nqd = 0\n";
+	struct cli_jobfile j;
+	char err[512];
+	FILE *f = fopen(path, "w");
+
+	if (!f || fwrite(text, sizeof(text) - 1, 1, f) != 1 || fclose(f)) {
+		perror(path);
+		exit(T_EXIT_FAIL);
+	}
+	CHECK(cli_jobfile_read(&j, path, err, sizeof(err)) == -EINVAL);
+	CHECKF(strstr(err, ":2: a NUL byte in the line"), "%s", err);
+	cli_jobfile_free(&j);
+}
+
+/* The file's targets come after a command line without its own, and
+ * never after one whose last option lacks its value: `-c FILE --json` must
+ * say so, not write the report over the file's first target. */
+static void test_targets(void)
+{
+	static const struct { const char *cl[3]; int argc; bool file; } cases[] = {
+		{ { "--json" }, 1, false },		/* dangling */
+		{ { "-qd" }, 1, false },		/* -q, then -d lacks its value */
+		{ { "--js" }, 1, false },		/* --json, abbreviated */
+		{ { "-qd", "8" }, 2, true },		/* 8 is -d's */
+		{ { "--ti", "5" }, 2, true },		/* 5 is --time's */
+		{ { "-d8" }, 1, true },
+		{ { "--json=-" }, 1, true },
+		{ { "--", "/dev/b" }, 2, false },
+		{ { "-q", "/dev/b" }, 2, false },
+		{ { "--" }, 1, true },
+	};
+	struct cli_jobfile j;
+	char err[512], **av = NULL;
+	size_t i;
+	int n, rc;
+
+	rc = load(&j, "[job]\ncommand = run\ntarget = /dev/a\n", NULL, err, sizeof(err));
+	CHECKF(rc == 0, "%s", err);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		n = cli_jobfile_argv(&j, "run", cases[i].argc, (char **)cases[i].cl, &av);
+		CHECKF(n == 1 + cases[i].argc + cases[i].file, "case %zu: %d words", i, n);
+		CHECKF(n > 0 && !strcmp(av[n - 1], cases[i].file ? "/dev/a" :
+					cases[i].cl[cases[i].argc - 1]), "case %zu: ends with %s",
+		       i, n > 0 ? av[n - 1] : "-");
+		free(av);
+	}
 	cli_jobfile_free(&j);
 }
 
@@ -154,6 +212,8 @@ int main(void)
 	snprintf(path, sizeof(path), "/tmp/iostorm-test-jobfile-%d.ini", (int)getpid());
 	test_good();
 	test_bad();
+	test_targets();
+	test_nul();
 	test_configs();
 	unlink(path);
 	return t_result();

@@ -101,6 +101,13 @@ static void test_durations(void)
 	dur_bad("0.0s");
 	dur_bad("1.0000001s");
 	dur_bad("2h");		/* above the bound given */
+	dur_bad("1.5h");	/* so is its fraction */
+	dur_bad("3600.5");
+	dur_bad("60.001m");
+	dur_ok("1.000001h", 3600003600000ull);
+	dur_bad("1.5ns");	/* finer than a nanosecond, not rounded */
+	dur_bad("2.0001us");
+	dur_ok("2.001us", 2001);
 	dur_bad("99999999999999999999");
 }
 
@@ -296,6 +303,27 @@ static void test_help_set(void)
 	CHECK(cli_opts_set(&o, "time", "0", err, sizeof(err)) == -EINVAL);
 }
 
+/* "--ti" as getopt_long reads it: the one option it abbreviates. */
+static void test_abbrev(void)
+{
+	const struct cli_optdesc *d;
+	struct cli_opts o;
+
+	cli_opts_init(&o, "run", CLI_OG_TARGET | CLI_OG_ENGINE | CLI_OG_JSON);
+	d = cli_opt_find_abbrev(&o, "ti");
+	CHECK(d && !strcmp(d->name, "time"));
+	d = cli_opt_find_abbrev(&o, "js");
+	CHECK(d && !strcmp(d->name, "json"));
+	d = cli_opt_find_abbrev(&o, "jobs");	/* run has no --jobs of its own */
+	CHECK(d && !strcmp(d->name, "jobs-per-device"));
+	CHECK(!cli_opt_find_abbrev(&o, "b"));	/* bs, batch, buffered */
+	CHECK(!cli_opt_find_abbrev(&o, ""));
+	CHECK(!cli_opt_find_abbrev(&o, "nosuch"));
+	cli_opts_init(&o, "nop", CLI_OG_ENGINE | CLI_OG_NOP | CLI_OG_JSON);
+	d = cli_opt_find_abbrev(&o, "jobs");	/* exact wins */
+	CHECK(d && !strcmp(d->name, "jobs"));
+}
+
 int main(void)
 {
 	test_sizes();
@@ -307,5 +335,6 @@ int main(void)
 	test_values();
 	test_bad();
 	test_help_set();
+	test_abbrev();
 	return t_result();
 }

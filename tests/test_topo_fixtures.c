@@ -1,6 +1,7 @@
 /* topo on our own hand-made lstopo exports (tests/fixtures): findings for
  * imbalance, degraded links (with a recorded sysfs tree), a CPU-less node;
- * worker placement rules; and the JSON shape of `iostorm topo`. */
+ * worker placement rules; the JSON shape of `iostorm topo`; files hwloc
+ * cannot read (or crashes on) refused. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,6 +182,23 @@ static void test_parse(void)
 	free(c);
 }
 
+/* Files hwloc cannot read are refused, with -EINVAL, whatever hwloc does
+ * with them: hwloc 2.9 dereferences NULL on a PU without complete_cpuset
+ * (topo/xml.c has hwloc read a file in a child first). */
+static void test_bad_xml(void)
+{
+	struct topo *t = NULL;
+	char xml[4096];
+
+	snprintf(xml, sizeof(xml), "%s/topo-hwloc-crash.xml", fx);
+	CHECK(topo_load(&t, xml, NULL) == -EINVAL && !t);
+	snprintf(xml, sizeof(xml), "%s/meminfo-6.1", fx);
+	CHECK(topo_load(&t, xml, NULL) == -EINVAL && !t);
+	CHECK(topo_load(&t, fx, NULL) == -EISDIR && !t);
+	snprintf(xml, sizeof(xml), "%s/none.xml", fx);
+	CHECK(topo_load(&t, xml, NULL) == -ENOENT && !t);
+}
+
 /* `iostorm topo --json -` on a fixture: the shape the issue asks for. */
 static void test_json(void)
 {
@@ -270,5 +288,6 @@ int main(void)
 	test_cpuless();
 	test_place();
 	test_json();
+	test_bad_xml();
 	return t_result();
 }

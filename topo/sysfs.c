@@ -11,6 +11,9 @@
 
 /* <root>/<fmt...> into path (PATH_MAX). */
 static int sys_path(const struct topo *t, char *path, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static int sys_path(const struct topo *t, char *path, const char *fmt, va_list ap)
 {
 	char rel[PATH_MAX];
 	int n;

@@ -102,10 +102,28 @@ static int discover_nvme(struct topo *t)
 	return 0;
 }
 
+int topo_hwloc_setup(hwloc_topology_t h, const struct topo_xml *xml)
+{
+	/* hwloc keeps no I/O objects unless asked; keep every bridge so that
+	 * a node's empty root ports (slots to move drives to) are named */
+	hwloc_topology_set_io_types_filter(h, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+	hwloc_topology_set_type_filter(h, HWLOC_OBJ_BRIDGE, HWLOC_TYPE_FILTER_KEEP_ALL);
+	/* We need locality, not GPU or OpenCL details: skip plugins that wake
+	 * GPU drivers. libpciaccess (the pci plugin) also leaks on every load;
+	 * the Linux backend reads the same PCI facts from sysfs. */
+	if (!xml) {
+		hwloc_topology_set_components(h, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
+		hwloc_topology_set_components(h, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "opencl");
+		hwloc_topology_set_components(h, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "gl");
+	}
+	return xml && hwloc_topology_set_xmlbuffer(h, xml->buf, xml->len) ? -EINVAL : 0;
+}
+
 int topo_load(struct topo **out, const char *xml, const char *sysfs_root)
 {
 	struct topo *t = calloc(1, sizeof(*t));
 	const char *env = getenv("IOSTORM_SYSFS_ROOT");
+	struct topo_xml x = { NULL, 0 };
 	int ret = -EINVAL;
 
 	if (!t)
@@ -129,31 +147,20 @@ int topo_load(struct topo **out, const char *xml, const char *sysfs_root)
 		goto fail;
 	}
 	t->live = !xml;
+	/* an XML file: read once, loaded by hwloc in a child first (xml.c) */
+	if (xml && ((ret = topo_xml_read(xml, &x)) || (ret = topo_xml_probe(&x))))
+		goto fail;
 	if (hwloc_topology_init(&t->h)) {
 		ret = -errno ? -errno : -ENOMEM;
 		goto fail;
 	}
 	t->h_init = true;
-	/* hwloc keeps no I/O objects unless asked; keep every bridge so that
-	 * a node's empty root ports (slots to move drives to) are named */
-	hwloc_topology_set_io_types_filter(t->h, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
-	hwloc_topology_set_type_filter(t->h, HWLOC_OBJ_BRIDGE, HWLOC_TYPE_FILTER_KEEP_ALL);
-	/* We need locality, not GPU or OpenCL details: skip plugins that wake
-	 * GPU drivers. libpciaccess (the pci plugin) also leaks on every load;
-	 * the Linux backend reads the same PCI facts from sysfs. */
-	if (!xml) {
-		hwloc_topology_set_components(t->h, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
-		hwloc_topology_set_components(t->h, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "opencl");
-		hwloc_topology_set_components(t->h, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "gl");
-	}
-	if (xml && hwloc_topology_set_xml(t->h, xml)) {
+	if (topo_hwloc_setup(t->h, xml ? &x : NULL) || hwloc_topology_load(t->h)) {
 		ret = -EINVAL;
 		goto fail;
 	}
-	if (hwloc_topology_load(t->h)) {
-		ret = -EINVAL;
-		goto fail;
-	}
+	free(x.buf);
+	x.buf = NULL;
 	t->allowed = hwloc_bitmap_dup(hwloc_topology_get_topology_cpuset(t->h));
 	if (!t->allowed) {
 		ret = -ENOMEM;
@@ -182,6 +189,7 @@ int topo_load(struct topo **out, const char *xml, const char *sysfs_root)
 	*out = t;
 	return 0;
 fail:
+	free(x.buf);
 	topo_free(t);
 	return ret;
 }

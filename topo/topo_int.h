@@ -88,4 +88,18 @@ unsigned topo_node_free_ports(const struct topo *t, unsigned os, char *buf, size
 /* Whether d sits under a host bridge whose node is unknown. */
 bool topo_dev_locality_unknown(const struct topo *t, const struct topo_dev *d);
 
+/* xml.c: an XML export in memory, '\0' included in len (hwloc's int) */
+struct topo_xml {
+	char *buf;
+	int len;
+};
+/* Reads path whole. 0, -errno of open/read, -EFBIG or -ENOMEM. */
+int topo_xml_read(const char *path, struct topo_xml *x);
+/* Whether hwloc loads x, tried in a child process. 0, -EINVAL (refused,
+ * or hwloc crashed on it), -ENOMEM or the -errno of fork. */
+int topo_xml_probe(const struct topo_xml *x);
+/* topo.c: filters and components of a topology to load from x (NULL: the
+ * live machine). 0, or -EINVAL when hwloc refuses the buffer. */
+int topo_hwloc_setup(hwloc_topology_t h, const struct topo_xml *x);
+
 #endif
