@@ -13,6 +13,7 @@
 #include "cli/ceil_out.h"
 #include "cli/commands.h"
 #include "cli/out.h"
+#include "cli/topo_load.h"
 #include "cli/plan.h"
 #include "cli/plan_from.h"
 #include "cli/topo_dot.h"
@@ -270,22 +271,6 @@ static json_t *json_report(const struct cli_opts *o, const struct cli_plan *p,
 
 /* ---- the command ---- */
 
-static int load(const struct cli_opts *o, struct topo **t)
-{
-	int ret = topo_load(t, o->topology, NULL);
-
-	if (!ret)
-		return 0;
-	if (!o->topology)
-		cli_say("cannot read this machine's topology: %s", strerror(-ret));
-	else if (ret == -EINVAL)
-		cli_say("%s: not an lstopo XML export that hwloc 2 can read (lstopo FILE.xml writes one)",
-			o->topology);
-	else
-		cli_say("%s: %s", o->topology, strerror(-ret));
-	return -1;
-}
-
 /* The figures: the options and the --from report. An exit status, or -1
  * to go on. */
 static int figures(struct cli_opts *o, struct cli_plan_from *from, struct cli_plan_figs *f)
@@ -413,7 +398,7 @@ static int cmd_plan(int argc, char **argv)
 	rc = figures(&o, &from, &f);
 	if (rc >= 0)
 		goto out;
-	if (load(&o, &t)) {
+	if (cli_topo_load(o.topology, &t)) {
 		rc = CLI_EXIT_RUNTIME;
 		goto out;
 	}

@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/out.h"
+#include "cli/topo_load.h"
 #include "cli/topo_dot.h"
 #include "topo/topo.h"
 
@@ -399,22 +400,6 @@ static json_t *json_report(struct topo *t, const struct topo_dev *const *devs, u
 	return root;
 }
 
-static int load(const struct cli_opts *o, struct topo **t)
-{
-	int ret = topo_load(t, o->topology, NULL);
-
-	if (!ret)
-		return 0;
-	if (!o->topology)
-		cli_say("cannot read this machine's topology: %s", strerror(-ret));
-	else if (ret == -EINVAL)
-		cli_say("%s: not an lstopo XML export that hwloc 2 can read (lstopo FILE.xml writes one)",
-			o->topology);
-	else
-		cli_say("%s: %s", o->topology, strerror(-ret));
-	return -1;
-}
-
 /* The devices to report: the targets (a file and its disk are one device,
  * one row) or every NVMe namespace. The count, or -1 having said why. */
 static int select_devs(struct topo *t, const struct cli_opts *o,
@@ -453,7 +438,7 @@ static int cmd_topo(int argc, char **argv)
 
 	if (!cli_opts_cmdline(&o, &cli_verb_topo, argc, argv, &rc))
 		return rc;
-	if (load(&o, &t))
+	if (cli_topo_load(o.topology, &t))
 		return CLI_EXIT_RUNTIME;
 	rc = CLI_EXIT_RUNTIME;
 	devs = calloc((size_t)(o.ntargets ? o.ntargets : topo_ndevs(t)) + 1, sizeof(*devs));

@@ -70,48 +70,46 @@ static void print_dev(const struct sat *s, const struct satdev *sd, int namew)
 	fputc('\n', f);
 }
 
-static void print_node(const struct sat *s, const struct model_gap_node *n, int namew)
+/* A subtotal row: a NUMA node's or a host bridge's sums. */
+static void print_group(const struct sat *s, const char *name, unsigned ndev, double qd1_solo,
+			double qd1_all, double qdn_solo, double qdn_all, double loss, int namew)
 {
 	FILE *f = s->out;
-	char name[32];
 	int k;
+
+	fprintf(f, "%-*s %5u", namew, name, ndev);
+	put_iops(f, qd1_solo);
+	for (k = 0; k < 3; k++)
+		put_lat(f, NULL, SAT_QD1_SOLO, 0);
+	put_iops(f, qd1_all);
+	for (k = 0; k < 2; k++)
+		put_lat(f, NULL, SAT_QD1_SOLO, 0);
+	put_iops(f, qdn_solo);
+	put_iops(f, qdn_all);
+	put_pct(f, loss);
+	fputc('\n', f);
+}
+
+static void print_node(const struct sat *s, const struct model_gap_node *n, int namew)
+{
+	char name[32];
 
 	if (n->os_index < 0)
 		snprintf(name, sizeof(name), "no node");
 	else
 		snprintf(name, sizeof(name), "node %d", n->os_index);
-	fprintf(f, "%-*s %5u", namew, name, n->ndev);
-	put_iops(f, n->qd1_solo);
-	for (k = 0; k < 3; k++)
-		put_lat(f, NULL, SAT_QD1_SOLO, 0);
-	put_iops(f, n->qd1_all);
-	for (k = 0; k < 2; k++)
-		put_lat(f, NULL, SAT_QD1_SOLO, 0);
-	put_iops(f, n->qdn_solo);
-	put_iops(f, n->qdn_all);
-	put_pct(f, n->loss_pct);
-	fputc('\n', f);
+	print_group(s, name, n->ndev, n->qd1_solo, n->qd1_all, n->qdn_solo, n->qdn_all,
+		    n->loss_pct, namew);
 }
 
 /* A host bridge's row, like a node's: shown where some device has one. */
 static void print_bridge(const struct sat *s, const struct model_gap_bridge *b, int namew)
 {
-	FILE *f = s->out;
 	char name[40];
-	int k;
 
 	snprintf(name, sizeof(name), "%s%s", b->id[0] ? "hb " : "no PCI", b->id);
-	fprintf(f, "%-*s %5u", namew, name, b->ndev);
-	put_iops(f, b->qd1_solo);
-	for (k = 0; k < 3; k++)
-		put_lat(f, NULL, SAT_QD1_SOLO, 0);
-	put_iops(f, b->qd1_all);
-	for (k = 0; k < 2; k++)
-		put_lat(f, NULL, SAT_QD1_SOLO, 0);
-	put_iops(f, b->qdn_solo);
-	put_iops(f, b->qdn_all);
-	put_pct(f, b->loss_pct);
-	fputc('\n', f);
+	print_group(s, name, b->ndev, b->qd1_solo, b->qd1_all, b->qdn_solo, b->qdn_all,
+		    b->loss_pct, namew);
 }
 
 static bool any_bridge(const struct sat *s)

@@ -1,0 +1,11 @@
+/* A topology for topo and plan: this machine's, or an lstopo export's,
+ * with the one line a failure gets. */
+#ifndef CLI_TOPO_LOAD_H
+#define CLI_TOPO_LOAD_H
+
+#include "topo/topo.h"
+
+/* Loads xml (NULL: this machine) into *t. 0, or -1 having said why. */
+int cli_topo_load(const char *xml, struct topo **t);
+
+#endif
