@@ -98,8 +98,12 @@ void cli_ceil_print(FILE *out, const struct model_ceil *m, const struct cli_ceil
 {
 	const unsigned *idx = s->idx;
 	unsigned j, i, n = s->n;
+	int w = 14;	/* the name column: as wide as the longest name */
 
-	fprintf(out, "  %-12s %-14s %12s %12s %12s %6s\n", "KIND", "NAME", "DEMAND",
+	for (j = 0; j < n; j++)
+		if ((int)strlen(m->res[idx[j]].name) > w)
+			w = (int)strlen(m->res[idx[j]].name);
+	fprintf(out, "  %-12s %-*s %12s %12s %12s %6s\n", "KIND", w, "NAME", "DEMAND",
 		     "CAPACITY", "PREDICTED", "UTIL");
 	for (j = 0; j < n; j++) {
 		const struct model_ceil_fig *f = &s->fig[i = idx[j]];
@@ -110,8 +114,8 @@ void cli_ceil_print(FILE *out, const struct model_ceil *m, const struct cli_ceil
 			snprintf(util, sizeof(util), "-");
 		else
 			snprintf(util, sizeof(util), "%.0f%%", 100 * f->utilization);
-		fprintf(out, "  %-12s %-14s %12.0f %12s %12.0f %6s%s\n",
-			     model_ceil_kind_name(m->res[i].kind), m->res[i].name, f->demand, cap,
+		fprintf(out, "  %-12s %-*s %12.0f %12s %12.0f %6s%s\n",
+			     model_ceil_kind_name(m->res[i].kind), w, m->res[i].name, f->demand, cap,
 			     f->allocated, util, (int)i == s->binding ? "  binds" :
 			     f->implied ? "  (sum of its root ports)" : "");
 	}

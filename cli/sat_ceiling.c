@@ -200,7 +200,7 @@ void cli_sat_print_ceiling(const struct sat *s)
 		s->ceil.snap.predicted > 0 ? 100.0 * s->ceil.measured / s->ceil.snap.predicted : 0.0);
 	fprintf(f, "binding: %s\n", bind);
 	if (short_pct(s) >= SHORT_PCT)
-		fprintf(f, "the measurement falls %.0f%% short of the model: what remains unexplained may be a fabric limit, interrupts or the IO die, which no file on the machine describes\n",
+		fprintf(f, "the measurement falls %.0f%% short of the model: what remains unexplained may be CPU time the workers' own counters do not see (interrupts, kernel threads such as a loop device's), a fabric limit or the IO die, which no file on the machine describes\n",
 			short_pct(s));
 }
 
