@@ -172,13 +172,15 @@ run_tio() {
 		-F1 -X1 -R1 -n1 -r$((secs + 2)) "$@"
 }
 
-# fio NAME TARGET QD DIRECT SIZE_MIB
+# fio NAME TARGET QD DIRECT SIZE_MIB [COMPLETE_MIN]: COMPLETE_MIN is how
+# many completions a full queue waits for (default 1), like iostorm's
+# --reap and t/io_uring's -c
 run_fio() {
-	local name=$1 target=$2 qd=$3 direct=$4 mib=$5
+	local name=$1 target=$2 qd=$3 direct=$4 mib=$5 cmin=${6:-1}
 	record "$name" fio --name=bench --filename="$target" --ioengine=io_uring \
 		--rw=randread --bs=4k --iodepth="$qd" --direct="$direct" --fixedbufs=1 \
 		--registerfiles=1 --sqthread_poll=0 --iodepth_batch_submit="$qd" \
-		--iodepth_batch_complete_min=1 --invalidate=0 --hipri=0 \
+		--iodepth_batch_complete_min="$cmin" --invalidate=0 --hipri=0 \
 		--norandommap=1 --randrepeat=0 --thread=1 --cpus_allowed="$cpu" \
 		--time_based=1 --runtime="$secs" --ramp_time=1 --size="${mib}M" \
 		--lat_percentiles=1 --output-format=json --output="$work/$name.json"
@@ -190,12 +192,14 @@ pair() {
 	if [ $(($1 % 2)) -eq 1 ]; then "$2"; "$3"; else "$3"; "$2"; fi
 }
 
-# The cases, as functions of the round's i and the case's key k, target t
-c_lat() { run_iostorm "$k-iostorm-$i" "$t" 32 32 --buffered; }
+# The cases, as functions of the round's i and the case's key k, target t.
+# Each tool waits for as many completions per call as t/io_uring's -c
+# (its batch): iostorm --reap, fio iodepth_batch_complete_min.
+c_lat() { run_iostorm "$k-iostorm-$i" "$t" 32 32 --buffered --reap 32; }
 c_lat_tio() { run_tio "$k-tio-$i" 32 32 -O0 -t1 "$t"; }
-c_nolat() { run_iostorm "$k-nolat-$i" "$t" 32 32 --buffered --no-latency; }
+c_nolat() { run_iostorm "$k-nolat-$i" "$t" 32 32 --buffered --no-latency --reap 32; }
 c_nolat_tio() { run_tio "$k-tio0-$i" 32 32 -O0 -t0 "$t"; }
-c_nop() { run_iostorm_nop "nop-iostorm-$i"; }
+c_nop() { run_iostorm_nop "nop-iostorm-$i" --reap 32; }
 c_nop_tio() { run_tio "nop-tio-$i" 128 32 -N1 -t0; }
 c_q1() { run_iostorm "q1-iostorm-$i" "$loop" 1 1; }
 c_q1_tio() { run_tio "q1-tio-$i" 1 1 -O1 -t1 "$loop"; }
@@ -206,7 +210,7 @@ for ((i = 1; i <= reps; i++)); do
 		if [ "$k" = c1g ]; then t=$big mib=$big_mib; else t=$file mib=$a_mib; fi
 		pair "$i" c_lat c_lat_tio
 		pair "$i" c_nolat c_nolat_tio
-		run_fio "$k-fio-$i" "$t" 32 0 "$mib"
+		run_fio "$k-fio-$i" "$t" 32 0 "$mib" 32
 	done
 	pair "$i" c_nop c_nop_tio
 	pair "$i" c_q1 c_q1_tio

@@ -90,10 +90,10 @@ static json_t *fixed_buffers(const struct cli_report *r)
 
 json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 {
-	return json_pack("{s:I, s:I, s:I, s:s, s:s, s:s, s:s?, s:o, s:f, s:f, s:I,"
+	return json_pack("{s:I, s:I, s:I, s:I, s:s, s:s, s:s, s:s?, s:o, s:f, s:f, s:I,"
 			 " s:I, s:I, s:o, s:s, s:b, s:I, s:I, s:b, s:I, s:o}",
 			 "bs", (json_int_t)o->bs, "qd", (json_int_t)o->qd,
-			 "batch", (json_int_t)o->batch,
+			 "batch", (json_int_t)o->batch, "reap", (json_int_t)o->reap,
 			 "engine", backend_str(o->backend),
 			 "completion", o->mode_auto ? "auto" : eng_mode_name(o->mode),
 			 "completion_used", eng_mode_name(r->mode),

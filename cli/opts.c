@@ -24,6 +24,7 @@ void cli_opts_init(struct cli_opts *o, const char *cmd, unsigned groups)
 	o->bs = 4096;
 	o->qd = v && v->qd ? v->qd : 32;
 	o->batch = 32;
+	o->reap = 1;
 	o->backend = ENG_BACKEND_AUTO;
 	o->mode = ENG_MODE_IRQ;
 	o->time_ns = v && v->time_ns ? v->time_ns : 10 * CLI_NS_PER_S;
@@ -44,6 +45,8 @@ static void opts_finish(struct cli_opts *o)
 		o->time_ns = 0;
 	if (o->batch > o->qd)
 		o->batch = o->qd;
+	if (o->reap > o->qd)
+		o->reap = o->qd;
 	if (!o->seed_set)
 		o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 }

@@ -31,6 +31,8 @@ struct cli_opts {
 	uint32_t bs;
 	uint32_t qd;
 	uint32_t batch;
+	uint32_t reap;			/* --reap: completions a full queue
+					 * waits for per call; 1 default */
 	enum eng_backend backend;
 	enum eng_mode mode;
 	bool mode_auto;			/* --completion auto */

@@ -50,6 +50,11 @@ static int set_batch(struct cli_opts *o, const char *arg, char *err, size_t errl
 	return set_u32("--batch", arg, 1, CLI_MAX_QD, &o->batch, err, errlen);
 }
 
+static int set_reap(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return set_u32("--reap", arg, 1, CLI_MAX_QD, &o->reap, err, errlen);
+}
+
 static int set_jpd(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	return set_u32("--jobs-per-device", arg, 1, CLI_MAX_JOBS, &o->jobs_per_device, err, errlen);
@@ -232,7 +237,7 @@ static int set_seed(struct cli_opts *o, const char *arg, char *err, size_t errle
 
 enum {
 	O_BATCH = 0x100, O_ENGINE, O_COMPLETION, O_RAMP, O_IOS, O_JPD, O_CPUS,
-	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED, O_STALL,
+	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED, O_STALL, O_REAP,
 };
 
 /* Each shared option once: the groups say which verbs offer it. */
@@ -244,6 +249,10 @@ const struct cli_optdesc cli_opts_table[] = {
 	  "IOs in flight per worker, 1..65536 (default 32)" },
 	{ "batch", O_BATCH, "N", CLI_OG_ENGINE, 0, set_batch,
 	  "IOs per submission call, at most --qd (default 32)" },
+	{ "reap", O_REAP, "N", CLI_OG_ENGINE, 0, set_reap,
+	  "completions a full queue waits for per call, at most\n"
+	  "--qd (default 1: refill as soon as one is done;\n"
+	  "t/io_uring's -c)" },
 	{ "engine", O_ENGINE, "NAME", CLI_OG_TARGET, 0, set_engine,
 	  "auto, io_uring or libaio (default auto: io_uring,\n"
 	  "libaio where the kernel refuses io_uring)" },

@@ -127,6 +127,7 @@ static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
 	j->bs = o->bs;
 	j->qd = o->qd;
 	j->batch = o->batch < o->qd ? o->batch : o->qd;
+	j->reap = o->reap < o->qd ? o->reap : o->qd;
 	j->range_off = o->range_off;
 	/* spelled out, so the engine never has to interpret 0 */
 	j->range_len = o->range_len;

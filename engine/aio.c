@@ -147,7 +147,8 @@ static int aio_wait(struct eng_worker *w, uint64_t *now)
 	int ret;
 
 	eng_worker_publish_inflight(w);
-	ret = io_getevents(w->a.ctx, 1, (long)w->job->qd, w->a.events, NULL);
+	ret = io_getevents(w->a.ctx, (long)eng_worker_reap_min(w), (long)w->job->qd,
+			   w->a.events, NULL);
 	w->calls++;
 	if (ret < 0)
 		return ret == -EINTR ? 0 : ret;

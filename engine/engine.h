@@ -67,6 +67,8 @@ struct eng_job {
 	uint32_t bs;		/* bytes per IO, power of two, multiple of lbs */
 	uint32_t qd;		/* IOs in flight, 1..65536 */
 	uint32_t batch;		/* SQEs per submission, 1..qd */
+	uint32_t reap;		/* completions a full queue waits for per
+				 * call, 1..qd (t/io_uring's -c); 0: 1 */
 	uint64_t range_off;	/* byte range read inside the target */
 	uint64_t range_len;	/* 0: the whole target from range_off */
 	int cpu;		/* pin to this CPU, -1: no pinning */

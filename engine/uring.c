@@ -464,7 +464,7 @@ static int uring_enter_sqpoll(struct eng_worker *w, uint32_t queued,
 	if (!wait || reaped || io_uring_cq_ready(ring))
 		return 0;
 	w->calls++;
-	return io_uring_wait_cqe(ring, &cqe);
+	return io_uring_wait_cqe_nr(ring, &cqe, eng_worker_reap_min(w));
 }
 
 /* One io_uring_enter: submit what was queued and, when nothing more can be
@@ -481,7 +481,7 @@ URING_INLINE int uring_enter(struct eng_worker *w, uint32_t queued, uint32_t rea
 	if (chk)
 		uring_chk_submit(w, now);
 	w->calls++;
-	return wait ? io_uring_submit_and_wait(&w->u.ring, 1) :
+	return wait ? io_uring_submit_and_wait(&w->u.ring, eng_worker_reap_min(w)) :
 		      io_uring_submit_and_get_events(&w->u.ring);
 }
 

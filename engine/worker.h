@@ -117,6 +117,15 @@ static inline bool eng_worker_tick(struct eng_worker *w)
 /* Once per loop, just before the call that may sleep in the kernel: what
  * a watcher sees while the worker waits there (a stalled device holds
  * these IOs). */
+/* How many completions a wait asks for: --reap (t/io_uring's -c), never
+ * more than are in flight, at least one. */
+static inline uint32_t eng_worker_reap_min(const struct eng_worker *w)
+{
+	uint32_t n = w->job->reap ? w->job->reap : 1;
+
+	return n < w->inflight ? n : w->inflight ? w->inflight : 1;
+}
+
 static inline void eng_worker_publish_inflight(struct eng_worker *w)
 {
 	atomic_store_explicit(&w->live->inflight, w->inflight, memory_order_relaxed);

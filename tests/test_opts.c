@@ -214,7 +214,7 @@ static void test_defaults(void)
 	CHECK(o.backend == ENG_BACKEND_AUTO && o.mode == ENG_MODE_IRQ && !o.mode_auto);
 	CHECK(parse(&o, "run", CLI_OG_TARGET, a2) == 0);
 	CHECK(o.ios == 1000 && o.ramp_ns == 0 && o.time_ns == 0);
-	CHECK(o.qd == 4 && o.batch == 4 && o.ntargets == 2);
+	CHECK(o.qd == 4 && o.batch == 4 && o.ntargets == 2 && o.reap == 1);
 	CHECK(parse(&o, "run", CLI_OG_TARGET, a3) == 0);
 	CHECK(o.ramp_ns == 1000000000ull && o.time_ns == 5000000000ull);
 }
