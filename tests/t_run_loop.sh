@@ -63,6 +63,20 @@ fi
 expect_ok "buffered" run "${q[@]}" --buffered "$dev"
 expect_ok "qd1" run "${q[@]}" --qd 1 "$dev"
 
+# --reap N: a full queue waits for N completions per call, so each call
+# into the kernel carries about N IOs or more (both backends), and the
+# JSON says what was asked; the default keeps refilling after one
+for engine in io_uring libaio; do
+	if expect_ok "reap 8 $engine" run "${q[@]}" --engine "$engine" --qd 16 --reap 8 \
+		--json - "$dev"; then
+		jq -e '.config.reap == 8 and .devices[0].ios_per_call >= 6.4' "$T_OUT" >/dev/null ||
+			check_fail "--reap 8 --engine $engine: $(jq -c '{reap: .config.reap, ipc: .devices[0].ios_per_call}' "$T_OUT")"
+	fi
+done
+if expect_ok "reap default" run "${q[@]}" --json - "$dev"; then
+	jq -e '.config.reap == 1' "$T_OUT" >/dev/null || check_fail "the default --reap is not 1"
+fi
+
 # a file and a device at once
 make_data_file f 16
 if expect_ok "file and loop" run "${q[@]}" --json - "$dev" "$f"; then
