@@ -63,16 +63,19 @@ fi
 expect_ok "buffered" run "${q[@]}" --buffered "$dev"
 expect_ok "qd1" run "${q[@]}" --qd 1 "$dev"
 
-# --reap N: a full queue waits for N completions per call, so each call
-# into the kernel carries about N IOs or more (both backends), and the
-# JSON says what was asked; the default keeps refilling after one
-for engine in io_uring libaio; do
-	if expect_ok "reap 8 $engine" run "${q[@]}" --engine "$engine" --qd 16 --reap 8 \
-		--json - "$dev"; then
-		jq -e '.config.reap == 8 and .devices[0].ios_per_call >= 6.4' "$T_OUT" >/dev/null ||
-			check_fail "--reap 8 --engine $engine: $(jq -c '{reap: .config.reap, ipc: .devices[0].ios_per_call}' "$T_OUT")"
-	fi
-done
+# --reap N: with io_uring a full queue waits for N completions in the call
+# that submits, so each call carries about N IOs or more. libaio takes what
+# its user-space ring already holds without a call and asks io_getevents
+# for N only when nothing is there, and submits in calls of their own: it
+# runs, with no such bound. The JSON says what was asked; the default is 1.
+if expect_ok "reap 8 io_uring" run "${q[@]}" --engine io_uring --qd 16 --reap 8 --json - "$dev"; then
+	jq -e '.config.reap == 8 and .devices[0].ios_per_call >= 6.4' "$T_OUT" >/dev/null ||
+		check_fail "--reap 8: $(jq -c '{reap: .config.reap, ipc: .devices[0].ios_per_call}' "$T_OUT")"
+fi
+if expect_ok "reap 8 libaio" run "${q[@]}" --engine libaio --qd 16 --reap 8 --json - "$dev"; then
+	jq -e '.config.reap == 8 and .devices[0].ios > 0' "$T_OUT" >/dev/null ||
+		check_fail "--reap 8 --engine libaio: $(jq -c '{reap: .config.reap, ios: .devices[0].ios}' "$T_OUT")"
+fi
 if expect_ok "reap default" run "${q[@]}" --json - "$dev"; then
 	jq -e '.config.reap == 1' "$T_OUT" >/dev/null || check_fail "the default --reap is not 1"
 fi
