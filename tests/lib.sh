@@ -176,6 +176,30 @@ show_output() {
 	sed 's/^/    err: /' "$T_ERR" >&2
 }
 
+# await_json PID FILE TRIES: waits (0.1 s a try) until iostorm PID has
+# written a complete JSON FILE or has exited; a process whose reads are
+# held stays in the kernel after writing it, so the file is the signal.
+# Returns 1 when the tries ran out with neither.
+await_json() {
+	local i
+	for ((i = 0; i < $3; i++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		jq -e . "$2" >/dev/null 2>&1 && sleep 0.5 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# release_reap PID DOG CTL: answers the held reads of fault file CTL, then
+# reaps iostorm PID (its exit status in T_RC) and stops its watchdog DOG.
+release_reap() {
+	echo ok >"$3"
+	wait "$1"
+	T_RC=$?
+	kill "$2" 2>/dev/null
+	wait "$2" 2>/dev/null
+}
+
 # A test that calls a function or tool that does not exist fails, rather
 # than going on as if the check had passed.
 command_not_found_handle() {

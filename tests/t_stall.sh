@@ -26,17 +26,10 @@ t0=$(date +%s.%N)
 sleep 1 && echo hang >"$ctl"
 # done once the JSON is written (the process itself may stay in the
 # kernel until the held reads are released)
-for ((i = 0; i < 250; i++)); do
-	kill -0 "$pid" 2>/dev/null || break
-	jq -e . "$json" >/dev/null 2>&1 && sleep 0.5 && break
-	sleep 0.1
-done
+await_json "$pid" "$json" 250
 t1=$(date +%s.%N)
-echo ok >"$ctl"
-wait "$pid"
-rc=$?
-kill "$dog" 2>/dev/null
-wait "$dog" 2>/dev/null
+release_reap "$pid" "$dog" "$ctl"
+rc=$T_RC
 
 took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 awk -v t="$took" 'BEGIN { exit !(t < 12) }' ||
@@ -72,16 +65,9 @@ sleep 1 && kill -INT "$pid"
 sleep 2.5
 jq -e . "$json" >/dev/null 2>&1 && check_fail "second signal: the report came before it"
 kill -TERM "$pid"
-for ((i = 0; i < 50; i++)); do
-	kill -0 "$pid" 2>/dev/null || break
-	jq -e . "$json" >/dev/null 2>&1 && sleep 0.5 && break
-	sleep 0.1
-done
-echo ok >"$ctl"
-wait "$pid"
-rc=$?
-kill "$dog" 2>/dev/null
-wait "$dog" 2>/dev/null
+await_json "$pid" "$json" 50
+release_reap "$pid" "$dog" "$ctl"
+rc=$T_RC
 [ "$rc" -eq 1 ] || { check_fail "second signal: exit $rc, want 1"; show_output; }
 jq -e --arg b "$bname" '.interrupted == true and (.devices[] | select(.name == $b)
 	| .stalled == true and .inflight_at_end > 0)' "$json" >/dev/null ||
@@ -97,17 +83,9 @@ rm -f "$json"
 pid=$!
 (sleep 30 && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
 dog=$!
-for ((i = 0; i < 150; i++)); do
-	kill -0 "$pid" 2>/dev/null || break
-	jq -e . "$json" >/dev/null 2>&1 && sleep 0.5 && break
-	sleep 0.1
-done
-[ "$i" -lt 150 ] || check_fail "--ios: no report within 15 s"
-echo ok >"$ctl"
-wait "$pid"
-rc=$?
-kill "$dog" 2>/dev/null
-wait "$dog" 2>/dev/null
+await_json "$pid" "$json" 150 || check_fail "--ios: no report within 15 s"
+release_reap "$pid" "$dog" "$ctl"
+rc=$T_RC
 [ "$rc" -eq 1 ] || { check_fail "--ios: exit $rc, want 1"; show_output; }
 jq -e --arg b "$bname" --arg g "$gname" '(.devices[] | select(.name == $b) | .stalled == true)
 	and (.devices[] | select(.name == $g) | .ios == 20000 and .stalled == false)' \
@@ -125,16 +103,9 @@ pid=$!
 (sleep 30 && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
 dog=$!
 sleep 0.7 && echo eio >"$ctl" && sleep 0.5 && echo hang >"$ctl"
-for ((i = 0; i < 150; i++)); do
-	kill -0 "$pid" 2>/dev/null || break
-	jq -e . "$json" >/dev/null 2>&1 && sleep 0.5 && break
-	sleep 0.1
-done
-echo ok >"$ctl"
-wait "$pid"
-rc=$?
-kill "$dog" 2>/dev/null
-wait "$dog" 2>/dev/null
+await_json "$pid" "$json" 150
+release_reap "$pid" "$dog" "$ctl"
+rc=$T_RC
 [ "$rc" -eq 1 ] || { check_fail "eio then hang: exit $rc, want 1"; show_output; }
 jq -e --arg b "$bname" '.devices[] | select(.name == $b)
 	| .stalled == true and .inflight_at_end > 0 and .errors > 0

@@ -24,24 +24,16 @@ json=$T_DIR/r.json
 # ($json) is complete or it exits, then releases held reads and waits.
 # T_RC is its exit status, T_TOOK the seconds until the JSON was there.
 bg_until_json() {
-	local pid dog i t0 t1
+	local pid dog t0 t1
 	rm -f "$json"
 	"$IOSTORM" "$@" >"$T_OUT" 2>"$T_ERR" </dev/null &
 	pid=$!
 	(sleep 60 && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
 	dog=$!
 	t0=$(date +%s.%N)
-	for ((i = 0; i < 500; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
-		jq -e . "$json" >/dev/null 2>&1 && sleep 0.5 && break
-		sleep 0.1
-	done
+	await_json "$pid" "$json" 500
 	t1=$(date +%s.%N)
-	echo ok >"$ctl"
-	wait "$pid"
-	T_RC=$?
-	kill "$dog" 2>/dev/null
-	wait "$dog" 2>/dev/null
+	release_reap "$pid" "$dog" "$ctl"
 	T_TOOK=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 }
 
