@@ -270,16 +270,19 @@ static int check_results(const struct runctx *c, int create_err)
 	return create_err;
 }
 
+/* Once per process: a command of several runs (sweep's depths,
+ * saturate's steps) falls back in each, for the same reason. */
 static void say_fallback(const struct runctx *c)
 {
+	static bool said;
 	const struct eng_result *res;
 	unsigned i;
 
-	for (i = 0; i < c->njobs; i++) {
+	for (i = 0; !said && i < c->njobs; i++) {
 		res = eng_run_result(c->r, i);
 		if (res->fell_back) {
 			cli_say("io_uring unavailable (%s): using libaio", strerror(-res->fallback_err));
-			return;
+			said = true;
 		}
 	}
 }
