@@ -9,6 +9,7 @@ set -u
 IOSTORM=${IOSTORM:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/iostorm}
 T_NAME=$(basename "$0" .sh)
 T_FAILED=0
+T_FAILED_WHAT=
 T_LOOPS=()
 T_FILES=()
 T_MOUNTS=()
@@ -42,8 +43,13 @@ trap t_cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# skip REASON: this test cannot run here.
+# skip REASON: this test cannot run here. After a failed check it is a
+# failure instead, naming the check: a skip must never hide one.
 skip() {
+	if [ "$T_FAILED" -ne 0 ]; then
+		echo "FAIL: skipped ($*) after a failed check: $T_FAILED_WHAT" >&2
+		exit 1
+	fi
 	echo "skip: $*"
 	exit 77
 }
@@ -57,7 +63,14 @@ fail() {
 # check_fail MESSAGE: note a failure and go on; end with t_done.
 check_fail() {
 	echo "FAIL: $*" >&2
+	[ "$T_FAILED" -ne 0 ] || T_FAILED_WHAT=$*
 	T_FAILED=1
+}
+
+# retried WHAT: a check that failed once passed when run again; the runner
+# prints "PASS name (retried)" and counts it, so a retry is never silent.
+retried() {
+	echo "retried: $*"
 }
 
 t_done() {
