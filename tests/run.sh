@@ -1,7 +1,11 @@
 #!/bin/bash
 # Runs every test program in $TESTBIN/test_* and every tests/t_*.sh, one
 # line each (PASS, FAIL with the end of its output, SKIP with its reason),
-# then "N passed, N failed, N skipped". Exit 1 if any failed.
+# then "N passed, N failed, N skipped", then the skipped and retried tests
+# by name. Exit 1 if any failed; with CI=true (CI sets it), also if a test
+# skipped for a reason not listed in tests/expected-skips.
+# A test that passed only when one of its checks ran again prints a line
+# "retried: WHAT" (lib.sh's retried): it shows as "PASS name (retried)".
 # Usage: tests/run.sh [PATTERN]   (only tests whose name contains PATTERN)
 # T_SCRIPTS=tests/vm runs that folder's t_*.sh instead (make vmcheck), and
 # no test programs.
@@ -31,6 +35,18 @@ out=$(mktemp "${TMPDIR:-/tmp}/iostorm-test.XXXXXX") || exit 1
 trap 'rm -f "$out"' EXIT
 
 passed=0 failed=0 skipped=0
+skips=() unexpected=() retries=()
+
+# expected NAME REASON: tests/expected-skips lists this skip (name and the
+# start of its reason, tab-separated)
+expected() {
+	local n r why
+	while IFS=$'\t' read -r n r why; do
+		case $n in '#'* | '') continue ;; esac
+		[ "$n" = "$1" ] && [[ $2 == "$r"* ]] && return 0
+	done <"$root/tests/expected-skips"
+	return 1
+}
 
 run_one() {
 	local name=$1 rc reason
@@ -39,7 +55,13 @@ run_one() {
 	rc=$?
 	case $rc in
 	0)
-		echo "PASS $name"
+		if grep -q '^retried: ' "$out"; then
+			echo "PASS $name (retried)"
+			grep '^retried: ' "$out" | sed 's/^/    /'
+			retries+=("$name")
+		else
+			echo "PASS $name"
+		fi
 		passed=$((passed + 1)) ;;
 	77)
 		reason=$(grep -v '^[[:space:]]*$' "$out" | tail -n 1)
@@ -48,6 +70,8 @@ run_one() {
 		[[ $reason == skip:* ]] && reason=${reason#*:} && reason=${reason# }
 		shopt -u nocasematch
 		echo "SKIP $name: ${reason:-no reason given}"
+		skips+=("$name")
+		expected "$name" "$reason" || unexpected+=("$name: ${reason:-no reason given}")
 		skipped=$((skipped + 1)) ;;
 	*)
 		if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
@@ -78,4 +102,15 @@ for t in "$T_SCRIPTS"/t_*.sh; do
 done
 
 echo "$passed passed, $failed failed, $skipped skipped"
+[ ${#skips[@]} -eq 0 ] || echo "skipped: ${skips[*]}"
+[ ${#retries[@]} -eq 0 ] || echo "retried: ${#retries[@]} (${retries[*]})"
+if [ ${#unexpected[@]} -gt 0 ]; then
+	for t in "${unexpected[@]}"; do
+		echo "unexpected skip: $t"
+	done
+	if [ "${CI:-}" = true ]; then
+		echo "CI=true: ${#unexpected[@]} unexpected skips (not in tests/expected-skips)"
+		exit 1
+	fi
+fi
 [ "$failed" -eq 0 ]
