@@ -3,44 +3,52 @@
 # depth, within 10%, whatever the batch (each loop refills every free slot,
 # batch per call). On a loop device: run with both backends at several
 # depths and batches, sweep's points (batch 1 by default), saturate's steps
-# and latency's per-second lines (QD1).
+# (at --qd 16 and at its default QD128) and latency's per-second lines
+# (QD1). Each window is 2 s, so a pause of 50 ms moves the ratio by 2.5%.
 . "$(dirname "$0")/lib.sh"
 need_iostorm
 need_cmd jq
 
 make_loop dev 64
 make_loop dev2 64
-q=(-q --ramp 200ms --time 500ms)
+q=(-q --ramp 200ms --time 2s)
 
 # little FILE FILTER WHAT: every object FILTER yields ({iops, mean_ns, qd})
-# obeys the law within 10%. A worker the scheduler takes off its CPU for
-# milliseconds (other load on a 2-CPU machine) really has fewer IOs in
-# flight, or stamps IOs before a pause: one violation on a loaded machine
-# is no bug. So a case that fails is run once more (LAW_RETRY, set by
-# law_case) and fails the test only if it fails again; the bugs this test
-# caught (ratios of 0.1-0.6 at every depth) fail every time.
+# obeys the law within 10%. A ratio below 0.75 or above 1/0.75 fails at
+# once: the bugs this test caught gave 0.1-0.6 at every depth. A near miss
+# can be a worker the scheduler took off its CPU (other load on a 2-CPU
+# machine really leaves fewer IOs in flight): such a case runs once more
+# (LAW_RETRY, set by law_case) and fails only if it misses again; a pass on
+# the second try is reported as retried, never silently.
 little() {
-	local bad
+	local bad far
 	bad=$(jq -c "[$2 | select(.iops > 0) | . + {ratio: (.iops * .mean_ns / 1e9 / .qd)}
 		| select(.ratio < 0.9 or .ratio > 1.1)]" "$1") || { check_fail "$3: no JSON"; return; }
-	if [ "$bad" != "[]" ] && [ -n "${LAW_RETRY:-}" ]; then
-		LAW_FAILED=1
-		echo "note: $3: $bad (load: $(cut -d' ' -f1 /proc/loadavg)); running it again" >&2
-		return
-	fi
-	[ "$bad" = "[]" ] || check_fail "$3: IOPS x mean latency is not the depth: $bad"
 	[ "$(jq "[$2] | length" "$1")" -gt 0 ] || check_fail "$3: nothing to check"
+	[ "$bad" = "[]" ] && return
+	far=$(jq -c '[.[] | select(.ratio < 0.75 or .ratio > 1 / 0.75)]' <<<"$bad")
+	if [ "$far" != "[]" ]; then
+		check_fail "$3: IOPS x mean latency is far from the depth: $far"
+	elif [ -n "${LAW_RETRY:-}" ]; then
+		LAW_MISSED="$3: $bad (load: $(cut -d' ' -f1 /proc/loadavg))"
+		echo "note: $LAW_MISSED; running it again" >&2
+	else
+		check_fail "$3: IOPS x mean latency is not the depth, twice: $bad"
+	fi
 }
 
-# law_case FUNCTION: runs a case (a function that runs iostorm and calls
-# little), and once more if the law failed the first time
+# law_case FUNCTION ARGS...: runs a case (a function that runs iostorm and
+# calls little), and once more if the law missed narrowly the first time
 law_case() {
-	LAW_FAILED= LAW_RETRY=1
+	local failed_before=$T_FAILED
+	LAW_MISSED= LAW_RETRY=1
 	"$@"
 	LAW_RETRY=
-	if [ -n "$LAW_FAILED" ]; then
-		"$@"
-	fi
+	[ -n "$LAW_MISSED" ] || return 0
+	local first=$LAW_MISSED
+	"$@"
+	[ "$T_FAILED" = "$failed_before" ] && retried "$first; passed the second time"
+	return 0
 }
 
 run_case() {
@@ -74,6 +82,14 @@ saturate_case() {
 			(.qdn.solo, .qdn.all | {iops, mean_ns: .lat_ns.mean, qd: $qd})' "saturate's steps"
 	fi
 }
+saturate_default_case() {
+	if expect_ok "saturate at its default depth" saturate "${q[@]}" --json - "$dev" "$dev2"; then
+		jq -e '.system.qd == 128' "$T_OUT" >/dev/null ||
+			check_fail "saturate's default depth is not 128: $(jq -c .system.qd "$T_OUT")"
+		little "$T_OUT" '.system.qd as $qd | .devices[] |
+			(.qdn.solo, .qdn.all | {iops, mean_ns: .lat_ns.mean, qd: $qd})' "saturate's QD128 steps"
+	fi
+}
 latency_case() {
 	if expect_ok "latency" latency -q --ramp 200ms --time 3s --json - "$dev"; then
 		# whole seconds only: the last line may be a part of one
@@ -85,5 +101,6 @@ latency_case() {
 law_case sweep_case
 law_case sweep_aio_case
 law_case saturate_case
+law_case saturate_default_case
 law_case latency_case
 t_done
