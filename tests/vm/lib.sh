@@ -46,6 +46,7 @@ vm_boot() {
 	# interrupt), is the emulator's flake, not a finding: boot once more.
 	if [ $rc -eq 3 ]; then
 		echo "note: the $k guest died while booting (above); booting it once more" >&2
+		retried "the $k guest on $layout died while booting; booted once more"
 		rm -rf "$VM_OUT"
 		"$VM_HERE/run.sh" --kernel "$k" --initrd "$initrd" --script "$T_DIR/guest$VM_N.sh" \
 			--out "$VM_OUT" "$@" "$layout"
