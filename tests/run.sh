@@ -6,6 +6,7 @@
 # skipped for a reason not listed in tests/expected-skips.
 # A test that passed only when one of its checks ran again prints a line
 # "retried: WHAT" (lib.sh's retried): it shows as "PASS name (retried)".
+# EXPECTED_SKIPS=FILE reads that list instead (t_runner tests the runner).
 # Usage: tests/run.sh [PATTERN]   (only tests whose name contains PATTERN)
 # T_SCRIPTS=tests/vm runs that folder's t_*.sh instead (make vmcheck), and
 # no test programs.
@@ -44,7 +45,7 @@ expected() {
 	while IFS=$'\t' read -r n r why; do
 		case $n in '#'* | '') continue ;; esac
 		[ "$n" = "$1" ] && [[ $2 == "$r"* ]] && return 0
-	done <"$root/tests/expected-skips"
+	done <"${EXPECTED_SKIPS:-$root/tests/expected-skips}"
 	return 1
 }
 

@@ -1,0 +1,86 @@
+# The runner and the test helpers cannot hide a failure (issue 17 items 1,
+# 2 and 5): tests/run.sh runs made-up tests in a folder of their own and
+# its verdicts are read back. A check that failed before a skip fails the
+# test (lib.sh and helpers.h alike); with CI=true a skip whose reason is not
+# on the list fails the run, one on it does not; a retried pass is shown and
+# counted; the summary line keeps its form.
+. "$(dirname "$0")/lib.sh"
+need_cmd cc
+IOSTORM_SRC=${IOSTORM_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
+
+d=$T_DIR/suite
+mkdir -p "$d"
+lib=$IOSTORM_SRC/tests/lib.sh
+# one made-up test per behaviour, sourcing the real lib.sh
+printf '. %q\ncheck_fail "the first check"\ncheck_fail "the second"\nskip "no widget here"\n' \
+	"$lib" >"$d/t_failskip.sh"
+printf '. %q\nskip "no widget here"\n' "$lib" >"$d/t_skip.sh"
+printf '. %q\nskip "listed: make other runs it"\n' "$lib" >"$d/t_listed.sh"
+printf '. %q\nretried "case 3 missed once"\nt_done\n' "$lib" >"$d/t_retry.sh"
+printf '. %q\nt_done\n' "$lib" >"$d/t_pass.sh"
+printf 't_listed\tlisted: make other\twhy: a test of the list\n' >"$T_DIR/expected"
+
+# runner [ENV...]: tests/run.sh on that folder; output in $T_OUT, status in $T_RC
+runner() {
+	env "$@" EXPECTED_SKIPS="$T_DIR/expected" T_SCRIPTS="$d" \
+		"$IOSTORM_SRC/tests/run.sh" >"$T_OUT" 2>&1 </dev/null
+	T_RC=$?
+}
+
+runner CI=
+grep -qx 'FAIL t_failskip (exit 1)' "$T_OUT" ||
+	{ check_fail "a skip after a failed check is not a failure"; cat "$T_OUT" >&2; }
+grep -q 'skipped (no widget here) after a failed check: the first check' "$T_OUT" ||
+	check_fail "the failure does not name the first failed check"
+grep -qx 'SKIP t_skip: no widget here' "$T_OUT" || check_fail "a plain skip is not a SKIP"
+grep -qx 'PASS t_retry (retried)' "$T_OUT" || check_fail "a retried pass is not marked"
+grep -qx 'PASS t_pass' "$T_OUT" || check_fail "a plain pass is marked"
+grep -qx '2 passed, 1 failed, 2 skipped' "$T_OUT" || check_fail "the summary line changed form"
+grep -qx 'skipped: t_listed t_skip' "$T_OUT" || check_fail "the skipped tests are not named"
+grep -qx 'retried: 1 (t_retry)' "$T_OUT" || check_fail "the retried tests are not counted"
+grep -qx 'unexpected skip: t_skip: no widget here' "$T_OUT" ||
+	check_fail "the unlisted skip is not named unexpected"
+grep -q 'unexpected skip: t_listed' "$T_OUT" && check_fail "a listed skip is called unexpected"
+[ "$T_RC" -eq 1 ] || check_fail "a failed test: the runner exited $T_RC, want 1"
+
+# without the failing test: outside CI skips pass, under CI an unlisted one fails
+rm "$d/t_failskip.sh"
+runner CI=
+[ "$T_RC" -eq 0 ] || { check_fail "skips outside CI: exit $T_RC, want 0"; cat "$T_OUT" >&2; }
+runner CI=true
+[ "$T_RC" -eq 1 ] || { check_fail "an unlisted skip under CI=true: exit $T_RC, want 1"; cat "$T_OUT" >&2; }
+grep -q '^CI=true: 1 unexpected skips' "$T_OUT" || check_fail "CI=true does not say why it failed"
+rm "$d/t_skip.sh"
+runner CI=true
+[ "$T_RC" -eq 0 ] || { check_fail "only a listed skip under CI=true: exit $T_RC, want 0"; cat "$T_OUT" >&2; }
+
+# helpers.h: a SKIP after a failed CHECK exits 1 and names the check
+cat >"$T_DIR/failskip.c" <<'C'
+#include "tests/helpers.h"
+int main(void)
+{
+	CHECK(1 + 1 == 3);
+	SKIP("skip: no widget here");
+	return t_result();
+}
+C
+cat >"$T_DIR/skip.c" <<'C'
+#include "tests/helpers.h"
+int main(void)
+{
+	CHECK(1 + 1 == 2);
+	SKIP("skip: no widget here");
+	return t_result();
+}
+C
+for p in failskip skip; do
+	cc -std=c11 -I"$IOSTORM_SRC" -o "$T_DIR/$p" "$T_DIR/$p.c" || fail "cannot build $p.c"
+done
+"$T_DIR/failskip" >"$T_OUT" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'after a failed check: .*failskip.c:4: 1 + 1 == 3' "$T_OUT" ||
+	{ check_fail "helpers.h: SKIP after a failed CHECK exited $rc"; cat "$T_OUT" >&2; }
+"$T_DIR/skip" >"$T_OUT" 2>&1
+rc=$?
+[ "$rc" -eq 77 ] || check_fail "helpers.h: a plain SKIP exited $rc, want 77"
+t_done
