@@ -7,6 +7,17 @@
  *   gone  reads fail with ENODEV, as from a device that went away (read
  *         the file itself, not a loop device on it: the loop driver turns
  *         every failure into EIO)
+ * or a schedule counted in reads, not in seconds, so a test knows what the
+ * device did from the order of things rather than from a guess about how
+ * fast it runs: MODE COUNT MODE [COUNT MODE]... takes the first mode for
+ * the next COUNT reads, then the next one:
+ *   ok 2000 eio       2000 reads served, then every one fails
+ *   ok 100 hang 1 ok  one read held after 100, all the others served
+ *   eio 500 hang      500 failures, then reads are held
+ * Reads held by a hang step stay held when the schedule moves on; held
+ * reads are answered as the first mode of the next command says (a hang
+ * keeps them). Reading "ctl" gives the mode now and what was done since
+ * the last command: "MODE served N failed N held N" (held: now).
  * Held reads are also answered (EIO) when the file system goes away. A
  * process blocked on a held read cannot be killed until it is answered, so
  * a test must always write "ok" before it ends (tests/lib.sh does).
@@ -27,6 +38,7 @@
 #define INO_DATA 2
 #define INO_CTL 3
 #define MAX_READ (1u << 20)
+#define MAX_STEPS 8
 
 enum mode { MODE_OK, MODE_EIO, MODE_HANG, MODE_GONE };
 
@@ -36,8 +48,20 @@ struct held {
 	off_t off;
 };
 
+/* The schedule: mode steps[i] for counts[i] reads; the last step has no
+ * count and lasts. */
+struct sched {
+	enum mode steps[MAX_STEPS];
+	uint64_t counts[MAX_STEPS];
+	unsigned n, at;
+	uint64_t left;		/* reads left in step at */
+};
+
+static const char *const mode_name[] = { "ok", "eio", "hang", "gone" };
 static uint64_t data_size;
 static enum mode mode;
+static struct sched sched = { { MODE_OK }, { 0 }, 1, 0, 0 };
+static uint64_t nserved, nfailed;
 static struct held *held;
 static size_t nheld, held_cap;
 
@@ -159,30 +183,105 @@ static void release(enum mode m)
 	nheld = 0;
 }
 
+/* The mode for the read now arriving; moves the schedule on. */
+static enum mode next_mode(void)
+{
+	enum mode m = sched.steps[sched.at];
+
+	if (sched.at + 1 < sched.n && --sched.left == 0) {
+		sched.at++;
+		sched.left = sched.counts[sched.at];
+	}
+	mode = sched.steps[sched.at];
+	return m;
+}
+
+static void read_ctl(fuse_req_t req, off_t off)
+{
+	char line[128];
+	int n = snprintf(line, sizeof(line), "%s served %llu failed %llu held %zu\n",
+			 mode_name[mode], (unsigned long long)nserved,
+			 (unsigned long long)nfailed, nheld);
+	size_t len = n > 0 ? (size_t)n : 0;
+
+	fuse_reply_buf(req, line + (off < (off_t)len ? off : (off_t)len),
+		       off < (off_t)len ? len - (size_t)off : 0);
+}
+
 static void ff_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
-	static const char *const name[] = { "ok\n", "eio\n", "hang\n", "gone\n" };
-	size_t len = strlen(name[mode]);
+	enum mode m;
 
 	(void)fi;
-	if (ino == INO_CTL)
-		fuse_reply_buf(req, name[mode] + (off < (off_t)len ? off : (off_t)len),
-			       off < (off_t)len ? len - (size_t)off : 0);
-	else if (mode == MODE_EIO)
+	if (ino == INO_CTL) {
+		read_ctl(req, off);
+		return;
+	}
+	m = next_mode();
+	if (m == MODE_EIO || m == MODE_GONE)
+		nfailed++;
+	if (m == MODE_EIO)
 		fuse_reply_err(req, EIO);
-	else if (mode == MODE_GONE)
+	else if (m == MODE_GONE)
 		fuse_reply_err(req, ENODEV);
-	else if (mode == MODE_HANG)
+	else if (m == MODE_HANG)
 		hold(req, size, off);
-	else
+	else {
+		nserved++;
 		serve(req, size, off);
+	}
+}
+
+static int parse_mode(const char *w, enum mode *m)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(mode_name) / sizeof(mode_name[0]); i++) {
+		if (!strcmp(w, mode_name[i])) {
+			*m = (enum mode)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* "MODE [COUNT MODE]...": 0 and *out, or -1 (nothing changes). */
+static int parse_sched(const char *buf, size_t size, struct sched *out)
+{
+	char line[256], *w, *save = NULL, *end;
+	unsigned long long c;
+	unsigned words = 0;
+
+	if (size >= sizeof(line))
+		return -1;
+	memcpy(line, buf, size);
+	line[size] = '\0';
+	memset(out, 0, sizeof(*out));
+	for (w = strtok_r(line, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
+		if (words++ % 2 == 0) {
+			if (out->n == MAX_STEPS || parse_mode(w, &out->steps[out->n]))
+				return -1;
+			out->n++;
+			continue;
+		}
+		errno = 0;
+		c = strtoull(w, &end, 10);
+		if (errno || end == w || *end || !c)
+			return -1;
+		out->counts[out->n - 1] = c;
+	}
+	/* a mode first and last: every count is followed by its mode */
+	if (!out->n || words % 2 == 0)
+		return -1;
+	out->left = out->counts[0];
+	return 0;
 }
 
 static void ff_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 		     off_t off, struct fuse_file_info *fi)
 {
-	size_t n = size;
+	struct sched next;
 
 	(void)off;
 	(void)fi;
@@ -190,20 +289,13 @@ static void ff_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 		fuse_reply_err(req, EACCES);
 		return;
 	}
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		n--;
-	if (n == 2 && !memcmp(buf, "ok", 2))
-		mode = MODE_OK;
-	else if (n == 3 && !memcmp(buf, "eio", 3))
-		mode = MODE_EIO;
-	else if (n == 4 && !memcmp(buf, "hang", 4))
-		mode = MODE_HANG;
-	else if (n == 4 && !memcmp(buf, "gone", 4))
-		mode = MODE_GONE;
-	else {
+	if (parse_sched(buf, size, &next)) {
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
+	sched = next;
+	mode = sched.steps[0];
+	nserved = nfailed = 0;
 	if (mode != MODE_HANG)
 		release(mode);
 	fuse_reply_write(req, size);
