@@ -58,8 +58,9 @@ static int check_fit(const struct eng_target *t, const struct cli_opts *o)
 		return -EINVAL;
 	}
 	if (o->range_off >= t->size || o->range_len > t->size - o->range_off) {
-		cli_say("--range goes beyond the end of %s (%llu bytes)", t->path,
-		    (unsigned long long)t->size);
+		cli_say("--range %llu:%llu goes beyond the end of %s (%llu bytes)",
+		    (unsigned long long)o->range_off, (unsigned long long)o->range_len,
+		    t->path, (unsigned long long)t->size);
 		return -EINVAL;
 	}
 	len = o->range_len ? o->range_len : t->size - o->range_off;
