@@ -190,14 +190,16 @@ show_output() {
 }
 
 # await_json PID FILE TRIES: waits (0.1 s a try) until iostorm PID has
-# written a complete JSON FILE or has exited; a process whose reads are
-# held stays in the kernel after writing it, so the file is the signal.
-# Returns 1 when the tries ran out with neither.
+# written a complete JSON FILE and begun to exit (the table is written
+# before the JSON, and stdout is flushed on the way out), or has exited; a
+# process whose reads are held may stay in the kernel after writing it, so
+# the file and the exit are the signal. Returns 1 when the tries (a guard
+# against a hang, not a measure) ran out with neither.
 await_json() {
 	local i
 	for ((i = 0; i < $3; i++)); do
 		kill -0 "$1" 2>/dev/null || return 0
-		jq -e . "$2" >/dev/null 2>&1 && sleep 0.5 && return 0
+		jq -e . "$2" >/dev/null 2>&1 && t_exiting "$1" && return 0
 		sleep 0.1
 	done
 	return 1
@@ -211,6 +213,101 @@ release_reap() {
 	T_RC=$?
 	kill "$2" 2>/dev/null
 	wait "$2" 2>/dev/null
+}
+
+# t_exiting PID: PID's main thread has begun to exit (PF_EXITING, 0x4, in
+# the flags of /proc/PID/stat), or PID is gone: exit() has flushed stdio.
+t_exiting() {
+	local st
+	st=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	# after "pid (comm) ": state ppid pgrp session tty tpgid flags
+	set -- ${st##*) }
+	(($7 & 4))
+}
+
+# fault_count CTL WHAT: the number a fault file's ctl gives for WHAT
+# (served, failed or held; tests/fusefault.c), 0 if it cannot be read.
+fault_count() {
+	local n
+	n=$(awk -v w="$2" '{ for (i = 1; i < NF; i++) if ($i == w) print $(i + 1) }' "$1" 2>/dev/null)
+	echo "${n:-0}"
+}
+
+# await_fault CTL WHAT N TRIES: waits (0.1 s a try) until fault_count CTL
+# WHAT is at least N; 1 when the tries (a guard against a hang) ran out.
+await_fault() {
+	local i
+	for ((i = 0; i < $4; i++)); do
+		[ "$(fault_count "$1" "$2")" -ge "$3" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# live_iostorm ARGS...: starts iostorm in the background with its stderr on
+# a terminal (a pty of script(1): need_cmd script first), so that it draws
+# its live progress line, "[PHASE] ..." after each second of a phase: PHASE
+# is "run, ramp" while it ramps, "run" (or latency's, a sweep point's or a
+# saturate step's label) while it measures. That line is how a test knows
+# the run is measuring, rather than guessing from a sleep. stdout goes to
+# $T_OUT; the terminal's text to $T_ERR (live_clean makes it plain lines).
+# T_PID is iostorm's pid, T_LIVE the script's (live_reap waits for it).
+live_iostorm() {
+	live_cmd "$IOSTORM" "$@"
+}
+
+# live_cmd CMD ARGS...: live_iostorm for a CMD that execs iostorm (timeout);
+# T_PID is CMD's pid.
+live_cmd() {
+	local q i pidf=$T_DIR/live.pid
+	printf -v q ' %q' "$@"
+	rm -f "$pidf"
+	SHELL=/bin/bash script -qfec "echo \$\$ >$(printf %q "$pidf"); exec$q >$(printf %q "$T_OUT") </dev/null" \
+		"$T_ERR" </dev/null >/dev/null 2>&1 &
+	T_LIVE=$!
+	for ((i = 0; i < 300; i++)); do
+		[ -s "$pidf" ] && break
+		kill -0 "$T_LIVE" 2>/dev/null || break
+		sleep 0.1
+	done
+	T_PID=$(cat "$pidf" 2>/dev/null)
+	T_PID=${T_PID:-$T_LIVE}
+}
+
+# await_live PHASE TRIES: waits (0.1 s a try) until the live line shows
+# PHASE (the text after its "[": "run]" is run's measured window, "step 2/"
+# saturate's second step); 1 when iostorm ended first or the tries (a guard
+# against a hang) ran out.
+await_live() {
+	local i
+	for ((i = 0; i < $2; i++)); do
+		grep -qF -- "[$1" "$T_ERR" 2>/dev/null && return 0
+		kill -0 "$T_LIVE" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# live_reap TRIES: waits (0.1 s a try) for live_iostorm's run to end, kills
+# it if the tries (a guard against a hang) run out; its exit status in T_RC,
+# $T_ERR made plain lines (live_clean).
+live_reap() {
+	local i
+	for ((i = 0; i < $1; i++)); do
+		kill -0 "$T_LIVE" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$T_LIVE" 2>/dev/null && kill -s KILL "$T_PID" 2>/dev/null
+	wait "$T_LIVE"
+	T_RC=$?
+	live_clean
+}
+
+# live_clean: $T_ERR as the terminal would end up showing it, one line a
+# message: no \r\n line ends, no progress lines rewritten in place or
+# erased (\r, ESC [K), no script(1) header.
+live_clean() {
+	sed -i 's/\r$//; s/.*\r//; s/\x1b\[K//g; /^Script \(started\|done\) on /d' "$T_ERR"
 }
 
 # A test that calls a function or tool that does not exist fails, rather
