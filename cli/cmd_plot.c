@@ -172,6 +172,7 @@ static int script(plot_kind_fn fn, const json_t *r, bool png, char **buf, size_t
 static int cmd_plot(int argc, char **argv)
 {
 	struct cli_opts o;
+	struct cli_outfile pic = { .fd = -1 };
 	plot_kind_fn fn = NULL;
 	json_t *r = NULL;
 	char *out = NULL, *buf = NULL, err[1024];
@@ -185,12 +186,24 @@ static int cmd_plot(int argc, char **argv)
 			o.ntargets ? "one REPORT.json at a time" : "no REPORT.json given");
 		return CLI_EXIT_USAGE;
 	}
-	r = load(o.targets[0], &fn, &rc);
-	if (!r)
-		return rc;
 	rc = CLI_EXIT_RUNTIME;
 	out = o.plot_out ? strdup(o.plot_out) : default_out(o.targets[0]);
-	if (!out || script(fn, r, is_png(out), &buf, &len, err, sizeof(err)) == -ENOMEM) {
+	if (!out) {
+		cli_say("out of memory");
+		goto done;
+	}
+	/* the picture's file first, as every command's report (cli/out.h) */
+	rc = cli_outfile_reserve(&pic, out);
+	if (rc) {
+		cli_say("%s: %s", out, strerror(-rc));
+		rc = CLI_EXIT_RUNTIME;
+		goto done;
+	}
+	r = load(o.targets[0], &fn, &rc);
+	if (!r)
+		goto done;
+	rc = CLI_EXIT_RUNTIME;
+	if (script(fn, r, is_png(out), &buf, &len, err, sizeof(err)) == -ENOMEM) {
 		cli_say("out of memory");
 		goto done;
 	}
@@ -198,13 +211,14 @@ static int cmd_plot(int argc, char **argv)
 		cli_say("%s: nothing to plot: %s", o.targets[0], err);
 		goto done;
 	}
-	if (cli_gp_render(buf, len, out, err, sizeof(err))) {
+	if (cli_gp_render(buf, len, &pic, err, sizeof(err))) {
 		cli_say("%s", err);
 		goto done;
 	}
 	printf("%s\n", out);
 	rc = CLI_EXIT_OK;
 done:
+	cli_outfile_discard(&pic);
 	free(buf);
 	free(out);
 	json_decref(r);

@@ -1,5 +1,5 @@
-/* iostorm: parse the verb (and -c JOBFILE), dispatch. Nothing else lives
- * here. */
+/* iostorm: parse the verb (and -c JOBFILE), reserve its report's file,
+ * dispatch. Nothing else lives here. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -48,6 +48,40 @@ static int config_arg(int argc, char **argv, const char **file)
 	return 0;
 }
 
+/* The verb's options read once more, quietly, for the one thing main does
+ * with them: the JSON report's file is reserved (cli_out_reserve) before
+ * the verb runs, so a report that could never be written stops the
+ * command before its first IO, and every verb gets this from one place.
+ * A command line the verb refuses, or one that asks for --help, is left
+ * to the verb to say. 0, or 1 having said why. */
+static int reserve_json(const struct cli_verb *v, int argc, char **argv)
+{
+	enum cli_parse_outcome outcome = CLI_PARSE_GO;
+	struct cli_opts o;
+	char err[512];
+
+	if (!(v->groups & CLI_OG_JSON))
+		return CLI_EXIT_OK;
+	cli_opts_init(&o, v->name, v->groups);
+	if (cli_opts_parse(&o, argc, argv, &outcome, err, sizeof(err)) ||
+	    outcome != CLI_PARSE_GO)
+		return CLI_EXIT_OK;
+	cli_out_verb(v->name);
+	return cli_out_reserve(o.json);
+}
+
+/* v on argv, its report's file reserved first and its temporary removed
+ * after, however the verb ended (a report it wrote has replaced it). */
+static int run_verb(const struct cli_verb *v, int argc, char **argv)
+{
+	int rc = reserve_json(v, argc, argv);
+
+	if (!rc)
+		rc = v->run(argc, argv);
+	cli_out_release();
+	return rc;
+}
+
 /* iostorm -c FILE [COMMAND] [options] [TARGET...]: the file's keys become
  * options placed before the command line's, which win. */
 static int run_jobfile(const char *file, int argc, char **argv)
@@ -83,7 +117,7 @@ static int run_jobfile(const char *file, int argc, char **argv)
 		cli_say("out of memory");
 		rc = CLI_EXIT_RUNTIME;
 	} else {
-		rc = v->run(n, args);
+		rc = run_verb(v, n, args);
 	}
 	free(args);
 	cli_jobfile_free(&j);
@@ -109,10 +143,10 @@ static int dispatch(int argc, char **argv)
 			return CLI_EXIT_OK;
 		}
 		/* no verb: the main job, with whatever options were given */
-		return cli_verb_saturate.run(argc, argv);
+		return run_verb(&cli_verb_saturate, argc, argv);
 	}
 	if (cli_verb_find(argv[1]))
-		return cli_verb_find(argv[1])->run(argc - 1, argv + 1);
+		return run_verb(cli_verb_find(argv[1]), argc - 1, argv + 1);
 	if (!strcmp(argv[1], "help")) {
 		usage(stdout);
 		return CLI_EXIT_OK;

@@ -1,5 +1,6 @@
 /* The output layer: one prefix for every line on stderr, one latency
- * format, one stream choice and one way to write a JSON report. */
+ * format, one stream choice, and one way to reserve a report's file
+ * before the work and write it after. */
 #include "cli/out.h"
 
 #include <errno.h>
@@ -107,28 +108,7 @@ FILE *cli_out_text(const struct cli_opts *o)
 	return o->json && !strcmp(o->json, "-") ? stderr : stdout;
 }
 
-/* ---- the JSON file ---- */
-
-/* j and a newline into f, flushed: 0, -EIO from jansson, or -errno. */
-static int dump(const json_t *j, FILE *f, size_t flags)
-{
-	int rc = 0;
-
-	if (json_dumpf(j, f, flags) || fputc('\n', f) == EOF)
-		rc = -EIO;
-	if (fflush(f) && !rc)
-		rc = -errno;
-	return rc;
-}
-
-/* Something that is there and not a regular file: /dev/null, a FIFO, a
- * symlink. Renaming over it would replace it, so it is written in place. */
-static bool write_in_place(const char *path)
-{
-	struct stat st;
-
-	return !lstat(path, &st) && !S_ISREG(st.st_mode);
-}
+/* ---- a report's file ---- */
 
 /* The mode fopen would leave: the file's own, or 0666 less the umask. */
 static mode_t file_mode(const char *path)
@@ -143,71 +123,224 @@ static mode_t file_mode(const char *path)
 	return 0666 & ~mask;
 }
 
-static int write_plain(const json_t *j, const char *path, size_t flags, bool *opened)
+/* PATH.tmp-XXXXXX beside path, with path's mode. */
+static int reserve_tmp(struct cli_outfile *f, const char *path)
 {
-	FILE *f = fopen(path, "w");
+	int fd, rc;
+
+	if (snprintf(f->tmp, sizeof(f->tmp), "%s.tmp-XXXXXX", path) >= (int)sizeof(f->tmp)) {
+		f->tmp[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	fd = mkostemp(f->tmp, O_CLOEXEC);
+	if (fd < 0) {
+		f->tmp[0] = '\0';
+		return -errno;
+	}
+	if (fchmod(fd, file_mode(path))) {
+		rc = -errno;
+		close(fd);
+		unlink(f->tmp);
+		f->tmp[0] = '\0';
+		return rc;
+	}
+	f->fd = fd;
+	return 0;
+}
+
+/* Something that is there and is not a regular file (see out.h): written
+ * in place, opened now where opening has no cost, else checked. */
+static int reserve_in_place(struct cli_outfile *f, const char *path)
+{
+	struct stat st;
+	bool dangling = false;
+	int fd;
+
+	if (stat(path, &st)) {
+		if (errno != ENOENT)
+			return -errno;
+		dangling = true;	/* a symlink to nothing: fopen creates its file */
+	} else if (S_ISDIR(st.st_mode)) {
+		return -EISDIR;
+	} else if (S_ISFIFO(st.st_mode) || S_ISBLK(st.st_mode)) {
+		return faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) ? -errno : 0;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+	if (fd < 0)
+		return -errno;
+	f->fd = fd;
+	f->trunc = dangling || S_ISREG(st.st_mode);
+	return 0;
+}
+
+int cli_outfile_reserve(struct cli_outfile *f, const char *path)
+{
+	struct stat st;
 	int rc;
 
-	if (!f)
-		return -errno;
-	*opened = true;
-	rc = dump(j, f, flags);
-	if (fclose(f) && !rc)
-		rc = -errno;
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+		rc = reserve_in_place(f, path);
+	else
+		rc = reserve_tmp(f, path);
+	if (!rc)
+		f->path = path;
 	return rc;
 }
 
-/* PATH.tmp-XXXXXX, synced, then renamed over path; removed on failure. */
-static int write_atomic(const json_t *j, const char *path, size_t flags, bool *opened)
+int cli_outfile_fd(struct cli_outfile *f)
 {
-	char tmp[PATH_MAX];
-	FILE *f;
-	int fd, rc;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
+	if (!f->path)
+		return -EBADF;
+	/* a FIFO waits here for its reader, as fopen did; a signal ends the
+	 * wait (the stop handler has no SA_RESTART), so ^C still ends it */
+	if (f->fd < 0 && (f->fd = open(f->path, O_WRONLY | O_CLOEXEC | O_NOCTTY)) < 0) {
+		f->fd = -1;
 		return -errno;
-	*opened = true;
-	f = fdopen(fd, "w");
-	if (!f) {
-		rc = -errno;
-		close(fd);
-		unlink(tmp);
-		return rc;
 	}
-	rc = fchmod(fd, file_mode(path)) ? -errno : dump(j, f, flags);
+	if (f->trunc && ftruncate(f->fd, 0))
+		return -errno;
+	f->trunc = false;
+	return f->fd;
+}
+
+int cli_outfile_commit(struct cli_outfile *f)
+{
+	int rc = f->path ? 0 : -EBADF;
+
 	/* on disk before the name points at it: a crash leaves the old report
 	 * or the new one, never an empty file */
-	if (!rc && fsync(fd))
+	if (!rc && f->tmp[0] && fsync(f->fd))
 		rc = -errno;
-	if (fclose(f) && !rc)
+	if (f->fd >= 0 && close(f->fd) && !rc)
 		rc = -errno;
-	if (!rc && rename(tmp, path))
+	f->fd = -1;
+	if (!rc && f->tmp[0] && rename(f->tmp, f->path))
 		rc = -errno;
-	if (rc)
-		unlink(tmp);
+	if (!rc)
+		f->tmp[0] = '\0';
+	cli_outfile_discard(f);
+	return rc;
+}
+
+void cli_outfile_discard(struct cli_outfile *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	if (f->tmp[0])
+		unlink(f->tmp);
+	f->fd = -1;
+	f->tmp[0] = '\0';
+	f->path = NULL;
+	f->trunc = false;
+}
+
+/* ---- the JSON report ---- */
+
+/* The report's file, reserved by main.c before the command runs. */
+static struct cli_outfile json_file = { .fd = -1 };
+
+void cli_out_release(void)
+{
+	cli_outfile_discard(&json_file);
+}
+
+int cli_out_reserve(const char *path)
+{
+	static bool at_exit;
+	int rc;
+
+	cli_out_release();
+	if (!path || !strcmp(path, "-"))
+		return CLI_EXIT_OK;
+	/* a command that ends with exit() leaves no temporary either */
+	if (!at_exit && atexit(cli_out_release)) {
+		cli_say("%s: cannot arrange to remove its temporary file at exit", path);
+		return CLI_EXIT_RUNTIME;
+	}
+	at_exit = true;
+	rc = cli_outfile_reserve(&json_file, path);
+	if (rc) {
+		cli_say("%s: %s", path, strerror(-rc));
+		return CLI_EXIT_RUNTIME;
+	}
+	return CLI_EXIT_OK;
+}
+
+/* len bytes of s to fd, across short writes and EINTR (the stop handler
+ * has no SA_RESTART): 0 or -errno. */
+static int write_all(int fd, const char *s, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, s, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		s += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* j and a newline into f's file, committed; f dropped either way. */
+static int write_report(struct cli_outfile *f, const json_t *j, size_t flags)
+{
+	char *txt = json_dumps(j, flags);
+	int fd = txt ? cli_outfile_fd(f) : -ENOMEM;
+	int rc = fd < 0 ? fd : write_all(fd, txt, strlen(txt));
+
+	if (!rc)
+		rc = write_all(fd, "\n", 1);
+	free(txt);
+	if (rc) {
+		cli_outfile_discard(f);
+		return rc;
+	}
+	return cli_outfile_commit(f);
+}
+
+/* j and a newline to stdout, flushed: 0, -EIO from jansson, or -errno. */
+static int dump_stdout(const json_t *j, size_t flags)
+{
+	int rc = 0;
+
+	if (json_dumpf(j, stdout, flags) || fputc('\n', stdout) == EOF)
+		rc = -EIO;
+	if (fflush(stdout) && !rc)
+		rc = -errno;
 	return rc;
 }
 
 int cli_json_write(const json_t *j, const char *path, size_t flags, char *err,
 		   size_t errlen)
 {
-	bool out = !strcmp(path, "-"), opened = out;
+	struct cli_outfile own, *f = &json_file;
+	bool out = !strcmp(path, "-");
 	int rc;
 
-	if (out)
-		rc = dump(j, stdout, flags);
-	else if (write_in_place(path))
-		rc = write_plain(j, path, flags, &opened);
-	else
-		rc = write_atomic(j, path, flags, &opened);
-	if (rc && !opened)
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-	else if (rc)
-		snprintf(err, errlen, "%s: cannot write the JSON report: %s",
-			 out ? "stdout" : path, strerror(-rc));
+	if (out) {
+		rc = dump_stdout(j, flags);
+		if (rc)
+			snprintf(err, errlen, "stdout: cannot write the JSON report: %s",
+				 strerror(-rc));
+		return rc;
+	}
+	if (!json_file.path || strcmp(json_file.path, path)) {
+		f = &own;
+		rc = cli_outfile_reserve(f, path);
+		if (rc) {
+			snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+			return rc;
+		}
+	}
+	rc = write_report(f, j, flags);
+	if (rc)
+		snprintf(err, errlen, "%s: cannot write the JSON report: %s", path,
+			 strerror(-rc));
 	return rc;
 }
 

@@ -1,11 +1,13 @@
 /* The output layer: every command's units, number formats, the choice of
  * stream for the text, the error and note lines, and the JSON file. A
  * command prints its table to cli_out_text(), says what went wrong with
- * cli_say(), and ends with cli_out_json(). */
+ * cli_say(), and ends with cli_out_json(), whose file main.c reserved
+ * with cli_out_reserve() before the command began. */
 #ifndef CLI_OUT_H
 #define CLI_OUT_H
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -56,11 +58,60 @@ FILE *cli_out_text(const struct cli_opts *o);
 /* How the reports are serialised (topo keeps its own, older flags). */
 #define CLI_JSON_REPORT (JSON_INDENT(2) | JSON_REAL_PRECISION(12))
 
-/* Writes j and a final newline to path ("-": stdout). A regular file (or
- * a new one) is written to PATH.tmp-XXXXXX beside it, synced and renamed
- * into place, so a reader never sees half a report and a failed or killed
- * run leaves the previous file whole; anything else (a device, a FIFO, a
- * symlink) is written in place. 0, or -errno with err filled. */
+/* ---- a report's file, reserved before the work that fills it ---- */
+
+/* A report that cannot be written is lost with all the work behind it (a
+ * 30-minute saturate), so its file is made ready first, before any IO,
+ * and only filled at the end. A regular file (or a new one) gets
+ * PATH.tmp-XXXXXX beside it, created at once with the file's mode (or
+ * fopen's), filled, synced and renamed over PATH, so a reader never sees
+ * half a report and a failed or killed run leaves the previous file
+ * whole. Something that is there and is not a regular file (a device, a
+ * FIFO, a symlink) is written in place, never renamed over: a character
+ * device or a symlink's file is opened (not truncated) at once; a FIFO is
+ * only checked for write permission, since opening it waits for a reader
+ * and a run must not wait for one, and a block device likewise (it may be
+ * a target, which is refused, and is not held open for writing). A
+ * directory is refused at once (EISDIR). */
+struct cli_outfile {
+	const char *path;	/* the destination; NULL: none reserved */
+	char tmp[PATH_MAX];	/* the temporary beside it; "": in place */
+	int fd;			/* -1: opened at the end (a FIFO, a block device) */
+	bool trunc;		/* in place on a regular file: emptied at the end */
+};
+
+/* Reserves path (not "-") into f. 0 or -errno; on failure nothing is left
+ * on disk and f holds nothing. */
+int cli_outfile_reserve(struct cli_outfile *f, const char *path);
+/* The fd to write the report into: the temporary, or path in place
+ * (opened now if it was left to the end; emptied if it is a regular
+ * file). >= 0, or -errno. */
+int cli_outfile_fd(struct cli_outfile *f);
+/* The end of a report written into cli_outfile_fd: the temporary synced,
+ * closed and renamed over path; in place, closed. 0 or -errno; either
+ * way f holds nothing after, and no temporary is left. */
+int cli_outfile_commit(struct cli_outfile *f);
+/* Drops a reservation: its fd closed, its temporary removed. Harmless on
+ * an empty or already committed f. */
+void cli_outfile_discard(struct cli_outfile *f);
+
+/* ---- the JSON report ---- */
+
+/* Reserves the JSON report's file (cli_outfile_reserve) before the
+ * command does any IO: main.c calls it once the verb's options parse,
+ * iostorm-mpi's rank 0 in its setup. NULL or "-" (stdout) need nothing.
+ * A path that cannot be written is said in one line ("PATH: reason") and
+ * returns 1 (CLI_EXIT_RUNTIME); 0 otherwise. The reservation is dropped by
+ * cli_out_release or at exit(), whichever comes first. */
+int cli_out_reserve(const char *path);
+/* Drops the JSON reservation, if any: its temporary is removed. */
+void cli_out_release(void);
+
+/* Writes j and a final newline to path ("-": stdout), through the
+ * reservation when path is the reserved one, else reserving it now (see
+ * struct cli_outfile). 0, or -errno with err filled: "PATH: reason" when
+ * path cannot be written at all, "PATH: cannot write the JSON report:
+ * reason" when writing it failed (the previous file is left whole). */
 int cli_json_write(const json_t *j, const char *path, size_t flags, char *err,
 		   size_t errlen);
 /* The end of a command that reports: j (whose reference it takes; NULL

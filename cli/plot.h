@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli/out.h"
+
 /* Every panel's size in pixels: a picture is PLOT_WIDTH wide and
  * PLOT_PANEL_HEIGHT times its panels high (the tests read these). */
 #define PLOT_WIDTH 900
@@ -46,11 +48,13 @@ const char *cli_gp_name(const json_t *o, const char *key);
 
 /* ---- plot_gp.c: gnuplot itself ---- */
 
-/* Runs gnuplot (or $IOSTORM_GNUPLOT) on script and writes its picture to
- * out: through out.tmp-XXXXXX renamed into place, so a failed plot leaves
- * no half picture. 0; -ENOENT when gnuplot is not installed; -EIO when it
- * failed (err: its last line); other -errno with err naming the file. */
-int cli_gp_render(const char *script, size_t len, const char *out, char *err,
+/* Runs gnuplot (or $IOSTORM_GNUPLOT) on script and writes its picture
+ * into out, a file cmd_plot.c reserved before it began (cli/out.h: the
+ * temporary beside it is renamed into place, so a failed plot leaves no
+ * half picture). 0; -ENOENT when gnuplot is not installed; -EIO when it
+ * failed (err: its last line); other -errno with err naming the file.
+ * out holds nothing after, either way. */
+int cli_gp_render(const char *script, size_t len, struct cli_outfile *out, char *err,
 		  size_t errlen);
 
 #endif

@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <math.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -219,45 +218,24 @@ out:
 	return rc;
 }
 
-/* What fopen would give a new file: 0666 less the umask. */
-static mode_t file_mode(void)
-{
-	mode_t mask = umask(0);
-
-	umask(mask);
-	return 0666 & ~mask;
-}
-
-int cli_gp_render(const char *script, size_t len, const char *out, char *err,
+int cli_gp_render(const char *script, size_t len, struct cli_outfile *out, char *err,
 		  size_t errlen)
 {
-	char tmp[PATH_MAX];
-	int fd, rc;
+	const char *path = out->path;
+	int fd = cli_outfile_fd(out), rc;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", out) >= (int)sizeof(tmp)) {
-		snprintf(err, errlen, "%s: %s", out, strerror(ENAMETOOLONG));
-		return -ENAMETOOLONG;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", out, strerror(-rc));
+		snprintf(err, errlen, "%s: %s", path, strerror(-fd));
+		cli_outfile_discard(out);
+		return fd;
+	}
+	rc = run_gnuplot(script, len, fd, err, errlen);
+	if (rc) {
+		cli_outfile_discard(out);
 		return rc;
 	}
-	rc = fchmod(fd, file_mode()) ? -errno : 0;
-	if (!rc)
-		rc = run_gnuplot(script, len, fd, err, errlen);
-	else
-		snprintf(err, errlen, "%s: %s", tmp, strerror(-rc));
-	if (close(fd) && !rc) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", out, strerror(-rc));
-	}
-	if (!rc && rename(tmp, out)) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", out, strerror(-rc));
-	}
+	rc = cli_outfile_commit(out);
 	if (rc)
-		unlink(tmp);
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 	return rc;
 }
