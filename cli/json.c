@@ -201,7 +201,7 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 	const struct cli_dev *t = &r->total;
 
 	return json_pack("{s:s, s:s, s:o, s:o, s:{s:f, s:f, s:I, s:I, s:I, s:o,"
-			 " s:{s:f, s:f}, s:f, s:o}, s:f, s:b}",
+			 " s:{s:f, s:f}, s:f, s:o, s:f}, s:f, s:b}",
 			 "schema", CLI_JSON_SCHEMA, "command", r->command,
 			 "config", cli_json_config(o, r),
 			 "devices", devices_array(r),
@@ -210,5 +210,6 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 			 "calls", ji(t->calls), "lat_ns", cli_json_lat(t),
 			 "cpu", "user_s", t->user_s, "sys_s", t->sys_s,
 			 "ios_per_call", t->ios_per_call, "timeline", cli_json_timeline(&t->tl),
+			 "elapsed_s", t->elapsed_s,
 			 "elapsed_s", r->elapsed_s, "interrupted", r->interrupted);
 }

@@ -1,0 +1,159 @@
+# docs/json.md is the JSON's one source of truth, held both ways: every key
+# path that run, nop, latency, sweep, saturate, plan and topo write (arrays
+# as []) is documented for that command with its type, every documented key
+# is written by some case here, and each value has a documented type. A key
+# marked "(only ...)" may be missing from a report, but a case here writes
+# it, or the test says why none can on this machine.
+. "$(dirname "$0")/lib.sh"
+need_iostorm
+need_cmd jq awk
+
+here=$(cd "$(dirname "$0")" && pwd)
+fx=$here/fixtures
+awk -f "$here/json_doc.awk" "$here/../docs/json.md" >"$T_DIR/doc.tsv" ||
+	fail "docs/json.md: its tables cannot be read (lines above)"
+[ -s "$T_DIR/doc.tsv" ] || fail "docs/json.md documents no key"
+reports=$T_DIR/reports
+mkdir "$reports"
+q=(-q --time 300ms --ramp 0)
+n=0
+# why a conditional key is seen by no case here: "path-regex<TAB>reason"
+: >"$T_DIR/unseeable"
+
+# report WHAT ARGS...: iostorm ARGS --json FILE; a report must come (the
+# exit status may be 1 for the fault cases), its keys are gathered below
+report() {
+	local what=$1 f
+	shift
+	n=$((n + 1))
+	f=$reports/$n.json
+	run_iostorm "$@" --json "$f"
+	if ! jq -e '.command | type == "string"' "$f" >/dev/null 2>&1; then
+		check_fail "$what: no JSON report (exit $T_RC): iostorm $*"
+		show_output
+		rm -f "$f"
+	fi
+}
+
+make_data_file file 16
+loop=
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
+	make_loop loop 16
+fi
+fault=
+if [ "$(id -u)" -eq 0 ] && [ -c /dev/fuse ] && [ -x "${TESTBIN:-}/fusefault" ] &&
+	command -v fusermount3 >/dev/null && command -v losetup >/dev/null; then
+	make_fault_loop fault ctl 16
+fi
+
+# ---- run: two workers pinned; a device and a file; no latency ----
+report "run" run "${q[@]}" --jobs-per-device 2 --cpus 0,1 "$file"
+[ -z "$loop" ] || report "run, two targets" run "${q[@]}" "$loop" "$file"
+report "run, no latency" run "${q[@]}" --no-latency "$file"
+# ---- run: a target whose reads fail (first_error, most_common_error) ----
+if [ -n "$fault" ]; then
+	echo eio >"$ctl"
+	report "run, failing reads" run "${q[@]}" "$file" "$fault"
+	echo ok >"$ctl"
+else
+	printf '%s\t%s\n' 'first_error\.|most_common_error\.' \
+		'no FUSE fault device here for a failing target' >>"$T_DIR/unseeable"
+fi
+report "nop" nop "${q[@]}"
+report "latency" latency "${q[@]}" "$file"
+# ---- sweep, with a target failing at the first depth ----
+if [ -n "$fault" ]; then
+	echo eio >"$ctl"
+	report "sweep" sweep "${q[@]}" --qd 1,2 "$file" "$fault"
+	echo ok >"$ctl"
+else
+	report "sweep" sweep "${q[@]}" --qd 1,2 "$file"
+	printf '%s\t%s\n' '^failed\[\]' 'no FUSE fault device here for a failing target' \
+		>>"$T_DIR/unseeable"
+fi
+# ---- saturate: placement compared, ceiling solved, a failing device ----
+sat=("$file")
+[ -z "$loop" ] || sat+=("$loop")
+[ -z "$fault" ] || { echo eio >"$ctl"; sat+=("$fault"); }
+report "saturate" saturate "${q[@]}" --qd 4 --compare-placement "${sat[@]}"
+[ -z "$fault" ] || echo ok >"$ctl"
+satjson=$reports/$n.json
+if [ -f "$satjson" ] && jq -e '.smt == null' "$satjson" >/dev/null; then
+	printf '%s\t%s\n' '^smt\.' 'this machine has no core with two PUs (saturate wrote smt null)' \
+		>>"$T_DIR/unseeable"
+fi
+# ---- plan: moves, every option, --from the saturate report above ----
+report "plan" plan --topology "$fx/topo-1node-2hb.xml" --drive-iops 1m
+report "plan, every option" plan --topology "$fx/topo-unknown-hb.xml" --drive-iops 1m \
+	--memory-bw 4g --host-bridge-bw 8g ${satjson:+--from "$satjson"}
+# ---- topo: multipath and a degraded link on recorded sysfs; targets live ----
+IOSTORM_SYSFS_ROOT=$fx/sysfs-multipath report "topo multipath" topo --topology "$fx/topo-multipath.xml"
+IOSTORM_SYSFS_ROOT=$fx/sysfs-degraded report "topo degraded" topo --topology "$fx/topo-degraded-link.xml"
+report "topo 2 nodes" topo --topology "$fx/topo-2node-imbalance.xml"
+report "topo live" topo ${loop:+"$loop"} "$file"
+
+# ---- every key written, with its command and type ----
+: >"$T_DIR/emitted.tsv"
+for f in "$reports"/*.json; do
+	[ -f "$f" ] || continue
+	c=$(jq -r .command "$f")
+	jq -r -f "$here/json_paths.jq" "$f" | sed "s/^/$c\t/" >>"$T_DIR/emitted.tsv" ||
+		check_fail "cannot walk $f"
+done
+sort -u "$T_DIR/emitted.tsv" -o "$T_DIR/emitted.tsv"
+[ -s "$T_DIR/emitted.tsv" ] || fail "no report to compare"
+
+# ---- both ways ----
+awk -F'\t' '
+	FILENAME == ARGV[1] { why[$1] = $2; next }
+	FILENAME == ARGV[2] {
+		doc[$1 SUBSEP $2] = $3; cond[$1 SUBSEP $2] = $4; next
+	}
+	{
+		k = $1 SUBSEP $2
+		wrote[k] = 1
+		seen_path[$2] = 1
+		if (!(k in doc)) {
+			if (!((k, "u") in said))
+				print "undocumented: " $1 " writes " $2 " (" $3 ")"
+			said[k, "u"] = 1
+			next
+		}
+		n = split(doc[k], t, ",")
+		ok = 0
+		for (i = 1; i <= n; i++)
+			if (t[i] == $3 || (t[i] == "number" && $3 == "integer"))
+				ok = 1
+		if (!ok)
+			print "type: " $1 " writes " $2 " as " $3 ", documented " doc[k]
+	}
+	END {
+		for (k in doc) {
+			if (k in wrote)
+				continue
+			split(k, p, SUBSEP)
+			if (!cond[k]) {
+				print "never written: " p[1] " " p[2]
+				continue
+			}
+			if (p[2] in seen_path)
+				continue	# a conditional key of a shared shape
+			reason = ""
+			for (r in why)
+				if (p[2] ~ r)
+					reason = why[r]
+			if (reason != "")
+				print "note: " p[1] " " p[2] " not seen: " reason
+			else
+				print "never written: " p[1] " " p[2] " (conditional, and no case here writes it)"
+		}
+	}' "$T_DIR/unseeable" "$T_DIR/doc.tsv" "$T_DIR/emitted.tsv" | sort >"$T_DIR/diff"
+
+while IFS= read -r line; do
+	case $line in
+	note:*) echo "$line" ;;
+	*) check_fail "$line" ;;
+	esac
+done <"$T_DIR/diff"
+echo "$(wc -l <"$T_DIR/emitted.tsv") key paths written by $n reports, $(wc -l <"$T_DIR/doc.tsv") documented"
+t_done
