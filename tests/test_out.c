@@ -1,12 +1,18 @@
 /* The output layer: the microsecond format's precision steps, the prefix
- * of a line before and after a verb is named, and cli_json_write: a new
- * file complete with its newline and fopen's mode, nothing left beside it,
- * a missing directory reported with the path, a device written in place. */
+ * of a line before and after a verb is named, cli_json_write: a new file
+ * complete with its newline and fopen's mode, nothing left beside it, a
+ * missing directory reported with the path, a device written in place;
+ * and the reservation before the work: a missing folder or a directory
+ * refused at once with nothing left, a dropped reservation leaving
+ * nothing, the reserved report written at the end, an old report intact
+ * until then, a FIFO not opened (no reader waited for), a symlink's file
+ * emptied only at the end. */
 #include "cli/out.h"
 #include "tests/helpers.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -64,6 +70,85 @@ static void check_write(const char *dir)
 	umask(mask);
 }
 
+/* Files in dir whose name has ".tmp-": temporaries left behind. */
+static int temporaries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += strstr(e->d_name, ".tmp-") != NULL;
+	closedir(d);
+	return n;
+}
+
+static void check_reserve(const char *dir)
+{
+	char path[256], link[256], fifo[256], err[512], buf[64] = "";
+	json_t *j = json_pack("{s:s}", "schema", CLI_JSON_SCHEMA), *back;
+	struct cli_outfile f;
+	struct stat st;
+	FILE *old;
+
+	snprintf(path, sizeof(path), "%s/none/r.json", dir);
+	CHECK(cli_outfile_reserve(&f, path) == -ENOENT && !f.path && f.fd < 0);
+	CHECK(cli_outfile_reserve(&f, dir) == -EISDIR && !f.path);
+	CHECK(cli_outfile_reserve(&f, "/dev/null") == 0 && f.fd >= 0 && !f.tmp[0]);
+	cli_outfile_discard(&f);
+	CHECK(temporaries(dir) == 0);
+
+	/* reserved, then dropped: nothing there */
+	snprintf(path, sizeof(path), "%s/res.json", dir);
+	CHECK(!cli_outfile_reserve(&f, path) && f.tmp[0] && temporaries(dir) == 1);
+	cli_outfile_discard(&f);
+	CHECK(temporaries(dir) == 0 && stat(path, &st) && errno == ENOENT);
+	cli_outfile_discard(&f);	/* twice: harmless */
+
+	/* the old report stays whole until the reserved one replaces it */
+	old = fopen(path, "w");
+	CHECK(old && fputs("old\n", old) >= 0 && !fclose(old));
+	CHECK(cli_out_reserve(path) == 0 && temporaries(dir) == 1);
+	old = fopen(path, "r");
+	CHECK(old && fgets(buf, sizeof(buf), old) && !strcmp(buf, "old\n"));
+	if (old)
+		fclose(old);
+	CHECKF(!cli_json_write(j, path, CLI_JSON_REPORT, err, sizeof(err)), "%s", err);
+	back = json_load_file(path, 0, NULL);
+	CHECK(back && json_equal(back, j) && temporaries(dir) == 0);
+	json_decref(back);
+	cli_out_release();	/* already written: nothing to drop */
+	CHECK(!stat(path, &st) && temporaries(dir) == 0);
+
+	/* a reservation released unwritten (a failed run) leaves nothing */
+	snprintf(path, sizeof(path), "%s/fail.json", dir);
+	CHECK(cli_out_reserve(path) == 0 && temporaries(dir) == 1);
+	cli_out_release();
+	CHECK(temporaries(dir) == 0 && stat(path, &st) && errno == ENOENT);
+	CHECK(cli_out_reserve("-") == 0 && cli_out_reserve(NULL) == 0 && temporaries(dir) == 0);
+
+	/* a FIFO: checked, not opened (that would wait for a reader) */
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	CHECK(!mkfifo(fifo, 0600));
+	CHECK(!cli_outfile_reserve(&f, fifo) && f.fd < 0 && !f.tmp[0]);
+	cli_outfile_discard(&f);
+	CHECK(!unlink(fifo));
+
+	/* a symlink's file: written in place, emptied at the end, not at once */
+	snprintf(path, sizeof(path), "%s/res.json", dir);
+	snprintf(link, sizeof(link), "%s/link.json", dir);
+	CHECK(!symlink(path, link));
+	CHECK(!cli_outfile_reserve(&f, link) && f.fd >= 0 && !f.tmp[0]);
+	CHECK(!stat(path, &st) && st.st_size > 0);
+	CHECK(cli_outfile_fd(&f) == f.fd && !fstat(f.fd, &st) && st.st_size == 0);
+	CHECK(write(f.fd, "x\n", 2) == 2 && !cli_outfile_commit(&f) && f.fd < 0 && !f.path);
+	CHECK(!lstat(link, &st) && S_ISLNK(st.st_mode) && !stat(path, &st) && st.st_size == 2);
+	CHECK(!unlink(link) && !unlink(path) && temporaries(dir) == 0);
+	json_decref(j);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/iostorm-test-out-XXXXXX", path[300];
@@ -80,6 +165,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		SKIP("no temporary directory");
 	check_write(dir);
+	check_reserve(dir);
 	/* only r.json: no PATH.tmp-* left beside it */
 	snprintf(path, sizeof(path), "%s/r.json", dir);
 	CHECK(!unlink(path) && !rmdir(dir));
