@@ -132,6 +132,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	mpi_log_init(&m);
 	rc = dispatch(&m, argc, argv);
+	cli_out_release();	/* rank 0's reserved report file, if unwritten */
 	if (fflush(stdout) || ferror(stdout)) {
 		cli_say("cannot write the report to standard output: %s",
 			errno == EPIPE || !errno ? "the reader has gone (broken pipe)" : strerror(errno));

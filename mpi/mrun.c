@@ -42,6 +42,10 @@ static int setup(struct mrun *x)
 		m->hold = false;
 		return rc;
 	}
+	/* rank 0 writes the report: its file is made ready before any
+	 * rank's first IO, and a path it cannot write stops every rank */
+	if (!rc && !m->rank)
+		rc = cli_out_reserve(x->o.json);
 	if (!rc && x->o.ntargets > CLI_MAX_TARGETS) {
 		cli_say("too many targets");
 		rc = CLI_EXIT_USAGE;

@@ -63,6 +63,10 @@ static int setup(struct msat *x)
 		m->hold = false;
 		return rc;
 	}
+	/* rank 0 writes the report: its file is made ready before any
+	 * rank's first IO, and a path it cannot write stops every rank */
+	if (!rc && !m->rank)
+		rc = cli_out_reserve(x->o.json);
 	if (!rc)
 		rc = cli_sat_open(&x->s, &x->o, &x->so);
 	if (!rc && !x->cluster) {
