@@ -20,14 +20,18 @@ n=0
 # why a conditional key is seen by no case here: "path-regex<TAB>reason"
 : >"$T_DIR/unseeable"
 
-# report WHAT ARGS...: iostorm ARGS --json FILE; a report must come (the
-# exit status may be 1 for the fault cases), its keys are gathered below
+# report WHAT RC ARGS...: iostorm ARGS --json FILE exits RC (1 for the
+# cases with a failing device) with a report, whose keys are gathered below
 report() {
-	local what=$1 f
-	shift
+	local what=$1 rc=$2 f
+	shift 2
 	n=$((n + 1))
 	f=$reports/$n.json
 	run_iostorm "$@" --json "$f"
+	if [ "$T_RC" -ne "$rc" ]; then
+		check_fail "$what: exit $T_RC, want $rc: iostorm $*"
+		show_output
+	fi
 	if ! jq -e '.command | type == "string"' "$f" >/dev/null 2>&1; then
 		check_fail "$what: no JSON report (exit $T_RC): iostorm $*"
 		show_output
@@ -47,35 +51,36 @@ if [ "$(id -u)" -eq 0 ] && [ -c /dev/fuse ] && [ -x "${TESTBIN:-}/fusefault" ] &
 fi
 
 # ---- run: two workers pinned; a device and a file; no latency ----
-report "run" run "${q[@]}" --jobs-per-device 2 --cpus 0,1 "$file"
-[ -z "$loop" ] || report "run, two targets" run "${q[@]}" "$loop" "$file"
-report "run, no latency" run "${q[@]}" --no-latency "$file"
+report "run" 0 run "${q[@]}" --jobs-per-device 2 --cpus 0,1 "$file"
+[ -z "$loop" ] || report "run, two targets" 0 run "${q[@]}" "$loop" "$file"
+report "run, no latency" 0 run "${q[@]}" --no-latency "$file"
 # ---- run: a target whose reads fail (first_error, most_common_error) ----
 if [ -n "$fault" ]; then
 	echo eio >"$ctl"
-	report "run, failing reads" run "${q[@]}" "$file" "$fault"
+	report "run, failing reads" 1 run "${q[@]}" "$file" "$fault"
 	echo ok >"$ctl"
 else
 	printf '%s\t%s\n' 'first_error\.|most_common_error\.' \
 		'no FUSE fault device here for a failing target' >>"$T_DIR/unseeable"
 fi
-report "nop" nop "${q[@]}"
-report "latency" latency "${q[@]}" "$file"
+report "nop" 0 nop "${q[@]}"
+report "latency" 0 latency "${q[@]}" "$file"
 # ---- sweep, with a target failing at the first depth ----
 if [ -n "$fault" ]; then
 	echo eio >"$ctl"
-	report "sweep" sweep "${q[@]}" --qd 1,2 "$file" "$fault"
+	report "sweep, a failing target" 1 sweep "${q[@]}" --qd 1,2 "$file" "$fault"
 	echo ok >"$ctl"
 else
-	report "sweep" sweep "${q[@]}" --qd 1,2 "$file"
+	report "sweep" 0 sweep "${q[@]}" --qd 1,2 "$file"
 	printf '%s\t%s\n' '^failed\[\]' 'no FUSE fault device here for a failing target' \
 		>>"$T_DIR/unseeable"
 fi
 # ---- saturate: placement compared, ceiling solved, a failing device ----
 sat=("$file")
+sat_rc=0
 [ -z "$loop" ] || sat+=("$loop")
-[ -z "$fault" ] || { echo eio >"$ctl"; sat+=("$fault"); }
-report "saturate" saturate "${q[@]}" --qd 4 --compare-placement "${sat[@]}"
+[ -z "$fault" ] || { echo eio >"$ctl"; sat+=("$fault"); sat_rc=1; }
+report "saturate" "$sat_rc" saturate "${q[@]}" --qd 4 --compare-placement "${sat[@]}"
 [ -z "$fault" ] || echo ok >"$ctl"
 satjson=$reports/$n.json
 if [ -f "$satjson" ] && jq -e '.smt == null' "$satjson" >/dev/null; then
@@ -83,14 +88,14 @@ if [ -f "$satjson" ] && jq -e '.smt == null' "$satjson" >/dev/null; then
 		>>"$T_DIR/unseeable"
 fi
 # ---- plan: moves, every option, --from the saturate report above ----
-report "plan" plan --topology "$fx/topo-1node-2hb.xml" --drive-iops 1m
-report "plan, every option" plan --topology "$fx/topo-unknown-hb.xml" --drive-iops 1m \
+report "plan" 0 plan --topology "$fx/topo-1node-2hb.xml" --drive-iops 1m
+report "plan, every option" 0 plan --topology "$fx/topo-unknown-hb.xml" --drive-iops 1m \
 	--memory-bw 4g --host-bridge-bw 8g ${satjson:+--from "$satjson"}
 # ---- topo: multipath and a degraded link on recorded sysfs; targets live ----
-IOSTORM_SYSFS_ROOT=$fx/sysfs-multipath report "topo multipath" topo --topology "$fx/topo-multipath.xml"
-IOSTORM_SYSFS_ROOT=$fx/sysfs-degraded report "topo degraded" topo --topology "$fx/topo-degraded-link.xml"
-report "topo 2 nodes" topo --topology "$fx/topo-2node-imbalance.xml"
-report "topo live" topo ${loop:+"$loop"} "$file"
+IOSTORM_SYSFS_ROOT=$fx/sysfs-multipath report "topo multipath" 0 topo --topology "$fx/topo-multipath.xml"
+IOSTORM_SYSFS_ROOT=$fx/sysfs-degraded report "topo degraded" 0 topo --topology "$fx/topo-degraded-link.xml"
+report "topo 2 nodes" 0 topo --topology "$fx/topo-2node-imbalance.xml"
+report "topo live" 0 topo ${loop:+"$loop"} "$file"
 
 # ---- every key written, with its command and type ----
 : >"$T_DIR/emitted.tsv"
