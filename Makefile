@@ -59,6 +59,10 @@ $(BIN): $(BUILD)/cli/main.o $(LIB)
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# counts the allocator calls of the engine's workers (tests/test_engine_noalloc.c)
+$(BUILD)/tests/test_engine_noalloc: private LDFLAGS += $(foreach f,malloc calloc \
+	realloc aligned_alloc posix_memalign free,-Wl,--wrap=$(f))
+
 # a test tool, not code under test: built without the sanitizers, whose
 # leak report at exit would fail its daemon over libfuse's own allocations
 $(BUILD)/tests/fusefault: tests/fusefault.c
