@@ -13,6 +13,7 @@ need_iostorm
 need_cmd jq
 
 fx=$(cd "$(dirname "$0")" && pwd)/fixtures
+f=
 # readable and searchable by nobody (mktemp -d makes it 0700)
 chmod 755 "$T_DIR"
 good=$T_DIR/good
@@ -26,7 +27,10 @@ printf '#!/bin/sh\ntouch %s/mark/ran\nexec %s\n' "$T_DIR" "$(command -v gnuplot 
 chmod 755 "$gp"
 export IOSTORM_GNUPLOT=$gp
 
-leftovers() { find "$T_DIR" /var/tmp -maxdepth 2 -name '*.tmp-*' 2>/dev/null | head -1; }
+# (and beside the data file $f, once there is one)
+leftovers() {
+	{ find "$T_DIR" -name '*.tmp-*'; [ -z "${f:-}" ] || ls -d "$f".tmp-* 2>/dev/null; } | head -1
+}
 
 # refused WHAT PATTERN: the last command exited 1 with nothing on stdout,
 # exactly one line on stderr matching PATTERN, and left no temporary
