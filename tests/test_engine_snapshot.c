@@ -7,6 +7,7 @@
 
 #define JOBS 2
 #define WAIT_NS 2000000000ull
+#define GUARD_MS 20000u	/* a guard against a hang, not a measure */
 
 /* JOBS unpinned workers reading t, set up but not started; NULL after a
  * failed check. */
@@ -40,17 +41,51 @@ static const struct eng_snapshot *answer(struct eng_run *r, unsigned i, int seq)
 	return eng_run_snapshot_get(r, i, seq);
 }
 
-/* Three measured rounds: each answer grows, and its difference from the
- * previous one is that interval's histogram. */
+/* Each worker's live IO count now (since its start, the ramp's too). */
+static void live_ios(struct eng_run *r, uint64_t *ios)
+{
+	struct eng_progress p;
+	unsigned i;
+
+	for (i = 0; i < JOBS; i++)
+		ios[i] = eng_run_progress(r, i, 1, &p) ? 0 : p.ios;
+}
+
+/* Waits until every worker has completed an IO since base was read;
+ * false (said) when the guard ran out. */
+static bool moved_past(struct eng_run *r, const uint64_t *base, const char *what)
+{
+	uint64_t now[JOBS];
+	unsigned i, ms, behind = JOBS;
+
+	for (ms = 0; ms < GUARD_MS; ms++) {
+		live_ios(r, now);
+		for (behind = 0, i = 0; i < JOBS; i++)
+			behind += now[i] <= base[i];
+		if (!behind)
+			return true;
+		tu_sleep_ms(1);
+	}
+	CHECKF(!behind, "%s: %u workers completed nothing in %u ms", what, behind, GUARD_MS);
+	return false;
+}
+
+/* Three measured rounds, each once every worker has completed an IO
+ * since the last (so after the measure, for the first): each answer
+ * grows, and its difference from the previous one is that interval's
+ * histogram. */
 static void measured_rounds(struct eng_run *r, struct eng_snapshot *prev, const char *what)
 {
 	static struct eng_hist d;
 	const struct eng_snapshot *s;
+	uint64_t base[JOBS];
 	unsigned i, round;
 	int seq;
 
+	live_ios(r, base);
 	for (round = 0; round < 3; round++) {
-		tu_sleep_ms(100);
+		if (!moved_past(r, base, what))
+			return;
 		seq = eng_run_snapshot(r);
 		for (i = 0; i < JOBS; i++) {
 			s = answer(r, i, seq);
@@ -68,6 +103,8 @@ static void measured_rounds(struct eng_run *r, struct eng_snapshot *prev, const 
 			}
 			memcpy(&prev[i], s, sizeof(prev[i]));
 		}
+		/* read after the answers: an IO counted past it came after them */
+		live_ios(r, base);
 		/* an old request number no longer answers */
 		CHECK(eng_run_snapshot_get(r, 0, seq - 1) == NULL);
 	}
@@ -113,8 +150,9 @@ static void snapshots(const struct eng_target *t, enum eng_backend b)
 }
 
 /* Workers that have not started cannot answer: the wait ends on its
- * timeout; once they run they answer the same request. Only the latest
- * request can be waited for. */
+ * timeout, never before it (how long after depends on the machine, and is
+ * not checked); once they run they answer the same request. Only the
+ * latest request can be waited for. */
 static void wait_timeout(const struct eng_target *t)
 {
 	struct eng_run *r = create(t, ENG_BACKEND_IO_URING);
@@ -128,7 +166,7 @@ static void wait_timeout(const struct eng_target *t)
 	t0 = eng_mono_ns();
 	CHECK(eng_run_snapshot_wait(r, seq, 50000000ull) == -ETIMEDOUT);
 	took = eng_mono_ns() - t0;
-	CHECKF(took >= 50000000ull && took < 1000000000ull, "timed out after %" PRIu64 " ns", took);
+	CHECKF(took >= 50000000ull, "timed out after %" PRIu64 " ns, before its 50 ms", took);
 	CHECK(eng_run_snapshot_get(r, 0, seq) == NULL);
 	CHECK(eng_run_snapshot_wait(r, seq, 0) == -ETIMEDOUT);
 	CHECK(eng_run_snapshot_wait(r, seq + 1, WAIT_NS) == -EINVAL);
@@ -142,7 +180,8 @@ static void wait_timeout(const struct eng_target *t)
 }
 
 /* A worker that stopped by itself (its IO limit) is not waited for: the
- * wait returns the running one's answer at once. */
+ * wait returns the running one's answer, 1, rather than timing out
+ * (-ETIMEDOUT) on the stopped one. */
 static void wait_one_stopped(const struct eng_target *t)
 {
 	struct eng_job j[2] = {
@@ -152,7 +191,6 @@ static void wait_one_stopped(const struct eng_target *t)
 	struct eng_progress p = { 0, 0, 0, 0 };
 	struct eng_run *r = NULL;
 	unsigned ms;
-	uint64_t t0;
 	int seq;
 
 	j[0].cpu = j[1].cpu = -1;
@@ -167,17 +205,16 @@ static void wait_one_stopped(const struct eng_target *t)
 	CHECKF(p.ndone == 1, "the limited worker did not stop");
 	CHECK(eng_run_progress(r, 1, 1, &p) == 0 && p.ndone == 0);
 	seq = eng_run_snapshot(r);
-	t0 = eng_mono_ns();
 	CHECK(eng_run_snapshot_wait(r, seq, 10 * WAIT_NS) == 1);
-	CHECKF(eng_mono_ns() - t0 < WAIT_NS, "waited %" PRIu64 " ns for a stopped worker",
-	       eng_mono_ns() - t0);
 	CHECK(eng_run_snapshot_get(r, 0, seq) == NULL);
 	CHECK(eng_run_snapshot_get(r, 1, seq) != NULL);
 	eng_run_destroy(r);
 }
 
 /* Live progress while workers run: IOs never go back, none has stopped;
- * after the join every one has. Ranges outside the run are refused. */
+ * after the join every one has. 200 looks, half before the measure, and
+ * more until some IO was counted (a guard ends them). Ranges outside the
+ * run are refused. */
 static void progress(const struct eng_target *t)
 {
 	struct eng_progress p = { 0, 0, 0, 0 }, w0, w1;
@@ -189,7 +226,7 @@ static void progress(const struct eng_target *t)
 		return;
 	CHECK(eng_run_progress(r, 0, JOBS, &p) == 0 && p.ios == 0 && p.ndone == 0);
 	eng_run_start(r);
-	for (i = 0; i < 200; i++) {
+	for (i = 0; i < 200 || (!last && i < GUARD_MS); i++) {
 		CHECK(eng_run_progress(r, 0, JOBS, &p) == 0);
 		back += p.ios < last;
 		last = p.ios;
