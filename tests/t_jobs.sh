@@ -12,18 +12,20 @@
 . "$(dirname "$0")/lib.sh"
 
 need_iostorm
-need_cmd jq seq
+need_cmd jq
 make_data_file a 16
 make_data_file b 16
 json=$T_DIR/r.json
 
 # cpu_list LIST: a kernel CPU list (0-3,8) as words (0 1 2 3 8).
 cpu_list() {
-	local part parts out=()
+	local part parts i out=()
 	IFS=, read -r -a parts <<<"$1"
 	for part in "${parts[@]}"; do
 		if [[ $part == *-* ]]; then
-			out+=($(seq "${part%-*}" "${part#*-}"))
+			for ((i = ${part%-*}; i <= ${part#*-}; i++)); do
+				out+=("$i")
+			done
 		else
 			out+=("$part")
 		fi
@@ -90,8 +92,10 @@ expect_error "--cpus with fewer CPUs than workers" 2 'cpus' \
 
 # as many workers as CPUs, on a machine of one NUMA node (where the file's
 # drive is local to every CPU): one worker per CPU, none doubled up
-nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
-if [ "${#c[@]}" -ge 2 ] && [ "${#c[@]}" -le 8 ] && [ "$nodes" -le 1 ]; then
+shopt -s nullglob
+nodes=(/sys/devices/system/node/node[0-9]*)
+shopt -u nullglob
+if [ "${#c[@]}" -ge 2 ] && [ "${#c[@]}" -le 8 ] && [ "${#nodes[@]}" -le 1 ]; then
 	n=${#c[@]}
 	jobs_ok "$n workers on $n CPUs" $((n * 10)) "$n" 1 "$a"
 	jq -e '.devices[0].cpus | length == (unique | length)' "$json" >/dev/null 2>&1 ||
