@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/out.h"
 #include "engine/clock.h"
 
 static _Atomic int stop_signal;
@@ -83,6 +84,7 @@ bool cli_runner_hurried(void)
 _Noreturn void cli_runner_abandon(int rc)
 {
 	fflush(NULL);
+	cli_out_release();	/* a report not written leaves no temporary */
 	/* exit() would run atexit handlers and the sanitizers' leak check
 	 * while workers still own the run's memory; the kernel then holds
 	 * the process until their IOs complete (man page: STALLED DEVICES) */
