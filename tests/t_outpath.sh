@@ -201,42 +201,13 @@ for v in run saturate; do
 	[ -z "$(leftovers)" ] || check_fail "$v SIGINT: temporary file left: $(leftovers)"
 done
 
-# iostorm-mpi (make mpicheck sets IOSTORM_MPI): rank 0 reserves the report
-# in the setup every rank agrees on, so a bad path stops every rank before
-# any reads, in one line
-if [ -n "${IOSTORM_MPI:-}" ] && [ -x "$IOSTORM_MPI" ] && command -v mpirun >/dev/null; then
-	. "$(dirname "$0")/mpi_lib.sh"
-	for v in run saturate; do
-		for p in "$T_DIR/none/m.json" "$T_DIR/isdir.json"; do
-			before=$(reads "$dev")
-			run_mpi 2 $v -q --time 2s --ramp 0 --json "$p" "$dev"
-			if [ "$T_RC" -ne 1 ] || [ -s "$T_OUT" ] || [ "$(mpi_lines | wc -l)" -ne 1 ] ||
-			   ! mpi_lines | grep -q "^iostorm-mpi $v: .*(rank 0): $p: .*; every rank stops$"; then
-				check_fail "mpi $v --json $p: want exit 1, one line naming it, got exit $T_RC"
-				show_output
-			fi
-			[ "$(reads "$dev")" = "$before" ] || check_fail "mpi $v --json $p: the target was read"
-		done
-		run_mpi 2 $v -q --time 200ms --ramp 0 --json "$good/mpi-$v.json" "$dev"
-		[ "$T_RC" -eq 0 ] && jq -e '.schema == "iostorm/1"' "$good/mpi-$v.json" >/dev/null ||
-			{ check_fail "mpi $v --json a good path: exit $T_RC or no report"; show_output; }
-	done
-	[ -z "$(leftovers)" ] || check_fail "mpi: temporary file left: $(leftovers)"
-else
-	echo "note: IOSTORM_MPI not set (make mpicheck): iostorm-mpi's --json is not checked"
-fi
-
 # a run that ends with exit 1 (every read fails) still writes its report
-if [ -x "${TESTBIN:-}/fusefault" ] && [ -c /dev/fuse ] && command -v fusermount3 >/dev/null; then
-	make_fault_loop bad ctl 16
-	echo eio >"$ctl"
-	run_iostorm run "${s[@]}" --json "$good/eio.json" "$bad"
-	echo ok >"$ctl"
-	[ "$T_RC" -eq 1 ] || { check_fail "failing device: exit $T_RC, want 1"; show_output; }
-	jq -e '.total.errors > 0' "$good/eio.json" >/dev/null 2>&1 ||
-		check_fail "failing device: no report with its errors at $good/eio.json"
-	[ -z "$(leftovers)" ] || check_fail "failing device: temporary file left: $(leftovers)"
-else
-	echo "note: no fusefault, /dev/fuse or fusermount3: the failing-device run is not checked"
-fi
+make_fault_loop bad ctl 16
+echo eio >"$ctl"
+run_iostorm run "${s[@]}" --json "$good/eio.json" "$bad"
+echo ok >"$ctl"
+[ "$T_RC" -eq 1 ] || { check_fail "failing device: exit $T_RC, want 1"; show_output; }
+jq -e '.total.errors > 0' "$good/eio.json" >/dev/null 2>&1 ||
+	check_fail "failing device: no report with its errors at $good/eio.json"
+[ -z "$(leftovers)" ] || check_fail "failing device: temporary file left: $(leftovers)"
 t_done
