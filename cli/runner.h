@@ -34,7 +34,7 @@ struct cli_run_spec {
 	unsigned ntargets;
 	const char *label;	/* phase on the live line, NULL: "run" */
 	/* Called after each full second of the measured window, once the
-	 * timeline has that second's samples (cli_tl_latest); not at the end
+	 * timeline has that second's samples; not at the end
 	 * of the window, whose last samples the report's devices hold. NULL:
 	 * none. */
 	void (*each_second)(void *ctx, const struct cli_timeline *tl);

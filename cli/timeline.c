@@ -198,8 +198,3 @@ struct cli_tl_series cli_tl_take(struct cli_timeline *tl, unsigned d)
 	memset(&tl->dev[d], 0, sizeof(tl->dev[d]));
 	return s;
 }
-
-const struct cli_tl_sample *cli_tl_latest(const struct cli_timeline *tl, unsigned d)
-{
-	return tl->dev[d].n ? &tl->dev[d].s[tl->dev[d].n - 1] : NULL;
-}

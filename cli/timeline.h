@@ -52,7 +52,5 @@ int cli_tl_last(struct cli_timeline *tl, const struct eng_run *r);
 /* Device d's samples (d == ndev: all devices), moved out: the caller owns
  * them (free(series.s)). */
 struct cli_tl_series cli_tl_take(struct cli_timeline *tl, unsigned d);
-/* Device d's latest sample, NULL before the first. */
-const struct cli_tl_sample *cli_tl_latest(const struct cli_timeline *tl, unsigned d);
 
 #endif
