@@ -43,7 +43,7 @@ int mpi_host_resolve(struct mpi_ctx *m, struct mpi_host *h, struct cli_opts *o,
 	int rc, n;
 
 	memset(h, 0, sizeof(*h));
-	n = topo_subsys_nqns(NULL, h->nqn, MPI_MAX_RES);
+	n = topo_subsys_nqns(NULL, h->nqn, IMPI_MAX_RES);
 	h->nnqn = n > 0 ? (unsigned)n : 0;
 	if (tfile_text) {
 		rc = mpi_tfile_find(tfile_text, m->targets_file, m->rank, m->host, &h->tl, err,

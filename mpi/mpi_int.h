@@ -3,8 +3,8 @@
  * is also a barrier, run the same engine, topology and report code as
  * iostorm, and send their results to rank 0 as JSON text. Built only by
  * `make mpi`; nothing in engine/, topo/, model/ or cli/ includes this. */
-#ifndef MPI_MPI_INT_H
-#define MPI_MPI_INT_H
+#ifndef IMPI_INT_H
+#define IMPI_INT_H
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -14,14 +14,16 @@
 #include "cli/opts.h"
 #include "engine/hist.h"
 
-#define MPI_HOST_LEN 64
-#define MPI_MAX_RES 16			/* shared resources per host */
-#define MPI_RES_LEN 256
+/* IMPI_ (iostorm-mpi), not MPI_: the MPI standard reserves MPI_ and PMPI_
+ * for its own names, and an mpi.h may define any of them. */
+#define IMPI_HOST_LEN 64
+#define IMPI_MAX_RES 16		/* shared resources per host */
+#define IMPI_RES_LEN 256
 
 /* This rank, and where its lines on stderr go. */
 struct mpi_ctx {
 	int rank, size;
-	char host[MPI_HOST_LEN];	/* gethostname() */
+	char host[IMPI_HOST_LEN];	/* gethostname() */
 	const char *verb;		/* "saturate", "run" */
 	const char *targets_file;	/* --targets-file, NULL: none */
 	bool hold;			/* keep lines back (setup) */
@@ -68,9 +70,9 @@ struct mpi_tline {
 	unsigned line;			/* 0: no line for this host */
 	char **targets;			/* owned */
 	unsigned ntargets;
-	char res[MPI_MAX_RES][MPI_RES_LEN];	/* "switch NAME", "nqn NQN" */
+	char res[IMPI_MAX_RES][IMPI_RES_LEN];	/* "switch NAME", "nqn NQN" */
 	unsigned nres;
-	char sw[MPI_RES_LEN];		/* the switch= value, "" none */
+	char sw[IMPI_RES_LEN];		/* the switch= value, "" none */
 };
 
 /* Finds the line of rank (its number first) or host in text, the file's
@@ -95,7 +97,7 @@ struct mpi_host {
 	struct cli_demo demo;
 	bool has_demo;
 	const char *from;		/* "targets file", "command line", ... */
-	char nqn[MPI_MAX_RES][224];	/* NVMe subsystems seen here */
+	char nqn[IMPI_MAX_RES][224];	/* NVMe subsystems seen here */
 	unsigned nnqn;
 	bool same;			/* failed alike on every rank */
 };

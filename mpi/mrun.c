@@ -122,7 +122,7 @@ static void print(const struct mpi_ctx *m, const struct cli_opts *o, const json_
 	fprintf(f, "%-20s %6s %10s %9s %8s %8s %8s\n", "host", "drives", "IOPS", "MiB/s",
 		"p50 us", "p99 us", "p99.99");
 	json_array_foreach(hosts, i, h) {
-		char name[MPI_HOST_LEN + 16];
+		char name[IMPI_HOST_LEN + 16];
 
 		run = json_object_get(h, "run");
 		mpi_host_name(hosts, i, name, sizeof(name));

@@ -16,7 +16,7 @@
 
 #define NW 16	/* host column */
 #define IW 10	/* IOPS column */
-#define MAX_LABELS (1 + 2 * MPI_MAX_RES)
+#define MAX_LABELS (1 + 2 * IMPI_MAX_RES)
 
 /* The number at a dotted path in j; MODEL_GAP_UNKNOWN when not there. */
 static double num(const json_t *j, const char *path)
@@ -55,9 +55,9 @@ double mpi_spread(const json_t *hosts, const char *step, const char *key)
 
 /* Per host: its name in the report and the figures model/cgap reads. */
 struct hrow {
-	char name[MPI_HOST_LEN + 16];
+	char name[IMPI_HOST_LEN + 16];
 	const char *labels[MAX_LABELS];
-	char store[MAX_LABELS][MPI_RES_LEN + 8];
+	char store[MAX_LABELS][IMPI_RES_LEN + 8];
 	unsigned ndev;
 	double solo_sum;
 };

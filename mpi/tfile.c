@@ -56,19 +56,19 @@ static int resource(const char *tok, struct mpi_tline *t, const char *name,
 			 name, line, (int)(eq - tok), tok);
 		return -EINVAL;
 	}
-	if (!eq[1] || strlen(eq + 1) >= MPI_RES_LEN - 8) {
+	if (!eq[1] || strlen(eq + 1) >= IMPI_RES_LEN - 8) {
 		snprintf(err, errlen, "%s:%u: %s= needs a value of at most %d bytes", name, line,
-			 kind, MPI_RES_LEN - 9);
+			 kind, IMPI_RES_LEN - 9);
 		return -EINVAL;
 	}
 	if (!t)
 		return 1;
-	if (t->nres >= MPI_MAX_RES) {
+	if (t->nres >= IMPI_MAX_RES) {
 		snprintf(err, errlen, "%s:%u: more than %d switch= and nqn= on one line", name,
-			 line, MPI_MAX_RES);
+			 line, IMPI_MAX_RES);
 		return -EINVAL;
 	}
-	snprintf(t->res[t->nres++], MPI_RES_LEN, "%s %s", kind, eq + 1);
+	snprintf(t->res[t->nres++], IMPI_RES_LEN, "%s %s", kind, eq + 1);
 	if (!strcmp(kind, "switch"))
 		snprintf(t->sw, sizeof(t->sw), "%s", eq + 1);
 	return 1;
