@@ -3,7 +3,7 @@
  * steps (its devices alone, then all at once: the host alone) while the
  * others wait; then all hosts at once at QD1 and at QDn, each after a
  * barrier; every host's result goes to rank 0 as JSON, which reports the
- * cluster (report.c). The steps are saturate's (cli/sat_run.c). */
+ * cluster (report.c). The steps are saturate's own pieces (cli/saturate.h). */
 #include "mpi/mpi_int.h"
 
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include "cli/commands.h"
 #include "cli/out.h"
 #include "cli/runner.h"
-#include "cli/sat_impl.h"
+#include "cli/saturate.h"
 
 struct msat {
 	struct mpi_ctx *m;
