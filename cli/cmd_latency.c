@@ -27,6 +27,7 @@ const struct cli_verb cli_verb_latency = {
 		"Reads one block at a time (QD1) from TARGET and prints IOPS, p50, p99\n"
 		"and max latency of each second, then the full percentile table of the\n"
 		"whole measured time.",
+	.operands = CLI_OPERANDS_TARGETS,
 	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON,
 	.qd = 1,
 	.ramp_ns = 2 * CLI_NS_PER_S,

@@ -16,6 +16,7 @@ const struct cli_verb cli_verb_nop = {
 	.synopsis = "iostorm nop [options]\n\n"
 		"Submits IORING_OP_NOP requests (no device is touched) to measure the\n"
 		"engine's own cost per operation, reported like 'iostorm run'.",
+	.operands = CLI_OPERANDS_NONE,
 	.groups = CLI_OG_ENGINE | CLI_OG_NOP | CLI_OG_JSON,
 	.jobfile = true,
 	.run = cmd_nop,

@@ -79,29 +79,34 @@ static int set_bs(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
+static int show_bs(const struct cli_opts *o, char *buf, size_t len)
+{
+	return cli_fmt_size(o->bs, buf, len);
+}
+
 static const struct cli_optdesc own[] = {
-	{ "bs", 'b', "SIZE", 0, 0, set_bs,
+	{ "bs", 'b', "SIZE", 0, 0, set_bs, show_bs, NULL,
 	  "bytes per read the figures are for: a power of two\n"
-	  "up to 1m (default 4k, or the --from report's)" },
-	{ "topology", 0x300, "FILE.xml", 0, 0, set_topology,
+	  "up to 1m; with --from, the report's" },
+	{ "topology", 0x300, "FILE.xml", 0, 0, set_topology, NULL, NULL,
 	  "an lstopo XML export instead of this machine" },
-	{ "drive-iops", 0x301, "N", 0, 0, set_drive_iops,
+	{ "drive-iops", 0x301, "N", 0, 0, set_drive_iops, NULL, NULL,
 	  "each drive's IOPS alone (1k = 1000); with --from,\n"
 	  "for the drives the report did not measure" },
-	{ "memory-bw", 0x302, "BYTES/s", 0, 0, set_memory_bw,
+	{ "memory-bw", 0x302, "BYTES/s", 0, 0, set_memory_bw, NULL, NULL,
 	  "each node's memory write bandwidth (150g = 150 GB/s);\n"
-	  "default unknown: no limit" },
-	{ "host-bridge-bw", 0x304, "BYTES/s", 0, 0, set_bridge_bw,
+	  "without it: unknown, no limit" },
+	{ "host-bridge-bw", 0x304, "BYTES/s", 0, 0, set_bridge_bw, NULL, NULL,
 	  "each host bridge's (root complex's) bandwidth, from\n"
 	  "the platform's documents (an AMD EPYC quadrant,\n"
-	  "an Intel stack); default: the sum of its root ports" },
-	{ "dot", 0x305, NULL, 0, 0, set_dot,
+	  "an Intel stack); without it: the sum of its root ports" },
+	{ "dot", 0x305, NULL, 0, 0, set_dot, NULL, NULL,
 	  "write a Graphviz drawing of the plan to stdout\n"
 	  "instead of the text (render: dot -Tsvg)" },
-	{ "from", 0x303, "FILE", 0, 0, set_from,
+	{ "from", 0x303, "FILE", 0, 0, set_from, NULL, NULL,
 	  "a saturate --json report: each drive's solo QDn\n"
 	  "IOPS and each node's IOs per CPU-second" },
-	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 
 static int cmd_plan(int argc, char **argv);
@@ -117,6 +122,7 @@ const struct cli_verb cli_verb_plan = {
 		"and the resource that binds; then the drive moves to free root ports\n"
 		"that raise the ceiling most, one at a time. A capacity nothing gives\n"
 		"is unknown and limits nothing; the report says which.",
+	.operands = CLI_OPERANDS_NONE,
 	.groups = CLI_OG_JSON,
 	.own = own,
 	.run = cmd_plan,

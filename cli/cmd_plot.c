@@ -27,10 +27,10 @@ static int set_output(struct cli_opts *o, const char *arg, char *err, size_t err
 }
 
 static const struct cli_optdesc own[] = {
-	{ "output", 'o', "FILE", 0, 0, set_output,
-	  "the picture: FILE.svg or FILE.png (default: the\n"
+	{ "output", 'o', "FILE", 0, 0, set_output, NULL, NULL,
+	  "the picture: FILE.svg or FILE.png (without it: the\n"
 	  "report's name with .svg)" },
-	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 
 static int cmd_plot(int argc, char **argv);
@@ -45,6 +45,7 @@ const struct cli_verb cli_verb_plot = {
 		"per second; a sweep's IOPS and p99 against queue depth with the knee\n"
 		"and the p99 doubling; saturate's IOPS per device alone and all at once,\n"
 		"with the loss, and the ceiling's resources where the report has them.",
+	.operands = CLI_OPERANDS_FILES,
 	.own = own,
 	.run = cmd_plot,
 };

@@ -30,16 +30,21 @@ static int set_compare(struct cli_opts *o, const char *arg, char *err, size_t er
 	return cli_parse_flag("--compare-placement", arg, &o->compare_placement, err, errlen);
 }
 
+static int show_demo_size(const struct cli_opts *o, char *buf, size_t len)
+{
+	return cli_fmt_size(o->demo_size, buf, len);
+}
+
 static const struct cli_optdesc own[] = {
-	{ "demo", O_DEMO, NULL, 0, 0, set_demo,
+	{ "demo", O_DEMO, NULL, 0, 0, set_demo, NULL, NULL,
 	  "run on temporary targets it creates and removes: 2 files under\n"
 	  "/var/tmp and, as root, 2 loop devices on /dev/shm" },
-	{ "demo-size", O_DEMO_SIZE, "SIZE", 0, 0, set_demo_size,
-	  "bytes per demo target (default 256m)" },
-	{ "compare-placement", O_COMPARE, NULL, 0, 0, set_compare,
+	{ "demo-size", O_DEMO_SIZE, "SIZE", 0, 0, set_demo_size, show_demo_size, NULL,
+	  "bytes per demo target" },
+	{ "compare-placement", O_COMPARE, NULL, 0, 0, set_compare, NULL, NULL,
 	  "repeat the all-devices QDn step with remote workers and report\n"
 	  "the NUMA penalty per device" },
-	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 
 static int cmd_saturate(int argc, char **argv);
@@ -51,7 +56,8 @@ const struct cli_verb cli_verb_saturate = {
 		"Measures each device alone at QD1 and QDn, then all of them at once at\n"
 		"QD1 and QDn, and explains the gap between the sum of the parts and the\n"
 		"whole. Without TARGET: every NVMe namespace, or demo targets where there\n"
-		"is none. Defaults here: --qd 128, --ramp 1s and --time 3s per step.",
+		"is none. --time and --ramp are each step's.",
+	.operands = CLI_OPERANDS_TARGETS,
 	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON,
 	.own = own,
 	.qd = CLI_SAT_QD,

@@ -59,11 +59,15 @@ static int set_qd_list(struct cli_opts *o, const char *arg, char *err, size_t er
 	return 0;
 }
 
+static int show_qd_list(const struct cli_opts *o, char *buf, size_t len)
+{
+	return snprintf(buf, len, "%s", o->qd_list ? o->qd_list : DEFAULT_QDS);
+}
+
 static const struct cli_optdesc own[] = {
-	{ "qd", 'd', "LIST", 0, CLI_OF_LIST, set_qd_list,
-	  "queue depths to run, increasing, comma-separated\n"
-	  "(default " DEFAULT_QDS ")" },
-	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+	{ "qd", 'd', "LIST", 0, CLI_OF_LIST, set_qd_list, show_qd_list, NULL,
+	  "queue depths to run, increasing, comma-separated" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 
 static int cmd_sweep(int argc, char **argv);
@@ -72,11 +76,12 @@ const struct cli_verb cli_verb_sweep = {
 	.name = "sweep",
 	.what = "IOPS and latency per queue depth",
 	.synopsis = "iostorm sweep [options] [--qd LIST] TARGET...\n\n"
-		"Runs every TARGET at once at each queue depth of LIST (default\n"
-		DEFAULT_QDS "), reporting IOPS and latency per depth,\n"
-		"the knee (the smallest depth reaching 90% of the best IOPS) and the\n"
-		"depth where p99 latency has doubled from the first depth. --qd takes\n"
-		"a comma-separated list here. Defaults: --ramp 1s, --time 3s per depth.",
+		"Runs every TARGET at once at each queue depth of LIST, reporting IOPS\n"
+		"and latency per depth, the knee (the smallest depth reaching 90% of\n"
+		"the best IOPS) and the depth where p99 latency has doubled from the\n"
+		"first depth. --qd takes a comma-separated list here; --time and\n"
+		"--ramp are each depth's.",
+	.operands = CLI_OPERANDS_TARGETS,
 	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON,
 	.own = own,
 	.qd = 1,

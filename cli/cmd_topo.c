@@ -33,13 +33,13 @@ static int set_dot(struct cli_opts *o, const char *arg, char *err, size_t errlen
 }
 
 static const struct cli_optdesc own[] = {
-	{ "dot", 0x201, NULL, 0, 0, set_dot,
+	{ "dot", 0x201, NULL, 0, 0, set_dot, NULL, NULL,
 	  "a Graphviz drawing of the PCIe tree on stdout\n"
 	  "instead of the text (render: dot -Tsvg)" },
-	{ "topology", 0x200, "FILE.xml", 0, 0, set_topology,
+	{ "topology", 0x200, "FILE.xml", 0, 0, set_topology, NULL, NULL,
 	  "an lstopo XML export instead of this machine\n"
 	  "(facts only sysfs has are then unknown)" },
-	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 
 static int cmd_topo(int argc, char **argv);
@@ -51,6 +51,7 @@ const struct cli_verb cli_verb_topo = {
 		"Where each NVMe drive sits: its NUMA node, PCI bus id, link and host\n"
 		"bridge; per node its cores, memory and drives; then findings. With\n"
 		"TARGET: these devices or files instead of every NVMe namespace.",
+	.operands = CLI_OPERANDS_TARGETS,
 	.groups = CLI_OG_JSON,
 	.own = own,
 	.run = cmd_topo,

@@ -17,12 +17,6 @@
 #include "cli/commands.h"
 #include "cli/opts_impl.h"
 
-/* A value no option's name list holds, and what a setter's refusal of it
- * looks like when the option takes one of a fixed set of names: "--engine:
- * unknown engine '?' (auto, io_uring or libaio)". */
-#define PROBE "?"
-#define PROBE_REFUSED " '" PROBE "' ("
-
 static void option_line(const struct cli_optdesc *d)
 {
 	printf("--%s ", d->name);
@@ -47,8 +41,9 @@ static bool shared_name(const char *name)
  * own option of the same name in its place), then the verb's other own. */
 static void list_options(const struct cli_verb *v)
 {
-	static const struct cli_optdesc help = { "help", 'h', NULL, 0, 0, NULL, NULL },
-					version = { "version", 'V', NULL, 0, 0, NULL, NULL };
+	static const struct cli_optdesc help = { "help", 'h', NULL, 0, 0, NULL, NULL, NULL, NULL },
+					version = { "version", 'V', NULL, 0, 0, NULL, NULL, NULL,
+						    NULL };
 	const struct cli_optdesc *d;
 	struct cli_opts o;
 	size_t i;
@@ -64,15 +59,12 @@ static void list_options(const struct cli_verb *v)
 	option_line(&version);
 }
 
-/* The names come from the setter itself: each option with a fixed set
- * refuses an unknown name with one line that lists them all (opts_table.c's
- * choose), so that line is the one place they are written down. The split
- * is on ", " and " or ". */
+/* The names of the option's table entry: the list its setter checks. */
 static void list_values(const struct cli_verb *v, const char *name)
 {
 	const struct cli_optdesc *d;
+	const char *const *c;
 	struct cli_opts o;
-	char err[512], *p, *end, *sep;
 
 	cli_opts_init(&o, v->name, v->groups);
 	if (!strncmp(name, "--", 2))
@@ -81,38 +73,21 @@ static void list_values(const struct cli_verb *v, const char *name)
 		d = cli_opt_find_short(&o, (unsigned char)name[1]);
 	else
 		d = cli_opt_find(&o, name);
-	err[0] = '\0';
-	if (!d || !d->arg || !d->set(&o, PROBE, err, sizeof(err)))
-		return;
-	p = strstr(err, PROBE_REFUSED);
-	if (!p || !strstr(err, "unknown ") || !(end = strrchr(err, ')')))
-		return;
-	p += strlen(PROBE_REFUSED);
-	*end = '\0';
-	for (; *p; p = sep) {
-		sep = strstr(p, ", ");
-		if (!sep)
-			sep = strstr(p, " or ");
-		if (!sep) {
-			printf("%s\n", p);
-			return;
-		}
-		printf("%.*s\n", (int)(sep - p), p);
-		sep += *sep == ',' ? 2 : 4;
-	}
+	for (c = d && d->arg ? d->choices : NULL; c && *c; c++)
+		printf("%s\n", *c);
 }
 
-/* What the synopsis's first line says the operands are. */
 static const char *operands(const struct cli_verb *v)
 {
-	char line[160], bare[160];
-	size_t n = strcspn(v->synopsis, "\n");
-
-	snprintf(line, sizeof(line), "%.*s", (int)n, v->synopsis);
-	snprintf(bare, sizeof(bare), "iostorm %s [options]", v->name);
-	if (strstr(line, "TARGET"))
+	switch (v->operands) {
+	case CLI_OPERANDS_TARGETS:
 		return "targets";
-	return strcmp(line, bare) ? "files" : "none";
+	case CLI_OPERANDS_FILES:
+		return "files";
+	case CLI_OPERANDS_NONE:
+		break;
+	}
+	return "none";
 }
 
 int cli_complete(int argc, char **argv)

@@ -219,11 +219,33 @@ int cli_opts_parse(struct cli_opts *o, int argc, char **argv,
 
 /* ---- usage ---- */
 
-static void usage_line(FILE *f, int val, const char *name, const char *arg,
-		       const char *help)
+#define USAGE_INDENT 27	/* "  " and the 24 columns of the option and 1 space */
+#define USAGE_WIDTH 79
+
+int cli_choices_text(const char *const *names, char *buf, size_t len)
 {
-	char head[64];
+	size_t i, o = 0;
+	int n;
+
+	buf[0] = '\0';
+	for (i = 0; names[i]; i++) {
+		n = snprintf(buf + o, len - o, "%s%s", !i ? "" : names[i + 1] ? ", " : " or ",
+			     names[i]);
+		if (n < 0 || (size_t)n >= len - o)
+			return (int)(o + (n > 0 ? (size_t)n : 0));
+		o += (size_t)n;
+	}
+	return (int)o;
+}
+
+/* One option: its help lines, then its choices and its default ("(default
+ * 4k)" on the last line where it fits, else on a line of its own). */
+static void usage_line(FILE *f, int val, const char *name, const char *arg,
+		       const char *help, const char *choices, const char *def)
+{
+	char head[64], tail[320];
 	const char *p, *nl;
+	size_t last;
 
 	if (val > 0 && val < 0x100)
 		snprintf(head, sizeof(head), "-%c, --%s%s%s", val, name, arg ? " " : "", arg ? arg : "");
@@ -232,19 +254,42 @@ static void usage_line(FILE *f, int val, const char *name, const char *arg,
 	fprintf(f, "  %-24s ", head);
 	for (p = help; (nl = strchr(p, '\n')); p = nl + 1)
 		fprintf(f, "%.*s\n  %-24s ", (int)(nl - p), p, "");
-	fprintf(f, "%s\n", p);
+	fprintf(f, "%s", p);
+	last = strlen(p);
+	if (choices) {
+		fprintf(f, "\n  %-24s %s%s", "", arg ? arg : "it", " is ");
+		fprintf(f, "%s", choices);
+		last = strlen(arg ? arg : "it") + 4 + strlen(choices);
+	}
+	if (def) {
+		snprintf(tail, sizeof(tail), "(default %s)", def);
+		if (USAGE_INDENT + last + 1 + strlen(tail) <= USAGE_WIDTH)
+			fprintf(f, " %s", tail);
+		else
+			fprintf(f, "\n  %-24s %s", "", tail);
+	}
+	fprintf(f, "\n");
 }
 
+/* The defaults come from a fresh copy of o's verb's options, so the text
+ * says what runs whatever came before --help on the command line. */
 static void usage(const struct cli_opts *o, const char *synopsis, FILE *f)
 {
 	const struct cli_optdesc *d;
+	struct cli_opts def;
+	char choices[256], val[128];
 	size_t i = 0;
 
+	cli_opts_init(&def, o->cmd, o->groups);
 	fprintf(f, "usage: %s\n\noptions:\n", synopsis);
-	while ((d = opt_next(o, &i)))
-		usage_line(f, d->val, d->name, d->arg, d->help);
-	usage_line(f, 'h', "help", NULL, "this text");
-	usage_line(f, 'V', "version", NULL, "print the version");
+	while ((d = opt_next(o, &i))) {
+		if (d->choices)
+			cli_choices_text(d->choices, choices, sizeof(choices));
+		usage_line(f, d->val, d->name, d->arg, d->help, d->choices ? choices : NULL,
+			   d->show && d->show(&def, val, sizeof(val)) > 0 ? val : NULL);
+	}
+	usage_line(f, 'h', "help", NULL, "this text", NULL, NULL);
+	usage_line(f, 'V', "version", NULL, "print the version", NULL, NULL);
 	if (o->groups & CLI_OG_ENGINE)
 		fprintf(f, "\nSizes take k, m, g (powers of 1024); counts take k, m, g (powers\n"
 			   "of 1000); durations take ms, s, m, h. See iostorm(1).\n");

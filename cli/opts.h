@@ -77,6 +77,12 @@ struct cli_opts {
 typedef int (*cli_set_fn)(struct cli_opts *o, const char *arg, char *err,
 			  size_t errlen);
 
+/* Writes the value o gives the option, as a user would type it and the
+ * option's setter reads it back ("4k", "10s", "auto"), into buf. Returns
+ * its length; 0 where o gives it nothing worth showing (no limit, a flag,
+ * the clock). --help prints it as "(default ...)". */
+typedef int (*cli_show_fn)(const struct cli_opts *o, char *buf, size_t len);
+
 #define CLI_OF_LIST 0x1u	/* the value is a comma-separated list */
 
 /* One option. Its long name is also its job-file key. */
@@ -88,7 +94,18 @@ struct cli_optdesc {
 	unsigned group;		/* shared options: its CLI_OG_* group */
 	unsigned flags;		/* CLI_OF_* */
 	cli_set_fn set;
-	const char *help;	/* lines of the usage text, '\n' between */
+	cli_show_fn show;	/* its default; NULL: none worth showing */
+	const char *const *choices;	/* the names its value is one of,
+					 * NULL-terminated; NULL: a free value */
+	const char *help;	/* lines of the usage text, '\n' between,
+				 * without its default or its choices */
+};
+
+/* What a verb's operands are, for completion. */
+enum cli_operands {
+	CLI_OPERANDS_NONE,
+	CLI_OPERANDS_TARGETS,	/* block devices or files to read */
+	CLI_OPERANDS_FILES,	/* files of any kind (a report) */
 };
 
 /* One verb: everything its command line, its --help, job files and the
@@ -96,7 +113,10 @@ struct cli_optdesc {
 struct cli_verb {
 	const char *name;
 	const char *what;		/* its line in 'iostorm --help' */
-	const char *synopsis;		/* "iostorm NAME ...", a blank line, a paragraph */
+	const char *synopsis;		/* "iostorm NAME ...", a blank line, a
+					 * paragraph; no defaults (--help prints
+					 * them from the options) */
+	enum cli_operands operands;
 	unsigned groups;		/* the shared option groups it accepts */
 	const struct cli_optdesc *own;	/* its own options, ending with a NULL name
 					 * (NULL: none); one named like a shared
@@ -154,6 +174,14 @@ int cli_parse_count(const char *what, const char *s, uint64_t min,
 		    uint64_t max, uint64_t *out, char *err, size_t errlen);
 int cli_parse_duration(const char *what, const char *s, uint64_t min_ns,
 		       uint64_t max_ns, uint64_t *out, char *err, size_t errlen);
+/* v as a user would write it: a size in the largest of k, m, g, t that
+ * divides it ("4k", "256m"), a count in k, m, g of 1000 where one divides
+ * it, a duration in the largest of h, m, s, ms, us, ns that divides it
+ * ("10s", "500ms"). Each parser above reads its text back to v. Return
+ * the length (snprintf's). */
+int cli_fmt_size(uint64_t v, char *buf, size_t len);
+int cli_fmt_count(uint64_t v, char *buf, size_t len);
+int cli_fmt_duration(uint64_t ns, char *buf, size_t len);
 /* A flag's value: 1, true, yes, on or 0, false, no, off (NULL: true). */
 int cli_parse_flag(const char *what, const char *s, bool *out, char *err,
 		   size_t errlen);

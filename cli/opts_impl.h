@@ -14,6 +14,8 @@ extern const struct cli_optdesc cli_opts_table[];
 /* Formats the message into err; returns -EINVAL. */
 int cli_opts_fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* names (NULL-terminated) as "a, b or c" in buf; snprintf's return. */
+int cli_choices_text(const char *const *names, char *buf, size_t len);
 /* A plain decimal number at the start of s: digits only (no sign, no
  * space, no hex), checked for overflow. 0, -EINVAL or -ERANGE; *end is
  * the first character after the digits. */

@@ -264,3 +264,48 @@ int cli_cpus_check(const int *cpus, unsigned n, char *err, size_t errlen)
 	}
 	return 0;
 }
+
+/* ---- values as a user writes them: what the parsers above read back ---- */
+
+int cli_fmt_size(uint64_t v, char *buf, size_t len)
+{
+	static const char units[] = "kmgt";
+	int i;
+
+	for (i = 3; v && i >= 0; i--) {
+		unsigned shift = 10 * (unsigned)(i + 1);
+
+		if (!(v & ((1ull << shift) - 1)))
+			return snprintf(buf, len, "%llu%c", (unsigned long long)(v >> shift), units[i]);
+	}
+	return snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+int cli_fmt_count(uint64_t v, char *buf, size_t len)
+{
+	static const struct { char u; uint64_t mult; } units[] = {
+		{ 'g', 1000000000ull }, { 'm', 1000000ull }, { 'k', 1000ull },
+	};
+	size_t i;
+
+	for (i = 0; v && i < sizeof(units) / sizeof(units[0]); i++)
+		if (!(v % units[i].mult))
+			return snprintf(buf, len, "%llu%c",
+					(unsigned long long)(v / units[i].mult), units[i].u);
+	return snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+int cli_fmt_duration(uint64_t ns, char *buf, size_t len)
+{
+	static const struct { const char *u; uint64_t ns; } units[] = {
+		{ "h", 3600 * CLI_NS_PER_S }, { "m", 60 * CLI_NS_PER_S }, { "s", CLI_NS_PER_S },
+		{ "ms", 1000000ull }, { "us", 1000ull },
+	};
+	size_t i;
+
+	for (i = 0; ns && i < sizeof(units) / sizeof(units[0]); i++)
+		if (!(ns % units[i].ns))
+			return snprintf(buf, len, "%llu%s",
+					(unsigned long long)(ns / units[i].ns), units[i].u);
+	return snprintf(buf, len, "%llu%s", (unsigned long long)ns, ns ? "ns" : "");
+}

@@ -65,59 +65,56 @@ static int set_jobs(struct cli_opts *o, const char *arg, char *err, size_t errle
 	return set_u32("--jobs", arg, 1, CLI_MAX_JOBS, &o->jobs, err, errlen);
 }
 
-struct choice {
-	const char *name;
-	int val;
-};
-
-#define NCHOICES(a) (sizeof(a) / sizeof((a)[0]))
-
-/* The value that arg names in c[], or one line that lists the names. */
-static int choose(const char *opt, const char *kind, const char *names,
-		  const struct choice *c, size_t n, const char *arg, int *val,
-		  char *err, size_t errlen)
+/* The index of arg in names (NULL-terminated), or one line that lists
+ * them: each option's table entry points at the same names, so --help,
+ * completion and this message read one list. */
+static int choose(const char *opt, const char *kind, const char *const *names,
+		  const char *arg, char *err, size_t errlen)
 {
-	size_t i;
+	char list[256];
+	int i;
 
-	for (i = 0; i < n; i++) {
-		if (!strcmp(arg, c[i].name)) {
-			*val = c[i].val;
-			return 0;
-		}
-	}
-	return cli_opts_fail(err, errlen, "%s: unknown %s '%s' (%s)", opt, kind, arg, names);
+	for (i = 0; names[i]; i++)
+		if (!strcmp(arg, names[i]))
+			return i;
+	cli_choices_text(names, list, sizeof(list));
+	return cli_opts_fail(err, errlen, "%s: unknown %s '%s' (%s)", opt, kind, arg, list);
 }
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const engine_names[] = { "auto", "io_uring", "libaio", NULL };
+static const int engine_vals[] = {
+	ENG_BACKEND_AUTO, ENG_BACKEND_IO_URING, ENG_BACKEND_LIBAIO,
+};
+_Static_assert(NELEM(engine_vals) + 1 == NELEM(engine_names), "one value per engine name");
 
 static int set_engine(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	static const struct choice engines[] = {
-		{ "auto", ENG_BACKEND_AUTO }, { "io_uring", ENG_BACKEND_IO_URING },
-		{ "libaio", ENG_BACKEND_LIBAIO },
-	};
-	int v = 0, rc;
+	int i = choose("--engine", "engine", engine_names, arg, err, errlen);
 
-	rc = choose("--engine", "engine", "auto, io_uring or libaio", engines,
-		    NCHOICES(engines), arg, &v, err, errlen);
-	if (!rc)
-		o->backend = (enum eng_backend)v;
-	return rc;
+	if (i < 0)
+		return i;
+	o->backend = (enum eng_backend)engine_vals[i];
+	return 0;
 }
+
+static const char *const mode_names[] = { "irq", "poll", "hybrid", "sqpoll", "auto", NULL };
+static const int mode_vals[] = {
+	ENG_MODE_IRQ, ENG_MODE_POLL, ENG_MODE_HYBRID, ENG_MODE_SQPOLL,
+	ENG_MODE_IRQ,	/* auto: irq until the run picks one */
+};
+_Static_assert(NELEM(mode_vals) + 1 == NELEM(mode_names), "one value per mode name");
 
 static int set_completion(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	static const struct choice modes[] = {
-		{ "irq", ENG_MODE_IRQ }, { "poll", ENG_MODE_POLL },
-		{ "hybrid", ENG_MODE_HYBRID }, { "sqpoll", ENG_MODE_SQPOLL },
-		{ "auto", ENG_MODE_IRQ },	/* irq until the run picks one */
-	};
-	int v = 0, rc;
+	int i = choose("--completion", "mode", mode_names, arg, err, errlen);
 
+	if (i < 0)
+		return i;
+	o->mode = (enum eng_mode)mode_vals[i];
 	o->mode_auto = !strcmp(arg, "auto");
-	rc = choose("--completion", "mode", "irq, poll, hybrid, sqpoll or auto", modes,
-		    NCHOICES(modes), arg, &v, err, errlen);
-	if (!rc)
-		o->mode = (enum eng_mode)v;
-	return rc;
+	return 0;
 }
 
 /* A duration up to 30 days; *given records that the option was set. */
@@ -163,11 +160,20 @@ static int set_cpus(struct cli_opts *o, const char *arg, char *err, size_t errle
 	return cli_cpus_check(o->cpus, o->ncpus, err, errlen);
 }
 
+static const char *const placement_names[] = { "local", "remote", "none", NULL };
+static const int placement_vals[] = {
+	TOPO_PLACE_LOCAL, TOPO_PLACE_REMOTE, TOPO_PLACE_NONE,
+};
+_Static_assert(NELEM(placement_vals) + 1 == NELEM(placement_names),
+	       "one value per placement name");
+
 static int set_placement(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	if (topo_policy_parse(arg, &o->placement))
-		return cli_opts_fail(err, errlen, "--placement: unknown placement '%s' (%s)", arg,
-				     "local, remote or none");
+	int i = choose("--placement", "placement", placement_names, arg, err, errlen);
+
+	if (i < 0)
+		return i;
+	o->placement = (enum topo_policy)placement_vals[i];
 	o->placement_set = true;
 	return 0;
 }
@@ -235,63 +241,144 @@ static int set_seed(struct cli_opts *o, const char *arg, char *err, size_t errle
 	return 0;
 }
 
+/* ---- defaults as --help shows them: what o, the verb's initialised
+ * options, runs ---- */
+
+static int show_bs(const struct cli_opts *o, char *buf, size_t len)
+{
+	return cli_fmt_size(o->bs, buf, len);
+}
+
+static int show_qd(const struct cli_opts *o, char *buf, size_t len)
+{
+	return cli_fmt_count(o->qd, buf, len);
+}
+
+/* --batch and --reap are held to --qd when the command line is read */
+static int show_batch(const struct cli_opts *o, char *buf, size_t len)
+{
+	return cli_fmt_count(o->batch < o->qd ? o->batch : o->qd, buf, len);
+}
+
+static int show_reap(const struct cli_opts *o, char *buf, size_t len)
+{
+	return cli_fmt_count(o->reap < o->qd ? o->reap : o->qd, buf, len);
+}
+
+/* The first name whose value is val (names and vals side by side); 0
+ * when none has it. */
+static int show_name(const char *const *names, const int *vals, int val, char *buf,
+		     size_t len)
+{
+	size_t i;
+
+	for (i = 0; names[i]; i++)
+		if (vals[i] == val)
+			return snprintf(buf, len, "%s", names[i]);
+	return 0;
+}
+
+static int show_engine(const struct cli_opts *o, char *buf, size_t len)
+{
+	return show_name(engine_names, engine_vals, (int)o->backend, buf, len);
+}
+
+static int show_completion(const struct cli_opts *o, char *buf, size_t len)
+{
+	if (o->mode_auto)
+		return snprintf(buf, len, "auto");
+	return show_name(mode_names, mode_vals, (int)o->mode, buf, len);
+}
+
+static int show_placement(const struct cli_opts *o, char *buf, size_t len)
+{
+	return show_name(placement_names, placement_vals, (int)o->placement, buf, len);
+}
+
+static int show_time(const struct cli_opts *o, char *buf, size_t len)
+{
+	return o->time_ns ? cli_fmt_duration(o->time_ns, buf, len) : 0;
+}
+
+static int show_ramp(const struct cli_opts *o, char *buf, size_t len)
+{
+	return cli_fmt_duration(o->ramp_ns, buf, len);
+}
+
+static int show_stall(const struct cli_opts *o, char *buf, size_t len)
+{
+	return cli_fmt_duration(o->stall_ns, buf, len);
+}
+
+static int show_jpd(const struct cli_opts *o, char *buf, size_t len)
+{
+	return cli_fmt_count(o->jobs_per_device, buf, len);
+}
+
+static int show_jobs(const struct cli_opts *o, char *buf, size_t len)
+{
+	return cli_fmt_count(o->jobs, buf, len);
+}
+
 enum {
 	O_BATCH = 0x100, O_ENGINE, O_COMPLETION, O_RAMP, O_IOS, O_JPD, O_CPUS,
 	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED, O_STALL, O_REAP,
 };
 
-/* Each shared option once: the groups say which verbs offer it. */
+/* Each shared option once: the groups say which verbs offer it. A help
+ * text says what the option does; its default and its choices come from
+ * show and choices (cli/opts.c's usage). */
 const struct cli_optdesc cli_opts_table[] = {
-	{ "bs", 'b', "SIZE", CLI_OG_TARGET, 0, set_bs,
+	{ "bs", 'b', "SIZE", CLI_OG_TARGET, 0, set_bs, show_bs, NULL,
 	  "bytes per IO: a power of two up to 1m, a multiple\n"
-	  "of each target's logical block size (default 4k)" },
-	{ "qd", 'd', "N", CLI_OG_ENGINE, 0, set_qd,
-	  "IOs in flight per worker, 1..65536 (default 32)" },
-	{ "batch", O_BATCH, "N", CLI_OG_ENGINE, 0, set_batch,
-	  "IOs per submission call, at most --qd (default 32)" },
-	{ "reap", O_REAP, "N", CLI_OG_ENGINE, 0, set_reap,
+	  "of each target's logical block size" },
+	{ "qd", 'd', "N", CLI_OG_ENGINE, 0, set_qd, show_qd, NULL,
+	  "IOs in flight per worker, 1..65536" },
+	{ "batch", O_BATCH, "N", CLI_OG_ENGINE, 0, set_batch, show_batch, NULL,
+	  "IOs per submission call, at most --qd" },
+	{ "reap", O_REAP, "N", CLI_OG_ENGINE, 0, set_reap, show_reap, NULL,
 	  "completions a full queue waits for per call, at most\n"
-	  "--qd (default 1: refill as soon as one is done;\n"
+	  "--qd (1: refill as soon as one is done;\n"
 	  "t/io_uring's -c)" },
-	{ "engine", O_ENGINE, "NAME", CLI_OG_TARGET, 0, set_engine,
-	  "auto, io_uring or libaio (default auto: io_uring,\n"
-	  "libaio where the kernel refuses io_uring)" },
-	{ "completion", O_COMPLETION, "MODE", CLI_OG_ENGINE, 0, set_completion,
-	  "irq, poll, hybrid, sqpoll or auto (default irq)" },
-	{ "time", 't', "DURATION", CLI_OG_ENGINE, 0, set_time,
+	{ "engine", O_ENGINE, "NAME", CLI_OG_TARGET, 0, set_engine, show_engine, engine_names,
+	  "the IO interface (auto: io_uring, libaio where the\n"
+	  "kernel refuses io_uring)" },
+	{ "completion", O_COMPLETION, "MODE", CLI_OG_ENGINE, 0, set_completion, show_completion,
+	  mode_names,
+	  "how completions are found" },
+	{ "time", 't', "DURATION", CLI_OG_ENGINE, 0, set_time, show_time, NULL,
 	  "measured time: 10s, 500ms, 2m, 1h; a bare number\n"
-	  "is seconds (default 10s; no limit with --ios)" },
-	{ "ramp", O_RAMP, "DURATION", CLI_OG_ENGINE, 0, set_ramp,
-	  "time before measuring, not counted (default 2s,\n"
-	  "0 with --ios)" },
-	{ "stall-timeout", O_STALL, "DURATION", CLI_OG_ENGINE, 0, set_stall,
+	  "is seconds; no limit with --ios" },
+	{ "ramp", O_RAMP, "DURATION", CLI_OG_ENGINE, 0, set_ramp, show_ramp, NULL,
+	  "time before measuring, not counted; 0 with --ios" },
+	{ "stall-timeout", O_STALL, "DURATION", CLI_OG_ENGINE, 0, set_stall, show_stall, NULL,
 	  "name a device that completes no IO for this long;\n"
 	  "at the end, wait at most min(2s, this) for its\n"
-	  "IOs, then report it stalled (default 10s, 0: off)" },
-	{ "ios", O_IOS, "N", CLI_OG_ENGINE, 0, set_ios,
+	  "IOs, then report it stalled (0: off)" },
+	{ "ios", O_IOS, "N", CLI_OG_ENGINE, 0, set_ios, NULL, NULL,
 	  "stop after N measured IOs per device (per job for\n"
 	  "nop); 1k = 1000" },
-	{ "jobs-per-device", O_JPD, "N", CLI_OG_TARGET, 0, set_jpd,
-	  "worker threads per device, 1..1024 (default 1)" },
-	{ "jobs", 'j', "N", CLI_OG_NOP, 0, set_jobs,
-	  "worker threads, 1..1024 (default 1)" },
-	{ "cpus", O_CPUS, "LIST", CLI_OG_ENGINE, CLI_OF_LIST, set_cpus,
+	{ "jobs-per-device", O_JPD, "N", CLI_OG_TARGET, 0, set_jpd, show_jpd, NULL,
+	  "worker threads per device, 1..1024" },
+	{ "jobs", 'j', "N", CLI_OG_NOP, 0, set_jobs, show_jobs, NULL,
+	  "worker threads, 1..1024" },
+	{ "cpus", O_CPUS, "LIST", CLI_OG_ENGINE, CLI_OF_LIST, set_cpus, NULL, NULL,
 	  "pin worker i to the i-th CPU of LIST (0-3,8,10-11)" },
-	{ "placement", O_PLACEMENT, "WHERE", CLI_OG_TARGET, 0, set_placement,
-	  "local, remote or none: where workers run relative\n"
-	  "to their device" },
-	{ "buffered", O_BUFFERED, NULL, CLI_OG_TARGET, 0, set_buffered,
+	{ "placement", O_PLACEMENT, "WHERE", CLI_OG_TARGET, 0, set_placement, show_placement,
+	  placement_names,
+	  "where workers run relative to their device" },
+	{ "buffered", O_BUFFERED, NULL, CLI_OG_TARGET, 0, set_buffered, NULL, NULL,
 	  "read through the page cache (no O_DIRECT)" },
-	{ "range", O_RANGE, "[OFF:]LEN", CLI_OG_TARGET, 0, set_range,
-	  "read only LEN bytes from OFF (default: all)" },
-	{ "no-latency", O_NOLAT, NULL, CLI_OG_ENGINE, 0, set_nolat,
+	{ "range", O_RANGE, "[OFF:]LEN", CLI_OG_TARGET, 0, set_range, NULL, NULL,
+	  "read only LEN bytes from OFF (without it: all)" },
+	{ "no-latency", O_NOLAT, NULL, CLI_OG_ENGINE, 0, set_nolat, NULL, NULL,
 	  "do not time each IO" },
-	{ "json", O_JSON, "FILE", CLI_OG_JSON, 0, set_json,
+	{ "json", O_JSON, "FILE", CLI_OG_JSON, 0, set_json, NULL, NULL,
 	  "write the report as JSON to FILE; with -, JSON goes\n"
 	  "to stdout and the table to stderr" },
-	{ "quiet", 'q', NULL, CLI_OG_ENGINE, 0, set_quiet,
+	{ "quiet", 'q', NULL, CLI_OG_ENGINE, 0, set_quiet, NULL, NULL,
 	  "no live progress line" },
-	{ "seed", O_SEED, "N", CLI_OG_ENGINE, 0, set_seed,
-	  "seed of the offset generators (default: clock)" },
-	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+	{ "seed", O_SEED, "N", CLI_OG_ENGINE, 0, set_seed, NULL, NULL,
+	  "seed of the offset generators (without it: the clock)" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
