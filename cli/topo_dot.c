@@ -224,16 +224,15 @@ static int findings_of(const struct topo_dev *d, const struct topo_finding *fnd,
 	return n;
 }
 
-/* The NUMA node the imbalance finding calls crowded ("node 0 hosts 4 of
- * 4 drives ..."), by OS index; -1 for none. */
+/* The NUMA node the imbalance finding calls crowded, by OS index; -1 for
+ * none. */
 static int crowded(const struct topo_finding *fnd, int nf)
 {
-	unsigned os;
 	int j;
 
 	for (j = 0; j < nf; j++)
-		if (fnd[j].kind == TOPO_FIND_IMBALANCE && sscanf(fnd[j].text, "node %u hosts", &os) == 1)
-			return (int)os;
+		if (fnd[j].kind == TOPO_FIND_IMBALANCE && fnd[j].node >= 0)
+			return fnd[j].node;
 	return -1;
 }
 

@@ -15,10 +15,20 @@ struct fl {
 	int err;
 };
 
-static void add(struct fl *f, enum topo_finding_kind kind, const char *dev,
+/* What a finding is about, beside its sentence: a device, a node (-1:
+ * none), a host bridge (NULL: none). Drawings and reports read these. */
+struct about {
+	const char *dev;
+	int node;
+	const char *hb;
+};
+
+#define NOTHING ((struct about){ NULL, -1, NULL })
+
+static void add(struct fl *f, enum topo_finding_kind kind, struct about a,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-static void add(struct fl *f, enum topo_finding_kind kind, const char *dev,
+static void add(struct fl *f, enum topo_finding_kind kind, struct about a,
 		const char *fmt, ...)
 {
 	struct topo_finding *x;
@@ -39,10 +49,19 @@ static void add(struct fl *f, enum topo_finding_kind kind, const char *dev,
 	}
 	x = &f->a[f->n++];
 	x->kind = kind;
-	snprintf(x->device, sizeof(x->device), "%s", dev ? dev : "");
+	snprintf(x->device, sizeof(x->device), "%s", a.dev ? a.dev : "");
+	x->node = a.node;
+	snprintf(x->host_bridge, sizeof(x->host_bridge), "%s", a.hb ? a.hb : "");
 	va_start(ap, fmt);
 	vsnprintf(x->text, sizeof(x->text), fmt, ap);
 	va_end(ap);
+}
+
+/* A drive's finding: the drive, its node where it has one, its host bridge. */
+static struct about drive(const struct topo_dev *d)
+{
+	return (struct about){ d->name, d->nnodes == 1 ? (int)d->nodes[0] : -1,
+			       d->host_bridge };
 }
 
 const char *topo_finding_kind_name(enum topo_finding_kind k)
@@ -182,6 +201,7 @@ static void imbalance(const struct topo *t, const struct topo_dev *const *devs,
 		int move = (int)floor(fmin(excess, deficit) + 1e-9);
 		char uhave[32], ports[160], fp[200];
 		unsigned nfree = topo_node_free_ports(t, u->os_index, ports, sizeof(ports));
+		struct about crowd = { NULL, (int)o->os_index, NULL };
 
 		if (have[under] < 1e-9)
 			snprintf(uhave, sizeof(uhave), "none");
@@ -193,13 +213,13 @@ static void imbalance(const struct topo *t, const struct topo_dev *const *devs,
 		else
 			snprintf(fp, sizeof(fp), " (no free root port under them in the topology)");
 		if (u->host_bridges[0])
-			add(f, TOPO_FIND_IMBALANCE, NULL,
+			add(f, TOPO_FIND_IMBALANCE, crowd,
 			    "node %u hosts %g of %u drives and node %u %s: move %d drive%s to slots "
 			    "under node %u's host bridges %s%s", o->os_index, have[over], located,
 			    u->os_index, uhave, move, move == 1 ? "" : "s", u->os_index,
 			    u->host_bridges, fp);
 		else
-			add(f, TOPO_FIND_IMBALANCE, NULL,
+			add(f, TOPO_FIND_IMBALANCE, crowd,
 			    "node %u hosts %g of %u drives and node %u %s: move %d drive%s to slots "
 			    "local to node %u (no host bridge of node %u is in the topology)",
 			    o->os_index, have[over], located, u->os_index, uhave, move,
@@ -221,9 +241,12 @@ static void bridges(struct topo *t, const struct topo_dev *const *devs, unsigned
 		f->err = -ENOMEM;
 		return;
 	}
+	for (i = 0; i < max; i++)
+		b[i].node = -1;
 	n = topo_bridge_findings(t, devs, ndevs, b, max);
 	for (i = 0; i < n; i++)
-		add(f, b[i].kind, NULL, "%s", b[i].text);
+		add(f, b[i].kind, (struct about){ NULL, b[i].node, b[i].host_bridge }, "%s",
+		    b[i].text);
 	free(b);
 }
 
@@ -253,12 +276,12 @@ static void degraded(const struct topo_dev *d, struct fl *f)
 	if (p->max_width > 0 && p->max_width < want_w)
 		want_w = p->max_width;
 	if (l->speed_gts < want_s || l->width < want_w)
-		add(f, TOPO_FIND_DEGRADED_LINK, d->name,
+		add(f, TOPO_FIND_DEGRADED_LINK, drive(d),
 		    "%s's link runs at %s but the drive and its port (%s) both support %g GT/s x%d: "
 		    "reseat the drive, check the riser, cable or adapter, and look for PCIe errors "
 		    "in dmesg", d->name, cur, d->port[0] ? d->port : "unknown", want_s, want_w);
 	else
-		add(f, TOPO_FIND_DEGRADED_LINK, d->name,
+		add(f, TOPO_FIND_DEGRADED_LINK, drive(d),
 		    "%s's link runs at %s but the drive can do %s: its slot (port %s, max %g GT/s x%d) "
 		    "limits it; move it to a slot that supports %s", d->name, cur, max,
 		    d->port[0] ? d->port : "unknown", p->max_speed_gts, p->max_width, max);
@@ -303,13 +326,13 @@ static void multipath(const struct topo_dev *d, struct fl *f)
 	join_nodes(d, nodes, sizeof(nodes));
 	join_paths(d, paths, sizeof(paths));
 	if (!d->iopolicy[0] || !strcmp(d->iopolicy, "numa"))
-		add(f, TOPO_FIND_MULTI_NODE, d->name,
+		add(f, TOPO_FIND_MULTI_NODE, drive(d),
 		    "%s is one namespace with paths on nodes %s (%s): with iopolicy numa%s each "
 		    "IO takes the path of its CPU's node, so its workers are spread over the cores "
 		    "of nodes %s; nothing to move", d->name, nodes, paths,
 		    d->iopolicy[0] ? "" : " (the kernel's default)", nodes);
 	else
-		add(f, TOPO_FIND_MULTI_NODE, d->name,
+		add(f, TOPO_FIND_MULTI_NODE, drive(d),
 		    "%s is one namespace with paths on nodes %s (%s), and with iopolicy %s its IOs "
 		    "take every path whatever node their CPU is on, so some cross the "
 		    "interconnect: for local IO, echo numa > /sys/block/%s/device/iopolicy",
@@ -323,9 +346,9 @@ static void locality(const struct topo *t, const struct topo_dev *d, struct fl *
 	int near;
 
 	if (!d->has_pci) {
-		add(f, TOPO_FIND_NO_PCI, d->name, "%s is %s, without a PCI device: iostorm spreads "
-		    "its workers over the whole machine", d->name,
-		    d->why_no_pci ? d->why_no_pci : "a device");
+		add(f, TOPO_FIND_NO_PCI, (struct about){ d->name, -1, NULL },
+		    "%s is %s, without a PCI device: iostorm spreads its workers over the whole "
+		    "machine", d->name, d->why_no_pci ? d->why_no_pci : "a device");
 		return;
 	}
 	/* said once for its host bridge (unknown_locality) */
@@ -338,17 +361,17 @@ static void locality(const struct topo *t, const struct topo_dev *d, struct fl *
 		multipath(d, f);
 	} else if (!with) {
 		near = topo_nearest_cpu_node(t, d->nodes[0]);
-		add(f, TOPO_FIND_CPULESS_NODE, d->name,
+		add(f, TOPO_FIND_CPULESS_NODE, drive(d),
 		    "%s is local to CPU-less node%s %s: its workers run on the nearest node %d and "
 		    "every IO crosses the interconnect; move it to a slot under a node with cores",
 		    d->name, d->nnodes > 1 ? "s" : "", nodes, near);
 	} else if (d->nnodes > 1 && with == 1) {
-		add(f, TOPO_FIND_MULTI_NODE, d->name,
+		add(f, TOPO_FIND_MULTI_NODE, drive(d),
 		    "%s is local to nodes %s at once, and only one of them has CPUs of its own "
 		    "(the others are HBM or far memory): its workers and their memory go to that "
 		    "node; nothing to move", d->name, nodes);
 	} else if (d->nnodes > 1) {
-		add(f, TOPO_FIND_MULTI_NODE, d->name,
+		add(f, TOPO_FIND_MULTI_NODE, drive(d),
 		    "%s is local to nodes %s at once (hwloc cannot tell which is nearer): its "
 		    "workers are spread over their cores; measure with saturate before moving it",
 		    d->name, nodes);
@@ -394,7 +417,8 @@ static void few_cores(const struct topo *t, const struct topo_dev *const *devs,
 		if (n > 4 && o < sizeof(names))
 			snprintf(names + o, sizeof(names) - o, " and %u more", n - 4);
 		if (cores && n > cores)
-			add(f, TOPO_FIND_FEW_CORES, n == 1 ? d->name : NULL,
+			add(f, TOPO_FIND_FEW_CORES,
+			    n == 1 ? drive(d) : (struct about){ NULL, drive(d).node, NULL },
 			    "%u cores (CPUs %s) are local to %u drives (%s): at one core per drive "
 			    "at QDn the cores will limit IOPS before the drives do; move drives to "
 			    "another node or measure with saturate", cores, d->cpus[0] ? d->cpus : "none",
@@ -410,7 +434,7 @@ int topo_findings(struct topo *t, const struct topo_dev *const *devs,
 	unsigned i;
 
 	if (!topo_ndevs(t))
-		add(&f, TOPO_FIND_NO_NVME, NULL, "no NVMe drive %s: nothing for iostorm to "
+		add(&f, TOPO_FIND_NO_NVME, NOTHING, "no NVMe drive %s: nothing for iostorm to "
 		    "place; give targets by path (files, loop devices) to measure those",
 		    topo_is_live(t) ? "on this machine" : "in this topology");
 	imbalance(t, devs, ndevs, &f);

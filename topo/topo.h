@@ -200,7 +200,13 @@ enum topo_finding_kind {
 struct topo_finding {
 	enum topo_finding_kind kind;
 	char device[TOPO_NAME_MAX];	/* "" when about no single device */
-	char text[TOPO_FINDING_LEN];
+	int node;			/* the NUMA node (OS index) it is about:
+					 * imbalance's crowded node, a drive's
+					 * node; -1 for none */
+	char host_bridge[TOPO_BUSID_MAX];	/* the host bridge it is about
+						 * (root_complex's busiest,
+						 * unknown_locality's); "" for none */
+	char text[TOPO_FINDING_LEN];	/* for people: nothing reads it back */
 };
 
 /* Findings about devs (the ones a report shows). Returns the count and a
