@@ -1,8 +1,10 @@
 /* A NUMA node's memory write bandwidth, measured: what a drive's DMA
  * writes into that node's memory compete for. One thread per core of the
  * node, each pinned to its core, streams writes into a buffer bound to
- * the node. The ceiling model (model/ceiling.h) takes it as the memory
- * resource's capacity. Never prints; returns 0 or -errno. */
+ * the node: the cores, the buffers and the binding are chosen here, the
+ * writing and timing is engine/membw.h's. The ceiling model
+ * (model/ceiling.h) takes it as the memory resource's capacity. Never
+ * prints; returns 0 or -errno. */
 #ifndef TOPO_MEMBW_H
 #define TOPO_MEMBW_H
 

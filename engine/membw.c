@@ -1,0 +1,148 @@
+/* Memory write bandwidth: one thread per buffer. One untimed pass places
+ * every page; then, from a common start, each thread writes its buffer in
+ * chunks until the budget is spent. memset is the writer: for chunks this
+ * large glibc streams them (rep stosb or non-temporal stores), which is
+ * what DMA into memory competes with, not a read-modify-write of cache
+ * lines. */
+#include "engine/membw.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/clock.h"
+
+struct membw_run {
+	uint64_t budget_ns;
+	/* The gate: each thread counts itself in once its buffer is placed
+	 * and waits for the go; a failed start or prepare sends them home
+	 * instead. */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned placed;
+	bool go, cancel;
+	_Atomic uint64_t start_ns;	/* the common start, set by one thread */
+};
+
+struct membw_thread {
+	struct membw_run *run;
+	const struct eng_membw_writer *w;
+	pthread_t tid;
+	bool started;
+	uint64_t bytes, end_ns;
+	int err;
+};
+
+/* Writes the whole buffer in chunks until the budget from the common
+ * start is spent; counts what it wrote. */
+static void stream(struct membw_thread *th)
+{
+	struct membw_run *r = th->run;
+	unsigned char *buf = th->w->buf;
+	uint64_t off = 0, start, now, expect = 0;
+	int pass = 1;
+
+	/* the first thread past the gate starts the clock for all */
+	atomic_compare_exchange_strong(&r->start_ns, &expect, eng_mono_ns());
+	start = atomic_load(&r->start_ns);
+	do {
+		memset(buf + off, pass, ENG_MEMBW_CHUNK);
+		th->bytes += ENG_MEMBW_CHUNK;
+		off += ENG_MEMBW_CHUNK;
+		if (off + ENG_MEMBW_CHUNK > th->w->len) {
+			off = 0;
+			pass++;
+		}
+		now = eng_mono_ns();
+	} while (now - start < r->budget_ns);
+	th->end_ns = now;
+}
+
+static void *membw_thread(void *arg)
+{
+	struct membw_thread *th = arg;
+	struct membw_run *r = th->run;
+
+	if (th->w->prepare)
+		th->err = th->w->prepare(th->w->arg);
+	if (!th->err)
+		memset(th->w->buf, 0, th->w->len);	/* places every page */
+	pthread_mutex_lock(&r->lock);
+	r->placed++;
+	r->cancel |= th->err != 0;	/* the others need not write for nothing */
+	pthread_cond_broadcast(&r->cond);
+	while (!r->go && !r->cancel)
+		pthread_cond_wait(&r->cond, &r->lock);
+	pthread_mutex_unlock(&r->lock);
+	if (!th->err && !r->cancel)
+		stream(th);
+	return NULL;
+}
+
+static void sum_up(const struct membw_run *r, const struct membw_thread *th,
+		   unsigned n, struct eng_membw *out)
+{
+	uint64_t end = 0, start = atomic_load(&r->start_ns);
+	unsigned i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < n; i++) {
+		out->bytes += th[i].bytes;
+		end = th[i].end_ns > end ? th[i].end_ns : end;
+	}
+	out->ns = end > start ? end - start : 0;
+	out->bytes_s = out->ns ? (double)out->bytes * 1e9 / (double)out->ns : 0.0;
+}
+
+static bool writers_valid(const struct eng_membw_writer *w, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (!w[i].buf || !w[i].len || w[i].len % ENG_MEMBW_CHUNK)
+			return false;
+	return n > 0;
+}
+
+int eng_membw_measure(const struct eng_membw_writer *w, unsigned n, uint64_t budget_ns,
+		      struct eng_membw *out)
+{
+	struct membw_run r = { .budget_ns = budget_ns,
+			       .lock = PTHREAD_MUTEX_INITIALIZER,
+			       .cond = PTHREAD_COND_INITIALIZER };
+	struct membw_thread *th;
+	unsigned i;
+	int err = 0;
+
+	if (!budget_ns || !writers_valid(w, n))
+		return -EINVAL;
+	th = calloc(n, sizeof(*th));
+	if (!th)
+		return -ENOMEM;
+	for (i = 0; i < n && !err; i++) {
+		th[i].run = &r;
+		th[i].w = &w[i];
+		err = -pthread_create(&th[i].tid, NULL, membw_thread, &th[i]);
+		th[i].started = !err;
+	}
+	/* all placed: go together; a thread that did not start: all go home */
+	pthread_mutex_lock(&r.lock);
+	while (!err && r.placed < n)
+		pthread_cond_wait(&r.cond, &r.lock);
+	r.cancel |= err != 0;
+	r.go = !r.cancel;
+	pthread_cond_broadcast(&r.cond);
+	pthread_mutex_unlock(&r.lock);
+	for (i = 0; i < n; i++)
+		if (th[i].started)
+			pthread_join(th[i].tid, NULL);
+	for (i = 0; i < n && !err; i++)
+		err = th[i].err;
+	if (!err)
+		sum_up(&r, th, n, out);
+	free(th);
+	return err;
+}
