@@ -6,9 +6,11 @@
 
 #include "cli/out.h"
 #include "cli/place.h"
+#include "topo/notes.h"
 #include "topo/topo.h"
 
 #define PLACE_MAX_SAID 64
+#define PLACE_MAX_NOTES_SAID 256
 
 static struct topo *place_topo;
 static bool place_topo_failed;
@@ -53,6 +55,47 @@ static void place_say_once(const char *text)
 	cli_say("%s", text);
 }
 
+/* Whether a note was said by an earlier call (saturate places every step):
+ * the same kind and facts of the same device, whatever its index; if not,
+ * it is now. */
+static bool place_note_said(const struct topo_note *nt)
+{
+	static struct topo_note said[PLACE_MAX_NOTES_SAID];
+	static unsigned nsaid;
+	unsigned i;
+
+	for (i = 0; i < nsaid; i++)
+		if (topo_note_same(&said[i], nt))
+			return true;
+	if (nsaid < PLACE_MAX_NOTES_SAID)
+		said[nsaid++] = *nt;
+	return false;
+}
+
+/* The notes not said before, one line per kind naming its devices. */
+static void place_say_notes(const struct topo_notes *notes, bool sqpoll)
+{
+	struct topo_note *fresh = calloc(notes->n ? notes->n : 1, sizeof(*fresh));
+	char (*lines)[TOPO_LINE_LEN] = calloc(TOPO_NOTE_NKINDS, sizeof(*lines));
+	unsigned i, n = 0;
+	int nl = -ENOMEM;
+
+	for (i = 0; fresh && i < notes->n; i++)
+		if (!place_note_said(&notes->note[i]))
+			fresh[n++] = notes->note[i];
+	if (fresh && lines)
+		nl = topo_notes_lines(fresh, n, sqpoll ? 2 : 1, lines, TOPO_NOTE_NKINDS);
+	for (i = 0; nl > 0 && i < (unsigned)nl; i++)
+		cli_say("%s", lines[i]);
+	if (nl < 0)
+		for (i = 0; i < notes->n; i++)
+			place_say_once(notes->text[i]);
+	if (notes->ndropped)
+		place_say_once("more placement notes than fit: the rest are left out");
+	free(lines);
+	free(fresh);
+}
+
 /* --cpus in order. With sqpoll, a list of two CPUs per worker gives each
  * worker's submission thread the CPU after the worker's; a shorter one
  * leaves it to the engine, which may put it on another worker's CPU. */
@@ -87,18 +130,17 @@ static int place_topology(const struct cli_opts *o, struct topo *t,
 	const char **paths = calloc(ndev, sizeof(*paths));
 	unsigned *nworkers = calloc(ndev, sizeof(*nworkers));
 	struct topo_slot *slots = calloc((size_t)ndev * per * each, sizeof(*slots));
-	struct topo_notes notes = { 0 };
+	struct topo_notes *notes = calloc(1, sizeof(*notes));
 	int ret = -ENOMEM;
 
-	if (paths && nworkers && slots) {
+	if (paths && nworkers && slots && notes) {
 		for (i = 0; i < ndev; i++) {
 			paths[i] = targets[i]->path;
 			nworkers[i] = per * each;
 		}
-		ret = topo_place(t, o->placement, paths, nworkers, ndev, slots, &notes);
+		ret = topo_place(t, o->placement, paths, nworkers, ndev, slots, notes);
+		place_say_notes(notes, sqpoll);
 	}
-	for (i = 0; i < notes.n; i++)
-		place_say_once(notes.text[i]);
 	for (i = 0; !ret && i < ndev * per; i++) {
 		out[i].cpu = slots[i * each].cpu;
 		out[i].node = slots[i * each].node;
@@ -107,6 +149,7 @@ static int place_topology(const struct cli_opts *o, struct topo *t,
 	}
 	if (ret)
 		cli_say("cannot place workers (%s)", strerror(-ret));
+	free(notes);
 	free(slots);
 	free(nworkers);
 	free(paths);

@@ -21,7 +21,8 @@ struct cli_slot {
  * d*per+per-1); targets NULL means workers without a device (nop). With
  * sqpoll each worker's submission thread gets a local CPU of its own too.
  * Notes worth knowing before the run (shared cores, a CPU-less node) go to
- * stderr once each. Returns 0, -EINVAL when --cpus lists fewer CPUs than
+ * stderr once each, one line per kind naming every device it concerns
+ * ("loop0-loop5 are each a loop device ..."). Returns 0, -EINVAL when --cpus lists fewer CPUs than
  * workers (a usage error), or another -errno when placement failed (a
  * runtime error); either way it has said why. */
 int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,

@@ -1,12 +1,12 @@
 /* Worker placement: which CPU and which memory node each worker gets. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <hwloc.h>
 
+#include "topo/notes.h"
 #include "topo/topo.h"
 #include "topo/topo_int.h"
 
@@ -23,18 +23,34 @@ struct placer {
 	unsigned *core_load;	/* workers per core */
 };
 
-static void note(struct topo_notes *n, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void note(struct topo_notes *n, const char *fmt, ...)
+/* A note of kind about d, the device of paths[dev]; its facts are filled
+ * in by the caller. NULL when notes is NULL or full (counted). */
+static struct topo_note *note(struct topo_notes *n, enum topo_note_kind kind,
+			      const struct topo_dev *d, unsigned dev)
 {
-	va_list ap;
+	struct topo_note *nt;
 
-	if (!n || n->n >= TOPO_MAX_NOTES)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(n->text[n->n++], TOPO_NOTE_LEN, fmt, ap);
-	va_end(ap);
+	if (!n)
+		return NULL;
+	if (n->n >= TOPO_MAX_NOTES) {
+		n->ndropped++;
+		return NULL;
+	}
+	nt = &n->note[n->n++];
+	memset(nt, 0, sizeof(*nt));
+	nt->kind = kind;
+	nt->dev = dev;
+	topo_copy_str(nt->name, sizeof(nt->name), d->name);
+	return nt;
+}
+
+/* Each note's sentence alone, once its facts are in. */
+static void notes_text(struct topo_notes *n)
+{
+	unsigned i;
+
+	for (i = 0; n && i < n->n; i++)
+		topo_note_text(&n->note[i], n->text[i], TOPO_NOTE_LEN);
 }
 
 int topo_policy_parse(const char *s, enum topo_policy *pol)
@@ -118,15 +134,16 @@ static void placer_fini(struct placer *p)
 	free(p->core_load);
 }
 
-/* Free cores (no worker yet) with at least one PU in set. */
-static unsigned free_cores(const struct placer *p, hwloc_const_bitmap_t set)
+/* Cores with at least one PU in set; only_free: with no worker yet. */
+static unsigned count_cores(const struct placer *p, hwloc_const_bitmap_t set, bool only_free)
 {
 	unsigned i, j, n = 0;
 
 	for (i = 0; i < p->npus; i++) {
 		bool seen = false;
 
-		if (!hwloc_bitmap_isset(set, (unsigned)p->pus[i].os) || p->core_load[p->pus[i].core])
+		if (!hwloc_bitmap_isset(set, (unsigned)p->pus[i].os) ||
+		    (only_free && p->core_load[p->pus[i].core]))
 			continue;
 		for (j = 0; j < i && !seen; j++)
 			seen = p->pus[j].core == p->pus[i].core &&
@@ -224,35 +241,36 @@ static int farthest_node(const struct topo *t, const struct topo_dev *d)
  * of its own node, so workers on every path's node keep every IO local
  * and use every controller. Other policies spread IOs over the paths
  * whatever the worker's node. */
-static void multipath_note(const struct topo_dev *d, struct topo_notes *notes)
+static void multipath_note(const struct topo_dev *d, unsigned dev, struct topo_notes *notes)
 {
-	char nodes[64];
+	bool numa = !d->iopolicy[0] || !strcmp(d->iopolicy, "numa");
+	struct topo_note *nt = note(notes, numa ? TOPO_NOTE_PATHS_NUMA : TOPO_NOTE_PATHS_SPREAD,
+				    d, dev);
 	size_t o = 0;
 	unsigned k;
 
-	nodes[0] = '\0';
-	for (k = 0; k < d->nnodes && o < sizeof(nodes); k++)
-		o += (size_t)snprintf(nodes + o, sizeof(nodes) - o, "%s%u", k ? "," : "", d->nodes[k]);
-	if (!d->iopolicy[0] || !strcmp(d->iopolicy, "numa"))
-		note(notes, "%s: paths on nodes %s: workers spread over their cores, each IO "
-		     "takes the path of its worker's node (iopolicy numa)", d->name, nodes);
-	else
-		note(notes, "%s: paths on nodes %s, iopolicy %s: IOs take every path whatever "
-		     "the worker's node, so some cross the interconnect", d->name, nodes,
-		     d->iopolicy);
+	if (!nt)
+		return;
+	for (k = 0; k < d->nnodes && o < sizeof(nt->what); k++)
+		o += (size_t)snprintf(nt->what + o, sizeof(nt->what) - o, "%s%u", k ? "," : "",
+				      d->nodes[k]);
+	if (!numa)
+		topo_copy_str(nt->where, sizeof(nt->where), d->iopolicy);
 }
 
 /* The CPUs a device's workers go to under pol, into set. */
 static void candidates(struct topo *t, enum topo_policy pol, const struct topo_dev *d,
-		       hwloc_bitmap_t set, struct topo_notes *notes)
+		       unsigned dev, hwloc_bitmap_t set, struct topo_notes *notes)
 {
 	unsigned k, with_cpus = 0;
-	char buf[96];
+	struct topo_note *nt;
 
 	if (!d->has_pci || !d->cpus || !d->nnodes) {
 		hwloc_bitmap_copy(set, t->allowed);
-		note(notes, "%s is %s, without PCI locality: its workers are spread over the machine",
-		     d->name, d->why_no_pci ? d->why_no_pci : "a device");
+		nt = note(notes, TOPO_NOTE_NO_PCI, d, dev);
+		if (nt)
+			topo_copy_str(nt->what, sizeof(nt->what),
+				      d->why_no_pci ? d->why_no_pci : "a device");
 		return;
 	}
 	hwloc_bitmap_list_sscanf(set, d->cpus);
@@ -266,34 +284,74 @@ static void candidates(struct topo *t, enum topo_policy pol, const struct topo_d
 
 		if (idx >= 0) {
 			hwloc_bitmap_copy(set, t->node_obj[idx]->cpuset);
-			note(notes, "%s is local to CPU-less node %u: placed on nearest node %u",
-			     d->name, d->nodes[0], t->nodes[idx].os_index);
+			nt = note(notes, TOPO_NOTE_CPULESS, d, dev);
+			if (nt) {
+				nt->node = d->nodes[0];
+				nt->to = t->nodes[idx].os_index;
+			}
 		}
 	}
 	if (pol == TOPO_PLACE_LOCAL && with_cpus > 1 && topo_paths_span_nodes(d))
-		multipath_note(d, notes);
+		multipath_note(d, dev, notes);
 	if (pol == TOPO_PLACE_REMOTE) {
 		int far = farthest_node(t, d);
 
 		if (far < 0 && topo_paths_span_nodes(d)) {
-			note(notes, "%s has a path local to every node with CPUs: remote "
-			     "placement is local here", d->name);
+			(void)note(notes, TOPO_NOTE_REMOTE_EVERY_PATH, d, dev);
 		} else if (far < 0) {
-			note(notes, "%s: no other node with CPUs: remote placement is local here",
-			     d->name);
+			(void)note(notes, TOPO_NOTE_REMOTE_NO_OTHER, d, dev);
 		} else {
 			hwloc_bitmap_copy(set, t->node_obj[far]->cpuset);
-			note(notes, "%s: remote placement on node %u (%s)", d->name,
-			     t->nodes[far].os_index, t->dist ? "farthest by hwloc distances" :
-			     "no distances recorded: another node");
+			nt = note(notes, TOPO_NOTE_REMOTE_ON, d, dev);
+			if (nt) {
+				nt->node = t->nodes[far].os_index;
+				nt->dist = t->dist != NULL;
+			}
 		}
 	}
 	hwloc_bitmap_and(set, set, t->allowed);
 	if (hwloc_bitmap_iszero(set)) {
 		hwloc_bitmap_copy(set, t->allowed);
-		set_name(t, set, buf, sizeof(buf));
-		note(notes, "%s: none of its CPUs (%s) is allowed to this process: spread over %s",
-		     d->name, d->cpus, buf);
+		nt = note(notes, TOPO_NOTE_NOT_ALLOWED, d, dev);
+		if (nt) {
+			topo_copy_str(nt->what, sizeof(nt->what), d->cpus);
+			set_name(t, set, nt->where, sizeof(nt->where));
+		}
+	}
+}
+
+/* A SHARED_CORES note of d's, whose workers found nfree free cores in
+ * set; shared[] keeps set until the counts over every device are known. */
+static void shared_note(const struct placer *p, hwloc_const_bitmap_t set,
+			const struct topo_dev *d, unsigned dev, unsigned nfree,
+			unsigned nworkers, struct topo_notes *notes, hwloc_bitmap_t *shared)
+{
+	struct topo_note *nt = note(notes, TOPO_NOTE_SHARED_CORES, d, dev);
+
+	if (!nt)
+		return;
+	set_name(p->t, set, nt->where, sizeof(nt->where));
+	nt->ncores = count_cores(p, set, false);
+	nt->nfree = nfree;
+	nt->nworkers = nworkers;
+	shared[notes->n - 1] = hwloc_bitmap_dup(set);
+}
+
+/* Each SHARED_CORES note's nplaces: the workers of every device that ended
+ * on its set's CPUs, the ones that share its cores. */
+static void shared_count(struct topo_notes *notes, hwloc_bitmap_t *shared,
+			 const struct topo_slot *slots, unsigned nslots)
+{
+	unsigned i, s;
+
+	for (i = 0; notes && i < notes->n; i++) {
+		if (!shared[i])
+			continue;
+		for (s = 0; s < nslots; s++)
+			notes->note[i].nplaces += slots[s].cpu >= 0 &&
+				hwloc_bitmap_isset(shared[i], (unsigned)slots[s].cpu);
+		hwloc_bitmap_free(shared[i]);
+		shared[i] = NULL;
 	}
 }
 
@@ -303,7 +361,7 @@ int topo_place(struct topo *t, enum topo_policy pol,
 	       struct topo_notes *notes)
 {
 	struct placer p = { 0 };
-	hwloc_bitmap_t set = NULL;
+	hwloc_bitmap_t set = NULL, shared[TOPO_MAX_NOTES] = { 0 };
 	unsigned d, w, s, total = 0;
 	int ret;
 
@@ -331,20 +389,14 @@ int topo_place(struct topo *t, enum topo_policy pol,
 	for (d = 0, s = 0; d < ndev; d++) {
 		const struct topo_dev *dev;
 		unsigned nfree;
-		char where[96];
 
 		ret = topo_lookup(t, paths[d], &dev);
 		if (ret)
 			goto out;
-		candidates(t, pol, dev, set, notes);
-		nfree = free_cores(&p, set);
-		if (nworkers[d] > nfree) {
-			set_name(t, set, where, sizeof(where));
-			note(notes, "%s: %s has %u free core%s for %u worker%s: %s",
-			     dev->name, where, nfree, nfree == 1 ? "" : "s", nworkers[d],
-			     nworkers[d] == 1 ? "" : "s",
-			     "sharing cores (SMT siblings first, then doubling up)");
-		}
+		candidates(t, pol, dev, d, set, notes);
+		nfree = count_cores(&p, set, true);
+		if (nworkers[d] > nfree)
+			shared_note(&p, set, dev, d, nfree, nworkers[d], notes, shared);
 		for (w = 0; w < nworkers[d]; w++, s++) {
 			slots[s].cpu = pick(&p, set);
 			slots[s].node = slots[s].cpu < 0 ? -1 :
@@ -353,6 +405,8 @@ int topo_place(struct topo *t, enum topo_policy pol,
 	}
 	ret = 0;
 out:
+	shared_count(notes, shared, slots, total);
+	notes_text(notes);
 	hwloc_bitmap_free(set);
 	placer_fini(&p);
 	return ret;

@@ -228,10 +228,45 @@ struct topo_slot {
 	unsigned dev;		/* index into the paths given */
 };
 
-#define TOPO_MAX_NOTES 16
+/* What a person should know before a run, one device at a time: the
+ * kind, the device and the facts the kind needs. topo_notes_lines
+ * (topo/notes.h) says each kind once, naming every device it concerns. */
+enum topo_note_kind {
+	TOPO_NOTE_NO_PCI,		/* what: why_no_pci */
+	TOPO_NOTE_CPULESS,		/* node: its CPU-less node, to: the nearest */
+	TOPO_NOTE_PATHS_NUMA,		/* what: its paths' nodes ("0,1") */
+	TOPO_NOTE_PATHS_SPREAD,		/* what: the nodes, where: the iopolicy */
+	TOPO_NOTE_REMOTE_EVERY_PATH,	/* a path on every node with CPUs */
+	TOPO_NOTE_REMOTE_NO_OTHER,	/* no other node with CPUs */
+	TOPO_NOTE_REMOTE_ON,		/* node: where, dist: by hwloc distances */
+	TOPO_NOTE_NOT_ALLOWED,		/* what: its cpulist, where: spread over */
+	TOPO_NOTE_SHARED_CORES,		/* where, ncores, nplaces, nfree, nworkers */
+	TOPO_NOTE_NKINDS
+};
+
+#define TOPO_NOTE_FACT 96
+struct topo_note {
+	enum topo_note_kind kind;
+	unsigned dev;			/* index into the paths given */
+	char name[TOPO_NAME_MAX];	/* the device's */
+	char what[TOPO_NOTE_FACT];
+	char where[TOPO_NOTE_FACT];	/* a set of CPUs ("node 0"); PATHS_SPREAD:
+					 * the iopolicy */
+	unsigned node, to;
+	bool dist;
+	/* SHARED_CORES: where has ncores cores for nplaces workers in all
+	 * (every device placed there); this device found nfree of them free
+	 * for its nworkers */
+	unsigned ncores, nplaces, nfree, nworkers;
+};
+
+/* Up to TOPO_MAX_NOTES notes in the order found (ndropped: the ones past
+ * that); text[i] is note[i] alone as a sentence. */
+#define TOPO_MAX_NOTES 64
 #define TOPO_NOTE_LEN 200
 struct topo_notes {
-	unsigned n;
+	unsigned n, ndropped;
+	struct topo_note note[TOPO_MAX_NOTES];
 	char text[TOPO_MAX_NOTES][TOPO_NOTE_LEN];
 };
 
