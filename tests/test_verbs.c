@@ -14,7 +14,9 @@
 
 #include "cli/commands.h"
 #include "cli/jobfile.h"
+#include "cli/json.h"
 #include "cli/opts_impl.h"
+#include "cli/report.h"
 #include "tests/helpers.h"
 
 static char ini[64], out[64], cpu[16];
@@ -185,6 +187,157 @@ static void test_table(void)
 	}
 }
 
+/* The config part of the JSON report of v run with argv (a fixed seed
+ * added, so two parses compare); NULL when the line does not parse. */
+static json_t *config_of(const struct cli_verb *v, const char *opt)
+{
+	char *a[4] = { (char *)v->name, NULL, NULL, NULL };
+	struct cli_report r = { .command = v->name };
+	struct cli_opts o;
+	int n = 1;
+
+	if (v->groups & CLI_OG_ENGINE)
+		a[n++] = "--seed=7";
+	if (opt)
+		a[n++] = (char *)opt;
+	if (parse(v, n, a, &o))
+		return NULL;
+	return cli_json_config(&o, &r);
+}
+
+/* The help text's block of --name: from its line ("\n  -x, --name" or
+ * "\n      --name") to the next option's. */
+static const char *help_block(const char *help, const struct cli_optdesc *d, char *buf,
+			      size_t len)
+{
+	char want[96];
+	const char *p, *end;
+
+	if (d->val > 0 && d->val < 0x100)
+		snprintf(want, sizeof(want), "\n  -%c, --%s", d->val, d->name);
+	else
+		snprintf(want, sizeof(want), "\n      --%s", d->name);
+	if (!(p = strstr(help, want)))
+		return NULL;
+	p++;
+	for (end = strchr(p, '\n'); end && !strncmp(end + 1, "                           ", 27);
+	     end = strchr(end + 1, '\n'))
+		;
+	snprintf(buf, len, "%.*s", end ? (int)(end - p) : (int)strlen(p), p);
+	return buf;
+}
+
+/* Each default --help shows is the one the verb runs: given back on the
+ * command line, it parses (the text is one a user can type) and leaves
+ * the JSON report's config as it is without it; --help prints it as
+ * "(default X)" on the option; no help text or synopsis words a default
+ * itself. Engine verbs' --time and --ramp are checked here rather than by
+ * tests/t_help_defaults.sh, which must set them to stay short. */
+static void check_default(const struct cli_verb *v, const struct cli_optdesc *d,
+			  const char *help)
+{
+	char val[128], opt[192], blk[1024], want[160];
+	json_t *plain, *given;
+	struct cli_opts o;
+
+	CHECKF(!strstr(d->help, "default"), "%s --%s: its help text words a default: '%s'",
+	       v->name, d->name, d->help);
+	cli_opts_init(&o, v->name, v->groups);
+	if (!d->show || d->show(&o, val, sizeof(val)) <= 0) {
+		CHECKF(!help_block(help, d, blk, sizeof(blk)) || !strstr(blk, "(default"),
+		       "%s --%s shows a default it has not: %s", v->name, d->name, blk);
+		return;
+	}
+	snprintf(want, sizeof(want), "(default %s)", val);
+	CHECKF(help_block(help, d, blk, sizeof(blk)) && strstr(blk, want),
+	       "%s --help: --%s does not say %s", v->name, d->name, want);
+	snprintf(opt, sizeof(opt), "--%s=%s", d->name, val);
+	plain = config_of(v, NULL);
+	given = config_of(v, opt);
+	CHECKF(plain && given && json_equal(plain, given),
+	       "%s: %s changes the JSON config: %s", v->name, opt,
+	       given ? json_dumps(given, JSON_COMPACT | JSON_SORT_KEYS) : "(no parse)");
+	json_decref(plain);
+	json_decref(given);
+}
+
+/* An option's choices are the names its setter takes, and the names its
+ * refusal lists. */
+static void check_choices(const struct cli_verb *v, const struct cli_optdesc *d)
+{
+	char err[512] = "", list[256], opt[96];
+	const char *const *c;
+	struct cli_opts o;
+
+	for (c = d->choices; c && *c; c++) {
+		snprintf(opt, sizeof(opt), "--%s=%s", d->name, *c);
+		cli_opts_init(&o, v->name, v->groups);
+		CHECKF(!d->set(&o, *c, err, sizeof(err)), "%s %s: %s", v->name, opt, err);
+	}
+	if (!d->choices)
+		return;
+	cli_opts_init(&o, v->name, v->groups);
+	cli_choices_text(d->choices, list, sizeof(list));
+	CHECKF(d->set(&o, "nosuch", err, sizeof(err)) && strstr(err, list),
+	       "%s --%s nosuch: '%s' does not list '%s'", v->name, d->name, err, list);
+}
+
+static void test_defaults(void)
+{
+	static char help[1 << 14];
+	size_t i, k;
+
+	for (i = 0; i < cli_nverbs; i++) {
+		const struct cli_verb *v = cli_verbs[i];
+		struct cli_opts o;
+		const struct cli_optdesc *d;
+
+		CHECKF(!strstr(v->synopsis, "default") && !strstr(v->synopsis, "Default"),
+		       "the synopsis of %s words a default", v->name);
+		help_text(v, help, sizeof(help));
+		cli_opts_init(&o, v->name, v->groups);
+		for (k = 0; cli_opts_table[k].name; k++)
+			if ((d = cli_opt_find(&o, cli_opts_table[k].name))) {
+				check_default(v, d, help);
+				check_choices(v, d);
+			}
+		for (k = 0; v->own && v->own[k].name; k++) {
+			check_default(v, &v->own[k], help);
+			check_choices(v, &v->own[k]);
+		}
+	}
+}
+
+/* The values as a user types them, and back. */
+static void test_fmt(void)
+{
+	static const struct { uint64_t v; const char *size, *count, *dur; } c[] = {
+		{ 0, "0", "0", "0" }, { 1, "1", "1", "1ns" }, { 4096, "4k", "4096", "4096ns" },
+		{ 1000, "1000", "1k", "1us" }, { 256ull << 20, "256m", "268435456", "268435456ns" },
+		{ 3 * CLI_NS_PER_S, "3000000000", "3g", "3s" }, { 500000000, "500000000", "500m",
+		  "500ms" }, { 7200 * CLI_NS_PER_S, "7031250000k", "7200g", "2h" },
+		{ 1ull << 40, "1t", "1099511627776", "1099511627776ns" },
+	};
+	char buf[64], err[256];
+	uint64_t back;
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		cli_fmt_size(c[i].v, buf, sizeof(buf));
+		CHECKF(!strcmp(buf, c[i].size), "size %llu: %s", (unsigned long long)c[i].v, buf);
+		CHECK(!cli_parse_size("s", buf, 0, UINT64_MAX, &back, err, sizeof(err)) &&
+		      back == c[i].v);
+		cli_fmt_count(c[i].v, buf, sizeof(buf));
+		CHECKF(!strcmp(buf, c[i].count), "count %llu: %s", (unsigned long long)c[i].v, buf);
+		CHECK(!cli_parse_count("c", buf, 0, UINT64_MAX, &back, err, sizeof(err)) &&
+		      back == c[i].v);
+		cli_fmt_duration(c[i].v, buf, sizeof(buf));
+		CHECKF(!strcmp(buf, c[i].dur), "duration %llu: %s", (unsigned long long)c[i].v, buf);
+		CHECKF(!cli_parse_duration("d", buf, 0, UINT64_MAX, &back, err, sizeof(err)) &&
+		       back == c[i].v, "duration %s: %s", buf, err);
+	}
+}
+
 /* The front end answers with exit statuses; the parser's outcome for
  * --help is an enum of its own beside a 0 return. */
 static void test_outcomes(void)
@@ -226,6 +379,8 @@ int main(void)
 	snprintf(ini, sizeof(ini), "/tmp/iostorm-test-verbs-%d.ini", (int)getpid());
 	snprintf(out, sizeof(out), "/tmp/iostorm-test-verbs-%d.out", (int)getpid());
 	test_table();
+	test_defaults();
+	test_fmt();
 	test_outcomes();
 	unlink(ini);
 	unlink(out);
