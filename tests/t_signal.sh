@@ -44,8 +44,9 @@ for sig in INT TERM; do
 		continue
 	fi
 	# cut short: the window is the part measured before the signal, which
-	# came once the run had measured its first second
-	jq -e '.interrupted == true and .devices[0].elapsed_s >= 1
+	# came once the runner had measured its first second (the worker may
+	# have seen the start a little after the runner: not a full second)
+	jq -e '.interrupted == true and .devices[0].elapsed_s > 0.5
 		and .devices[0].elapsed_s < 60' "$j" >/dev/null ||
 		check_fail "SIG$sig: elapsed says the run was not cut short"
 	grep -q ", INTERRUPTED$" "$table" ||
