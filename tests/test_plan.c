@@ -79,6 +79,9 @@ static void test_root_complex(void)
 	       strstr(x->text, "0000:00 (4: nvme0n1, nvme1n1, nvme2n1, nvme3n1)") &&
 	       strstr(x->text, "0000:40 has 2 free root ports (0000:40:01.1, 0000:40:03.1)") &&
 	       strstr(x->text, "NPS2 or NPS4"), "%s", x ? x->text : "none");
+	/* the fields a drawing reads: the node and the busiest bridge */
+	CHECKF(x && x->node == 0 && !strcmp(x->host_bridge, "0000:00"), "node %d bridge '%s'",
+	       x ? x->node : -2, x ? x->host_bridge : "");
 	CHECK(!strcmp(topo_finding_kind_name(TOPO_FIND_ROOT_COMPLEX), "root_complex"));
 	CHECK(!find(f, n, TOPO_FIND_IMBALANCE, NULL) && !find(f, n, TOPO_FIND_UNKNOWN_LOCALITY, NULL));
 	free(f);
@@ -105,6 +108,8 @@ static void test_unknown(void)
 	x = find(f, n, TOPO_FIND_UNKNOWN_LOCALITY, NULL);
 	CHECKF(x && strstr(x->text, "host bridge 0000:00 has no NUMA node") &&
 	       strstr(x->text, "(nvme0n1)"), "%s", x ? x->text : "none");
+	CHECKF(x && x->node == -1 && !strcmp(x->host_bridge, "0000:00"), "node %d bridge '%s'",
+	       x ? x->node : -2, x ? x->host_bridge : "");
 	x = find(f, n, TOPO_FIND_IMBALANCE, NULL);
 	CHECKF(x && strstr(x->text, "node 0 hosts 3 of 3 drives") &&
 	       strstr(x->text, "no free root port"), "%s", x ? x->text : "none");

@@ -76,13 +76,16 @@ static void free_ports(const struct topo_host_bridge *hb, struct txt *t)
 		put(t, " and %u more", n - 3);
 }
 
+/* A finding about host bridge hb of node (-1: none known). */
 static bool emit(struct topo_finding *out, unsigned max, unsigned *n,
-		 enum topo_finding_kind kind, const char *text)
+		 enum topo_finding_kind kind, int node, const char *hb, const char *text)
 {
 	if (*n >= max)
 		return false;
 	out[*n].kind = kind;
 	out[*n].device[0] = '\0';
+	out[*n].node = node;
+	topo_copy_str(out[*n].host_bridge, sizeof(out[*n].host_bridge), hb);
 	topo_copy_str(out[*n].text, sizeof(out[*n].text), text);
 	(*n)++;
 	return true;
@@ -107,7 +110,7 @@ static void unknown(const struct topo *t, const struct topo_dev *const *devs,
 			 "say which node it is local to), so the locality of its %u drive%s (%s) is "
 			 "unknown: iostorm bases no advice on it and suggests no slot under it",
 			 hb->name, nd, nd == 1 ? "" : "s", names);
-		emit(out, max, n, TOPO_FIND_UNKNOWN_LOCALITY, buf);
+		emit(out, max, n, TOPO_FIND_UNKNOWN_LOCALITY, -1, hb->name, buf);
 	}
 }
 
@@ -169,7 +172,7 @@ static void crowded(const struct topo *t, unsigned os, const struct topo_dev *co
 	if (amd)
 		put(&b, "; on AMD, NPS2 or NPS4 in the firmware setup exposes the quadrants as NUMA "
 		    "nodes, so placement and this report see them");
-	emit(out, max, n, TOPO_FIND_ROOT_COMPLEX, buf);
+	emit(out, max, n, TOPO_FIND_ROOT_COMPLEX, (int)os, t->hbs[busiest].name, buf);
 }
 
 unsigned topo_node_free_ports(const struct topo *t, unsigned os, char *buf, size_t len)
