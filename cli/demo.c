@@ -2,26 +2,25 @@
  *
  * Files are filled with real bytes: an unwritten or fallocated extent reads
  * as zeros without touching the disk, which would make a fast but false
- * demo. Loop devices get LO_FLAGS_AUTOCLEAR and their /dev/shm backing file
- * is unlinked as soon as it is attached, so even a SIGKILL leaves neither a
- * loop device (the kernel detaches it when our descriptors close) nor a
+ * demo. The loop devices (engine/loopdev.h) detach themselves when our
+ * descriptors close, and their /dev/shm backing file is unlinked as soon
+ * as it is attached, so even a SIGKILL leaves neither a loop device nor a
  * file in /dev/shm behind. */
 #include "cli/demo.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/loop.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/out.h"
 #include "cli/runner.h"
+#include "engine/loopdev.h"
 #include "topo/topo.h"
 
 #define CHUNK (1u << 20)
@@ -76,75 +75,6 @@ static int write_file(const char *path, uint64_t size, unsigned char *buf)
 	return err;
 }
 
-static int loop_attach(int loop_fd, int file_fd, const char *file)
-{
-	struct loop_config cfg;
-	struct loop_info64 info;
-
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.fd = (unsigned)file_fd;
-	cfg.info.lo_flags = LO_FLAGS_READ_ONLY | LO_FLAGS_AUTOCLEAR;
-	snprintf((char *)cfg.info.lo_file_name, LO_NAME_SIZE, "%s", file);
-	if (!ioctl(loop_fd, LOOP_CONFIGURE, &cfg))
-		return 0;
-	if (errno != EINVAL && errno != ENOTTY)
-		return -errno;
-	/* kernels before 5.8: the two-step way */
-	if (ioctl(loop_fd, LOOP_SET_FD, file_fd))
-		return -errno;
-	memset(&info, 0, sizeof(info));
-	info.lo_flags = LO_FLAGS_AUTOCLEAR;
-	snprintf((char *)info.lo_file_name, LO_NAME_SIZE, "%s", file);
-	if (ioctl(loop_fd, LOOP_SET_STATUS64, &info)) {
-		int err = -errno;
-
-		ioctl(loop_fd, LOOP_CLR_FD, 0);
-		return err;
-	}
-	return 0;
-}
-
-/* A free loop device on file; its fd (kept open while we use it) or
- * -errno. Retries when another process takes the free device first. */
-static int loop_create(const char *file, char *dev, size_t devlen)
-{
-	int ctl, nr, lfd = -1, ffd, err = -EBUSY, tries;
-
-	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
-	if (ctl < 0)
-		return -errno;
-	/* read-only all the way: the kernel makes a loop device read-only when
-	 * its file or its own descriptor was opened so, also before 5.8 where
-	 * LO_FLAGS_READ_ONLY cannot be asked for */
-	ffd = open(file, O_RDONLY | O_CLOEXEC);
-	if (ffd < 0) {
-		err = -errno;
-		close(ctl);
-		return err;
-	}
-	for (tries = 0; tries < 5 && err == -EBUSY; tries++) {
-		nr = ioctl(ctl, LOOP_CTL_GET_FREE);
-		if (nr < 0) {
-			err = -errno;
-			break;
-		}
-		snprintf(dev, devlen, "/dev/loop%d", nr);
-		lfd = open(dev, O_RDONLY | O_CLOEXEC);
-		if (lfd < 0) {
-			err = -errno;
-			break;
-		}
-		err = loop_attach(lfd, ffd, file);
-		if (err) {
-			close(lfd);
-			lfd = -1;
-		}
-	}
-	close(ffd);
-	close(ctl);
-	return err ? err : lfd;
-}
-
 static int make_files(struct cli_demo *d, uint64_t size, unsigned char *buf,
 		      int quiet)
 {
@@ -190,7 +120,7 @@ static void make_loops(struct cli_demo *d, uint64_t size, unsigned char *buf,
 			 (int)getpid(), d->n);
 		err = write_file(file, size, buf);
 		if (!err)
-			err = loop_create(file, dev, sizeof(dev));
+			err = eng_loopdev_attach(file, dev, sizeof(dev));
 		unlink(file);
 		if (err < 0) {
 			if (err != -EINTR && !quiet)
@@ -252,9 +182,7 @@ void cli_demo_remove(struct cli_demo *d)
 
 	for (i = 0; i < CLI_DEMO_MAX; i++) {
 		if (d->loop_fd[i] >= 0) {
-			/* with AUTOCLEAR this detaches at our last close */
-			ioctl(d->loop_fd[i], LOOP_CLR_FD, 0);
-			close(d->loop_fd[i]);
+			eng_loopdev_detach(d->loop_fd[i]);
 			d->loop_fd[i] = -1;
 			wait_detached(d->path[i]);
 		}
