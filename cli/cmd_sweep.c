@@ -226,12 +226,14 @@ static json_t *points_json(const struct point *pt, unsigned n,
 	unsigned i;
 
 	for (i = 0; a && i < n && pt[i].done; i++)
-		json_array_append_new(a, json_pack("{s:I, s:f, s:f, s:o, s:I, s:I, s:o, s:o, s:o}",
+		json_array_append_new(a, json_pack("{s:I, s:f, s:f, s:o, s:I, s:I, s:I, s:f, s:o, s:o, s:o}",
 						   "qd", (json_int_t)pt[i].qd,
 						   "iops", pt[i].total.iops, "bw_bytes", pt[i].total.bw_bytes,
 						   "lat_ns", cli_json_lat(&pt[i].total),
 						   "ios", (json_int_t)pt[i].total.ios,
 						   "errors", (json_int_t)pt[i].total.errors,
+						   "calls", (json_int_t)pt[i].total.calls,
+						   "ios_per_call", pt[i].total.ios_per_call,
 						   "devices", point_devices(ts, fl, i),
 						   "by_device", by_device(&pt[i]),
 						   "timeline", cli_json_timeline(&pt[i].total.tl)));

@@ -37,16 +37,27 @@ void cli_opts_init(struct cli_opts *o, const char *cmd, unsigned groups)
 	o->demo_size = CLI_DEMO_SIZE;
 }
 
+/* A verb whose --qd is a list of depths (sweep) clamps --batch and --reap
+ * at each depth it runs, not to its verb-wide depth here. */
+static bool qd_is_list(const struct cli_opts *o)
+{
+	const struct cli_optdesc *d = cli_opt_find(o, "qd");
+
+	return d && (d->flags & CLI_OF_LIST);
+}
+
 static void opts_finish(struct cli_opts *o)
 {
 	if (o->ios && !o->ramp_set)
 		o->ramp_ns = 0;
 	if (o->ios && !o->time_set)
 		o->time_ns = 0;
-	if (o->batch > o->qd)
-		o->batch = o->qd;
-	if (o->reap > o->qd)
-		o->reap = o->qd;
+	if (!qd_is_list(o)) {
+		if (o->batch > o->qd)
+			o->batch = o->qd;
+		if (o->reap > o->qd)
+			o->reap = o->qd;
+	}
 	if (!o->seed_set)
 		o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 }

@@ -255,14 +255,23 @@ static int show_qd(const struct cli_opts *o, char *buf, size_t len)
 }
 
 /* --batch and --reap are held to --qd when the command line is read */
+/* What runs: clamped to --qd, except where --qd is a list (each depth
+ * clamps it; cli/opts.c) */
+static uint32_t clamped(const struct cli_opts *o, uint32_t v)
+{
+	const struct cli_optdesc *d = cli_opt_find(o, "qd");
+
+	return d && (d->flags & CLI_OF_LIST) ? v : v < o->qd ? v : o->qd;
+}
+
 static int show_batch(const struct cli_opts *o, char *buf, size_t len)
 {
-	return cli_fmt_count(o->batch < o->qd ? o->batch : o->qd, buf, len);
+	return cli_fmt_count(clamped(o, o->batch), buf, len);
 }
 
 static int show_reap(const struct cli_opts *o, char *buf, size_t len)
 {
-	return cli_fmt_count(o->reap < o->qd ? o->reap : o->qd, buf, len);
+	return cli_fmt_count(clamped(o, o->reap), buf, len);
 }
 
 /* The first name whose value is val (names and vals side by side); 0

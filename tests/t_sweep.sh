@@ -21,6 +21,19 @@ if expect_ok "sweep" sweep "${q[@]}" --qd 1,4,16 --json - "$dev"; then
 		check_fail "sweep: knee is not the first depth at 90% of the best"
 	grep -q '^knee: QD' "$T_ERR" || check_fail "sweep: no knee line"
 fi
+# --batch is clamped at each depth, not to a verb-wide QD1 (it was, and
+# every depth submitted one IO per call): at QD64 a batch of 16 carries
+# several IOs per call, a batch of 1 one
+make_data_file f 16
+if expect_ok "sweep --batch 16" sweep "${q[@]}" --buffered --qd 1,64 --batch 16 --json - "$f"; then
+	jq -e '.config.batch == 16 and .points[0].ios_per_call <= 1.01
+		and .points[1].ios_per_call >= 2 and .points[1].calls > 0' "$T_OUT" >/dev/null ||
+		{ check_fail "sweep --batch 16: not batched at QD64: $(jq -c '[.config.batch, [.points[] | {qd, calls, ios_per_call}]]' "$T_OUT")"; }
+fi
+if expect_ok "sweep --batch 1" sweep "${q[@]}" --buffered --qd 64 --batch 1 --json - "$f"; then
+	jq -e '.points[0].ios_per_call <= 1.01' "$T_OUT" >/dev/null ||
+		check_fail "sweep --batch 1: more than one IO per call: $(jq -c '.points[0].ios_per_call' "$T_OUT")"
+fi
 expect_ok "sweep -d" sweep "${q[@]}" -d 2 "$dev" && { grep -q '^knee: QD2' "$T_OUT" || check_fail "sweep -d 2: no knee at QD2"; }
 
 expect_error "decreasing list" 2 'must increase' sweep --qd 4,2 "$dev"
