@@ -31,6 +31,8 @@ struct pdev {
 struct point {
 	uint32_t qd;
 	bool done;
+	bool partial;		/* cut short by a stop request: its figures
+				 * cover the part of its window measured */
 	bool unfixed;		/* read into unregistered buffers */
 	unsigned ndev;		/* the targets it ran: those no earlier
 				 * depth saw fail */
@@ -97,11 +99,12 @@ static void print_point(FILE *f, const struct point *p)
 	char p50[16], p99[16], p9999[16], mean[16];
 
 	/* the mean cut to whole ns, like the percentiles */
-	fprintf(f, "%6u %10.0f %9.1f %8s %8s %8s %8s\n", p->qd, d->iops, d->bw_bytes / CLI_MIB,
+	fprintf(f, "%6u %10.0f %9.1f %8s %8s %8s %8s%s\n", p->qd, d->iops, d->bw_bytes / CLI_MIB,
 		cli_fmt_us(mean, sizeof(mean), (double)(uint64_t)d->lat.mean, d->has_lat),
 		cli_fmt_us(p50, sizeof(p50), (double)d->lat.p50, d->has_lat),
 		cli_fmt_us(p99, sizeof(p99), (double)d->lat.p99, d->has_lat),
-		cli_fmt_us(p9999, sizeof(p9999), (double)d->lat.p9999, d->has_lat));
+		cli_fmt_us(p9999, sizeof(p9999), (double)d->lat.p9999, d->has_lat),
+		p->partial ? "   (interrupted: part of its window)" : "");
 	fflush(f);
 }
 
@@ -172,7 +175,10 @@ static int run_points(const struct cli_opts *o, struct cli_targets *ts,
 		snprintf(label, sizeof(label), "sweep QD%u (%u/%u)", step.qd, i + 1, n);
 		spec.label = label;
 		rc = cli_runner_run(&step, &spec, &rep);
-		if (!rc && !rep.interrupted) {
+		/* a point cut short keeps what it measured, like a run; one
+		 * stopped in its ramp measured nothing */
+		if (!rc && (!rep.interrupted || rep.total.ios + rep.total.errors)) {
+			pt[i].partial = rep.interrupted;
 			pt[i].total = rep.total;
 			pt[i].total.hist = NULL;
 			pt[i].total.cpus = NULL;
@@ -226,8 +232,9 @@ static json_t *points_json(const struct point *pt, unsigned n,
 	unsigned i;
 
 	for (i = 0; a && i < n && pt[i].done; i++)
-		json_array_append_new(a, json_pack("{s:I, s:f, s:f, s:o, s:I, s:I, s:I, s:f, s:o, s:o, s:o}",
+		json_array_append_new(a, json_pack("{s:I, s:b, s:f, s:f, s:o, s:I, s:I, s:I, s:f, s:o, s:o, s:o}",
 						   "qd", (json_int_t)pt[i].qd,
+						   "interrupted", pt[i].partial,
 						   "iops", pt[i].total.iops, "bw_bytes", pt[i].total.bw_bytes,
 						   "lat_ns", cli_json_lat(&pt[i].total),
 						   "ios", (json_int_t)pt[i].total.ios,
@@ -261,6 +268,7 @@ struct sweep {
 	unsigned m;		/* depths measured, a prefix */
 	unsigned lo, hi;	/* the curve: [lo, hi) ran one healthy set */
 	const struct failed *fl;
+	bool interrupted;	/* a stop request ended it */
 };
 
 static json_t *summary_json(const struct sweep *w, int knee, int dbl)
@@ -281,7 +289,7 @@ static json_t *summary_json(const struct sweep *w, int knee, int dbl)
 			 "failed", failed_json(w->ts, w->fl),
 			 "knee_qd", knee >= 0 ? json_integer(pt[knee].qd) : json_null(),
 			 "p99_double_qd", dbl >= 0 ? json_integer(pt[dbl].qd) : json_null(),
-			 "interrupted", w->m < w->n);
+			 "interrupted", w->interrupted);
 }
 
 /* The depths the knee and p99 doubling are read over: the points that
@@ -294,6 +302,9 @@ static void curve(struct sweep *w)
 
 	w->lo = 0;
 	w->hi = w->m;
+	/* a point cut short is reported, not read for the curve */
+	if (w->m && w->pt[w->m - 1].partial)
+		w->hi = w->m - 1;
 	for (t = 0; t < w->ts->n; t++) {
 		if (!w->fl->why[t][0])
 			continue;
@@ -332,9 +343,12 @@ static int summary(struct sweep *w, FILE *f)
 		knee = knee >= 0 ? knee + (int)w->lo : -1;
 		dbl = dbl >= 0 ? dbl + (int)w->lo : -1;
 	}
-	if (w->m < w->n)
-		fprintf(f, "%s after %u of %u depths\n",
-			cli_runner_interrupted() ? "INTERRUPTED" : "STOPPED", w->m, w->n);
+	if (w->m && pt[w->m - 1].partial)
+		fprintf(f, "INTERRUPTED in depth %u of %u (QD%u, part of its window)\n", w->m, w->n,
+			pt[w->m - 1].qd);
+	else if (w->m < w->n)
+		fprintf(f, "%s after %u of %u depths\n", w->interrupted ? "INTERRUPTED" : "STOPPED",
+			w->m, w->n);
 	if (k && (w->lo || w->hi < w->m))
 		fprintf(f, "knee and p99 over QD%u..QD%u, the depths that ran one healthy set of targets\n",
 			pt[w->lo].qd, pt[w->hi - 1].qd);
@@ -348,7 +362,7 @@ static int summary(struct sweep *w, FILE *f)
 	else if (k && p99[0] > 0)
 		fprintf(f, "p99 doubled: not within QD%u..QD%u\n", pt[w->lo].qd, pt[w->hi - 1].qd);
 	fflush(f);
-	if (!w->o->json || !w->m)
+	if (!w->o->json)
 		return CLI_EXIT_OK;
 	return cli_out_json(w->o->json, summary_json(w, knee, dbl), CLI_JSON_REPORT);
 }
@@ -416,9 +430,11 @@ static int cmd_sweep(int argc, char **argv)
 	fprintf(f, "iostorm sweep: %u target%s, bs %u, %d depths, %.3gs ramp + %.3gs each\n",
 		ts.n, ts.n == 1 ? "" : "s", o.bs, n, cli_secs(o.ramp_ns), cli_secs(o.time_ns));
 	rc = run_points(&o, &ts, pt, (unsigned)n, fl, f);
-	w = (struct sweep){ .o = &o, .ts = &ts, .pt = pt, .n = (unsigned)n, .fl = fl };
-	/* a point that failed as a whole (said) keeps the ones before it */
-	if (rc != CLI_EXIT_USAGE && pt[0].done) {
+	w = (struct sweep){ .o = &o, .ts = &ts, .pt = pt, .n = (unsigned)n, .fl = fl,
+			    .interrupted = cli_runner_interrupted() };
+	/* a point that failed as a whole (said) keeps the ones before it; a
+	 * stop request before any point measured still gets its report */
+	if (rc != CLI_EXIT_USAGE && (pt[0].done || (!rc && w.interrupted))) {
 		i = summary(&w, f);
 		rc = rc ? rc : i;
 	}
