@@ -163,27 +163,6 @@ run_iostorm() {
 	T_RC=$?
 }
 
-# signal_iostorm SIG AFTER ARGS...: runs iostorm in the background and sends
-# it exactly one SIG after AFTER seconds, to its pid alone (GNU timeout also
-# signals its own process group, so iostorm would get SIG twice); kills it
-# if it has not stopped 30 s later. stdout in $T_OUT, stderr in $T_ERR, exit
-# status in $T_RC.
-signal_iostorm() {
-	local sig=$1 after=$2 pid i
-	shift 2
-	"$IOSTORM" "$@" >"$T_OUT" 2>"$T_ERR" </dev/null &
-	pid=$!
-	sleep "$after"
-	kill -s "$sig" "$pid" 2>/dev/null
-	for ((i = 0; i < 300; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -s KILL "$pid" 2>/dev/null
-	wait "$pid"
-	T_RC=$?
-}
-
 show_output() {
 	sed 's/^/    out: /' "$T_OUT" >&2
 	sed 's/^/    err: /' "$T_ERR" >&2

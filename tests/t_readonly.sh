@@ -35,13 +35,37 @@ for t in "${targets[@]}"; do
 	same "latency $t"
 done
 
-# interrupted: SIGINT to the pid alone, mid-measurement
+# interrupt ARGS...: iostorm ARGS... gets one SIGINT, to its pid alone,
+# once the loop device's read count has moved (with no ramp, it is then
+# measuring), not after a guessed sleep; exit status in T_RC
+reads() { awk '{ print $1 }' "/sys/block/${l#/dev/}/stat"; }
+interrupt() {
+	local before i pid
+	before=$(reads)
+	"$IOSTORM" "$@" >"$T_OUT" 2>"$T_ERR" </dev/null &
+	pid=$!
+	for ((i = 0; i < 300; i++)); do
+		[ "$(reads)" -gt "$before" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -s INT "$pid" 2>/dev/null
+	for ((i = 0; i < 600; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -s KILL "$pid" 2>/dev/null
+	wait "$pid"
+	T_RC=$?
+}
+
+# interrupted: SIGINT mid-measurement
 for cmd in run saturate sweep; do
-	signal_iostorm INT 1 "$cmd" -q --time 30s --ramp 0 "${targets[@]}"
+	interrupt "$cmd" -q --time 30s --ramp 0 "${targets[@]}"
 	[ "$T_RC" -eq 0 ] || { check_fail "$cmd, SIGINT: exit $T_RC"; show_output; }
 	same "$cmd, SIGINT"
 done
-signal_iostorm INT 1 latency --time 30s --ramp 0 "$l"
+interrupt latency --time 30s --ramp 0 "$l"
 [ "$T_RC" -eq 0 ] || { check_fail "latency, SIGINT: exit $T_RC"; show_output; }
 same "latency, SIGINT"
 
