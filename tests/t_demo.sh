@@ -13,6 +13,16 @@ leftovers() {	# PID: what a run of that pid left behind
 	return 0
 }
 
+# demo_reads PID: a demo loop device of that pid has served reads
+demo_reads() {
+	local d
+	for d in $(losetup -a 2>/dev/null | grep "iostorm-demo-$1-" | cut -d: -f1); do
+		[ "$(awk '{ print $1 }' "/sys/block/${d#/dev/}/stat" 2>/dev/null)" -gt 0 ] 2>/dev/null &&
+			return 0
+	done
+	return 1
+}
+
 # run_bg ARGS...: iostorm in the background; its pid in $pid
 run_bg() {
 	"$IOSTORM" "$@" >"$T_OUT" 2>"$T_ERR" </dev/null &
@@ -66,7 +76,11 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 [ -n "$(leftovers "$pid")" ] || check_fail "SIGINT mid-run: never saw the demo targets"
-sleep 1
+# mid-run: once a demo loop device has served reads
+for _ in $(seq 100); do
+	demo_reads "$pid" && break
+	sleep 0.1
+done
 kill -INT "$pid"
 wait "$pid"
 rc=$?

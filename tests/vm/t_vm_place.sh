@@ -10,9 +10,17 @@ vm_need
 
 vm_boot 7.2 two-node <<'GUEST' || t_done
 keep nodes cat /sys/bus/pci/devices/*/numa_node
+# reads completed on drive NAME so far
+reads() { read -r r _ <"/sys/block/$(basename $(dev $1))/stat"; echo "$r"; }
+a0=$(reads nva) c0=$(reads nvc)
 iostorm run -q --time 4 --ramp 0.5 --qd 8 --json - $(dev nva) $(dev nvc) >/results/run.out 2>/results/run.err &
 pid=$!
-sleep 2.5
+# placed before their first IO: look once both drives have served reads
+i=0
+while { [ "$(reads nva)" -le "$a0" ] || [ "$(reads nvc)" -le "$c0" ]; } && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 keep place placecheck $pid
 wait $pid
 echo $? >/results/run.rc
