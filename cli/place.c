@@ -175,3 +175,19 @@ int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
 		return 0;
 	return place_topology(o, t, targets, ndev, per, sqpoll, slots);
 }
+
+int cli_place_notes(const struct cli_opts *o, const struct eng_target *const *targets,
+		    unsigned ndev, unsigned per, bool sqpoll)
+{
+	struct cli_slot *slots;
+	int ret;
+
+	if (o->ncpus || !ndev)
+		return 0;	/* --cpus places no worker by the topology */
+	slots = calloc((size_t)ndev * per, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	ret = cli_place(o, targets, ndev, per, sqpoll, slots);
+	free(slots);
+	return ret;
+}

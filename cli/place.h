@@ -28,4 +28,12 @@ struct cli_slot {
 int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
 	      unsigned ndev, unsigned per, bool sqpoll, struct cli_slot *slots);
 
+/* The notes cli_place would give for these workers, said now (and so not
+ * again by later calls), the slots dropped: a command that places many
+ * runs (saturate's steps, each device alone first) names every device in
+ * one line per kind before the first. Nothing with --cpus. 0 or -errno,
+ * having said why. */
+int cli_place_notes(const struct cli_opts *o, const struct eng_target *const *targets,
+		    unsigned ndev, unsigned per, bool sqpoll);
+
 #endif

@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/out.h"
+#include "cli/place.h"
 
 static const char *const fig_name[SAT_NFIG] = {
 	"alone QD1", "alone QDn", "all QD1", "all QDn", "all QDn remote",
@@ -178,11 +179,25 @@ int cli_sat_step(struct sat *s, enum sat_fig f, int only)
 	return rc;
 }
 
+/* The placement notes of the all-at-once step, said before the first
+ * solo step: one line per kind for every device, instead of one a device
+ * as each is placed alone. */
+static void say_notes(const struct sat *s)
+{
+	const struct eng_target *tp[CLI_MAX_TARGETS];
+	unsigned i;
+
+	for (i = 0; i < s->n; i++)
+		tp[i] = s->dev[i].t;
+	cli_place_notes(s->o, tp, s->n, s->o->jobs_per_device, s->o->mode == ENG_MODE_SQPOLL);
+}
+
 int cli_sat_solo(struct sat *s)
 {
 	unsigned i;
 	int rc = 0;
 
+	say_notes(s);
 	for (i = 0; i < s->n && !rc && !cli_runner_interrupted(); i++) {
 		rc = cli_sat_step(s, SAT_QD1_SOLO, (int)i);
 		if (!rc && !cli_runner_interrupted())

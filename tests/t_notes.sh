@@ -1,7 +1,8 @@
 # Placement notes before the table, on six loop devices: one line per kind
 # of note, each naming every device it concerns (consecutive loop names as
 # one range), not a line per device; the shared-cores line counts every
-# worker on the cores, and under SQPOLL their submission threads.
+# worker on the cores, and under SQPOLL their submission threads; saturate,
+# which places every device alone before all at once, says each kind once.
 . "$(dirname "$0")/lib.sh"
 need_iostorm
 
@@ -77,6 +78,16 @@ if expect_ok "run on six loop devices" run "${q[@]}" "${devs[@]}"; then
 	fi
 	[ -s "$T_OUT" ] || check_fail "six loops: no table"
 	[ "$(grep -c '^loop' "$T_OUT")" -eq 6 ] || check_fail "six loops: not a row per device"
+fi
+
+# saturate places each device alone first, then all at once: the notes
+# still come once per kind, naming every device, before the first step
+if expect_ok "saturate on six loop devices" saturate "${q[@]}" --qd 4 "${devs[@]}"; then
+	pci=$(grep -c 'without PCI locality' "$T_ERR")
+	[ "$pci" -eq 1 ] || check_fail "saturate, six loops: $pci lines without PCI locality, want 1"
+	names_all "saturate, six loops" "$(grep 'without PCI locality' "$T_ERR")" "${names[@]}"
+	[ "$(grep -c 'share.* cores' "$T_ERR")" -le 1 ] ||
+		check_fail "saturate, six loops: more than one shared-cores line"
 fi
 
 # SQPOLL: each worker's submission thread takes a place of its own, so two
