@@ -17,17 +17,25 @@ PKGS := liburing hwloc jansson inih
 
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wundef -Wvla
+# CPPFLAGS, CFLAGS (-O2 -g unless given) and LDFLAGS are the builder's
+# (make CFLAGS=-O0, or dpkg-buildflags' through debian/rules). What the
+# code needs to build at all is added to them with override, since a
+# variable given on the command line would otherwise replace it: the
+# project's include path before the builder's, our warnings after the
+# builder's CFLAGS (dpkg's -Wformat would lower -Wformat=2), no -O of ours.
+# Being override, a plain `CFLAGS += ...` further down would be ignored:
+# add with `override`, or on one target's line (`TARGET: private LDFLAGS
+# += ...`), which works.
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -pthread -MMD -MP -I.
-CFLAGS += $(shell $(PKG_CONFIG) --cflags $(PKGS))
-ifneq ($(WERROR),)
-CFLAGS += -Werror
+REQ_CPPFLAGS := -D_GNU_SOURCE -I. $(shell $(PKG_CONFIG) --cflags $(PKGS))
+REQ_CFLAGS := -std=c11 $(WARN) -pthread -MMD -MP $(if $(WERROR),-Werror)
+override CPPFLAGS := $(REQ_CPPFLAGS) $(CPPFLAGS)
+override CFLAGS += $(REQ_CFLAGS)
+ifneq ($(SANITIZE),)
+override CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+override LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS)) -laio -lpthread -lm
-ifneq ($(SANITIZE),)
-CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
-LDFLAGS += -fsanitize=$(SANITIZE)
-endif
 
 LIB_SRC := $(wildcard engine/*.c) $(wildcard topo/*.c) $(wildcard model/*.c) \
 	$(filter-out cli/main.c,$(wildcard cli/*.c))
@@ -47,7 +55,7 @@ all: $(BIN)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -67,8 +75,8 @@ $(BUILD)/tests/test_engine_noalloc: private LDFLAGS += $(foreach f,malloc calloc
 # leak report at exit would fail its daemon over libfuse's own allocations
 $(BUILD)/tests/fusefault: tests/fusefault.c
 	@mkdir -p $(dir $@)
-	$(CC) $(filter-out -fsanitize=%,$(CFLAGS)) $(shell $(PKG_CONFIG) --cflags fuse3) \
-		-o $@ $< $(shell $(PKG_CONFIG) --libs fuse3)
+	$(CC) $(CPPFLAGS) $(filter-out -fsanitize=%,$(CFLAGS)) $(shell $(PKG_CONFIG) --cflags fuse3) \
+		$(filter-out -fsanitize=%,$(LDFLAGS)) -o $@ $< $(shell $(PKG_CONFIG) --libs fuse3)
 
 check: $(BIN) $(TEST_BIN) $(FUSEFAULT)
 	IOSTORM=$(abspath $(BIN)) TESTBIN=$(abspath $(BUILD)/tests) \
@@ -77,7 +85,7 @@ check: $(BIN) $(TEST_BIN) $(FUSEFAULT)
 # the emulated-NVMe suite: QEMU guests on Debian's kernels (tests/vm/)
 $(BUILD)/vm/placecheck: tests/vm/guest/placecheck.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 vmcheck: $(BIN) $(BUILD)/vm/placecheck
 	IOSTORM=$(abspath $(BIN)) PLACECHECK=$(abspath $(BUILD)/vm/placecheck) \
@@ -98,7 +106,7 @@ mpi: $(MPI_BIN)
 $(BUILD)/mpi/%.o: mpi/%.c
 	@[ -n "$(MPI_HAVE)" ] || { echo "make mpi: no Open MPI (mpicc or pkg-config ompi-c): apt-get install libopenmpi-dev openmpi-bin" >&2; exit 1; }
 	@mkdir -p $(dir $@)
-	$(or $(MPICC),$(CC)) $(CFLAGS) $(MPI_CFLAGS) -c -o $@ $<
+	$(or $(MPICC),$(CC)) $(CPPFLAGS) $(CFLAGS) $(MPI_CFLAGS) -c -o $@ $<
 
 $(MPI_BIN): $(MPI_OBJ) $(LIB)
 	$(or $(MPICC),$(CC)) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(MPI_LIBS)

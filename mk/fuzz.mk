@@ -11,8 +11,9 @@ FUZZ_BUILD := build-fuzz
 FUZZ_NAMES := opts jobfile topo
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
-FUZZ_CFLAGS := -O1 -g -std=c11 -D_GNU_SOURCE $(WARN) -pthread -MMD -MP -I. \
-	$(shell $(PKG_CONFIG) --cflags $(PKGS)) $(FUZZ_SAN) $(if $(WERROR),-Werror)
+# the build's own flags (the Makefile's REQ_*), not the builder's CFLAGS,
+# which are for the compiler of the main build and may not suit clang
+FUZZ_CFLAGS := -O1 -g $(REQ_CPPFLAGS) $(REQ_CFLAGS) $(FUZZ_SAN)
 FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(LIB_SRC))
 FUZZ_LIB := $(FUZZ_BUILD)/libiostorm.a
 FUZZ_COMMON := $(FUZZ_BUILD)/tests/fuzz/fuzz_common.o
