@@ -3,6 +3,8 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <signal.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -76,6 +78,14 @@ static int run_spawn(struct eng_run *r)
 		th->idx = i;
 		ret = -pthread_create(&th->tid, NULL, eng_worker_main, th);
 		th->started = !ret;
+		if (!ret) {
+			/* top -H and /proc/PID/task/TID/comm tell workers from
+			 * the rest (15 characters at most) */
+			char name[16];
+
+			snprintf(name, sizeof(name), "iostorm-w%u", i % 100000u);
+			pthread_setname_np(th->tid, name);
+		}
 		if (ret) {
 			pthread_mutex_lock(&r->lock);
 			r->first_err = r->first_err ? r->first_err : ret;
