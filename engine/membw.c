@@ -65,6 +65,7 @@ static void *membw_thread(void *arg)
 {
 	struct membw_thread *th = arg;
 	struct membw_run *r = th->run;
+	bool go;
 
 	if (th->w->prepare)
 		th->err = th->w->prepare(th->w->arg);
@@ -76,8 +77,11 @@ static void *membw_thread(void *arg)
 	pthread_cond_broadcast(&r->cond);
 	while (!r->go && !r->cancel)
 		pthread_cond_wait(&r->cond, &r->lock);
+	/* read under the lock: a cancel lets threads out before the caller
+	 * has written its last word to the gate */
+	go = r->go && !r->cancel;
 	pthread_mutex_unlock(&r->lock);
-	if (!th->err && !r->cancel)
+	if (go && !th->err)
 		stream(th);
 	return NULL;
 }
