@@ -148,19 +148,33 @@ static int uring_register(struct eng_worker *w)
 	return ret;
 }
 
-static void uring_teardown(struct eng_worker *w)
+#ifdef ENG_STAMP_CHECK
+/*
+ * The stamp check (engine.h, struct eng_stampcheck), compiled only into
+ * the copy of this file that tests/test_engine_stamps links
+ * (mk/stampcheck.mk); the library's copy, the shipped loop, has none of
+ * it. Irq mode only, where every SQE is submitted by a call of this thread
+ * that it can stamp. Its state is the worker thread's own, so that struct
+ * eng_worker is the same in both copies and the rest of the library, built
+ * once, agrees with either.
+ */
+struct uring_chk_state {
+	struct eng_stampcheck *c;	/* the job's; NULL: no check */
+	uint64_t *sub;		/* per-IO submission stamp of each slot */
+	uint32_t *pend;		/* slots prepared since the last submitting call */
+	uint32_t npend;
+	uint64_t start_ns;	/* the window c covers (eng_worker.t_start_ns) */
+};
+
+static _Thread_local struct uring_chk_state uring_chk;
+
+static void uring_chk_teardown(void)
 {
-	if (w->u.ring_ok)
-		io_uring_queue_exit(&w->u.ring);
-	w->u.ring_ok = false;
-	free(w->u.chk_sub);
-	free(w->u.chk_pend);
-	w->u.chk_sub = NULL;
-	w->u.chk_pend = NULL;
+	free(uring_chk.sub);
+	free(uring_chk.pend);
+	memset(&uring_chk, 0, sizeof(uring_chk));
 }
 
-/* The stamp check (engine.h, struct eng_stampcheck): irq mode only, where
- * every SQE is submitted by a call of this thread that it can stamp. */
 static int uring_chk_setup(struct eng_worker *w)
 {
 	const struct eng_job *j = w->job;
@@ -170,56 +184,102 @@ static int uring_chk_setup(struct eng_worker *w)
 	if (j->mode != ENG_MODE_IRQ || !j->latency) {
 		w->res->stage = ENG_STAGE_SETUP;
 		w->res->err = -EOPNOTSUPP;
-	} else {
-		w->u.chk_sub = calloc(j->qd, sizeof(*w->u.chk_sub));
-		w->u.chk_pend = calloc(j->qd, sizeof(*w->u.chk_pend));
-		if (w->u.chk_sub && w->u.chk_pend)
-			return 0;
-		w->res->stage = ENG_STAGE_MEMORY;
-		w->res->err = -ENOMEM;
+		return w->res->err;
 	}
-	uring_teardown(w);
+	uring_chk.c = j->stamps;
+	uring_chk.sub = calloc(j->qd, sizeof(*uring_chk.sub));
+	uring_chk.pend = calloc(j->qd, sizeof(*uring_chk.pend));
+	if (uring_chk.sub && uring_chk.pend)
+		return 0;
+	w->res->stage = ENG_STAGE_MEMORY;
+	w->res->err = -ENOMEM;
 	return w->res->err;
 }
 
+/* After the tick: the figures start again with the measured window, so
+ * they cover the same IOs as the result's histogram. loop_max stays: the
+ * window's first IOs were submitted by the ramp's last loop. */
+static void uring_chk_tick(const struct eng_worker *w)
+{
+	struct eng_stampcheck *c = uring_chk.c;
+	uint64_t loop_max;
+
+	if (!c || w->t_start_ns == uring_chk.start_ns)
+		return;
+	uring_chk.start_ns = w->t_start_ns;
+	loop_max = c->loop_max;
+	memset(c, 0, sizeof(*c));
+	eng_hist_reset(&c->ref);
+	c->loop_max = loop_max;
+}
+
 /* The stamp check's clock: the loop's own, read here per call or per IO. */
-static inline uint64_t uring_chk_now(void)
+static uint64_t uring_chk_now(void)
 {
 	return eng_ticks_to_ns(eng_ticks());
 }
 
+static void uring_chk_prep(uint32_t slot)
+{
+	if (uring_chk.c)
+		uring_chk.pend[uring_chk.npend++] = slot;
+}
+
 /* Right before a call that submits: the per-IO submission stamp of every
  * SQE it carries, and the loop's user-space time so far. */
-static inline void uring_chk_submit(struct eng_worker *w, uint64_t now)
+static void uring_chk_submit(const struct eng_worker *w, uint64_t now)
 {
-	struct eng_stampcheck *c = w->job->stamps;
-	uint64_t t = uring_chk_now();
+	struct eng_stampcheck *c = uring_chk.c;
+	uint64_t t;
 	uint32_t i;
 
-	for (i = 0; i < w->u.chk_npend; i++)
-		w->u.chk_sub[w->u.chk_pend[i]] = t;
-	w->u.chk_npend = 0;
+	if (!c)
+		return;
+	t = uring_chk_now();
+	for (i = 0; i < uring_chk.npend; i++)
+		uring_chk.sub[uring_chk.pend[i]] = t;
+	uring_chk.npend = 0;
 	if (w->latency && t - now > c->loop_max)
 		c->loop_max = t - now;
 }
 
 /* As a CQE is read, before the loop completes it: the IO's per-IO latency
  * and how far each of its loop stamps is from the per-IO one. Only the IOs
- * the loop times (eng_worker_complete's test). */
-static inline void uring_chk_reap(struct eng_worker *w, uint32_t slot, int res,
-				  uint64_t now)
+ * the loop times (eng_done_io's test). */
+static void uring_chk_reap(const struct eng_worker *w, uint32_t slot, int res,
+			   uint64_t now)
 {
-	struct eng_stampcheck *c = w->job->stamps;
-	uint64_t t = uring_chk_now(), sub = w->u.chk_sub[slot];
-	uint64_t sub_early = sub - w->slot_ns[slot], cmp_early = t - now;
+	struct eng_stampcheck *c = uring_chk.c;
+	uint64_t t, sub, sub_early, cmp_early;
 
-	if (!w->latency || (uint32_t)res != w->expect)
+	if (!c || !w->latency || (uint32_t)res != w->expect)
 		return;
+	t = uring_chk_now();
+	sub = uring_chk.sub[slot];
+	sub_early = sub - w->slot_ns[slot];
+	cmp_early = t - now;
 	eng_hist_add(&c->ref, t - sub);
 	c->sub_early_sum += sub_early;
 	c->cmp_early_sum += cmp_early;
 	c->sub_early_max = sub_early > c->sub_early_max ? sub_early : c->sub_early_max;
 	c->cmp_early_max = cmp_early > c->cmp_early_max ? cmp_early : c->cmp_early_max;
+}
+#else
+/* The shipped loop: no check, and no trace of one in the binary. */
+#define uring_chk_teardown() ((void)0)
+#define uring_chk_setup(w) 0
+#define uring_chk_tick(w) ((void)0)
+#define uring_chk_prep(slot) ((void)0)
+#define uring_chk_submit(w, now) ((void)(now))
+#define uring_chk_reap(w, slot, res, now) ((void)0)
+#endif
+
+static void uring_teardown(struct eng_worker *w)
+{
+	if (w->u.ring_ok)
+		io_uring_queue_exit(&w->u.ring);
+	w->u.ring_ok = false;
+	uring_chk_teardown();
 }
 
 /*
@@ -265,13 +325,14 @@ static int uring_setup(struct eng_worker *w)
 	/* saves an fget/fput per enter; older kernels just lack it */
 	(void)io_uring_register_ring_fd(&w->u.ring);
 	uring_sqe_templates(w);
-	return uring_chk_setup(w);
+	ret = uring_chk_setup(w);
+	if (ret)
+		uring_teardown(w);
+	return ret;
 }
 
-/* The hot loop's pieces take chk, a constant: the stamp check's loop is a
- * second copy of the same code (uring_loop), and the plain one has none
- * of its work. */
-#define URING_INLINE static inline __attribute__((always_inline))
+/* The hot loop's pieces below are inlined into the one loop body
+ * (uring_loop), whatever the compiler would choose. */
 
 /*
  * Up to a batch of SQEs, written in place: the ring is this thread's alone
@@ -282,8 +343,7 @@ static int uring_setup(struct eng_worker *w)
  * the slot arrays could alias them, and the compiler would reload them for
  * every SQE.
  */
-URING_INLINE uint32_t uring_prep_as(struct eng_worker *w, uint64_t now, const bool chk,
-				    const bool read)
+ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct eng_worker *w, uint64_t now, const bool read)
 {
 	struct io_uring_sq *sq = &w->u.ring.sq;
 	uint32_t n = eng_worker_budget(w), room = io_uring_sq_space_left(&w->u.ring), i;
@@ -308,8 +368,7 @@ URING_INLINE uint32_t uring_prep_as(struct eng_worker *w, uint64_t now, const bo
 				sqe->buf_index = (uint16_t)(slot >> shift);
 		}
 		sqe->user_data = slot;
-		if (chk)
-			w->u.chk_pend[w->u.chk_npend++] = slot;
+		uring_chk_prep(slot);
 	}
 	sq->sqe_tail = tail + n;
 	w->rng = rng;
@@ -320,9 +379,9 @@ URING_INLINE uint32_t uring_prep_as(struct eng_worker *w, uint64_t now, const bo
 
 /* NOPs and reads get their own copy of the SQE loop, without a test per
  * SQE for which one it is. */
-URING_INLINE uint32_t uring_prep(struct eng_worker *w, uint64_t now, const bool chk)
+ENG_ALWAYS_INLINE uint32_t uring_prep(struct eng_worker *w, uint64_t now)
 {
-	return w->expect ? uring_prep_as(w, now, chk, true) : uring_prep_as(w, now, chk, false);
+	return w->expect ? uring_prep_as(w, now, true) : uring_prep_as(w, now, false);
 }
 
 /*
@@ -334,17 +393,15 @@ URING_INLINE uint32_t uring_prep(struct eng_worker *w, uint64_t now, const bool 
  * the whole depth and its kernel thread takes the SQEs itself. Returns 0
  * with *queued the SQEs still to submit, or -errno.
  */
-URING_INLINE int uring_fill(struct eng_worker *w, uint64_t now, uint32_t *queued,
-			   const bool chk)
+ENG_ALWAYS_INLINE int uring_fill(struct eng_worker *w, uint64_t now, uint32_t *queued)
 {
-	uint32_t n = uring_prep(w, now, chk), pending = n;
+	uint32_t n = uring_prep(w, now), pending = n;
 
 	while (n && eng_worker_budget(w)) {
 		if (!w->u.sqpoll) {
 			int ret;
 
-			if (chk)
-				uring_chk_submit(w, now);
+			uring_chk_submit(w, now);
 			ret = io_uring_submit(&w->u.ring);
 
 			w->calls++;
@@ -354,7 +411,7 @@ URING_INLINE int uring_fill(struct eng_worker *w, uint64_t now, uint32_t *queued
 				return ret;
 			pending = 0;
 		}
-		n = uring_prep(w, now, chk);
+		n = uring_prep(w, now);
 		pending += n;
 	}
 	*queued = pending;
@@ -374,72 +431,42 @@ static inline uint64_t uring_left(const struct eng_worker *w)
 
 /*
  * Walk every ready CQE, then publish the head once. The tail is read once
- * (acquire: the CQEs before it are written), not once per CQE. A good
- * completion is counted on locals (see uring_prep for why); anything else
- * (an error, a short read, the IO that reaches the limit) goes through
- * eng_worker_complete with the worker's fields written back first.
+ * (acquire: the CQEs before it are written), not once per CQE. Each CQE is
+ * completed by eng_done_io on a local copy of the worker's fields (see
+ * struct eng_done for why); an error, a short read or the IO that reaches
+ * the limit is settled by the worker itself, with the copy written back
+ * first and read again after.
  */
-URING_INLINE uint32_t uring_reap(struct eng_worker *w, uint64_t now, const bool chk)
+ENG_ALWAYS_INLINE uint32_t uring_reap(struct eng_worker *w, uint64_t now)
 {
 	struct io_uring_cq *cq = &w->u.ring.cq;
 	uint32_t head = *cq->khead, tail = io_uring_smp_load_acquire(cq->ktail);
-	uint32_t n = tail - head, mask = cq->ring_mask, expect = w->expect;
-	uint32_t *free_slot = w->free_slot, nfree = w->nfree, inflight = w->inflight;
-	const uint64_t *slot_ns = w->slot_ns;
-	uint64_t ios = w->ios, run_ns = w->run_ns, run_n = w->run_n;
+	uint32_t n = tail - head, mask = cq->ring_mask;
 	uint64_t left = uring_left(w);
-	bool timed = w->latency;
+	struct eng_done d;
 
+	eng_done_load(&d, w);
 	for (; head != tail; head++) {
 		const struct io_uring_cqe *cqe = &cq->cqes[head & mask];
 		uint32_t slot = (uint32_t)cqe->user_data;
 		int res = cqe->res;
+		bool ok;
 
-		if (chk)
-			uring_chk_reap(w, slot, res, now);
-		if (eng_unlikely((uint32_t)res != expect || left <= 1)) {
-			w->nfree = nfree;
-			w->inflight = inflight;
-			w->ios = ios;
-			w->run_ns = run_ns;
-			w->run_n = run_n;
-			eng_worker_complete(w, slot, res, now);
-			nfree = w->nfree;
-			inflight = w->inflight;
-			ios = w->ios;
-			run_ns = w->run_ns;
-			run_n = w->run_n;
-			timed = w->latency;
-			left = uring_left(w);
+		uring_chk_reap(w, slot, res, now);
+		ok = eng_done_io(&d, slot, res, now);
+		if (eng_likely(ok && left > 1)) {
+			left--;
 			continue;
 		}
-		left--;
-		free_slot[nfree++] = slot;
-		inflight--;
-		ios++;
-		if (timed) {
-			uint64_t dt = now - slot_ns[slot];
-
-			/* as eng_worker_complete and eng_worker_time */
-			dt = (int64_t)dt < 0 ? 0 : dt;
-			if (eng_likely(dt == run_ns)) {
-				run_n++;
-			} else {
-				if (run_n)
-					eng_hist_add_n(w->hist, run_ns, run_n);
-				run_ns = dt;
-				run_n = 1;
-			}
-		}
+		eng_done_store(w, &d);
+		eng_worker_settle(w, ok, res);
+		eng_done_load(&d, w);
+		left = uring_left(w);
 	}
 	if (n)
 		io_uring_smp_store_release(cq->khead, tail);
-	w->nfree = nfree;
-	w->inflight = inflight;
-	w->ios = ios;
-	w->run_ns = run_ns;
-	w->run_n = run_n;
-	if (w->hist)
+	eng_done_store(w, &d);
+	if (d.hist)
 		eng_worker_flush(w);
 	return n;
 }
@@ -470,22 +497,21 @@ static int uring_enter_sqpoll(struct eng_worker *w, uint32_t queued,
 /* One io_uring_enter: submit what was queued and, when nothing more can be
  * queued, wait for a completion; otherwise just let the kernel run
  * completions (DEFER_TASKRUN runs them only when asked). */
-URING_INLINE int uring_enter(struct eng_worker *w, uint32_t queued, uint32_t reaped,
-			    uint64_t now, const bool chk)
+ENG_ALWAYS_INLINE int uring_enter(struct eng_worker *w, uint32_t queued, uint32_t reaped,
+				 uint64_t now)
 {
 	bool wait = !queued || !w->nfree;
 
 	eng_worker_publish_inflight(w);
 	if (w->u.sqpoll)
 		return uring_enter_sqpoll(w, queued, reaped, wait);
-	if (chk)
-		uring_chk_submit(w, now);
+	uring_chk_submit(w, now);
 	w->calls++;
 	return wait ? io_uring_submit_and_wait(&w->u.ring, eng_worker_reap_min(w)) :
 		      io_uring_submit_and_get_events(&w->u.ring);
 }
 
-URING_INLINE int uring_run(struct eng_worker *w, const bool chk)
+static int uring_loop(struct eng_worker *w)
 {
 	struct io_uring *ring = &w->u.ring;
 
@@ -498,11 +524,12 @@ URING_INLINE int uring_run(struct eng_worker *w, const bool chk)
 		 * descheduled across the window's end) the completions reaped
 		 * below are the drain's, not the window's, and are not timed */
 		(void)eng_worker_tick(w);
-		reaped = uring_reap(w, now, chk);
+		uring_chk_tick(w);
+		reaped = uring_reap(w, now);
 		/* stopping: by the tick, or by an IO limit reached just now */
 		if (w->stopping && !w->inflight)
 			break;
-		ret = uring_fill(w, now, &queued, chk);
+		ret = uring_fill(w, now, &queued);
 		if (eng_unlikely(ret < 0)) {
 			w->fatal = w->fatal ? w->fatal : ret;
 			eng_worker_end(w);
@@ -514,7 +541,7 @@ URING_INLINE int uring_run(struct eng_worker *w, const bool chk)
 			io_uring_sqring_wait(ring);
 			continue;
 		}
-		ret = uring_enter(w, queued, reaped, now, chk);
+		ret = uring_enter(w, queued, reaped, now);
 		if (eng_unlikely(ret < 0 && ret != -EINTR && ret != -EAGAIN &&
 				 ret != -EBUSY && ret != -ETIME)) {
 			w->fatal = w->fatal ? w->fatal : ret;
@@ -523,11 +550,6 @@ URING_INLINE int uring_run(struct eng_worker *w, const bool chk)
 		}
 	}
 	return 0;
-}
-
-static int uring_loop(struct eng_worker *w)
-{
-	return w->job->stamps ? uring_run(w, true) : uring_run(w, false);
 }
 
 const struct eng_backend_ops eng_uring_ops = {

@@ -149,15 +149,6 @@ static void worker_begin_measure(struct eng_worker *w)
 	w->ios = 0;
 	w->errors = 0;
 	worker_errs_reset(w);
-	if (w->job->stamps) {
-		/* loop_max stays: the window's first IOs were submitted by
-		 * the ramp's last loop */
-		uint64_t loop_max = w->job->stamps->loop_max;
-
-		memset(w->job->stamps, 0, sizeof(*w->job->stamps));
-		eng_hist_reset(&w->job->stamps->ref);
-		w->job->stamps->loop_max = loop_max;
-	}
 	w->calls = 0;
 	if (w->hist)
 		eng_hist_reset(w->hist);

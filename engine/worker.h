@@ -53,7 +53,7 @@ struct eng_worker {
 	char *buf;		/* qd * bs bytes, slot i at i * bs */
 	struct eng_hist *hist;
 	uint64_t run_ns;	/* latency of the run of completions not yet */
-	uint64_t run_n;		/* in hist, and how many (eng_worker_time) */
+	uint64_t run_n;		/* in hist, and how many (eng_done_io) */
 	uint64_t ios, errors, calls;
 	uint64_t ios_ramp;	/* completed before measuring began */
 	uint64_t limit;		/* stop after this many measured IOs, 0 none */
@@ -78,12 +78,6 @@ struct eng_worker {
 			bool ring_ok;
 			bool sqpoll;
 			bool fixed;	/* buffers registered: READ_FIXED */
-			/* the stamp check's (job->stamps): per-IO submission
-			 * stamps, and the slots prepared since the last
-			 * submitting call */
-			uint64_t *chk_sub;
-			uint32_t *chk_pend;
-			uint32_t chk_npend;
 		} u;
 		struct {
 			io_context_t ctx;
@@ -173,45 +167,108 @@ static inline void eng_worker_flush(struct eng_worker *w)
 }
 
 /*
- * The IOs one loop submits all carry that loop's stamp, and the ones
- * another loop reaps all get its stamp, so completions reaped together
- * from one submitting loop have exactly the same latency: they are counted
- * as a run and enter the histogram once (one bucket increment of n),
- * which records the same histogram as one insert per IO for a compare per
- * IO. At batch = depth a loop's reap is typically one or two runs.
+ * What completing an IO reads and writes, copied out of the worker: a
+ * backend's reap completes a whole run of CQEs on a local copy and writes
+ * it back once (eng_done_load, eng_done_store), because every store into
+ * the slot stack or the histogram could alias the worker's own fields, and
+ * the compiler would reload them for every IO. eng_done_io is the one
+ * completion both that fast path and eng_worker_complete run. The count
+ * in flight is not in it: every slot freed is one IO fewer in flight, so
+ * the store turns the slots freed into it once.
  */
-static inline void eng_worker_time(struct eng_worker *w, uint64_t dt)
+struct eng_done {
+	uint32_t *free_slot;
+	const uint64_t *slot_ns;
+	struct eng_hist *hist;
+	uint64_t ios, run_ns, run_n;
+	uint32_t nfree, expect;
+	bool timed;
+};
+
+#define ENG_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+ENG_ALWAYS_INLINE void eng_done_load(struct eng_done *d, const struct eng_worker *w)
 {
-	if (eng_likely(dt == w->run_ns)) {
-		w->run_n++;
-		return;
-	}
-	eng_worker_flush(w);
-	w->run_ns = dt;
-	w->run_n = 1;
+	d->free_slot = w->free_slot;
+	d->slot_ns = w->slot_ns;
+	d->hist = w->hist;
+	d->ios = w->ios;
+	d->run_ns = w->run_ns;
+	d->run_n = w->run_n;
+	d->nfree = w->nfree;
+	d->expect = w->expect;
+	d->timed = w->latency;
 }
 
-static inline void eng_worker_complete(struct eng_worker *w, uint32_t slot,
-				       int res, uint64_t now)
+/* Only what eng_done_io changes. */
+ENG_ALWAYS_INLINE void eng_done_store(struct eng_worker *w, const struct eng_done *d)
 {
-	w->free_slot[w->nfree++] = slot;
-	w->inflight--;
-	/* a negative errno never equals expect (at most 1 MiB) once unsigned */
-	if (eng_unlikely((uint32_t)res != w->expect)) {
-		eng_worker_io_error(w, res);
-		return;
-	}
-	w->ios++;
-	if (w->latency) {
-		uint64_t dt = now - w->slot_ns[slot];
+	w->ios = d->ios;
+	w->run_ns = d->run_ns;
+	w->run_n = d->run_n;
+	w->inflight -= d->nfree - w->nfree;
+	w->nfree = d->nfree;
+}
 
-		/* never a wrapped negative interval (a clock step, a CPU whose
-		 * TSC lags): count it as 0 rather than as centuries */
-		dt = (int64_t)dt < 0 ? 0 : dt;
-		eng_worker_time(w, dt);
+/*
+ * Frees the IO's slot and counts and times a good completion. Returns
+ * false for a failed or short one, which the caller hands to
+ * eng_worker_settle once d is written back. The IOs one loop submits
+ * all carry that loop's stamp, and the ones another loop reaps all get its
+ * stamp, so completions reaped together from one submitting loop have
+ * exactly the same latency: they are counted as a run and enter the
+ * histogram once (one bucket increment of n), which records the same
+ * histogram as one insert per IO for a compare per IO. At batch = depth a
+ * loop's reap is typically one or two runs.
+ */
+ENG_ALWAYS_INLINE bool eng_done_io(struct eng_done *d, uint32_t slot, int res, uint64_t now)
+{
+	uint64_t dt;
+
+	d->free_slot[d->nfree++] = slot;
+	/* a negative errno never equals expect (at most 1 MiB) once unsigned */
+	if (eng_unlikely((uint32_t)res != d->expect))
+		return false;
+	d->ios++;
+	if (!d->timed)
+		return true;
+	/* never a wrapped negative interval (a clock step, a CPU whose TSC
+	 * lags): count it as 0 rather than as centuries */
+	dt = now - d->slot_ns[slot];
+	dt = (int64_t)dt < 0 ? 0 : dt;
+	if (eng_likely(dt == d->run_ns)) {
+		d->run_n++;
+	} else {
+		if (d->run_n)
+			eng_hist_add_n(d->hist, d->run_ns, d->run_n);
+		d->run_ns = dt;
+		d->run_n = 1;
 	}
-	if (eng_unlikely(w->limit && w->ios + w->errors >= w->limit))
+	return true;
+}
+
+/* What eng_done_io leaves to the worker, once its copy is written back: a
+ * failed or short IO is counted as one (ok false), and the IO that reaches
+ * the limit ends the window. */
+ENG_ALWAYS_INLINE void eng_worker_settle(struct eng_worker *w, bool ok, int res)
+{
+	if (eng_unlikely(!ok))
+		eng_worker_io_error(w, res);
+	else if (eng_unlikely(w->limit && w->ios + w->errors >= w->limit))
 		eng_worker_end(w);
+}
+
+/* One IO at a time (libaio): the same completion on a copy of one IO. */
+ENG_ALWAYS_INLINE void eng_worker_complete(struct eng_worker *w, uint32_t slot,
+					   int res, uint64_t now)
+{
+	struct eng_done d;
+	bool ok;
+
+	eng_done_load(&d, w);
+	ok = eng_done_io(&d, slot, res, now);
+	eng_done_store(w, &d);
+	eng_worker_settle(w, ok, res);
 }
 
 /* The loop's one clock read, already in nanoseconds: converting once per

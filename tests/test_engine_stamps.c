@@ -1,6 +1,7 @@
 /* The bound on one clock read per loop (docs/engine.md): in the same run,
  * every timed IO is also stamped per IO (the engine's stamp check, struct
- * eng_stampcheck), and the loop's latencies must differ from the per-IO
+ * eng_stampcheck, which only this test's copy of engine/uring.c has:
+ * mk/stampcheck.mk), and the loop's latencies must differ from the per-IO
  * ones by what the check says the two stamps were apart, IO by IO, and by
  * no more than one loop's user-space time. Every relation holds by
  * construction, whatever the machine's load does to the times themselves:
@@ -34,6 +35,8 @@ static void check_run(const char *what, const struct eng_result *res,
 	       res->ios);
 	if (!h || !res->ios)
 		return;
+	CHECKF(ref->count || !h->count, "%s: the stamp check did not run: is this test "
+	       "linked with the checking copy of engine/uring.c (mk/stampcheck.mk)?", what);
 	/* the same IOs */
 	CHECKF(ref->count == h->count, "%s: per-IO %" PRIu64 " timed, loop %" PRIu64,
 	       what, ref->count, h->count);
