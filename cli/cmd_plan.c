@@ -23,16 +23,6 @@
 #define MAX_IOPS 1000000000000ull	/* 10^12: no drive comes near */
 #define MAX_BW 100000000000000ull	/* 100 TB/s */
 
-static int set_topology(struct cli_opts *o, const char *arg, char *err, size_t errlen)
-{
-	if (!*arg) {
-		snprintf(err, errlen, "--topology: the file name is empty");
-		return -EINVAL;
-	}
-	o->topology = arg;
-	return 0;
-}
-
 static int set_from(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	if (!*arg) {
@@ -56,11 +46,6 @@ static int set_memory_bw(struct cli_opts *o, const char *arg, char *err, size_t 
 static int set_bridge_bw(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	return cli_parse_count("--host-bridge-bw", arg, 1, MAX_BW, &o->bridge_bw, err, errlen);
-}
-
-static int set_dot(struct cli_opts *o, const char *arg, char *err, size_t errlen)
-{
-	return cli_parse_flag("--dot", arg, &o->dot, err, errlen);
 }
 
 static int set_bs(struct cli_opts *o, const char *arg, char *err, size_t errlen)
@@ -88,8 +73,6 @@ static const struct cli_optdesc own[] = {
 	{ "bs", 'b', "SIZE", 0, 0, set_bs, show_bs, NULL,
 	  "bytes per read the figures are for: a power of two\n"
 	  "up to 1m; with --from, the report's" },
-	{ "topology", 0x300, "FILE.xml", 0, 0, set_topology, NULL, NULL,
-	  "an lstopo XML export instead of this machine" },
 	{ "drive-iops", 0x301, "N", 0, 0, set_drive_iops, NULL, NULL,
 	  "each drive's IOPS alone (1k = 1000); with --from,\n"
 	  "for the drives the report did not measure" },
@@ -100,9 +83,6 @@ static const struct cli_optdesc own[] = {
 	  "each host bridge's (root complex's) bandwidth, from\n"
 	  "the platform's documents (an AMD EPYC quadrant,\n"
 	  "an Intel stack); without it: the sum of its root ports" },
-	{ "dot", 0x305, NULL, 0, 0, set_dot, NULL, NULL,
-	  "write a Graphviz drawing of the plan to stdout\n"
-	  "instead of the text (render: dot -Tsvg)" },
 	{ "from", 0x303, "FILE", 0, 0, set_from, NULL, NULL,
 	  "a saturate --json report: each drive's solo QDn\n"
 	  "IOPS and each node's IOs per CPU-second" },
@@ -123,7 +103,7 @@ const struct cli_verb cli_verb_plan = {
 		"that raise the ceiling most, one at a time. A capacity nothing gives\n"
 		"is unknown and limits nothing; the report says which.",
 	.operands = CLI_OPERANDS_NONE,
-	.groups = CLI_OG_JSON,
+	.groups = CLI_OG_JSON | CLI_OG_TOPO,
 	.own = own,
 	.run = cmd_plan,
 };

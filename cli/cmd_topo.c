@@ -17,31 +17,6 @@
  * digits) */
 #define TOPO_JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER)
 
-static int set_topology(struct cli_opts *o, const char *arg, char *err, size_t errlen)
-{
-	if (!*arg) {
-		snprintf(err, errlen, "--topology: the file name is empty");
-		return -EINVAL;
-	}
-	o->topology = arg;
-	return 0;
-}
-
-static int set_dot(struct cli_opts *o, const char *arg, char *err, size_t errlen)
-{
-	return cli_parse_flag("--dot", arg, &o->dot, err, errlen);
-}
-
-static const struct cli_optdesc own[] = {
-	{ "dot", 0x201, NULL, 0, 0, set_dot, NULL, NULL,
-	  "a Graphviz drawing of the PCIe tree on stdout\n"
-	  "instead of the text (render: dot -Tsvg)" },
-	{ "topology", 0x200, "FILE.xml", 0, 0, set_topology, NULL, NULL,
-	  "an lstopo XML export instead of this machine\n"
-	  "(facts only sysfs has are then unknown)" },
-	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
-};
-
 static int cmd_topo(int argc, char **argv);
 
 const struct cli_verb cli_verb_topo = {
@@ -52,8 +27,7 @@ const struct cli_verb cli_verb_topo = {
 		"bridge; per node its cores, memory and drives; then findings. With\n"
 		"TARGET: these devices or files instead of every NVMe namespace.",
 	.operands = CLI_OPERANDS_TARGETS,
-	.groups = CLI_OG_JSON,
-	.own = own,
+	.groups = CLI_OG_JSON | CLI_OG_TOPO,
 	.run = cmd_topo,
 };
 

@@ -24,6 +24,7 @@
 #define CLI_OG_NOP	0x2u	/* --jobs */
 #define CLI_OG_ENGINE	0x4u	/* --qd --batch --time --ramp --ios ...: runs the engine */
 #define CLI_OG_JSON	0x8u	/* --json */
+#define CLI_OG_TOPO	0x10u	/* --topology --dot: a machine's topology, drawn */
 
 struct cli_opts {
 	const char *cmd;		/* "run", "nop", ... */

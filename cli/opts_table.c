@@ -226,6 +226,19 @@ static int set_json(struct cli_opts *o, const char *arg, char *err, size_t errle
 	return 0;
 }
 
+static int set_topology(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	if (!*arg)
+		return cli_opts_fail(err, errlen, "--topology: the file name is empty");
+	o->topology = arg;
+	return 0;
+}
+
+static int set_dot(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_flag("--dot", arg, &o->dot, err, errlen);
+}
+
 static int set_quiet(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	return cli_parse_flag("--quiet", arg, &o->quiet, err, errlen);
@@ -332,6 +345,7 @@ static int show_jobs(const struct cli_opts *o, char *buf, size_t len)
 enum {
 	O_BATCH = 0x100, O_ENGINE, O_COMPLETION, O_RAMP, O_IOS, O_JPD, O_CPUS,
 	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED, O_STALL, O_REAP,
+	O_TOPOLOGY, O_DOT,
 };
 
 /* Each shared option once: the groups say which verbs offer it. A help
@@ -385,6 +399,13 @@ const struct cli_optdesc cli_opts_table[] = {
 	{ "json", O_JSON, "FILE", CLI_OG_JSON, 0, set_json, NULL, NULL,
 	  "write the report as JSON to FILE; with -, JSON goes\n"
 	  "to stdout and the table to stderr" },
+	{ "topology", O_TOPOLOGY, "FILE.xml", CLI_OG_TOPO, 0, set_topology, NULL, NULL,
+	  "an lstopo XML export instead of this machine\n"
+	  "(facts only sysfs has are then unknown)" },
+	{ "dot", O_DOT, NULL, CLI_OG_TOPO, 0, set_dot, NULL, NULL,
+	  "a Graphviz drawing on stdout instead of the text\n"
+	  "(topo: the PCIe tree; plan: with its moves;\n"
+	  "render: dot -Tsvg)" },
 	{ "quiet", 'q', NULL, CLI_OG_ENGINE, 0, set_quiet, NULL, NULL,
 	  "no live progress line" },
 	{ "seed", O_SEED, "N", CLI_OG_ENGINE, 0, set_seed, NULL, NULL,
