@@ -21,6 +21,7 @@ struct reader {
 	size_t cap;
 	int bad_line;		/* the first line inih cannot hold, 0: none */
 	int bad_max;		/* its buffer's, when that line is too long */
+	int read_err;		/* errno of a failed read (a directory), 0: none */
 };
 
 struct parse_ctx {
@@ -30,6 +31,7 @@ struct parse_ctx {
 	char *err;
 	size_t errlen;
 	bool failed;
+	bool oom;		/* the error said is "out of memory" */
 };
 
 static void fail_at(struct parse_ctx *c, int line, const char *fmt, ...)
@@ -51,6 +53,14 @@ static void fail_at(struct parse_ctx *c, int line, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Out of memory is the machine's fault, not the file's: -ENOMEM. */
+static void fail_oom(struct parse_ctx *c, int line)
+{
+	if (!c->failed)
+		c->oom = true;
+	fail_at(c, line, "out of memory");
+}
+
 /* inih reads one line per call, so counting calls gives the line number
  * that the handler's entry comes from. A whole line per call: one longer
  * than inih's buffer (fgets would hand over the rest as the next line,
@@ -62,6 +72,8 @@ static char *read_line(char *str, int num, void *stream)
 	ssize_t got = getline(&r->buf, &r->cap, r->f);
 	size_t n, len;
 
+	if (got < 0 && ferror(r->f))
+		r->read_err = errno ? errno : EIO;
 	if (got < 0 || num < 1)
 		return NULL;
 	r->line++;
@@ -85,7 +97,7 @@ static void add_targets(struct parse_ctx *c, int line, const char *key, const ch
 	char *copy = strdup(value), *tok, *save = NULL, **t;
 
 	if (!copy) {
-		fail_at(c, line, "out of memory");
+		fail_oom(c, line);
 		return;
 	}
 	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
@@ -98,7 +110,7 @@ static void add_targets(struct parse_ctx *c, int line, const char *key, const ch
 		if (t)
 			j->targets = t;
 		if (!t || !(j->targets[j->ntargets] = strdup(tok))) {
-			fail_at(c, line, "out of memory");
+			fail_oom(c, line);
 			break;
 		}
 		j->ntargets++;
@@ -178,15 +190,15 @@ static int on_entry(void *user, const char *section, const char *name, const cha
 		else
 			add_targets(c, line, name, value);
 	} else if (add_entry(j, name, value, line)) {
-		fail_at(c, line, "out of memory");
+		fail_oom(c, line);
 	}
 	return 1;	/* keep going: inih reports syntax errors by line */
 }
 
 int cli_jobfile_read(struct cli_jobfile *j, const char *path, char *err, size_t errlen)
 {
-	struct reader r = { NULL, 0, NULL, 0, 0, 0 };
-	struct parse_ctx c = { j, &r, 0, err, errlen, false };
+	struct reader r = { NULL, 0, NULL, 0, 0, 0, 0 };
+	struct parse_ctx c = { j, &r, 0, err, errlen, false, false };
 	int rc;
 
 	memset(j, 0, sizeof(*j));
@@ -200,21 +212,27 @@ int cli_jobfile_read(struct cli_jobfile *j, const char *path, char *err, size_t 
 	rc = ini_parse_stream(read_line, &r, on_entry, &c);
 	fclose(r.f);
 	free(r.buf);
+	/* a file that cannot be read is no file's contents to complain of */
+	if (r.read_err) {
+		snprintf(err, errlen, "%s: cannot read the job file: %s", path,
+			 strerror(r.read_err));
+		return -r.read_err;
+	}
 	if (rc > 0 && (!c.failed || rc < c.err_line)) {
-		c.failed = false;
+		c.failed = c.oom = false;
 		fail_at(&c, rc, "not a 'key = value' line or a [section]");
 	}
 	/* before any complaint about what was left of that line */
 	if (r.bad_line && (!c.failed || r.bad_line <= c.err_line)) {
-		c.failed = false;
+		c.failed = c.oom = false;
 		if (r.bad_max)
 			fail_at(&c, r.bad_line, "longer than %d characters", r.bad_max);
 		else
 			fail_at(&c, r.bad_line, "a NUL byte in the line");
 	}
-	if (rc < 0 && !c.failed)
-		fail_at(&c, 0, "out of memory");
-	return c.failed ? -EINVAL : 0;
+	if (rc < 0)
+		fail_oom(&c, 0);
+	return !c.failed ? 0 : c.oom ? -ENOMEM : -EINVAL;
 }
 
 /* Options for cmd, as its command line starts. */

@@ -24,8 +24,10 @@ struct cli_jobfile {
 	unsigned nargs;
 };
 
-/* Reads and parses path. Returns 0, or -errno / -EINVAL with err as one
- * line ("FILE:LINE: what"). Free with cli_jobfile_free in every case. */
+/* Reads and parses path. Returns 0; -EINVAL when what it holds is not a
+ * job file (err: "FILE:LINE: what"); another -errno when it cannot be
+ * opened or read, or memory ran out (err: "FILE: cannot read the job
+ * file: why", "out of memory"). Free with cli_jobfile_free in every case. */
 int cli_jobfile_read(struct cli_jobfile *j, const char *path, char *err,
 		     size_t errlen);
 /* Checks every key and value against command cmd and builds j->args.

@@ -1,5 +1,7 @@
 /* iostorm: parse the verb (and -c JOBFILE), reserve its report's file,
- * dispatch. Nothing else lives here. */
+ * dispatch. Nothing else lives here. A verb returns the exit status;
+ * main's own helpers return 0 or -errno like the rest of cli/, and
+ * dispatch maps them (cli_exit_status). */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -53,7 +55,7 @@ static int config_arg(int argc, char **argv, const char **file)
  * the verb runs, so a report that could never be written stops the
  * command before its first IO, and every verb gets this from one place.
  * A command line the verb refuses, or one that asks for --help, is left
- * to the verb to say. 0, or 1 having said why. */
+ * to the verb to say. 0, or -EIO having said why. */
 static int reserve_json(const struct cli_verb *v, int argc, char **argv)
 {
 	enum cli_parse_outcome outcome = CLI_PARSE_GO;
@@ -61,20 +63,22 @@ static int reserve_json(const struct cli_verb *v, int argc, char **argv)
 	char err[512];
 
 	if (!(v->groups & CLI_OG_JSON))
-		return CLI_EXIT_OK;
+		return 0;
 	cli_opts_init(&o, v->name, v->groups);
 	if (cli_opts_parse(&o, argc, argv, &outcome, err, sizeof(err)) ||
 	    outcome != CLI_PARSE_GO)
-		return CLI_EXIT_OK;
+		return 0;
 	cli_out_verb(v->name);
-	return cli_out_reserve(o.json);
+	/* cli_out_reserve says why a path cannot be written */
+	return cli_out_reserve(o.json) ? -EIO : 0;
 }
 
 /* v on argv, its report's file reserved first and its temporary removed
- * after, however the verb ended (a report it wrote has replaced it). */
+ * after, however the verb ended (a report it wrote has replaced it).
+ * Returns the exit status, the verb's own once it ran. */
 static int run_verb(const struct cli_verb *v, int argc, char **argv)
 {
-	int rc = reserve_json(v, argc, argv);
+	int rc = cli_exit_status(reserve_json(v, argc, argv));
 
 	if (!rc)
 		rc = v->run(argc, argv);
@@ -83,7 +87,9 @@ static int run_verb(const struct cli_verb *v, int argc, char **argv)
 }
 
 /* iostorm -c FILE [COMMAND] [options] [TARGET...]: the file's keys become
- * options placed before the command line's, which win. */
+ * options placed before the command line's, which win. The exit status:
+ * a job file that cannot be read is a runtime error (1), one whose keys
+ * or values are wrong a usage error (2), as on the command line. */
 static int run_jobfile(const char *file, int argc, char **argv)
 {
 	struct cli_jobfile j;
@@ -94,7 +100,7 @@ static int run_jobfile(const char *file, int argc, char **argv)
 
 	if (!file || !*file) {
 		cli_say("-c needs a job file (try 'iostorm --help')");
-		return CLI_EXIT_USAGE;
+		return cli_exit_status(-EINVAL);
 	}
 	/* a verb right after the file wins over the file's command; anything
 	 * else is left to the command (a target, an option) */
@@ -109,13 +115,13 @@ static int run_jobfile(const char *file, int argc, char **argv)
 	if (rc) {
 		cli_say("%s", err);
 		cli_jobfile_free(&j);
-		return rc == -ENOMEM ? CLI_EXIT_RUNTIME : CLI_EXIT_USAGE;
+		return cli_exit_status(rc);
 	}
 	v = cli_verb_find(cmd);
 	n = cli_jobfile_argv(&j, cmd, argc, argv, &args);
 	if (n < 0) {
 		cli_say("out of memory");
-		rc = CLI_EXIT_RUNTIME;
+		rc = cli_exit_status(n);
 	} else {
 		rc = run_verb(v, n, args);
 	}
@@ -152,7 +158,7 @@ static int dispatch(int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	cli_say("unknown command '%s' (try 'iostorm --help')", argv[1]);
-	return CLI_EXIT_USAGE;
+	return cli_exit_status(-EINVAL);
 }
 
 /* A closed stdout (`iostorm run ... | head -1`) must not kill the run with

@@ -37,7 +37,7 @@ printf '[job]\ncommand = run\ntime = soon\n' >"$ini"
 expect_error "bad value" 2 "^iostorm: $ini:3: bad value for time" -c "$ini" "$dev"
 printf '[job]\ncommand = fly\n' >"$ini"
 expect_error "bad command" 2 "$ini:2: bad value for command" -c "$ini" "$dev"
-expect_error "missing file" 2 'cannot read the job file' -c "$T_DIR/none.ini" "$dev"
+expect_error "missing file" 1 'cannot read the job file' -c "$T_DIR/none.ini" "$dev"
 # a value missing on the command line is said, never taken from the file's
 # targets (a forgotten --json FILE once wrote the report over the target)
 printf 'keep me\n' >"$T_DIR/data"
