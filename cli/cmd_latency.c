@@ -6,6 +6,7 @@
  * counters, and the last line the final report less the last copy. So
  * every IO of the measured window lands in exactly one line and in the
  * table, with no gap between seconds. */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,7 +95,7 @@ static int measure(const struct cli_opts *o, const struct eng_target *t,
 	if (!rc)
 		rc = cli_report_output(&rep, o, extra);
 	if (rep.stalled)	/* its workers hold the target */
-		cli_runner_abandon(rc ? rc : CLI_EXIT_RUNTIME);
+		cli_runner_abandon(cli_exit_status(rc ? rc : -EIO));
 	cli_report_free(&rep);
 	return rc;
 }
@@ -104,11 +105,15 @@ static int cmd_latency(int argc, char **argv)
 	struct cli_opts o;
 	struct cli_targets ts = { NULL, 0 };
 	json_t *extra = json_pack("{s:[]}", "seconds");
-	int rc;
+	int rc = cli_opts_cmdline(&o, &cli_verb_latency, argc, argv);
 
-	if (!cli_opts_cmdline(&o, &cli_verb_latency, argc, argv, &rc))
+	if (!rc && !extra) {
+		cli_say("out of memory");
+		rc = -ENOMEM;
+	}
+	if (rc)
 		goto out;
-	rc = CLI_EXIT_USAGE;
+	rc = -EINVAL;
 	if (o.ntargets != 1)
 		cli_say("%s (try 'iostorm latency --help')",
 			o.ntargets ? "one TARGET only (run it once per target)" : "no TARGET given");
@@ -118,8 +123,6 @@ static int cmd_latency(int argc, char **argv)
 		cli_say("--no-latency leaves nothing to show");
 	else if (o.ios || !o.time_ns)
 		cli_say("runs by --time, not --ios");
-	else if (!extra)
-		rc = CLI_EXIT_RUNTIME;
 	else
 		rc = cli_targets_open(&ts, &o);
 	if (rc)
@@ -129,5 +132,5 @@ static int cmd_latency(int argc, char **argv)
 out:
 	cli_targets_close(&ts);
 	json_decref(extra);
-	return rc;
+	return cli_exit_status(rc);
 }

@@ -1,5 +1,6 @@
 /* iostorm nop: IORING_OP_NOP at the chosen depth and batch, the engine's
  * own cost per operation, reported like run. */
+#include <errno.h>
 #include <stdio.h>
 
 #include "cli/commands.h"
@@ -27,17 +28,17 @@ static int cmd_nop(int argc, char **argv)
 	struct cli_opts o;
 	struct cli_report rep;
 	struct cli_run_spec spec = { .op = ENG_OP_NOP };
-	int rc;
+	int rc = cli_opts_cmdline(&o, &cli_verb_nop, argc, argv);
 
-	if (!cli_opts_cmdline(&o, &cli_verb_nop, argc, argv, &rc))
-		return rc;
-	if (o.ntargets) {
+	if (!rc && o.ntargets) {
 		cli_say("takes no TARGET ('%s' given)", o.targets[0]);
-		return CLI_EXIT_USAGE;
+		rc = -EINVAL;
 	}
+	if (rc)
+		return cli_exit_status(rc);
 	rc = cli_runner_run(&o, &spec, &rep);
 	if (!rc)
 		rc = cli_report_output(&rep, &o, NULL);
 	cli_report_free(&rep);
-	return rc;
+	return cli_exit_status(rc);
 }

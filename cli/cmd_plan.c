@@ -257,8 +257,9 @@ static json_t *json_report(const struct cli_opts *o, const struct cli_plan *p,
 
 /* ---- the command ---- */
 
-/* The figures: the options and the --from report. An exit status, or -1
- * to go on. */
+/* The figures: the options and the --from report. 0 or -errno, said:
+ * -EINVAL for options that do not go together and a --from file that is
+ * not a saturate report; another -errno for one that cannot be read. */
 static int figures(struct cli_opts *o, struct cli_plan_from *from, struct cli_plan_figs *f)
 {
 	char err[256];
@@ -268,22 +269,22 @@ static int figures(struct cli_opts *o, struct cli_plan_from *from, struct cli_pl
 	if (o->ntargets) {
 		cli_say("plan takes no targets ('%s'): it plans every NVMe drive of the topology",
 			o->targets[0]);
-		return CLI_EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (o->dot && o->json && !strcmp(o->json, "-")) {
 		cli_say("--dot and --json - both want stdout: give --json a file");
-		return CLI_EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (!o->drive_iops && !o->from) {
 		cli_say("no drive rates: give --drive-iops N (a drive's IOPS alone) or --from "
 			"saturate.json (measured); plan never guesses them");
-		return CLI_EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (o->from) {
 		ret = cli_plan_from_read(o->from, from, err, sizeof(err));
 		if (ret) {
 			cli_say("%s: %s", o->from, err);
-			return ret == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
+			return ret;
 		}
 		if (!o->bs_set && from->bs)
 			o->bs = from->bs;
@@ -299,7 +300,7 @@ static int figures(struct cli_opts *o, struct cli_plan_from *from, struct cli_pl
 	/* --memory-bw, given, wins over what the report measured */
 	f->mems = o->memory_bw ? NULL : from->mems;
 	f->nmems = o->memory_bw ? 0 : from->nmems;
-	return -1;
+	return 0;
 }
 
 /* --dot: the topology's drives with the plan drawn over them. 0 or
@@ -337,7 +338,8 @@ out:
 	return ret;
 }
 
-/* The tree built; an exit status, or -1 to go on. */
+/* The tree built: 0 or -errno, said; -EINVAL when the --from report
+ * measured none of the topology's drives. */
 static int build(struct topo *t, const struct cli_opts *o, const struct cli_plan_figs *f,
 		 struct cli_plan *p)
 {
@@ -346,55 +348,48 @@ static int build(struct topo *t, const struct cli_opts *o, const struct cli_plan
 	if (!topo_ndevs(t)) {
 		cli_say("no NVMe drive %s: nothing to plan",
 			o->topology ? "in this topology" : "on this machine");
-		return CLI_EXIT_RUNTIME;
+		return -ENODEV;
 	}
 	ret = cli_plan_build(t, f, p);
 	if (ret == -ENODATA && p->nno_bridge && !p->nleft_out) {
 		cli_say("no drive has a host bridge in the topology (%s): nothing to plan",
 			p->no_bridge);
-		return CLI_EXIT_RUNTIME;
+		return -ENODATA;
 	}
 	if (ret == -ENODATA) {
 		cli_say("%s: none of its devices is an NVMe drive of %s (%s has %s)", o->from,
 			o->topology ? o->topology : "this machine",
 			o->topology ? "the export" : "the machine", p->left_out);
-		return CLI_EXIT_USAGE;
+		return -EINVAL;
 	}
-	if (ret) {
+	if (ret)
 		cli_say("out of memory");
-		return CLI_EXIT_RUNTIME;
-	}
-	return -1;
+	return ret;
 }
 
-static int cmd_plan(int argc, char **argv)
+/* The plan from the figures: 0 or -errno, said. */
+static int plan(struct cli_opts *o, struct cli_plan_from *from)
 {
-	struct cli_plan_from from = { 0 };
 	struct cli_plan_figs f;
 	struct cli_plan p = { 0 };
 	struct model_ceil m = { 0 };
 	struct cli_ceil_snap s = { 0 };
 	struct topo *t = NULL;
-	struct cli_opts o;
 	bool m_init = false;
 	int rc;
 
-	if (!cli_opts_cmdline(&o, &cli_verb_plan, argc, argv, &rc))
-		return rc;
-	rc = figures(&o, &from, &f);
-	if (rc >= 0)
+	rc = figures(o, from, &f);
+	if (!rc)
+		rc = cli_topo_load(o->topology, &t);
+	if (!rc)
+		rc = build(t, o, &f, &p);
+	if (rc)
 		goto out;
-	if (cli_topo_load(o.topology, &t)) {
-		rc = CLI_EXIT_RUNTIME;
-		goto out;
-	}
-	rc = build(t, &o, &f, &p);
-	if (rc >= 0)
-		goto out;
-	rc = CLI_EXIT_RUNTIME;
+	rc = -ENOMEM;
 	if (model_ceil_init(&m, &p.in)) {
 		/* the builder's tree is the model's to check: a bug here */
 		cli_say("the ceiling model refused the tree built from the topology");
+		rc = -EPROTO;
 		goto out;
 	}
 	m_init = true;
@@ -404,23 +399,35 @@ static int cmd_plan(int argc, char **argv)
 		goto out;
 	}
 	model_ceil_plan(&m);
-	if (o.dot) {
-		if (draw(t, &o, &m, &s)) {
+	if (o->dot) {
+		if (draw(t, o, &m, &s)) {
 			cli_say("out of memory");
 			goto out;
 		}
 	} else {
-		print_text(cli_out_text(&o), t, &o, &p, &m, &s);
+		print_text(cli_out_text(o), t, o, &p, &m, &s);
 	}
-	rc = CLI_EXIT_OK;
-	if (o.json)
-		rc = cli_out_json(o.json, json_report(&o, &p, &m, &s), CLI_JSON_REPORT);
+	rc = 0;
+	/* cli_out_json says why it could not write the report */
+	if (o->json && cli_out_json(o->json, json_report(o, &p, &m, &s), CLI_JSON_REPORT))
+		rc = -EIO;
 out:
 	cli_ceil_snap_free(&s);
 	if (m_init)
 		model_ceil_free(&m);
 	cli_plan_free(&p);
 	topo_free(t);
-	cli_plan_from_free(&from);
 	return rc;
+}
+
+static int cmd_plan(int argc, char **argv)
+{
+	struct cli_plan_from from = { 0 };
+	struct cli_opts o;
+	int rc = cli_opts_cmdline(&o, &cli_verb_plan, argc, argv);
+
+	if (!rc)
+		rc = plan(&o, &from);
+	cli_plan_from_free(&from);
+	return cli_exit_status(rc);
 }

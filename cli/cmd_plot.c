@@ -59,29 +59,30 @@ static const struct {
 	{ "saturate", cli_plot_saturate },
 };
 
-/* The report, checked to be one of ours that plot draws: its kind's
- * function, or NULL having said why (*status 1: unreadable; 2: not a
- * report plot takes). */
-static json_t *load(const char *path, plot_kind_fn *fn, int *status)
+/* The report into *out, checked to be one of ours that plot draws, and
+ * its kind's function. 0 or -errno, said: -EINVAL when it is not a report
+ * plot takes; another -errno when it cannot be opened or read. */
+static int load(const char *path, json_t **out, plot_kind_fn *fn)
 {
 	const char *schema, *cmd;
 	json_error_t je;
 	json_t *r;
 	FILE *f;
 	size_t i;
+	int err;
 
-	*status = CLI_EXIT_RUNTIME;
 	f = fopen(path, "r");
 	if (!f) {
-		cli_say("%s: %s", path, strerror(errno));
-		return NULL;
+		err = -errno;
+		cli_say("%s: %s", path, strerror(-err));
+		return err;
 	}
 	r = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+	err = ferror(f) ? -EIO : -EINVAL;	/* a directory fails to read */
 	fclose(f);
-	*status = CLI_EXIT_USAGE;
 	if (!r) {
 		cli_say("%s: not an iostorm report (not JSON: line %d: %s)", path, je.line, je.text);
-		return NULL;
+		return err;
 	}
 	schema = cli_gp_name(r, "schema");
 	cmd = cli_gp_name(r, "command");
@@ -89,18 +90,19 @@ static json_t *load(const char *path, plot_kind_fn *fn, int *status)
 		cli_say("%s: not an iostorm report (no \"schema\": \"%s\" and \"command\")", path,
 			CLI_JSON_SCHEMA);
 		json_decref(r);
-		return NULL;
+		return -EINVAL;
 	}
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		if (!strcmp(cmd, kinds[i].command)) {
 			*fn = kinds[i].fn;
-			return r;
+			*out = r;
+			return 0;
 		}
 	}
 	cli_say("%s: a report of '%s', which plot does not draw (it draws run, nop, latency, "
 		"sweep and saturate reports)", path, cmd);
 	json_decref(r);
-	return NULL;
+	return -EINVAL;
 }
 
 /* The report's name with .svg for .json (or added). NULL: out of memory. */
@@ -170,9 +172,10 @@ static int script(plot_kind_fn fn, const json_t *r, bool png, char **buf, size_t
 	return 0;
 }
 
-static int cmd_plot(int argc, char **argv)
+/* The report drawn into the picture's file, whose name is printed: 0 or
+ * -errno, said. */
+static int plot(const struct cli_opts *o)
 {
-	struct cli_opts o;
 	struct cli_outfile pic = { .fd = -1 };
 	plot_kind_fn fn = NULL;
 	json_t *r = NULL;
@@ -180,15 +183,13 @@ static int cmd_plot(int argc, char **argv)
 	size_t len = 0;
 	int rc;
 
-	if (!cli_opts_cmdline(&o, &cli_verb_plot, argc, argv, &rc))
-		return rc;
-	if (o.ntargets != 1) {
+	if (o->ntargets != 1) {
 		cli_say("%s (try 'iostorm plot --help')",
-			o.ntargets ? "one REPORT.json at a time" : "no REPORT.json given");
-		return CLI_EXIT_USAGE;
+			o->ntargets ? "one REPORT.json at a time" : "no REPORT.json given");
+		return -EINVAL;
 	}
-	rc = CLI_EXIT_RUNTIME;
-	out = o.plot_out ? strdup(o.plot_out) : default_out(o.targets[0]);
+	rc = -ENOMEM;
+	out = o->plot_out ? strdup(o->plot_out) : default_out(o->targets[0]);
 	if (!out) {
 		cli_say("out of memory");
 		goto done;
@@ -197,31 +198,43 @@ static int cmd_plot(int argc, char **argv)
 	rc = cli_outfile_reserve(&pic, out);
 	if (rc) {
 		cli_say("%s: %s", out, strerror(-rc));
-		rc = CLI_EXIT_RUNTIME;
+		rc = rc == -EINVAL ? -EIO : rc;		/* the world, not the command line */
 		goto done;
 	}
-	r = load(o.targets[0], &fn, &rc);
-	if (!r)
+	rc = load(o->targets[0], &r, &fn);
+	if (rc)
 		goto done;
-	rc = CLI_EXIT_RUNTIME;
-	if (script(fn, r, is_png(out), &buf, &len, err, sizeof(err)) == -ENOMEM) {
+	rc = script(fn, r, is_png(out), &buf, &len, err, sizeof(err));
+	if (rc == -ENOMEM) {
 		cli_say("out of memory");
 		goto done;
 	}
 	if (!buf) {
-		cli_say("%s: nothing to plot: %s", o.targets[0], err);
+		cli_say("%s: nothing to plot: %s", o->targets[0], err);
+		rc = -ENODATA;
 		goto done;
 	}
-	if (cli_gp_render(buf, len, &pic, err, sizeof(err))) {
+	rc = cli_gp_render(buf, len, &pic, err, sizeof(err));
+	if (rc) {
 		cli_say("%s", err);
+		rc = rc == -EINVAL ? -EIO : rc;		/* gnuplot failing is runtime */
 		goto done;
 	}
 	printf("%s\n", out);
-	rc = CLI_EXIT_OK;
 done:
 	cli_outfile_discard(&pic);
 	free(buf);
 	free(out);
 	json_decref(r);
 	return rc;
+}
+
+static int cmd_plot(int argc, char **argv)
+{
+	struct cli_opts o;
+	int rc = cli_opts_cmdline(&o, &cli_verb_plot, argc, argv);
+
+	if (!rc)
+		rc = plot(&o);
+	return cli_exit_status(rc);
 }

@@ -32,18 +32,18 @@ static int cmd_run(int argc, char **argv)
 	struct cli_run_spec spec = { .op = ENG_OP_READ };
 	const struct eng_target *tp[CLI_MAX_TARGETS];
 	unsigned i;
-	int rc;
+	int rc = cli_opts_cmdline(&o, &cli_verb_run, argc, argv);
 
-	if (!cli_opts_cmdline(&o, &cli_verb_run, argc, argv, &rc))
-		return rc;
+	if (rc)
+		return cli_exit_status(rc);
 	if (!o.ntargets || o.ntargets > CLI_MAX_TARGETS) {
 		cli_say("%s (try 'iostorm run --help')",
 			o.ntargets ? "too many targets" : "no TARGET given");
-		return CLI_EXIT_USAGE;
+		return cli_exit_status(-EINVAL);
 	}
 	rc = cli_targets_open(&ts, &o);
 	if (rc)
-		return rc;
+		return cli_exit_status(rc);
 	for (i = 0; i < ts.n; i++)
 		tp[i] = &ts.t[i];
 	spec.targets = tp;
@@ -51,9 +51,9 @@ static int cmd_run(int argc, char **argv)
 	rc = cli_runner_run(&o, &spec, &rep);
 	if (!rc)
 		rc = cli_report_output(&rep, &o, NULL);
-	if (rep.stalled)
-		cli_runner_abandon(CLI_EXIT_RUNTIME);	/* its workers hold the targets */
+	if (rep.stalled)	/* its workers hold the targets */
+		cli_runner_abandon(cli_exit_status(rc ? rc : -EIO));
 	cli_report_free(&rep);
 	cli_targets_close(&ts);
-	return rc;
+	return cli_exit_status(rc);
 }

@@ -67,22 +67,22 @@ const struct cli_verb cli_verb_saturate = {
 	.run = cmd_saturate,
 };
 
-/* true to go on; false with *status the exit status. */
-static bool parse(struct cli_opts *o, struct cli_sat_opts *so, int argc, char **argv,
-		  int *status)
+/* 0 to go on, or cli_opts_cmdline's -ECANCELED or -EINVAL (said). */
+static int parse(struct cli_opts *o, struct cli_sat_opts *so, int argc, char **argv)
 {
-	if (!cli_opts_cmdline(o, &cli_verb_saturate, argc, argv, status))
-		return false;
+	int rc = cli_opts_cmdline(o, &cli_verb_saturate, argc, argv);
+
+	if (rc)
+		return rc;
 	if (o->demo && o->ntargets) {
 		cli_say("--demo makes its own targets: drop the TARGET operands");
-		*status = CLI_EXIT_USAGE;
-		return false;
+		return -EINVAL;
 	}
 	memset(so, 0, sizeof(*so));
 	so->demo = o->demo;
 	so->compare_placement = o->compare_placement;
 	so->demo_size = o->demo_size;
-	return true;
+	return 0;
 }
 
 static int run_demo(struct cli_opts *o, const struct cli_sat_opts *so)
@@ -90,7 +90,8 @@ static int run_demo(struct cli_opts *o, const struct cli_sat_opts *so)
 	struct cli_demo d;
 	int rc;
 
-	rc = cli_demo_create(&d, so->demo_size, o->quiet);
+	/* cli_demo_create says why and returns an exit status */
+	rc = cli_demo_create(&d, so->demo_size, o->quiet) ? -EIO : 0;
 	if (!rc) {
 		o->targets = d.paths;
 		o->ntargets = d.n;
@@ -103,17 +104,17 @@ static int run_demo(struct cli_opts *o, const struct cli_sat_opts *so)
 }
 
 /* Every NVMe namespace as /dev/NAME; 0 when there is none (or no
- * topology), else the exit status of the run. */
+ * topology), else the run's 0 or -errno. */
 static int run_nvme(struct cli_opts *o, const struct cli_sat_opts *so, bool *none)
 {
 	struct topo *t;
 	char **paths = NULL;
 	unsigned i, n = 0;
-	int rc = CLI_EXIT_OK;
+	int rc = 0;
 
 	*none = true;
 	if (topo_load(&t, NULL, NULL))
-		return CLI_EXIT_OK;
+		return 0;
 	n = topo_ndevs(t);
 	if (n > CLI_MAX_TARGETS)
 		n = CLI_MAX_TARGETS;
@@ -123,12 +124,12 @@ static int run_nvme(struct cli_opts *o, const struct cli_sat_opts *so, bool *non
 		if (asprintf(&paths[i], "/dev/%s", topo_dev(t, i)->name) < 0)
 			paths[i] = NULL;
 		if (!paths[i])
-			rc = CLI_EXIT_RUNTIME;
+			rc = -ENOMEM;
 	}
 	topo_free(t);
 	if (n && (!paths || rc)) {
 		cli_say("out of memory");
-		rc = CLI_EXIT_RUNTIME;
+		rc = -ENOMEM;
 	} else if (n) {
 		*none = false;
 		o->targets = paths;
@@ -141,22 +142,31 @@ static int run_nvme(struct cli_opts *o, const struct cli_sat_opts *so, bool *non
 	return rc;
 }
 
+/* The targets given, --demo's, or else every NVMe namespace, or demo
+ * targets where there is none: 0 or -errno, said. */
+static int saturate(struct cli_opts *o, const struct cli_sat_opts *so)
+{
+	bool none;
+	int rc;
+
+	if (so->demo)
+		return run_demo(o, so);
+	if (o->ntargets)
+		return cli_saturate_run(o, so);
+	rc = run_nvme(o, so, &none);
+	if (!none || rc)
+		return rc;
+	cli_say("no NVMe namespace on this machine: running on demo targets");
+	return run_demo(o, so);
+}
+
 static int cmd_saturate(int argc, char **argv)
 {
 	struct cli_opts o;
 	struct cli_sat_opts so;
-	bool none;
-	int rc;
+	int rc = parse(&o, &so, argc, argv);
 
-	if (!parse(&o, &so, argc, argv, &rc))
-		return rc;
-	if (so.demo)
-		return run_demo(&o, &so);
-	if (o.ntargets)
-		return cli_saturate_run(&o, &so);
-	rc = run_nvme(&o, &so, &none);
-	if (!none || rc)
-		return rc;
-	cli_say("no NVMe namespace on this machine: running on demo targets");
-	return run_demo(&o, &so);
+	if (!rc)
+		rc = saturate(&o, &so);
+	return cli_exit_status(rc);
 }

@@ -155,7 +155,7 @@ static int run_points(const struct cli_opts *o, struct cli_targets *ts,
 	struct cli_opts step = *o;	/* o at this point's depth */
 	char label[64];
 	unsigned i, t;
-	int rc = CLI_EXIT_OK;
+	int rc = 0;
 
 	step.json = NULL;
 	fprintf(f, "%6s %10s %9s %8s %8s %8s %8s   (latency in us, all targets)\n",
@@ -320,7 +320,7 @@ static void curve(struct sweep *w)
 		w->hi = first;
 }
 
-/* The knee and the p99 doubling, then the JSON where asked. */
+/* The knee and the p99 doubling, then the JSON where asked: 0 or -EIO. */
 static int summary(struct sweep *w, FILE *f)
 {
 	const struct point *pt = w->pt;
@@ -363,20 +363,22 @@ static int summary(struct sweep *w, FILE *f)
 		fprintf(f, "p99 doubled: not within QD%u..QD%u\n", pt[w->lo].qd, pt[w->hi - 1].qd);
 	fflush(f);
 	if (!w->o->json)
-		return CLI_EXIT_OK;
-	return cli_out_json(w->o->json, summary_json(w, knee, dbl), CLI_JSON_REPORT);
+		return 0;
+	/* cli_out_json says why it could not write the report */
+	return cli_out_json(w->o->json, summary_json(w, knee, dbl), CLI_JSON_REPORT) ? -EIO : 0;
 }
 
 /* The deepest point's buffers and descriptors, before the first point
- * runs: a sweep that cannot finish says so before it starts (said). */
-static bool deepest_fits(const struct cli_opts *o, const uint32_t *qds, int n)
+ * runs: a sweep that cannot finish says so before it starts. 0 or
+ * cli_limits_check's -errno, said. */
+static int check_deepest(const struct cli_opts *o, const uint32_t *qds, int n)
 {
 	struct cli_opts deep = *o;
 	int i;
 
 	for (deep.qd = 1, i = 0; i < n; i++)
 		deep.qd = qds[i] > deep.qd ? qds[i] : deep.qd;
-	return !cli_limits_check(&deep);
+	return cli_limits_check(&deep);
 }
 
 /* A depth where any IO failed, or a target that stalled or was stopped,
@@ -401,12 +403,13 @@ static int cmd_sweep(int argc, char **argv)
 	uint32_t qds[CLI_MAX_QDS];
 	char err[256];
 	FILE *f;
-	int n, i, rc;
+	int n = 0, i, rc, done;
 
-	if (!cli_opts_cmdline(&o, &cli_verb_sweep, argc, argv, &rc))
-		return rc;
 	memset(pt, 0, sizeof(pt));
-	rc = CLI_EXIT_USAGE;
+	rc = cli_opts_cmdline(&o, &cli_verb_sweep, argc, argv);
+	if (rc)
+		goto out;
+	rc = -EINVAL;
 	n = cli_qd_list_parse(o.qd_list ? o.qd_list : DEFAULT_QDS, qds, CLI_MAX_QDS, err,
 			      sizeof(err));
 	if (n < 0)
@@ -414,13 +417,11 @@ static int cmd_sweep(int argc, char **argv)
 	else if (!o.ntargets || o.ntargets > CLI_MAX_TARGETS)
 		cli_say("%s (try 'iostorm sweep --help')",
 			o.ntargets ? "too many targets" : "no TARGET given");
-	else if (deepest_fits(&o, qds, n))
+	else if (!(rc = check_deepest(&o, qds, n)))
 		rc = cli_targets_open(&ts, &o);
-	else
-		rc = CLI_EXIT_RUNTIME;
 	if (!rc && !(fl = calloc(1, sizeof(*fl)))) {
 		cli_say("out of memory");
-		rc = CLI_EXIT_RUNTIME;
+		rc = -ENOMEM;
 	}
 	if (rc)
 		goto out;
@@ -434,14 +435,14 @@ static int cmd_sweep(int argc, char **argv)
 			    .interrupted = cli_runner_interrupted() };
 	/* a point that failed as a whole (said) keeps the ones before it; a
 	 * stop request before any point measured still gets its report */
-	if (rc != CLI_EXIT_USAGE && (pt[0].done || (!rc && w.interrupted))) {
-		i = summary(&w, f);
-		rc = rc ? rc : i;
+	if (rc != -EINVAL && (pt[0].done || (!rc && w.interrupted))) {
+		done = summary(&w, f);
+		rc = rc ? rc : done;
 	}
 	if (!rc && had_errors(pt, (unsigned)n, fl))
-		rc = CLI_EXIT_RUNTIME;
-	if (fl->stalled)
-		cli_runner_abandon(rc ? rc : CLI_EXIT_RUNTIME);	/* workers hold a target */
+		rc = -EIO;
+	if (fl->stalled)	/* workers hold a target */
+		cli_runner_abandon(cli_exit_status(rc ? rc : -EIO));
 out:
 	for (i = 0; i < CLI_MAX_QDS; i++) {
 		free(pt[i].total.tl.s);
@@ -449,5 +450,5 @@ out:
 	}
 	free(fl);
 	cli_targets_close(&ts);
-	return rc;
+	return cli_exit_status(rc);
 }

@@ -376,7 +376,8 @@ static json_t *json_report(struct topo *t, const struct topo_dev *const *devs, u
 }
 
 /* The devices to report: the targets (a file and its disk are one device,
- * one row) or every NVMe namespace. The count, or -1 having said why. */
+ * one row) or every NVMe namespace. The count, or -errno having said why
+ * (a target that cannot be found is a runtime error, never -EINVAL). */
 static int select_devs(struct topo *t, const struct cli_opts *o,
 		       const struct topo_dev **devs)
 {
@@ -394,7 +395,7 @@ static int select_devs(struct topo *t, const struct cli_opts *o,
 			cli_say("%s: %s", o->targets[i],
 				ret == -ENOENT && o->topology ? "no such block device in the topology" :
 				strerror(-ret));
-			return -1;
+			return ret == -EINVAL ? -ENODEV : ret;
 		}
 		for (k = 0; k < ndevs && devs[k] != devs[ndevs]; k++)
 			;
@@ -403,47 +404,60 @@ static int select_devs(struct topo *t, const struct cli_opts *o,
 	return (int)ndevs;
 }
 
-static int cmd_topo(int argc, char **argv)
+/* The topology, its devices and findings, as text, a drawing or JSON:
+ * 0 or -errno, said. */
+static int topo_report(const struct cli_opts *o)
 {
 	const struct topo_dev **devs = NULL;
 	struct topo_finding *f = NULL;
 	struct topo *t = NULL;
-	struct cli_opts o;
-	int ndevs, nf = 0, rc = CLI_EXIT_RUNTIME;
+	int ndevs, nf = 0, rc;
 
-	if (!cli_opts_cmdline(&o, &cli_verb_topo, argc, argv, &rc))
+	rc = cli_topo_load(o->topology, &t);
+	if (rc)
 		return rc;
-	if (cli_topo_load(o.topology, &t))
-		return CLI_EXIT_RUNTIME;
-	rc = CLI_EXIT_RUNTIME;
-	devs = calloc((size_t)(o.ntargets ? o.ntargets : topo_ndevs(t)) + 1, sizeof(*devs));
+	rc = -ENOMEM;
+	devs = calloc((size_t)(o->ntargets ? o->ntargets : topo_ndevs(t)) + 1, sizeof(*devs));
 	if (!devs)
 		goto oom;
-	ndevs = select_devs(t, &o, devs);
-	if (ndevs < 0)
+	ndevs = select_devs(t, o, devs);
+	if (ndevs < 0) {
+		rc = ndevs;
 		goto out;
+	}
 	nf = topo_findings(t, devs, (unsigned)ndevs, &f);
 	if (nf < 0)
 		goto oom;
-	if (o.dot && o.json && !strcmp(o.json, "-")) {
+	if (o->dot && o->json && !strcmp(o->json, "-")) {
 		cli_say("--dot and --json - both want stdout: give --json a file");
-		rc = CLI_EXIT_USAGE;
+		rc = -EINVAL;
 		goto out;
 	}
-	if (o.dot ? cli_topo_dot(stdout, t, o.topology, devs, (unsigned)ndevs, f, nf) :
-		    (print_text(cli_out_text(&o), t, &o, devs, (unsigned)ndevs, f, nf), 0))
+	if (o->dot ? cli_topo_dot(stdout, t, o->topology, devs, (unsigned)ndevs, f, nf) :
+		     (print_text(cli_out_text(o), t, o, devs, (unsigned)ndevs, f, nf), 0))
 		goto oom;
-	rc = CLI_EXIT_OK;
-	if (o.json)
-		rc = cli_out_json(o.json, json_report(t, devs, (unsigned)ndevs, f, nf),
-				  TOPO_JSON_FLAGS);
+	rc = 0;
+	/* cli_out_json says why it could not write the report */
+	if (o->json && cli_out_json(o->json, json_report(t, devs, (unsigned)ndevs, f, nf),
+				    TOPO_JSON_FLAGS))
+		rc = -EIO;
 	goto out;
 oom:
 	cli_say("out of memory");
-	rc = CLI_EXIT_RUNTIME;
+	rc = -ENOMEM;
 out:
 	free(f);
 	free(devs);
 	topo_free(t);
 	return rc;
+}
+
+static int cmd_topo(int argc, char **argv)
+{
+	struct cli_opts o;
+	int rc = cli_opts_cmdline(&o, &cli_verb_topo, argc, argv);
+
+	if (!rc)
+		rc = topo_report(&o);
+	return cli_exit_status(rc);
 }

@@ -309,29 +309,27 @@ static void usage(const struct cli_opts *o, const char *synopsis, FILE *f)
 /* ---- a command's front end ---- */
 
 /* Parses into o as it is (defaults already there); see cli_opts_cmdline. */
-static bool parse_cmdline(struct cli_opts *o, const char *synopsis, int argc,
-			  char **argv, int *status)
+static int parse_cmdline(struct cli_opts *o, const char *synopsis, int argc,
+			 char **argv)
 {
 	enum cli_parse_outcome outcome = CLI_PARSE_GO;
 	char err[512];
 
-	*status = CLI_EXIT_OK;
 	if (cli_opts_parse(o, argc, argv, &outcome, err, sizeof(err))) {
 		cli_say("%s (try 'iostorm %s --help')", err, o->cmd);
-		*status = CLI_EXIT_USAGE;
-		return false;
+		return -EINVAL;
 	}
 	if (outcome == CLI_PARSE_HELP)
 		usage(o, synopsis, stdout);
 	else if (outcome == CLI_PARSE_VERSION)
 		printf("iostorm %s\n", IOSTORM_VERSION);
-	return outcome == CLI_PARSE_GO;
+	return outcome == CLI_PARSE_GO ? 0 : -ECANCELED;
 }
 
-bool cli_opts_cmdline(struct cli_opts *o, const struct cli_verb *v, int argc,
-		      char **argv, int *status)
+int cli_opts_cmdline(struct cli_opts *o, const struct cli_verb *v, int argc,
+		     char **argv)
 {
 	cli_opts_init(o, v->name, v->groups);
 	cli_out_verb(v->name);
-	return parse_cmdline(o, v->synopsis, argc, argv, status);
+	return parse_cmdline(o, v->synopsis, argc, argv);
 }

@@ -161,11 +161,12 @@ const struct cli_optdesc *cli_opt_find_abbrev(const struct cli_opts *o, const ch
 int cli_opts_set(struct cli_opts *o, const char *name, const char *val,
 		 char *err, size_t errlen);
 /* A command's front end: v's defaults, then argv; from here on every line
- * on stderr names v (cli_out_verb). Prints --help (synopsis then options)
- * or --version to stdout, or the error as one line on stderr. true: go on; false: return *status (0 after help or version, 2
- * after an error). */
-bool cli_opts_cmdline(struct cli_opts *o, const struct cli_verb *v, int argc,
-		      char **argv, int *status);
+ * on stderr names v (cli_out_verb). 0: go on. -ECANCELED: --help
+ * (synopsis then options) or --version was printed to stdout and there is
+ * nothing to run (cli_exit_status makes it 0). -EINVAL: argv is refused,
+ * said in one line on stderr (exit 2). */
+int cli_opts_cmdline(struct cli_opts *o, const struct cli_verb *v, int argc,
+		     char **argv);
 
 /* Bounded number parsers, exported for tests and other commands.
  * All return 0 or -EINVAL with err naming what and why. */

@@ -231,9 +231,8 @@ static void print_table(const struct cli_report *r, const struct cli_opts *o,
 int cli_report_output(const struct cli_report *r, const struct cli_opts *o,
 		      json_t *extra)
 {
-	int errs = report_had_errors(r) ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+	int errs = report_had_errors(r) ? -EIO : 0;
 	json_t *j;
-	int rc;
 
 	print_table(r, o, cli_out_text(o));
 	if (!o->json)
@@ -243,8 +242,8 @@ int cli_report_output(const struct cli_report *r, const struct cli_opts *o,
 		json_decref(j);
 		j = NULL;
 	}
-	rc = cli_out_json(o->json, j, CLI_JSON_REPORT);
-	return rc ? rc : errs;
+	/* cli_out_json says why it could not write the report */
+	return cli_out_json(o->json, j, CLI_JSON_REPORT) ? -EIO : errs;
 }
 
 void cli_report_free(struct cli_report *r)

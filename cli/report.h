@@ -90,8 +90,8 @@ void cli_dev_rates(struct cli_dev *d);
 /* Sums the devices into r->total (merging histograms when present). */
 int cli_report_total(struct cli_report *r);
 /* The table on cli_out_text(o), then the JSON where --json asks for it,
- * with extra's keys (NULL: none) after the report's own. Returns the exit
- * status: 1 also when any device had an IO error, once all is written. */
+ * with extra's keys (NULL: none) after the report's own. 0 or -errno,
+ * said: -EIO also when any device had an IO error, once all is written. */
 int cli_report_output(const struct cli_report *r, const struct cli_opts *o,
 		      json_t *extra);
 void cli_report_free(struct cli_report *r);

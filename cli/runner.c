@@ -677,13 +677,19 @@ static int launch(struct runctx *c, const struct eng_job *jobs)
 	return 0;
 }
 
-/* The one place that turns failures (said already) into an exit status. */
+/* What the engine, the kernel or a device refused fails at run time,
+ * whatever its errno: an EINVAL from io_uring_setup is not a usage error. */
+static int refused(int err)
+{
+	return err == -EINVAL ? -EOPNOTSUPP : err;
+}
+
 int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 		   struct cli_report *out)
 {
 	struct eng_job *jobs = NULL;
 	struct runctx c;
-	int err, rc;
+	int err;
 
 	memset(out, 0, sizeof(*out));
 	cli_runner_signals();
@@ -691,22 +697,19 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 	if (err)
 		cli_say("%s", err == -ENOMEM ? "out of memory" : "no workers to run");
 	c.mode = runner_mode(o, spec->targets, spec->targets ? spec->ntargets : 0);
-	rc = err ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
-	if (!rc) {
+	if (!err)
 		err = prepare(&c, &jobs);
-		rc = err == -EINVAL ? CLI_EXIT_USAGE : err ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
-	}
-	if (!rc && launch(&c, jobs))
-		rc = CLI_EXIT_RUNTIME;
-	if (!rc)
+	if (!err)
+		err = refused(launch(&c, jobs));
+	if (!err)
 		out->unfixed_bufs = say_unfixed(&c);
-	if (!rc) {
+	if (!err) {
 		measure(&c);
-		rc = check_results(&c, 0) ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+		err = refused(check_results(&c, 0));
 	}
-	if (!rc && collect(&c, out)) {
+	if (!err && collect(&c, out)) {
 		cli_say("out of memory");
-		rc = CLI_EXIT_RUNTIME;
+		err = -ENOMEM;
 	}
 	free(jobs);
 	if (c.r)
@@ -717,5 +720,5 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 	/* a stalled worker may still answer a snapshot into the run's memory,
 	 * not into the timeline's copies: those are the runner's own */
 	cli_tl_free(&c.tl);
-	return rc;
+	return err;
 }

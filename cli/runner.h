@@ -1,9 +1,8 @@
 /* One measured run of the engine, reusable by every command: open the
  * targets, build the jobs, ramp, measure with a live line, stop on the
  * time, the IO count or SIGINT/SIGTERM, and gather per-device figures.
- * Errors are printed here as one line. cli_targets_open and cli_runner_run
- * return a CLI_EXIT_* status for the command to exit with; everything
- * inside runner.c returns 0 or -errno. */
+ * Errors are printed here as one line; every call returns 0 or -errno
+ * (-EINVAL: the options do not fit, a usage error; see cli_exit_status). */
 #ifndef CLI_RUNNER_H
 #define CLI_RUNNER_H
 
@@ -22,7 +21,9 @@ struct cli_targets {
 
 /* Opens o->targets: checks each one's kind and size, that no device is
  * listed twice, and that --bs and --range fit its logical block size.
- * Returns CLI_EXIT_OK, CLI_EXIT_USAGE or CLI_EXIT_RUNTIME. */
+ * 0 or -errno, said: -EINVAL when the options do not fit a target (a
+ * usage error); a target that cannot be opened is any other -errno (a
+ * file system refusing O_DIRECT too). */
 int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o);
 void cli_targets_close(struct cli_targets *ts);
 
@@ -42,8 +43,10 @@ struct cli_run_spec {
 };
 
 /* Runs spec with options o and fills out (free with cli_report_free, also
- * after a failure). An interrupted run still returns CLI_EXIT_OK with
- * out->interrupted set. */
+ * after a failure). 0 or -errno, said: -EINVAL only for options that do
+ * not fit; a worker or the kernel refusing is another -errno. An
+ * interrupted run still returns 0 with out->interrupted set; IOs that
+ * completed with an error are in out, not in the return value. */
 int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 		   struct cli_report *out);
 /* SIGINT or SIGTERM arrived (handlers are installed by the first run, or
@@ -52,7 +55,8 @@ bool cli_runner_interrupted(void);
 /* A second stop request came: wait for no worker any more. */
 bool cli_runner_hurried(void);
 void cli_runner_signals(void);
-/* Flushes every stream and ends the process with rc at once: for a run
+/* Flushes every stream and ends the process with exit status rc (a
+ * CLI_EXIT_*, from cli_exit_status) at once: for a run
  * whose stalled workers are still in the kernel (out->stalled), once the
  * report and JSON are written. */
 _Noreturn void cli_runner_abandon(int rc);

@@ -12,7 +12,7 @@
 #include "cli/saturate.h"
 
 /* sat_smt.c: the two SMT steps where the machine has SMT; s->smt. Said
- * on stderr like the other steps; CLI_EXIT_* of the runner. */
+ * on stderr like the other steps; 0 or -errno of the runner. */
 int cli_sat_smt(struct sat *s);
 
 /* sat_ceiling.c: after cli_sat_analyse, measures each node's memory

@@ -143,7 +143,7 @@ int cli_sat_step(struct sat *s, enum sat_fig f, int only)
 	}
 	if (!spec.ntargets) {
 		s->step++;
-		return CLI_EXIT_OK;
+		return 0;
 	}
 	step_opts.qd = step_qd(s, f);
 	step_opts.batch = s->o->batch < step_opts.qd ? s->o->batch : step_opts.qd;
@@ -278,24 +278,25 @@ bool cli_sat_any_done(const struct sat *s)
 /* The analysis, the table and the JSON, once the steps have run. */
 static int conclude(struct sat *s)
 {
-	int errs = s->io_errors ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+	int errs = s->io_errors ? -EIO : 0;
 	int rc;
 
 	if (cli_sat_analyse(s)) {
 		cli_say("out of memory");
-		return CLI_EXIT_RUNTIME;
+		return -ENOMEM;
 	}
 	rc = cli_sat_ceiling(s);
 	if (rc) {
 		cli_say("%s", rc == -ENOMEM ? "out of memory" :
 			"the ceiling model refused the tree built from the topology");
-		return CLI_EXIT_RUNTIME;
+		/* a refused tree is our bug, not the command line's */
+		return rc == -ENOMEM ? rc : -EPROTO;
 	}
 	cli_sat_print_report(s);
 	if (!s->o->json)
 		return errs;
-	rc = cli_out_json(s->o->json, cli_sat_json(s), CLI_JSON_REPORT);
-	return rc ? rc : errs;
+	/* cli_out_json says why it could not write the report */
+	return cli_out_json(s->o->json, cli_sat_json(s), CLI_JSON_REPORT) ? -EIO : errs;
 }
 
 int cli_sat_open(struct sat *s, const struct cli_opts *o,
@@ -310,7 +311,7 @@ int cli_sat_open(struct sat *s, const struct cli_opts *o,
 	s->out = cli_out_text(o);
 	if (!o->ntargets || o->ntargets > CLI_MAX_TARGETS) {
 		cli_say("%s", o->ntargets ? "too many targets" : "no TARGET given");
-		return CLI_EXIT_USAGE;
+		return -EINVAL;
 	}
 	rc = cli_targets_open(&s->ts, o);
 	if (rc)
@@ -319,20 +320,19 @@ int cli_sat_open(struct sat *s, const struct cli_opts *o,
 	s->dev = calloc(s->n, sizeof(*s->dev));
 	if (!s->dev) {
 		cli_say("out of memory");
-		return CLI_EXIT_RUNTIME;
+		return -ENOMEM;
 	}
 	for (i = 0; i < s->n; i++)
 		s->dev[i].t = &s->ts.t[i];
 	load_topology(s);
 	s->host_cpus = host_cpus();
-	return CLI_EXIT_OK;
+	return 0;
 }
 
 int cli_saturate_run(const struct cli_opts *o, const struct cli_sat_opts *so)
 {
 	struct sat s;
-	unsigned i;
-	int rc;
+	int rc, done;
 
 	rc = cli_sat_open(&s, o, so);
 	if (rc) {
@@ -342,12 +342,12 @@ int cli_saturate_run(const struct cli_opts *o, const struct cli_sat_opts *so)
 	plan(&s);
 	rc = run_all(&s);
 	/* a step that failed as a whole (said) keeps what the others measured */
-	if (rc != CLI_EXIT_USAGE && cli_sat_any_done(&s)) {
-		i = (unsigned)conclude(&s);
-		rc = rc ? rc : (int)i;
+	if (rc != -EINVAL && cli_sat_any_done(&s)) {
+		done = conclude(&s);
+		rc = rc ? rc : done;
 	}
-	if (s.stalled)
-		cli_runner_abandon(rc ? rc : CLI_EXIT_RUNTIME);	/* workers hold targets */
+	if (s.stalled)	/* workers hold targets */
+		cli_runner_abandon(cli_exit_status(rc ? rc : -EIO));
 	cli_sat_close(&s);
 	return rc;
 }

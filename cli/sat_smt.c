@@ -74,7 +74,7 @@ int cli_sat_smt(struct sat *s)
 	int rc;
 
 	if (!s->smt.tried || s->dev[0].failed)
-		return CLI_EXIT_OK;
+		return 0;
 	s->smt.one_busy_pct = MODEL_GAP_UNKNOWN;
 	rc = smt_step(s, 1, &s->smt.one, &s->smt.one_busy_pct);
 	if (!rc && !cli_runner_interrupted())

@@ -28,7 +28,8 @@ struct cli_sat_opts {
 };
 
 /* Runs every step on o->targets and prints the report (and JSON where
- * o->json asks). Returns the exit status. */
+ * o->json asks). 0 or -errno, said: -EIO when any IO failed, once the
+ * report is written. */
 int cli_saturate_run(const struct cli_opts *o, const struct cli_sat_opts *so);
 
 /* ---- The run in pieces ----
@@ -108,7 +109,8 @@ struct sat {
 	} ceil;
 };
 
-/* sat_run.c; all return a CLI_EXIT_* status. */
+/* sat_run.c; all return 0 or -errno, said (-EINVAL: a usage error; see
+ * cli_exit_status). */
 /* Fills s (zeroed first) from o: opens the targets, loads the topology.
  * Call cli_sat_close in every case. Says what went wrong in one line. */
 int cli_sat_open(struct sat *s, const struct cli_opts *o,

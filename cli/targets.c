@@ -143,27 +143,27 @@ static int check_targets(const struct cli_targets *ts, const struct cli_opts *o)
 	return err ? err : check_json_path(ts, o->json);
 }
 
-/* A target that cannot be opened fails at run time; one the options do
- * not fit is a usage error. */
+/* A target that cannot be opened fails at run time, even where open says
+ * EINVAL (a file system refusing O_DIRECT); one the options do not fit is
+ * a usage error. */
 int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o)
 {
-	int rc = CLI_EXIT_OK;
+	int err;
 
 	ts->n = 0;
 	ts->t = calloc(o->ntargets ? o->ntargets : 1, sizeof(*ts->t));
 	if (!ts->t) {
 		cli_say("out of memory");
-		return CLI_EXIT_RUNTIME;
+		return -ENOMEM;
 	}
-	if (cli_limits_check(o))
-		rc = CLI_EXIT_RUNTIME;
-	else if (open_all(ts, o))
-		rc = CLI_EXIT_RUNTIME;
-	else if (check_targets(ts, o))
-		rc = CLI_EXIT_USAGE;
-	if (rc)
+	err = cli_limits_check(o);
+	if (!err && (err = open_all(ts, o)) == -EINVAL)
+		err = -EOPNOTSUPP;
+	if (!err)
+		err = check_targets(ts, o);
+	if (err)
 		cli_targets_close(ts);
-	return rc;
+	return err;
 }
 
 void cli_targets_close(struct cli_targets *ts)

@@ -19,5 +19,6 @@ int cli_topo_load(const char *xml, struct topo **t)
 			xml);
 	else
 		cli_say("%s: %s", xml, strerror(-ret));
-	return -1;
+	/* only a file's contents are the user's to fix */
+	return !xml && ret == -EINVAL ? -EIO : ret;
 }

@@ -5,7 +5,10 @@
 
 #include "topo/topo.h"
 
-/* Loads xml (NULL: this machine) into *t. 0, or -1 having said why. */
+/* Loads xml (NULL: this machine) into *t. 0 or -errno, said: -EINVAL
+ * when hwloc refuses the file xml (its contents, a usage error); any other
+ * -errno when xml cannot be opened or read, or this machine's topology
+ * cannot be loaded (a runtime error). */
 int cli_topo_load(const char *xml, struct topo **t);
 
 #endif

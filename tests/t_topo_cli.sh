@@ -36,11 +36,11 @@ grep -q '/nonexistent/iostorm-target' "$tmp/err" || bad "missing target not name
 expect 1 "$IOSTORM" topo --topology /nonexistent/server.xml
 grep -q 'server.xml' "$tmp/err" || bad "missing XML not named"
 echo 'not xml' >"$tmp/bad.xml"
-expect 1 "$IOSTORM" topo --topology "$tmp/bad.xml"
+expect 2 "$IOSTORM" topo --topology "$tmp/bad.xml"
 grep -q 'bad.xml' "$tmp/err" || bad "invalid XML not named"
 expect 1 "$IOSTORM" topo --topology "$tmp"
 # hwloc 2.9 itself crashes on this one (a PU without complete_cpuset)
-expect 1 "$IOSTORM" topo --topology tests/fixtures/topo-hwloc-crash.xml
+expect 2 "$IOSTORM" topo --topology tests/fixtures/topo-hwloc-crash.xml
 grep -q 'not an lstopo XML export' "$tmp/err" || bad "a file hwloc crashes on is not refused"
 # a pipe is read once, though hwloc reads the export twice (topo/xml.c)
 expect 0 "$IOSTORM" topo --topology <(cat tests/fixtures/topo-2node-imbalance.xml)

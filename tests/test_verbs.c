@@ -2,8 +2,8 @@
  * option of every verb is taken on the command line (long and short) and,
  * where the verb may be a job file's command, as a job-file key that comes
  * back as the same argument; every verb's --help and the man page list
- * every option; the front end's outcomes are exit statuses, never the
- * parser's help/version outcome. An option added without a sample value
+ * every option; the front end answers 0, -ECANCELED or -EINVAL, which
+ * cli_exit_status maps to the exit statuses. An option added without a sample value
  * below fails here, so it cannot quietly miss job files. */
 #include <errno.h>
 #include <fcntl.h>
@@ -103,7 +103,7 @@ static void help_text(const struct cli_verb *v, char *buf, size_t len)
 {
 	char *a[] = { (char *)v->name, "--help", NULL };
 	struct cli_opts o;
-	int fd = open(out, O_RDWR | O_CREAT | O_TRUNC, 0600), saved = dup(1), status = -1;
+	int fd = open(out, O_RDWR | O_CREAT | O_TRUNC, 0600), saved = dup(1);
 	ssize_t n;
 
 	buf[0] = '\0';
@@ -111,7 +111,7 @@ static void help_text(const struct cli_verb *v, char *buf, size_t len)
 		return;
 	fflush(stdout);
 	dup2(fd, 1);
-	CHECK(!cli_opts_cmdline(&o, v, 2, a, &status) && status == CLI_EXIT_OK);
+	CHECK(cli_opts_cmdline(&o, v, 2, a) == -ECANCELED);
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);
@@ -338,7 +338,8 @@ static void test_fmt(void)
 	}
 }
 
-/* The front end answers with exit statuses; the parser's outcome for
+/* The front end answers 0 (go on), -ECANCELED (help or version printed:
+ * exit 0) or -EINVAL (a usage error: exit 2); the parser's outcome for
  * --help is an enum of its own beside a 0 return. */
 static void test_outcomes(void)
 {
@@ -347,19 +348,21 @@ static void test_outcomes(void)
 	char errbuf[256];
 	enum cli_parse_outcome outcome = CLI_PARSE_GO;
 	struct cli_opts o;
-	int status = -1, saved = dup(1), fd = open("/dev/null", O_WRONLY);
+	int saved = dup(1), fd = open("/dev/null", O_WRONLY);
 
 	fflush(stdout);
 	dup2(fd, 1);
-	CHECK(!cli_opts_cmdline(&o, &cli_verb_run, 2, help, &status) && status == CLI_EXIT_OK);
-	status = -1;
-	CHECK(!cli_opts_cmdline(&o, &cli_verb_topo, 2, ver, &status) && status == CLI_EXIT_OK);
+	CHECK(cli_opts_cmdline(&o, &cli_verb_run, 2, help) == -ECANCELED);
+	CHECK(cli_opts_cmdline(&o, &cli_verb_topo, 2, ver) == -ECANCELED);
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);
 	close(fd);
-	CHECK(!cli_opts_cmdline(&o, &cli_verb_topo, 3, bad, &status) && status == CLI_EXIT_USAGE);
-	CHECK(cli_opts_cmdline(&o, &cli_verb_topo, 2, good, &status) && !strcmp(o.json, "-"));
+	CHECK(cli_opts_cmdline(&o, &cli_verb_topo, 3, bad) == -EINVAL);
+	CHECK(cli_opts_cmdline(&o, &cli_verb_topo, 2, good) == 0 && !strcmp(o.json, "-"));
+	CHECK(cli_exit_status(0) == CLI_EXIT_OK && cli_exit_status(-ECANCELED) == CLI_EXIT_OK);
+	CHECK(cli_exit_status(-EINVAL) == CLI_EXIT_USAGE);
+	CHECK(cli_exit_status(-ENOENT) == CLI_EXIT_RUNTIME && cli_exit_status(-EIO) == CLI_EXIT_RUNTIME);
 	cli_opts_init(&o, "run", cli_verb_run.groups);
 	CHECK(cli_opts_parse(&o, 2, help, &outcome, errbuf, sizeof(errbuf)) == 0 &&
 	      outcome == CLI_PARSE_HELP);
