@@ -22,7 +22,7 @@ bad "bs not a power of two" 2 "--bs.*power of two" plan --topology "$two" --driv
 bad "a target" 2 "no targets" plan --topology "$two" --drive-iops 1m nvme0n1
 bad "missing xml" 1 "nonexistent.xml" plan --topology /nonexistent.xml --drive-iops 1m
 echo 'not xml' >"$T_DIR/bad.xml"
-bad "bad xml" 1 "bad.xml.*lstopo" plan --topology "$T_DIR/bad.xml" --drive-iops 1m
+bad "bad xml" 2 "bad.xml.*lstopo" plan --topology "$T_DIR/bad.xml" --drive-iops 1m
 bad "missing report" 1 "nope.json" plan --topology "$two" --from "$T_DIR/nope.json"
 echo '{' >"$T_DIR/broken.json"
 bad "report not JSON" 2 "broken.json.*not JSON" plan --topology "$two" --from "$T_DIR/broken.json"
