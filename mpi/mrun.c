@@ -51,7 +51,7 @@ static int setup(struct mrun *x)
 		rc = CLI_EXIT_USAGE;
 	}
 	if (!rc)
-		rc = cli_targets_open(&x->ts, &x->o);
+		rc = cli_exit_status(cli_targets_open(&x->ts, &x->o));
 	return mpi_agree(m, rc);
 }
 
@@ -70,7 +70,7 @@ static int measure(struct mrun *x)
 	rc = mpi_sync(x->m, CLI_EXIT_OK, &intr);
 	if (rc)
 		return rc;
-	rc = cli_runner_run(&x->o, &spec, &x->rep);
+	rc = cli_exit_status(cli_runner_run(&x->o, &spec, &x->rep));
 	x->ran = !rc;
 	return rc;
 }
@@ -224,16 +224,15 @@ static int gather(struct mrun *x, int rc)
 int mpi_run(struct mpi_ctx *m, int argc, char **argv)
 {
 	struct mrun x;
-	bool go;
 	int rc;
 
 	memset(&x, 0, sizeof(x));
 	x.m = m;
 	m->quiet_others = true;
-	go = cli_opts_cmdline(&x.o, &cli_verb_run, argc, argv, &rc);
+	rc = cli_opts_cmdline(&x.o, &cli_verb_run, argc, argv);
 	m->quiet_others = false;
-	if (!go)
-		return rc;
+	if (rc)
+		return cli_exit_status(rc);
 	rc = setup(&x);
 	if (!rc && !x.h.same)
 		rc = gather(&x, mpi_max(measure(&x)));

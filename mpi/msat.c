@@ -30,20 +30,20 @@ struct msat {
 /* false: return *status (an error said by rank 0, or help printed). */
 static bool parse(struct msat *x, int argc, char **argv, int *status)
 {
-	bool go;
+	int rc;
 
 	x->m->quiet_others = true;	/* the same argv everywhere: say it once */
-	go = cli_opts_cmdline(&x->o, &cli_verb_saturate, argc, argv, status);
-	if (go && x->o.demo && x->o.ntargets) {
+	rc = cli_opts_cmdline(&x->o, &cli_verb_saturate, argc, argv);
+	if (!rc && x->o.demo && x->o.ntargets) {
 		cli_say("--demo makes its own targets: drop the TARGET operands");
-		*status = CLI_EXIT_USAGE;
-		go = false;
+		rc = -EINVAL;
 	}
 	x->m->quiet_others = false;
 	x->so.demo = x->o.demo;
 	x->so.compare_placement = x->o.compare_placement;
 	x->so.demo_size = x->o.demo_size;
-	return go;
+	*status = cli_exit_status(rc);
+	return !rc;
 }
 
 /* Targets and saturate's setup on every rank; the worst status, said. */
@@ -68,7 +68,7 @@ static int setup(struct msat *x)
 	if (!rc && !m->rank)
 		rc = cli_out_reserve(x->o.json);
 	if (!rc)
-		rc = cli_sat_open(&x->s, &x->o, &x->so);
+		rc = cli_exit_status(cli_sat_open(&x->s, &x->o, &x->so));
 	if (!rc && !x->cluster) {
 		cli_say("out of memory");
 		rc = CLI_EXIT_RUNTIME;
@@ -111,7 +111,7 @@ static int host_alone(struct msat *x)
 	if (!rc && x->so.compare_placement && !cli_runner_interrupted())
 		rc = cli_sat_step(s, SAT_QDN_REMOTE, -1);
 	s->interrupted |= cli_runner_interrupted();
-	return rc;
+	return cli_exit_status(rc);
 }
 
 /* Every host's turn, one after the other; the worst status. */
@@ -159,7 +159,7 @@ static int cluster_step(struct msat *x, enum sat_fig f, const char *key)
 
 	for (i = 0; i < s->n; i++)
 		ran[i] = !s->dev[i].failed;
-	rc = cli_sat_step(s, f, -1);
+	rc = cli_exit_status(cli_sat_step(s, f, -1));
 	for (i = 0; !rc && i < s->n; i++) {
 		const struct cli_dev *d = &s->dev[i].fig[f];
 
