@@ -432,20 +432,24 @@ static inline uint64_t uring_left(const struct eng_worker *w)
 /*
  * Walk every ready CQE, then publish the head once. The tail is read once
  * (acquire: the CQEs before it are written), not once per CQE. Each CQE is
- * completed by eng_done_io on a local copy of the worker's fields (see
- * struct eng_done for why); an error, a short read or the IO that reaches
- * the limit is settled by the worker itself, with the copy written back
- * first and read again after.
+ * completed by eng_done_io on locals (struct eng_done says why); an error,
+ * a short read or the IO that reaches the limit is settled by the worker
+ * itself, with the locals written back first and read again after.
  */
 ENG_ALWAYS_INLINE uint32_t uring_reap(struct eng_worker *w, uint64_t now)
 {
 	struct io_uring_cq *cq = &w->u.ring.cq;
 	uint32_t head = *cq->khead, tail = io_uring_smp_load_acquire(cq->ktail);
-	uint32_t n = tail - head, mask = cq->ring_mask;
-	uint64_t left = uring_left(w);
-	struct eng_done d;
+	uint32_t n = tail - head, mask = cq->ring_mask, expect, nfree;
+	uint64_t left = uring_left(w), ios, run_ns, run_n;
+	bool timed;
+	const struct eng_done d = {
+		.free_slot = w->free_slot, .slot_ns = w->slot_ns,
+		.expect = &expect, .timed = &timed, .nfree = &nfree,
+		.ios = &ios, .run_ns = &run_ns, .run_n = &run_n,
+	};
 
-	eng_done_load(&d, w);
+	eng_done_get(&d, w);
 	for (; head != tail; head++) {
 		const struct io_uring_cqe *cqe = &cq->cqes[head & mask];
 		uint32_t slot = (uint32_t)cqe->user_data;
@@ -453,20 +457,20 @@ ENG_ALWAYS_INLINE uint32_t uring_reap(struct eng_worker *w, uint64_t now)
 		bool ok;
 
 		uring_chk_reap(w, slot, res, now);
-		ok = eng_done_io(&d, slot, res, now);
+		ok = eng_done_io(w, &d, slot, res, now);
 		if (eng_likely(ok && left > 1)) {
 			left--;
 			continue;
 		}
-		eng_done_store(w, &d);
+		eng_done_put(w, &d);
 		eng_worker_settle(w, ok, res);
-		eng_done_load(&d, w);
+		eng_done_get(&d, w);
 		left = uring_left(w);
 	}
 	if (n)
 		io_uring_smp_store_release(cq->khead, tail);
-	eng_done_store(w, &d);
-	if (d.hist)
+	eng_done_put(w, &d);
+	if (w->hist)
 		eng_worker_flush(w);
 	return n;
 }

@@ -166,90 +166,93 @@ static inline void eng_worker_flush(struct eng_worker *w)
 	w->run_n = 0;
 }
 
+#define ENG_ALWAYS_INLINE static inline __attribute__((always_inline))
+
 /*
- * What completing an IO reads and writes, copied out of the worker: a
- * backend's reap completes a whole run of CQEs on a local copy and writes
- * it back once (eng_done_load, eng_done_store), because every store into
- * the slot stack or the histogram could alias the worker's own fields, and
- * the compiler would reload them for every IO. eng_done_io is the one
- * completion both that fast path and eng_worker_complete run. The count
- * in flight is not in it: every slot freed is one IO fewer in flight, so
- * the store turns the slots freed into it once.
+ * Completing an IO, one copy for both backends (eng_done_io). The fields
+ * it uses are reached through pointers: to the worker's own when IOs come
+ * one at a time (eng_worker_complete, libaio: a compare or an increment in
+ * place), or to a reap's locals (uring_reap), which the compiler then keeps
+ * in registers for a whole run of CQEs. The worker's fields it cannot keep
+ * there, since every store into the slot stack or the histogram could
+ * alias them, and it would reload them for every IO. The two arrays are
+ * copied: their addresses never change. A reap leaves inflight NULL and
+ * counts the slots it freed instead, each one IO fewer in flight
+ * (eng_done_put).
  */
 struct eng_done {
 	uint32_t *free_slot;
 	const uint64_t *slot_ns;
-	struct eng_hist *hist;
-	uint64_t ios, run_ns, run_n;
-	uint32_t nfree, expect;
-	bool timed;
+	uint32_t *expect;
+	bool *timed;
+	uint32_t *nfree, *inflight;
+	uint64_t *ios, *run_ns, *run_n;
 };
 
-#define ENG_ALWAYS_INLINE static inline __attribute__((always_inline))
-
-ENG_ALWAYS_INLINE void eng_done_load(struct eng_done *d, const struct eng_worker *w)
+/* A reap's locals, written back before the worker itself looks (an error,
+ * the IO limit, the end of the reap), and read again after. */
+ENG_ALWAYS_INLINE void eng_done_put(struct eng_worker *w, const struct eng_done *d)
 {
-	d->free_slot = w->free_slot;
-	d->slot_ns = w->slot_ns;
-	d->hist = w->hist;
-	d->ios = w->ios;
-	d->run_ns = w->run_ns;
-	d->run_n = w->run_n;
-	d->nfree = w->nfree;
-	d->expect = w->expect;
-	d->timed = w->latency;
+	w->inflight -= *d->nfree - w->nfree;
+	w->nfree = *d->nfree;
+	w->ios = *d->ios;
+	w->run_ns = *d->run_ns;
+	w->run_n = *d->run_n;
 }
 
-/* Only what eng_done_io changes. */
-ENG_ALWAYS_INLINE void eng_done_store(struct eng_worker *w, const struct eng_done *d)
+ENG_ALWAYS_INLINE void eng_done_get(const struct eng_done *d, const struct eng_worker *w)
 {
-	w->ios = d->ios;
-	w->run_ns = d->run_ns;
-	w->run_n = d->run_n;
-	w->inflight -= d->nfree - w->nfree;
-	w->nfree = d->nfree;
+	*d->expect = w->expect;
+	*d->timed = w->latency;	/* the window may have ended */
+	*d->nfree = w->nfree;
+	*d->ios = w->ios;
+	*d->run_ns = w->run_ns;
+	*d->run_n = w->run_n;
 }
 
 /*
  * Frees the IO's slot and counts and times a good completion. Returns
  * false for a failed or short one, which the caller hands to
- * eng_worker_settle once d is written back. The IOs one loop submits
- * all carry that loop's stamp, and the ones another loop reaps all get its
- * stamp, so completions reaped together from one submitting loop have
- * exactly the same latency: they are counted as a run and enter the
- * histogram once (one bucket increment of n), which records the same
- * histogram as one insert per IO for a compare per IO. At batch = depth a
- * loop's reap is typically one or two runs.
+ * eng_worker_settle. The IOs one loop submits all carry that loop's stamp,
+ * and the ones another loop reaps all get its stamp, so completions reaped
+ * together from one submitting loop have exactly the same latency: they
+ * are counted as a run and enter the histogram once (one bucket increment
+ * of n), which records the same histogram as one insert per IO for a
+ * compare per IO. At batch = depth a loop's reap is typically one or two
+ * runs.
  */
-ENG_ALWAYS_INLINE bool eng_done_io(struct eng_done *d, uint32_t slot, int res, uint64_t now)
+ENG_ALWAYS_INLINE bool eng_done_io(struct eng_worker *w, const struct eng_done *d,
+				   uint32_t slot, int res, uint64_t now)
 {
 	uint64_t dt;
 
-	d->free_slot[d->nfree++] = slot;
+	d->free_slot[(*d->nfree)++] = slot;
+	if (d->inflight)
+		(*d->inflight)--;
 	/* a negative errno never equals expect (at most 1 MiB) once unsigned */
-	if (eng_unlikely((uint32_t)res != d->expect))
+	if (eng_unlikely((uint32_t)res != *d->expect))
 		return false;
-	d->ios++;
-	if (!d->timed)
+	(*d->ios)++;
+	if (!*d->timed)
 		return true;
 	/* never a wrapped negative interval (a clock step, a CPU whose TSC
 	 * lags): count it as 0 rather than as centuries */
 	dt = now - d->slot_ns[slot];
 	dt = (int64_t)dt < 0 ? 0 : dt;
-	if (eng_likely(dt == d->run_ns)) {
-		d->run_n++;
+	if (eng_likely(dt == *d->run_ns)) {
+		(*d->run_n)++;
 	} else {
-		if (d->run_n)
-			eng_hist_add_n(d->hist, d->run_ns, d->run_n);
-		d->run_ns = dt;
-		d->run_n = 1;
+		if (*d->run_n)
+			eng_hist_add_n(w->hist, *d->run_ns, *d->run_n);
+		*d->run_ns = dt;
+		*d->run_n = 1;
 	}
 	return true;
 }
 
-/* What eng_done_io leaves to the worker, once its copy is written back: a
- * failed or short IO is counted as one (ok false), and the IO that reaches
- * the limit ends the window. */
+/* What eng_done_io leaves to the worker, with its counts where the worker
+ * sees them: a failed or short IO is counted as one (ok false), and the IO
+ * that reaches the limit ends the window. */
 ENG_ALWAYS_INLINE void eng_worker_settle(struct eng_worker *w, bool ok, int res)
 {
 	if (eng_unlikely(!ok))
@@ -258,17 +261,18 @@ ENG_ALWAYS_INLINE void eng_worker_settle(struct eng_worker *w, bool ok, int res)
 		eng_worker_end(w);
 }
 
-/* One IO at a time (libaio): the same completion on a copy of one IO. */
+/* One IO at a time (libaio), on the worker's own fields. */
 ENG_ALWAYS_INLINE void eng_worker_complete(struct eng_worker *w, uint32_t slot,
 					   int res, uint64_t now)
 {
-	struct eng_done d;
-	bool ok;
+	const struct eng_done d = {
+		.free_slot = w->free_slot, .slot_ns = w->slot_ns,
+		.expect = &w->expect, .timed = &w->latency,
+		.nfree = &w->nfree, .inflight = &w->inflight,
+		.ios = &w->ios, .run_ns = &w->run_ns, .run_n = &w->run_n,
+	};
 
-	eng_done_load(&d, w);
-	ok = eng_done_io(&d, slot, res, now);
-	eng_done_store(w, &d);
-	eng_worker_settle(w, ok, res);
+	eng_worker_settle(w, eng_done_io(w, &d, slot, res, now), res);
 }
 
 /* The loop's one clock read, already in nanoseconds: converting once per
