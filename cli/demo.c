@@ -90,15 +90,15 @@ static int make_files(struct cli_demo *d, uint64_t size, unsigned char *buf,
 			cli_say("demo: writing %llu MiB to %s", (unsigned long long)(size >> 20), d->file[k]);
 		err = write_file(d->file[k], size, buf);
 		if (err == -EINTR)
-			return CLI_EXIT_RUNTIME;
+			return err;	/* said by cli_demo_create */
 		if (err) {
 			cli_say("demo: cannot write %s: %s", d->file[k], strerror(-err));
-			return CLI_EXIT_RUNTIME;
+			return err;
 		}
 		memcpy(d->path[k], d->file[k], sizeof(d->path[k]));
 		d->n++;
 	}
-	return CLI_EXIT_OK;
+	return 0;
 }
 
 /* Loop devices where we may make them; a refusal is a note, not an error:
@@ -151,15 +151,15 @@ int cli_demo_create(struct cli_demo *d, uint64_t size, int quiet)
 	buf = malloc(CHUNK);
 	if (!buf) {
 		cli_say("demo: out of memory");
-		return CLI_EXIT_RUNTIME;
+		return -ENOMEM;
 	}
 	rc = make_files(d, size, buf, quiet);
 	if (!rc)
 		make_loops(d, size, buf, quiet);
 	free(buf);
-	if (!rc && cli_runner_interrupted()) {
+	if ((!rc || rc == -EINTR) && cli_runner_interrupted()) {
 		cli_say("demo: interrupted while creating the targets");
-		rc = CLI_EXIT_RUNTIME;
+		rc = -EINTR;
 	}
 	return rc;
 }

@@ -24,7 +24,7 @@ struct cli_demo {
 
 /* Creates the targets of size bytes each, saying what it does on stderr
  * (unless quiet). Stops early when SIGINT/SIGTERM arrive (the runner's
- * flag). Returns a CLI_EXIT_* status; call cli_demo_remove in every case. */
+ * flag). Returns 0 or -errno, having said why; call cli_demo_remove in every case. */
 int cli_demo_create(struct cli_demo *d, uint64_t size, int quiet);
 /* Detaches the loop devices and removes every file. Safe to call twice. */
 void cli_demo_remove(struct cli_demo *d);

@@ -253,19 +253,17 @@ int cli_out_reserve(const char *path)
 
 	cli_out_release();
 	if (!path || !strcmp(path, "-"))
-		return CLI_EXIT_OK;
+		return 0;
 	/* a command that ends with exit() leaves no temporary either */
 	if (!at_exit && atexit(cli_out_release)) {
 		cli_say("%s: cannot arrange to remove its temporary file at exit", path);
-		return CLI_EXIT_RUNTIME;
+		return -ENOMEM;
 	}
 	at_exit = true;
 	rc = cli_outfile_reserve(&json_file, path);
-	if (rc) {
+	if (rc)
 		cli_say("%s: %s", path, strerror(-rc));
-		return CLI_EXIT_RUNTIME;
-	}
-	return CLI_EXIT_OK;
+	return rc;
 }
 
 /* len bytes of s to fd, across short writes and EINTR (the stop handler
@@ -351,11 +349,11 @@ int cli_out_json(const char *path, json_t *j, size_t flags)
 
 	if (!j) {
 		cli_say("cannot build the JSON report (out of memory)");
-		return CLI_EXIT_RUNTIME;
+		return -ENOMEM;
 	}
 	rc = cli_json_write(j, path, flags, err, sizeof(err));
 	json_decref(j);
 	if (rc)
 		cli_say("%s", err);
-	return rc ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+	return rc;
 }

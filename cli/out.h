@@ -101,7 +101,7 @@ void cli_outfile_discard(struct cli_outfile *f);
  * command does any IO: main.c calls it once the verb's options parse,
  * iostorm-mpi's rank 0 in its setup. NULL or "-" (stdout) need nothing.
  * A path that cannot be written is said in one line ("PATH: reason") and
- * returns 1 (CLI_EXIT_RUNTIME); 0 otherwise. The reservation is dropped by
+ * returns -errno; 0 otherwise. The reservation is dropped by
  * cli_out_release or at exit(), whichever comes first. */
 int cli_out_reserve(const char *path);
 /* Drops the JSON reservation, if any: its temporary is removed. */

@@ -71,7 +71,7 @@ int mpi_host_resolve(struct mpi_ctx *m, struct mpi_host *h, struct cli_opts *o,
 	} else if (demo) {
 		h->from = "demo";
 		h->has_demo = true;
-		rc = cli_demo_create(&h->demo, o->demo_size, o->quiet);
+		rc = cli_exit_status(cli_demo_create(&h->demo, o->demo_size, o->quiet));
 		if (rc)
 			return rc;
 		h->paths = h->demo.paths;

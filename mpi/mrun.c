@@ -45,7 +45,7 @@ static int setup(struct mrun *x)
 	/* rank 0 writes the report: its file is made ready before any
 	 * rank's first IO, and a path it cannot write stops every rank */
 	if (!rc && !m->rank)
-		rc = cli_out_reserve(x->o.json);
+		rc = cli_exit_status(cli_out_reserve(x->o.json));
 	if (!rc && x->o.ntargets > CLI_MAX_TARGETS) {
 		cli_say("too many targets");
 		rc = CLI_EXIT_USAGE;

@@ -66,7 +66,7 @@ static int setup(struct msat *x)
 	/* rank 0 writes the report: its file is made ready before any
 	 * rank's first IO, and a path it cannot write stops every rank */
 	if (!rc && !m->rank)
-		rc = cli_out_reserve(x->o.json);
+		rc = cli_exit_status(cli_out_reserve(x->o.json));
 	if (!rc)
 		rc = cli_exit_status(cli_sat_open(&x->s, &x->o, &x->so));
 	if (!rc && !x->cluster) {

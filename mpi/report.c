@@ -349,8 +349,9 @@ int mpi_sat_report(const struct mpi_ctx *m, const struct cli_opts *o, json_t *ho
 	fprintf(f, "verdict: %s\n", g->verdict_text);
 	fflush(f);
 	if (o->json)
-		rc = cli_out_json(o->json, report_json(m, o, hosts, r, in, g, interrupted),
-				  CLI_JSON_REPORT);
+		rc = cli_exit_status(cli_out_json(o->json,
+						  report_json(m, o, hosts, r, in, g, interrupted),
+						  CLI_JSON_REPORT));
 out:
 	free(in);
 	free(r);
