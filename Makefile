@@ -38,7 +38,7 @@ endif
 LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS)) -laio -lpthread -lm
 
 LIB_SRC := $(wildcard engine/*.c) $(wildcard topo/*.c) $(wildcard model/*.c) \
-	$(filter-out cli/main.c,$(wildcard cli/*.c))
+	$(filter-out cli/main.c,$(wildcard cli/*.c cli/*/*.c))
 LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
@@ -127,6 +127,7 @@ clean:
 	rm -rf build build-* iostorm iostorm-mpi
 
 include mk/fuzz.mk
+include mk/stampcheck.mk
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/cli/main.d $(TEST_BIN:=.d) $(MPI_OBJ:.o=.d)
 

@@ -1,7 +1,7 @@
 /* iostorm latency TARGET: QD1 only, one line per second like ioping, then
  * the full percentile table.
  *
- * One run; each line is a sample of the runner's timeline (cli/timeline.h):
+ * One run; each line is a sample of the runner's timeline (cli/out/timeline.h):
  * the difference between two copies of the workers' running histogram and
  * counters, and the last line the final report less the last copy. So
  * every IO of the measured window lands in exactly one line and in the
@@ -13,11 +13,12 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/opts.h"
-#include "cli/out.h"
-#include "cli/report.h"
-#include "cli/runner.h"
-
+#include "cli/opts/opts.h"
+#include "cli/out/out.h"
+#include "cli/out/report.h"
+#include "cli/runner/runner.h"
+#include "cli/runner/stop.h"
+#include "cli/runner/targets.h"
 
 static int cmd_latency(int argc, char **argv);
 

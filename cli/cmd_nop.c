@@ -4,10 +4,10 @@
 #include <stdio.h>
 
 #include "cli/commands.h"
-#include "cli/opts.h"
-#include "cli/out.h"
-#include "cli/report.h"
-#include "cli/runner.h"
+#include "cli/opts/opts.h"
+#include "cli/out/out.h"
+#include "cli/out/report.h"
+#include "cli/runner/runner.h"
 
 static int cmd_nop(int argc, char **argv);
 

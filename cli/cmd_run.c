@@ -5,10 +5,12 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/opts.h"
-#include "cli/out.h"
-#include "cli/report.h"
-#include "cli/runner.h"
+#include "cli/opts/opts.h"
+#include "cli/out/out.h"
+#include "cli/out/report.h"
+#include "cli/runner/runner.h"
+#include "cli/runner/stop.h"
+#include "cli/runner/targets.h"
 
 static int cmd_run(int argc, char **argv);
 

@@ -7,7 +7,7 @@
 
 #include <errno.h>
 
-#include "cli/opts.h"
+#include "cli/opts/opts.h"
 
 /* Exit statuses: what a command returns, never an errno. */
 #define CLI_EXIT_OK 0

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/complete.h"
-#include "cli/jobfile.h"
-#include "cli/out.h"
+#include "cli/opts/complete.h"
+#include "cli/opts/jobfile.h"
+#include "cli/out/out.h"
 
 static void usage(FILE *f)
 {

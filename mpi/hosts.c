@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/out.h"
+#include "cli/out/out.h"
 #include "topo/topo.h"
 
 /* Every NVMe namespace as /dev/NAME into h->own: a count, or -ENOMEM. */

@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "cli/out.h"
-#include "cli/runner.h"
+#include "cli/out/out.h"
+#include "cli/runner/stop.h"
 #include "mpi/mpi_int.h"
 
 static void usage(FILE *f)

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cli/demo.h"
-#include "cli/opts.h"
+#include "cli/runner/demo.h"
+#include "cli/opts/opts.h"
 #include "engine/hist.h"
 
 /* IMPI_ (iostorm-mpi), not MPI_: the MPI standard reserves MPI_ and PMPI_

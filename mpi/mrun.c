@@ -11,10 +11,11 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/json.h"
-#include "cli/out.h"
-#include "cli/report.h"
-#include "cli/runner.h"
+#include "cli/out/json.h"
+#include "cli/out/out.h"
+#include "cli/out/report.h"
+#include "cli/runner/runner.h"
+#include "cli/runner/targets.h"
 
 struct mrun {
 	struct mpi_ctx *m;

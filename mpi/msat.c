@@ -3,7 +3,7 @@
  * steps (its devices alone, then all at once: the host alone) while the
  * others wait; then all hosts at once at QD1 and at QDn, each after a
  * barrier; every host's result goes to rank 0 as JSON, which reports the
- * cluster (report.c). The steps are saturate's own pieces (cli/saturate.h). */
+ * cluster (report.c). The steps are saturate's own pieces (cli/saturate/saturate.h). */
 #include "mpi/mpi_int.h"
 
 #include <stdio.h>
@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/out.h"
-#include "cli/runner.h"
-#include "cli/saturate.h"
+#include "cli/out/out.h"
+#include "cli/runner/stop.h"
+#include "cli/saturate/saturate.h"
 
 struct msat {
 	struct mpi_ctx *m;

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/json.h"
-#include "cli/out.h"
+#include "cli/out/json.h"
+#include "cli/out/out.h"
 #include "model/cgap.h"
 
 #define NW 16	/* host column */

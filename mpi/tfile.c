@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/out.h"
+#include "cli/out/out.h"
 
 #define TFILE_MAX (1u << 20)
 #define SEP " \t\r"

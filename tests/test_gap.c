@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cli/qd_list.h"
+#include "cli/opts/qd_list.h"
 #include "model/gap.h"
 #include "model/sweep.h"
 #include "tests/helpers.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/jobfile.h"
+#include "cli/opts/jobfile.h"
 #include "tests/helpers.h"
 
 static char path[64];

@@ -5,7 +5,7 @@
  * off-node test and the one "unknown" value, in and out. */
 #include <string.h>
 
-#include "cli/sat_impl.h"
+#include "cli/saturate/sat_int.h"
 #include "model/gap.h"
 #include "tests/helpers.h"
 

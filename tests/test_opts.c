@@ -1,6 +1,6 @@
 /* Option parsing: suffixes, bounds, every bad value gives a message, CPU
  * lists, defaults that depend on other options, the getopt front end. */
-#include "cli/opts.h"
+#include "cli/opts/opts.h"
 #include "tests/helpers.h"
 
 #include <errno.h>

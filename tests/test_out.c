@@ -7,7 +7,7 @@
  * nothing, the reserved report written at the end, an old report intact
  * until then, a FIFO not opened (no reader waited for), a symlink's file
  * emptied only at the end. */
-#include "cli/out.h"
+#include "cli/out/out.h"
 #include "tests/helpers.h"
 
 #include <errno.h>
@@ -65,7 +65,7 @@ static void check_write(const char *dir)
 	CHECKF(!cli_json_write(j, "/dev/null", CLI_JSON_REPORT, err, sizeof(err)), "%s", err);
 	CHECK(!stat("/dev/null", &st) && S_ISCHR(st.st_mode));
 	/* NULL: building it ran out of memory, said as such */
-	CHECK(cli_out_json(path, NULL, CLI_JSON_REPORT) == 1);
+	CHECK(cli_out_json(path, NULL, CLI_JSON_REPORT) == -ENOMEM);
 	json_decref(j);
 	umask(mask);
 }

@@ -1,5 +1,5 @@
 /* Host bridges, root ports and hops (topo/bridges.c), the root-complex and
- * unknown-locality findings, and plan's tree (cli/plan_build.c) through
+ * unknown-locality findings, and plan's tree (cli/plan/plan_build.c) through
  * the ceiling model, on our fixtures: one node with two host bridges (the
  * drives behind a switch under one, free root ports under the other) and
  * a host bridge of unknown node. */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/plan.h"
+#include "cli/plan/plan.h"
 #include "model/ceiling.h"
 #include "tests/helpers.h"
 #include "tests/topo_findings.h"

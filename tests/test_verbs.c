@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "cli/jobfile.h"
-#include "cli/json.h"
-#include "cli/opts_impl.h"
-#include "cli/report.h"
+#include "cli/opts/jobfile.h"
+#include "cli/out/json.h"
+#include "cli/opts/opts_int.h"
+#include "cli/out/report.h"
 #include "tests/helpers.h"
 
 static char ini[64], out[64], cpu[16];

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "cli/jobfile.h"
-#include "cli/opts.h"
+#include "cli/opts/jobfile.h"
+#include "cli/opts/opts.h"
 #include "tests/fuzz/fuzz.h"
 
 #define MAX_WORDS 32

@@ -1,0 +1,335 @@
+/* The front end of every command line: defaults, the options a verb takes
+ * (its own, then the shared groups it names), the getopt loop over them,
+ * job-file lookups by name, and the usage text. */
+#include "cli/opts/opts_int.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/runner/demo.h"
+
+#define MAX_OPTS 64
+
+void cli_opts_init(struct cli_opts *o, const char *cmd, unsigned groups)
+{
+	const struct cli_verb *v = cmd ? cli_verb_find(cmd) : NULL;
+
+	memset(o, 0, sizeof(*o));
+	o->cmd = cmd;
+	o->groups = groups;
+	o->bs = 4096;
+	o->qd = v && v->qd ? v->qd : 32;
+	o->batch = 32;
+	o->reap = 1;
+	o->backend = ENG_BACKEND_AUTO;
+	o->mode = ENG_MODE_IRQ;
+	o->time_ns = v && v->time_ns ? v->time_ns : 10 * CLI_NS_PER_S;
+	o->ramp_ns = v && v->ramp_ns ? v->ramp_ns : 2 * CLI_NS_PER_S;
+	o->stall_ns = 10 * CLI_NS_PER_S;
+	o->jobs_per_device = 1;
+	o->jobs = 1;
+	o->placement = TOPO_PLACE_LOCAL;
+	o->latency = true;
+	o->demo_size = CLI_DEMO_SIZE;
+}
+
+/* A verb whose --qd is a list of depths (sweep) clamps --batch and --reap
+ * at each depth it runs, not to its verb-wide depth here. */
+static bool qd_is_list(const struct cli_opts *o)
+{
+	const struct cli_optdesc *d = cli_opt_find(o, "qd");
+
+	return d && (d->flags & CLI_OF_LIST);
+}
+
+static void opts_finish(struct cli_opts *o)
+{
+	if (o->ios && !o->ramp_set)
+		o->ramp_ns = 0;
+	if (o->ios && !o->time_set)
+		o->time_ns = 0;
+	if (!qd_is_list(o)) {
+		if (o->batch > o->qd)
+			o->batch = o->qd;
+		if (o->reap > o->qd)
+			o->reap = o->qd;
+	}
+	if (!o->seed_set)
+		o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+}
+
+/* ---- the options of o's verb ---- */
+
+static const struct cli_optdesc *own_named(const struct cli_optdesc *own,
+					   const char *name)
+{
+	for (; own && own->name; own++)
+		if (!strcmp(own->name, name))
+			return own;
+	return NULL;
+}
+
+static size_t nshared(void)
+{
+	size_t n = 0;
+
+	while (cli_opts_table[n].name)
+		n++;
+	return n;
+}
+
+/* The next option o's verb takes, from cursor *i (start at 0): the shared
+ * ones in table order (an own option of the same name in its place), then
+ * the verb's own that replace none. NULL at the end. */
+static const struct cli_optdesc *opt_next(const struct cli_opts *o, size_t *i)
+{
+	const struct cli_verb *v = o->cmd ? cli_verb_find(o->cmd) : NULL;
+	const struct cli_optdesc *own = v ? v->own : NULL, *d;
+	size_t n = nshared();
+
+	while (*i < n) {
+		d = &cli_opts_table[(*i)++];
+		if (own_named(own, d->name))
+			return own_named(own, d->name);
+		if (d->group & o->groups)
+			return d;
+	}
+	while (own && own[*i - n].name) {
+		d = &own[(*i)++ - n];
+		if (!own_named(cli_opts_table, d->name))
+			return d;
+	}
+	return NULL;
+}
+
+const struct cli_optdesc *cli_opt_find(const struct cli_opts *o, const char *name)
+{
+	const struct cli_optdesc *d;
+	size_t i = 0;
+
+	while ((d = opt_next(o, &i)))
+		if (!strcmp(d->name, name))
+			return d;
+	return NULL;
+}
+
+const struct cli_optdesc *cli_opt_find_short(const struct cli_opts *o, int val)
+{
+	const struct cli_optdesc *d;
+	size_t i = 0;
+
+	while ((d = opt_next(o, &i)))
+		if (d->val == val)
+			return d;
+	return NULL;
+}
+
+const struct cli_optdesc *cli_opt_find_abbrev(const struct cli_opts *o, const char *name)
+{
+	const struct cli_optdesc *d, *found = NULL;
+	size_t i = 0, len = strlen(name);
+
+	while ((d = opt_next(o, &i))) {
+		if (!strcmp(d->name, name))
+			return d;
+		if (len && !strncmp(d->name, name, len)) {
+			if (found)
+				return NULL;	/* ambiguous: getopt_long refuses it */
+			found = d;
+		}
+	}
+	return found;
+}
+
+int cli_opts_set(struct cli_opts *o, const char *name, const char *val,
+		 char *err, size_t errlen)
+{
+	const struct cli_optdesc *d = cli_opt_find(o, name);
+
+	if (!d) {
+		snprintf(err, errlen, "unknown option '%s' for %s", name, o->cmd);
+		return -ENOENT;
+	}
+	if (d->arg && !val)
+		return cli_opts_fail(err, errlen, "--%s needs a value", name);
+	return d->set(o, val, err, errlen);
+}
+
+/* ---- the getopt loop ---- */
+
+/* o's options, then -h and -V, as getopt_long tables. */
+static void build_tables(const struct cli_opts *o, struct option *lo, char *so,
+			 size_t solen)
+{
+	const struct cli_optdesc *d;
+	size_t i = 0, n = 0, k = 0;
+
+	so[k++] = ':';
+	while ((d = opt_next(o, &i)) && n < MAX_OPTS - 3)
+		lo[n++] = (struct option){ d->name, d->arg ? required_argument : no_argument,
+					   NULL, d->val };
+	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	lo[n++] = (struct option){ "version", no_argument, NULL, 'V' };
+	lo[n] = (struct option){ NULL, 0, NULL, 0 };
+	for (i = 0; i < n && k + 3 < solen; i++) {
+		if (lo[i].val <= 0 || lo[i].val > 0xff)
+			continue;
+		so[k++] = (char)lo[i].val;
+		if (lo[i].has_arg == required_argument)
+			so[k++] = ':';
+	}
+	so[k] = '\0';
+}
+
+/* getopt's own complaints, as one line naming the option. */
+static int bad_option(int c, char **argv, char *err, size_t errlen)
+{
+	const char *arg = argv[optind - 1];
+
+	if (c == ':')
+		return cli_opts_fail(err, errlen, "%s needs a value", arg);
+	if (optopt && optopt < 0x100 && strncmp(arg, "--", 2))
+		return cli_opts_fail(err, errlen, "unknown option '-%c'", optopt);
+	return cli_opts_fail(err, errlen, "unknown option '%s'", arg);
+}
+
+int cli_opts_parse(struct cli_opts *o, int argc, char **argv,
+		   enum cli_parse_outcome *outcome, char *err, size_t errlen)
+{
+	struct option lo[MAX_OPTS];
+	char so[2 * MAX_OPTS + 2];
+	const struct cli_optdesc *d;
+	int c, rc;
+
+	build_tables(o, lo, so, sizeof(so));
+	optind = 0;	/* GNU: restart scanning, so commands can parse twice */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		if (c == 'h' || c == 'V') {
+			*outcome = c == 'h' ? CLI_PARSE_HELP : CLI_PARSE_VERSION;
+			return 0;
+		}
+		if (c == '?' || c == ':')
+			return bad_option(c, argv, err, errlen);
+		d = cli_opt_find_short(o, c);
+		rc = d ? d->set(o, optarg, err, errlen) :
+			 cli_opts_fail(err, errlen, "option parsing: unhandled option %d", c);
+		if (rc)
+			return rc;
+	}
+	o->targets = argv + optind;
+	o->ntargets = (unsigned)(argc - optind);
+	opts_finish(o);
+	*outcome = CLI_PARSE_GO;
+	return 0;
+}
+
+/* ---- usage ---- */
+
+#define USAGE_INDENT 27	/* "  " and the 24 columns of the option and 1 space */
+#define USAGE_WIDTH 79
+
+int cli_choices_text(const char *const *names, char *buf, size_t len)
+{
+	size_t i, o = 0;
+	int n;
+
+	buf[0] = '\0';
+	for (i = 0; names[i]; i++) {
+		n = snprintf(buf + o, len - o, "%s%s", !i ? "" : names[i + 1] ? ", " : " or ",
+			     names[i]);
+		if (n < 0 || (size_t)n >= len - o)
+			return (int)(o + (n > 0 ? (size_t)n : 0));
+		o += (size_t)n;
+	}
+	return (int)o;
+}
+
+/* One option: its help lines, then its choices and its default ("(default
+ * 4k)" on the last line where it fits, else on a line of its own). */
+static void usage_line(FILE *f, int val, const char *name, const char *arg,
+		       const char *help, const char *choices, const char *def)
+{
+	char head[64], tail[320];
+	const char *p, *nl;
+	size_t last;
+
+	if (val > 0 && val < 0x100)
+		snprintf(head, sizeof(head), "-%c, --%s%s%s", val, name, arg ? " " : "", arg ? arg : "");
+	else
+		snprintf(head, sizeof(head), "    --%s%s%s", name, arg ? " " : "", arg ? arg : "");
+	fprintf(f, "  %-24s ", head);
+	for (p = help; (nl = strchr(p, '\n')); p = nl + 1)
+		fprintf(f, "%.*s\n  %-24s ", (int)(nl - p), p, "");
+	fprintf(f, "%s", p);
+	last = strlen(p);
+	if (choices) {
+		fprintf(f, "\n  %-24s %s%s", "", arg ? arg : "it", " is ");
+		fprintf(f, "%s", choices);
+		last = strlen(arg ? arg : "it") + 4 + strlen(choices);
+	}
+	if (def) {
+		snprintf(tail, sizeof(tail), "(default %s)", def);
+		if (USAGE_INDENT + last + 1 + strlen(tail) <= USAGE_WIDTH)
+			fprintf(f, " %s", tail);
+		else
+			fprintf(f, "\n  %-24s %s", "", tail);
+	}
+	fprintf(f, "\n");
+}
+
+/* The defaults come from a fresh copy of o's verb's options, so the text
+ * says what runs whatever came before --help on the command line. */
+static void usage(const struct cli_opts *o, const char *synopsis, FILE *f)
+{
+	const struct cli_optdesc *d;
+	struct cli_opts def;
+	char choices[256], val[128];
+	size_t i = 0;
+
+	cli_opts_init(&def, o->cmd, o->groups);
+	fprintf(f, "usage: %s\n\noptions:\n", synopsis);
+	while ((d = opt_next(o, &i))) {
+		if (d->choices)
+			cli_choices_text(d->choices, choices, sizeof(choices));
+		usage_line(f, d->val, d->name, d->arg, d->help, d->choices ? choices : NULL,
+			   d->show && d->show(&def, val, sizeof(val)) > 0 ? val : NULL);
+	}
+	usage_line(f, 'h', "help", NULL, "this text", NULL, NULL);
+	usage_line(f, 'V', "version", NULL, "print the version", NULL, NULL);
+	if (o->groups & CLI_OG_ENGINE)
+		fprintf(f, "\nSizes take k, m, g (powers of 1024); counts take k, m, g (powers\n"
+			   "of 1000); durations take ms, s, m, h. See iostorm(1).\n");
+}
+
+/* ---- a command's front end ---- */
+
+/* Parses into o as it is (defaults already there); see cli_opts_cmdline. */
+static int parse_cmdline(struct cli_opts *o, const char *synopsis, int argc,
+			 char **argv)
+{
+	enum cli_parse_outcome outcome = CLI_PARSE_GO;
+	char err[512];
+
+	if (cli_opts_parse(o, argc, argv, &outcome, err, sizeof(err))) {
+		cli_say("%s (try 'iostorm %s --help')", err, o->cmd);
+		return -EINVAL;
+	}
+	if (outcome == CLI_PARSE_HELP)
+		usage(o, synopsis, stdout);
+	else if (outcome == CLI_PARSE_VERSION)
+		printf("iostorm %s\n", IOSTORM_VERSION);
+	return outcome == CLI_PARSE_GO ? 0 : -ECANCELED;
+}
+
+int cli_opts_cmdline(struct cli_opts *o, const struct cli_verb *v, int argc,
+		     char **argv)
+{
+	cli_opts_init(o, v->name, v->groups);
+	cli_out_verb(v->name);
+	return parse_cmdline(o, v->synopsis, argc, argv);
+}

@@ -1,0 +1,215 @@
+/* The report as JSON through jansson: every figure of the table, and every
+ * option, so a result file says how it was obtained. */
+#include "cli/out/json.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static json_int_t ji(uint64_t v)
+{
+	return v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v;
+}
+
+/* [[pct, ns], ...] at fixed percentiles, from the merged histogram, so a
+ * plot can draw the distribution; NULL when out of memory. */
+static json_t *lat_cdf(const struct eng_hist *h)
+{
+	static const double pct[] = { 0.1, 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.5,
+				      99.9, 99.95, 99.99, 99.999 };
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < sizeof(pct) / sizeof(pct[0]); i++) {
+		if (json_array_append_new(a, json_pack("[f, I]", pct[i],
+						       ji(eng_hist_percentile(h, pct[i]))))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+json_t *cli_json_lat(const struct cli_dev *d)
+{
+	const struct cli_lat *l = &d->lat;
+	json_t *j;
+
+	if (!d->has_lat)
+		return json_null();
+	j = json_pack("{s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+		      "mean", l->mean, "stddev", l->stddev, "min", ji(l->min),
+		      "p50", ji(l->p50), "p90", ji(l->p90), "p99", ji(l->p99),
+		      "p99.9", ji(l->p999), "p99.99", ji(l->p9999),
+		      "max", ji(l->max));
+	if (j && d->hist)
+		json_object_set_new(j, "cdf", lat_cdf(d->hist));
+	return j;
+}
+
+static json_t *cpus_array(const int *cpus, unsigned n)
+{
+	json_t *a = json_array();
+	unsigned i;
+
+	for (i = 0; a && i < n; i++) {
+		if (json_array_append_new(a, json_integer(cpus[i]))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *targets_array(const struct cli_opts *o)
+{
+	json_t *a = json_array();
+	unsigned i;
+
+	for (i = 0; a && i < o->ntargets; i++) {
+		if (json_array_append_new(a, json_string(o->targets[i]))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static const char *backend_str(enum eng_backend b)
+{
+	return b == ENG_BACKEND_AUTO ? "auto" : eng_backend_name(b);
+}
+
+/* io_uring reads into registered buffers unless RLIMIT_MEMLOCK refused
+ * them; libaio has none; nop reads nothing. */
+static json_t *fixed_buffers(const struct cli_report *r)
+{
+	if (!r->engine || (r->command && !strcmp(r->command, "nop")))
+		return json_null();
+	return json_boolean(!strcmp(r->engine, "io_uring") && !r->unfixed_bufs);
+}
+
+json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:s, s:s, s:s, s:s?, s:o, s:f, s:f, s:I,"
+			 " s:I, s:I, s:o, s:s, s:b, s:I, s:I, s:b, s:I, s:o}",
+			 "bs", (json_int_t)o->bs, "qd", (json_int_t)o->qd,
+			 "batch", (json_int_t)o->batch, "reap", (json_int_t)o->reap,
+			 "engine", backend_str(o->backend),
+			 "completion", o->mode_auto ? "auto" : eng_mode_name(o->mode),
+			 "completion_used", eng_mode_name(r->mode),
+			 "engine_used", r->engine,
+			 "fixed_buffers", fixed_buffers(r),
+			 "time_s", cli_secs(o->time_ns),
+			 "ramp_s", cli_secs(o->ramp_ns),
+			 "ios", ji(o->ios),
+			 "jobs_per_device", (json_int_t)o->jobs_per_device,
+			 "jobs", (json_int_t)o->jobs,
+			 "cpus", o->ncpus ? cpus_array(o->cpus, o->ncpus) : json_null(),
+			 "placement", topo_policy_name(o->placement),
+			 "buffered", o->buffered,
+			 "range_off", ji(o->range_off), "range_len", ji(o->range_len),
+			 "latency", o->latency, "seed", ji(o->seed),
+			 "targets", targets_array(o));
+}
+
+/* {"errno", "name", "text", "at_s"}, or null without errors. */
+static json_t *first_error(const struct cli_dev *d)
+{
+	const struct cli_errs *e = &d->errs;
+
+	if (!d->errors)
+		return json_null();
+	return json_pack("{s:i, s:s, s:s, s:f}", "errno", e->first,
+			 "name", cli_errno_name(e->first), "text", cli_errno_text(e->first),
+			 "at_s", e->first_s);
+}
+
+/* {"errno", "name", "count"}, or null without errors. */
+static json_t *most_common_error(const struct cli_dev *d)
+{
+	const struct cli_errs *e = &d->errs;
+
+	if (!d->errors)
+		return json_null();
+	return json_pack("{s:i, s:s, s:I}", "errno", e->common,
+			 "name", cli_errno_name(e->common), "count", ji(e->common_count));
+}
+
+json_t *cli_json_timeline(const struct cli_tl_series *tl)
+{
+	json_t *a = json_array(), *x;
+	const struct cli_tl_sample *p;
+	unsigned i;
+
+	for (i = 0; a && i < tl->n; i++) {
+		p = &tl->s[i];
+		x = json_pack("{s:f, s:f, s:I, s:f}", "t_s", p->t_s, "dt_s", p->dt_s,
+			      "ios", ji(p->ios), "iops", p->iops);
+		if (x && p->has_lat) {
+			json_object_set_new(x, "mean_ns", json_real(p->mean_ns));
+			json_object_set_new(x, "p50_ns", json_integer((json_int_t)p->p50_ns));
+			json_object_set_new(x, "p99_ns", json_integer((json_int_t)p->p99_ns));
+			json_object_set_new(x, "max_ns", json_integer((json_int_t)p->max_ns));
+		} else if (x) {
+			json_object_set_new(x, "mean_ns", json_null());
+			json_object_set_new(x, "p50_ns", json_null());
+			json_object_set_new(x, "p99_ns", json_null());
+			json_object_set_new(x, "max_ns", json_null());
+		}
+		if (json_array_append_new(a, x)) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+json_t *cli_json_dev(const struct cli_dev *d)
+{
+	return json_pack("{s:s, s:s, s:f, s:f, s:I, s:I, s:o, s:o, s:I, s:o,"
+			 " s:{s:f, s:f}, s:f, s:s?, s:o, s:f, s:b, s:I, s:o, s:o}",
+			 "name", d->name, "path", d->path, "iops", d->iops,
+			 "bw_bytes", d->bw_bytes, "ios", ji(d->ios),
+			 "errors", ji(d->errors), "first_error", first_error(d),
+			 "most_common_error", most_common_error(d), "calls", ji(d->calls),
+			 "lat_ns", cli_json_lat(d),
+			 "cpu", "user_s", d->user_s, "sys_s", d->sys_s,
+			 "ios_per_call", d->ios_per_call, "engine", d->engine,
+			 "cpus", cpus_array(d->cpus, d->cpus ? d->nworkers : 0),
+			 "elapsed_s", d->elapsed_s, "stalled", d->stalled,
+			 "inflight_at_end", ji(d->inflight_at_end),
+			 "stopped_by", d->fatal ? json_string(cli_errno_name(d->fatal)) : json_null(),
+			 "timeline", cli_json_timeline(&d->tl));
+}
+
+static json_t *devices_array(const struct cli_report *r)
+{
+	json_t *a = json_array();
+	unsigned i;
+
+	for (i = 0; a && i < r->ndev; i++) {
+		if (json_array_append_new(a, cli_json_dev(&r->dev[i]))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
+{
+	const struct cli_dev *t = &r->total;
+
+	return json_pack("{s:s, s:s, s:o, s:o, s:{s:f, s:f, s:I, s:I, s:I, s:o,"
+			 " s:{s:f, s:f}, s:f, s:o, s:f}, s:f, s:b}",
+			 "schema", CLI_JSON_SCHEMA, "command", r->command,
+			 "config", cli_json_config(o, r),
+			 "devices", devices_array(r),
+			 "total", "iops", t->iops, "bw_bytes", t->bw_bytes,
+			 "ios", ji(t->ios), "errors", ji(t->errors),
+			 "calls", ji(t->calls), "lat_ns", cli_json_lat(t),
+			 "cpu", "user_s", t->user_s, "sys_s", t->sys_s,
+			 "ios_per_call", t->ios_per_call, "timeline", cli_json_timeline(&t->tl),
+			 "elapsed_s", t->elapsed_s,
+			 "elapsed_s", r->elapsed_s, "interrupted", r->interrupted);
+}

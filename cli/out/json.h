@@ -1,0 +1,27 @@
+/* The report as JSON (schema "iostorm/1"), built with jansson. The shape is
+ * documented in docs/json.md. */
+#ifndef CLI_JSON_H
+#define CLI_JSON_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "cli/opts/opts.h"
+#include "cli/out/out.h"
+#include "cli/out/report.h"
+
+/* {"mean", "stddev", "min", "p50", ..., "max"} in ns, and "cdf" where the
+ * device keeps its histogram, or JSON null when the device has no latency
+ * figures. New reference. */
+json_t *cli_json_lat(const struct cli_dev *d);
+/* Every option of o as an object. New reference. */
+json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r);
+/* One device's figures. New reference. */
+/* [{t_s, dt_s, ios, iops, mean_ns, p50_ns, p99_ns, max_ns}], latency
+ * null in a sample without it; NULL when out of memory. */
+json_t *cli_json_timeline(const struct cli_tl_series *tl);
+json_t *cli_json_dev(const struct cli_dev *d);
+/* The whole report; NULL when out of memory. New reference. */
+json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o);
+
+#endif

@@ -1,0 +1,359 @@
+/* The output layer: one prefix for every line on stderr, one latency
+ * format, one stream choice, and one way to reserve a report's file
+ * before the work and write it after. */
+#include "cli/out/out.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+
+/* The running command: set once by its front end, read by every line. */
+static const char *verb;
+/* Where cli_say's lines go instead of stderr (cli_out_sink). */
+static void (*sink)(void *ctx, const char *line);
+static void *sink_ctx;
+
+const char *cli_fmt_us(char *buf, size_t len, double ns, bool known)
+{
+	double us = ns / CLI_NS_PER_US;
+
+	if (!known)
+		snprintf(buf, len, "-");
+	else if (us < 10.0)
+		snprintf(buf, len, "%.2f", us);
+	else if (us < 1000.0)
+		snprintf(buf, len, "%.1f", us);
+	else
+		snprintf(buf, len, "%.0f", us);
+	return buf;
+}
+
+void cli_out_verb(const char *name)
+{
+	verb = name;
+}
+
+/* s with every control character (a job file's binary bytes, a path or a
+ * sysfs string with an escape sequence) written as \xNN, so a message is
+ * one harmless line on a terminal. */
+void cli_put_escaped(const char *s, FILE *f)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+}
+
+void cli_out_sink(void (*fn)(void *ctx, const char *line), void *ctx)
+{
+	sink = fn;
+	sink_ctx = ctx;
+}
+
+/* line with control characters as \xNN, cut to fit len. */
+static void escape_into(char *buf, size_t len, const char *line)
+{
+	size_t at = 0;
+
+	for (; *line && at + 5 < len; line++) {
+		unsigned char c = (unsigned char)*line;
+
+		if (c < 0x20 || c == 0x7f)
+			at += (size_t)snprintf(buf + at, len - at, "\\x%02x", c);
+		else
+			buf[at++] = (char)c;
+	}
+	buf[at] = '\0';
+}
+
+void cli_say(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (sink) {
+		char esc[4 * sizeof(line)];
+
+		va_start(ap, fmt);
+		vsnprintf(line, sizeof(line), fmt, ap);
+		va_end(ap);
+		escape_into(esc, sizeof(esc), line);
+		sink(sink_ctx, esc);
+		return;
+	}
+	if (verb)
+		fprintf(stderr, "iostorm %s: ", verb);
+	else
+		fputs("iostorm: ", stderr);
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	cli_put_escaped(line, stderr);
+	fputc('\n', stderr);
+}
+
+FILE *cli_out_text(const struct cli_opts *o)
+{
+	return o->json && !strcmp(o->json, "-") ? stderr : stdout;
+}
+
+/* ---- a report's file ---- */
+
+/* The mode fopen would leave: the file's own, or 0666 less the umask. */
+static mode_t file_mode(const char *path)
+{
+	struct stat st;
+	mode_t mask;
+
+	if (!stat(path, &st))
+		return st.st_mode & 07777;
+	mask = umask(0);
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/* PATH.tmp-XXXXXX beside path, with path's mode. */
+static int reserve_tmp(struct cli_outfile *f, const char *path)
+{
+	int fd, rc;
+
+	if (snprintf(f->tmp, sizeof(f->tmp), "%s.tmp-XXXXXX", path) >= (int)sizeof(f->tmp)) {
+		f->tmp[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	fd = mkostemp(f->tmp, O_CLOEXEC);
+	if (fd < 0) {
+		f->tmp[0] = '\0';
+		return -errno;
+	}
+	if (fchmod(fd, file_mode(path))) {
+		rc = -errno;
+		close(fd);
+		unlink(f->tmp);
+		f->tmp[0] = '\0';
+		return rc;
+	}
+	f->fd = fd;
+	return 0;
+}
+
+/* Something that is there and is not a regular file (see out.h): written
+ * in place, opened now where opening has no cost, else checked. */
+static int reserve_in_place(struct cli_outfile *f, const char *path)
+{
+	struct stat st;
+	bool dangling = false;
+	int fd;
+
+	if (stat(path, &st)) {
+		if (errno != ENOENT)
+			return -errno;
+		dangling = true;	/* a symlink to nothing: fopen creates its file */
+	} else if (S_ISDIR(st.st_mode)) {
+		return -EISDIR;
+	} else if (S_ISFIFO(st.st_mode) || S_ISBLK(st.st_mode)) {
+		return faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) ? -errno : 0;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+	if (fd < 0)
+		return -errno;
+	f->fd = fd;
+	f->trunc = dangling || S_ISREG(st.st_mode);
+	return 0;
+}
+
+int cli_outfile_reserve(struct cli_outfile *f, const char *path)
+{
+	struct stat st;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+		rc = reserve_in_place(f, path);
+	else
+		rc = reserve_tmp(f, path);
+	if (!rc)
+		f->path = path;
+	return rc;
+}
+
+int cli_outfile_fd(struct cli_outfile *f)
+{
+	if (!f->path)
+		return -EBADF;
+	/* a FIFO waits here for its reader, as fopen did; a signal ends the
+	 * wait (the stop handler has no SA_RESTART), so ^C still ends it */
+	if (f->fd < 0 && (f->fd = open(f->path, O_WRONLY | O_CLOEXEC | O_NOCTTY)) < 0) {
+		f->fd = -1;
+		return -errno;
+	}
+	if (f->trunc && ftruncate(f->fd, 0))
+		return -errno;
+	f->trunc = false;
+	return f->fd;
+}
+
+int cli_outfile_commit(struct cli_outfile *f)
+{
+	int rc = f->path ? 0 : -EBADF;
+
+	/* on disk before the name points at it: a crash leaves the old report
+	 * or the new one, never an empty file */
+	if (!rc && f->tmp[0] && fsync(f->fd))
+		rc = -errno;
+	if (f->fd >= 0 && close(f->fd) && !rc)
+		rc = -errno;
+	f->fd = -1;
+	if (!rc && f->tmp[0] && rename(f->tmp, f->path))
+		rc = -errno;
+	if (!rc)
+		f->tmp[0] = '\0';
+	cli_outfile_discard(f);
+	return rc;
+}
+
+void cli_outfile_discard(struct cli_outfile *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	if (f->tmp[0])
+		unlink(f->tmp);
+	f->fd = -1;
+	f->tmp[0] = '\0';
+	f->path = NULL;
+	f->trunc = false;
+}
+
+/* ---- the JSON report ---- */
+
+/* The report's file, reserved by main.c before the command runs. */
+static struct cli_outfile json_file = { .fd = -1 };
+
+void cli_out_release(void)
+{
+	cli_outfile_discard(&json_file);
+}
+
+int cli_out_reserve(const char *path)
+{
+	static bool at_exit;
+	int rc;
+
+	cli_out_release();
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	/* a command that ends with exit() leaves no temporary either */
+	if (!at_exit && atexit(cli_out_release)) {
+		cli_say("%s: cannot arrange to remove its temporary file at exit", path);
+		return -ENOMEM;
+	}
+	at_exit = true;
+	rc = cli_outfile_reserve(&json_file, path);
+	if (rc)
+		cli_say("%s: %s", path, strerror(-rc));
+	return rc;
+}
+
+/* len bytes of s to fd, across short writes and EINTR (the stop handler
+ * has no SA_RESTART): 0 or -errno. */
+static int write_all(int fd, const char *s, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, s, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		s += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* j and a newline into f's file, committed; f dropped either way. */
+static int write_report(struct cli_outfile *f, const json_t *j, size_t flags)
+{
+	char *txt = json_dumps(j, flags);
+	int fd = txt ? cli_outfile_fd(f) : -ENOMEM;
+	int rc = fd < 0 ? fd : write_all(fd, txt, strlen(txt));
+
+	if (!rc)
+		rc = write_all(fd, "\n", 1);
+	free(txt);
+	if (rc) {
+		cli_outfile_discard(f);
+		return rc;
+	}
+	return cli_outfile_commit(f);
+}
+
+/* j and a newline to stdout, flushed: 0, -EIO from jansson, or -errno. */
+static int dump_stdout(const json_t *j, size_t flags)
+{
+	int rc = 0;
+
+	if (json_dumpf(j, stdout, flags) || fputc('\n', stdout) == EOF)
+		rc = -EIO;
+	if (fflush(stdout) && !rc)
+		rc = -errno;
+	return rc;
+}
+
+int cli_json_write(const json_t *j, const char *path, size_t flags, char *err,
+		   size_t errlen)
+{
+	struct cli_outfile own, *f = &json_file;
+	bool out = !strcmp(path, "-");
+	int rc;
+
+	if (out) {
+		rc = dump_stdout(j, flags);
+		if (rc)
+			snprintf(err, errlen, "stdout: cannot write the JSON report: %s",
+				 strerror(-rc));
+		return rc;
+	}
+	if (!json_file.path || strcmp(json_file.path, path)) {
+		f = &own;
+		rc = cli_outfile_reserve(f, path);
+		if (rc) {
+			snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+			return rc;
+		}
+	}
+	rc = write_report(f, j, flags);
+	if (rc)
+		snprintf(err, errlen, "%s: cannot write the JSON report: %s", path,
+			 strerror(-rc));
+	return rc;
+}
+
+int cli_out_json(const char *path, json_t *j, size_t flags)
+{
+	char err[PATH_MAX + 128];
+	int rc;
+
+	if (!j) {
+		cli_say("cannot build the JSON report (out of memory)");
+		return -ENOMEM;
+	}
+	rc = cli_json_write(j, path, flags, err, sizeof(err));
+	json_decref(j);
+	if (rc)
+		cli_say("%s", err);
+	return rc;
+}

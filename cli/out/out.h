@@ -1,0 +1,122 @@
+/* The output layer: every command's units, number formats, the choice of
+ * stream for the text, the error and note lines, and the JSON file. A
+ * command prints its table to cli_out_text(), says what went wrong with
+ * cli_say(), and ends with cli_out_json(), whose file main.c reserved
+ * with cli_out_reserve() before the command began. */
+#ifndef CLI_OUT_H
+#define CLI_OUT_H
+
+#include <jansson.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/opts/opts.h"
+
+/* ---- units ---- */
+
+#define CLI_NS_PER_S 1000000000ull
+#define CLI_NS_PER_US 1000.0
+#define CLI_MIB (1024.0 * 1024.0)
+
+static inline double cli_secs(uint64_t ns)
+{
+	return (double)ns / (double)CLI_NS_PER_S;
+}
+
+/* ---- number formats ---- */
+
+/* A latency in microseconds with the precision a reader needs: 1.23
+ * below 10, 123.4 below 1000, 1234 above; "-" when the figure is not
+ * known. Returns buf. */
+const char *cli_fmt_us(char *buf, size_t len, double ns, bool known);
+
+/* ---- lines on stderr ---- */
+
+/* Names the running command in every line from now on: "iostorm VERB: ".
+ * Before a command runs (main.c's own errors) the prefix is "iostorm: ". */
+void cli_out_verb(const char *name);
+/* One error or note line on stderr, with the prefix and a newline. */
+void cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* From now on every cli_say line goes to fn, escaped and without the
+ * prefix, instead of stderr; fn NULL: stderr again. For the MPI layer,
+ * which names the host on each line and holds a setup error for rank 0. */
+void cli_out_sink(void (*fn)(void *ctx, const char *line), void *ctx);
+/* s to f with control characters as \xNN (cli_say does this to its line). */
+void cli_put_escaped(const char *s, FILE *f);
+
+/* ---- streams and files ---- */
+
+/* Where the text report goes: stdout, or stderr when --json - gives stdout
+ * to the JSON alone. */
+FILE *cli_out_text(const struct cli_opts *o);
+
+/* Every JSON document's "schema". */
+#define CLI_JSON_SCHEMA "iostorm/1"
+/* How the reports are serialised (topo keeps its own, older flags). */
+#define CLI_JSON_REPORT (JSON_INDENT(2) | JSON_REAL_PRECISION(12))
+
+/* ---- a report's file, reserved before the work that fills it ---- */
+
+/* A report that cannot be written is lost with all the work behind it (a
+ * 30-minute saturate), so its file is made ready first, before any IO,
+ * and only filled at the end. A regular file (or a new one) gets
+ * PATH.tmp-XXXXXX beside it, created at once with the file's mode (or
+ * fopen's), filled, synced and renamed over PATH, so a reader never sees
+ * half a report and a failed or killed run leaves the previous file
+ * whole. Something that is there and is not a regular file (a device, a
+ * FIFO, a symlink) is written in place, never renamed over: a character
+ * device or a symlink's file is opened (not truncated) at once; a FIFO is
+ * only checked for write permission, since opening it waits for a reader
+ * and a run must not wait for one, and a block device likewise (it may be
+ * a target, which is refused, and is not held open for writing). A
+ * directory is refused at once (EISDIR). */
+struct cli_outfile {
+	const char *path;	/* the destination; NULL: none reserved */
+	char tmp[PATH_MAX];	/* the temporary beside it; "": in place */
+	int fd;			/* -1: opened at the end (a FIFO, a block device) */
+	bool trunc;		/* in place on a regular file: emptied at the end */
+};
+
+/* Reserves path (not "-") into f. 0 or -errno; on failure nothing is left
+ * on disk and f holds nothing. */
+int cli_outfile_reserve(struct cli_outfile *f, const char *path);
+/* The fd to write the report into: the temporary, or path in place
+ * (opened now if it was left to the end; emptied if it is a regular
+ * file). >= 0, or -errno. */
+int cli_outfile_fd(struct cli_outfile *f);
+/* The end of a report written into cli_outfile_fd: the temporary synced,
+ * closed and renamed over path; in place, closed. 0 or -errno; either
+ * way f holds nothing after, and no temporary is left. */
+int cli_outfile_commit(struct cli_outfile *f);
+/* Drops a reservation: its fd closed, its temporary removed. Harmless on
+ * an empty or already committed f. */
+void cli_outfile_discard(struct cli_outfile *f);
+
+/* ---- the JSON report ---- */
+
+/* Reserves the JSON report's file (cli_outfile_reserve) before the
+ * command does any IO: main.c calls it once the verb's options parse,
+ * iostorm-mpi's rank 0 in its setup. NULL or "-" (stdout) need nothing.
+ * A path that cannot be written is said in one line ("PATH: reason") and
+ * returns -errno; 0 otherwise. The reservation is dropped by
+ * cli_out_release or at exit(), whichever comes first. */
+int cli_out_reserve(const char *path);
+/* Drops the JSON reservation, if any: its temporary is removed. */
+void cli_out_release(void);
+
+/* Writes j and a final newline to path ("-": stdout), through the
+ * reservation when path is the reserved one, else reserving it now (see
+ * struct cli_outfile). 0, or -errno with err filled: "PATH: reason" when
+ * path cannot be written at all, "PATH: cannot write the JSON report:
+ * reason" when writing it failed (the previous file is left whole). */
+int cli_json_write(const json_t *j, const char *path, size_t flags, char *err,
+		   size_t errlen);
+/* The end of a command that reports: j (whose reference it takes; NULL
+ * means building it ran out of memory) written to path with
+ * cli_json_write, a failure said in one line. Returns the exit status. */
+int cli_out_json(const char *path, json_t *j, size_t flags);
+
+#endif

@@ -1,0 +1,262 @@
+/* The report table: a config line, one row per device, then the total row,
+ * in aligned columns. */
+#include "cli/out/report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/out/json.h"
+
+#define LATW 8
+
+/* glibc's own table (2.32+) knows every errno the kernel returns. */
+const char *cli_errno_name(int err)
+{
+	const char *n = err > 0 && err <= ENG_ERRNO_MAX ? strerrorname_np(err) : NULL;
+
+	return !err ? "short" : n ? n : "unknown";
+}
+
+const char *cli_errno_text(int err)
+{
+	if (!err)
+		return "short read";
+	return err > 0 && err <= ENG_ERRNO_MAX ? strerror(err) : "unknown error";
+}
+
+void cli_dev_errs(struct cli_dev *d, const uint64_t *count, int first, double first_s)
+{
+	unsigned i, most = 0;
+
+	memset(&d->errs, 0, sizeof(d->errs));
+	if (!d->errors)
+		return;
+	for (i = 1; i < ENG_ERR_SLOTS; i++)
+		if (count[i] > count[most])
+			most = i;
+	d->errs.first = first;
+	d->errs.first_s = first_s;
+	d->errs.common = (int)most;
+	d->errs.common_count = count[most];
+}
+
+void cli_report_print_errors(FILE *f, const struct cli_report *r)
+{
+	const struct cli_errs *e;
+	unsigned i;
+
+	for (i = 0; i < r->ndev; i++) {
+		if (!r->dev[i].errors && r->dev[i].fatal) {
+			fprintf(f, "%s: %s (%s) stopped it before the measured window; the others went on\n",
+				r->dev[i].name, cli_errno_name(r->dev[i].fatal),
+				cli_errno_text(r->dev[i].fatal));
+			continue;
+		}
+		if (!r->dev[i].errors)
+			continue;
+		e = &r->dev[i].errs;
+		fprintf(f, "%s: %llu error%s from %.2fs: first %s (%s), most %s",
+			r->dev[i].name, (unsigned long long)r->dev[i].errors,
+			r->dev[i].errors == 1 ? "" : "s", e->first_s, cli_errno_name(e->first),
+			cli_errno_text(e->first), cli_errno_name(e->common));
+		if (r->dev[i].fatal)
+			fprintf(f, "; %s stopped it, the others went on",
+				cli_errno_name(r->dev[i].fatal));
+		fputc('\n', f);
+	}
+}
+
+/* One line per stalled device, after the error lines. */
+static void print_stalled(FILE *f, const struct cli_report *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->ndev; i++) {
+		if (!r->dev[i].stalled)
+			continue;
+		fprintf(f, "%s: stalled: %llu IO%s still in flight at the end; figures up to the end of the measured window, no latency\n",
+			r->dev[i].name, (unsigned long long)r->dev[i].inflight_at_end,
+			r->dev[i].inflight_at_end == 1 ? "" : "s");
+	}
+}
+
+static bool report_had_errors(const struct cli_report *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->ndev; i++)
+		if (r->dev[i].errors || r->dev[i].stalled || r->dev[i].fatal)
+			return true;
+	return false;
+}
+
+void cli_lat_from_hist(struct cli_dev *d, const struct eng_hist *h)
+{
+	d->has_lat = h && h->count;
+	if (!d->has_lat)
+		return;
+	d->lat.mean = eng_hist_mean(h);
+	d->lat.stddev = eng_hist_stddev(h);
+	d->lat.min = h->min_ns;
+	d->lat.p50 = eng_hist_percentile(h, 50.0);
+	d->lat.p90 = eng_hist_percentile(h, 90.0);
+	d->lat.p99 = eng_hist_percentile(h, 99.0);
+	d->lat.p999 = eng_hist_percentile(h, 99.9);
+	d->lat.p9999 = eng_hist_percentile(h, 99.99);
+	d->lat.max = h->max_ns;
+}
+
+void cli_dev_rates(struct cli_dev *d)
+{
+	d->iops = d->elapsed_s > 0 ? (double)d->ios / d->elapsed_s : 0.0;
+	d->bw_bytes = d->elapsed_s > 0 ? (double)d->bytes / d->elapsed_s : 0.0;
+	d->ios_per_call = d->calls ? (double)(d->ios + d->errors) / (double)d->calls : 0.0;
+}
+
+static void add_counts(struct cli_dev *t, const struct cli_dev *d)
+{
+	t->nworkers += d->nworkers;
+	t->ios += d->ios;
+	t->bytes += d->bytes;
+	t->errors += d->errors;
+	t->calls += d->calls;
+	t->user_s += d->user_s;
+	t->sys_s += d->sys_s;
+	t->iops += d->iops;
+	t->bw_bytes += d->bw_bytes;
+	if (d->elapsed_s > t->elapsed_s)
+		t->elapsed_s = d->elapsed_s;
+}
+
+int cli_report_total(struct cli_report *r)
+{
+	struct cli_dev *t = &r->total;
+	bool lat = false;
+	unsigned i;
+
+	free(t->hist);
+	free(t->tl.s);
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "total");
+	t->engine = r->engine;
+	for (i = 0; i < r->ndev; i++) {
+		add_counts(t, &r->dev[i]);
+		lat |= r->dev[i].hist != NULL;
+	}
+	/* rates are the sum of each device's own rate, not ios over the
+	 * longest window */
+	t->ios_per_call = t->calls ? (double)(t->ios + t->errors) / (double)t->calls : 0.0;
+	if (!lat)
+		return 0;
+	t->hist = malloc(sizeof(*t->hist));
+	if (!t->hist)
+		return -ENOMEM;
+	eng_hist_reset(t->hist);
+	for (i = 0; i < r->ndev; i++)
+		if (r->dev[i].hist)
+			eng_hist_merge(t->hist, r->dev[i].hist);
+	cli_lat_from_hist(t, t->hist);
+	return 0;
+}
+
+static void print_lat(FILE *f, const struct cli_dev *d)
+{
+	const double v[] = { d->lat.mean, (double)d->lat.p50, (double)d->lat.p90,
+			     (double)d->lat.p99, (double)d->lat.p999,
+			     (double)d->lat.p9999, (double)d->lat.max };
+	char buf[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		fprintf(f, " %*s", LATW, cli_fmt_us(buf, sizeof(buf), v[i], d->has_lat));
+}
+
+static void print_row(FILE *f, const struct cli_dev *d, int namew)
+{
+	double cpu = d->elapsed_s > 0 ? 100.0 * (d->user_s + d->sys_s) / d->elapsed_s : 0.0;
+
+	fprintf(f, "%-*s %10.0f %9.1f", namew, d->name, d->iops,
+		d->bw_bytes / CLI_MIB);
+	print_lat(f, d);
+	fprintf(f, " %6.1f %7.2f %7llu\n", cpu, d->ios_per_call,
+		(unsigned long long)d->errors);
+}
+
+static void print_config(const struct cli_report *r, const struct cli_opts *o,
+			 FILE *f)
+{
+	fprintf(f, "iostorm %s: %s, completion %s", r->command,
+		r->engine ? r->engine : "?", eng_mode_name(r->mode));
+	if (o->groups & CLI_OG_TARGET)
+		fprintf(f, ", bs %u", o->bs);
+	fprintf(f, ", qd %u, batch %u", o->qd, o->batch);
+	if (o->time_ns)
+		fprintf(f, ", time %.3gs", cli_secs(o->time_ns));
+	if (o->ios)
+		fprintf(f, ", %llu IOs", (unsigned long long)o->ios);
+	fprintf(f, ", ramp %.3gs%s%s\n", cli_secs(o->ramp_ns),
+		o->buffered ? ", buffered" : "", r->interrupted ? ", INTERRUPTED" : "");
+}
+
+static void print_table(const struct cli_report *r, const struct cli_opts *o,
+			FILE *f)
+{
+	int namew = 6;
+	unsigned i;
+
+	for (i = 0; i < r->ndev; i++)
+		if ((int)strlen(r->dev[i].name) > namew)
+			namew = (int)strlen(r->dev[i].name);
+	print_config(r, o, f);
+	fprintf(f, "%-*s %10s %9s %*s %*s %*s %*s %*s %*s %*s %6s %7s %7s\n",
+		namew, "device", "IOPS", "MiB/s", LATW, "mean", LATW, "p50",
+		LATW, "p90", LATW, "p99", LATW, "p99.9", LATW, "p99.99",
+		LATW, "max", "CPU%", "IO/call", "errors");
+	for (i = 0; i < r->ndev; i++)
+		print_row(f, &r->dev[i], namew);
+	if (r->ndev > 1)
+		print_row(f, &r->total, namew);
+	if (r->elapsed_s <= 0)
+		fprintf(f, "nothing was measured: the run stopped before its ramp ended\n");
+	else
+		fprintf(f, "latency in microseconds over %.2fs measured; CPU%% is user+sys of the workers%s\n",
+			r->elapsed_s, r->mode == ENG_MODE_SQPOLL ?
+			" (not of the SQPOLL kernel threads, which keep a core busy each)" : "");
+	cli_report_print_errors(f, r);
+	print_stalled(f, r);
+}
+
+int cli_report_output(const struct cli_report *r, const struct cli_opts *o,
+		      json_t *extra)
+{
+	int errs = report_had_errors(r) ? -EIO : 0;
+	json_t *j;
+
+	print_table(r, o, cli_out_text(o));
+	if (!o->json)
+		return errs;
+	j = cli_json_report(r, o);
+	if (j && extra && json_object_update(j, extra)) {
+		json_decref(j);
+		j = NULL;
+	}
+	/* cli_out_json says why it could not write the report */
+	return cli_out_json(o->json, j, CLI_JSON_REPORT) ? -EIO : errs;
+}
+
+void cli_report_free(struct cli_report *r)
+{
+	unsigned i;
+
+	for (i = 0; r->dev && i < r->ndev; i++) {
+		free(r->dev[i].hist);
+		free(r->dev[i].cpus);
+		free(r->dev[i].tl.s);
+	}
+	free(r->dev);
+	free(r->total.hist);
+	free(r->total.tl.s);
+	memset(r, 0, sizeof(*r));
+}

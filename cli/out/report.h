@@ -1,0 +1,99 @@
+/* What a run measured, per device and in total, and the table that shows
+ * it. Filled by cli_runner_run (or by hand in tests), printed by
+ * cli_report_output, serialised by cli/json.c. */
+#ifndef CLI_REPORT_H
+#define CLI_REPORT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <jansson.h>
+#include <stdio.h>
+
+#include "cli/opts/opts.h"
+#include "engine/engine.h"
+#include "engine/hist.h"
+#include "cli/out/timeline.h"
+
+struct cli_lat {
+	double mean, stddev;		/* ns */
+	uint64_t min, p50, p90, p99, p999, p9999, max;	/* ns */
+};
+
+/* How a device's failed IOs failed (valid when errors > 0): errno 0 is a
+ * short read, ENG_ERR_OTHER an errno above ENG_ERRNO_MAX. */
+struct cli_errs {
+	int first;			/* errno of the earliest failure */
+	double first_s;			/* its time into the measured window */
+	int common;			/* the most frequent errno */
+	uint64_t common_count;
+};
+
+struct cli_dev {
+	char name[64];
+	char path[PATH_MAX];
+	unsigned nworkers;
+	int *cpus;			/* nworkers entries, -1: unpinned */
+	const char *engine;		/* backend used: "io_uring", "libaio" */
+	uint64_t ios, bytes, errors, calls;
+	struct cli_errs errs;
+	double elapsed_s;		/* longest worker's measured window */
+	double iops, bw_bytes;		/* per second */
+	double user_s, sys_s;		/* summed over the device's workers */
+	double busiest_s;		/* user+sys of its busiest worker */
+	double ios_per_call;
+	bool has_lat;
+	struct cli_lat lat;
+	struct eng_hist *hist;		/* merged, NULL without latency */
+	int fatal;			/* errno of the IO error that stopped its
+					 * workers before the end (a device that
+					 * went away); 0: none */
+	bool stalled;			/* still held IOs after the drain grace */
+	uint64_t inflight_at_end;	/* how many, over its workers */
+	struct cli_tl_series tl;	/* a sample per second; owned */
+	/* CLOCK_REALTIME (ns) when the run's measured window began and
+	 * ended, the same for every device of a run: lines up runs made on
+	 * several hosts (iostorm-mpi); 0: no window */
+	uint64_t wall_start_ns, wall_end_ns;
+};
+
+struct cli_report {
+	const char *command;		/* "run", "nop", ... */
+	const char *engine;		/* backend of the first worker */
+	enum eng_mode mode;		/* completion mode used */
+	unsigned ndev;
+	struct cli_dev *dev;
+	struct cli_dev total;		/* sums; latency merged over all */
+	double elapsed_s;
+	bool interrupted;
+	bool stalled;			/* some device stalled: its workers are
+					 * still in the kernel, so write the
+					 * report and _exit (cli_runner_abandon) */
+	bool unfixed_bufs;		/* io_uring read into unregistered
+					 * buffers: RLIMIT_MEMLOCK refused them */
+};
+
+/* An errno as its symbolic name ("EIO") and as text ("Input/output
+ * error"); 0 is a short read, anything unknown "unknown". */
+const char *cli_errno_name(int err);
+const char *cli_errno_text(int err);
+/* d->errs from per-errno counts (ENG_ERR_SLOTS of them) and the earliest
+ * failure; nothing when d has no errors. */
+void cli_dev_errs(struct cli_dev *d, const uint64_t *count, int first, double first_s);
+/* One line per device that had errors, like "loop3: 13628 errors from
+ * 3.02s: first EIO (Input/output error), most EIO". */
+void cli_report_print_errors(FILE *f, const struct cli_report *r);
+/* Fills lat from a histogram (has_lat false when it is NULL or empty). */
+void cli_lat_from_hist(struct cli_dev *d, const struct eng_hist *h);
+/* Rates from the counters and elapsed_s. */
+void cli_dev_rates(struct cli_dev *d);
+/* Sums the devices into r->total (merging histograms when present). */
+int cli_report_total(struct cli_report *r);
+/* The table on cli_out_text(o), then the JSON where --json asks for it,
+ * with extra's keys (NULL: none) after the report's own. 0 or -errno,
+ * said: -EIO also when any device had an IO error, once all is written. */
+int cli_report_output(const struct cli_report *r, const struct cli_opts *o,
+		      json_t *extra);
+void cli_report_free(struct cli_report *r);
+
+#endif

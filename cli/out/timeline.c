@@ -1,0 +1,200 @@
+/* Per-second samples from engine snapshots: see timeline.h. */
+#include "cli/out/timeline.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NS 1e9
+
+enum { H_SUM, H_ALL, H_PART, H_BEFORE, H_N };
+
+int cli_tl_init(struct cli_timeline *tl, unsigned ndev, unsigned per)
+{
+	memset(tl, 0, sizeof(*tl));
+	tl->ndev = ndev;
+	tl->per = per;
+	tl->dev = calloc(ndev + 1, sizeof(*tl->dev));
+	tl->prev = calloc((size_t)ndev * per, sizeof(*tl->prev));
+	tl->have = calloc((size_t)ndev * per, sizeof(*tl->have));
+	tl->sum = malloc(H_N * sizeof(*tl->sum));
+	if (!tl->dev || !tl->prev || !tl->have || !tl->sum) {
+		cli_tl_free(tl);
+		return -ENOMEM;
+	}
+	tl->part = &tl->sum[H_PART];
+	tl->before = &tl->sum[H_BEFORE];
+	return 0;
+}
+
+void cli_tl_free(struct cli_timeline *tl)
+{
+	unsigned d;
+
+	for (d = 0; tl->dev && d <= tl->ndev; d++)
+		free(tl->dev[d].s);
+	free(tl->dev);
+	free(tl->prev);
+	free(tl->have);
+	free(tl->sum);
+	memset(tl, 0, sizeof(*tl));
+}
+
+static int push(struct cli_tl_series *sr, const struct cli_tl_sample *x)
+{
+	struct cli_tl_sample *s;
+	unsigned cap;
+
+	if (sr->n == sr->cap) {
+		cap = sr->cap ? 2 * sr->cap : 64;
+		s = realloc(sr->s, cap * sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		sr->s = s;
+		sr->cap = cap;
+	}
+	sr->s[sr->n++] = *x;
+	return 0;
+}
+
+/* A sample of ios over dt_ns ending t_ns into the window, with h's latency
+ * (NULL: none). */
+static struct cli_tl_sample sample(uint64_t ios, uint64_t dt_ns, uint64_t t_ns,
+				   const struct eng_hist *h)
+{
+	struct cli_tl_sample x = {
+		.t_s = (double)t_ns / NS, .dt_s = (double)dt_ns / NS, .ios = ios,
+		.iops = dt_ns ? (double)ios * NS / (double)dt_ns : 0.0,
+		.has_lat = h && h->count,
+	};
+
+	if (x.has_lat) {
+		x.mean_ns = eng_hist_mean(h);
+		x.p50_ns = eng_hist_percentile(h, 50.0);
+		x.p99_ns = eng_hist_percentile(h, 99.0);
+		x.max_ns = h->max_ns;
+	}
+	return x;
+}
+
+/* Worker i's part of this second, into the device's sums; its copy is the
+ * next second's start. */
+static void take(struct cli_timeline *tl, unsigned i, const struct eng_snapshot *s,
+		 uint64_t *ios, uint64_t *dt, uint64_t *t)
+{
+	struct eng_snapshot *p = &tl->prev[i];
+	uint64_t since = tl->have[i] ? p->t_ns : s->start_ns, d;
+
+	*ios += s->ios - (tl->have[i] ? p->ios : 0);
+	if (tl->have[i]) {
+		eng_hist_diff(tl->part, &s->hist, &p->hist);
+		eng_hist_merge(&tl->sum[H_SUM], tl->part);
+	} else {
+		eng_hist_merge(&tl->sum[H_SUM], &s->hist);
+	}
+	d = s->t_ns > since ? s->t_ns - since : 0;
+	*dt = d > *dt ? d : *dt;
+	d = s->t_ns - s->start_ns;
+	*t = d > *t ? d : *t;
+	memcpy(p, s, sizeof(*p));
+	tl->have[i] = true;
+}
+
+int cli_tl_second(struct cli_timeline *tl, struct eng_run *r, uint64_t wait_ns)
+{
+	uint64_t ios, dt, t, all_ios = 0, all_dt = 0, all_t = 0;
+	const struct eng_snapshot *s;
+	struct cli_tl_sample x;
+	unsigned d, w, got, any = 0;
+	int seq = eng_run_snapshot(r), err = 0;
+
+	if (seq < 0)
+		return seq;
+	(void)eng_run_snapshot_wait(r, seq, wait_ns);
+	eng_hist_reset(&tl->sum[H_ALL]);
+	for (d = 0; d < tl->ndev && !err; d++) {
+		eng_hist_reset(&tl->sum[H_SUM]);
+		ios = dt = t = 0;
+		for (got = 0, w = 0; w < tl->per; w++) {
+			s = eng_run_snapshot_get(r, d * tl->per + w, seq);
+			if (!s || !s->start_ns)
+				continue;
+			take(tl, d * tl->per + w, s, &ios, &dt, &t);
+			got++;
+		}
+		if (!got)
+			continue;	/* none answered: the next sample has it */
+		x = sample(ios, dt, t, &tl->sum[H_SUM]);
+		err = push(&tl->dev[d], &x);
+		eng_hist_merge(&tl->sum[H_ALL], &tl->sum[H_SUM]);
+		all_ios += ios;
+		all_dt = dt > all_dt ? dt : all_dt;
+		all_t = t > all_t ? t : all_t;
+		any++;
+	}
+	if (any && !err) {
+		x = sample(all_ios, all_dt, all_t, &tl->sum[H_ALL]);
+		err = push(&tl->dev[tl->ndev], &x);
+	}
+	return err;
+}
+
+int cli_tl_last(struct cli_timeline *tl, const struct eng_run *r)
+{
+	uint64_t end, before, dt, t, seen, all_ios = 0, all_dt = 0, all_t = 0;
+	const struct eng_result *res;
+	struct cli_tl_sample x;
+	unsigned d, w, i;
+	bool lat, all_lat = true;
+	int err = 0;
+
+	eng_hist_reset(&tl->sum[H_ALL]);
+	for (d = 0; d < tl->ndev && !err; d++) {
+		eng_hist_reset(&tl->sum[H_SUM]);
+		eng_hist_reset(tl->before);
+		end = before = dt = t = 0;
+		lat = true;
+		for (w = 0; w < tl->per; w++) {
+			i = d * tl->per + w;
+			res = eng_run_result(r, i);
+			seen = tl->have[i] ? tl->prev[i].t_ns - tl->prev[i].start_ns : 0;
+			end += res->ios;
+			if (tl->have[i]) {
+				before += tl->prev[i].ios;
+				eng_hist_merge(tl->before, &tl->prev[i].hist);
+			}
+			if (res->hist)
+				eng_hist_merge(&tl->sum[H_SUM], res->hist);
+			else
+				lat = false;	/* stalled, or no latency */
+			dt = res->elapsed_ns > seen && res->elapsed_ns - seen > dt ?
+				res->elapsed_ns - seen : dt;
+			t = res->elapsed_ns > t ? res->elapsed_ns : t;
+		}
+		if (!dt || end < before)
+			continue;	/* nothing after the last copy */
+		if (lat)
+			eng_hist_diff(tl->part, &tl->sum[H_SUM], tl->before);
+		x = sample(end - before, dt, t, lat ? tl->part : NULL);
+		err = push(&tl->dev[d], &x);
+		if (lat)
+			eng_hist_merge(&tl->sum[H_ALL], tl->part);
+		all_lat &= lat;
+		all_ios += end - before;
+		all_dt = dt > all_dt ? dt : all_dt;
+		all_t = t > all_t ? t : all_t;
+	}
+	if (all_dt && !err) {
+		x = sample(all_ios, all_dt, all_t, all_lat ? &tl->sum[H_ALL] : NULL);
+		err = push(&tl->dev[tl->ndev], &x);
+	}
+	return err;
+}
+
+struct cli_tl_series cli_tl_take(struct cli_timeline *tl, unsigned d)
+{
+	struct cli_tl_series s = tl->dev[d];
+
+	memset(&tl->dev[d], 0, sizeof(tl->dev[d]));
+	return s;
+}

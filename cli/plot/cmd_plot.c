@@ -1,0 +1,240 @@
+/* iostorm plot REPORT.json [-o FILE.svg|FILE.png]: a report of run, nop,
+ * latency, sweep or saturate drawn by gnuplot (cli/plot/plot_int.h). This file
+ * reads and checks the report, picks the kind and the picture's name and
+ * format, and hands the script to gnuplot. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli/commands.h"
+#include "cli/opts/opts.h"
+#include "cli/out/out.h"
+#include "cli/plot/plot_int.h"
+
+static int set_output(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	const char *dot = strrchr(arg, '.');
+
+	if (!dot || (strcasecmp(dot, ".svg") && strcasecmp(dot, ".png"))) {
+		snprintf(err, errlen, "-o: '%s' does not end in .svg or .png", arg);
+		return -EINVAL;
+	}
+	o->plot_out = arg;
+	return 0;
+}
+
+static const struct cli_optdesc own[] = {
+	{ "output", 'o', "FILE", 0, 0, set_output, NULL, NULL,
+	  "the picture: FILE.svg or FILE.png (without it: the\n"
+	  "report's name with .svg)" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+static int cmd_plot(int argc, char **argv);
+
+const struct cli_verb cli_verb_plot = {
+	.name = "plot",
+	.what = "draw a JSON report with gnuplot (SVG or PNG)",
+	.synopsis = "iostorm plot [-o FILE.svg|FILE.png] REPORT.json\n\n"
+		"Draws a report that 'iostorm run', 'latency', 'sweep' or 'saturate'\n"
+		"wrote with --json, with gnuplot (Debian's gnuplot-nox): a run's latency\n"
+		"distribution and IOPS per second per device; latency's p50, p99 and max\n"
+		"per second; a sweep's IOPS and p99 against queue depth with the knee\n"
+		"and the p99 doubling; saturate's IOPS per device alone and all at once,\n"
+		"with the loss, and the ceiling's resources where the report has them.",
+	.operands = CLI_OPERANDS_FILES,
+	.own = own,
+	.run = cmd_plot,
+};
+
+static const struct {
+	const char *command;
+	plot_kind_fn fn;
+} kinds[] = {
+	{ "run", cli_plot_run }, { "nop", cli_plot_run },
+	{ "latency", cli_plot_latency }, { "sweep", cli_plot_sweep },
+	{ "saturate", cli_plot_saturate },
+};
+
+/* The report into *out, checked to be one of ours that plot draws, and
+ * its kind's function. 0 or -errno, said: -EINVAL when it is not a report
+ * plot takes; another -errno when it cannot be opened or read. */
+static int load(const char *path, json_t **out, plot_kind_fn *fn)
+{
+	const char *schema, *cmd;
+	json_error_t je;
+	json_t *r;
+	FILE *f;
+	size_t i;
+	int err;
+
+	f = fopen(path, "r");
+	if (!f) {
+		err = -errno;
+		cli_say("%s: %s", path, strerror(-err));
+		return err;
+	}
+	r = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+	err = ferror(f) ? -EIO : -EINVAL;	/* a directory fails to read */
+	fclose(f);
+	if (!r) {
+		cli_say("%s: not an iostorm report (not JSON: line %d: %s)", path, je.line, je.text);
+		return err;
+	}
+	schema = cli_gp_name(r, "schema");
+	cmd = cli_gp_name(r, "command");
+	if (!json_is_object(r) || !schema || strcmp(schema, CLI_JSON_SCHEMA) || !cmd) {
+		cli_say("%s: not an iostorm report (no \"schema\": \"%s\" and \"command\")", path,
+			CLI_JSON_SCHEMA);
+		json_decref(r);
+		return -EINVAL;
+	}
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (!strcmp(cmd, kinds[i].command)) {
+			*fn = kinds[i].fn;
+			*out = r;
+			return 0;
+		}
+	}
+	cli_say("%s: a report of '%s', which plot does not draw (it draws run, nop, latency, "
+		"sweep and saturate reports)", path, cmd);
+	json_decref(r);
+	return -EINVAL;
+}
+
+/* The report's name with .svg for .json (or added). NULL: out of memory. */
+static char *default_out(const char *report)
+{
+	size_t n = strlen(report);
+	char *s;
+
+	if (n > 5 && !strcasecmp(report + n - 5, ".json"))
+		n -= 5;
+	s = malloc(n + 5);
+	if (s) {
+		memcpy(s, report, n);
+		memcpy(s + n, ".svg", 5);
+	}
+	return s;
+}
+
+static bool is_png(const char *out)
+{
+	size_t n = strlen(out);
+
+	return n >= 4 && !strcasecmp(out + n - 4, ".png");
+}
+
+/* The terminal, then the kind's panels in a multiplot, as one script in
+ * *buf. 0, -ENODATA (err said), or -ENOMEM. */
+static int script(plot_kind_fn fn, const json_t *r, bool png, char **buf, size_t *len,
+		  char *err, size_t errlen)
+{
+	char *body = NULL;
+	size_t blen = 0;
+	FILE *b = open_memstream(&body, &blen), *s;
+	int panels;
+
+	if (!b)
+		return -ENOMEM;
+	panels = fn(b, r, err, errlen);
+	if (fclose(b) || panels < 0) {
+		free(body);
+		return panels < 0 ? panels : -ENOMEM;
+	}
+	s = open_memstream(buf, len);
+	if (!s) {
+		free(body);
+		return -ENOMEM;
+	}
+	fprintf(s, "set encoding utf8\n");
+	if (png)
+		/* pngcairo draws better; the plain png terminal where it is missing */
+		fprintf(s, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+			   "  set terminal pngcairo size %d,%d noenhanced font 'sans,10' background '#ffffff'\n"
+			   "} else {\n"
+			   "  set terminal png size %d,%d noenhanced background '#ffffff'\n"
+			   "}\n", PLOT_WIDTH, PLOT_PANEL_HEIGHT * panels, PLOT_WIDTH,
+			PLOT_PANEL_HEIGHT * panels);
+	else
+		fprintf(s, "set terminal svg size %d,%d noenhanced font 'sans,11' background '#ffffff'\n",
+			PLOT_WIDTH, PLOT_PANEL_HEIGHT * panels);
+	fprintf(s, "set multiplot layout %d,1\n%sunset multiplot\n", panels, body);
+	free(body);
+	if (fclose(s)) {
+		free(*buf);
+		*buf = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The report drawn into the picture's file, whose name is printed: 0 or
+ * -errno, said. */
+static int plot(const struct cli_opts *o)
+{
+	struct cli_outfile pic = { .fd = -1 };
+	plot_kind_fn fn = NULL;
+	json_t *r = NULL;
+	char *out = NULL, *buf = NULL, err[1024];
+	size_t len = 0;
+	int rc;
+
+	if (o->ntargets != 1) {
+		cli_say("%s (try 'iostorm plot --help')",
+			o->ntargets ? "one REPORT.json at a time" : "no REPORT.json given");
+		return -EINVAL;
+	}
+	rc = -ENOMEM;
+	out = o->plot_out ? strdup(o->plot_out) : default_out(o->targets[0]);
+	if (!out) {
+		cli_say("out of memory");
+		goto done;
+	}
+	/* the picture's file first, as every command's report (cli/out/out.h) */
+	rc = cli_outfile_reserve(&pic, out);
+	if (rc) {
+		cli_say("%s: %s", out, strerror(-rc));
+		rc = rc == -EINVAL ? -EIO : rc;		/* the world, not the command line */
+		goto done;
+	}
+	rc = load(o->targets[0], &r, &fn);
+	if (rc)
+		goto done;
+	rc = script(fn, r, is_png(out), &buf, &len, err, sizeof(err));
+	if (rc == -ENOMEM) {
+		cli_say("out of memory");
+		goto done;
+	}
+	if (!buf) {
+		cli_say("%s: nothing to plot: %s", o->targets[0], err);
+		rc = -ENODATA;
+		goto done;
+	}
+	rc = cli_gp_render(buf, len, &pic, err, sizeof(err));
+	if (rc) {
+		cli_say("%s", err);
+		rc = rc == -EINVAL ? -EIO : rc;		/* gnuplot failing is runtime */
+		goto done;
+	}
+	printf("%s\n", out);
+done:
+	cli_outfile_discard(&pic);
+	free(buf);
+	free(out);
+	json_decref(r);
+	return rc;
+}
+
+static int cmd_plot(int argc, char **argv)
+{
+	struct cli_opts o;
+	int rc = cli_opts_cmdline(&o, &cli_verb_plot, argc, argv);
+
+	if (!rc)
+		rc = plot(&o);
+	return cli_exit_status(rc);
+}

@@ -1,0 +1,193 @@
+/* Worker placement for every command that runs the engine. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/out/out.h"
+#include "cli/runner/place.h"
+#include "topo/notes.h"
+#include "topo/topo.h"
+
+#define PLACE_MAX_SAID 64
+#define PLACE_MAX_NOTES_SAID 256
+
+static struct topo *place_topo;
+static bool place_topo_failed;
+
+static void place_release(void)
+{
+	topo_free(place_topo);
+	place_topo = NULL;
+}
+
+/* The live machine, loaded once per process: saturate places many steps. */
+static struct topo *place_live_topo(void)
+{
+	int ret;
+
+	if (place_topo || place_topo_failed)
+		return place_topo;
+	ret = topo_load(&place_topo, NULL, NULL);
+	if (ret) {
+		place_topo_failed = true;
+		place_topo = NULL;
+		cli_say("cannot read the machine's topology (%s): workers are not pinned",
+			strerror(-ret));
+		return NULL;
+	}
+	atexit(place_release);
+	return place_topo;
+}
+
+/* Each note once per process, however many steps place workers. */
+static void place_say_once(const char *text)
+{
+	static char said[PLACE_MAX_SAID][TOPO_NOTE_LEN];
+	static unsigned nsaid;
+	unsigned i;
+
+	for (i = 0; i < nsaid; i++)
+		if (!strcmp(said[i], text))
+			return;
+	if (nsaid < PLACE_MAX_SAID)
+		memcpy(said[nsaid++], text, TOPO_NOTE_LEN);
+	cli_say("%s", text);
+}
+
+/* Whether a note was said by an earlier call (saturate places every step):
+ * the same kind and facts of the same device, whatever its index; if not,
+ * it is now. */
+static bool place_note_said(const struct topo_note *nt)
+{
+	static struct topo_note said[PLACE_MAX_NOTES_SAID];
+	static unsigned nsaid;
+	unsigned i;
+
+	for (i = 0; i < nsaid; i++)
+		if (topo_note_same(&said[i], nt))
+			return true;
+	if (nsaid < PLACE_MAX_NOTES_SAID)
+		said[nsaid++] = *nt;
+	return false;
+}
+
+/* The notes not said before, one line per kind naming its devices. */
+static void place_say_notes(const struct topo_notes *notes, bool sqpoll)
+{
+	struct topo_note *fresh = calloc(notes->n ? notes->n : 1, sizeof(*fresh));
+	char (*lines)[TOPO_LINE_LEN] = calloc(TOPO_NOTE_NKINDS, sizeof(*lines));
+	unsigned i, n = 0;
+	int nl = -ENOMEM;
+
+	for (i = 0; fresh && i < notes->n; i++)
+		if (!place_note_said(&notes->note[i]))
+			fresh[n++] = notes->note[i];
+	if (fresh && lines)
+		nl = topo_notes_lines(fresh, n, sqpoll ? 2 : 1, lines, TOPO_NOTE_NKINDS);
+	for (i = 0; nl > 0 && i < (unsigned)nl; i++)
+		cli_say("%s", lines[i]);
+	if (nl < 0)
+		for (i = 0; i < notes->n; i++)
+			place_say_once(notes->text[i]);
+	if (notes->ndropped)
+		place_say_once("more placement notes than fit: the rest are left out");
+	free(lines);
+	free(fresh);
+}
+
+/* --cpus in order. With sqpoll, a list of two CPUs per worker gives each
+ * worker's submission thread the CPU after the worker's; a shorter one
+ * leaves it to the engine, which may put it on another worker's CPU. */
+static int place_cpulist(const struct cli_opts *o, unsigned njobs, bool sqpoll,
+			 struct cli_slot *slots)
+{
+	unsigned i, each = sqpoll && o->ncpus >= 2 * njobs ? 2 : 1;
+
+	if (o->ncpus < njobs) {
+		cli_say("--cpus lists %u CPUs for %u workers: give one CPU per worker",
+			o->ncpus, njobs);
+		return -EINVAL;
+	}
+	if (sqpoll && each == 1)
+		place_say_once("--completion sqpoll: --cpus has no CPU of their own for the "
+			       "submission threads (list two per worker: worker, then its thread)");
+	for (i = 0; i < njobs; i++) {
+		slots[i].cpu = o->cpus[i * each];
+		if (each == 2)
+			slots[i].sq_cpu = o->cpus[i * each + 1];
+	}
+	return 0;
+}
+
+/* With sqpoll every worker asks for two places near its device: the first
+ * for itself, the second for its submission thread. */
+static int place_topology(const struct cli_opts *o, struct topo *t,
+			  const struct eng_target *const *targets, unsigned ndev,
+			  unsigned per, bool sqpoll, struct cli_slot *out)
+{
+	unsigned each = sqpoll ? 2 : 1, i;
+	const char **paths = calloc(ndev, sizeof(*paths));
+	unsigned *nworkers = calloc(ndev, sizeof(*nworkers));
+	struct topo_slot *slots = calloc((size_t)ndev * per * each, sizeof(*slots));
+	struct topo_notes *notes = calloc(1, sizeof(*notes));
+	int ret = -ENOMEM;
+
+	if (paths && nworkers && slots && notes) {
+		for (i = 0; i < ndev; i++) {
+			paths[i] = targets[i]->path;
+			nworkers[i] = per * each;
+		}
+		ret = topo_place(t, o->placement, paths, nworkers, ndev, slots, notes);
+		place_say_notes(notes, sqpoll);
+	}
+	for (i = 0; !ret && i < ndev * per; i++) {
+		out[i].cpu = slots[i * each].cpu;
+		out[i].node = slots[i * each].node;
+		if (sqpoll)
+			out[i].sq_cpu = slots[i * each + 1].cpu;
+	}
+	if (ret)
+		cli_say("cannot place workers (%s)", strerror(-ret));
+	free(notes);
+	free(slots);
+	free(nworkers);
+	free(paths);
+	/* -EINVAL is cli_place's answer for a usage error: a failure down in
+	 * the topology layer is a runtime one whatever its errno */
+	return ret == -EINVAL ? -EIO : ret;
+}
+
+int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
+	      unsigned ndev, unsigned per, bool sqpoll, struct cli_slot *slots)
+{
+	unsigned i, njobs = ndev * per;
+	struct topo *t;
+
+	for (i = 0; i < njobs; i++)
+		slots[i] = (struct cli_slot){ -1, -1, -1 };
+	if (o->ncpus)
+		return place_cpulist(o, njobs, sqpoll, slots);
+	if (!targets || o->placement == TOPO_PLACE_NONE)
+		return 0;
+	t = place_live_topo();
+	if (!t)
+		return 0;
+	return place_topology(o, t, targets, ndev, per, sqpoll, slots);
+}
+
+int cli_place_notes(const struct cli_opts *o, const struct eng_target *const *targets,
+		    unsigned ndev, unsigned per, bool sqpoll)
+{
+	struct cli_slot *slots;
+	int ret;
+
+	if (o->ncpus || !ndev)
+		return 0;	/* --cpus places no worker by the topology */
+	slots = calloc((size_t)ndev * per, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	ret = cli_place(o, targets, ndev, per, sqpoll, slots);
+	free(slots);
+	return ret;
+}

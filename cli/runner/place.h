@@ -1,0 +1,39 @@
+/* Where a run's workers go: --cpus in order, else near their devices by the
+ * topology layer (--placement local|remote|none). */
+#ifndef CLI_PLACE_H
+#define CLI_PLACE_H
+
+#include <stdbool.h>
+
+#include "cli/opts/opts.h"
+#include "engine/target.h"
+
+/* Where one worker goes: its CPU, its memory node and, for SQPOLL, the
+ * CPU of its kernel submission thread (-1: unpinned / first touch / the
+ * engine's choice). */
+struct cli_slot {
+	int cpu;
+	int node;
+	int sq_cpu;
+};
+
+/* Fills slots for ndev * per workers (device d owns workers d*per ..
+ * d*per+per-1); targets NULL means workers without a device (nop). With
+ * sqpoll each worker's submission thread gets a local CPU of its own too.
+ * Notes worth knowing before the run (shared cores, a CPU-less node) go to
+ * stderr once each, one line per kind naming every device it concerns
+ * ("loop0-loop5 are each a loop device ..."). Returns 0, -EINVAL when --cpus lists fewer CPUs than
+ * workers (a usage error), or another -errno when placement failed (a
+ * runtime error); either way it has said why. */
+int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
+	      unsigned ndev, unsigned per, bool sqpoll, struct cli_slot *slots);
+
+/* The notes cli_place would give for these workers, said now (and so not
+ * again by later calls), the slots dropped: a command that places many
+ * runs (saturate's steps, each device alone first) names every device in
+ * one line per kind before the first. Nothing with --cpus. 0 or -errno,
+ * having said why. */
+int cli_place_notes(const struct cli_opts *o, const struct eng_target *const *targets,
+		    unsigned ndev, unsigned per, bool sqpoll);
+
+#endif

@@ -1,0 +1,41 @@
+/* One measured run of the engine, reusable by every command: build the
+ * jobs for targets opened by cli/runner/targets.h, ramp, measure with a
+ * live line, stop on the time, the IO count or SIGINT/SIGTERM
+ * (cli/runner/stop.h), and gather per-device figures.
+ * Errors are printed here as one line; every call returns 0 or -errno
+ * (-EINVAL: the options do not fit, a usage error; see cli_exit_status). */
+#ifndef CLI_RUNNER_H
+#define CLI_RUNNER_H
+
+#include <stdbool.h>
+
+#include "cli/opts/opts.h"
+#include "cli/out/report.h"
+#include "cli/out/timeline.h"
+#include "engine/engine.h"
+#include "engine/target.h"
+
+struct cli_run_spec {
+	enum eng_op op;
+	/* the devices to run, one row each; NULL for ENG_OP_NOP, which runs
+	 * o->jobs workers as one row named "nop" */
+	const struct eng_target *const *targets;
+	unsigned ntargets;
+	const char *label;	/* phase on the live line, NULL: "run" */
+	/* Called after each full second of the measured window, once the
+	 * timeline has that second's samples; not at the end
+	 * of the window, whose last samples the report's devices hold. NULL:
+	 * none. */
+	void (*each_second)(void *ctx, const struct cli_timeline *tl);
+	void *ctx;
+};
+
+/* Runs spec with options o and fills out (free with cli_report_free, also
+ * after a failure). 0 or -errno, said: -EINVAL only for options that do
+ * not fit; a worker or the kernel refusing is another -errno. An
+ * interrupted run still returns 0 with out->interrupted set; IOs that
+ * completed with an error are in out, not in the return value. */
+int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
+		   struct cli_report *out);
+
+#endif

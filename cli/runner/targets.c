@@ -1,0 +1,178 @@
+/* The targets of a run: opened read-only, checked against the options
+ * (block size, range, duplicates, --json path). Every failure is one line
+ * naming the target and, where we know it, the fix. */
+#include "cli/runner/targets.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/commands.h"
+#include "cli/runner/limits.h"
+#include "cli/out/out.h"
+
+static void open_error(const char *path, int err, bool buffered)
+{
+	switch (err) {
+	case -ENOENT:
+		cli_say("%s: no such file or device", path);
+		break;
+	case -EISDIR:
+		cli_say("%s: is a directory, not a block device or regular file", path);
+		break;
+	case -ENOTBLK:
+		cli_say("%s: is not a block device or regular file", path);
+		break;
+	case -ENOSPC:
+		cli_say("%s: is smaller than one logical block", path);
+		break;
+	case -EACCES:
+	case -EPERM:
+		cli_say("%s: permission denied (reading it needs read access, devices usually root)", path);
+		break;
+	case -EINVAL:
+		if (!buffered) {
+			cli_say("%s: the file system refuses O_DIRECT: use --buffered", path);
+			break;
+		}
+		/* fall through */
+	default:
+		cli_say("%s: cannot open: %s", path, strerror(-err));
+	}
+}
+
+/* --bs and --range against one target's size and logical block size:
+ * 0 or -EINVAL, said. */
+static int check_fit(const struct eng_target *t, const struct cli_opts *o)
+{
+	uint64_t len;
+
+	if (o->bs % t->lbs) {
+		cli_say("--bs %u is not a multiple of %s's logical block size (%u)", o->bs, t->path, t->lbs);
+		return -EINVAL;
+	}
+	if (o->range_off % t->lbs) {
+		cli_say("--range offset %llu is not a multiple of %s's logical block size (%u)",
+		    (unsigned long long)o->range_off, t->path, t->lbs);
+		return -EINVAL;
+	}
+	if (o->range_off >= t->size || o->range_len > t->size - o->range_off) {
+		cli_say("--range %llu:%llu goes beyond the end of %s (%llu bytes)",
+		    (unsigned long long)o->range_off, (unsigned long long)o->range_len,
+		    t->path, (unsigned long long)t->size);
+		return -EINVAL;
+	}
+	len = o->range_len ? o->range_len : t->size - o->range_off;
+	if (len < o->bs) {
+		cli_say("%s: %llu bytes to read is less than one block of --bs %u", t->path,
+		    (unsigned long long)len, o->bs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* 0 or -EINVAL, said. */
+static int check_distinct(const struct cli_targets *ts)
+{
+	unsigned i, j;
+
+	for (i = 0; i < ts->n; i++) {
+		for (j = i + 1; j < ts->n; j++) {
+			if (eng_target_same(&ts->t[i], &ts->t[j])) {
+				cli_say("%s and %s are the same device", ts->t[i].path, ts->t[j].path);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Opens o->targets in order: 0 or the first failure's -errno, said. */
+static int open_all(struct cli_targets *ts, const struct cli_opts *o)
+{
+	unsigned i;
+	int err = 0;
+
+	for (i = 0; i < o->ntargets && !err; i++) {
+		err = eng_target_open(&ts->t[i], o->targets[i], o->buffered);
+		if (err)
+			open_error(o->targets[i], err, o->buffered);
+		else
+			ts->n++;
+	}
+	return err;
+}
+
+/* Targets are only ever read: --json naming one of them would overwrite
+ * a device in place or rename a report over a data file. 0 or -EINVAL,
+ * said. */
+static int check_json_path(const struct cli_targets *ts, const char *json)
+{
+	struct eng_target j;
+	struct stat st;
+	unsigned i;
+
+	if (!json || !strcmp(json, "-") || stat(json, &st))
+		return 0;
+	memset(&j, 0, sizeof(j));
+	j.is_blk = S_ISBLK(st.st_mode);
+	j.dev = j.is_blk ? st.st_rdev : st.st_dev;
+	j.ino = j.is_blk ? 0 : st.st_ino;
+	for (i = 0; i < ts->n; i++) {
+		if (eng_target_same(&ts->t[i], &j)) {
+			cli_say("--json %s is the target %s: targets are only read, never written",
+			    json, ts->t[i].path);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* --bs and --range fit every target, no device comes twice and --json is
+ * none of them: 0 or -EINVAL, said. */
+static int check_targets(const struct cli_targets *ts, const struct cli_opts *o)
+{
+	unsigned i;
+	int err = 0;
+
+	for (i = 0; i < ts->n && !err; i++)
+		err = check_fit(&ts->t[i], o);
+	if (!err)
+		err = check_distinct(ts);
+	return err ? err : check_json_path(ts, o->json);
+}
+
+/* A target that cannot be opened fails at run time, even where open says
+ * EINVAL (a file system refusing O_DIRECT); one the options do not fit is
+ * a usage error. */
+int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o)
+{
+	int err;
+
+	ts->n = 0;
+	ts->t = calloc(o->ntargets ? o->ntargets : 1, sizeof(*ts->t));
+	if (!ts->t) {
+		cli_say("out of memory");
+		return -ENOMEM;
+	}
+	err = cli_limits_check(o);
+	if (!err && (err = open_all(ts, o)) == -EINVAL)
+		err = -EOPNOTSUPP;
+	if (!err)
+		err = check_targets(ts, o);
+	if (err)
+		cli_targets_close(ts);
+	return err;
+}
+
+void cli_targets_close(struct cli_targets *ts)
+{
+	unsigned i;
+
+	for (i = 0; ts->t && i < ts->n; i++)
+		eng_target_close(&ts->t[i]);
+	free(ts->t);
+	ts->t = NULL;
+	ts->n = 0;
+}

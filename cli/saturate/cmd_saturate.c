@@ -1,0 +1,172 @@
+/* iostorm saturate [options] [TARGET...]: the main job. Without targets it
+ * takes every NVMe namespace, or demo targets where there is none. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/runner/demo.h"
+#include "cli/opts/opts.h"
+#include "cli/out/out.h"
+#include "cli/saturate/saturate.h"
+#include "topo/topo.h"
+
+enum { O_DEMO = 0x200, O_COMPARE, O_DEMO_SIZE };
+
+static int set_demo(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_flag("--demo", arg, &o->demo, err, errlen);
+}
+
+static int set_demo_size(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_size("--demo-size", arg, 1u << 20, 64ull << 30, &o->demo_size,
+			      err, errlen);
+}
+
+static int set_compare(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_flag("--compare-placement", arg, &o->compare_placement, err, errlen);
+}
+
+static int show_demo_size(const struct cli_opts *o, char *buf, size_t len)
+{
+	return cli_fmt_size(o->demo_size, buf, len);
+}
+
+static const struct cli_optdesc own[] = {
+	{ "demo", O_DEMO, NULL, 0, 0, set_demo, NULL, NULL,
+	  "run on temporary targets it creates and removes: 2 files under\n"
+	  "/var/tmp and, as root, 2 loop devices on /dev/shm" },
+	{ "demo-size", O_DEMO_SIZE, "SIZE", 0, 0, set_demo_size, show_demo_size, NULL,
+	  "bytes per demo target" },
+	{ "compare-placement", O_COMPARE, NULL, 0, 0, set_compare, NULL, NULL,
+	  "repeat the all-devices QDn step with remote workers and report\n"
+	  "the NUMA penalty per device" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+static int cmd_saturate(int argc, char **argv);
+
+const struct cli_verb cli_verb_saturate = {
+	.name = "saturate",
+	.what = "each device alone and all at once, QD1 and QDn, and the gap",
+	.synopsis = "iostorm saturate [options] [TARGET...]\n\n"
+		"Measures each device alone at QD1 and QDn, then all of them at once at\n"
+		"QD1 and QDn, and explains the gap between the sum of the parts and the\n"
+		"whole. Without TARGET: every NVMe namespace, or demo targets where there\n"
+		"is none. --time and --ramp are each step's.",
+	.operands = CLI_OPERANDS_TARGETS,
+	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON,
+	.own = own,
+	.qd = CLI_SAT_QD,
+	.ramp_ns = CLI_SAT_RAMP_NS,
+	.time_ns = CLI_SAT_TIME_NS,
+	.jobfile = true,
+	.run = cmd_saturate,
+};
+
+/* 0 to go on, or cli_opts_cmdline's -ECANCELED or -EINVAL (said). */
+static int parse(struct cli_opts *o, struct cli_sat_opts *so, int argc, char **argv)
+{
+	int rc = cli_opts_cmdline(o, &cli_verb_saturate, argc, argv);
+
+	if (rc)
+		return rc;
+	if (o->demo && o->ntargets) {
+		cli_say("--demo makes its own targets: drop the TARGET operands");
+		return -EINVAL;
+	}
+	memset(so, 0, sizeof(*so));
+	so->demo = o->demo;
+	so->compare_placement = o->compare_placement;
+	so->demo_size = o->demo_size;
+	return 0;
+}
+
+static int run_demo(struct cli_opts *o, const struct cli_sat_opts *so)
+{
+	struct cli_demo d;
+	int rc;
+
+	/* cli_demo_create says why and returns an exit status */
+	rc = cli_demo_create(&d, so->demo_size, o->quiet) ? -EIO : 0;
+	if (!rc) {
+		o->targets = d.paths;
+		o->ntargets = d.n;
+		rc = cli_saturate_run(o, so);
+	}
+	cli_demo_remove(&d);
+	if (!o->quiet)
+		cli_say("demo: targets removed");
+	return rc;
+}
+
+/* Every NVMe namespace as /dev/NAME; 0 when there is none (or no
+ * topology), else the run's 0 or -errno. */
+static int run_nvme(struct cli_opts *o, const struct cli_sat_opts *so, bool *none)
+{
+	struct topo *t;
+	char **paths = NULL;
+	unsigned i, n = 0;
+	int rc = 0;
+
+	*none = true;
+	if (topo_load(&t, NULL, NULL))
+		return 0;
+	n = topo_ndevs(t);
+	if (n > CLI_MAX_TARGETS)
+		n = CLI_MAX_TARGETS;
+	if (n)
+		paths = calloc(n, sizeof(*paths));
+	for (i = 0; paths && i < n; i++) {
+		if (asprintf(&paths[i], "/dev/%s", topo_dev(t, i)->name) < 0)
+			paths[i] = NULL;
+		if (!paths[i])
+			rc = -ENOMEM;
+	}
+	topo_free(t);
+	if (n && (!paths || rc)) {
+		cli_say("out of memory");
+		rc = -ENOMEM;
+	} else if (n) {
+		*none = false;
+		o->targets = paths;
+		o->ntargets = n;
+		rc = cli_saturate_run(o, so);
+	}
+	for (i = 0; paths && i < n; i++)
+		free(paths[i]);
+	free(paths);
+	return rc;
+}
+
+/* The targets given, --demo's, or else every NVMe namespace, or demo
+ * targets where there is none: 0 or -errno, said. */
+static int saturate(struct cli_opts *o, const struct cli_sat_opts *so)
+{
+	bool none;
+	int rc;
+
+	if (so->demo)
+		return run_demo(o, so);
+	if (o->ntargets)
+		return cli_saturate_run(o, so);
+	rc = run_nvme(o, so, &none);
+	if (!none || rc)
+		return rc;
+	cli_say("no NVMe namespace on this machine: running on demo targets");
+	return run_demo(o, so);
+}
+
+static int cmd_saturate(int argc, char **argv)
+{
+	struct cli_opts o;
+	struct cli_sat_opts so;
+	int rc = parse(&o, &so, argc, argv);
+
+	if (!rc)
+		rc = saturate(&o, &so);
+	return cli_exit_status(rc);
+}

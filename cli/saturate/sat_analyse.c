@@ -1,0 +1,95 @@
+/* saturate's gathered facts into model/gap.c's input: each device's NUMA
+ * node and PCI path, whether its workers ran off its node, and the IOPS,
+ * latency and CPU figures of every step. A pure step: sat_run.c loads the
+ * topology and reads the affinity; nothing here does I/O or prints. */
+#include "cli/saturate/sat_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+double cli_sat_iops(const struct satdev *sd, enum sat_fig f)
+{
+	return sd->done[f] ? sd->fig[f].iops : MODEL_GAP_UNKNOWN;
+}
+
+static double p99_of(const struct satdev *sd, enum sat_fig f)
+{
+	return sd->done[f] && sd->fig[f].has_lat ? (double)sd->fig[f].lat.p99
+						 : MODEL_GAP_UNKNOWN;
+}
+
+/* What the CPU-bound rule reads: the busiest worker's share of the step. */
+static double busiest_pct(const struct satdev *sd, enum sat_fig f)
+{
+	const struct cli_dev *d = &sd->fig[f];
+
+	return sd->done[f] ? model_gap_cpu_pct(d->busiest_s, d->elapsed_s, 1)
+			   : MODEL_GAP_UNKNOWN;
+}
+
+/* The all-devices QDn step's workers against the device's local cpuset. */
+static bool off_node(const struct satdev *sd)
+{
+	const struct cli_dev *d = &sd->fig[SAT_QDN_ALL];
+	int *local = NULL, n;
+	bool off;
+
+	if (!sd->td || !sd->td->cpus || !sd->td->nnodes || !d->cpus)
+		return false;
+	n = topo_cpulist_parse(sd->td->cpus, &local);
+	if (n <= 0)
+		return false;
+	off = model_gap_off_node(d->cpus, d->nworkers, local, (unsigned)n);
+	free(local);
+	return off;
+}
+
+static struct model_gap_dev gap_dev(const struct satdev *sd)
+{
+	const struct topo_dev *td = sd->td;
+
+	return (struct model_gap_dev){
+		.name = sd->t->name,
+		.node = td && td->nnodes ? (int)td->nodes[0] : -1,
+		.host_bridge = td && td->has_pci ? td->host_bridge : "",
+		.upstream = td && td->has_pci ? td->upstream : "",
+		.qd1_solo = cli_sat_iops(sd, SAT_QD1_SOLO), .qd1_all = cli_sat_iops(sd, SAT_QD1_ALL),
+		.qdn_solo = cli_sat_iops(sd, SAT_QDN_SOLO), .qdn_all = cli_sat_iops(sd, SAT_QDN_ALL),
+		.qd1_solo_p99 = p99_of(sd, SAT_QD1_SOLO), .qd1_all_p99 = p99_of(sd, SAT_QD1_ALL),
+		.cpu_pct = busiest_pct(sd, SAT_QDN_ALL),
+		.cpus = sd->fig[SAT_QDN_ALL].cpus,
+		.nworkers = sd->fig[SAT_QDN_ALL].nworkers,
+		.off_node = sd->off_node,
+		.qdn_remote = cli_sat_iops(sd, SAT_QDN_REMOTE),
+	};
+}
+
+/* The healthy devices go to the rules and the sums; the failed ones are
+ * named first and left out of both. */
+int cli_sat_analyse(struct sat *s)
+{
+	struct model_gap_dev *g = calloc(s->n ? s->n : 1, sizeof(*g));
+	struct model_gap_failed *f = calloc(s->n ? s->n : 1, sizeof(*f));
+	struct model_gap_in in = { .dev = g, .failed = f, .qd = s->o->qd,
+				   .host_cpus = s->host_cpus };
+	unsigned i;
+	int err = 0;
+
+	if (!g || !f) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < s->n; i++) {
+		s->dev[i].off_node = off_node(&s->dev[i]);
+		if (s->dev[i].failed)
+			f[in.nfailed++] = (struct model_gap_failed){ s->dev[i].t->name,
+								     s->dev[i].why };
+		else
+			g[in.ndev++] = gap_dev(&s->dev[i]);
+	}
+	model_gap_analyse(&in, &s->gap);
+out:
+	free(f);
+	free(g);
+	return err;
+}

@@ -1,0 +1,35 @@
+/* Inside saturate: what only its own files share, the files that run the
+ * steps (sat_run.c), reason about them (sat_analyse.c), print the table
+ * (sat_report.c) and write the JSON (sat_json.c). Calls go one way:
+ * sat_run.c calls the other three, and they call nothing back in it. Not
+ * for other commands: the figures and the steps they may run are in
+ * cli/saturate.h. */
+#ifndef CLI_SAT_IMPL_H
+#define CLI_SAT_IMPL_H
+
+#include <jansson.h>
+
+#include "cli/saturate/saturate.h"
+
+/* sat_smt.c: the two SMT steps where the machine has SMT; s->smt. Said
+ * on stderr like the other steps; 0 or -errno of the runner. */
+int cli_sat_smt(struct sat *s);
+
+/* sat_ceiling.c: after cli_sat_analyse, measures each node's memory
+ * bandwidth and solves the ceiling model into s->ceil (or says in
+ * why_not why there is none). 0, -ENOMEM or -EINVAL (the model refused
+ * the tree: a bug). */
+int cli_sat_ceiling(struct sat *s);
+void cli_sat_ceiling_free(struct sat *s);
+/* The section, to s->out; its JSON (null without one). */
+void cli_sat_print_ceiling(const struct sat *s);
+json_t *cli_sat_ceiling_json(const struct sat *s);
+
+/* sat_analyse.c */
+/* A step's IOPS, or MODEL_GAP_UNKNOWN where the step did not run. */
+double cli_sat_iops(const struct satdev *sd, enum sat_fig f);
+
+/* sat_report.c: the table, the gap and its attribution, to s->out. */
+void cli_sat_print_report(const struct sat *s);
+
+#endif

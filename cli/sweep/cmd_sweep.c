@@ -1,0 +1,456 @@
+/* iostorm sweep [--qd LIST] TARGET...: all targets at once at each queue
+ * depth in turn; IOPS and latency per depth, the knee (the smallest depth
+ * reaching 90% of the best IOPS) and the depth where p99 has doubled from
+ * the first depth. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/runner/limits.h"
+#include "cli/out/json.h"
+#include "cli/opts/opts.h"
+#include "cli/out/out.h"
+#include "cli/opts/qd_list.h"
+#include "cli/out/report.h"
+#include "cli/runner/runner.h"
+#include "cli/runner/stop.h"
+#include "cli/runner/targets.h"
+#include "model/sweep.h"
+
+#define DEFAULT_QDS "1,2,4,8,16,32,64,128,256"
+
+/* One target's figures at one depth, for the JSON's by_device. */
+struct pdev {
+	char name[64];
+	double iops;
+	bool has_lat;
+	uint64_t p50, p99;
+};
+
+struct point {
+	uint32_t qd;
+	bool done;
+	bool partial;		/* cut short by a stop request: its figures
+				 * cover the part of its window measured */
+	bool unfixed;		/* read into unregistered buffers */
+	unsigned ndev;		/* the targets it ran: those no earlier
+				 * depth saw fail */
+	struct cli_dev total;	/* hist NULL */
+	struct pdev *dev;	/* ndev entries once done; owned */
+};
+
+/* Per target: why it failed at some depth ("" while healthy); from then on
+ * it is left out of the deeper points. */
+struct failed {
+	char why[CLI_MAX_TARGETS][96];
+	unsigned at[CLI_MAX_TARGETS];	/* index of the point it failed at */
+	bool any;
+	bool stalled;		/* a stalled device's workers are still in
+				 * the kernel: end with cli_runner_abandon */
+};
+
+/* --qd takes a list here: checked now, read again by the command. */
+static int set_qd_list(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	uint32_t qds[CLI_MAX_QDS];
+
+	if (cli_qd_list_parse(arg, qds, CLI_MAX_QDS, err, errlen) < 0)
+		return -EINVAL;
+	o->qd_list = arg;
+	return 0;
+}
+
+static int show_qd_list(const struct cli_opts *o, char *buf, size_t len)
+{
+	return snprintf(buf, len, "%s", o->qd_list ? o->qd_list : DEFAULT_QDS);
+}
+
+static const struct cli_optdesc own[] = {
+	{ "qd", 'd', "LIST", 0, CLI_OF_LIST, set_qd_list, show_qd_list, NULL,
+	  "queue depths to run, increasing, comma-separated" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+static int cmd_sweep(int argc, char **argv);
+
+const struct cli_verb cli_verb_sweep = {
+	.name = "sweep",
+	.what = "IOPS and latency per queue depth",
+	.synopsis = "iostorm sweep [options] [--qd LIST] TARGET...\n\n"
+		"Runs every TARGET at once at each queue depth of LIST, reporting IOPS\n"
+		"and latency per depth, the knee (the smallest depth reaching 90% of\n"
+		"the best IOPS) and the depth where p99 latency has doubled from the\n"
+		"first depth. --qd takes a comma-separated list here; --time and\n"
+		"--ramp are each depth's.",
+	.operands = CLI_OPERANDS_TARGETS,
+	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON,
+	.own = own,
+	.qd = 1,
+	.ramp_ns = CLI_NS_PER_S,
+	.time_ns = 3 * CLI_NS_PER_S,
+	.jobfile = true,
+	.run = cmd_sweep,
+};
+
+static void print_point(FILE *f, const struct point *p)
+{
+	const struct cli_dev *d = &p->total;
+	char p50[16], p99[16], p9999[16], mean[16];
+
+	/* the mean cut to whole ns, like the percentiles */
+	fprintf(f, "%6u %10.0f %9.1f %8s %8s %8s %8s%s\n", p->qd, d->iops, d->bw_bytes / CLI_MIB,
+		cli_fmt_us(mean, sizeof(mean), (double)(uint64_t)d->lat.mean, d->has_lat),
+		cli_fmt_us(p50, sizeof(p50), (double)d->lat.p50, d->has_lat),
+		cli_fmt_us(p99, sizeof(p99), (double)d->lat.p99, d->has_lat),
+		cli_fmt_us(p9999, sizeof(p9999), (double)d->lat.p9999, d->has_lat),
+		p->partial ? "   (interrupted: part of its window)" : "");
+	fflush(f);
+}
+
+/* A target with failed IOs, a stall or an error that stopped it at point
+ * i is named and left out of the deeper points. */
+static void check_failed(struct failed *fl, unsigned t, unsigned i,
+			 const struct point *p, const struct cli_dev *d)
+{
+	if (!d->errors && !d->stalled && !d->fatal)
+		return;
+	if (d->stalled)
+		snprintf(fl->why[t], sizeof(fl->why[t]), "stalled at QD%u", p->qd);
+	else if (d->fatal)
+		snprintf(fl->why[t], sizeof(fl->why[t]), "%s stopped it at QD%u",
+			 cli_errno_name(d->fatal), p->qd);
+	else
+		snprintf(fl->why[t], sizeof(fl->why[t]), "%llu %s error%s at QD%u",
+			 (unsigned long long)d->errors, cli_errno_name(d->errs.first),
+			 d->errors == 1 ? "" : "s", p->qd);
+	fl->at[t] = i;
+	fl->any = true;
+	fl->stalled |= d->stalled;
+	cli_say("%s: %s; left out of the deeper points", d->name, fl->why[t]);
+}
+
+/* The targets' own figures at point p, in the order they ran. */
+static void keep_devices(struct point *p, const struct cli_report *rep)
+{
+	unsigned t;
+
+	p->dev = calloc(rep->ndev ? rep->ndev : 1, sizeof(*p->dev));
+	for (t = 0; p->dev && t < rep->ndev; t++) {
+		snprintf(p->dev[t].name, sizeof(p->dev[t].name), "%s", rep->dev[t].name);
+		p->dev[t].iops = rep->dev[t].iops;
+		p->dev[t].has_lat = rep->dev[t].has_lat;
+		p->dev[t].p50 = rep->dev[t].lat.p50;
+		p->dev[t].p99 = rep->dev[t].lat.p99;
+	}
+}
+
+static int run_points(const struct cli_opts *o, struct cli_targets *ts,
+		      struct point *pt, unsigned n, struct failed *fl, FILE *f)
+{
+	const struct eng_target *tp[CLI_MAX_TARGETS];
+	unsigned idx[CLI_MAX_TARGETS];
+	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp };
+	struct cli_report rep;
+	struct cli_opts step = *o;	/* o at this point's depth */
+	char label[64];
+	unsigned i, t;
+	int rc = 0;
+
+	step.json = NULL;
+	fprintf(f, "%6s %10s %9s %8s %8s %8s %8s   (latency in us, all targets)\n",
+		"qd", "IOPS", "MiB/s", "mean", "p50", "p99", "p99.99");
+	for (i = 0; i < n && !rc && !cli_runner_interrupted(); i++) {
+		for (spec.ntargets = 0, t = 0; t < ts->n; t++) {
+			if (fl->why[t][0])
+				continue;
+			idx[spec.ntargets] = t;
+			tp[spec.ntargets++] = &ts->t[t];
+		}
+		if (!spec.ntargets)
+			break;		/* every target failed */
+		pt[i].ndev = spec.ntargets;
+		step.qd = pt[i].qd;
+		step.batch = o->batch < step.qd ? o->batch : step.qd;
+		snprintf(label, sizeof(label), "sweep QD%u (%u/%u)", step.qd, i + 1, n);
+		spec.label = label;
+		rc = cli_runner_run(&step, &spec, &rep);
+		/* a point cut short keeps what it measured, like a run; one
+		 * stopped in its ramp measured nothing */
+		if (!rc && (!rep.interrupted || rep.total.ios + rep.total.errors)) {
+			pt[i].partial = rep.interrupted;
+			pt[i].total = rep.total;
+			pt[i].total.hist = NULL;
+			pt[i].total.cpus = NULL;
+			memset(&rep.total.tl, 0, sizeof(rep.total.tl));	/* moved */
+			pt[i].done = true;
+			pt[i].unfixed = rep.unfixed_bufs;
+			keep_devices(&pt[i], &rep);
+			print_point(f, &pt[i]);
+		}
+		if (!rc)
+			cli_report_print_errors(f, &rep);
+		for (t = 0; !rc && t < rep.ndev; t++)
+			check_failed(fl, idx[t], i, &pt[i], &rep.dev[t]);
+		cli_report_free(&rep);
+	}
+	return rc;
+}
+
+/* The targets point i ran: those that had not failed before it. */
+static json_t *point_devices(const struct cli_targets *ts, const struct failed *fl,
+			     unsigned i)
+{
+	json_t *a = json_array();
+	unsigned t;
+
+	for (t = 0; a && t < ts->n; t++)
+		if (!fl->why[t][0] || fl->at[t] >= i)
+			json_array_append_new(a, json_string(ts->t[t].name));
+	return a;
+}
+
+/* [{name, iops, p50_ns, p99_ns}] of the targets point p ran; latency null
+ * without it. */
+static json_t *by_device(const struct point *p)
+{
+	json_t *a = json_array();
+	unsigned t;
+
+	for (t = 0; a && p->dev && t < p->ndev; t++)
+		json_array_append_new(a, json_pack("{s:s, s:f, s:o, s:o}", "name", p->dev[t].name,
+			"iops", p->dev[t].iops,
+			"p50_ns", p->dev[t].has_lat ? json_integer((json_int_t)p->dev[t].p50) : json_null(),
+			"p99_ns", p->dev[t].has_lat ? json_integer((json_int_t)p->dev[t].p99) : json_null()));
+	return a;
+}
+
+static json_t *points_json(const struct point *pt, unsigned n,
+			   const struct cli_targets *ts, const struct failed *fl)
+{
+	json_t *a = json_array();
+	unsigned i;
+
+	for (i = 0; a && i < n && pt[i].done; i++)
+		json_array_append_new(a, json_pack("{s:I, s:b, s:f, s:f, s:o, s:I, s:I, s:I, s:f, s:o, s:o, s:o}",
+						   "qd", (json_int_t)pt[i].qd,
+						   "interrupted", pt[i].partial,
+						   "iops", pt[i].total.iops, "bw_bytes", pt[i].total.bw_bytes,
+						   "lat_ns", cli_json_lat(&pt[i].total),
+						   "ios", (json_int_t)pt[i].total.ios,
+						   "errors", (json_int_t)pt[i].total.errors,
+						   "calls", (json_int_t)pt[i].total.calls,
+						   "ios_per_call", pt[i].total.ios_per_call,
+						   "devices", point_devices(ts, fl, i),
+						   "by_device", by_device(&pt[i]),
+						   "timeline", cli_json_timeline(&pt[i].total.tl)));
+	return a;
+}
+
+/* [{name, why}] of the targets that failed, in target order. */
+static json_t *failed_json(const struct cli_targets *ts, const struct failed *fl)
+{
+	json_t *a = json_array();
+	unsigned t;
+
+	for (t = 0; a && t < ts->n; t++)
+		if (fl->why[t][0])
+			json_array_append_new(a, json_pack("{s:s, s:s}", "name", ts->t[t].name,
+							   "why", fl->why[t]));
+	return a;
+}
+
+struct sweep {
+	const struct cli_opts *o;
+	const struct cli_targets *ts;
+	const struct point *pt;
+	unsigned n;		/* depths asked for */
+	unsigned m;		/* depths measured, a prefix */
+	unsigned lo, hi;	/* the curve: [lo, hi) ran one healthy set */
+	const struct failed *fl;
+	bool interrupted;	/* a stop request ended it */
+};
+
+static json_t *summary_json(const struct sweep *w, int knee, int dbl)
+{
+	const struct point *pt = w->pt;
+	struct cli_report meta;
+
+	memset(&meta, 0, sizeof(meta));
+	meta.command = "sweep";
+	meta.engine = pt[0].total.engine;
+	meta.mode = w->o->mode;
+	for (unsigned i = 0; i < w->m; i++)
+		meta.unfixed_bufs |= pt[i].unfixed;
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:b}",
+			 "schema", CLI_JSON_SCHEMA, "command", "sweep",
+			 "config", cli_json_config(w->o, &meta),
+			 "points", points_json(pt, w->m, w->ts, w->fl),
+			 "failed", failed_json(w->ts, w->fl),
+			 "knee_qd", knee >= 0 ? json_integer(pt[knee].qd) : json_null(),
+			 "p99_double_qd", dbl >= 0 ? json_integer(pt[dbl].qd) : json_null(),
+			 "interrupted", w->interrupted);
+}
+
+/* The depths the knee and p99 doubling are read over: the points that
+ * ran the same healthy targets and saw none fail, after the last failure
+ * (or before the first, when the last depth saw one). */
+static void curve(struct sweep *w)
+{
+	unsigned t, first = w->m, last = 0;
+	bool any = false;
+
+	w->lo = 0;
+	w->hi = w->m;
+	/* a point cut short is reported, not read for the curve */
+	if (w->m && w->pt[w->m - 1].partial)
+		w->hi = w->m - 1;
+	for (t = 0; t < w->ts->n; t++) {
+		if (!w->fl->why[t][0])
+			continue;
+		any = true;
+		first = w->fl->at[t] < first ? w->fl->at[t] : first;
+		last = w->fl->at[t] > last ? w->fl->at[t] : last;
+	}
+	if (!any)
+		return;
+	if (last + 1 < w->m)
+		w->lo = last + 1;
+	else
+		w->hi = first;
+}
+
+/* The knee and the p99 doubling, then the JSON where asked: 0 or -EIO. */
+static int summary(struct sweep *w, FILE *f)
+{
+	const struct point *pt = w->pt;
+	double iops[CLI_MAX_QDS], p99[CLI_MAX_QDS], best = 0;
+	unsigned i, k;
+	int knee = -1, dbl = -1;
+
+	while (w->m < w->n && pt[w->m].done)
+		w->m++;
+	curve(w);
+	for (k = 0, i = w->lo; i < w->hi; i++, k++) {
+		iops[k] = pt[i].total.iops;
+		p99[k] = pt[i].total.has_lat ? (double)pt[i].total.lat.p99 : -1;
+		if (iops[k] > best)
+			best = iops[k];
+	}
+	if (k) {
+		knee = model_sweep_knee(iops, k);
+		dbl = model_sweep_p99_double(p99, k);
+		knee = knee >= 0 ? knee + (int)w->lo : -1;
+		dbl = dbl >= 0 ? dbl + (int)w->lo : -1;
+	}
+	if (w->m && pt[w->m - 1].partial)
+		fprintf(f, "INTERRUPTED in depth %u of %u (QD%u, part of its window)\n", w->m, w->n,
+			pt[w->m - 1].qd);
+	else if (w->m < w->n)
+		fprintf(f, "%s after %u of %u depths\n", w->interrupted ? "INTERRUPTED" : "STOPPED",
+			w->m, w->n);
+	if (k && (w->lo || w->hi < w->m))
+		fprintf(f, "knee and p99 over QD%u..QD%u, the depths that ran one healthy set of targets\n",
+			pt[w->lo].qd, pt[w->hi - 1].qd);
+	if (knee >= 0)
+		fprintf(f, "knee: QD%u, the smallest depth reaching %.0f%% of the best (%.0f of %.0f IOPS)\n",
+			pt[knee].qd, 100.0 * MODEL_SWEEP_KNEE_FRAC, pt[knee].total.iops, best);
+	if (dbl >= 0)
+		fprintf(f, "p99 doubled: at QD%u (%.1f us against %.1f us at QD%u)\n", pt[dbl].qd,
+			(double)pt[dbl].total.lat.p99 / CLI_NS_PER_US,
+			(double)pt[w->lo].total.lat.p99 / CLI_NS_PER_US, pt[w->lo].qd);
+	else if (k && p99[0] > 0)
+		fprintf(f, "p99 doubled: not within QD%u..QD%u\n", pt[w->lo].qd, pt[w->hi - 1].qd);
+	fflush(f);
+	if (!w->o->json)
+		return 0;
+	/* cli_out_json says why it could not write the report */
+	return cli_out_json(w->o->json, summary_json(w, knee, dbl), CLI_JSON_REPORT) ? -EIO : 0;
+}
+
+/* The deepest point's buffers and descriptors, before the first point
+ * runs: a sweep that cannot finish says so before it starts. 0 or
+ * cli_limits_check's -errno, said. */
+static int check_deepest(const struct cli_opts *o, const uint32_t *qds, int n)
+{
+	struct cli_opts deep = *o;
+	int i;
+
+	for (deep.qd = 1, i = 0; i < n; i++)
+		deep.qd = qds[i] > deep.qd ? qds[i] : deep.qd;
+	return cli_limits_check(&deep);
+}
+
+/* A depth where any IO failed, or a target that stalled or was stopped,
+ * makes the sweep exit 1, after its summary. */
+static bool had_errors(const struct point *pt, unsigned n, const struct failed *fl)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (pt[i].done && pt[i].total.errors)
+			return true;
+	return fl->any;
+}
+
+static int cmd_sweep(int argc, char **argv)
+{
+	struct cli_opts o;
+	struct cli_targets ts = { NULL, 0 };
+	struct point pt[CLI_MAX_QDS];
+	struct failed *fl = NULL;
+	struct sweep w;
+	uint32_t qds[CLI_MAX_QDS];
+	char err[256];
+	FILE *f;
+	int n = 0, i, rc, done;
+
+	memset(pt, 0, sizeof(pt));
+	rc = cli_opts_cmdline(&o, &cli_verb_sweep, argc, argv);
+	if (rc)
+		goto out;
+	rc = -EINVAL;
+	n = cli_qd_list_parse(o.qd_list ? o.qd_list : DEFAULT_QDS, qds, CLI_MAX_QDS, err,
+			      sizeof(err));
+	if (n < 0)
+		cli_say("%s", err);
+	else if (!o.ntargets || o.ntargets > CLI_MAX_TARGETS)
+		cli_say("%s (try 'iostorm sweep --help')",
+			o.ntargets ? "too many targets" : "no TARGET given");
+	else if (!(rc = check_deepest(&o, qds, n)))
+		rc = cli_targets_open(&ts, &o);
+	if (!rc && !(fl = calloc(1, sizeof(*fl)))) {
+		cli_say("out of memory");
+		rc = -ENOMEM;
+	}
+	if (rc)
+		goto out;
+	for (i = 0; i < n; i++)
+		pt[i].qd = qds[i];
+	f = cli_out_text(&o);
+	fprintf(f, "iostorm sweep: %u target%s, bs %u, %d depths, %.3gs ramp + %.3gs each\n",
+		ts.n, ts.n == 1 ? "" : "s", o.bs, n, cli_secs(o.ramp_ns), cli_secs(o.time_ns));
+	rc = run_points(&o, &ts, pt, (unsigned)n, fl, f);
+	w = (struct sweep){ .o = &o, .ts = &ts, .pt = pt, .n = (unsigned)n, .fl = fl,
+			    .interrupted = cli_runner_interrupted() };
+	/* a point that failed as a whole (said) keeps the ones before it; a
+	 * stop request before any point measured still gets its report */
+	if (rc != -EINVAL && (pt[0].done || (!rc && w.interrupted))) {
+		done = summary(&w, f);
+		rc = rc ? rc : done;
+	}
+	if (!rc && had_errors(pt, (unsigned)n, fl))
+		rc = -EIO;
+	if (fl->stalled)	/* workers hold a target */
+		cli_runner_abandon(cli_exit_status(rc ? rc : -EIO));
+out:
+	for (i = 0; i < CLI_MAX_QDS; i++) {
+		free(pt[i].total.tl.s);
+		free(pt[i].dev);
+	}
+	free(fl);
+	cli_targets_close(&ts);
+	return cli_exit_status(rc);
+}
