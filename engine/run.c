@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "engine/clock.h"
-#include "engine/run_priv.h"
+#include "engine/run_int.h"
 #include "engine/worker.h"
 
 int eng_run_ready(struct eng_run *r, int err)

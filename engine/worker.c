@@ -9,7 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "engine/run_priv.h"
+#include "engine/run_int.h"
 #include "engine/worker.h"
 
 #define ENG_MPOL_PREFERRED 1

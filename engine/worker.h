@@ -11,7 +11,7 @@
 #include "engine/clock.h"
 #include "engine/engine.h"
 #include "engine/rng.h"
-#include "engine/run_priv.h"
+#include "engine/run_int.h"
 
 #define eng_likely(x) __builtin_expect(!!(x), 1)
 #define eng_unlikely(x) __builtin_expect(!!(x), 0)

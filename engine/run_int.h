@@ -1,6 +1,6 @@
 /* Internal to engine/: what a worker thread gets from its run. */
-#ifndef ENG_RUN_PRIV_H
-#define ENG_RUN_PRIV_H
+#ifndef ENG_RUN_INT_H
+#define ENG_RUN_INT_H
 
 #include <pthread.h>
 #include <stdatomic.h>
