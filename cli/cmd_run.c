@@ -38,11 +38,6 @@ static int cmd_run(int argc, char **argv)
 
 	if (rc)
 		return cli_exit_status(rc);
-	if (!o.ntargets || o.ntargets > CLI_MAX_TARGETS) {
-		cli_say("%s (try 'iostorm run --help')",
-			o.ntargets ? "too many targets" : "no TARGET given");
-		return cli_exit_status(-EINVAL);
-	}
 	rc = cli_targets_open(&ts, &o);
 	if (rc)
 		return cli_exit_status(rc);

@@ -22,8 +22,11 @@ static int own_nvme(struct mpi_host *h)
 	if (topo_load(&t, NULL, NULL))
 		return 0;
 	n = topo_ndevs(t);
-	if (n > CLI_MAX_TARGETS)
+	if (n > CLI_MAX_TARGETS) {
+		cli_say("%u NVMe namespaces: measuring the first %u (at most %u targets a run)", n,
+			CLI_MAX_TARGETS, CLI_MAX_TARGETS);
 		n = CLI_MAX_TARGETS;
+	}
 	h->own = n ? calloc(n, sizeof(*h->own)) : NULL;
 	for (i = 0; h->own && i < n; i++) {
 		if (asprintf(&h->own[i], "/dev/%s", topo_dev(t, i)->name) < 0)

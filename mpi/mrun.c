@@ -47,10 +47,6 @@ static int setup(struct mrun *x)
 	 * rank's first IO, and a path it cannot write stops every rank */
 	if (!rc && !m->rank)
 		rc = cli_exit_status(cli_out_reserve(x->o.json));
-	if (!rc && x->o.ntargets > CLI_MAX_TARGETS) {
-		cli_say("too many targets");
-		rc = CLI_EXIT_USAGE;
-	}
 	if (!rc)
 		rc = cli_exit_status(cli_targets_open(&x->ts, &x->o));
 	return mpi_agree(m, rc);

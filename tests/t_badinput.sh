@@ -18,6 +18,13 @@ bad "empty file" 1 "$T_DIR/empty.*smaller" run "${q[@]}" "$T_DIR/empty"
 head -c 100 /dev/urandom >"$T_DIR/tiny"
 bad "smaller than a block" 1 "$T_DIR/tiny.*smaller" run "${q[@]}" "$T_DIR/tiny"
 bad "no target" 2 "TARGET" run "${q[@]}"
+# the count is checked in one place for every command
+many=()
+for ((i = 0; i < 257; i++)); do many+=("$f"); done
+for cmd in run sweep saturate; do
+	bad "$cmd: too many targets" 2 "^iostorm $cmd: 257 targets: at most 256 \\(try 'iostorm $cmd --help'\\)$" \
+		$cmd "${q[@]}" "${many[@]}"
+done
 
 # block size
 bad "bs zero" 2 "--bs.*zero" run "${q[@]}" --bs 0 "$f"

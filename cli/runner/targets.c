@@ -151,6 +151,16 @@ int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o)
 	int err;
 
 	ts->n = 0;
+	ts->t = NULL;
+	/* the one place the count is checked, for every command */
+	if (!o->ntargets || o->ntargets > CLI_MAX_TARGETS) {
+		if (o->ntargets)
+			cli_say("%u targets: at most %u (try 'iostorm %s --help')", o->ntargets,
+				CLI_MAX_TARGETS, o->cmd);
+		else
+			cli_say("no TARGET given (try 'iostorm %s --help')", o->cmd);
+		return -EINVAL;
+	}
 	ts->t = calloc(o->ntargets ? o->ntargets : 1, sizeof(*ts->t));
 	if (!ts->t) {
 		cli_say("out of memory");

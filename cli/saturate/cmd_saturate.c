@@ -116,8 +116,11 @@ static int run_nvme(struct cli_opts *o, const struct cli_sat_opts *so, bool *non
 	if (topo_load(&t, NULL, NULL))
 		return 0;
 	n = topo_ndevs(t);
-	if (n > CLI_MAX_TARGETS)
+	if (n > CLI_MAX_TARGETS) {
+		cli_say("%u NVMe namespaces: measuring the first %u (at most %u targets a run)", n,
+			CLI_MAX_TARGETS, CLI_MAX_TARGETS);
 		n = CLI_MAX_TARGETS;
+	}
 	if (n)
 		paths = calloc(n, sizeof(*paths));
 	for (i = 0; paths && i < n; i++) {

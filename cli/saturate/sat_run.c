@@ -312,10 +312,6 @@ int cli_sat_open(struct sat *s, const struct cli_opts *o,
 	s->o = o;
 	s->so = so;
 	s->out = cli_out_text(o);
-	if (!o->ntargets || o->ntargets > CLI_MAX_TARGETS) {
-		cli_say("%s", o->ntargets ? "too many targets" : "no TARGET given");
-		return -EINVAL;
-	}
 	rc = cli_targets_open(&s->ts, o);
 	if (rc)
 		return rc;

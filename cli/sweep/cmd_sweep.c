@@ -416,9 +416,6 @@ static int cmd_sweep(int argc, char **argv)
 			      sizeof(err));
 	if (n < 0)
 		cli_say("%s", err);
-	else if (!o.ntargets || o.ntargets > CLI_MAX_TARGETS)
-		cli_say("%s (try 'iostorm sweep --help')",
-			o.ntargets ? "too many targets" : "no TARGET given");
 	else if (!(rc = check_deepest(&o, qds, n)))
 		rc = cli_targets_open(&ts, &o);
 	if (!rc && !(fl = calloc(1, sizeof(*fl)))) {
