@@ -266,9 +266,7 @@ int cli_out_reserve(const char *path)
 	return rc;
 }
 
-/* len bytes of s to fd, across short writes and EINTR (the stop handler
- * has no SA_RESTART): 0 or -errno. */
-static int write_all(int fd, const char *s, size_t len)
+int cli_write_all(int fd, const char *s, size_t len)
 {
 	ssize_t n;
 
@@ -289,10 +287,10 @@ static int write_report(struct cli_outfile *f, const json_t *j, size_t flags)
 {
 	char *txt = json_dumps(j, flags);
 	int fd = txt ? cli_outfile_fd(f) : -ENOMEM;
-	int rc = fd < 0 ? fd : write_all(fd, txt, strlen(txt));
+	int rc = fd < 0 ? fd : cli_write_all(fd, txt, strlen(txt));
 
 	if (!rc)
-		rc = write_all(fd, "\n", 1);
+		rc = cli_write_all(fd, "\n", 1);
 	free(txt);
 	if (rc) {
 		cli_outfile_discard(f);

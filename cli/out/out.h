@@ -104,6 +104,9 @@ void cli_outfile_discard(struct cli_outfile *f);
  * returns -errno; 0 otherwise. The reservation is dropped by
  * cli_out_release or at exit(), whichever comes first. */
 int cli_out_reserve(const char *path);
+/* Writes len bytes of s to fd, across short writes and EINTR (the stop
+ * handler has no SA_RESTART): 0 or -errno (a reader gone is -EPIPE). */
+int cli_write_all(int fd, const char *s, size_t len);
 /* Drops the JSON reservation, if any: its temporary is removed. */
 void cli_out_release(void);
 

@@ -121,23 +121,6 @@ static void last_line(int fd, char *err, size_t errlen)
 	snprintf(err, errlen, "gnuplot failed: %s", line ? line : "no message");
 }
 
-/* Writes the whole script to fd; a gnuplot that died early is an EPIPE. */
-static int feed(int fd, const char *s, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, s, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		s += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* gnuplot with stdin the pipe's read end, stdout fd out, stderr fd errfd.
  * 0 with *pid, or the -errno of posix_spawnp (-ENOENT: not installed). */
 static int spawn(int in, int out, int errfd, pid_t *pid)
@@ -195,7 +178,7 @@ static int run_gnuplot(const char *script, size_t len, int out, char *err,
 	}
 	close(p[0]);
 	p[0] = -1;
-	fed = feed(p[1], script, len);
+	fed = cli_write_all(p[1], script, len);
 	close(p[1]);
 	p[1] = -1;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
