@@ -69,6 +69,7 @@ static void test_root_complex(void)
 	struct topo *t = load("topo-1node-2hb.xml");
 	struct topo_finding *f = NULL;
 	const struct topo_finding *x;
+	unsigned i;
 	int n;
 
 	if (!t)
@@ -82,6 +83,10 @@ static void test_root_complex(void)
 	/* the fields a drawing reads: the node and the busiest bridge */
 	CHECKF(x && x->node == 0 && !strcmp(x->host_bridge, "0000:00"), "node %d bridge '%s'",
 	       x ? x->node : -2, x ? x->host_bridge : "");
+	/* and the drives it is about, by index: the four under 0000:00 */
+	for (i = 0; x && i < topo_ndevs(t); i++)
+		CHECKF(topo_finding_about(x, i) == !strcmp(topo_dev(t, i)->host_bridge, "0000:00"),
+		       "%s: about %d", topo_dev(t, i)->name, topo_finding_about(x, i));
 	CHECK(!strcmp(topo_finding_kind_name(TOPO_FIND_ROOT_COMPLEX), "root_complex"));
 	CHECK(!find(f, n, TOPO_FIND_IMBALANCE, NULL) && !find(f, n, TOPO_FIND_UNKNOWN_LOCALITY, NULL));
 	free(f);
@@ -110,6 +115,9 @@ static void test_unknown(void)
 	       strstr(x->text, "(nvme0n1)"), "%s", x ? x->text : "none");
 	CHECKF(x && x->node == -1 && !strcmp(x->host_bridge, "0000:00"), "node %d bridge '%s'",
 	       x ? x->node : -2, x ? x->host_bridge : "");
+	for (i = 0; x && i < (int)topo_ndevs(t); i++)
+		CHECKF(topo_finding_about(x, (unsigned)i) == !strcmp(topo_dev(t, (unsigned)i)->name, "nvme0n1"),
+		       "%s: about %d", topo_dev(t, (unsigned)i)->name, topo_finding_about(x, (unsigned)i));
 	x = find(f, n, TOPO_FIND_IMBALANCE, NULL);
 	CHECKF(x && strstr(x->text, "node 0 hosts 3 of 3 drives") &&
 	       strstr(x->text, "no free root port"), "%s", x ? x->text : "none");

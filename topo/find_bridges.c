@@ -43,14 +43,19 @@ static bool first_of_function(const struct topo_dev *const *devs, unsigned k)
 }
 
 /* The drives (by first namespace) under host bridge name. */
+/* The drives under host bridge name: a count, their names in names (NULL:
+ * none wanted), each one's index marked in about (NULL: none wanted). */
 static unsigned drives_under(const struct topo_dev *const *devs, unsigned ndevs,
-			     const char *name, struct txt *names)
+			     const char *name, struct txt *names, struct topo_finding *about)
 {
 	unsigned k, n = 0;
 
 	for (k = 0; k < ndevs; k++) {
-		if (!devs[k]->has_pci || !first_of_function(devs, k) ||
-		    strcmp(devs[k]->host_bridge, name))
+		if (!devs[k]->has_pci || strcmp(devs[k]->host_bridge, name))
+			continue;
+		if (about && k < 64 * TOPO_FINDING_WORDS)
+			about->about[k / 64] |= 1ull << (k % 64);
+		if (!first_of_function(devs, k))
 			continue;
 		if (names && n < 4)
 			put(names, "%s%s", n ? ", " : "", devs[k]->name);
@@ -76,12 +81,15 @@ static void free_ports(const struct topo_host_bridge *hb, struct txt *t)
 		put(t, " and %u more", n - 3);
 }
 
-/* A finding about host bridge hb of node (-1: none known). */
+/* A finding about host bridge hb of node (-1: none known) and the drives
+ * ab marks. */
 static bool emit(struct topo_finding *out, unsigned max, unsigned *n,
-		 enum topo_finding_kind kind, int node, const char *hb, const char *text)
+		 enum topo_finding_kind kind, int node, const char *hb,
+		 const struct topo_finding *ab, const char *text)
 {
 	if (*n >= max)
 		return false;
+	memcpy(out[*n].about, ab->about, sizeof(ab->about));
 	out[*n].kind = kind;
 	out[*n].device[0] = '\0';
 	out[*n].node = node;
@@ -102,15 +110,16 @@ static void unknown(const struct topo *t, const struct topo_dev *const *devs,
 	for (i = 0; i < t->nhbs; i++) {
 		const struct topo_host_bridge *hb = &t->hbs[i];
 		struct txt nt = { names, sizeof(names), 0 };
+		struct topo_finding ab = { 0 };
 
 		names[0] = '\0';
-		if (hb->node >= 0 || !(nd = drives_under(devs, ndevs, hb->name, &nt)))
+		if (hb->node >= 0 || !(nd = drives_under(devs, ndevs, hb->name, &nt, &ab)))
 			continue;
 		snprintf(buf, sizeof(buf), "host bridge %s has no NUMA node (the firmware does not "
 			 "say which node it is local to), so the locality of its %u drive%s (%s) is "
 			 "unknown: iostorm bases no advice on it and suggests no slot under it",
 			 hb->name, nd, nd == 1 ? "" : "s", names);
-		emit(out, max, n, TOPO_FIND_UNKNOWN_LOCALITY, -1, hb->name, buf);
+		emit(out, max, n, TOPO_FIND_UNKNOWN_LOCALITY, -1, hb->name, &ab, buf);
 	}
 }
 
@@ -122,6 +131,7 @@ static void crowded(const struct topo *t, unsigned os, const struct topo_dev *co
 {
 	char buf[TOPO_FINDING_LEN], names[160];
 	struct txt b = { buf, sizeof(buf), 0 };
+	struct topo_finding ab = { 0 };
 	unsigned i, nb = 0, total = 0, most = 0, ntarget = 0, c;
 	int busiest = -1;
 
@@ -129,7 +139,7 @@ static void crowded(const struct topo *t, unsigned os, const struct topo_dev *co
 		if (t->hbs[i].node != (int)os)
 			continue;
 		nb++;
-		c = drives_under(devs, ndevs, t->hbs[i].name, NULL);
+		c = drives_under(devs, ndevs, t->hbs[i].name, NULL, NULL);
 		total += c;
 		if (c > most) {
 			most = c;
@@ -140,7 +150,7 @@ static void crowded(const struct topo *t, unsigned os, const struct topo_dev *co
 		return;
 	for (i = 0; i < t->nhbs; i++)
 		if (t->hbs[i].node == (int)os && t->hbs[i].nfree &&
-		    drives_under(devs, ndevs, t->hbs[i].name, NULL) + 2 <= most)
+		    drives_under(devs, ndevs, t->hbs[i].name, NULL, NULL) + 2 <= most)
 			ntarget++;
 	if (!ntarget)
 		return;
@@ -151,7 +161,7 @@ static void crowded(const struct topo *t, unsigned os, const struct topo_dev *co
 		unsigned k;
 
 		names[0] = '\0';
-		if (t->hbs[i].node != (int)os || !(k = drives_under(devs, ndevs, t->hbs[i].name, &nt)))
+		if (t->hbs[i].node != (int)os || !(k = drives_under(devs, ndevs, t->hbs[i].name, &nt, NULL)))
 			continue;
 		put(&b, "%s%s (%u: %s)", c++ ? ", " : "", t->hbs[i].name, k, names);
 	}
@@ -160,7 +170,7 @@ static void crowded(const struct topo *t, unsigned os, const struct topo_dev *co
 		const struct topo_host_bridge *hb = &t->hbs[i];
 
 		if (hb->node != (int)os || !hb->nfree ||
-		    drives_under(devs, ndevs, hb->name, NULL) + 2 > most)
+		    drives_under(devs, ndevs, hb->name, NULL, NULL) + 2 > most)
 			continue;
 		put(&b, "%s%s has %u free root port%s (", c++ ? "; " : "", hb->name, hb->nfree,
 		    hb->nfree == 1 ? "" : "s");
@@ -172,7 +182,9 @@ static void crowded(const struct topo *t, unsigned os, const struct topo_dev *co
 	if (amd)
 		put(&b, "; on AMD, NPS2 or NPS4 in the firmware setup exposes the quadrants as NUMA "
 		    "nodes, so placement and this report see them");
-	emit(out, max, n, TOPO_FIND_ROOT_COMPLEX, (int)os, t->hbs[busiest].name, buf);
+	/* about the drives of the crowded bridge: they are the ones to move */
+	drives_under(devs, ndevs, t->hbs[busiest].name, NULL, &ab);
+	emit(out, max, n, TOPO_FIND_ROOT_COMPLEX, (int)os, t->hbs[busiest].name, &ab, buf);
 }
 
 unsigned topo_node_free_ports(const struct topo *t, unsigned os, char *buf, size_t len)

@@ -13,7 +13,15 @@ struct fl {
 	struct topo_finding *a;
 	unsigned n, cap;
 	int err;
+	const struct topo_dev *const *devs;	/* what the findings are about */
+	unsigned ndevs;
 };
+
+static void mark(struct topo_finding *x, unsigned i)
+{
+	if (i < 64 * TOPO_FINDING_WORDS)
+		x->about[i / 64] |= 1ull << (i % 64);
+}
 
 /* What a finding is about, beside its sentence: a device, a node (-1:
  * none), a host bridge (NULL: none). Drawings and reports read these. */
@@ -48,10 +56,14 @@ static void add(struct fl *f, enum topo_finding_kind kind, struct about a,
 		f->cap = ncap;
 	}
 	x = &f->a[f->n++];
+	memset(x, 0, sizeof(*x));
 	x->kind = kind;
 	snprintf(x->device, sizeof(x->device), "%s", a.dev ? a.dev : "");
 	x->node = a.node;
 	snprintf(x->host_bridge, sizeof(x->host_bridge), "%s", a.hb ? a.hb : "");
+	for (unsigned i = 0; a.dev && i < f->ndevs; i++)
+		if (!strcmp(f->devs[i]->name, a.dev))
+			mark(x, i);
 	va_start(ap, fmt);
 	vsnprintf(x->text, sizeof(x->text), fmt, ap);
 	va_end(ap);
@@ -244,9 +256,12 @@ static void bridges(struct topo *t, const struct topo_dev *const *devs, unsigned
 	for (i = 0; i < max; i++)
 		b[i].node = -1;
 	n = topo_bridge_findings(t, devs, ndevs, b, max);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		add(f, b[i].kind, (struct about){ NULL, b[i].node, b[i].host_bridge }, "%s",
 		    b[i].text);
+		if (!f->err)
+			memcpy(f->a[f->n - 1].about, b[i].about, sizeof(b[i].about));
+	}
 	free(b);
 }
 
@@ -402,11 +417,14 @@ static void few_cores(const struct topo *t, const struct topo_dev *const *devs,
 
 			cores = idx >= 0 ? topo_node(t, (unsigned)idx)->cores : 0;
 		}
+		struct topo_finding grp = { 0 };
+
 		names[0] = '\0';
 		for (j = i; j < ndevs; j++) {
 			if (done[j] || !devs[j]->cpus || strcmp(devs[j]->cpus, d->cpus))
 				continue;
 			done[j] = true;
+			mark(&grp, j);	/* every namespace of the group, named or not */
 			if (same_drive_before(devs, j))
 				continue;
 			n++;
@@ -423,6 +441,8 @@ static void few_cores(const struct topo *t, const struct topo_dev *const *devs,
 			    "at QDn the cores will limit IOPS before the drives do; move drives to "
 			    "another node or measure with saturate", cores, d->cpus[0] ? d->cpus : "none",
 			    n, names);
+		if (cores && n > cores && !f->err)
+			memcpy(f->a[f->n - 1].about, grp.about, sizeof(grp.about));
 	}
 	free(done);
 }
@@ -430,7 +450,7 @@ static void few_cores(const struct topo *t, const struct topo_dev *const *devs,
 int topo_findings(struct topo *t, const struct topo_dev *const *devs,
 		  unsigned ndevs, struct topo_finding **out)
 {
-	struct fl f = { 0 };
+	struct fl f = { .devs = devs, .ndevs = ndevs };
 	unsigned i;
 
 	if (!topo_ndevs(t))

@@ -197,6 +197,8 @@ enum topo_finding_kind {
 };
 
 #define TOPO_FINDING_LEN 512
+#define TOPO_FINDING_WORDS 4	/* 256 devices: the CLI's most targets */
+
 struct topo_finding {
 	enum topo_finding_kind kind;
 	char device[TOPO_NAME_MAX];	/* "" when about no single device */
@@ -206,8 +208,17 @@ struct topo_finding {
 	char host_bridge[TOPO_BUSID_MAX];	/* the host bridge it is about
 						 * (root_complex's busiest,
 						 * unknown_locality's); "" for none */
+	/* the devices it is about, by their index in the array topo_findings
+	 * was given (bit i: devs[i]); none for a finding about no device */
+	uint64_t about[TOPO_FINDING_WORDS];
 	char text[TOPO_FINDING_LEN];	/* for people: nothing reads it back */
 };
+
+/* Whether finding f is about devs[i] of the array topo_findings was given. */
+static inline bool topo_finding_about(const struct topo_finding *f, unsigned i)
+{
+	return i < 64 * TOPO_FINDING_WORDS && (f->about[i / 64] >> (i % 64) & 1);
+}
 
 /* Findings about devs (the ones a report shows). Returns the count and a
  * malloc'd array in *out (NULL when 0), or -ENOMEM. */

@@ -177,19 +177,6 @@ static int controllers(struct tree *tr, struct topo *t, const struct topo_dev *d
 	return 0;
 }
 
-/* Whether word occurs in text on its own (not inside a longer name). */
-static bool names(const char *text, const char *word)
-{
-	size_t len = strlen(word);
-	const char *p;
-
-	for (p = text; len && (p = strstr(p, word)); p++)
-		if ((p == text || !isalnum((unsigned char)p[-1])) &&
-		    !isalnum((unsigned char)p[len]))
-			return true;
-	return false;
-}
-
 /* Findings about where a drive sits or how it is linked; a multipath
  * namespace or a device without PCI is a fact, not a misplacement. */
 static bool misplaced(enum topo_finding_kind k)
@@ -197,9 +184,10 @@ static bool misplaced(enum topo_finding_kind k)
 	return k != TOPO_FIND_MULTI_NODE && k != TOPO_FIND_NO_PCI && k != TOPO_FIND_NO_NVME;
 }
 
-/* The findings about d, as "degraded link, few cores" in buf; the count. */
-static int findings_of(const struct topo_dev *d, const struct topo_finding *fnd, int nf,
-		       char *buf, size_t len)
+/* The findings about devs[k], as "degraded link, few cores" in buf; the
+ * count. */
+static int findings_of(unsigned k, const struct topo_finding *fnd, int nf, char *buf,
+		       size_t len)
 {
 	const char *kn;
 	size_t o = 0;
@@ -209,7 +197,7 @@ static int findings_of(const struct topo_dev *d, const struct topo_finding *fnd,
 	for (j = 0; j < nf; j++) {
 		if (!misplaced(fnd[j].kind))
 			continue;
-		if (fnd[j].device[0] ? strcmp(fnd[j].device, d->name) : !names(fnd[j].text, d->name))
+		if (!topo_finding_about(&fnd[j], k))
 			continue;
 		kn = topo_finding_kind_name(fnd[j].kind);
 		if (strstr(buf, kn))
@@ -302,7 +290,7 @@ static void print_drive(FILE *f, unsigned k, const struct topo_dev *d, int up,
 
 	fmt_link(link, sizeof(link), &d->link);
 	fprintf(f, "  d%u [fillcolor=\"%s\"%s, label=\"", k,
-		findings_of(d, fnd, nf, why, sizeof(why)) ? C_FINDING : C_DRIVE,
+		findings_of(k, fnd, nf, why, sizeof(why)) ? C_FINDING : C_DRIVE,
 		d->has_pci ? "" : ", style=\"rounded,filled,dashed\"");
 	dot_esc(f, d->name);
 	if (d->has_pci) {
