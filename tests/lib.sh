@@ -14,6 +14,7 @@ T_LOOPS=()
 T_FILES=()
 T_MOUNTS=()
 T_FUSE=()
+T_SYSFS=()	# "FILE VALUE": restored by the EXIT trap
 T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/iostorm-$T_NAME.XXXXXX") || exit 1
 T_OUT=$T_DIR/stdout
 T_ERR=$T_DIR/stderr
@@ -23,6 +24,9 @@ t_cleanup() {
 	# a held FUSE read blocks whoever issued it, unkillably, until answered
 	for i in "${T_FUSE[@]}"; do
 		echo ok >"$i/ctl" 2>/dev/null
+	done
+	for i in "${T_SYSFS[@]}"; do
+		echo "${i#* }" >"${i%% *}" 2>/dev/null
 	done
 	for ((i = ${#T_MOUNTS[@]} - 1; i >= 0; i--)); do
 		umount -l "${T_MOUNTS[i]}" 2>/dev/null
@@ -126,7 +130,7 @@ make_loop() {
 # first, then detaches and unmounts. Skips without root, /dev/fuse,
 # fusermount3 or the fusefault binary (built only where libfuse3 is).
 make_fault_loop() {
-	local _v=$1 _c=$2 _mib=$3 _ff=${TESTBIN:-}/fusefault _d _dev
+	local _v=$1 _c=$2 _mib=$3 _ff=${TESTBIN:-}/fusefault _d _dev _q
 	need_root "a loop device on FUSE"
 	need_cmd losetup fusermount3
 	[ -c /dev/fuse ] || skip "no /dev/fuse"
@@ -142,6 +146,11 @@ make_fault_loop() {
 		skip "losetup on a FUSE file is not allowed here"
 	[[ $_dev == /dev/loop* ]] || skip "losetup printed no loop device"
 	T_LOOPS+=("$_dev")
+	# no merging: each read iostorm sends is one read the fault file
+	# system counts (its schedules count reads), never two merged into one
+	_q=/sys/block/${_dev#/dev/}/queue/nomerges
+	T_SYSFS+=("$_q $(cat "$_q")")
+	echo 2 >"$_q" || fail "cannot turn off merging on $_dev"
 	printf -v "$_v" '%s' "$_dev"
 	printf -v "$_c" '%s' "$_d/ctl"
 }
