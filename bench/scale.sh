@@ -4,7 +4,7 @@
 # alternate which case runs first; each round's IOPS go to stderr, and to
 # stdout one verdict line and one line of IOs per CPU-second (which other
 # load on the machine does not bend): the median of the rounds' ratios (two workers'
-# total / one worker's) against issue 9's target, >= 1.9x. make bench runs
+# total / one worker's) against the target, >= 1.9x. make bench runs
 # it after its table. Env: IOSTORM, SCALE_REPS (5), SCALE_TIME (3 s),
 # SCALE_MIB (16, each file), SCALE_DIR (/var/tmp), SCALE_CPUS (two CPUs,
 # the one worker on the first; default the last two), SCALE_KEEP=1 keeps

@@ -1,4 +1,4 @@
-/* The cluster gap (iostorm-mpi saturate, issue 13): each host alone (all
+/* The cluster gap (iostorm-mpi saturate): each host alone (all
  * its devices at once, no other host running) against the same host
  * within the cluster run (every host at once), the cluster's sum of the
  * hosts alone against all hosts at once, and the rules that attribute the

@@ -1,4 +1,4 @@
-/* iostorm-mpi: the thin MPI layer over iostorm's own code (issue 13). Each
+/* iostorm-mpi: the thin MPI layer over iostorm's own code. Each
  * rank is one host; the ranks agree on every step with a collective that
  * is also a barrier, run the same engine, topology and report code as
  * iostorm, and send their results to rank 0 as JSON text. Built only by

@@ -1,4 +1,4 @@
-# Every bad input of issue 2: exactly one line on stderr naming the thing and
+# Every bad input: exactly one line on stderr naming the thing and
 # the problem, nothing on stdout, exit 2 (usage) or 1 (runtime). These need
 # no root and no device, so they run everywhere; the ones that need a loop
 # device, a mount or another user are in t_badinput_root.sh.

@@ -1,4 +1,4 @@
-# The bad inputs of issue 2 that need root: O_DIRECT refused (ramfs), no
+# The bad inputs that need root: O_DIRECT refused (ramfs), no
 # permission (a root-only file read as nobody), the same loop device through
 # two paths, IOs below a device's or a file system's block size. One line on
 # stderr, nothing on stdout, exit 2 or 1, as in t_badinput.sh. Skips only

@@ -1,4 +1,4 @@
-# iostorm topo --dot (issue 12 item 3): each topology fixture drawn and
+# iostorm topo --dot: each topology fixture drawn and
 # rendered with dot -Tsvg; the SVG parses and holds one <g class="node">
 # per NUMA node, host bridge, bridge, controller and drive; the findings
 # colour what they name (few cores, the crowded node, degraded links from

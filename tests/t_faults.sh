@@ -1,4 +1,4 @@
-# IO errors are named (issue 10): a device whose reads start failing with
+# IO errors are named: a device whose reads start failing with
 # EIO once the run has measured a second, beside a healthy one, makes run
 # exit 1 after the full report and JSON; the report names the error, its
 # errno and when it began, after the report's own first one-second sample

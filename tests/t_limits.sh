@@ -1,4 +1,4 @@
-# Resource limits answered up front (issue 10, item 8): buffers above
+# Resource limits answered up front: buffers above
 # MemAvailable and descriptors above RLIMIT_NOFILE are one line naming the
 # need and the limit, exit 1, before any IO; registered buffers above
 # RLIMIT_MEMLOCK fall back to unregistered ones, said once, and the JSON

@@ -1,4 +1,4 @@
-# iostorm-mpi's report is never lost either (issue 17 item 9): rank 0
+# iostorm-mpi's report is never lost either: rank 0
 # reserves --json FILE in the setup every rank agrees on, so a path in a
 # missing folder or a directory stops every rank before any read, in one
 # line (the loop device's read count does not move); a good path gets its

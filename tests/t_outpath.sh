@@ -1,4 +1,4 @@
-# A report is never lost (issue 17): every command's output file (--json
+# A report is never lost: every command's output file (--json
 # FILE of run, nop, latency, sweep, saturate, plan and topo; plot -o) is
 # made ready before the first IO. A path in a missing folder, a path that
 # is a directory and a folder nobody may write to each stop the command at

@@ -1,4 +1,4 @@
-# iostorm plot (issue 12 item 2): each kind of report in tests/fixtures/
+# iostorm plot: each kind of report in tests/fixtures/
 # drawn as SVG (it parses, and holds one <g id="gnuplot_plot_..."> group
 # per series: a device's curve, a bar series) and as PNG (its IHDR gives
 # 900 wide, 380 per panel high); a report whose device names carry quotes,

@@ -1,4 +1,4 @@
-# Targets are only ever read (issue 10, item 7): a data file in /var/tmp and
+# Targets are only ever read: a data file in /var/tmp and
 # a loop device over /dev/shm keep their exact bytes through run, saturate,
 # sweep and latency, through each of them interrupted by SIGINT, and through
 # --json naming a target (refused); a loop device made read-only by losetup

@@ -1,5 +1,5 @@
-# The runner and the test helpers cannot hide a failure (issue 17 items 1,
-# 2 and 5): tests/run.sh runs made-up tests in a folder of their own and
+# The runner and the test helpers cannot hide a failure (skips, CI's list
+# of expected skips, retries): tests/run.sh runs made-up tests in a folder of their own and
 # its verdicts are read back. A check that failed before a skip fails the
 # test (lib.sh and helpers.h alike); with CI=true a skip whose reason is not
 # on the list fails the run, one on it does not; a retried pass is shown and

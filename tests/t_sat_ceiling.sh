@@ -1,4 +1,4 @@
-# saturate's ceiling section (issue 11 items 1 and 2) on two loop devices:
+# saturate's ceiling section on two loop devices:
 # the model runs on what the steps measured (each device's solo QDn IOPS as
 # its demand, node 0's memory write bandwidth measured after the steps,
 # node 0's IOs per CPU-second from the solo steps); the JSON has

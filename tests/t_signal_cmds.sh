@@ -1,4 +1,4 @@
-# SIGINT during sweep, saturate and latency (issue 17, item 8): each stops
+# SIGINT during sweep, saturate and latency: each stops
 # cleanly, its JSON says "interrupted": true and its table carries the
 # INTERRUPTED marker. The signal goes once the command's live line says it
 # is measuring (a sweep point, a saturate step, latency's window: see

@@ -1,4 +1,4 @@
-# Stalls are detected and bounded (issue 10, items 1 and 2): a device whose
+# Stalls are detected and bounded: a device whose
 # reads stop completing early in a 4 s run (after its first 200 reads),
 # beside a healthy one, is named on stderr as it happens; the run ends on
 # its own, its report and JSON complete while the device still holds the

@@ -1,4 +1,4 @@
-# One stalled worker among several on one device (issue 17, item 8):
+# One stalled worker among several on one device:
 # --jobs-per-device 4 at QD1 on a fault device that holds exactly one read
 # (after 100 served) and serves every other: the worker whose read is held
 # stops, the other three go on. The device's completions never stop, so no

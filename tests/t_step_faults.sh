@@ -1,5 +1,5 @@
 # saturate, sweep and latency never hang, and a device that fails is
-# named first (issue 10, items 4 and 5). Beside a healthy loop device, a
+# named first. Beside a healthy loop device, a
 # fault-injecting one (tests/fusefault.c) fails its reads with EIO, holds
 # them for ever, or answers ENODEV as a device that went away:
 #   - saturate: the failing device is named in the step it failed, left

@@ -1,4 +1,4 @@
-# Timelines (issue 12 item 1): every measured run keeps one sample per
+# Timelines: every measured run keeps one sample per
 # second per device, and the samples add up: each device's samples' IOs
 # are its row's IOs, the total's are the total's, the last sample ends at
 # the window's end, and they are in order. For run, latency, each sweep

@@ -65,7 +65,7 @@ grep -q '"schema": "iostorm/1"' "$tmp/r.json" || bad "--json FILE has no schema"
 grep -q 'node 1.s host bridges 0000:80, 0000:c0' "$tmp/out" || bad "text report lacks the imbalance finding"
 expect 0 "$IOSTORM" topo --topology tests/fixtures/topo-2node-imbalance.xml --json -
 head -c 1 "$tmp/out" | grep -q '{' || bad "--json - writes text before the JSON"
-# like every other command, --json - moves the text to stderr (issue 8)
+# like every other command, --json - moves the text to stderr
 grep -q '^findings' "$tmp/err" || bad "--json -: the text report is not on stderr"
 grep -q '^findings' "$tmp/out" && bad "--json -: the text report is mixed into the JSON"
 jq -e '.command == "topo"' "$tmp/out" >/dev/null 2>&1 || ! command -v jq >/dev/null ||

@@ -203,7 +203,7 @@ static void test_loop(const char *file)
 	CHECKF(a.lbs == 4096, "loop lbs %u (--sector-size 4096)", a.lbs);
 	CHECKF(strcmp(a.name, dev + 5) == 0, "name %s", a.name);
 	CHECK(a.ino == 0);
-	/* a measured device is never open for writing (issue 10) */
+	/* a measured device is never open for writing */
 	CHECK((fcntl(a.fd, F_GETFL) & O_ACCMODE) == O_RDONLY);
 
 	snprintf(sym, sizeof(sym), "%s/loopsym", tmpdir);

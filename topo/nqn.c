@@ -1,7 +1,7 @@
 /* The NVMe subsystems' NQNs of this machine, from
  * /sys/class/nvme-subsystem/<name>/subsysnqn: an NVMe-oF array's
  * subsystem is the same NQN on every host attached to it, so a cluster
- * report can tell which hosts share one (iostorm-mpi, issue 13). */
+ * report can tell which hosts share one (iostorm-mpi). */
 #include "topo/topo.h"
 
 #include <dirent.h>

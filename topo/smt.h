@@ -1,6 +1,6 @@
 /* SMT siblings: two PUs of one core, for the short measurement that says
  * what a core's second hardware thread adds to a worker (the ceiling
- * model's CPU resource, issue 11). Never prints; 0 or -errno. */
+ * model's CPU resource). Never prints; 0 or -errno. */
 #ifndef TOPO_SMT_H
 #define TOPO_SMT_H
 

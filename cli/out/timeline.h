@@ -1,5 +1,5 @@
 /* One sample per second per device of a measured run: IOPS and latency
- * over that second (issue 12: a drive that throttles when hot shows as a
+ * over that second (a drive that throttles when hot shows as a
  * step down). Once a second every worker copies its running counters and
  * histogram (an engine snapshot); a sample is the difference from the
  * previous copy, and the last one is the final figures less the last copy.

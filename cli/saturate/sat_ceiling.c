@@ -1,4 +1,4 @@
-/* saturate's ceiling (issue 11): the model of the path from each device to
+/* saturate's ceiling: the model of the path from each device to
  * memory, on what this run measured. Each device's demand is its solo QDn
  * IOPS; its links come from the topology; each node's memory write
  * bandwidth is measured here, after the steps (topo/membw.h); each node's

@@ -1,5 +1,5 @@
 /* saturate's SMT steps: what a core's second hardware thread adds to a
- * worker, for the ceiling's CPU resource (issue 11). The first device's
+ * worker, for the ceiling's CPU resource. The first device's
  * worker runs on one PU of a core, then one worker runs on each PU of
  * that core, both at QDn. Only when the one-PU worker was CPU-bound does
  * the ratio say what the core can do with both PUs; a device that was the

@@ -1,4 +1,4 @@
-# Root complexes on one NUMA node (issue 11 items 3 and 4; 7.2 guest,
+# Root complexes on one NUMA node (7.2 guest,
 # one-node-2hb.layout): every drive behind host bridge hb0 (0000:20) while
 # hb1 (0000:40) has two empty slots, as on an AMD EPYC in NPS1. `iostorm
 # topo` gives the root-complex finding naming both bridges; `iostorm plan`
