@@ -19,10 +19,15 @@
 /* What a parse that went on must leave: values inside their bounds. */
 static void check_go(const struct cli_opts *o, int argc)
 {
+	const struct cli_optdesc *qd = cli_opt_find(o, "qd");
+	/* a --qd list (sweep) clamps --batch and --reap at each of its depths */
+	uint32_t deepest = qd && (qd->flags & CLI_OF_LIST) ? CLI_MAX_QD : o->qd;
+
 	if (!o->bs || o->bs > CLI_MAX_BS || (o->bs & (o->bs - 1)))
 		fuzz_fail("bs %u out of bounds", o->bs);
-	if (!o->qd || o->qd > CLI_MAX_QD || !o->batch || o->batch > o->qd)
-		fuzz_fail("qd %u batch %u out of bounds", o->qd, o->batch);
+	if (!o->qd || o->qd > CLI_MAX_QD || !o->batch || o->batch > deepest ||
+	    !o->reap || o->reap > deepest)
+		fuzz_fail("qd %u batch %u reap %u out of bounds", o->qd, o->batch, o->reap);
 	if (o->ncpus > CLI_MAX_CPUS || o->ntargets > (unsigned)argc)
 		fuzz_fail("ncpus %u ntargets %u out of bounds", o->ncpus, o->ntargets);
 	if (!o->jobs || o->jobs > CLI_MAX_JOBS || !o->jobs_per_device ||
