@@ -262,18 +262,45 @@ live_cmd() {
 	T_PID=${T_PID:-$T_LIVE}
 }
 
-# await_live PHASE TRIES: waits (0.1 s a try) until the live line shows
-# PHASE (the text after its "[": "run]" is run's measured window, "step 2/"
-# saturate's second step); 1 when iostorm ended first or the tries (a guard
-# against a hang) ran out.
-await_live() {
+# await_in FILE TEXT TRIES: waits (0.1 s a try) until live_iostorm's FILE
+# ($T_ERR or $T_OUT) has TEXT; 1 when iostorm ended first or the tries (a
+# guard against a hang) ran out.
+await_in() {
 	local i
-	for ((i = 0; i < $2; i++)); do
-		grep -qF -- "[$1" "$T_ERR" 2>/dev/null && return 0
+	for ((i = 0; i < $3; i++)); do
+		grep -qF -- "$2" "$1" 2>/dev/null && return 0
 		kill -0 "$T_LIVE" 2>/dev/null || return 1
 		sleep 0.1
 	done
 	return 1
+}
+
+# await_live PHASE TRIES: await_in for the live line showing PHASE (the
+# text after its "[": "run]" is run's measured window, "step 2/"
+# saturate's second step).
+await_live() {
+	await_in "$T_ERR" "[$1" "$2"
+}
+
+# dev_reads DEV: reads submitted to block device DEV so far (its stat
+# file: completed plus merged into others), 0 where it cannot be read.
+dev_reads() {
+	local r m
+	read -r r m _ <"/sys/block/${1#/dev/}/stat" 2>/dev/null
+	echo $((${r:-0} + ${m:-0}))
+}
+
+# await_reads DEV BEFORE PID TRIES: waits (0.1 s a try) until DEV has had
+# reads since BEFORE (a dev_reads count) while PID runs; 1 when PID ended
+# without them or the tries (a guard against a hang) ran out.
+await_reads() {
+	local i
+	for ((i = 0; i < $4; i++)); do
+		[ "$(dev_reads "$1")" -gt "$2" ] && return 0
+		kill -0 "$3" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ "$(dev_reads "$1")" -gt "$2" ]
 }
 
 # live_reap TRIES: waits (0.1 s a try) for live_iostorm's run to end, kills

@@ -17,8 +17,7 @@ leftovers() {	# PID: what a run of that pid left behind
 demo_reads() {
 	local d
 	for d in $(losetup -a 2>/dev/null | grep "iostorm-demo-$1-" | cut -d: -f1); do
-		[ "$(awk '{ print $1 }' "/sys/block/${d#/dev/}/stat" 2>/dev/null)" -gt 0 ] 2>/dev/null &&
-			return 0
+		[ "$(dev_reads "$d")" -gt 0 ] && return 0
 	done
 	return 1
 }

@@ -61,17 +61,10 @@ expect_mpi_error "--qd 0" 2 -- "--qd"
 run_mpi 2 frobnicate
 expect_mpi_error "unknown command" 2 "unknown command 'frobnicate'"
 
-# reads LOOP: reads completed on loop device LOOP so far (its stat file)
-reads() {
-	local r
-	read -r r _ <"/sys/block/${1#/dev/}/stat" 2>/dev/null
-	echo "${r:-0}"
-}
-
 # rank 1 killed in its first step, once its loop device has done reads
 # (it is measuring): mpirun must end the job, non-zero
 printf '0 %s\n1 %s\n' "$l0" "$l1" >"$T_DIR/good"
-r1=$(reads "$l1")
+r1=$(dev_reads "$l1")
 "${MPIRUN[@]}" -np 2 "$IOSTORM_MPI" run --qd 16 --ramp 100ms --time 60s \
 	--targets-file "$T_DIR/good" >"$T_OUT" 2>"$T_ERR" </dev/null &
 mpirun_pid=$!
@@ -90,10 +83,10 @@ if [ -z "$victim" ]; then
 	check_fail "killed rank: no rank 1 under mpirun $mpirun_pid"
 else
 	for ((i = 0; i < 300; i++)); do
-		[ "$(reads "$l1")" -gt $((r1 + 1000)) ] && break
+		[ "$(dev_reads "$l1")" -gt $((r1 + 1000)) ] && break
 		sleep 0.1
 	done
-	[ "$(reads "$l1")" -gt $((r1 + 1000)) ] || check_fail "killed rank: rank 1 never read $l1"
+	[ "$(dev_reads "$l1")" -gt $((r1 + 1000)) ] || check_fail "killed rank: rank 1 never read $l1"
 	kill -9 "$victim"
 	# a guard against a job left hanging, not a measure
 	for ((i = 0; i < 600; i++)); do

@@ -10,19 +10,18 @@ need_cmd jq
 
 make_loop dev 16
 mkdir "$T_DIR/good" "$T_DIR/isdir.json"
-reads() { awk '{ print $1 }' "/sys/block/${1#/dev/}/stat"; }
 leftovers() { find "$T_DIR" -name '*.tmp-*' | head -1; }
 
 for v in run saturate; do
 	for p in "$T_DIR/none/m.json" "$T_DIR/isdir.json"; do
-		before=$(reads "$dev")
+		before=$(dev_reads "$dev")
 		run_mpi 2 $v -q --time 2s --ramp 0 --json "$p" "$dev"
 		if [ "$T_RC" -ne 1 ] || [ -s "$T_OUT" ] || [ "$(mpi_lines | wc -l)" -ne 1 ] ||
 		   ! mpi_lines | grep -q "^iostorm-mpi $v: .*(rank 0): $p: .*; every rank stops$"; then
 			check_fail "mpi $v --json $p: want exit 1, one line naming it, got exit $T_RC"
 			show_output
 		fi
-		[ "$(reads "$dev")" = "$before" ] || check_fail "mpi $v --json $p: the target was read"
+		[ "$(dev_reads "$dev")" = "$before" ] || check_fail "mpi $v --json $p: the target was read"
 	done
 	run_mpi 2 $v -q --time 200ms --ramp 0 --json "$T_DIR/good/mpi-$v.json" "$dev"
 	[ "$T_RC" -eq 0 ] && jq -e '.schema == "iostorm/1"' "$T_DIR/good/mpi-$v.json" >/dev/null ||

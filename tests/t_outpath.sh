@@ -50,8 +50,6 @@ as_nobody() {
 	T_RC=$?
 }
 
-# reads DEV: reads completed on the block device so far
-reads() { awk '{ print $1 }' "/sys/block/${1#/dev/}/stat"; }
 
 # bad_paths VERB EXT ARGS...: VERB with its output (--json, or -o for
 # plot) in a missing folder, on a directory and in a folder nobody may
@@ -63,7 +61,7 @@ bad_paths() {
 	mkdir -p "$T_DIR/isdir$ext"
 	for p in "$T_DIR/none/r$ext" "$T_DIR/isdir$ext" "$ro/r$ext"; do
 		rm -f "$T_DIR/mark/ran"
-		before=${dev:+$(reads "$dev")}
+		before=${dev:+$(dev_reads "$dev")}
 		case $p in
 		"$ro"/*)
 			if ! command -v setpriv >/dev/null; then
@@ -81,8 +79,8 @@ bad_paths() {
 			run_iostorm "$verb" "$opt" "$p" "$@"
 			refused "$verb $opt on a directory" "^iostorm $verb: $p: Is a directory$" ;;
 		esac
-		[ -z "$before" ] || [ "$(reads "$dev")" = "$before" ] ||
-			check_fail "$verb $opt $p: the target was read ($before, then $(reads "$dev") reads)"
+		[ -z "$before" ] || [ "$(dev_reads "$dev")" = "$before" ] ||
+			check_fail "$verb $opt $p: the target was read ($before, then $(dev_reads "$dev") reads)"
 		[ -e "$T_DIR/mark/ran" ] && check_fail "$verb $opt $p: gnuplot ran"
 	done
 }
@@ -147,15 +145,10 @@ done
 # a FIFO is written in place, opened only at the end: the run does not
 # wait for its reader, whose open comes once the device is being read
 mkfifo "$T_DIR/fifo"
-before=$(reads "$dev")
+before=$(dev_reads "$dev")
 "$IOSTORM" run -q --time 1s --ramp 0 --json "$T_DIR/fifo" "$dev" >"$T_OUT" 2>"$T_ERR" </dev/null &
 pid=$!
-for ((i = 0; i < 300; i++)); do
-	[ "$(reads "$dev")" != "$before" ] && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
-if [ "$(reads "$dev")" = "$before" ]; then
+if ! await_reads "$dev" "$before" "$pid" 300; then
 	check_fail "--json FIFO: the run did not start before the FIFO had a reader"
 	timeout 10 cat "$T_DIR/fifo" >/dev/null
 else
@@ -179,14 +172,10 @@ run_iostorm run "${s[@]}" --json "$good/gone.json" "$T_DIR/no-such-target"
 # partial report arrives and no temporary is left
 for v in run saturate; do
 	json=$good/int-$v.json
-	before=$(reads "$dev")
+	before=$(dev_reads "$dev")
 	"$IOSTORM" $v -q --time 60s --ramp 0 --json "$json" "$dev" >"$T_OUT" 2>"$T_ERR" </dev/null &
 	pid=$!
-	for ((i = 0; i < 300; i++)); do
-		[ "$(reads "$dev")" != "$before" ] && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
+	await_reads "$dev" "$before" "$pid" 300
 	kill -INT "$pid" 2>/dev/null
 	for ((i = 0; i < 300; i++)); do
 		kill -0 "$pid" 2>/dev/null || break

@@ -57,26 +57,21 @@ in_range "the last block" 4190208:4096 4190208 4096
 # no IO: a loop device's completed reads do not move (last: without root
 # or losetup, make_loop skips after the checks above have run)
 make_loop dev 4
-stat=/sys/block/${dev#/dev/}/stat
 # udev may still be reading the new device: let it finish first
 command -v udevadm >/dev/null 2>&1 && udevadm settle -t 10 2>/dev/null
-# reads completed plus reads merged into others: one per read submitted
-reads() {
-	awk '{print $1 + $2}' "$stat"
-}
-before=$(reads)
+before=$(dev_reads "$dev")
 expect_error "loop: offset beyond the end" 2 \
 	"--range 8388608:4096 goes beyond the end of $dev" \
 	run --range 8M:4K --ios 100 -q "$dev"
 expect_error "loop: OFF+LEN past the end" 2 \
 	"--range 2097152:4194304 goes beyond the end of $dev" \
 	run --range 2M:4M --ios 100 -q "$dev"
-after=$(reads)
+after=$(dev_reads "$dev")
 [ "$before" = "$after" ] ||
 	check_fail "a range past the end read from $dev: $before reads before, $after after"
 # the counter does move when iostorm reads: the check above can fail
 expect_ok "loop: exactly up to the end" run --range 2M:2M --ios 100 -q "$dev"
-after=$(reads)
+after=$(dev_reads "$dev")
 [ "$after" -ge $((before + 100)) ] ||
 	check_fail "$dev's read counter did not move with 100 reads ($before, then $after)"
 

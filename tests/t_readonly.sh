@@ -38,17 +38,12 @@ done
 # interrupt ARGS...: iostorm ARGS... gets one SIGINT, to its pid alone,
 # once the loop device's read count has moved (with no ramp, it is then
 # measuring), not after a guessed sleep; exit status in T_RC
-reads() { awk '{ print $1 }' "/sys/block/${l#/dev/}/stat"; }
 interrupt() {
 	local before i pid
-	before=$(reads)
+	before=$(dev_reads "$l")
 	"$IOSTORM" "$@" >"$T_OUT" 2>"$T_ERR" </dev/null &
 	pid=$!
-	for ((i = 0; i < 300; i++)); do
-		[ "$(reads)" -gt "$before" ] && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
+	await_reads "$l" "$before" "$pid" 300
 	kill -s INT "$pid" 2>/dev/null
 	for ((i = 0; i < 600; i++)); do
 		kill -0 "$pid" 2>/dev/null || break

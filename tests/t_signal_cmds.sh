@@ -10,18 +10,6 @@ need_cmd jq script
 make_data_file f 32
 json=$T_DIR/r.json
 
-# await_out TEXT TRIES: waits (0.1 s a try) until stdout has TEXT (latency
-# draws no live line: its own line a second on stdout says it measures).
-await_out() {
-	local i
-	for ((i = 0; i < $2; i++)); do
-		grep -qF -- "$1" "$T_OUT" 2>/dev/null && return 0
-		kill -0 "$T_LIVE" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
-
 # interrupt WHAT PHASE TABLE JQ ARGS...: runs iostorm ARGS... live, sends
 # one SIGINT once its live line shows PHASE (out:TEXT: once stdout has
 # TEXT), then checks exit 0, the JSON (and the jq filter JQ on it) and that
@@ -32,7 +20,9 @@ interrupt() {
 	rm -f "$json"
 	live_iostorm "$@" --json "$json" "$f"
 	if [[ $phase == out:* ]]; then
-		await_out "${phase#out:}" 300
+		# latency draws no live line: its line a second on stdout
+		# says it measures
+		await_in "$T_OUT" "${phase#out:}" 300
 	else
 		await_live "$phase" 300
 	fi
