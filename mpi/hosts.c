@@ -11,32 +11,16 @@
 
 #include "cli/commands.h"
 #include "cli/out/out.h"
+#include "cli/runner/targets.h"
 #include "topo/topo.h"
 
 /* Every NVMe namespace as /dev/NAME into h->own: a count, or -ENOMEM. */
 static int own_nvme(struct mpi_host *h)
 {
-	struct topo *t;
-	unsigned i, n;
+	int n = cli_nvme_paths(&h->own);
 
-	if (topo_load(&t, NULL, NULL))
-		return 0;
-	n = topo_ndevs(t);
-	if (n > CLI_MAX_TARGETS) {
-		cli_say("%u NVMe namespaces: measuring the first %u (at most %u targets a run)", n,
-			CLI_MAX_TARGETS, CLI_MAX_TARGETS);
-		n = CLI_MAX_TARGETS;
-	}
-	h->own = n ? calloc(n, sizeof(*h->own)) : NULL;
-	for (i = 0; h->own && i < n; i++) {
-		if (asprintf(&h->own[i], "/dev/%s", topo_dev(t, i)->name) < 0)
-			h->own[i] = NULL;
-		if (!h->own[i])
-			break;
-		h->nown = i + 1;
-	}
-	topo_free(t);
-	return n && h->nown < n ? -ENOMEM : (int)n;
+	h->nown = n > 0 ? (unsigned)n : 0;
+	return n;
 }
 
 int mpi_host_resolve(struct mpi_ctx *m, struct mpi_host *h, struct cli_opts *o,
@@ -81,10 +65,8 @@ int mpi_host_resolve(struct mpi_ctx *m, struct mpi_host *h, struct cli_opts *o,
 		h->n = h->demo.n;
 	} else {
 		n = own_nvme(h);
-		if (n < 0) {
-			cli_say("out of memory");
-			return CLI_EXIT_RUNTIME;
-		}
+		if (n < 0)
+			return CLI_EXIT_RUNTIME;	/* said */
 		if (!n) {
 			cli_say("no targets: no line for it%s%s, no TARGET, and no NVMe namespace here (--demo runs on demo targets)",
 				m->targets_file ? " in " : "", m->targets_file ? m->targets_file : "");

@@ -4,6 +4,7 @@
 #include "cli/runner/targets.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/runner/limits.h"
 #include "cli/out/out.h"
+#include "topo/topo.h"
 
 static void open_error(const char *path, int err, bool buffered)
 {
@@ -185,4 +187,44 @@ void cli_targets_close(struct cli_targets *ts)
 	free(ts->t);
 	ts->t = NULL;
 	ts->n = 0;
+}
+
+int cli_nvme_paths(char ***paths)
+{
+	struct topo *t;
+	unsigned i, n;
+	char **p;
+
+	*paths = NULL;
+	if (topo_load(&t, NULL, NULL))
+		return 0;
+	n = topo_ndevs(t);
+	if (n > CLI_MAX_TARGETS) {
+		cli_say("%u NVMe namespaces: measuring the first %u (at most %u targets a run)", n,
+			CLI_MAX_TARGETS, CLI_MAX_TARGETS);
+		n = CLI_MAX_TARGETS;
+	}
+	p = n ? calloc(n, sizeof(*p)) : NULL;
+	for (i = 0; p && i < n; i++)
+		if (asprintf(&p[i], "/dev/%s", topo_dev(t, i)->name) < 0)
+			break;
+	topo_free(t);
+	if (n && (!p || i < n)) {
+		if (p)
+			p[i] = NULL;	/* asprintf leaves it undefined */
+		cli_nvme_paths_free(p, i);
+		cli_say("out of memory");
+		return -ENOMEM;
+	}
+	*paths = p;
+	return (int)n;
+}
+
+void cli_nvme_paths_free(char **paths, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; paths && i < n; i++)
+		free(paths[i]);
+	free(paths);
 }

@@ -19,4 +19,11 @@ struct cli_targets {
 int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o);
 void cli_targets_close(struct cli_targets *ts);
 
+/* Every NVMe namespace of this machine as "/dev/NAME", at most
+ * CLI_MAX_TARGETS (said when there are more): the count, with *paths a
+ * malloc'd array of malloc'd strings (NULL for 0; free with
+ * cli_nvme_paths_free); 0 without a topology; -ENOMEM, said. */
+int cli_nvme_paths(char ***paths);
+void cli_nvme_paths_free(char **paths, unsigned n);
+
 #endif

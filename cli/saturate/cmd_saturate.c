@@ -9,8 +9,8 @@
 #include "cli/runner/demo.h"
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
+#include "cli/runner/targets.h"
 #include "cli/saturate/saturate.h"
-#include "topo/topo.h"
 
 enum { O_DEMO = 0x200, O_COMPARE, O_DEMO_SIZE };
 
@@ -107,41 +107,16 @@ static int run_demo(struct cli_opts *o, const struct cli_sat_opts *so)
  * topology), else the run's 0 or -errno. */
 static int run_nvme(struct cli_opts *o, const struct cli_sat_opts *so, bool *none)
 {
-	struct topo *t;
-	char **paths = NULL;
-	unsigned i, n = 0;
-	int rc = 0;
+	char **paths;
+	int n = cli_nvme_paths(&paths), rc;
 
-	*none = true;
-	if (topo_load(&t, NULL, NULL))
-		return 0;
-	n = topo_ndevs(t);
-	if (n > CLI_MAX_TARGETS) {
-		cli_say("%u NVMe namespaces: measuring the first %u (at most %u targets a run)", n,
-			CLI_MAX_TARGETS, CLI_MAX_TARGETS);
-		n = CLI_MAX_TARGETS;
-	}
-	if (n)
-		paths = calloc(n, sizeof(*paths));
-	for (i = 0; paths && i < n; i++) {
-		if (asprintf(&paths[i], "/dev/%s", topo_dev(t, i)->name) < 0)
-			paths[i] = NULL;
-		if (!paths[i])
-			rc = -ENOMEM;
-	}
-	topo_free(t);
-	if (n && (!paths || rc)) {
-		cli_say("out of memory");
-		rc = -ENOMEM;
-	} else if (n) {
-		*none = false;
-		o->targets = paths;
-		o->ntargets = n;
-		rc = cli_saturate_run(o, so);
-	}
-	for (i = 0; paths && i < n; i++)
-		free(paths[i]);
-	free(paths);
+	*none = n == 0;
+	if (n <= 0)
+		return n;
+	o->targets = paths;
+	o->ntargets = (unsigned)n;
+	rc = cli_saturate_run(o, so);
+	cli_nvme_paths_free(paths, (unsigned)n);
 	return rc;
 }
 
