@@ -37,7 +37,7 @@ override LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 LDLIBS += $(shell $(PKG_CONFIG) --libs $(PKGS)) -laio -lpthread -lm
 
-LIB_SRC := $(wildcard engine/*.c) $(wildcard topo/*.c) $(wildcard model/*.c) \
+LIB_SRC := $(wildcard engine/*.c) $(wildcard topo/*.c) $(wildcard setup/*.c) $(wildcard model/*.c) \
 	$(filter-out cli/main.c,$(wildcard cli/*.c cli/*/*.c))
 LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
 TEST_SRC := $(wildcard tests/test_*.c)

@@ -1,0 +1,130 @@
+/* The settings a measurement is taken on: the machine's (kernel, command
+ * line, CPU governors, C-states, SMT, mitigations, io_uring_disabled, the
+ * nvme modules' parameters) and each target's block queue (scheduler,
+ * iostats, nomerges, wbt, nr_requests, hardware queues and where their
+ * interrupts land, the IOMMU domain of its PCI function). Read below a
+ * sysfs root and a procfs root, so a recorded tree answers like the live
+ * machine. Never prints, never exits, never writes; every call returns 0,
+ * a count or -errno and writes its out-parameters only on success.
+ * Unknown facts are "" for strings and -1 for numbers: a fact that cannot
+ * be read is never a zero. No serial numbers: they identify hardware. */
+#ifndef SETUP_SETUP_H
+#define SETUP_SETUP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SETUP_NAME_MAX 64
+#define SETUP_CPULIST_MAX 256	/* a cpulist, "0-15,32-47"; cut to fit */
+#define SETUP_CMDLINE_MAX 1024
+#define SETUP_MAX_CPUS 4096	/* CPUs whose node is kept */
+
+/* Where facts are read: NULL fields mean the live machine ("/sys",
+ * "/proc"), or $IOSTORM_SYSFS_ROOT / $IOSTORM_PROCFS_ROOT when set. */
+struct setup_roots {
+	const char *sysfs;
+	const char *procfs;
+};
+
+struct setup_vulns {
+	unsigned vulnerable;	/* "Vulnerable..." */
+	unsigned mitigated;	/* "Mitigation: ..." */
+	unsigned not_affected;	/* "Not affected" */
+	unsigned total;		/* files in cpu/vulnerabilities; 0: unknown */
+};
+
+struct setup_machine {
+	char hostname[SETUP_NAME_MAX];	/* kernel/hostname */
+	char kernel[SETUP_NAME_MAX];	/* kernel/osrelease, "6.12.48-amd64" */
+	int kernel_major, kernel_minor;	/* from kernel; -1 unknown */
+	char cmdline[SETUP_CMDLINE_MAX];	/* /proc/cmdline */
+	char cpu_model[128];		/* cpuinfo's "model name" of the first CPU */
+	int sockets, cores, pus;	/* from cpu*/topology of online CPUs */
+	char smt_control[16];		/* cpu/smt/control: on off forceoff
+					 * notsupported notimplemented */
+	int smt_active;			/* cpu/smt/active: 1, 0, -1 unknown */
+	/* cpufreq: the governor most online CPUs use, how many use one that
+	 * is not "performance", and of how many with cpufreq at all (0: no
+	 * cpufreq, a VM or a fixed clock) */
+	char governor[32];
+	int ncpufreq, ncpufreq_slow;
+	int boost;			/* cpufreq/boost, or !intel_pstate/no_turbo:
+					 * 1 on, 0 off, -1 unknown */
+	char idle_governor[32];		/* cpuidle/current_governor(_ro); "" none */
+	/* the deepest enabled C-state of the first online CPU */
+	char deepest_cstate[32];	/* "C6"; "" none (no cpuidle) */
+	int deepest_cstate_us;		/* its exit latency; -1 unknown */
+	struct setup_vulns vulns;
+	int io_uring_disabled;		/* kernel/io_uring_disabled: 0 1 2, -1
+					 * unknown (older kernels have none) */
+	int64_t memlock_bytes;		/* RLIMIT_MEMLOCK soft; INT64_MAX
+					 * unlimited; -1 unknown */
+	/* module parameters (-1: the module is not loaded or has none) */
+	int nvme_poll_queues, nvme_write_queues;
+	int64_t nvme_ps_max_latency_us;	/* nvme_core default_ps_max_latency_us */
+	/* node of each CPU (OS index), -1 unknown: node/nodeN/cpulist */
+	int ncpus;
+	short cpu_node[SETUP_MAX_CPUS];
+};
+
+/* One hardware queue (block/DISK/mq/N) and its interrupt. */
+struct setup_hwq {
+	char cpus[SETUP_CPULIST_MAX];	/* mq/N/cpu_list, "" unknown */
+	int irq;			/* the vector named CTRLq(N+1) in
+					 * /proc/interrupts; -1 none (a poll
+					 * queue, or not NVMe) */
+	char irq_cpus[SETUP_CPULIST_MAX];	/* /proc/irq/IRQ/effective_affinity_list */
+};
+
+struct setup_dev {
+	char name[SETUP_NAME_MAX];	/* what was looked up: "nvme0n1", "loop3" */
+	char disk[SETUP_NAME_MAX];	/* the disk whose queue applies: a
+					 * partition's or a file's; "" none
+					 * (a file on tmpfs) */
+	bool nvme;
+	char controller[SETUP_NAME_MAX];	/* "nvme0"; "" not NVMe */
+	char pci[16];			/* the controller's function; "" none */
+	char model[128], firmware[32];	/* "" unknown */
+	int64_t capacity_bytes;		/* -1 unknown */
+	int logical_block_size;		/* -1 unknown */
+	char scheduler[32];		/* the one in brackets, "none" */
+	int iostats, nomerges, io_poll, rotational;	/* -1 unknown */
+	int64_t wbt_lat_usec;		/* -1 unknown (no wbt) */
+	int64_t nr_requests;
+	int numa_node;			/* the controller's; -1 unknown */
+	char iommu_type[16];		/* iommu_group/type: "DMA", "DMA-FQ",
+					 * "identity"; "" no IOMMU group */
+	double link_gts, link_max_gts;	/* -1 unknown */
+	int link_width, link_max_width;
+	int64_t apst_latency_us;	/* CTRL/power/pm_qos_latency_tolerance_us;
+					 * -1 unknown */
+	unsigned nhwq;			/* hardware queues (mq/N) */
+	struct setup_hwq *hwq;		/* nhwq of them, malloc'd */
+	unsigned nirq_queues;		/* hardware queues with an interrupt */
+};
+
+/* Reads the machine's settings. */
+int setup_machine_read(const struct setup_roots *r, struct setup_machine *m);
+
+/*
+ * Reads the settings that apply to target path: a block device (its own
+ * queue, a partition's disk), a regular file (the disk under its file
+ * system, when it has one), a generic NVMe char device /dev/ngXnY (its
+ * namespace's block device). The path is resolved on the live machine by
+ * stat; below another sysfs root, a path's basename names the block
+ * device ("nvme0n1"). -ENOENT etc.: the stat. Free with setup_dev_free.
+ */
+int setup_dev_read(const struct setup_roots *r, const char *path, struct setup_dev *d);
+void setup_dev_free(struct setup_dev *d);
+
+/* The NVMe namespaces below the sysfs root (block/nvme*n*, no hidden
+ * multipath paths), sorted: count and a malloc'd array of names in *out
+ * (each SETUP_NAME_MAX), freed by the caller. 0 and NULL when none. */
+int setup_nvme_list(const struct setup_roots *r, char (**out)[SETUP_NAME_MAX]);
+
+/* Whether CPU cpu is in cpulist ("0-3,8"); false on a bad list. */
+bool setup_cpulist_has(const char *cpulist, int cpu);
+/* The nodes of a cpulist's CPUs by m->cpu_node: bit n set for node n < 64. */
+uint64_t setup_cpulist_nodes(const struct setup_machine *m, const char *cpulist);
+
+#endif
