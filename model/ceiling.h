@@ -1,10 +1,11 @@
 /* The ceiling: which part of the machine caps the IOPS, and which drive
- * to move to which free slot. Resources (drives, PCIe links, switches,
- * host bridges, node memory, node CPUs) form a tree from each drive up to
- * its node's memory, and each drive also uses its node's CPU. Each has a
- * capacity in IOPS, given or worked out from facts (a link's speed and
- * width, a memory bandwidth in bytes/s, IOs per CPU-second and cores);
- * each drive demands its solo IOPS. A max-min fair share (water-filling)
+ * to move to which free slot (or, where none is listed, what a move onto
+ * each other host bridge would give if it has one). Resources (drives,
+ * PCIe links, switches, host bridges, node memory, node CPUs) form a tree
+ * from each drive up to its node's memory, and each drive also uses its
+ * node's CPU. Each has a capacity in IOPS, given or worked out from facts
+ * (a link's speed and width, a memory bandwidth in bytes/s, IOs per
+ * CPU-second and cores); each drive demands its solo IOPS. A max-min fair share (water-filling)
  * through the tree predicts each drive's IOPS, the total, and the
  * resource that binds. Pure: no I/O, no printing; everything is allocated
  * in model_ceil_init and freed in model_ceil_free. docs/ceiling.md. */
@@ -108,6 +109,17 @@ struct model_ceil_move {
 	double ceiling_after;
 };
 
+/* A what-if move (model_ceil_what_if): onto a host bridge under which the
+ * input lists no free port, so it holds only if that bridge has a free
+ * slot the input does not show. */
+struct model_ceil_what_if {
+	unsigned drive;		/* resource index */
+	int from_bridge;	/* its host bridge now */
+	int from_port;		/* the resource right below that bridge */
+	int to_bridge;
+	double ceiling_after;	/* with this move alone, from the layout now */
+};
+
 struct model_ceil {
 	unsigned bs;
 	unsigned nres;		/* the input's, then one link per free port */
@@ -149,6 +161,22 @@ void model_ceil_solve(struct model_ceil *m);
  * resource for a drive that has one. Leaves m solved after the last move
  * and returns how many (m->move, m->nmoves). */
 int model_ceil_plan(struct model_ceil *m);
+/* For an input that lists no free port where a slot may well be free (an
+ * lstopo export keeps no empty slot unless taken with bridges kept): for
+ * each host bridge, the move of one drive whose path goes through the
+ * binding resource onto it, into a slot of unknown link, where the drive
+ * runs at what it can (its own link, else the one it sits on). A drive's
+ * own bridge is never its target; nor is one model_ceil_plan would not
+ * move it to either (of unknown node, or whose node has no CPU resource
+ * where the drive has one). Per bridge the drive that raises the ceiling
+ * most (ties: the first), kept when it raises it by MODEL_CEIL_MIN_GAIN;
+ * each alone from m's layout, not one after another. Best first (ties:
+ * bridge order), at most nout into out. m is solved (model_ceil_solve or
+ * model_ceil_plan) and left as it is. Returns how many; 0 when nothing
+ * binds; -ENOMEM; -EINVAL where a host bridge sits too deep for a drive
+ * in a slot under it (MODEL_CEIL_MAX_DEPTH). */
+int model_ceil_what_if(const struct model_ceil *m, struct model_ceil_what_if *out,
+		       unsigned nout);
 /* "drive", "link", "switch", "host_bridge", "memory", "cpu". */
 const char *model_ceil_kind_name(enum model_ceil_kind k);
 

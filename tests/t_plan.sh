@@ -1,8 +1,9 @@
 #!/bin/bash
 # iostorm plan: bad input (one line; exit 2 usage, 1 runtime), our fixtures
 # (one node with two host bridges: moves to the free one, the ceiling rising
-# each time; a host bridge of unknown node: never a target), --from a
-# saturate report, the JSON shape, and every recorded export in
+# each time; a host bridge of unknown node: never a target; no free slot
+# listed at all: what-if moves onto the other host bridges, marked), --from
+# a saturate report, the JSON shape, and every recorded export in
 # ../shared/topologies when it is there.
 . "$(dirname "$0")/lib.sh"
 need_iostorm
@@ -40,6 +41,8 @@ if expect_ok "two host bridges" plan --topology "$two" --drive-iops 1m --json "$
 		check_fail "no move to 0000:40"
 	grep -q 'unknown: the memory bandwidth of 1 node' "$T_OUT" ||
 		check_fail "unknown memory bandwidth not said"
+	grep -q 'what if\|if it has a free slot\|nor would a move' "$T_OUT" &&
+		check_fail "what-if moves beside free root ports: $(cat "$T_OUT")"
 	jq -e '
 		.schema == "iostorm/1" and .command == "plan" and .config.drive_iops == 1000000
 		and .ceiling.binding == "0000:01:00.0" and .ceiling.binding_kind == "switch"
@@ -50,7 +53,8 @@ if expect_ok "two host bridges" plan --topology "$two" --drive-iops 1m --json "$
 		and ([.ceiling.resources[] | select(.kind == "memory")][0].capacity_iops == null)
 		and (.moves | length == 2)
 		and all(.moves[]; .to.host_bridge == "0000:40" and .from.host_bridge == "0000:00"
-			and .from.port == "0000:00:01.1")
+			and .from.port == "0000:00:01.1" and (.to.port | type == "string")
+			and .needs_free_slot == false)
 		and .moves[0].ceiling_after > .ceiling.predicted_iops
 		and .moves[1].ceiling_after > .moves[0].ceiling_after
 	' "$T_DIR/two.json" >/dev/null || check_fail "two host bridges: JSON: $(cat "$T_DIR/two.json")"
@@ -71,10 +75,45 @@ if expect_ok "other node" plan --topology "$free2" --drive-iops 1m --memory-bw 6
 	jq -e '
 		.ceiling.binding == "node 0" and .ceiling.binding_kind == "memory"
 		and (.moves | length == 2)
-		and all(.moves[]; .to.host_bridge == "0000:80" and .to.node == 1)
+		and all(.moves[]; .to.host_bridge == "0000:80" and .to.node == 1
+			and .needs_free_slot == false)
 		and .moves[0].ceiling_after > .ceiling.predicted_iops
 		and .moves[1].ceiling_after > .moves[0].ceiling_after
 	' "$T_OUT" >/dev/null || check_fail "moves to the other node: $(cat "$T_OUT")"
+fi
+
+# ---- no free slot listed (a default lstopo export): four drives behind a
+# switch under node 0's 0000:00, a NIC under node 0's 0000:40, one under
+# node 1's 0000:80 and one under 0000:c0 of no node. What moving one drive
+# the binding resource holds back onto each other bridge would give, if it
+# has a free slot: its own 7.88 GB/s link (1739603) takes its 1M ----
+noslot=$fx/topo-2node-noslot.xml
+mark='if it has a free slot (this export lists no empty slot: take it with lstopo --filter bridge:all)'
+if expect_ok "no slot" plan --topology "$noslot" --drive-iops 1m --json "$T_DIR/noslot.json"; then
+	grep -q '^  none: the topology has no free root port' "$T_OUT" ||
+		check_fail "no slot: the missing free ports not said: $(cat "$T_OUT")"
+	for hb in '0000:40 (node 0)' '0000:80 (node 1)'; do
+		grep -qF "to host bridge $hb, $mark: ceiling 2739603 IOPS (+1000000)" "$T_OUT" ||
+			check_fail "no slot: no marked what-if to $hb with its ceiling: $(cat "$T_OUT")"
+	done
+	sed -n '/^moves/,$p' "$T_OUT" | grep -q '0000:c0' &&
+		check_fail "no slot: a what-if onto the bridge of no node: $(cat "$T_OUT")"
+	jq -e '
+		.ceiling.binding == "0000:01:00.0" and (.ceiling.predicted_iops | floor) == 1739603
+		and (.moves | map(.to.host_bridge)) == ["0000:40", "0000:80"]
+		and all(.moves[]; .needs_free_slot == true and .to.port == null
+			and .device == "nvme0n1" and .from.host_bridge == "0000:00"
+			and .from.port == "0000:00:01.1" and (.ceiling_after | floor) == 2739603)
+		and (.moves | map(.to.node)) == [0, 1]
+	' "$T_DIR/noslot.json" >/dev/null ||
+		check_fail "no slot: JSON: $(jq -c .moves "$T_DIR/noslot.json")"
+fi
+# node 0's memory binds (6 GB/s: 1464844): only node 1's bridge helps
+if expect_ok "no slot, memory" plan --topology "$noslot" --drive-iops 1m --memory-bw 6g --json -; then
+	jq -e '.ceiling.binding == "node 0" and (.moves | length) == 1
+		and .moves[0].to.host_bridge == "0000:80" and .moves[0].needs_free_slot
+		and (.moves[0].ceiling_after | floor) == 2464843' "$T_OUT" >/dev/null ||
+		check_fail "no slot, memory: $(jq -c .moves "$T_OUT")"
 fi
 
 # ---- a host bridge of unknown node: nothing rests on it ----
@@ -145,17 +184,27 @@ if [ -d "$shared" ]; then
 	done
 	# MI300A: 16 controllers behind one switch under 0001:80 on node 1.
 	# The export kept no empty bridge (its lstopo dropped them), so there
-	# is no free root port to move to: plan says so and moves nothing.
+	# is no free root port to move to: plan says so, then what moving a
+	# drive off the switch onto each of the five other host bridges (NICs
+	# and GPUs under them) would give if it has a free slot, marked
 	mi=$shared/4socket-mi300a-4numa-16nvme-32ns.xml
 	if expect_ok "mi300a" plan --topology "$mi" --drive-iops 1m --json "$T_DIR/mi.json"; then
-		jq -e '
-			([.ceiling.resources[] | select(.kind == "drive")] | length == 16)
+		jq -e '. as $r
+			| ([.ceiling.resources[] | select(.kind == "drive")] | length == 16)
 			and .ceiling.binding == "0001:81:00.0" and .ceiling.binding_kind == "switch"
 			and ([.ceiling.resources[] | select(.kind == "memory")] | map(.name) == ["node 1"])
-			and .moves == []
-		' "$T_DIR/mi.json" >/dev/null || check_fail "mi300a: $(cat "$T_DIR/mi.json")"
-		grep -q 'none: the topology has no free root port' "$T_OUT" ||
+			and (.moves | map(.to.host_bridge))
+				== ["0000:00", "0000:80", "0001:00", "0002:00", "0003:00"]
+			and all(.moves[]; .needs_free_slot == true and .to.port == null
+				and .from.host_bridge == "0001:80"
+				and .ceiling_after > $r.ceiling.predicted_iops + 1e5)
+		' "$T_DIR/mi.json" >/dev/null ||
+			check_fail "mi300a: $(jq -c .moves "$T_DIR/mi.json")"
+		grep -q '^  none: the topology has no free root port' "$T_OUT" ||
 			check_fail "mi300a: no word on the missing free ports"
+		grep -F "$mark: ceiling " "$T_OUT" | grep -Eq \
+			'^  [0-9]+\. move nvme[0-9]+n1 from host bridge 0001:80, .*: ceiling [0-9]+ IOPS \(\+[0-9]+\)$' ||
+			check_fail "mi300a: no what-if move marked as needing a free slot: $(sed -n '/^moves/,$p' "$T_OUT")"
 	fi
 else
 	echo "note: $shared absent, recorded exports not checked"

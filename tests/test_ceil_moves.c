@@ -1,8 +1,9 @@
 /* The ceiling model's moves: every drive on one host bridge with free
  * root ports on another node's (the ceiling rises with each move and the
  * moves stop when none helps), drives out of a shared switch into free
- * ports of the same bridge, the slot's link against the drive's, and the
- * bridges no move may target: unknown locality, a node without CPU. */
+ * ports of the same bridge, the slot's link against the drive's, the
+ * bridges no move may target: unknown locality, a node without CPU; and,
+ * with no free port, the what-if moves onto the other host bridges. */
 #include <errno.h>
 #include <math.h>
 
@@ -208,6 +209,94 @@ static void test_small_gain(void)
 	model_ceil_free(&m);
 }
 
+/* No free port at all (a default lstopo export): what moving one of the
+ * drives node 0's memory holds back onto each other host bridge gives,
+ * each alone. Node 1's 0000:80 lifts the ceiling by 1M; node 0's other
+ * root complex 0000:40 lifts it by nothing, under the same memory;
+ * 0000:c0, of no node, would lift it too (no memory above it) but is
+ * never a target: the drives have no CPU here, so its node alone keeps
+ * it out. m is left as it was. */
+static void test_what_if(void)
+{
+	struct model_ceil_what_if w[4];
+	struct two_nodes s;
+	struct model_ceil m;
+	double hb0cap;
+	unsigned i;
+
+	two_nodes(&s, 0);
+	s.t.np = 0;	/* not even the unknown bridge's ports */
+	add_node(&s.t, MODEL_CEIL_HOST_BRIDGE, "0000:40", s.mem0, 0);
+	for (i = 0; i < 8; i++)
+		s.t.r[s.d[i]].cpu = -1;
+	CHECK(!tree_init(&m, &s.t));
+	CHECK(model_ceil_plan(&m) == 0);
+	CHECK(near_rel(m.predicted, 4882812.5) && m.binding == s.mem0);
+	hb0cap = m.fig[s.hb0].capacity;
+	CHECKF(model_ceil_what_if(&m, w, 4) == 1, "%d what-ifs",
+	       model_ceil_what_if(&m, w, 4));
+	CHECK(w[0].drive == (unsigned)s.d[0]);
+	CHECK(w[0].from_bridge == s.hb0 && w[0].from_port == s.t.r[s.d[0]].parent);
+	CHECK(w[0].to_bridge == s.hb1);
+	CHECKF(near_rel(w[0].ceiling_after, 5882812.5), "%.1f", w[0].ceiling_after);
+	/* m as it was: no drive moved, its figures not the slots' */
+	CHECK(near_rel(m.predicted, 4882812.5) && m.binding == s.mem0);
+	CHECK(m.res[s.d[0]].parent == s.t.r[s.d[0]].parent && m.nmoves == 0);
+	CHECK(m.fig[s.hb0].capacity == hb0cap && m.fig[s.hb1].ndrives == 0);
+	CHECK(model_ceil_what_if(&m, w, 0) == 0);
+	model_ceil_free(&m);
+	/* nothing binds: nothing to ask */
+	two_nodes(&s, 0);
+	s.t.r[s.mem0].bytes_s = 0;
+	CHECK(!tree_init(&m, &s.t));
+	model_ceil_solve(&m);
+	CHECK(m.binding == -1 && model_ceil_what_if(&m, w, 4) == 0);
+	model_ceil_free(&m);
+}
+
+/* The switch of test_out_of_switch binds four drives, nvme9 on a Gen3 x4
+ * link of its own under the same bridge holds back less; no free port.
+ * Moving nvme9 would add more (it can do 2M on its Gen4 x16) but it is not
+ * the binding switch's; a switch drive moves, and never onto its own
+ * bridge 0000:40 (whose free slot, if any, is the same question), only
+ * onto the bridges whose devices show they are there: 0000:60, whose
+ * node's memory takes 500k, and 0000:80, best first though later. */
+static void test_what_if_binding(void)
+{
+	struct model_ceil_what_if w[4];
+	struct tree t = { .n = 0 };
+	struct model_ceil m;
+	int hb, sw, i, d[4], x, mem2, hb2, hb3;
+
+	hb = add_node(&t, MODEL_CEIL_HOST_BRIDGE, "0000:40", -1, 0);
+	x = add_slot_drive(&t, "nvme9n1", hb, 8.0, 4, 2e6, -1);
+	t.r[x].link.speed_gts = 16.0;
+	t.r[x].link.width = 16;
+	sw = add_link(&t, MODEL_CEIL_SWITCH, "0000:41:00.0", hb, 16.0, 4);
+	for (i = 0; i < 4; i++)
+		d[i] = add_slot_drive(&t, "x", sw, 16.0, 4, 1e6, -1);
+	mem2 = add_node(&t, MODEL_CEIL_MEMORY, "node 2", -1, 2);
+	t.r[mem2].iops = 500e3;
+	hb2 = add_node(&t, MODEL_CEIL_HOST_BRIDGE, "0000:60", mem2, 2);
+	hb3 = add_node(&t, MODEL_CEIL_HOST_BRIDGE, "0000:80", -1, 1);
+	CHECK(!tree_init(&m, &t));
+	model_ceil_solve(&m);
+	CHECK(m.binding == sw);
+	CHECK(near_rel(m.predicted, GEN4X4 + GEN3X4));
+	CHECKF(model_ceil_what_if(&m, w, 4) == 2, "%d what-ifs", model_ceil_what_if(&m, w, 4));
+	CHECK(w[0].to_bridge == hb3 && w[1].to_bridge == hb2);
+	for (i = 0; i < 2; i++) {
+		CHECKF(w[i].drive == (unsigned)d[0], "what-if %d moves %u", i, w[i].drive);
+		CHECK(w[i].from_bridge == hb && w[i].from_port == sw);
+	}
+	/* its own Gen4 x4 there: its 1M, and the switch is the others' */
+	CHECKF(near_rel(w[0].ceiling_after, GEN4X4 + GEN3X4 + 1e6), "%.1f", w[0].ceiling_after);
+	CHECKF(near_rel(w[1].ceiling_after, GEN4X4 + GEN3X4 + 500e3), "%.1f", w[1].ceiling_after);
+	/* room for one: the best */
+	CHECK(model_ceil_what_if(&m, w, 1) == 1 && w[0].to_bridge == hb3);
+	model_ceil_free(&m);
+}
+
 /* docs/ceiling.md's worked example, figure for figure. */
 static void test_doc_example(void)
 {
@@ -279,6 +368,8 @@ int main(void)
 	test_unknown_locality();
 	test_out_of_switch();
 	test_small_gain();
+	test_what_if();
+	test_what_if_binding();
 	test_doc_example();
 	return t_result();
 }

@@ -1,7 +1,10 @@
 /* iostorm plan: the ceiling model on a topology (an lstopo export, or this
  * machine without running IO) and the drive rates given or measured: which
  * part of the machine caps the IOPS, and which drive to move to which free
- * root port, one move at a time, with the ceiling after each. */
+ * root port, one move at a time, with the ceiling after each; where the
+ * topology lists no free root port at all, what moving a drive the binding
+ * resource holds back onto each other host bridge would give, if it has a
+ * free slot. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -108,7 +111,23 @@ const struct cli_verb cli_verb_plan = {
 	.run = cmd_plan,
 };
 
+/* What-if moves (model_ceil_what_if), when the topology lists no free
+ * root port. */
+struct whatifs {
+	struct model_ceil_what_if *w;
+	unsigned n;
+};
+
 /* ---- text ---- */
+
+/* The condition a what-if move holds on, said once for text (JSON:
+ * needs_free_slot). */
+static const char *slot_mark(const struct cli_opts *o)
+{
+	return o->topology ? "if it has a free slot (this export lists no empty slot: take it "
+			     "with lstopo --filter bridge:all)" :
+			     "if it has a free slot (hwloc shows no empty one on this machine)";
+}
 
 /* What the model could not know, one line each. */
 static void print_unknown(FILE *out, const struct cli_plan *p, const struct model_ceil *m,
@@ -147,8 +166,38 @@ static void print_unknown(FILE *out, const struct cli_plan *p, const struct mode
 			     p->nports_unknown_node == 1 ? "" : "s");
 }
 
+static void print_what_ifs(FILE *out, const struct model_ceil *m, const struct cli_plan *p,
+			   const struct cli_ceil_snap *s, const struct whatifs *wi,
+			   const struct cli_opts *o)
+{
+	const struct model_ceil_res *b = s->binding >= 0 ? &m->res[s->binding] : NULL;
+	unsigned i;
+
+	if (!b)
+		return;
+	if (!wi->n) {
+		fprintf(out, "  nor would a move to another host bridge of known node raise the "
+			     "ceiling by %.0f%% or more\n", 100 * MODEL_CEIL_MIN_GAIN);
+		return;
+	}
+	fprintf(out, "  what if, for a drive through the binding %s %s, each move alone:\n",
+		     b->kind == MODEL_CEIL_HOST_BRIDGE ? "host bridge" : model_ceil_kind_name(b->kind),
+		     b->name);
+	for (i = 0; i < wi->n; i++) {
+		const struct model_ceil_what_if *w = &wi->w[i];
+		const struct model_ceil_res *to = &m->res[w->to_bridge];
+
+		fprintf(out, "  %u. move %s from host bridge %s, port %s, to host bridge %s (node "
+			     "%d), %s: ceiling %.0f IOPS (+%.0f)\n", i + 1, m->res[w->drive].name,
+			     p->dev[w->drive]->host_bridge, p->dev[w->drive]->upstream, to->name,
+			     to->node, slot_mark(o), w->ceiling_after,
+			     w->ceiling_after - s->predicted);
+	}
+}
+
 static void print_moves(FILE *out, const struct model_ceil *m, const struct cli_plan *p,
-			const struct cli_ceil_snap *s)
+			const struct cli_ceil_snap *s, const struct whatifs *wi,
+			const struct cli_opts *o)
 {
 	double before = s->predicted;
 	unsigned i;
@@ -158,6 +207,8 @@ static void print_moves(FILE *out, const struct model_ceil *m, const struct cli_
 		fprintf(out, "  none: the topology has no free root port (an lstopo export keeps "
 			     "empty slots only when taken with bridges kept: lstopo "
 			     "--filter bridge:all)\n");
+	if (!m->nports)
+		print_what_ifs(out, m, p, s, wi, o);
 	for (i = 0; i < m->nmoves; i++) {
 		const struct model_ceil_move *mv = &m->move[i];
 		const struct topo_dev *d = p->dev[mv->drive];
@@ -178,7 +229,8 @@ static void print_moves(FILE *out, const struct model_ceil *m, const struct cli_
 }
 
 static void print_text(FILE *out, struct topo *t, const struct cli_opts *o,
-		       const struct cli_plan *p, const struct model_ceil *m, const struct cli_ceil_snap *s)
+		       const struct cli_plan *p, const struct model_ceil *m, const struct cli_ceil_snap *s,
+		       const struct whatifs *wi)
 {
 	char bind[256];
 
@@ -198,12 +250,13 @@ static void print_text(FILE *out, struct topo *t, const struct cli_opts *o,
 	cli_ceil_binding_text(bind, sizeof(bind), m, s);
 	fprintf(out, "\npredicted: %.0f IOPS of %.0f demanded\nbinding: %s\n", s->predicted,
 		     s->demand, bind);
-	print_moves(out, m, p, s);
+	print_moves(out, m, p, s, wi, o);
 }
 
 /* ---- JSON ---- */
 
-static json_t *moves_json(const struct model_ceil *m, const struct cli_plan *p)
+static json_t *moves_json(const struct model_ceil *m, const struct cli_plan *p,
+			  const struct whatifs *wi)
 {
 	json_t *a = json_array();
 	unsigned i;
@@ -213,18 +266,30 @@ static json_t *moves_json(const struct model_ceil *m, const struct cli_plan *p)
 		const struct topo_dev *d = p->dev[mv->drive];
 		const struct model_ceil_res *to = &m->res[mv->to_bridge];
 
-		json_array_append_new(a, json_pack("{s:s, s:{s:s, s:s}, s:{s:s, s:s, s:i}, s:f}",
+		json_array_append_new(a, json_pack("{s:s, s:{s:s, s:s}, s:{s:s, s:s, s:i}, s:f, s:b}",
 			"device", m->res[mv->drive].name,
 			"from", "host_bridge", d->host_bridge, "port", d->upstream,
 			"to", "host_bridge", to->name, "port", m->port[mv->to_port].name,
 			"node", to->node,
-			"ceiling_after", mv->ceiling_after));
+			"ceiling_after", mv->ceiling_after, "needs_free_slot", false));
+	}
+	for (i = 0; a && i < wi->n; i++) {
+		const struct model_ceil_what_if *w = &wi->w[i];
+		const struct topo_dev *d = p->dev[w->drive];
+		const struct model_ceil_res *to = &m->res[w->to_bridge];
+
+		json_array_append_new(a, json_pack("{s:s, s:{s:s, s:s}, s:{s:s, s:n, s:i}, s:f, s:b}",
+			"device", m->res[w->drive].name,
+			"from", "host_bridge", d->host_bridge, "port", d->upstream,
+			"to", "host_bridge", to->name, "port", "node", to->node,
+			"ceiling_after", w->ceiling_after, "needs_free_slot", true));
 	}
 	return a;
 }
 
 static json_t *json_report(const struct cli_opts *o, const struct cli_plan *p,
-			   const struct model_ceil *m, const struct cli_ceil_snap *s)
+			   const struct model_ceil *m, const struct cli_ceil_snap *s,
+			   const struct whatifs *wi)
 {
 	char bind[256];
 	json_t *j;
@@ -247,7 +312,7 @@ static json_t *json_report(const struct cli_opts *o, const struct cli_plan *p,
 		"binding_kind", s->binding < 0 ? json_null() :
 			json_string(model_ceil_kind_name(m->res[s->binding].kind)),
 		"binding_text", bind,
-		"moves", moves_json(m, p),
+		"moves", moves_json(m, p, wi),
 		"unknown", "links", (json_int_t)p->nlinks_unknown,
 		"drives_left_out", (json_int_t)p->nleft_out,
 		"drives_without_host_bridge", (json_int_t)p->nno_bridge,
@@ -367,6 +432,22 @@ static int build(struct topo *t, const struct cli_opts *o, const struct cli_plan
 	return ret;
 }
 
+/* The what-if moves of a topology that lists no free root port: 0 or
+ * -errno (model_ceil_what_if's). */
+static int what_ifs(const struct model_ceil *m, struct whatifs *wi)
+{
+	int n;
+
+	wi->w = calloc(m->nin ? m->nin : 1, sizeof(*wi->w));
+	if (!wi->w)
+		return -ENOMEM;
+	n = model_ceil_what_if(m, wi->w, m->nin);
+	if (n < 0)
+		return n;
+	wi->n = (unsigned)n;
+	return 0;
+}
+
 /* The plan from the figures: 0 or -errno, said. */
 static int plan(struct cli_opts *o, struct cli_plan_from *from)
 {
@@ -374,6 +455,7 @@ static int plan(struct cli_opts *o, struct cli_plan_from *from)
 	struct cli_plan p = { 0 };
 	struct model_ceil m = { 0 };
 	struct cli_ceil_snap s = { 0 };
+	struct whatifs wi = { 0 };
 	struct topo *t = NULL;
 	bool m_init = false;
 	int rc;
@@ -399,19 +481,27 @@ static int plan(struct cli_opts *o, struct cli_plan_from *from)
 		goto out;
 	}
 	model_ceil_plan(&m);
+	if (!m.nports && (rc = what_ifs(&m, &wi))) {
+		cli_say(rc == -ENOMEM ? "out of memory" :
+			"the ceiling model refused the tree built from the topology");
+		rc = rc == -ENOMEM ? rc : -EPROTO;
+		goto out;
+	}
+	rc = -ENOMEM;
 	if (o->dot) {
 		if (draw(t, o, &m, &s)) {
 			cli_say("out of memory");
 			goto out;
 		}
 	} else {
-		print_text(cli_out_text(o), t, o, &p, &m, &s);
+		print_text(cli_out_text(o), t, o, &p, &m, &s, &wi);
 	}
 	rc = 0;
 	/* cli_out_json says why it could not write the report */
-	if (o->json && cli_out_json(o->json, json_report(o, &p, &m, &s), CLI_JSON_REPORT))
+	if (o->json && cli_out_json(o->json, json_report(o, &p, &m, &s, &wi), CLI_JSON_REPORT))
 		rc = -EIO;
 out:
+	free(wi.w);
 	cli_ceil_snap_free(&s);
 	if (m_init)
 		model_ceil_free(&m);

@@ -1,7 +1,8 @@
 /* The ceiling model's tree from a topology: per drive (one per PCI
  * function) its own link, each switch's upstream link, its host bridge and
  * its node's memory, plus its node's CPU; every free root port as a place
- * a drive may move to. A switch's upstream link is the same wire as the
+ * a drive may move to; every host bridge with devices, as one a what-if
+ * move may go to. A switch's upstream link is the same wire as the
  * port above it, so it is one resource, named by the switch. */
 #include "cli/plan/plan.h"
 
@@ -248,6 +249,21 @@ static int add_ports(struct topo *t, struct cli_plan *p, const struct cli_plan_f
 	return 0;
 }
 
+/* A host bridge whose devices show it is there, with its node's memory
+ * and CPU, as a what-if move's target where the topology lists no free
+ * slot (model_ceil_what_if; one of unknown node it refuses). */
+static int add_bridge(struct topo *t, struct cli_plan *p, const struct cli_plan_figs *f,
+		      const struct topo_host_bridge *hb)
+{
+	unsigned k, nfunctions = hb->nfunctions;
+
+	for (k = 0; k < hb->nports; k++)
+		nfunctions += hb->ports[k].nfunctions;
+	if (!nfunctions)
+		return 0;
+	return bridge_res(p, f, hb) < 0 || cpu_of(t, p, f, hb->node) < -1 ? -ENOMEM : 0;
+}
+
 /* Every NVMe function of t, one drive each. */
 static int nvme_drives(struct topo *t, const struct cli_plan_figs *f, struct cli_plan *p)
 {
@@ -340,6 +356,8 @@ int cli_plan_build(struct topo *t, const struct cli_plan_figs *f, struct cli_pla
 	nhb = topo_host_bridges(t, &hbs);
 	for (i = 0; i < nhb; i++) {
 		ret = add_ports(t, p, f, &hbs[i]);
+		if (!ret)
+			ret = add_bridge(t, p, f, &hbs[i]);
 		if (ret)
 			return ret;
 	}
