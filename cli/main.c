@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/check/measure.h"
 #include "cli/commands.h"
 #include "cli/opts/complete.h"
 #include "cli/opts/jobfile.h"
@@ -170,6 +171,12 @@ int main(int argc, char **argv)
 	int rc;
 
 	signal(SIGPIPE, SIG_IGN);
+	/* Settings a 'check --measure' that died left changed go back first,
+	 * whatever the command: one open when there is no journal. One that
+	 * cannot be put back is said and left in place; check --measure then
+	 * refuses to change anything while it is there (exit 1), and every
+	 * other command goes on, since its run does not depend on it. */
+	cli_check_recover();
 	rc = dispatch(argc, argv);
 	if (fflush(stdout) || ferror(stdout)) {
 		cli_say("cannot write the report to standard output: %s",

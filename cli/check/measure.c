@@ -1,0 +1,440 @@
+/* iostorm check --measure: what each runtime-changeable setting that costs
+ * IOPS costs here, measured. For each one, on its target alone, rounds of
+ * two trials, A (the setting now) and B (the better one), in the order
+ * AB BA AB ... so that a drift over the run (a drive warming up, a page
+ * cache filling) falls on both sides alike, at --qd and at QD1. Every
+ * change goes through setup/knob.h, whose journal puts it back at the next
+ * start of iostorm when this process does not live to (cli_check_recover). */
+#include "cli/check/measure.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/check/check.h"
+#include "cli/commands.h"
+#include "cli/out/out.h"
+#include "cli/runner/runner.h"
+#include "cli/runner/stop.h"
+#include "cli/runner/targets.h"
+#include "setup/knob.h"
+
+/* One setting at one depth: its figures round by round. */
+struct row {
+	const struct check_finding *f;
+	const char *device;		/* devs[f->dev].name */
+	const char *disk;		/* the queue changed */
+	enum setup_knob knob;
+	unsigned qd;
+	char now[SETUP_KNOB_VALUE_MAX];	/* A, as read before the first trial */
+	double a[CLI_CHECK_MAX_ROUNDS], b[CLI_CHECK_MAX_ROUNDS];
+	unsigned done;			/* rounds with both trials */
+};
+
+struct meas {
+	const struct cli_opts *o;
+	struct cli_opts run;		/* the trials' options */
+	struct setup_knobs *ks;
+	struct row *rows;
+	unsigned nrows;
+	unsigned rounds;
+	unsigned trial, ntrials;	/* for the line each trial starts with */
+	bool interrupted;
+};
+
+/* The knob a finding's fix turns; -1 for kinds --measure does not try
+ * (those needing a reboot or a module reload, and the machine's). */
+static int knob_of(enum check_kind k)
+{
+	switch (k) {
+	case CHECK_SCHEDULER: return SETUP_KNOB_SCHEDULER;
+	case CHECK_IOSTATS: return SETUP_KNOB_IOSTATS;
+	case CHECK_NOMERGES: return SETUP_KNOB_NOMERGES;
+	case CHECK_WBT: return SETUP_KNOB_WBT;
+	default: return -1;
+	}
+}
+
+/* f is measured: runtime, turned by a knob, on a target with a queue,
+ * and not already measured on that queue (two partitions of one disk). */
+static bool measurable(const struct check_finding *f, unsigned i,
+		       const struct setup_dev *devs, unsigned ndevs)
+{
+	const struct check_kind_info *ki = check_kind_info(f[i].kind);
+	unsigned j;
+
+	if (!ki || !ki->runtime || knob_of(f[i].kind) < 0 || f[i].dev < 0 ||
+	    (unsigned)f[i].dev >= ndevs || !devs[f[i].dev].disk[0])
+		return false;
+	for (j = 0; j < i; j++)
+		if (f[j].kind == f[i].kind && f[j].dev >= 0 && (unsigned)f[j].dev < ndevs &&
+		    !strcmp(devs[f[j].dev].disk, devs[f[i].dev].disk))
+			return false;
+	return true;
+}
+
+/* A row per measured setting and depth: --qd's, then QD1. */
+static int plan(struct meas *m, const struct setup_dev *devs, unsigned ndevs,
+		const struct check_finding *f, unsigned nf)
+{
+	unsigned i, d, nd = m->o->qd > 1 ? 2 : 1;
+	struct row *w;
+
+	m->rows = calloc(nf * 2 + 1, sizeof(*m->rows));
+	if (!m->rows) {
+		cli_say("out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < nf; i++) {
+		if (!measurable(f, i, devs, ndevs))
+			continue;
+		for (d = 0; d < nd; d++) {
+			w = &m->rows[m->nrows++];
+			w->f = &f[i];
+			w->device = devs[f[i].dev].name;
+			w->disk = devs[f[i].dev].disk;
+			w->knob = (enum setup_knob)knob_of(f[i].kind);
+			w->qd = d ? 1 : m->o->qd;
+		}
+	}
+	m->ntrials = m->nrows * m->rounds * 2;
+	return 0;
+}
+
+/* ---- changing a setting ---- */
+
+static const char *kind_name(const struct row *w)
+{
+	return check_kind_info(w->f->kind)->name;
+}
+
+/* A knob's failure, said; -EINVAL (the kernel refusing a value) is not a
+ * usage error. */
+static int knob_failed(const struct meas *m, const struct row *w, const char *what, int err)
+{
+	const char *file = setup_knob_file(w->knob);
+
+	if (err == -EBUSY)
+		cli_say("another journal of changed settings is there (%s): a 'check --measure' "
+			"running, or one whose settings could not be put back",
+			m->ks->journal);
+	else if (err == -EACCES || err == -EPERM || err == -EROFS)
+		cli_say("--measure changes block queue settings, which needs root (%s queue/%s: %s)",
+			w->disk, file, strerror(-err));
+	else
+		cli_say("%s: cannot %s queue/%s: %s", w->disk, what, file, strerror(-err));
+	return err == -EINVAL ? -EOPNOTSUPP : err;
+}
+
+/* A: the setting as it was (with what a scheduler switch reset); B: the
+ * better one, its old value journaled first. */
+static int apply(struct meas *m, const struct row *w, bool better)
+{
+	int err;
+
+	if (better)
+		err = setup_knob_set(m->ks, w->disk, w->knob, w->f->better);
+	else
+		err = setup_knob_restore(m->ks, w->disk, w->knob);
+	return err ? knob_failed(m, w, better ? "set" : "put back", err) : 0;
+}
+
+/* ---- one trial ---- */
+
+/* A run whose workers never came back holds the queue: a scheduler
+ * switch would wait for them forever, so nothing is put back now; the
+ * journal stays for the next start of iostorm. */
+static _Noreturn void abandon(const struct meas *m)
+{
+	cli_say("a stalled run holds the device: the settings it changed stay so until "
+		"the next start of iostorm puts them back (journal %s)", m->ks->journal);
+	cli_runner_abandon(CLI_EXIT_RUNTIME);
+}
+
+/* One trial of row w with A or B in place: its IOPS in *iops. 0 or
+ * -errno, said; an interrupted trial is 0 with m->interrupted set. */
+static int trial(struct meas *m, struct row *w, const struct eng_target *t, bool better,
+		 double *iops)
+{
+	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = &t, .ntargets = 1 };
+	struct cli_opts run = m->run;
+	struct cli_report rep;
+	char label[256];
+	int err = apply(m, w, better);
+
+	if (err)
+		return err;
+	m->trial++;
+	/* after the change: a reader of this line knows the setting is in place */
+	if (!m->o->quiet)
+		cli_say("%u/%u %s %s %s (%s) at QD%u", m->trial, m->ntrials, w->device,
+			kind_name(w), better ? w->f->better : w->now, better ? "better" : "now",
+			w->qd);
+	snprintf(label, sizeof(label), "%s %s", kind_name(w), better ? w->f->better : w->now);
+	spec.label = label;
+	run.qd = w->qd;
+	err = cli_runner_run(&run, &spec, &rep);
+	if (!err && rep.stalled)
+		abandon(m);
+	if (!err && rep.interrupted)
+		m->interrupted = true;
+	else if (!err && (rep.total.errors || rep.dev[0].fatal)) {
+		cli_report_print_errors(stderr, &rep);
+		err = -EIO;
+	} else if (!err) {
+		*iops = rep.total.iops;
+	}
+	cli_report_free(&rep);
+	return err;
+}
+
+/* Every round of row w on target t; stops at the first failure or stop
+ * request. */
+static int measure_row(struct meas *m, struct row *w, const struct eng_target *t)
+{
+	unsigned r;
+	bool b_first;
+	int err = 0;
+
+	for (r = 0; r < m->rounds && !err; r++) {
+		b_first = r % 2;
+		if (cli_runner_interrupted())
+			m->interrupted = true;
+		if (m->interrupted)
+			break;
+		err = trial(m, w, t, b_first, b_first ? &w->b[r] : &w->a[r]);
+		if (!err && !m->interrupted)
+			err = trial(m, w, t, !b_first, b_first ? &w->a[r] : &w->b[r]);
+		if (!err && !m->interrupted)
+			w->done++;
+	}
+	return err;
+}
+
+/* The rows of one finding (its depths), on its target alone, opened for
+ * them; the setting put back after, whatever happened. */
+static int measure_finding(struct meas *m, struct row *rows, unsigned n)
+{
+	struct cli_opts one = m->run;
+	struct cli_targets ts = { NULL, 0 };
+	unsigned i;
+	int err, back;
+
+	one.targets = &m->o->targets[rows[0].f->dev];
+	one.ntargets = 1;
+	err = setup_knob_get(m->ks, rows[0].disk, rows[0].knob, rows[0].now, sizeof(rows[0].now));
+	if (err)
+		return knob_failed(m, &rows[0], "read", err);
+	for (i = 1; i < n; i++)
+		memcpy(rows[i].now, rows[0].now, sizeof(rows[i].now));
+	err = cli_targets_open(&ts, &one);
+	for (i = 0; !err && i < n && !m->interrupted; i++)
+		err = measure_row(m, &rows[i], &ts.t[0]);
+	cli_targets_close(&ts);
+	back = setup_knob_restore(m->ks, rows[0].disk, rows[0].knob);
+	if (back)
+		back = knob_failed(m, &rows[0], "put back", back);
+	return err ? err : back;
+}
+
+/* ---- figures ---- */
+
+struct figs {
+	double a, b;		/* means over the rounds */
+	double diff;		/* (b - a) / a, % */
+	double lo, hi;		/* the rounds' own differences, % */
+};
+
+static struct figs figures(const struct row *w)
+{
+	struct figs s = { 0, 0, 0, INFINITY, -INFINITY };
+	double d;
+	unsigned r;
+
+	for (r = 0; r < w->done; r++) {
+		s.a += w->a[r] / w->done;
+		s.b += w->b[r] / w->done;
+		d = w->a[r] > 0 ? 100.0 * (w->b[r] - w->a[r]) / w->a[r] : 0;
+		s.lo = d < s.lo ? d : s.lo;
+		s.hi = d > s.hi ? d : s.hi;
+	}
+	s.diff = s.a > 0 ? 100.0 * (s.b - s.a) / s.a : 0;
+	return s;
+}
+
+static void print_table(const struct meas *m, FILE *out)
+{
+	const struct row *w;
+	struct figs s;
+	unsigned i, shown = 0;
+
+	fprintf(out, "\nmeasured: the better setting (B) against the one now (A), on each target "
+		"alone, %u round%s of A and B (ABBA...), %.3gs a trial after a %.3gs ramp%s\n",
+		m->rounds, m->rounds == 1 ? "" : "s", cli_secs(m->run.time_ns),
+		cli_secs(m->run.ramp_ns), m->interrupted ? "; INTERRUPTED" : "");
+	fprintf(out, "%-12s %-10s %-12s %-8s %5s %12s %12s %8s  %s\n", "DEVICE", "SETTING",
+		"NOW", "BETTER", "QD", "IOPS NOW", "IOPS BETTER", "DIFF", "SPREAD (rounds)");
+	for (i = 0; i < m->nrows; i++) {
+		w = &m->rows[i];
+		if (!w->done)
+			continue;
+		shown++;
+		s = figures(w);
+		fprintf(out, "%-12s %-10s %-12s %-8s %5u %12.0f %12.0f %+7.1f%%  %+.1f..%+.1f%%\n",
+			w->device, kind_name(w), w->now, w->f->better, w->qd, s.a, s.b, s.diff,
+			s.lo, s.hi);
+	}
+	if (!shown)
+		fprintf(out, "(no setting measured at a depth over all its rounds before the stop)\n");
+	fflush(out);
+}
+
+static json_t *json_iops(const double *v, unsigned n)
+{
+	json_t *a = json_array();
+	unsigned i;
+
+	for (i = 0; a && i < n; i++)
+		if (json_array_append_new(a, json_real(v[i]))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+/* A row with its rounds: [{device, kind, qd, now, better, iops_now,
+ * iops_better, diff_pct, spread_pct: [min, max]}]. */
+static json_t *json_row(const struct row *w)
+{
+	struct figs s = figures(w);
+	json_t *a = json_iops(w->a, w->done), *b = json_iops(w->b, w->done);
+
+	if (!a || !b) {
+		json_decref(a);
+		json_decref(b);
+		return NULL;
+	}
+	/* o: the arrays' references go to the row */
+	return json_pack("{s:s, s:s, s:I, s:s, s:s, s:o, s:o, s:f, s:[f, f]}",
+			 "device", w->device, "kind", kind_name(w), "qd", (json_int_t)w->qd,
+			 "now", w->now, "better", w->f->better, "iops_now", a,
+			 "iops_better", b, "diff_pct", s.diff, "spread_pct", s.lo, s.hi);
+}
+
+static int add_json(const struct meas *m, json_t *root)
+{
+	json_t *a = json_array(), *r;
+	unsigned i;
+
+	for (i = 0; a && i < m->nrows; i++) {
+		if (!m->rows[i].done)
+			continue;
+		r = json_row(&m->rows[i]);
+		if (!r || json_array_append_new(a, r)) {
+			json_decref(a);
+			a = NULL;
+		}
+	}
+	if (!a || json_object_set_new(root, "measured", a)) {
+		cli_say("out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* ---- the command's part ---- */
+
+/* A journal left there (its recovery at this start failed, or another
+ * measurement runs): nothing is changed while it is. */
+static int journal_free(const struct meas *m)
+{
+	if (access(m->ks->journal, F_OK))
+		return 0;
+	cli_say("the journal of changed settings %s is there: another 'check --measure' "
+		"runs, or the settings it names could not be put back; nothing is changed "
+		"while it is", m->ks->journal);
+	return -EBUSY;
+}
+
+static int measure_all(struct meas *m)
+{
+	unsigned i, j;
+	int err = 0;
+
+	for (i = 0; i < m->nrows && !err && !m->interrupted; i = j) {
+		for (j = i + 1; j < m->nrows && m->rows[j].f == m->rows[i].f; j++)
+			;
+		err = measure_finding(m, &m->rows[i], j - i);
+	}
+	return err;
+}
+
+int cli_check_measure(const struct cli_opts *o, const struct setup_dev *devs,
+		      unsigned ndevs, const struct check_finding *f, unsigned nf,
+		      json_t *root)
+{
+	struct meas m = { .o = o, .run = *o };
+	int err, left;
+
+	/* a stop request from here on stops a trial, never the process */
+	cli_runner_signals();
+	m.rounds = o->rounds ? o->rounds : CLI_CHECK_ROUNDS;
+	if (m.rounds > CLI_CHECK_MAX_ROUNDS)
+		m.rounds = CLI_CHECK_MAX_ROUNDS;
+	m.run.quiet = true;	/* each trial says one line as it starts */
+	m.run.json = NULL;
+	if (!m.run.time_ns && !m.run.ios)
+		m.run.time_ns = CLI_CHECK_TIME_NS;
+	m.ks = malloc(sizeof(*m.ks));
+	err = m.ks ? plan(&m, devs, ndevs, f, nf) : -ENOMEM;
+	if (err == -ENOMEM && !m.ks)
+		cli_say("out of memory");
+	if (!err && (err = setup_knobs_init(m.ks, NULL)))
+		cli_say("cannot find the sysfs root or the journal: %s", strerror(-err));
+	if (!err && m.nrows)
+		err = journal_free(&m);
+	if (!err)
+		err = measure_all(&m);
+	if (m.ks && m.nrows) {
+		/* each finding put its own back; this is the net under them */
+		left = setup_knobs_restore(m.ks);
+		if (left < 0 && !err) {
+			cli_say("cannot put back every setting changed (journal %s): %s",
+				m.ks->journal, strerror(-left));
+			err = left == -EINVAL ? -EOPNOTSUPP : left;
+		}
+		setup_knobs_close(m.ks);
+	}
+	if (m.nrows && (!o->json || strcmp(o->json, "-")))
+		print_table(&m, cli_out_text(o));
+	if (root && !err)
+		err = add_json(&m, root);
+	free(m.rows);
+	free(m.ks);
+	return err;
+}
+
+/* ---- after a crash ---- */
+
+int cli_check_recover(void)
+{
+	char path[PATH_MAX];
+	unsigned gone = 0;
+	int n = setup_journal_path(path, sizeof(path));
+
+	if (!n)
+		n = setup_knobs_recover(path, &gone);
+	if (n < 0) {
+		cli_say("cannot put back the settings an interrupted 'check --measure' left "
+			"changed (journal %s): %s", path, strerror(-n));
+		return n;
+	}
+	if (n || gone)
+		cli_say("put back %d setting%s an interrupted 'check --measure' left changed "
+			"(journal %s)%s", n, n == 1 ? "" : "s", path,
+			gone ? "; the others were on devices that are gone" : "");
+	return 0;
+}
