@@ -39,13 +39,14 @@ struct setup_machine {
 	int kernel_major, kernel_minor;	/* from kernel; -1 unknown */
 	char cmdline[SETUP_CMDLINE_MAX];	/* /proc/cmdline */
 	char cpu_model[128];		/* cpuinfo's "model name" of the first CPU */
-	int sockets, cores, pus;	/* from cpu*/topology of online CPUs */
+	int sockets, cores, pus;	/* from cpuN/topology of online CPUs */
 	char smt_control[16];		/* cpu/smt/control: on off forceoff
 					 * notsupported notimplemented */
 	int smt_active;			/* cpu/smt/active: 1, 0, -1 unknown */
 	/* cpufreq: the governor most online CPUs use, how many use one that
 	 * is not "performance", and of how many with cpufreq at all (0: no
-	 * cpufreq, a VM or a fixed clock) */
+	 * cpufreq, a VM or a fixed clock; -1 both when cpu/online is
+	 * unknown) */
 	char governor[32];
 	int ncpufreq, ncpufreq_slow;
 	int boost;			/* cpufreq/boost, or !intel_pstate/no_turbo:
@@ -62,22 +63,28 @@ struct setup_machine {
 	/* module parameters (-1: the module is not loaded or has none) */
 	int nvme_poll_queues, nvme_write_queues;
 	int64_t nvme_ps_max_latency_us;	/* nvme_core default_ps_max_latency_us */
-	/* node of each CPU (OS index), -1 unknown: node/nodeN/cpulist */
+	/* node of each CPU (OS index), -1 unknown: node/nodeN/cpulist;
+	 * ncpus is one past the highest CPU there or in cpu/possible, -1
+	 * unknown */
 	int ncpus;
 	short cpu_node[SETUP_MAX_CPUS];
 };
 
 /* One hardware queue (block/DISK/mq/N) and its interrupt. */
 struct setup_hwq {
-	char cpus[SETUP_CPULIST_MAX];	/* mq/N/cpu_list, "" unknown */
+	char cpus[SETUP_CPULIST_MAX];	/* mq/N/cpu_list as a cpulist: blk-mq's
+					 * "0, 1, 2, 3" is "0-3"; "" unknown */
 	int irq;			/* the vector named CTRLq(N+1) in
 					 * /proc/interrupts; -1 none (a poll
 					 * queue, or not NVMe) */
-	char irq_cpus[SETUP_CPULIST_MAX];	/* /proc/irq/IRQ/effective_affinity_list */
+	char irq_cpus[SETUP_CPULIST_MAX];	/* /proc/irq/IRQ/effective_affinity_list;
+						 * "" none or unknown */
 };
 
 struct setup_dev {
-	char name[SETUP_NAME_MAX];	/* what was looked up: "nvme0n1", "loop3" */
+	char name[SETUP_NAME_MAX];	/* what was looked up: "nvme0n1", "loop3";
+					 * for a file, its file system's device
+					 * ("vda1"), or its basename when none */
 	char disk[SETUP_NAME_MAX];	/* the disk whose queue applies: a
 					 * partition's or a file's; "" none
 					 * (a file on tmpfs) */
@@ -85,25 +92,28 @@ struct setup_dev {
 	char controller[SETUP_NAME_MAX];	/* "nvme0"; "" not NVMe */
 	char pci[16];			/* the controller's function; "" none */
 	char model[128], firmware[32];	/* "" unknown */
-	int64_t capacity_bytes;		/* -1 unknown */
+	int64_t capacity_bytes;		/* name's own (a partition's); -1 unknown */
 	int logical_block_size;		/* -1 unknown */
 	char scheduler[32];		/* the one in brackets, "none" */
 	int iostats, nomerges, io_poll, rotational;	/* -1 unknown */
 	int64_t wbt_lat_usec;		/* -1 unknown (no wbt) */
 	int64_t nr_requests;
-	int numa_node;			/* the controller's; -1 unknown */
+	int numa_node;			/* the controller's, else its PCI
+					 * function's; -1 unknown */
 	char iommu_type[16];		/* iommu_group/type: "DMA", "DMA-FQ",
 					 * "identity"; "" no IOMMU group */
 	double link_gts, link_max_gts;	/* -1 unknown */
 	int link_width, link_max_width;
 	int64_t apst_latency_us;	/* CTRL/power/pm_qos_latency_tolerance_us;
-					 * -1 unknown */
+					 * "any" (no limit) INT64_MAX; "auto"
+					 * or unreadable -1 */
 	unsigned nhwq;			/* hardware queues (mq/N) */
 	struct setup_hwq *hwq;		/* nhwq of them, malloc'd */
 	unsigned nirq_queues;		/* hardware queues with an interrupt */
 };
 
-/* Reads the machine's settings. */
+/* Reads the machine's settings. A fact the tree lacks is unknown, not an
+ * error: -ENOENT or -ENOTDIR only for a root that is not a folder. */
 int setup_machine_read(const struct setup_roots *r, struct setup_machine *m);
 
 /*
@@ -112,7 +122,10 @@ int setup_machine_read(const struct setup_roots *r, struct setup_machine *m);
  * system, when it has one), a generic NVMe char device /dev/ngXnY (its
  * namespace's block device). The path is resolved on the live machine by
  * stat; below another sysfs root, a path's basename names the block
- * device ("nvme0n1"). -ENOENT etc.: the stat. Free with setup_dev_free.
+ * device ("nvme0n1"). -ENOENT etc.: the stat, or no such block device;
+ * -ENOTBLK: another char device; -EISDIR: a folder; -EINVAL: neither a
+ * device nor a file.
+ * Free with setup_dev_free; a failed call leaves d as it was.
  */
 int setup_dev_read(const struct setup_roots *r, const char *path, struct setup_dev *d);
 void setup_dev_free(struct setup_dev *d);
