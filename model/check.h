@@ -52,6 +52,8 @@ struct check_kind_info {
 	const char *cost;	/* what it costs, "" no figure is published */
 	const char *cost_source;	/* docs/check.md's anchor for the source;
 					 * "" none */
+	const char *cost_cite;	/* the source as a reader cites it:
+				 * "linux-nvme list, 2025-11"; "" none */
 	bool runtime;		/* changeable without a reboot or a module
 				 * reload: what check --measure may try */
 };
@@ -70,6 +72,14 @@ struct check_ask {
 	 * "" when not known: then every CPU local to it is assumed */
 	const char *const *worker_cpus;	/* ndevs entries or NULL */
 };
+
+/* The deepest C-state exit latency that costs nothing worth naming, and
+ * what the cstate fix keeps (cpupower idle-set -D takes microseconds). */
+#define CHECK_CSTATE_MAX_US 10
+/* The most nr_requests the fix asks for: the kernel's MAX_SCHED_RQ (16 x
+ * BLKDEV_MAX_RQ); without a scheduler the hardware queue's tags cap it
+ * lower, so a deeper need than this is not echo's to meet. */
+#define CHECK_NR_REQUESTS_CAP 2048
 
 #define CHECK_TEXT_MAX 160
 #define CHECK_FIX_MAX 320

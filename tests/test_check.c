@@ -1,0 +1,972 @@
+/* The software ceiling's rules on settings filled by hand: each rule fires
+ * on the bad value, stays silent on the good one and on an unknown one
+ * (-1, ""), and says now, better and the fix; devices' findings come
+ * first, in table order, the machine's last; a loop device or a file gets
+ * only the queue's findings; the table names every kind once, and
+ * docs/check.md has a section for each and the sources it cites. */
+#include <stdint.h>
+#include <string.h>
+
+#include "model/check.h"
+#include "tests/helpers.h"
+
+#define NQ 8
+
+static struct setup_machine mach;
+static struct setup_hwq hwq[2][NQ];
+static struct setup_dev devs[2];
+static struct check_ask ask;
+static struct check_finding *found;
+static int nfound;
+
+/* A machine that costs nothing: 8 CPUs, 0-3 on node 0 and 4-7 on node 1. */
+static void good_machine(struct setup_machine *m)
+{
+	int cpu;
+
+	memset(m, 0, sizeof(*m));
+	snprintf(m->kernel, sizeof(m->kernel), "6.14.2-amd64");
+	m->kernel_major = 6;
+	m->kernel_minor = 14;
+	snprintf(m->cmdline, sizeof(m->cmdline), "BOOT_IMAGE=/vmlinuz root=/dev/sda1 mitigations=off");
+	m->sockets = 2;
+	m->cores = 8;
+	m->pus = 8;
+	snprintf(m->smt_control, sizeof(m->smt_control), "off");
+	m->smt_active = 0;
+	snprintf(m->governor, sizeof(m->governor), "performance");
+	m->ncpufreq = 8;
+	m->ncpufreq_slow = 0;
+	m->boost = 1;
+	snprintf(m->idle_governor, sizeof(m->idle_governor), "menu");
+	snprintf(m->deepest_cstate, sizeof(m->deepest_cstate), "C1");
+	m->deepest_cstate_us = 2;
+	m->vulns = (struct setup_vulns){ 1, 3, 16, 20 };
+	m->io_uring_disabled = 0;
+	m->memlock_bytes = INT64_MAX;
+	m->nvme_poll_queues = 4;
+	m->nvme_write_queues = 0;
+	m->nvme_ps_max_latency_us = 0;
+	m->ncpus = 8;
+	for (cpu = 0; cpu < SETUP_MAX_CPUS; cpu++)
+		m->cpu_node[cpu] = -1;
+	for (cpu = 0; cpu < 8; cpu++)
+		m->cpu_node[cpu] = (short)(cpu / 4);
+}
+
+/* A machine of which nothing could be read. */
+static void unknown_machine(struct setup_machine *m)
+{
+	int cpu;
+
+	memset(m, 0, sizeof(*m));
+	m->kernel_major = m->kernel_minor = -1;
+	m->sockets = m->cores = m->pus = -1;
+	m->smt_active = -1;
+	m->ncpufreq = 0;
+	m->ncpufreq_slow = 0;
+	m->boost = -1;
+	m->deepest_cstate_us = -1;
+	m->io_uring_disabled = -1;
+	m->memlock_bytes = -1;
+	m->nvme_poll_queues = m->nvme_write_queues = -1;
+	m->nvme_ps_max_latency_us = -1;
+	m->ncpus = 0;
+	for (cpu = 0; cpu < SETUP_MAX_CPUS; cpu++)
+		m->cpu_node[cpu] = -1;
+}
+
+/* An NVMe namespace that costs nothing: a queue per CPU, each queue's
+ * interrupt on its own CPU, on node 0. */
+static void good_dev(struct setup_dev *d, struct setup_hwq *q, unsigned ctrl)
+{
+	unsigned i;
+
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "nvme%un1", ctrl);
+	snprintf(d->disk, sizeof(d->disk), "nvme%un1", ctrl);
+	d->nvme = true;
+	snprintf(d->controller, sizeof(d->controller), "nvme%u", ctrl);
+	snprintf(d->pci, sizeof(d->pci), "0000:0%u:00.0", ctrl + 1);
+	d->capacity_bytes = (int64_t)1 << 40;
+	d->logical_block_size = 512;
+	snprintf(d->scheduler, sizeof(d->scheduler), "none");
+	d->iostats = 0;
+	d->nomerges = 2;
+	d->io_poll = 1;
+	d->rotational = 0;
+	d->wbt_lat_usec = 0;
+	d->nr_requests = 1023;
+	d->numa_node = 0;
+	snprintf(d->iommu_type, sizeof(d->iommu_type), "identity");
+	d->link_gts = d->link_max_gts = 16;
+	d->link_width = d->link_max_width = 4;
+	d->apst_latency_us = 0;
+	for (i = 0; i < NQ; i++) {
+		snprintf(q[i].cpus, sizeof(q[i].cpus), "%u", i);
+		q[i].irq = 100 + (int)(ctrl * NQ + i);
+		snprintf(q[i].irq_cpus, sizeof(q[i].irq_cpus), "%u", i);
+	}
+	d->nhwq = NQ;
+	d->hwq = q;
+	d->nirq_queues = NQ;
+}
+
+/* A device of which nothing but its name could be read. */
+static void unknown_dev(struct setup_dev *d, bool nvme)
+{
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "nvme0n1");
+	d->nvme = nvme;
+	d->capacity_bytes = -1;
+	d->logical_block_size = -1;
+	d->iostats = d->nomerges = d->io_poll = d->rotational = -1;
+	d->wbt_lat_usec = -1;
+	d->nr_requests = -1;
+	d->numa_node = -1;
+	d->link_gts = d->link_max_gts = -1;
+	d->link_width = d->link_max_width = -1;
+	d->apst_latency_us = -1;
+}
+
+static void reset(void)
+{
+	good_machine(&mach);
+	good_dev(&devs[0], hwq[0], 0);
+	good_dev(&devs[1], hwq[1], 1);
+	ask = (struct check_ask){ .qd = 32, .workers_per_dev = 4 };
+}
+
+static void run(unsigned ndevs)
+{
+	free(found);
+	found = NULL;
+	nfound = check_findings(&mach, devs, ndevs, &ask, &found);
+	CHECKF(nfound >= 0, "check_findings: %d", nfound);
+	if (nfound == 0)
+		CHECK(found == NULL);
+}
+
+static void show(void)
+{
+	int i;
+
+	for (i = 0; i < nfound; i++)
+		fprintf(stderr, "  found %s dev %d: now '%s' better '%s' fix '%s'\n",
+			check_kind_info(found[i].kind)->name, found[i].dev, found[i].now,
+			found[i].better, found[i].fix);
+}
+
+static int count(enum check_kind k)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nfound; i++)
+		n += found[i].kind == k;
+	return n;
+}
+
+static const struct check_finding *find(enum check_kind k)
+{
+	int i;
+
+	for (i = 0; i < nfound; i++)
+		if (found[i].kind == k)
+			return &found[i];
+	return NULL;
+}
+
+/* Runs on one device and checks that the only finding is one of kind k,
+ * with all three texts said; returns it, or NULL. */
+static const struct check_finding *one(enum check_kind k, int line)
+{
+	run(1);
+	if (nfound != 1 || found[0].kind != k) {
+		fprintf(stderr, "%s:%d: want one %s, got %d:\n", __FILE__, line,
+			check_kind_info(k)->name, nfound);
+		show();
+		t_note_fail(__FILE__, line, "one finding of the kind");
+		return NULL;
+	}
+	CHECK(found[0].dev == (check_kind_info(k)->scope == CHECK_SCOPE_DEVICE ? 0 : -1));
+	CHECK(*found[0].now && *found[0].better && *found[0].fix);
+	CHECK(strlen(found[0].now) < CHECK_TEXT_MAX - 1);
+	CHECK(strlen(found[0].better) < CHECK_TEXT_MAX - 1);
+	CHECK(strlen(found[0].fix) < CHECK_FIX_MAX - 1);
+	return &found[0];
+}
+
+static void none_at(int line)
+{
+	run(1);
+	if (nfound) {
+		fprintf(stderr, "%s:%d: want no finding, got %d:\n", __FILE__, line, nfound);
+		show();
+		t_note_fail(__FILE__, line, "no finding");
+	}
+}
+
+#define ONE(k) one(k, __LINE__)
+#define NONE() none_at(__LINE__)
+#define TEXT(f, field, want) do {					\
+	if (f)								\
+		CHECKF(!strcmp((f)->field, want), "%s: '%s', want '%s'",	\
+		       #field, (f)->field, want);			\
+} while (0)
+#define HOLDS(f, field, part) do {					\
+	if (f)								\
+		CHECKF(strstr((f)->field, part) != NULL, "%s: '%s' lacks '%s'",	\
+		       #field, (f)->field, part);			\
+} while (0)
+
+static void test_clean(void)
+{
+	reset();
+	NONE();
+	run(2);
+	CHECKF(nfound == 0, "two good drives: %d findings", nfound);
+	/* a polled run on drives with poll queues */
+	ask.poll = true;
+	NONE();
+}
+
+/* Nothing known: no finding, whatever the run asks. */
+static void test_unknown(void)
+{
+	unknown_machine(&mach);
+	unknown_dev(&devs[0], true);
+	unknown_dev(&devs[1], false);
+	snprintf(devs[1].disk, sizeof(devs[1].disk), "loop3");
+	ask = (struct check_ask){ .qd = 128, .workers_per_dev = 8, .poll = true, .hybrid = true,
+				  .passthrough = true, .fixed_buffer_bytes = 1 << 30 };
+	run(2);
+	CHECKF(nfound == 0, "unknown facts: %d findings", nfound);
+	if (nfound)
+		show();
+	ask.poll = ask.hybrid = false;
+	run(2);
+	CHECKF(nfound == 0, "unknown facts, irq: %d findings", nfound);
+	/* a known disk, its queue's facts unknown */
+	snprintf(devs[0].disk, sizeof(devs[0].disk), "nvme0n1");
+	run(1);
+	CHECKF(nfound == 0, "unknown queue: %d findings", nfound);
+}
+
+static void test_iommu(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	snprintf(devs[0].iommu_type, sizeof(devs[0].iommu_type), "DMA");
+	f = ONE(CHECK_IOMMU_STRICT);
+	TEXT(f, now, "DMA (strict)");
+	TEXT(f, better, "identity (passthrough)");
+	HOLDS(f, fix, "GRUB_CMDLINE_LINUX=\"/&iommu=pt /' /etc/default/grub && update-grub && reboot");
+	HOLDS(f, fix, "iommu.strict=0");
+	snprintf(devs[0].iommu_type, sizeof(devs[0].iommu_type), "DMA-FQ");
+	f = ONE(CHECK_IOMMU_LAZY);
+	TEXT(f, now, "DMA-FQ (lazy)");
+	HOLDS(f, fix, "iommu=pt");
+	snprintf(devs[0].iommu_type, sizeof(devs[0].iommu_type), "identity");
+	NONE();
+	devs[0].iommu_type[0] = '\0';
+	NONE();
+}
+
+static void test_scheduler(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	snprintf(devs[0].scheduler, sizeof(devs[0].scheduler), "mq-deadline");
+	f = ONE(CHECK_SCHEDULER);
+	TEXT(f, now, "mq-deadline");
+	TEXT(f, better, "none");
+	TEXT(f, fix, "echo none > /sys/block/nvme0n1/queue/scheduler");
+	/* the legacy block layer's offer no none */
+	snprintf(devs[0].scheduler, sizeof(devs[0].scheduler), "cfq");
+	NONE();
+	snprintf(devs[0].scheduler, sizeof(devs[0].scheduler), "none");
+	NONE();
+	devs[0].scheduler[0] = '\0';
+	NONE();
+}
+
+static void test_iostats(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	devs[0].iostats = 1;
+	f = ONE(CHECK_IOSTATS);
+	TEXT(f, now, "1");
+	TEXT(f, better, "0");
+	TEXT(f, fix, "echo 0 > /sys/block/nvme0n1/queue/iostats");
+	devs[0].iostats = 0;
+	NONE();
+	devs[0].iostats = -1;
+	NONE();
+}
+
+static void test_nomerges(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	devs[0].nomerges = 0;
+	f = ONE(CHECK_NOMERGES);
+	TEXT(f, now, "0");
+	TEXT(f, better, "2");
+	TEXT(f, fix, "echo 2 > /sys/block/nvme0n1/queue/nomerges");
+	devs[0].nomerges = 1;
+	f = ONE(CHECK_NOMERGES);
+	TEXT(f, now, "1");
+	devs[0].nomerges = 2;
+	NONE();
+	devs[0].nomerges = -1;
+	NONE();
+}
+
+static void test_wbt(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	devs[0].wbt_lat_usec = 2000;
+	f = ONE(CHECK_WBT);
+	TEXT(f, now, "2000");
+	TEXT(f, better, "0");
+	TEXT(f, fix, "echo 0 > /sys/block/nvme0n1/queue/wbt_lat_usec");
+	devs[0].wbt_lat_usec = 0;
+	NONE();
+	devs[0].wbt_lat_usec = -1;
+	NONE();
+}
+
+/* Each hardware queue holds the IOs of the workers on it: 4 workers on 8
+ * queues need 32 (qd) each, on 2 queues 64, on an unknown count 128. */
+static void test_nr_requests(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	devs[0].nr_requests = 31;
+	f = ONE(CHECK_NR_REQUESTS);
+	TEXT(f, now, "31");
+	TEXT(f, better, "32");
+	TEXT(f, fix, "echo 32 > /sys/block/nvme0n1/queue/nr_requests");
+	devs[0].nr_requests = 32;
+	NONE();
+	/* two queues for four workers: few_queues says so too */
+	devs[0].nhwq = devs[0].nirq_queues = 2;
+	run(1);
+	f = find(CHECK_NR_REQUESTS);
+	CHECKF(f && nfound == 2, "%d findings", nfound);
+	TEXT(f, better, "64");
+	devs[0].nr_requests = 64;
+	run(1);
+	CHECKF(!find(CHECK_NR_REQUESTS) && nfound == 1, "%d findings", nfound);
+	devs[0].nhwq = devs[0].nirq_queues = 0;
+	devs[0].nr_requests = 127;
+	f = ONE(CHECK_NR_REQUESTS);
+	TEXT(f, better, "128");
+	devs[0].nr_requests = 128;
+	NONE();
+	/* a need beyond the cap asks for the cap */
+	reset();
+	ask.qd = 4096;
+	devs[0].nr_requests = CHECK_NR_REQUESTS_CAP - 1;
+	f = ONE(CHECK_NR_REQUESTS);
+	TEXT(f, fix, "echo 2048 > /sys/block/nvme0n1/queue/nr_requests");
+	devs[0].nr_requests = CHECK_NR_REQUESTS_CAP;
+	NONE();
+	devs[0].nr_requests = -1;
+	NONE();
+}
+
+static void test_poll_queues(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	ask.poll = true;
+	devs[0].io_poll = 0;
+	f = ONE(CHECK_NO_POLL_QUEUES);
+	TEXT(f, now, "no poll queues");
+	TEXT(f, better, "poll_queues=4");
+	TEXT(f, fix, "echo \"options nvme poll_queues=4\" > /etc/modprobe.d/nvme-poll.conf"
+	     " && update-initramfs -u && reboot");
+	/* io_poll unknown: the module's parameter says */
+	devs[0].io_poll = -1;
+	mach.nvme_poll_queues = 0;
+	ONE(CHECK_NO_POLL_QUEUES);
+	mach.nvme_poll_queues = -1;
+	NONE();
+	/* io_poll known wins over the module */
+	devs[0].io_poll = 1;
+	mach.nvme_poll_queues = 0;
+	NONE();
+	devs[0].io_poll = 0;
+	ask.poll = false;
+	NONE();
+}
+
+static void test_write_queues(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	mach.nvme_write_queues = 2;
+	f = ONE(CHECK_WRITE_QUEUES);
+	TEXT(f, now, "write_queues=2");
+	TEXT(f, better, "write_queues=0");
+	HOLDS(f, fix, "options nvme write_queues=0");
+	mach.nvme_write_queues = 0;
+	NONE();
+	mach.nvme_write_queues = -1;
+	NONE();
+}
+
+static void test_apst(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	devs[0].apst_latency_us = 100000;
+	f = ONE(CHECK_APST);
+	TEXT(f, now, "pm_qos_latency_tolerance_us 100000");
+	TEXT(f, better, "0 (APST off)");
+	HOLDS(f, fix, "echo 0 > /sys/class/nvme/nvme0/power/pm_qos_latency_tolerance_us");
+	/* the controller's value unknown: the module's default says */
+	devs[0].apst_latency_us = -1;
+	mach.nvme_ps_max_latency_us = 100000;
+	f = ONE(CHECK_APST);
+	TEXT(f, now, "default_ps_max_latency_us=100000");
+	HOLDS(f, fix, "nvme_core.default_ps_max_latency_us=0 /' /etc/default/grub");
+	mach.nvme_ps_max_latency_us = 0;
+	NONE();
+	mach.nvme_ps_max_latency_us = -1;
+	NONE();
+	/* the controller's own 0 wins over the module's default */
+	devs[0].apst_latency_us = 0;
+	mach.nvme_ps_max_latency_us = 100000;
+	NONE();
+}
+
+static void test_link(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	devs[0].link_gts = 8;
+	devs[0].link_width = 2;
+	f = ONE(CHECK_LINK);
+	TEXT(f, now, "8 GT/s x2");
+	TEXT(f, better, "16 GT/s x4");
+	HOLDS(f, fix, "reseat 0000:01:00.0 in a slot of full width (x4)");
+	devs[0].link_gts = 16;
+	f = ONE(CHECK_LINK);
+	TEXT(f, now, "16 GT/s x2");
+	devs[0].link_width = 4;
+	devs[0].link_gts = 2.5;
+	f = ONE(CHECK_LINK);
+	TEXT(f, now, "2.5 GT/s x4");
+	devs[0].link_gts = 16;
+	NONE();
+	devs[0].link_gts = 8;
+	devs[0].link_max_gts = -1;
+	NONE();
+	devs[0].link_max_gts = 16;
+	devs[0].link_gts = -1;
+	NONE();
+	devs[0].link_gts = 16;
+	devs[0].link_max_width = -1;
+	devs[0].link_width = 2;
+	NONE();
+	devs[0].link_max_width = 4;
+	devs[0].link_max_gts = 16;
+	devs[0].link_width = -1;
+	devs[0].link_gts = 16;
+	NONE();
+}
+
+static void test_few_queues(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	devs[0].nhwq = devs[0].nirq_queues = 3;
+	f = ONE(CHECK_FEW_QUEUES);
+	TEXT(f, now, "3 interrupt queues for 4 workers");
+	TEXT(f, better, "a queue per worker (4)");
+	TEXT(f, fix, "--jobs-per-device 3");
+	devs[0].nhwq = devs[0].nirq_queues = 4;
+	NONE();
+	/* no interrupt found: /proc/interrupts was not read */
+	devs[0].nhwq = 2;
+	devs[0].nirq_queues = 0;
+	NONE();
+	/* polled: the queues without an interrupt count */
+	reset();
+	ask.poll = true;
+	devs[0].hwq[6].irq = devs[0].hwq[7].irq = -1;
+	devs[0].nirq_queues = 6;
+	f = ONE(CHECK_FEW_QUEUES);
+	TEXT(f, now, "2 poll queues for 4 workers");
+	HOLDS(f, fix, "options nvme poll_queues=4");
+	devs[0].hwq[2].irq = devs[0].hwq[3].irq = -1;
+	devs[0].nirq_queues = 4;
+	NONE();
+	/* no interrupt found is not "all poll queues" */
+	devs[0].nhwq = 2;
+	devs[0].nirq_queues = 0;
+	NONE();
+}
+
+static void all_irqs_on(struct setup_dev *d, const char *cpus)
+{
+	unsigned q;
+
+	for (q = 0; q < d->nhwq; q++)
+		snprintf(d->hwq[q].irq_cpus, sizeof(d->hwq[q].irq_cpus), "%s", cpus);
+}
+
+static void test_one_cpu_irqs(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	all_irqs_on(&devs[0], "0");
+	f = ONE(CHECK_ONE_CPU_IRQS);
+	TEXT(f, now, "every queue's interrupt lands on CPU 0");
+	HOLDS(f, fix, "echo 1 > /proc/irq/101/smp_affinity_list");
+	/* a poll queue's missing interrupt does not count */
+	devs[0].hwq[7].irq = -1;
+	devs[0].hwq[7].irq_cpus[0] = '\0';
+	ONE(CHECK_ONE_CPU_IRQS);
+	/* one worker on one drive: nobody shares the CPU */
+	ask.workers_per_dev = 1;
+	NONE();
+	/* ... but a second drive's interrupts on the same CPU do */
+	all_irqs_on(&devs[1], "0");
+	run(2);
+	CHECKF(count(CHECK_ONE_CPU_IRQS) == 2 && nfound == 2, "%d of %d", count(CHECK_ONE_CPU_IRQS),
+	       nfound);
+	/* ... also a second namespace of the same controller */
+	snprintf(devs[1].controller, sizeof(devs[1].controller), "nvme0");
+	run(2);
+	CHECKF(count(CHECK_ONE_CPU_IRQS) == 2 && nfound == 2, "%d of %d", count(CHECK_ONE_CPU_IRQS),
+	       nfound);
+	snprintf(devs[1].controller, sizeof(devs[1].controller), "nvme1");
+	/* the second drive's on CPU 5 (node 1): that one is remote, and
+	 * neither shares a CPU */
+	all_irqs_on(&devs[1], "5");
+	run(2);
+	CHECKF(nfound == 1 && found[0].kind == CHECK_IRQ_REMOTE && found[0].dev == 1,
+	       "%d findings", nfound);
+	ask.workers_per_dev = 4;
+	all_irqs_on(&devs[0], "0-1");
+	NONE();
+	all_irqs_on(&devs[0], "0");
+	devs[0].hwq[3].irq_cpus[0] = '\0';
+	NONE();
+}
+
+/* Node 0's CPUs 0-3, node 1's 4-7. Queues 0 and 1 interrupt CPU 4. */
+static void test_irq_remote(void)
+{
+	const char *cpus[2] = { NULL, NULL };
+	const struct check_finding *f;
+
+	reset();
+	snprintf(devs[0].hwq[0].irq_cpus, sizeof(devs[0].hwq[0].irq_cpus), "4");
+	snprintf(devs[0].hwq[1].irq_cpus, sizeof(devs[0].hwq[1].irq_cpus), "4-5");
+	f = ONE(CHECK_IRQ_REMOTE);
+	TEXT(f, now, "CPUs 0-1 (node 0) take their interrupts on node 1");
+	TEXT(f, better, "each worker's queue interrupts its own node");
+	TEXT(f, fix, "--cpus 2-3");
+	/* the workers asked are the ones looked at */
+	ask.worker_cpus = cpus;
+	cpus[0] = "1,3";
+	f = ONE(CHECK_IRQ_REMOTE);
+	TEXT(f, now, "CPUs 1 (node 0) take their interrupts on node 1");
+	cpus[0] = "2-3";
+	NONE();
+	/* a worker on node 1 whose interrupt lands on node 1 is local,
+	 * though the drive is on node 0 */
+	cpus[0] = "4-7";
+	NONE();
+	snprintf(devs[0].hwq[5].irq_cpus, sizeof(devs[0].hwq[5].irq_cpus), "1");
+	f = ONE(CHECK_IRQ_REMOTE);
+	TEXT(f, now, "CPUs 5 (node 1) take their interrupts on node 0");
+	ask.worker_cpus = NULL;
+	snprintf(devs[0].hwq[5].irq_cpus, sizeof(devs[0].hwq[5].irq_cpus), "5");
+	/* no local CPU left: the fix moves the vector */
+	snprintf(devs[0].hwq[2].irq_cpus, sizeof(devs[0].hwq[2].irq_cpus), "6");
+	snprintf(devs[0].hwq[3].irq_cpus, sizeof(devs[0].hwq[3].irq_cpus), "7");
+	f = ONE(CHECK_IRQ_REMOTE);
+	TEXT(f, now, "CPUs 0-3 (node 0) take their interrupts on node 1");
+	TEXT(f, fix, "echo 0-3 > /proc/irq/100/smp_affinity_list");
+	/* polled IO takes no interrupt */
+	ask.poll = true;
+	NONE();
+	ask.poll = false;
+	/* unknown: the drive's node, the CPUs' nodes, the interrupt's CPUs */
+	devs[0].numa_node = -1;
+	NONE();
+	devs[0].numa_node = 0;
+	mach.cpu_node[4] = mach.cpu_node[5] = mach.cpu_node[6] = mach.cpu_node[7] = -1;
+	NONE();
+	reset();
+	devs[0].hwq[0].irq_cpus[0] = '\0';
+	NONE();
+}
+
+static void test_governor(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	snprintf(mach.governor, sizeof(mach.governor), "powersave");
+	mach.ncpufreq_slow = 3;
+	f = ONE(CHECK_GOVERNOR);
+	TEXT(f, now, "powersave (3 of 8 CPUs not performance)");
+	TEXT(f, better, "performance");
+	TEXT(f, fix, "cpupower frequency-set -g performance");
+	mach.ncpufreq_slow = 0;
+	NONE();
+	mach.ncpufreq = 0;
+	mach.ncpufreq_slow = 3;
+	NONE();
+}
+
+static void test_boost(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	mach.boost = 0;
+	f = ONE(CHECK_BOOST);
+	HOLDS(f, fix, "echo 1 > /sys/devices/system/cpu/cpufreq/boost");
+	HOLDS(f, fix, "echo 0 > /sys/devices/system/cpu/intel_pstate/no_turbo");
+	mach.boost = 1;
+	NONE();
+	mach.boost = -1;
+	NONE();
+}
+
+static void test_cstate(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	snprintf(mach.deepest_cstate, sizeof(mach.deepest_cstate), "C6");
+	mach.deepest_cstate_us = 133;
+	f = ONE(CHECK_CSTATE);
+	TEXT(f, now, "C6, exit latency 133 us (idle governor menu)");
+	TEXT(f, better, "no state deeper than 10 us");
+	HOLDS(f, fix, "cpupower idle-set -D 10");
+	mach.deepest_cstate_us = CHECK_CSTATE_MAX_US + 1;
+	ONE(CHECK_CSTATE);
+	mach.deepest_cstate_us = CHECK_CSTATE_MAX_US;
+	NONE();
+	mach.deepest_cstate_us = -1;
+	NONE();
+	mach.deepest_cstate_us = 133;
+	mach.deepest_cstate[0] = '\0';
+	NONE();
+	/* the idle governor is said in the cstate finding, never alone */
+	snprintf(mach.idle_governor, sizeof(mach.idle_governor), "haltpoll");
+	NONE();
+	snprintf(mach.deepest_cstate, sizeof(mach.deepest_cstate), "C6");
+	f = ONE(CHECK_CSTATE);
+	HOLDS(f, now, "haltpoll");
+}
+
+static void test_smt(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	mach.smt_active = 1;
+	mach.pus = 16;
+	f = ONE(CHECK_SMT);
+	TEXT(f, now, "on (16 CPUs on 8 cores)");
+	TEXT(f, better, "one worker per core");
+	HOLDS(f, fix, "echo off > /sys/devices/system/cpu/smt/control");
+	mach.smt_active = 0;
+	NONE();
+	mach.smt_active = -1;
+	NONE();
+}
+
+static void test_mitigations(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	snprintf(mach.cmdline, sizeof(mach.cmdline), "BOOT_IMAGE=/vmlinuz quiet");
+	f = ONE(CHECK_MITIGATIONS);
+	TEXT(f, now, "3 of 20 mitigated");
+	HOLDS(f, better, "runs nothing untrusted");
+	HOLDS(f, fix, "&mitigations=off /' /etc/default/grub");
+	/* a word that only holds it */
+	snprintf(mach.cmdline, sizeof(mach.cmdline), "xmitigations=off mitigations=offx");
+	ONE(CHECK_MITIGATIONS);
+	snprintf(mach.cmdline, sizeof(mach.cmdline), "quiet mitigations=off\n");
+	NONE();
+	mach.cmdline[0] = '\0';
+	NONE();
+	snprintf(mach.cmdline, sizeof(mach.cmdline), "quiet");
+	mach.vulns.mitigated = 0;
+	NONE();
+	mach.vulns = (struct setup_vulns){ 0, 0, 0, 0 };
+	NONE();
+}
+
+static void test_kernel(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	ask.poll = ask.hybrid = true;
+	mach.kernel_major = 6;
+	mach.kernel_minor = 12;
+	snprintf(mach.kernel, sizeof(mach.kernel), "6.12.48-amd64");
+	f = ONE(CHECK_KERNEL);
+	TEXT(f, now, "6.12.48-amd64");
+	TEXT(f, better, "6.13 or newer (hybrid polling)");
+	mach.kernel_major = 5;
+	mach.kernel_minor = 15;
+	ONE(CHECK_KERNEL);
+	mach.kernel_major = 6;
+	mach.kernel_minor = 13;
+	NONE();
+	mach.kernel_major = mach.kernel_minor = -1;
+	NONE();
+	ask.hybrid = false;
+	ask.passthrough = true;
+	mach.kernel_major = 6;
+	mach.kernel_minor = 0;
+	f = ONE(CHECK_KERNEL);
+	TEXT(f, better, "6.1 or newer (polled passthrough)");
+	mach.kernel_minor = 1;
+	NONE();
+	mach.kernel_minor = 0;
+	ask.poll = false;
+	NONE();
+}
+
+static void test_io_uring_disabled(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	mach.io_uring_disabled = 2;
+	f = ONE(CHECK_IO_URING_DISABLED);
+	TEXT(f, better, "0");
+	TEXT(f, fix, "sysctl -w kernel.io_uring_disabled=0");
+	mach.io_uring_disabled = 1;
+	ONE(CHECK_IO_URING_DISABLED);
+	mach.io_uring_disabled = 0;
+	NONE();
+	mach.io_uring_disabled = -1;
+	NONE();
+}
+
+static void test_memlock(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	ask.fixed_buffer_bytes = 4 << 20;
+	mach.memlock_bytes = 64 << 10;
+	f = ONE(CHECK_MEMLOCK);
+	TEXT(f, now, "64 KiB");
+	TEXT(f, better, "unlimited, or at least 4096 KiB");
+	HOLDS(f, fix, "ulimit -l unlimited");
+	mach.memlock_bytes = 4 << 20;
+	NONE();
+	mach.memlock_bytes = INT64_MAX;
+	NONE();
+	mach.memlock_bytes = -1;
+	NONE();
+	mach.memlock_bytes = 64 << 10;
+	ask.fixed_buffer_bytes = 0;
+	NONE();
+}
+
+/* Device 0's findings, then device 1's, each in table order, then the
+ * machine's. */
+static void test_order(void)
+{
+	static const struct { enum check_kind k; int dev; } want[] = {
+		{ CHECK_IOMMU_STRICT, 0 }, { CHECK_IOSTATS, 0 }, { CHECK_LINK, 0 },
+		{ CHECK_SCHEDULER, 1 }, { CHECK_APST, 1 },
+		{ CHECK_GOVERNOR, -1 }, { CHECK_MEMLOCK, -1 },
+	};
+	unsigned i;
+
+	reset();
+	devs[0].link_gts = 8;
+	devs[0].iostats = 1;
+	snprintf(devs[0].iommu_type, sizeof(devs[0].iommu_type), "DMA");
+	devs[1].apst_latency_us = 100000;
+	snprintf(devs[1].scheduler, sizeof(devs[1].scheduler), "kyber");
+	mach.memlock_bytes = 1024;
+	ask.fixed_buffer_bytes = 1 << 20;
+	mach.ncpufreq_slow = 1;
+	run(2);
+	CHECKF(nfound == (int)(sizeof(want) / sizeof(want[0])), "%d findings", nfound);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]) && (int)i < nfound; i++)
+		CHECKF(found[i].kind == want[i].k && found[i].dev == want[i].dev,
+		       "finding %u: %s dev %d", i, check_kind_info(found[i].kind)->name,
+		       found[i].dev);
+	if (t_failed)
+		show();
+}
+
+/* A loop device gets the queue's findings only; a file without a disk
+ * none at all. */
+static void test_not_nvme(void)
+{
+	static const enum check_kind want[] = { CHECK_SCHEDULER, CHECK_IOSTATS, CHECK_NOMERGES,
+						CHECK_WBT, CHECK_NR_REQUESTS };
+	struct setup_dev *d = &devs[0];
+	unsigned i;
+
+	reset();
+	ask.poll = true;
+	snprintf(d->name, sizeof(d->name), "loop3");
+	snprintf(d->disk, sizeof(d->disk), "loop3");
+	d->nvme = false;
+	d->controller[0] = d->pci[0] = '\0';
+	snprintf(d->scheduler, sizeof(d->scheduler), "mq-deadline");
+	d->iostats = 1;
+	d->nomerges = 0;
+	d->wbt_lat_usec = 2000;
+	d->nr_requests = 16;
+	d->io_poll = 0;
+	d->apst_latency_us = 100000;
+	d->link_gts = 8;
+	d->nhwq = d->nirq_queues = 1;
+	all_irqs_on(d, "0");
+	mach.nvme_write_queues = 2;
+	run(1);
+	CHECKF(nfound == (int)(sizeof(want) / sizeof(want[0])), "%d findings", nfound);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]) && (int)i < nfound; i++)
+		CHECKF(found[i].kind == want[i], "finding %u: %s", i,
+		       check_kind_info(found[i].kind)->name);
+	if (nfound)
+		TEXT(&found[0], fix, "echo none > /sys/block/loop3/queue/scheduler");
+	d->disk[0] = '\0';
+	run(1);
+	CHECKF(nfound == 0, "a file on tmpfs: %d findings", nfound);
+}
+
+static void test_table(void)
+{
+	unsigned k, j;
+
+	for (k = 0; k < CHECK_NKINDS; k++) {
+		const struct check_kind_info *in = check_kind_info((enum check_kind)k);
+
+		CHECKF(in && in->name && *in->name, "kind %u has no name", k);
+		if (!in || !in->name)
+			continue;
+		CHECKF(in->setting && *in->setting && in->short_name && *in->short_name,
+		       "%s: setting or short name", in->name);
+		CHECKF(in->cost && in->cost_source && in->cost_cite, "%s: NULL cost", in->name);
+		CHECKF(!*in->cost == !*in->cost_source && !*in->cost == !*in->cost_cite,
+		       "%s: a cost without its source, or a source without a cost", in->name);
+		CHECKF(in->scope == (k < CHECK_GOVERNOR ? CHECK_SCOPE_DEVICE : CHECK_SCOPE_MACHINE),
+		       "%s: scope", in->name);
+		for (j = 0; j < k; j++)
+			CHECKF(strcmp(check_kind_info((enum check_kind)j)->name, in->name),
+			       "%s twice", in->name);
+	}
+	CHECK(check_kind_info(CHECK_NKINDS) == NULL);
+	CHECK(!strcmp(check_kind_info(CHECK_IOMMU_STRICT)->cost_cite, "linux-nvme list, 2025-11"));
+	CHECK(check_kind_info(CHECK_SCHEDULER)->runtime);
+	CHECK(!check_kind_info(CHECK_IOMMU_STRICT)->runtime);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf = NULL;
+	long len;
+
+	if (!fp)
+		return NULL;
+	if (fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0 &&
+	    (buf = malloc((size_t)len + 1))) {
+		buf[fread(buf, 1, (size_t)len, fp)] = '\0';
+	}
+	fclose(fp);
+	return buf;
+}
+
+/* docs/check.md has an anchor per kind and per source, and quotes each
+ * source as the table cites it. */
+static void test_docs(void)
+{
+	const char *src = getenv("IOSTORM_SRC");
+	char path[512], anchor[128];
+	char *doc;
+	unsigned k;
+
+	snprintf(path, sizeof(path), "%s/docs/check.md", src ? src : ".");
+	doc = slurp(path);
+	CHECKF(doc != NULL, "cannot read %s (run from the source tree or set IOSTORM_SRC)", path);
+	if (!doc)
+		return;
+	for (k = 0; k < CHECK_NKINDS; k++) {
+		const struct check_kind_info *in = check_kind_info((enum check_kind)k);
+
+		snprintf(anchor, sizeof(anchor), "<a id=\"%s\"></a>", in->name);
+		CHECKF(strstr(doc, anchor) != NULL, "%s lacks %s", path, anchor);
+		snprintf(anchor, sizeof(anchor), "\n### %s\n", in->name);
+		CHECKF(strstr(doc, anchor) != NULL, "%s lacks the heading ### %s", path, in->name);
+		if (*in->cost_source) {
+			snprintf(anchor, sizeof(anchor), "<a id=\"%s\"></a>", in->cost_source);
+			CHECKF(strstr(doc, anchor) != NULL, "%s lacks %s", path, anchor);
+			CHECKF(strstr(doc, in->cost_cite) != NULL, "%s does not cite %s", path,
+			       in->cost_cite);
+		}
+	}
+	free(doc);
+}
+
+int main(void)
+{
+	test_clean();
+	test_unknown();
+	test_iommu();
+	test_scheduler();
+	test_iostats();
+	test_nomerges();
+	test_wbt();
+	test_nr_requests();
+	test_poll_queues();
+	test_write_queues();
+	test_apst();
+	test_link();
+	test_few_queues();
+	test_one_cpu_irqs();
+	test_irq_remote();
+	test_governor();
+	test_boost();
+	test_cstate();
+	test_smt();
+	test_mitigations();
+	test_kernel();
+	test_io_uring_disabled();
+	test_memlock();
+	test_order();
+	test_not_nvme();
+	test_table();
+	test_docs();
+	free(found);
+	return t_result();
+}
