@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/check/check.h"
 #include "cli/commands.h"
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
@@ -45,6 +46,7 @@ static int cmd_run(int argc, char **argv)
 		tp[i] = &ts.t[i];
 	spec.targets = tp;
 	spec.ntargets = ts.n;
+	cli_check_summary(&o, (const char *const *)o.targets, o.ntargets);
 	rc = cli_runner_run(&o, &spec, &rep);
 	if (!rc)
 		rc = cli_report_output(&rep, &o, NULL);

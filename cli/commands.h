@@ -13,6 +13,8 @@
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_RUNTIME 1
 #define CLI_EXIT_USAGE 2
+/* iostorm check: it ran, and some setting costs IOPS (docs/check.md) */
+#define CLI_EXIT_FINDINGS 3
 
 /* The one convention in cli/: every helper returns 0 (or a count, where a
  * count is the answer) or -errno, having said why in one line (cli_say);
@@ -48,5 +50,6 @@ extern const struct cli_verb cli_verb_topo;
 extern const struct cli_verb cli_verb_plan;
 extern const struct cli_verb cli_verb_nop;
 extern const struct cli_verb cli_verb_plot;
+extern const struct cli_verb cli_verb_check;
 
 #endif

@@ -346,6 +346,16 @@ static void rule_write_queues(struct list *l, const struct dev_ctx *c)
 
 /* The controller's latency tolerance is what APST obeys now; the module's
  * default is what a controller probed later gets. */
+/* The controller's APST limit: setup/ reads "any" (no limit: every power
+ * state allowed) as INT64_MAX. */
+static void apst_now(struct check_finding *f, int64_t us)
+{
+	if (us == INT64_MAX)
+		NOW(f, "pm_qos_latency_tolerance_us any (no limit)");
+	else
+		NOW(f, "pm_qos_latency_tolerance_us %lld", (long long)us);
+}
+
 static void rule_apst(struct list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
@@ -355,7 +365,7 @@ static void rule_apst(struct list *l, const struct dev_ctx *c)
 	if (d->apst_latency_us > 0 && has(d->controller)) {
 		if (!(f = add(l, CHECK_APST, c->i)))
 			return;
-		NOW(f, "pm_qos_latency_tolerance_us %lld", (long long)d->apst_latency_us);
+		apst_now(f, d->apst_latency_us);
 		BETTER(f, "0 (APST off)");
 		FIX(f, "echo 0 > /sys/class/nvme/%s/power/pm_qos_latency_tolerance_us"
 		    "  # lasting: nvme_core.default_ps_max_latency_us=0 on the kernel command line",
@@ -364,7 +374,7 @@ static void rule_apst(struct list *l, const struct dev_ctx *c)
 		if (!(f = add(l, CHECK_APST, c->i)))
 			return;
 		if (d->apst_latency_us > 0)
-			NOW(f, "pm_qos_latency_tolerance_us %lld", (long long)d->apst_latency_us);
+			apst_now(f, d->apst_latency_us);
 		else
 			NOW(f, "default_ps_max_latency_us=%lld", (long long)mod);
 		BETTER(f, "0 (APST off)");

@@ -1,5 +1,5 @@
 # docs/json.md is the JSON's one source of truth, held both ways: every key
-# path that run, nop, latency, sweep, saturate, plan and topo write (arrays
+# path that run, nop, latency, sweep, saturate, plan, topo and check write (arrays
 # as []) is documented for that command with its type, every documented key
 # is written by some case here, and each value has a documented type. A key
 # marked "(only ...)" may be missing from a report, but a case here writes
@@ -96,6 +96,18 @@ IOSTORM_SYSFS_ROOT=$fx/sysfs-multipath report "topo multipath" 0 topo --topology
 IOSTORM_SYSFS_ROOT=$fx/sysfs-degraded report "topo degraded" 0 topo --topology "$fx/topo-degraded-link.xml"
 report "topo 2 nodes" 0 topo --topology "$fx/topo-2node-imbalance.xml"
 report "topo live" 0 topo ${loop:+"$loop"} "$file"
+# ---- check: recorded machines (a finding of most kinds, queues with their
+# interrupts), and live targets ----
+for m in setup-strict setup-onequeue setup-poll; do
+	IOSTORM_SYSFS_ROOT=$fx/$m/sys IOSTORM_PROCFS_ROOT=$fx/$m/proc \
+		report "check $m" 3 check --jobs-per-device 2 --completion poll
+done
+# live, nothing or something may cost IOPS: 0 or 3, never anything else
+run_iostorm check "$file" ${loop:+"$loop"}
+case $T_RC in
+0 | 3) report "check live" "$T_RC" check "$file" ${loop:+"$loop"} ;;
+*) check_fail "check live: exit $T_RC, want 0 or 3"; show_output ;;
+esac
 
 # ---- every key written, with its command and type ----
 : >"$T_DIR/emitted.tsv"

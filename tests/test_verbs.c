@@ -32,7 +32,7 @@ static const char *sample(const char *name)
 		{ "range", "4k" }, { "json", "-" }, { "seed", "7" }, { "demo-size", "1m" },
 		{ "topology", "server.xml" }, { "drive-iops", "1m" }, { "memory-bw", "150g" },
 		{ "host-bridge-bw", "20g" }, { "from", "saturate.json" }, { "output", "x.svg" },
-		{ "reap", "8" },
+		{ "reap", "8" }, { "rounds", "2" },
 	};
 	size_t i;
 

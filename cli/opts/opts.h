@@ -58,6 +58,8 @@ struct cli_opts {
 	bool seed_set;
 	/* a command's own options */
 	bool demo, compare_placement;	/* saturate */
+	bool measure;			/* check --measure */
+	unsigned rounds;		/* check --rounds: A/B rounds */
 	uint64_t demo_size;		/* saturate */
 	const char *qd_list;		/* sweep's --qd LIST, checked; NULL: default */
 	const char *topology;		/* topo's and plan's --topology FILE.xml */

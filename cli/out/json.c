@@ -1,6 +1,7 @@
 /* The report as JSON through jansson: every figure of the table, and every
  * option, so a result file says how it was obtained. */
 #include "cli/out/json.h"
+#include "cli/out/setup_json.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -201,7 +202,7 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 	const struct cli_dev *t = &r->total;
 
 	return json_pack("{s:s, s:s, s:o, s:o, s:{s:f, s:f, s:I, s:I, s:I, s:o,"
-			 " s:{s:f, s:f}, s:f, s:o, s:f}, s:f, s:b}",
+			 " s:{s:f, s:f}, s:f, s:o, s:f}, s:f, s:b, s:o}",
 			 "schema", CLI_JSON_SCHEMA, "command", r->command,
 			 "config", cli_json_config(o, r),
 			 "devices", devices_array(r),
@@ -211,5 +212,6 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 			 "cpu", "user_s", t->user_s, "sys_s", t->sys_s,
 			 "ios_per_call", t->ios_per_call, "timeline", cli_json_timeline(&t->tl),
 			 "elapsed_s", t->elapsed_s,
-			 "elapsed_s", r->elapsed_s, "interrupted", r->interrupted);
+			 "elapsed_s", r->elapsed_s, "interrupted", r->interrupted,
+			 "setup", cli_json_setup((const char *const *)o->targets, o->ntargets));
 }

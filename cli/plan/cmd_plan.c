@@ -16,6 +16,7 @@
 #include "cli/plan/ceil_out.h"
 #include "cli/commands.h"
 #include "cli/out/out.h"
+#include "cli/out/setup_json.h"
 #include "cli/topo/topo_load.h"
 #include "cli/plan/plan.h"
 #include "cli/plan/plan_from.h"
@@ -317,6 +318,10 @@ static json_t *json_report(const struct cli_opts *o, const struct cli_plan *p,
 		"drives_left_out", (json_int_t)p->nleft_out,
 		"drives_without_host_bridge", (json_int_t)p->nno_bridge,
 		"free_ports_unknown_node", (json_int_t)p->nports_unknown_node);
+	/* the machine that made the plan; the drives' settings are those of
+	 * a run's targets, which a plan has none of */
+	if (j)
+		json_object_set_new(j, "setup", cli_json_setup(NULL, 0));
 	return j;
 }
 

@@ -177,7 +177,7 @@ static double short_pct(const struct sat *s)
 void cli_sat_print_ceiling(const struct sat *s)
 {
 	FILE *f = s->out;
-	char bind[256];
+	char bind[256], names[512];
 	unsigned k;
 
 	if (!s->ceil.done) {
@@ -199,9 +199,33 @@ void cli_sat_print_ceiling(const struct sat *s)
 		s->ceil.snap.predicted, s->ceil.measured,
 		s->ceil.snap.predicted > 0 ? 100.0 * s->ceil.measured / s->ceil.snap.predicted : 0.0);
 	fprintf(f, "binding: %s\n", bind);
-	if (short_pct(s) >= SHORT_PCT)
+	if (short_pct(s) < SHORT_PCT)
+		return;
+	if (cli_check_names(&s->check, names, sizeof(names), NULL) > 0)
+		fprintf(f, "the measurement falls %.0f%% short of the model; settings the model does not see cost IOPS on these targets: %s (iostorm check says what each costs and how to change it)\n",
+			short_pct(s), names);
+	else
 		fprintf(f, "the measurement falls %.0f%% short of the model: what remains unexplained may be CPU time the workers' own counters do not see (interrupts, kernel threads such as a loop device's), a fabric limit or the IO die, which no file on the machine describes\n",
 			short_pct(s));
+}
+
+/* The kinds of the settings that cost IOPS on the targets, as check's
+ * JSON names them. */
+static json_t *settings_json(const struct sat *s)
+{
+	bool seen[CHECK_NKINDS] = { false };
+	json_t *a = json_array();
+	unsigned i;
+
+	for (i = 0; a && i < s->check.nf; i++) {
+		enum check_kind k = s->check.f[i].kind;
+
+		if (seen[k])
+			continue;
+		seen[k] = true;
+		json_array_append_new(a, json_string(check_kind_info(k)->name));
+	}
+	return a ? a : json_null();
 }
 
 json_t *cli_sat_ceiling_json(const struct sat *s)
@@ -226,7 +250,7 @@ json_t *cli_sat_ceiling_json(const struct sat *s)
 						     "ios_per_cpu_s", s->ceil.cpu[k].ios_per_cpu_s,
 						     "smt", s->ceil.cpu[k].smt));
 	cli_ceil_binding_text(bind, sizeof(bind), m, &s->ceil.snap);
-	return json_pack("{s:o, s:f, s:f, s:o, s:o, s:s, s:f, s:b, s:o, s:o}",
+	return json_pack("{s:o, s:f, s:f, s:o, s:o, s:s, s:f, s:b, s:o, s:o, s:o}",
 			 "resources", cli_ceil_resources_json(m, &s->ceil.snap),
 			 "predicted_iops", s->ceil.snap.predicted,
 			 "demand_iops", s->ceil.snap.demand,
@@ -236,5 +260,6 @@ json_t *cli_sat_ceiling_json(const struct sat *s)
 			 "binding_text", bind,
 			 "measured_iops", s->ceil.measured,
 			 "well_short", short_pct(s) >= SHORT_PCT,
-			 "memory", mem ? mem : json_null(), "cpu", cpu ? cpu : json_null());
+			 "memory", mem ? mem : json_null(), "cpu", cpu ? cpu : json_null(),
+			 "settings", settings_json(s));
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/out/json.h"
+#include "cli/out/setup_json.h"
 
 /* An IOPS figure or gap: null when unknown, and a gap where all at once
  * beat the sum alone (negative) is null too. */
@@ -123,6 +124,17 @@ static json_t *bridge_json(const struct model_gap_bridge *b)
 }
 
 /* The SMT steps, or null where the machine has no core with two PUs. */
+/* The setup of the targets saturate measured. */
+static json_t *sat_setup_json(const struct sat *s)
+{
+	const char *paths[CLI_MAX_TARGETS];
+	unsigned i;
+
+	for (i = 0; i < s->n; i++)
+		paths[i] = s->dev[i].t->path;
+	return cli_json_setup(paths, s->n);
+}
+
 static json_t *smt_json(const struct sat *s)
 {
 	if (!s->smt.tried)
@@ -180,6 +192,7 @@ json_t *cli_sat_json(const struct sat *s)
 		json_object_set_new(j, "smt", smt_json(s));
 		json_object_set_new(j, "ceiling", cli_sat_ceiling_json(s));
 		json_object_set_new(j, "interrupted", json_boolean(s->interrupted));
+		json_object_set_new(j, "setup", sat_setup_json(s));
 	}
 	return j;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/check/check.h"
 #include "cli/commands.h"
 #include "cli/out/out.h"
 #include "cli/runner/place.h"
@@ -184,14 +185,21 @@ int cli_sat_step(struct sat *s, enum sat_fig f, int only)
 
 /* The placement notes of the all-at-once step, said before the first
  * solo step: one line per kind for every device, instead of one a device
- * as each is placed alone. */
-static void say_notes(const struct sat *s)
+ * as each is placed alone; and the settings that cost IOPS on them, kept
+ * for the ceiling section. */
+static void say_notes(struct sat *s)
 {
 	const struct eng_target *tp[CLI_MAX_TARGETS];
+	const char *paths[CLI_MAX_TARGETS];
 	unsigned i;
 
-	for (i = 0; i < s->n; i++)
+	for (i = 0; i < s->n; i++) {
 		tp[i] = s->dev[i].t;
+		paths[i] = s->dev[i].t->path;
+	}
+	s->check_ok = !cli_check_gather(s->o, paths, s->n, &s->check);
+	if (s->check_ok)
+		cli_check_say(s->o, &s->check);
 	cli_place_notes(s->o, tp, s->n, s->o->jobs_per_device, s->o->mode == ENG_MODE_SQPOLL);
 }
 
@@ -260,6 +268,7 @@ void cli_sat_close(struct sat *s)
 			free(s->dev[i].fig[f].tl.s);
 		}
 	cli_sat_ceiling_free(s);
+	cli_check_free(&s->check);
 	free(s->dev);
 	free(s->tf);
 	if (s->topo)

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli/check/check.h"
 #include "cli/plan/ceil_out.h"
 #include "cli/opts/opts.h"
 #include "cli/plan/plan.h"
@@ -93,6 +94,10 @@ struct sat {
 	struct model_gap gap;
 	struct topo_finding *tf;
 	int ntf;
+	/* the settings that cost IOPS on the targets (cli/check), read
+	 * before the first step; check_ok false: they could not be read */
+	struct cli_check check;
+	bool check_ok;
 	/* The ceiling model on what was measured (sat_ceiling.c). */
 	struct {
 		bool done;		/* solved: a section to show */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/check/check.h"
 #include "cli/commands.h"
 #include "cli/runner/limits.h"
 #include "cli/out/json.h"
@@ -15,6 +16,7 @@
 #include "cli/out/out.h"
 #include "cli/opts/qd_list.h"
 #include "cli/out/report.h"
+#include "cli/out/setup_json.h"
 #include "cli/runner/runner.h"
 #include "cli/runner/stop.h"
 #include "cli/runner/targets.h"
@@ -273,9 +275,35 @@ struct sweep {
 	bool interrupted;	/* a stop request ended it */
 };
 
+/* The deepest of the depths asked for. */
+static uint32_t deepest(const uint32_t *qds, unsigned n)
+{
+	uint32_t qd = 1;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		qd = qds[i] > qd ? qds[i] : qd;
+	return qd;
+}
+
+/* The settings that cost IOPS on the targets, at the deepest depth. */
+static void say_check(const struct cli_opts *o, const struct cli_targets *ts,
+		      const uint32_t *qds, unsigned n)
+{
+	const char *paths[CLI_MAX_TARGETS];
+	struct cli_opts deep = *o;
+	unsigned i;
+
+	deep.qd = deepest(qds, n);
+	for (i = 0; i < ts->n; i++)
+		paths[i] = ts->t[i].path;
+	cli_check_summary(&deep, paths, ts->n);
+}
+
 static json_t *summary_json(const struct sweep *w, int knee, int dbl)
 {
 	const struct point *pt = w->pt;
+	const char *paths[CLI_MAX_TARGETS];
 	struct cli_report meta;
 
 	memset(&meta, 0, sizeof(meta));
@@ -284,14 +312,17 @@ static json_t *summary_json(const struct sweep *w, int knee, int dbl)
 	meta.mode = w->o->mode;
 	for (unsigned i = 0; i < w->m; i++)
 		meta.unfixed_bufs |= pt[i].unfixed;
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:b}",
+	for (unsigned i = 0; i < w->ts->n; i++)
+		paths[i] = w->ts->t[i].path;
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:o}",
 			 "schema", CLI_JSON_SCHEMA, "command", "sweep",
 			 "config", cli_json_config(w->o, &meta),
 			 "points", points_json(pt, w->m, w->ts, w->fl),
 			 "failed", failed_json(w->ts, w->fl),
 			 "knee_qd", knee >= 0 ? json_integer(pt[knee].qd) : json_null(),
 			 "p99_double_qd", dbl >= 0 ? json_integer(pt[dbl].qd) : json_null(),
-			 "interrupted", w->interrupted);
+			 "interrupted", w->interrupted,
+			 "setup", cli_json_setup(paths, w->ts->n));
 }
 
 /* The depths the knee and p99 doubling are read over: the points that
@@ -376,10 +407,8 @@ static int summary(struct sweep *w, FILE *f)
 static int check_deepest(const struct cli_opts *o, const uint32_t *qds, int n)
 {
 	struct cli_opts deep = *o;
-	int i;
 
-	for (deep.qd = 1, i = 0; i < n; i++)
-		deep.qd = qds[i] > deep.qd ? qds[i] : deep.qd;
+	deep.qd = deepest(qds, (unsigned)n);
 	return cli_limits_check(&deep);
 }
 
@@ -426,6 +455,7 @@ static int cmd_sweep(int argc, char **argv)
 		goto out;
 	for (i = 0; i < n; i++)
 		pt[i].qd = qds[i];
+	say_check(&o, &ts, qds, (unsigned)n);
 	f = cli_out_text(&o);
 	fprintf(f, "iostorm sweep: %u target%s, bs %u, %d depths, %.3gs ramp + %.3gs each\n",
 		ts.n, ts.n == 1 ? "" : "s", o.bs, n, cli_secs(o.ramp_ns), cli_secs(o.time_ns));

@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "cli/commands.h"
+#include "cli/out/setup_json.h"
 #include "cli/out/out.h"
 #include "cli/topo/topo_load.h"
 #include "cli/topo/topo_dot.h"
@@ -351,6 +352,9 @@ static json_t *json_report(struct topo *t, const struct topo_dev *const *devs, u
 		json_decref(root);
 		return NULL;
 	}
+	/* the machine that read the topology; the devices' settings are
+	 * those of a run's targets, which topo has none of */
+	json_object_set_new(root, "setup", cli_json_setup(NULL, 0));
 	for (i = 0; i < topo_nnodes(t); i++) {
 		const struct topo_node *nd = topo_node(t, i);
 		json_t *names = json_array();

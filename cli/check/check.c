@@ -1,0 +1,152 @@
+/* Gathers the facts of some targets and what costs IOPS on them; the one
+ * line a run prints about them. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/check/check.h"
+#include "cli/out/out.h"
+
+/* --cpus as a cpulist, "0,2,5"; NULL when not given or out of memory. */
+static char *cpus_list(const struct cli_opts *o)
+{
+	size_t len = (size_t)o->ncpus * 12 + 1, at = 0;
+	char *s;
+	unsigned i;
+
+	if (!o->ncpus || !(s = malloc(len)))
+		return NULL;
+	s[0] = '\0';
+	for (i = 0; i < o->ncpus; i++)
+		at += (size_t)snprintf(s + at, len - at, "%s%d", i ? "," : "", o->cpus[i]);
+	return s;
+}
+
+/* What the run asks: its depth, workers, completion and locked memory.
+ * Registered buffers count against RLIMIT_MEMLOCK unless the process has
+ * CAP_IPC_LOCK, which root has. */
+static void check_ask(const struct cli_opts *o, unsigned n, struct check_ask *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->qd = o->qd;
+	a->workers_per_dev = o->jobs_per_device;
+	a->poll = o->mode == ENG_MODE_POLL || o->mode == ENG_MODE_HYBRID;
+	a->hybrid = o->mode == ENG_MODE_HYBRID;
+	if (geteuid() && o->backend != ENG_BACKEND_LIBAIO)
+		a->fixed_buffer_bytes = (int64_t)n * o->jobs_per_device * o->qd * o->bs;
+}
+
+int cli_check_gather(const struct cli_opts *o, const char *const *paths, unsigned n,
+		     struct cli_check *c)
+{
+	unsigned i;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->paths = paths;
+	c->m = calloc(1, sizeof(*c->m));
+	c->devs = n ? calloc(n, sizeof(*c->devs)) : NULL;
+	c->cpus = cpus_list(o);
+	c->worker_cpus = c->cpus && n ? calloc(n, sizeof(*c->worker_cpus)) : NULL;
+	if (!c->m || (n && !c->devs) || (o->ncpus && (!c->cpus || (n && !c->worker_cpus)))) {
+		cli_say("out of memory for the settings of %u targets", n);
+		return -ENOMEM;
+	}
+	rc = setup_machine_read(NULL, c->m);
+	if (rc) {
+		cli_say("cannot read this machine's settings: %s", strerror(-rc));
+		return rc;
+	}
+	for (i = 0; i < n; i++) {
+		rc = setup_dev_read(NULL, paths[i], &c->devs[i]);
+		if (rc) {
+			cli_say("%s: cannot read its settings: %s", paths[i], strerror(-rc));
+			return rc;
+		}
+		c->ndevs = i + 1;
+		if (c->worker_cpus)
+			c->worker_cpus[i] = c->cpus;
+	}
+	check_ask(o, n, &c->ask);
+	c->ask.worker_cpus = c->worker_cpus;
+	rc = check_findings(c->m, c->devs, c->ndevs, &c->ask, &c->f);
+	if (rc < 0) {
+		cli_say("out of memory for the findings");
+		return rc;
+	}
+	c->nf = (unsigned)rc;
+	return 0;
+}
+
+void cli_check_free(struct cli_check *c)
+{
+	unsigned i;
+
+	for (i = 0; i < c->ndevs; i++)
+		setup_dev_free(&c->devs[i]);
+	free(c->devs);
+	free(c->m);
+	free(c->f);
+	free(c->worker_cpus);
+	free(c->cpus);
+	memset(c, 0, sizeof(*c));
+}
+
+int cli_check_names(const struct cli_check *c, char *buf, size_t len, unsigned *dev_kinds)
+{
+	bool seen[CHECK_NKINDS] = { false };
+	size_t at = 0;
+	unsigned i, kinds = 0, dk = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < c->nf; i++) {
+		enum check_kind k = c->f[i].kind;
+		int w;
+
+		if (seen[k])
+			continue;
+		seen[k] = true;
+		kinds++;
+		dk += check_kind_info(k)->scope == CHECK_SCOPE_DEVICE;
+		if (at >= len)
+			continue;
+		w = snprintf(buf + at, len - at, "%s%s", kinds > 1 ? ", " : "",
+			     check_kind_info(k)->short_name);
+		at = w < 0 ? len : at + (size_t)w;
+	}
+	if (dev_kinds)
+		*dev_kinds = dk;
+	return (int)kinds;
+}
+
+void cli_check_say(const struct cli_opts *o, const struct cli_check *c)
+{
+	char names[512];
+	unsigned dev_kinds, n = c->ndevs;
+	int kinds = cli_check_names(c, names, sizeof(names), &dev_kinds);
+	const char *where;
+
+	if (o->quiet || !kinds)
+		return;
+	where = !dev_kinds ? "this machine" : dev_kinds == (unsigned)kinds ?
+		(n == 1 ? "this target" : "these targets") :
+		(n == 1 ? "this target and machine" : "these targets and this machine");
+	cli_say("%d setting%s cost%s IOPS on %s: %s: iostorm check", kinds,
+		kinds == 1 ? "" : "s", kinds == 1 ? "s" : "", where, names);
+}
+
+void cli_check_summary(const struct cli_opts *o, const char *const *paths, unsigned n)
+{
+	struct cli_check c;
+
+	if (o->quiet)
+		return;
+	/* facts a run cannot read are no reason to stop it: cli_check_gather
+	 * has named what it could not read */
+	if (!cli_check_gather(o, paths, n, &c))
+		cli_check_say(o, &c);
+	cli_check_free(&c);
+}

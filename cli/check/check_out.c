@@ -1,0 +1,76 @@
+/* iostorm check's findings, for people and as JSON; what each kind is
+ * called, costs and cites comes from model/check_table.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/check/check_out.h"
+#include "cli/out/out.h"
+#include "cli/out/setup_json.h"
+
+static const char *where(const struct cli_check *c, const struct check_finding *f)
+{
+	return f->dev >= 0 && (unsigned)f->dev < c->ndevs ? c->devs[f->dev].name : "machine";
+}
+
+void cli_check_print(const struct cli_check *c, const struct cli_opts *o, FILE *f)
+{
+	unsigned i, ndev = 0;
+
+	for (i = 0; i < c->nf; i++) {
+		const struct check_finding *x = &c->f[i];
+		const struct check_kind_info *k = check_kind_info(x->kind);
+
+		ndev += x->dev >= 0;
+		fprintf(f, "%-10s %s: %s; better: %s\n", where(c, x), k->name, x->now, x->better);
+		if (k->cost[0])
+			fprintf(f, "%-10s   costs: %s (docs/check.md#%s)\n", "", k->cost,
+				k->cost_source[0] ? k->cost_source : k->name);
+		fprintf(f, "%-10s   fix: %s\n", "", x->fix);
+	}
+	if (c->nf && c->ndevs)
+		fprintf(f, "%u setting%s cost%s IOPS: %u on the target%s, %u on the machine\n",
+			c->nf, c->nf == 1 ? "" : "s", c->nf == 1 ? "s" : "", ndev,
+			c->ndevs == 1 ? "" : "s", c->nf - ndev);
+	else if (c->nf)
+		fprintf(f, "%u setting%s cost%s IOPS on this machine (no target%s)\n", c->nf,
+			c->nf == 1 ? "" : "s", c->nf == 1 ? "s" : "",
+			o->ntargets ? "" : ": no NVMe namespace here");
+	else
+		fprintf(f, "no setting found that costs IOPS on %u target%s and this machine\n",
+			c->ndevs, c->ndevs == 1 ? "" : "s");
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s && s[0] ? json_string(s) : json_null();
+}
+
+static json_t *finding_json(const struct cli_check *c, const struct check_finding *x)
+{
+	const struct check_kind_info *k = check_kind_info(x->kind);
+
+	return json_pack("{s:s, s:s, s:o, s:s, s:s, s:s, s:o, s:o, s:b}",
+			 "kind", k->name,
+			 "scope", k->scope == CHECK_SCOPE_DEVICE ? "device" : "machine",
+			 "device", x->dev >= 0 ? json_string(where(c, x)) : json_null(),
+			 "now", x->now, "better", x->better, "fix", x->fix,
+			 "cost", str_or_null(k->cost), "cost_source", str_or_null(k->cost_source),
+			 "runtime", k->runtime);
+}
+
+json_t *cli_check_json(const struct cli_check *c)
+{
+	json_t *a = json_array();
+	unsigned i;
+
+	for (i = 0; a && i < c->nf; i++) {
+		if (json_array_append_new(a, finding_json(c, &c->f[i]))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	if (!a)
+		return NULL;
+	return json_pack("{s:s, s:s, s:o, s:o}", "schema", CLI_JSON_SCHEMA, "command", "check",
+			 "setup", cli_json_setup_of(c->m, c->devs, c->ndevs), "findings", a);
+}

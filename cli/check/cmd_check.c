@@ -1,0 +1,187 @@
+/* iostorm check [options] [TARGET...]: the settings that cost IOPS on the
+ * targets (every NVMe namespace without one) and on the machine, one
+ * finding each with what is better, what it costs and the command that
+ * changes it; --measure tries the ones that change at run time. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/check/check.h"
+#include "cli/check/check_out.h"
+#include "cli/check/measure.h"
+#include "cli/commands.h"
+#include "cli/opts/opts.h"
+#include "cli/out/out.h"
+#include "cli/out/setup_json.h"
+
+enum { O_MEASURE = 0x300, O_ROUNDS };
+
+static int set_measure(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_flag("--measure", arg, &o->measure, err, errlen);
+}
+
+static int set_rounds(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	uint64_t v;
+	int rc = cli_parse_count("--rounds", arg, 1, CLI_CHECK_MAX_ROUNDS, &v, err, errlen);
+
+	if (!rc)
+		o->rounds = (unsigned)v;
+	return rc;
+}
+
+static int show_rounds(const struct cli_opts *o, char *buf, size_t len)
+{
+	return snprintf(buf, len, "%u", o->rounds ? o->rounds : CLI_CHECK_ROUNDS);
+}
+
+static const struct cli_optdesc own[] = {
+	{ "measure", O_MEASURE, NULL, 0, 0, set_measure, NULL, NULL,
+	  "as root, measure each setting that changes at run time (scheduler,\n"
+	  "iostats, nomerges, wbt): A/B rounds at --qd and at QD1, every setting\n"
+	  "put back after, also on SIGINT and after a crash" },
+	{ "rounds", O_ROUNDS, "N", 0, 0, set_rounds, show_rounds, NULL,
+	  "A/B rounds per setting and depth (--measure); --time is each trial's" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+static int cmd_check(int argc, char **argv);
+
+const struct cli_verb cli_verb_check = {
+	.name = "check",
+	.what = "the settings that cost IOPS, what is better, and the fix",
+	.synopsis = "iostorm check [options] [TARGET...]\n\n"
+		"Checks the settings that cost IOPS on each TARGET (every NVMe namespace\n"
+		"without one; files and loop devices for what applies to them) and on\n"
+		"the machine: IOMMU mode, scheduler, iostats, merges, wbt, queue depth,\n"
+		"poll queues, power states, link, IO queues and where their interrupts\n"
+		"land, governors, C-states, SMT, mitigations, kernel, io_uring_disabled,\n"
+		"locked memory. --qd, --completion and --jobs-per-device say what the\n"
+		"run will ask. Exits 0 when nothing costs IOPS, 3 when something does\n"
+		"(docs/check.md).",
+	.operands = CLI_OPERANDS_TARGETS,
+	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON,
+	.own = own,
+	.time_ns = CLI_CHECK_TIME_NS,
+	.ramp_ns = CLI_CHECK_RAMP_NS,
+	.jobfile = true,
+	.run = cmd_check,
+};
+
+/* The targets as given, or every NVMe namespace setup/ finds (below
+ * $IOSTORM_SYSFS_ROOT when set, so a recorded machine can be checked):
+ * *paths, with *owned the "/dev/NAME" strings made here (freed by the
+ * caller), and the count. */
+static int check_targets(const struct cli_opts *o, char (**owned)[SETUP_NAME_MAX + 8],
+			 const char ***paths)
+{
+	char (*names)[SETUP_NAME_MAX] = NULL;
+	int i, n;
+
+	*owned = NULL;
+	*paths = NULL;
+	if (o->ntargets) {
+		*paths = (const char **)o->targets;
+		return (int)o->ntargets;
+	}
+	n = setup_nvme_list(NULL, &names);
+	if (n < 0) {
+		cli_say("cannot list the NVMe namespaces: %s", strerror(-n));
+		return n;
+	}
+	if (n > (int)CLI_MAX_TARGETS) {
+		cli_say("%d NVMe namespaces: checking the first %u", n, CLI_MAX_TARGETS);
+		n = (int)CLI_MAX_TARGETS;
+	}
+	if (n) {
+		*owned = calloc((size_t)n, sizeof(**owned));
+		*paths = calloc((size_t)n, sizeof(**paths));
+		if (!*owned || !*paths) {
+			free(names);
+			cli_say("out of memory for %d targets", n);
+			return -ENOMEM;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		snprintf((*owned)[i], sizeof((*owned)[i]), "/dev/%s", names[i]);
+		(*paths)[i] = (*owned)[i];
+	}
+	free(names);
+	return n;
+}
+
+/* A target must be there before anything is read: one line naming it. */
+static int check_stat(const char *const *paths, unsigned n)
+{
+	struct stat st;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (stat(paths[i], &st)) {
+			int e = errno;
+
+			cli_say("%s: %s", paths[i], strerror(e));
+			return -e;
+		}
+		if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
+			cli_say("%s: not a block device, a file or an NVMe generic device", paths[i]);
+			return -ENODEV;
+		}
+	}
+	return 0;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	struct cli_opts o;
+	struct cli_check c;
+	char (*owned)[SETUP_NAME_MAX + 8] = NULL;
+	const char **paths = NULL;
+	json_t *root = NULL;
+	int n = 0, rc = cli_opts_cmdline(&o, &cli_verb_check, argc, argv);
+
+	if (rc)
+		return cli_exit_status(rc);
+	memset(&c, 0, sizeof(c));
+	if (o.measure && geteuid()) {
+		cli_say("--measure changes the targets' queue settings: run it as root");
+		return CLI_EXIT_RUNTIME;
+	}
+	n = check_targets(&o, &owned, &paths);
+	rc = n < 0 ? n : 0;
+	/* the namespaces found were listed by sysfs: only given ones are
+	 * looked at first */
+	if (!rc && o.ntargets)
+		rc = check_stat(paths, (unsigned)n);
+	if (!rc)
+		rc = cli_check_gather(&o, paths, (unsigned)n, &c);
+	if (rc)
+		goto out;
+	cli_check_print(&c, &o, cli_out_text(&o));
+	if (o.json) {
+		root = cli_check_json(&c);
+		if (!root) {
+			cli_say("out of memory for the JSON report");
+			rc = -ENOMEM;
+		}
+	}
+	if (!rc && o.measure)
+		rc = cli_check_measure(&o, c.devs, c.ndevs, c.f, c.nf, root);
+	if (o.json && root && cli_out_json(o.json, json_incref(root), CLI_JSON_REPORT))
+		rc = rc ? rc : -EIO;
+out:
+	json_decref(root);
+	if (!o.ntargets)
+		free(paths);
+	free(owned);
+	if (!rc && c.nf) {
+		cli_check_free(&c);
+		return CLI_EXIT_FINDINGS;
+	}
+	cli_check_free(&c);
+	return cli_exit_status(rc);
+}

@@ -1,0 +1,172 @@
+# iostorm check on live loop devices: each queue setting that costs IOPS
+# is a finding naming the device, its fix command really changes it (the
+# test runs every fix the JSON gives and checks the finding is gone), the
+# setup record of check and run says what the queue is now, run prints the
+# one line naming them, and a bad target is one line before anything.
+. "$(dirname "$0")/lib.sh"
+need_iostorm
+need_cmd jq
+
+fx=$(cd "$(dirname "$0")" && pwd)/fixtures
+
+# check_fx ROOT ARGS...: iostorm check on a recorded machine (its sys and
+# proc below ROOT), JSON in $T_DIR/fx.json
+check_fx() {
+	local r=$1
+	shift
+	IOSTORM_SYSFS_ROOT=$r/sys IOSTORM_PROCFS_ROOT=$r/proc run_iostorm check --json "$T_DIR/fx.json" "$@"
+}
+# kinds_of WHO: the kinds of $T_DIR/fx.json's findings about device WHO
+# ("machine": the machine's), sorted
+kinds_of() {
+	jq -r --arg d "$1" '[.findings[] | select((.device // "machine") == $d) | .kind]
+		| sort | join(" ")' "$T_DIR/fx.json"
+}
+
+# has_kind WHO KIND: a finding of KIND about WHO in $T_DIR/fx.json
+has_kind() {
+	case " $(kinds_of "$1") " in *" $2 "*) return 0 ;; esac
+	return 1
+}
+
+# ---- a strict IOMMU, costly queue settings, APST, a slow link, powersave
+check_fx "$fx/setup-strict"
+[ "$T_RC" -eq 3 ] || { check_fail "strict fixture: exit $T_RC, want 3"; show_output; }
+got=$(kinds_of nvme0n1)
+[ "$got" = "apst iommu_strict iostats link nomerges scheduler wbt" ] ||
+	check_fail "strict fixture: nvme0n1's findings '$got'"
+got=$(kinds_of machine)
+[ "$got" = "boost cstate governor mitigations" ] || check_fail "strict fixture: the machine's findings '$got'"
+grep -q '^nvme0n1  *iommu_strict: DMA (strict); better: identity (passthrough)' "$T_OUT" ||
+	{ check_fail "strict fixture: the text names no strict IOMMU"; show_output; }
+grep -q 'fix: .*iommu=pt' "$T_OUT" || check_fail "strict fixture: no iommu=pt fix"
+jq -e '.setup.devices[0] | .iommu_type == "DMA" and .link.speed_gts == 8 and .link.width == 2
+	and .link.max_speed_gts == 16 and .link.max_width == 4 and .queue.scheduler == "mq-deadline"
+	and .pci == "0000:01:00.0" and (has("serial") | not)' "$T_DIR/fx.json" >/dev/null ||
+	check_fail "strict fixture: the setup record does not say the drive's settings"
+jq -e '.setup.machine | .cpufreq.governor == "powersave" and .boost == false
+	and .deepest_cstate.name == "C6" and .deepest_cstate.exit_latency_us == 133' \
+	"$T_DIR/fx.json" >/dev/null || check_fail "strict fixture: the setup record does not say the machine's settings"
+# a polled run on a drive without poll queues, on the same machine
+check_fx "$fx/setup-strict" --completion poll
+has_kind nvme0n1 no_poll_queues || check_fail "strict fixture, --completion poll: no no_poll_queues finding"
+
+# ---- one IO queue, its interrupt on the other node, two workers
+check_fx "$fx/setup-onequeue" --jobs-per-device 2
+for k in few_queues irq_remote one_cpu_irqs apst; do
+	has_kind nvme1n1 $k || check_fail "one-queue fixture: no $k finding in '$(kinds_of nvme1n1)'"
+done
+jq -e '.findings[] | select(.kind == "irq_remote") | .now | test("node 1")' "$T_DIR/fx.json" \
+	>/dev/null || check_fail "one-queue fixture: irq_remote does not name node 1"
+jq -e '.setup.devices[0] | .irq_queues == 1 and .hw_queues[0].irq_cpus == "2"
+	and .iommu_type == "identity"' "$T_DIR/fx.json" >/dev/null ||
+	check_fail "one-queue fixture: the setup record does not say where the interrupt lands"
+# one worker: no queue is shared, the interrupt still lands off node
+check_fx "$fx/setup-onequeue" --jobs-per-device 1
+! has_kind nvme1n1 few_queues || check_fail "one-queue fixture, one worker: few_queues"
+has_kind nvme1n1 irq_remote || check_fail "one-queue fixture, one worker: no irq_remote"
+
+# ---- the strict machine with every setting put right: nothing, exit 0
+clean=$T_DIR/clean
+cp -a "$fx/setup-strict" "$clean" || fail "cannot copy the strict fixture"
+c=$clean/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0
+echo identity >"$clean/sys/kernel/iommu_groups/3/type"
+echo "[none] mq-deadline" >"$c/nvme/nvme0/nvme0n1/queue/scheduler"
+echo 0 >"$c/nvme/nvme0/nvme0n1/queue/iostats"
+echo 2 >"$c/nvme/nvme0/nvme0n1/queue/nomerges"
+echo 0 >"$c/nvme/nvme0/nvme0n1/queue/wbt_lat_usec"
+cat "$c/max_link_speed" >"$c/current_link_speed"
+cat "$c/max_link_width" >"$c/current_link_width"
+find "$clean/sys" -name pm_qos_latency_tolerance_us -exec sh -c 'echo 0 >"$1"' _ {} \;
+echo 0 >"$clean/sys/module/nvme_core/parameters/default_ps_max_latency_us"
+for g in "$clean"/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; do echo performance >"$g"; done
+echo 1 >"$clean/sys/devices/system/cpu/cpufreq/boost"
+for st in "$clean"/sys/devices/system/cpu/cpu0/cpuidle/state*; do
+	[ "$(cat "$st/latency")" -le 10 ] || echo 1 >"$st/disable"
+done
+for v in "$clean"/sys/devices/system/cpu/vulnerabilities/*; do echo "Not affected" >"$v"; done
+check_fx "$clean"
+[ "$T_RC" -eq 0 ] || { check_fail "clean fixture: exit $T_RC, want 0"; show_output; }
+jq -e '.findings == []' "$T_DIR/fx.json" >/dev/null || check_fail "clean fixture: findings: $(kinds_of nvme0n1) $(kinds_of machine)"
+grep -q '^no setting found that costs IOPS' "$T_OUT" || check_fail "clean fixture: the text does not say nothing was found"
+
+# ---- live, on a loop device (root)
+make_loop loop 16
+name=${loop#/dev/}
+q=/sys/block/$name/queue
+for s in scheduler iostats nomerges wbt_lat_usec; do
+	[ -w "$q/$s" ] || skip "no writable $q/$s on this kernel"
+done
+grep -qw mq-deadline "$q/scheduler" || skip "no mq-deadline scheduler for $loop"
+# every setting is put back by the EXIT trap, as found
+sched=$(sed 's/.*\[\(.*\)\].*/\1/' "$q/scheduler")
+T_SYSFS+=("$q/scheduler $sched" "$q/iostats $(cat "$q/iostats")"
+	"$q/nomerges $(cat "$q/nomerges")" "$q/wbt_lat_usec $(cat "$q/wbt_lat_usec")")
+
+# the costly settings, all at once
+echo mq-deadline >"$q/scheduler" && echo 1 >"$q/iostats" && echo 0 >"$q/nomerges" &&
+	echo 2000 >"$q/wbt_lat_usec" || fail "cannot set $loop's queue settings"
+
+# kinds KIND...: the check report $1 has a finding of each kind for the loop device
+dev_kinds() {
+	jq -r --arg d "$name" '[.findings[] | select(.device == $d) | .kind] | sort | join(" ")' "$1"
+}
+
+run_iostorm check --json "$T_DIR/bad.json" "$loop"
+[ "$T_RC" -eq 3 ] || { check_fail "check on costly settings: exit $T_RC, want 3"; show_output; }
+got=$(dev_kinds "$T_DIR/bad.json")
+[ "$got" = "iostats nomerges scheduler wbt" ] ||
+	check_fail "check on costly settings: device findings '$got', want 'iostats nomerges scheduler wbt'"
+grep -q "^$name  *iostats: 1; better: 0" "$T_OUT" ||
+	{ check_fail "the text names no iostats finding for $name"; show_output; }
+jq -e --arg d "$name" '
+	.setup.devices[0] | .name == $d and .queue.scheduler == "mq-deadline"
+	and .queue.iostats == true and .queue.nomerges == 0 and .queue.wbt_lat_usec == 2000
+	and .nvme == false and (.hw_queues | length) >= 1' "$T_DIR/bad.json" >/dev/null ||
+	check_fail "check's setup record does not say the queue's settings as set"
+jq -e --arg k "$(uname -r)" '.setup.machine.kernel == $k' "$T_DIR/bad.json" >/dev/null ||
+	check_fail "the setup record names another kernel than $(uname -r)"
+# every finding says where its cost comes from, or that none is published
+jq -e '[.findings[] | (.cost == null) == (.cost_source == null)] | all' "$T_DIR/bad.json" \
+	>/dev/null || check_fail "a finding with a cost and no source, or a source and no cost"
+
+# run prints one line naming them before its table, and its report's
+# setup record says the same
+run_iostorm run -q --time 200ms --ramp 0 --json "$T_DIR/run.json" "$loop"
+[ "$T_RC" -eq 0 ] || { check_fail "run: exit $T_RC"; show_output; }
+line=$(grep -c 'cost IOPS on this target' "$T_ERR")
+[ "$line" = 0 ] || check_fail "run -q printed the settings line"
+run_iostorm run --time 200ms --ramp 0 --json "$T_DIR/run.json" "$loop"
+line=$(grep 'settings cost IOPS on this target' "$T_ERR")
+for k in iostats scheduler merges wbt; do
+	case $line in
+	*"$k"*": iostorm check") ;;
+	*) check_fail "run's settings line does not name $k: '$line'"; show_output ;;
+	esac
+done
+[ "$(grep -c 'cost IOPS' "$T_ERR")" = 1 ] || check_fail "run printed the settings line more than once"
+jq -e --arg d "$name" '.setup.devices[0].name == $d and .setup.devices[0].queue.iostats == true' \
+	"$T_DIR/run.json" >/dev/null || check_fail "run's report has no setup record of $loop"
+
+# the fixes, as given, make the findings go
+jq -r --arg d "$name" '.findings[] | select(.device == $d) | .fix' "$T_DIR/bad.json" >"$T_DIR/fixes"
+while read -r fix; do
+	case $fix in
+	"echo "*" > /sys/block/$name/queue/"*) sh -c "$fix" || check_fail "the fix failed: $fix" ;;
+	*) check_fail "a fix that is not one echo into $name's queue: $fix" ;;
+	esac
+done <"$T_DIR/fixes"
+run_iostorm check --json "$T_DIR/good.json" "$loop"
+got=$(dev_kinds "$T_DIR/good.json")
+[ -z "$got" ] || check_fail "after the fixes, still device findings: $got"
+if jq -e '.findings | length == 0' "$T_DIR/good.json" >/dev/null; then
+	[ "$T_RC" -eq 0 ] || check_fail "no finding, exit $T_RC, want 0"
+else
+	[ "$T_RC" -eq 3 ] || check_fail "machine findings left, exit $T_RC, want 3"
+fi
+
+# bad input: one line, before anything
+expect_error "a missing target" 1 "no-such-file" check "$T_DIR/no-such-file"
+expect_error "a directory" 1 "not a block device" check "$T_DIR"
+expect_error "--rounds 0" 2 "rounds" check --rounds 0 "$loop"
+t_done
