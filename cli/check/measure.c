@@ -220,10 +220,16 @@ static int measure_finding(struct meas *m, struct row *rows, unsigned n)
 {
 	struct cli_opts one = m->run;
 	struct cli_targets ts = { NULL, 0 };
-	unsigned i;
+	unsigned i, dev = (unsigned)rows[0].f->dev;
+	char path[SETUP_NAME_MAX + 8], *target = path;
 	int err, back;
 
-	one.targets = &m->o->targets[rows[0].f->dev];
+	/* a target given, or a namespace check found itself (no operand) */
+	if (dev < m->o->ntargets)
+		target = m->o->targets[dev];
+	else
+		snprintf(path, sizeof(path), "/dev/%s", rows[0].device);
+	one.targets = &target;
 	one.ntargets = 1;
 	err = setup_knob_get(m->ks, rows[0].disk, rows[0].knob, rows[0].now, sizeof(rows[0].now));
 	if (err)
@@ -269,7 +275,7 @@ static void print_table(const struct meas *m, FILE *out)
 {
 	const struct row *w;
 	struct figs s;
-	unsigned i, shown = 0;
+	unsigned i, shown = 0, unsure = 0;
 
 	fprintf(out, "\nmeasured: the better setting (B) against the one now (A), on each target "
 		"alone, %u round%s of A and B (ABBA...), %.3gs a trial after a %.3gs ramp%s\n",
@@ -286,7 +292,11 @@ static void print_table(const struct meas *m, FILE *out)
 		fprintf(out, "%-12s %-10s %-12s %-8s %5u %12.0f %12.0f %+7.1f%%  %+.1f..%+.1f%%\n",
 			w->device, kind_name(w), w->now, w->f->better, w->qd, s.a, s.b, s.diff,
 			s.lo, s.hi);
+		unsure += s.lo < 0 && s.hi > 0;
 	}
+	if (unsure)
+		fprintf(out, "a spread across 0 is a difference these rounds do not tell from noise: "
+			"more --rounds or a longer --time may\n");
 	if (!shown)
 		fprintf(out, "(no setting measured at a depth over all its rounds before the stop)\n");
 	fflush(out);
