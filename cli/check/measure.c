@@ -295,8 +295,8 @@ static void print_table(const struct meas *m, FILE *out)
 		unsure += s.lo < 0 && s.hi > 0;
 	}
 	if (unsure)
-		fprintf(out, "a spread across 0 is a difference these rounds do not tell from noise: "
-			"more --rounds or a longer --time may\n");
+		fprintf(out, "a spread across 0 is a difference these rounds cannot tell from noise "
+			"(more --rounds or a longer --time can)\n");
 	if (!shown)
 		fprintf(out, "(no setting measured at a depth over all its rounds before the stop)\n");
 	fflush(out);
