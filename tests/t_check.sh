@@ -148,6 +148,13 @@ done
 jq -e --arg d "$name" '.setup.devices[0].name == $d and .setup.devices[0].queue.iostats == true' \
 	"$T_DIR/run.json" >/dev/null || check_fail "run's report has no setup record of $loop"
 
+# saturate says it once too, before its first step, and not with -q
+run_iostorm saturate --time 200ms --ramp 0 --qd 2 "$loop"
+[ "$(grep -c 'settings cost IOPS on this target' "$T_ERR")" = 1 ] ||
+	{ check_fail "saturate did not say the settings line once"; show_output; }
+run_iostorm saturate -q --time 200ms --ramp 0 --qd 2 "$loop"
+[ "$(grep -c 'cost IOPS' "$T_ERR")" = 0 ] || check_fail "saturate -q printed the settings line"
+
 # the fixes, as given, make the findings go
 jq -r --arg d "$name" '.findings[] | select(.device == $d) | .fix' "$T_DIR/bad.json" >"$T_DIR/fixes"
 while read -r fix; do
