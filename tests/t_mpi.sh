@@ -30,7 +30,10 @@ check_json() {
 			and close(.alone_iops; .saturate.system.qdn.all_iops)
 			and close(.cluster_iops; .cluster.qdn.iops)
 			and close(.loss_pct; 100 * (.alone_iops - .cluster_iops) / .alone_iops)
-			and close(.solo_sum_iops; .saturate.system.qdn.solo_sum_iops))
+			and close(.solo_sum_iops; .saturate.system.qdn.solo_sum_iops)
+			and (.saturate.setup.machine.kernel | type == "string")
+			and (.saturate.setup.devices | length == 1)
+			and .saturate.setup.devices[0].name == (.targets[0] | ltrimstr("/dev/")))
 		and .cluster.hosts == $n
 		and close(.cluster.qdn.all_iops; [.hosts[].cluster.qdn.iops] | add)
 		and close(.cluster.qd1.all_iops; [.hosts[].cluster.qd1.iops] | add)
