@@ -356,30 +356,38 @@ static void apst_now(struct check_finding *f, int64_t us)
 		NOW(f, "pm_qos_latency_tolerance_us %lld", (long long)us);
 }
 
+/* The drive's own word wins: APST off in the drive (Get Features) costs
+ * nothing whatever the kernel's limit says; on, it does even where the
+ * kernel's limit cannot be read. */
 static void rule_apst(struct list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
 	int64_t mod = c->m ? c->m->nvme_ps_max_latency_us : -1;
+	bool limit = d->apst_latency_us > 0 || (d->apst_latency_us < 0 && mod > 0);
+	size_t n;
 
-	if (d->apst_latency_us > 0 && has(d->controller)) {
-		if (!(f = add(l, CHECK_APST, c->i)))
-			return;
+	if (d->apst_enabled == 0 || (!limit && d->apst_enabled != 1))
+		return;
+	if (!(f = add(l, CHECK_APST, c->i)))
+		return;
+	if (d->apst_latency_us > 0)
 		apst_now(f, d->apst_latency_us);
-		BETTER(f, "0 (APST off)");
+	else if (d->apst_latency_us < 0 && mod > 0)
+		NOW(f, "default_ps_max_latency_us=%lld", (long long)mod);
+	else
+		NOW(f, "APST on in the drive");
+	n = strlen(f->now);
+	if (d->power_state >= 0)
+		snprintf(f->now + n, sizeof(f->now) - n, ", the drive in power state %d%s",
+			 d->power_state, d->power_state ? " now" : "");
+	BETTER(f, "0 (APST off)");
+	if (d->apst_latency_us > 0 && has(d->controller))
 		FIX(f, "echo 0 > /sys/class/nvme/%s/power/pm_qos_latency_tolerance_us"
 		    "  # lasting: nvme_core.default_ps_max_latency_us=0 on the kernel command line",
 		    d->controller);
-	} else if (d->apst_latency_us > 0 || (d->apst_latency_us < 0 && mod > 0)) {
-		if (!(f = add(l, CHECK_APST, c->i)))
-			return;
-		if (d->apst_latency_us > 0)
-			apst_now(f, d->apst_latency_us);
-		else
-			NOW(f, "default_ps_max_latency_us=%lld", (long long)mod);
-		BETTER(f, "0 (APST off)");
+	else
 		FIX(f, GRUB_FIX("nvme_core.default_ps_max_latency_us=0"));
-	}
 }
 
 static void rule_link(struct list *l, const struct dev_ctx *c)

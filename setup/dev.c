@@ -244,6 +244,7 @@ static void hardware(const struct setup_at *at, const char *ddir, struct setup_d
 		if (!setup_read_int(at->sys, &node, "class/nvme/%s/numa_node", d->controller))
 			d->numa_node = node < 0 ? -1 : node;
 		apst(at, d);
+		setup_nvme_power(at, d);
 	} else {
 		pci_of(ddir, d->pci, sizeof(d->pci));
 	}
@@ -275,6 +276,7 @@ static void unknown(struct setup_dev *d)
 	d->link_gts = d->link_max_gts = -1;
 	d->link_width = d->link_max_width = -1;
 	d->apst_latency_us = -1;
+	d->power_state = d->apst_enabled = -1;
 }
 
 int setup_dev_read(const struct setup_roots *r, const char *path, struct setup_dev *out)

@@ -107,6 +107,10 @@ struct setup_dev {
 	int64_t apst_latency_us;	/* CTRL/power/pm_qos_latency_tolerance_us;
 					 * "any" (no limit) INT64_MAX; "auto"
 					 * or unreadable -1 */
+	/* the drive's own account, by admin Get Features on /dev/CTRL (live
+	 * machine, CAP_SYS_ADMIN): -1 unknown */
+	int power_state;		/* Power Management: PS now, 0 the fastest */
+	int apst_enabled;		/* Autonomous Power State Transition: 1 on */
 	unsigned nhwq;			/* hardware queues (mq/N) */
 	struct setup_hwq *hwq;		/* nhwq of them, malloc'd */
 	unsigned nirq_queues;		/* hardware queues with an interrupt */

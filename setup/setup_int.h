@@ -43,6 +43,9 @@ int setup_list(const char *root, char (**out)[SETUP_NAME_MAX], const char *fmt, 
 /* The hardware queues of the disk whose sysfs folder is ddir (relative to
  * at->sys) and, for an NVMe controller ctrl ("" none), the interrupt
  * vector of each: d->nhwq, d->hwq, d->nirq_queues. 0 or -ENOMEM. */
+/* The drive's power state and APST enable (setup/nvme_admin.c): set in d
+ * where the live controller answers, else left unknown. */
+void setup_nvme_power(const struct setup_at *at, struct setup_dev *d);
 int setup_hwq_read(const struct setup_at *at, const char *ddir, const char *ctrl,
 		   struct setup_dev *d);
 

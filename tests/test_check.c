@@ -102,6 +102,7 @@ static void good_dev(struct setup_dev *d, struct setup_hwq *q, unsigned ctrl)
 	d->link_gts = d->link_max_gts = 16;
 	d->link_width = d->link_max_width = 4;
 	d->apst_latency_us = 0;
+	d->power_state = d->apst_enabled = -1;	/* it does not answer Get Features */
 	for (i = 0; i < NQ; i++) {
 		snprintf(q[i].cpus, sizeof(q[i].cpus), "%u", i);
 		q[i].irq = 100 + (int)(ctrl * NQ + i);
@@ -127,6 +128,7 @@ static void unknown_dev(struct setup_dev *d, bool nvme)
 	d->link_gts = d->link_max_gts = -1;
 	d->link_width = d->link_max_width = -1;
 	d->apst_latency_us = -1;
+	d->power_state = d->apst_enabled = -1;
 }
 
 static void reset(void)
@@ -451,6 +453,21 @@ static void test_apst(void)
 	devs[0].apst_latency_us = 0;
 	mach.nvme_ps_max_latency_us = 100000;
 	NONE();
+	/* the drive's own word wins over both: on, with the limit at 0 */
+	devs[0].apst_enabled = 1;
+	devs[0].power_state = 3;
+	f = ONE(CHECK_APST);
+	TEXT(f, now, "APST on in the drive, the drive in power state 3 now");
+	HOLDS(f, fix, "nvme_core.default_ps_max_latency_us=0");
+	/* off in the drive, whatever the kernel's limit */
+	devs[0].apst_enabled = 0;
+	devs[0].apst_latency_us = 100000;
+	NONE();
+	/* its power state is said beside the kernel's limit */
+	devs[0].apst_enabled = 1;
+	devs[0].power_state = 0;
+	f = ONE(CHECK_APST);
+	TEXT(f, now, "pm_qos_latency_tolerance_us 100000, the drive in power state 0");
 }
 
 static void test_link(void)
