@@ -62,11 +62,46 @@ expect_fact() {
 	return 1
 }
 
+# The guest's account as JSON, one object per drive: its disk, PCI
+# function, IOMMU domain and IO queue vectors in queue order, in the shape
+# of check's setup record ({name, pci, iommu_type, queues: [{irq, irq_cpus}]}).
+facts_json() {
+	jq -Rn '[inputs | split(" ")] as $l
+		| [$l[] | select(.[0] == "drive") | . as $d
+			| {serial: $d[1], name: $d[2], pci: $d[4], iommu_type: $d[5],
+			   queues: [$l[] | select(.[0] == "irq" and .[1] == $d[1])
+				| {irq: (.[3] | tonumber), irq_cpus: .[4]}]}]' "$VM_OUT/facts"
+}
+
+# check_json STEP WHAT FILTER [jq args]: STEP is a check report whose
+# setup record says what the guest says of each device it lists (its PCI
+# function, IOMMU domain, and each vector in queue order with where it
+# lands), and which holds FILTER, where $f.SERIAL is the guest's account
+# of drive SERIAL.
+check_json() {
+	local name=$1 what=$2 filter=$3 facts
+	shift 3
+	facts=$(facts_json)
+	vm_jq "$name" "$what: the setup record is the guest's sysfs and /proc/irq" '
+		.schema == "iostorm/1" and .command == "check" and (.setup.devices | length > 0)
+		and all(.setup.devices[]; . as $s | [$facts[] | select(.name == $s.name)]
+			| length == 1 and (.[0] | $s.pci == .pci and $s.iommu_type == .iommu_type
+				and $s.irq_queues == (.queues | length)
+				and [$s.hw_queues[] | {irq, irq_cpus}] == .queues))' \
+		--argjson facts "$facts" &&
+		vm_jq "$name" "$what" "(reduce \$facts[] as \$d ({}; .[\$d.serial] = \$d)) as \$f | $filter" \
+			--argjson facts "$facts" "$@"
+}
+
 # ---- a strict IOMMU, one drive with a single IO queue
 VM_LAYOUT=iommu-strict
 guest strict <<'GUEST'
 keep cmdline cat /proc/cmdline
 keep facts facts
+step check iostorm check --json -
+step text iostorm check
+step jobs iostorm check --jobs-per-device 2 --json - $(dev nva) $(dev nvq)
+step run iostorm run -q --time 1 --ramp 0.3 --qd 8 --json - $(dev nva) $(dev nvq)
 GUEST
 vm_boot 7.2 iommu-strict <"$T_DIR/strict.sh" || t_done
 grep -qw 'iommu.strict=1' "$VM_OUT/cmdline" ||
@@ -83,12 +118,58 @@ case $(fact cpu nvq 1) in
 0|1) ;;
 *) check_fail "iommu-strict: nvq's vector lands on '$(fact cpu nvq 1)', want one CPU" ;;
 esac
+vm_expect_ok run "iostorm run through a strict IOMMU" &&
+	vm_jq run "iostorm run through a strict IOMMU" \
+		'.devices | length == 2 and all(.[]; .ios > 0 and .errors == 0)'
+
+# Every NVMe namespace when no target is given. Both drives are strict;
+# nvq's one vector takes every completion on one CPU, which nva's vectors
+# share: one_cpu_irqs names that CPU. One worker a drive has a queue of
+# its own on each, so no few_queues.
+[ "$(vm_rc check)" = 3 ] || { check_fail "check on iommu-strict: exit $(vm_rc check), want 3"; vm_show check; }
+check_json check "check on iommu-strict" '
+	def on(k): [.findings[] | select(.kind == k)];
+	(.setup.devices | length == 2)
+	and (on("iommu_strict") | map(.device) | sort) == ([$f.nva.name, $f.nvq.name] | sort)
+	and all(on("iommu_strict")[]; .scope == "device" and .now == "DMA (strict)"
+		and (.fix | test("iommu=pt")) and (.cost | type == "string")
+		and (.cost_source | type == "string"))
+	and on("iommu_lazy") == []
+	and (on("one_cpu_irqs") | length == 1 and .[0].device == $f.nvq.name
+		and (.[0].now | test("\\bCPU \($f.nvq.queues[0].irq_cpus)$")))
+	and on("few_queues") == []'
+# the text: a paragraph per finding, the strict domain and the CPU named
+if [ "$(vm_rc text)" != 3 ]; then
+	check_fail "check text on iommu-strict: exit $(vm_rc text), want 3"
+	vm_show text
+else
+	for d in "$(fact disk nva)" "$(fact disk nvq)"; do
+		grep -qw "$d" "$VM_OUT/text.out" || { check_fail "check text: $d is not named"; vm_show text; }
+	done
+	[ "$(grep -c 'DMA (strict)' "$VM_OUT/text.out")" -eq 2 ] ||
+		{ check_fail "check text: want the strict domain twice, one per drive"; vm_show text; }
+	grep -E "^$(fact disk nvq) .*one_cpu_irqs: .* lands on CPU $(fact cpu nvq 1)([^0-9]|\$)" "$VM_OUT/text.out" >/dev/null ||
+		{ check_fail "check text: nvq's interrupt CPU ($(fact cpu nvq 1)) is not named"; vm_show text; }
+	n=$(jq '.findings | length' "$VM_OUT/check.out" 2>/dev/null)
+	tail -n 1 "$VM_OUT/text.out" | grep -q "^$n settings cost IOPS" ||
+		{ check_fail "check text: its last line does not count the JSON's $n findings"; vm_show text; }
+fi
+# two workers a drive: nvq's one queue is too few, nva's two are not
+[ "$(vm_rc jobs)" = 3 ] || { check_fail "check --jobs-per-device 2: exit $(vm_rc jobs), want 3"; vm_show jobs; }
+check_json jobs "check --jobs-per-device 2 on iommu-strict" '
+	[.findings[] | select(.kind == "few_queues")]
+	| length == 1 and .[0].device == $f.nvq.name and (.[0].now | test("^1 interrupt queues? for 2 workers$"))'
 
 # ---- passthrough, two nodes, nvd's single vector on one of them
 VM_LAYOUT=iommu-pt
 guest pt <<'GUEST'
 keep cmdline cat /proc/cmdline
 keep facts facts
+step check iostorm check --json -
+# a worker on the CPU nvd's interrupt lands on, and one on the other node's
+c=$(irq_cpu nvd)
+step local iostorm check --cpus "$c" --json - $(dev nvd)
+step remote iostorm check --cpus $((1 - c)) --json - $(dev nvd)
 GUEST
 vm_boot 7.2 iommu-pt <"$T_DIR/pt.sh" || t_done
 grep -qw 'iommu.passthrough=1' "$VM_OUT/cmdline" ||
@@ -98,4 +179,32 @@ for d in nva nvd; do
 done
 expect_fact irqs nva 2
 expect_fact irqs nvd 1
+
+# Passthrough: no IOMMU finding, the record says identity. Without --cpus
+# nvd's worker runs on its own node, node 1 (CPU 1): remote exactly when
+# its vector landed on CPU 0.
+c=$(fact cpu nvd 1)
+case $c in
+0|1) ;;
+*) check_fail "iommu-pt: nvd's vector lands on '$c', want CPU 0 or 1"; c=0 ;;
+esac
+vm_rc check | grep -qxE '0|3' || { check_fail "check on iommu-pt: exit $(vm_rc check), want 0 or 3"; vm_show check; }
+check_json check "check on iommu-pt" '
+	def on(k): [.findings[] | select(.kind == k)];
+	(.setup.devices | length == 2) and all(.setup.devices[]; .iommu_type == "identity")
+	and on("iommu_strict") == [] and on("iommu_lazy") == []
+	and (on("irq_remote") | map(.device)) == (if $c == "0" then [$f.nvd.name] else [] end)' --arg c "$c"
+# a worker on the CPU the vector lands on takes it locally; one on the
+# other node is remote, and the finding names both nodes; where the vector
+# is on nvd's own node, the way back is a worker there (--cpus 1)
+vm_rc local | grep -qxE '0|3' || { check_fail "check --cpus $c: exit $(vm_rc local), want 0 or 3"; vm_show local; }
+check_json local "check --cpus $c (nvd's interrupt CPU)" \
+	'.setup.devices | length == 1' &&
+	vm_jq local "check --cpus $c (nvd's interrupt CPU)" 'all(.findings[]; .kind != "irq_remote")'
+[ "$(vm_rc remote)" = 3 ] || { check_fail "check --cpus $((1 - c)): exit $(vm_rc remote), want 3"; vm_show remote; }
+check_json remote "check --cpus $((1 - c)) (the other node)" '
+	[.findings[] | select(.kind == "irq_remote")]
+	| length == 1 and .[0].device == $f.nvd.name and .[0].scope == "device"
+		and .[0].now == "CPUs \($o) (node \($o)) take their interrupts on node \($c)"
+		and (if $c == "1" then .[0].fix == "--cpus 1" else true end)' --arg c "$c" --arg o "$((1 - c))"
 t_done
