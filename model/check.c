@@ -424,7 +424,8 @@ static void rule_few_queues(struct list *l, const struct dev_ctx *c)
 	/* polled with no poll queue at all is no_poll_queues */
 	if (!q || q >= c->workers || !(f = add(l, CHECK_FEW_QUEUES, c->i)))
 		return;
-	NOW(f, "%u %s queues for %u workers", q, c->ask->poll ? "poll" : "interrupt",
+	NOW(f, "%u %s queue%s for %u workers", q, c->ask->poll ? "poll" : "interrupt",
+	    q == 1 ? "" : "s",
 	    c->workers);
 	BETTER(f, "a queue per worker (%u)", c->workers);
 	if (c->ask->poll)
@@ -471,30 +472,30 @@ static bool cpu_shared(const struct dev_ctx *c, int cpu)
 	return false;
 }
 
+/* nvme's IO queue vectors are managed: the kernel spreads them over the
+ * CPUs when the driver probes the drive, and /proc/irq/N/smp_affinity_list
+ * refuses a write to them (EPERM, seen on 6.12 and 7.2), so no fix may
+ * tell a user to move one. */
+#define MANAGED_NOTE_BARE "the kernel places nvme's queue vectors: /proc/irq refuses to move them"
+#define MANAGED_NOTE "# polled queues take no interrupt; " MANAGED_NOTE_BARE
+
 static void rule_one_cpu_irqs(struct list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
-	const struct setup_hwq *h = NULL;
 	struct check_finding *f;
 	int cpu = one_irq_cpu(d);
-	unsigned q;
 
 	if (cpu < 0 || (c->workers < 2 && !cpu_shared(c, cpu)))
 		return;
 	if (!(f = add(l, CHECK_ONE_CPU_IRQS, c->i)))
 		return;
-	/* the first queue meant for other CPUs names the fix */
-	for (q = 0; q < d->nhwq && !h; q++)
-		if (d->hwq[q].irq >= 0 && has(d->hwq[q].cpus) &&
-		    only_cpu(d->hwq[q].cpus) != cpu)
-			h = &d->hwq[q];
 	NOW(f, "every queue's interrupt lands on CPU %d", cpu);
 	BETTER(f, "each queue's interrupt on its own CPUs");
-	if (h)
-		FIX(f, "echo %s > /proc/irq/%d/smp_affinity_list"
-		    "  # and each queue's vector to its mq/N/cpu_list", h->cpus, h->irq);
+	if (d->io_poll == 1)
+		FIX(f, "--completion poll  " MANAGED_NOTE);
 	else
-		FIX(f, "--jobs-per-device 1  # one queue takes every interrupt: see few_queues");
+		FIX(f, "--jobs-per-device 1  # or poll queues (no_poll_queues) and --completion poll; "
+		    MANAGED_NOTE_BARE);
 }
 
 /* The queue with an interrupt whose CPUs hold cpu, or NULL. */
@@ -586,8 +587,10 @@ static void rule_irq_remote(struct list *l, const struct dev_ctx *c)
 	BETTER(f, "each worker's queue interrupts its own node");
 	if (*glist)
 		FIX(f, "--cpus %s", glist);
+	else if (c->d->io_poll == 1)
+		FIX(f, "--completion poll  " MANAGED_NOTE);
 	else
-		FIX(f, "echo %s > /proc/irq/%d/smp_affinity_list", rlist, first->irq);
+		FIX(f, "poll queues (no_poll_queues), then --completion poll  " MANAGED_NOTE);
 }
 
 static void dev_rules(struct list *l, const struct dev_ctx *c)

@@ -56,6 +56,11 @@ check_fx "$fx/setup-onequeue" --jobs-per-device 2
 for k in few_queues irq_remote one_cpu_irqs apst; do
 	has_kind nvme1n1 $k || check_fail "one-queue fixture: no $k finding in '$(kinds_of nvme1n1)'"
 done
+jq -e '.findings[] | select(.kind == "few_queues") | .now == "1 interrupt queue for 2 workers"' \
+	"$T_DIR/fx.json" >/dev/null || check_fail "one-queue fixture: few_queues does not count its one queue"
+jq -e '[.findings[] | select(.kind == "one_cpu_irqs" or .kind == "irq_remote") | .fix
+	| test("smp_affinity") | not] | all' "$T_DIR/fx.json" >/dev/null ||
+	check_fail "one-queue fixture: a fix moves an nvme vector, which the kernel refuses"
 jq -e '.findings[] | select(.kind == "irq_remote") | .now | test("node 1")' "$T_DIR/fx.json" \
 	>/dev/null || check_fail "one-queue fixture: irq_remote does not name node 1"
 jq -e '.setup.devices[0] | .irq_queues == 1 and .hw_queues[0].irq_cpus == "2"
