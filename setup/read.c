@@ -125,18 +125,24 @@ int setup_parse_i64(const char *s, int64_t *out)
 	return 0;
 }
 
-int setup_read_i64(const char *root, int64_t *out, const char *fmt, ...)
+/* The integer in the first line of <root>/<fmt...>: 0 or -errno. */
+static int vread_i64(const char *root, int64_t *out, const char *fmt, va_list ap)
 {
 	char buf[64];
+	int ret = vread(root, buf, sizeof(buf), fmt, ap);
+
+	return ret ? ret : setup_parse_i64(buf, out);
+}
+
+int setup_read_i64(const char *root, int64_t *out, const char *fmt, ...)
+{
 	int64_t v;
 	va_list ap;
 	int ret;
 
 	va_start(ap, fmt);
-	ret = vread(root, buf, sizeof(buf), fmt, ap);
+	ret = vread_i64(root, &v, fmt, ap);
 	va_end(ap);
-	if (!ret)
-		ret = setup_parse_i64(buf, &v);
 	if (!ret)
 		*out = v;
 	return ret;
@@ -144,16 +150,13 @@ int setup_read_i64(const char *root, int64_t *out, const char *fmt, ...)
 
 int setup_read_int(const char *root, int *out, const char *fmt, ...)
 {
-	char buf[64];
 	int64_t v;
 	va_list ap;
 	int ret;
 
 	va_start(ap, fmt);
-	ret = vread(root, buf, sizeof(buf), fmt, ap);
+	ret = vread_i64(root, &v, fmt, ap);
 	va_end(ap);
-	if (!ret)
-		ret = setup_parse_i64(buf, &v);
 	if (!ret && (v < INT_MIN || v > INT_MAX))
 		ret = -ERANGE;
 	if (!ret)
