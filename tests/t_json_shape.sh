@@ -107,7 +107,8 @@ if [ -n "$loop" ]; then
 	lq=/sys/block/${loop#/dev/}/queue
 	T_SYSFS+=("$lq/iostats $(cat "$lq/iostats")")
 	echo 1 >"$lq/iostats" || fail "cannot set iostats on $loop"
-	report "check --measure" 3 check --measure --rounds 1 --time 100ms --ramp 0 --qd 2 "$loop"
+	IOSTORM_JOURNAL=$T_DIR/settings.journal \
+		report "check --measure" 3 check --measure --rounds 1 --time 100ms --ramp 0 --qd 2 "$loop"
 else
 	printf '%s\t%s\n' '^measured' 'check --measure needs root and a loop device' >>"$T_DIR/unseeable"
 fi
