@@ -154,9 +154,13 @@ jq -e --arg d "$name" '.setup.devices[0].name == $d and .setup.devices[0].queue.
 	"$T_DIR/run.json" >/dev/null || check_fail "run's report has no setup record of $loop"
 
 # saturate says it once too, before its first step, and not with -q
-run_iostorm saturate --time 200ms --ramp 0 --qd 2 "$loop"
+run_iostorm saturate --time 200ms --ramp 0 --qd 2 --json "$T_DIR/sat.json" "$loop"
 [ "$(grep -c 'settings cost IOPS on this target' "$T_ERR")" = 1 ] ||
 	{ check_fail "saturate did not say the settings line once"; show_output; }
+# its ceiling section knows them, as check names them
+want=$(jq -c '[.findings[].kind] | unique' "$T_DIR/bad.json")
+got=$(jq -c '.ceiling.settings // [] | sort' "$T_DIR/sat.json")
+[ "$got" = "$want" ] || check_fail "saturate's ceiling.settings $got, check found $want"
 run_iostorm saturate -q --time 200ms --ramp 0 --qd 2 "$loop"
 [ "$(grep -c 'cost IOPS' "$T_ERR")" = 0 ] || check_fail "saturate -q printed the settings line"
 
