@@ -181,6 +181,11 @@ else
 	[ "$T_RC" -eq 3 ] || check_fail "machine findings left, exit $T_RC, want 3"
 fi
 
+# with nothing left to try, --measure says so and changes nothing
+IOSTORM_JOURNAL=$T_DIR/settings.journal run_iostorm check --measure --time 100ms "$loop"
+grep -q 'nothing to measure' "$T_ERR" || { check_fail "--measure on put-right settings did not say it has nothing to measure"; show_output; }
+[ ! -e "$T_DIR/settings.journal" ] || check_fail "--measure with nothing to measure left a journal"
+
 # bad input: one line, before anything
 expect_error "a missing target" 1 "no-such-file" check "$T_DIR/no-such-file"
 expect_error "a directory" 1 "not a block device" check "$T_DIR"

@@ -420,6 +420,8 @@ int cli_check_measure(const struct cli_opts *o, const struct setup_dev *devs,
 	}
 	if (m.nrows && (!o->json || strcmp(o->json, "-")))
 		print_table(&m, cli_out_text(o));
+	else if (!err && !m.nrows)
+		cli_say("--measure: nothing to measure: no target has a queue setting that costs IOPS (scheduler, iostats, nomerges, wbt)");
 	if (root && !err)
 		err = add_json(&m, root);
 	free(m.rows);
