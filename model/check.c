@@ -652,16 +652,17 @@ static void rule_cstate(struct list *l, const struct setup_machine *m)
 	    "processor.max_cstate=1 on the kernel command line", CHECK_CSTATE_MAX_US);
 }
 
-static void rule_smt(struct list *l, const struct setup_machine *m)
+/* SMT costs a run only when two of its workers share a core: placement
+ * fills one worker per core first, so only a run with more workers than
+ * cores (workers: the run's, 0 when it has no target) gets a finding. */
+static void rule_smt(struct list *l, const struct setup_machine *m, unsigned workers)
 {
 	struct check_finding *f;
 
-	if (m->smt_active != 1 || !(f = add(l, CHECK_SMT, -1)))
+	if (m->smt_active != 1 || m->cores <= 0 || workers <= (unsigned)m->cores ||
+	    !(f = add(l, CHECK_SMT, -1)))
 		return;
-	if (m->cores > 0 && m->pus > m->cores)
-		NOW(f, "on (%d CPUs on %d cores)", m->pus, m->cores);
-	else
-		NOW(f, "on");
+	NOW(f, "on, %u workers on %d cores (%d CPUs)", workers, m->cores, m->pus);
 	BETTER(f, "one worker per core");
 	FIX(f, "echo off > /sys/devices/system/cpu/smt/control"
 	    "  # or no more workers than cores: --placement local fills one per core first");
@@ -746,13 +747,13 @@ static void rule_memlock(struct list *l, const struct setup_machine *m,
 }
 
 static void machine_rules(struct list *l, const struct setup_machine *m,
-			  const struct check_ask *ask)
+			  const struct check_ask *ask, unsigned workers)
 {
 	rule_governor(l, m);
 	rule_boost(l, m);
 	rule_cstate(l, m);
 	/* the idle governor has no rule of its own: cstate names it */
-	rule_smt(l, m);
+	rule_smt(l, m, workers);
 	rule_mitigations(l, m);
 	rule_kernel(l, m, ask);
 	rule_io_uring_disabled(l, m);
@@ -776,7 +777,7 @@ int check_findings(const struct setup_machine *m, const struct setup_dev *devs,
 		dev_rules(&l, &c);
 	}
 	if (m)
-		machine_rules(&l, m, ask);
+		machine_rules(&l, m, ask, ndevs * (ask->workers_per_dev ? ask->workers_per_dev : 1));
 	if (l.err) {
 		free(l.f);
 		return l.err;

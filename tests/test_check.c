@@ -711,14 +711,23 @@ static void test_smt(void)
 
 	reset();
 	mach.smt_active = 1;
-	mach.pus = 16;
+	mach.cores = 4;
+	mach.pus = 8;
+	/* a worker per core at most: no sibling is shared */
+	ask.workers_per_dev = 4;
+	NONE();
+	ask.workers_per_dev = 5;
 	f = ONE(CHECK_SMT);
-	TEXT(f, now, "on (16 CPUs on 8 cores)");
+	TEXT(f, now, "on, 5 workers on 4 cores (8 CPUs)");
 	TEXT(f, better, "one worker per core");
 	HOLDS(f, fix, "echo off > /sys/devices/system/cpu/smt/control");
 	mach.smt_active = 0;
 	NONE();
 	mach.smt_active = -1;
+	NONE();
+	/* cores unknown: whether workers share one is too */
+	mach.smt_active = 1;
+	mach.cores = -1;
 	NONE();
 }
 
