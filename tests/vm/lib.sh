@@ -118,3 +118,27 @@ vm_jq() {
 	vm_show "$name"
 	return 1
 }
+
+# vm_check NAME WHAT [FILTER [jq args]]: step NAME ran `iostorm check ...
+# --json -` in a guest that kept its namespace count (keep ndrives
+# vm_ndrives): exit 0 without findings or 3 with some, a check report whose
+# setup record holds every namespace, each NVMe with a PCI function, and
+# findings about those devices or the machine only; then FILTER holds.
+vm_check() {
+	local name=$1 what=$2 rc n
+	shift 2
+	rc=$(vm_rc "$name")
+	n=$(cat "$VM_OUT/ndrives" 2>/dev/null || echo -1)
+	case $rc in
+	0 | 3) ;;
+	*) check_fail "$what: exit $rc, want 0 or 3"; vm_show "$name"; return 1 ;;
+	esac
+	vm_jq "$name" "$what: the report and its setup record" '
+		.command == "check" and (.setup.devices | length == $n)
+		and all(.setup.devices[]; .nvme == true and (.pci | type == "string"))
+		and ([.setup.devices[].name] as $names
+		     | all(.findings[]; .device == null or (.device as $d | $names | index($d))))
+		and ((.findings | length > 0) == ($rc == 3))' --argjson n "$n" --argjson rc "$rc" ||
+		return 1
+	[ $# -eq 0 ] || vm_jq "$name" "$what" "$@"
+}

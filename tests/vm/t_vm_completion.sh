@@ -18,6 +18,10 @@ step auto_irq iostorm run $q --completion auto $(dev nvd)
 step auto_mixed iostorm run $q --completion auto $(dev nva) $(dev nvd)
 step nopq_poll iostorm run $q --completion poll $(dev nvd)
 step nopq_hybrid iostorm run $q --completion hybrid $(dev nvd)
+keep ndrives vm_ndrives
+keep nvd basename $(dev nvd)
+step check iostorm check --completion poll --json -
+step check_hybrid iostorm check --completion hybrid --json -
 GUEST
 
 [ "$(cat "$VM_OUT/io_poll" 2>/dev/null | tr '\n' ' ')" = "1 0 " ] ||
@@ -42,16 +46,27 @@ vm_expect_ok auto_mixed "auto, one drive without poll queue" &&
 vm_expect_error nopq_poll "poll without poll queues" 1 'has no poll queues: load the nvme driver with poll_queues=N'
 vm_expect_error nopq_hybrid "hybrid without poll queues" 1 'has no poll queues: load the nvme driver with poll_queues=N'
 
+# check, for a polled run: no poll queue on nvd alone; hybrid is no
+# kernel finding on 7.2
+vm_check check "check --completion poll on two-node" \
+	'[.findings[] | select(.kind == "no_poll_queues") | .device] == [$d]' --arg d "$(cat "$VM_OUT/nvd")"
+vm_check check_hybrid "check --completion hybrid on 7.2" 'all(.findings[]; .kind != "kernel")'
+
 vm_boot 7.2 no-poll <<'GUEST' || t_done
 q="-q --time 1 --ramp 0.3 --qd 8 --json -"
 keep io_poll cat /sys/block/$(basename $(dev nva))/queue/io_poll
 step auto iostorm run $q --completion auto $(dev nva) $(dev nvb)
 step poll iostorm run $q --completion poll $(dev nva)
 step hybrid iostorm run $q --completion hybrid $(dev nvb)
+keep ndrives vm_ndrives
+step check iostorm check --completion poll --json -
 GUEST
 [ "$(cat "$VM_OUT/io_poll")" = 0 ] || check_fail "no-poll: io_poll is $(cat "$VM_OUT/io_poll"), want 0"
 vm_expect_ok auto "no-poll: auto" &&
 	vm_jq auto "no-poll: auto" "$ok_run" --arg m irq --argjson n 2
 vm_expect_error poll "no-poll: poll" 1 'has no poll queues: load the nvme driver with poll_queues=N'
 vm_expect_error hybrid "no-poll: hybrid" 1 'has no poll queues: load the nvme driver with poll_queues=N'
+vm_check check "no-poll: check --completion poll names every drive" '
+	([.findings[] | select(.kind == "no_poll_queues") | .device] | sort)
+	== ([.setup.devices[].name] | sort) and .setup.machine.nvme.poll_queues == 0'
 t_done

@@ -10,6 +10,8 @@ q="-q --time 2 --ramp 0.5 --qd 8 --json -"
 keep uname uname -r
 step poll iostorm run $q --completion poll $(dev nva) $(dev nvc)
 step hybrid iostorm run $q --completion hybrid $(dev nva)
+keep ndrives vm_ndrives
+step check iostorm check --completion hybrid --json -
 GUEST
 
 grep -q '^6\.12\.' "$VM_OUT/uname" || check_fail "the guest runs $(cat "$VM_OUT/uname"), not 6.12"
@@ -17,4 +19,7 @@ vm_expect_ok poll "--completion poll on 6.12" &&
 	vm_jq poll "--completion poll on 6.12" '.config.completion_used == "poll"
 		and (.devices | length == 2) and all(.devices[]; .ios > 0 and .errors == 0)'
 vm_expect_error hybrid "--completion hybrid on 6.12" 1 'hybrid polling needs Linux 6\.13 or newer'
+vm_check check "check --completion hybrid on 6.12: the kernel finding" '
+	[.findings[] | select(.kind == "kernel") | .scope] == ["machine"]
+	and (.setup.machine.kernel | startswith("6.12."))'
 t_done

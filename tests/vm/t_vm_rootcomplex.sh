@@ -15,7 +15,10 @@ vm_need
 vm_boot 7.2 one-node-2hb <<'GUEST' || t_done
 step topo iostorm topo --json -
 step plan iostorm plan --drive-iops 1m --host-bridge-bw 150m --json -
+keep ndrives vm_ndrives
+step check iostorm check --json -
 GUEST
+vm_check check "check on one-node-2hb"
 if vm_expect_ok topo "topo on one-node-2hb"; then
 	vm_jq topo "one node, two host bridges: the root-complex finding" '
 		(.devices | length == 3)

@@ -39,7 +39,10 @@ fi
 vm_boot 7.2 all-on-node1 <<'GUEST' || t_done
 step topo iostorm topo --json -
 step text iostorm topo
+keep ndrives vm_ndrives
+step check iostorm check --json -
 GUEST
+vm_check check "check on all-on-node1" 'all(.setup.devices[]; .numa_node == 1)'
 if vm_expect_ok topo "topo on all-on-node1"; then
 	vm_jq topo "all-on-node1: every drive on node 1" '
 		(.devices | length == 3) and all(.devices[]; .numa_nodes == [1])'
@@ -55,7 +58,12 @@ step topo iostorm topo --json -
 step text iostorm topo
 keep head basename $(dev nvm)
 keep paths ls /sys/block/$(basename $(dev nvm))/multipath
+keep ndrives vm_ndrives
+step check iostorm check --json -
 GUEST
+# a multipath namespace is checked once, as its head
+vm_check check "check on multipath" '[.setup.devices[].name] | index($h) != null' \
+	--arg h "$(cat "$VM_OUT/head")"
 if vm_expect_ok topo "topo on multipath"; then
 	head=$(cat "$VM_OUT/head")
 	vm_jq topo "multipath: the head once, with both paths and their nodes" '
