@@ -207,4 +207,23 @@ check_json remote "check --cpus $((1 - c)) (the other node)" '
 	| length == 1 and .[0].device == $f.nvd.name and .[0].scope == "device"
 		and .[0].now == "CPUs \($o) (node \($o)) take their interrupts on node \($c)"
 		and (if $c == "1" then .[0].fix == "--cpus 1" else true end)' --arg c "$c" --arg o "$((1 - c))"
+
+# ---- lazy (iommu.strict=0): DMA-FQ, the cheaper of the two translated
+# domains, named iommu_lazy and not iommu_strict
+VM_LAYOUT=iommu-lazy
+guest lazy <<'GUEST'
+keep cmdline cat /proc/cmdline
+keep facts facts
+step check iostorm check --json -
+GUEST
+vm_boot 7.2 iommu-lazy <"$T_DIR/lazy.sh" || t_done
+grep -qw 'iommu.strict=0' "$VM_OUT/cmdline" ||
+	check_fail "iommu-lazy: the guest's command line lacks iommu.strict=0: $(cat "$VM_OUT/cmdline")"
+expect_fact iommu nva DMA-FQ
+[ "$(vm_rc check)" = 3 ] || { check_fail "check on iommu-lazy: exit $(vm_rc check), want 3"; vm_show check; }
+check_json check "check on iommu-lazy" '
+	def on(k): [.findings[] | select(.kind == k)];
+	.setup.devices[0].iommu_type == "DMA-FQ" and on("iommu_strict") == []
+	and (on("iommu_lazy") | length == 1 and .[0].device == $f.nva.name
+		and (.[0].fix | test("iommu=pt")))'
 t_done
