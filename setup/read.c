@@ -127,6 +127,9 @@ int setup_parse_i64(const char *s, int64_t *out)
 
 /* The integer in the first line of <root>/<fmt...>: 0 or -errno. */
 static int vread_i64(const char *root, int64_t *out, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static int vread_i64(const char *root, int64_t *out, const char *fmt, va_list ap)
 {
 	char buf[64];
 	int ret = vread(root, buf, sizeof(buf), fmt, ap);

@@ -70,7 +70,7 @@ same_settings() {
 start_measure() {
 	local out=$1 err=$2 i
 	shift 2
-	"$IOSTORM" check --measure --rounds 1 --time 8s --ramp 0 --qd 1 "$@" "$dev" \
+	"$IOSTORM" check --measure --rounds 1 --time 5s --ramp 0 --qd 1 "$@" "$dev" \
 		>"$out" 2>"$err" </dev/null &
 	T_PID=$!
 	for ((i = 0; i < 600; i++)); do
