@@ -95,6 +95,131 @@ grep -qF "set output '/tmp/iostorm-plot-pwned'" "$T_DIR/report-hostile.svg" ||
 grep -qF '\x0a' "$T_DIR/report-hostile.svg" ||
 	check_fail "hostile report: the newline is not shown as \\x0a"
 
+# ---- compare: per row IOPS and p99, each side a bar at its center with
+# its interval, a '*' over a significant change; every figure the report's
+if command -v jq >/dev/null; then
+	make_data_file cf 16
+	q=(-q --time 300ms --ramp 50ms)
+	ca=$T_DIR/ca.json cb=$T_DIR/cb.json cc=$T_DIR/cc.json cd=$T_DIR/cd.json
+	for x in "$ca --repeat 3" "$cb --repeat 3 --qd 8" "$cc --repeat 2 --qd 4" "$cd"; do
+		# shellcheck disable=SC2086
+		run_iostorm run "${q[@]}" --json $x "$cf"
+		[ "$T_RC" -eq 0 ] || { show_output; fail "run --json $x: exit $T_RC"; }
+	done
+	run_iostorm compare --force "$ca" "$cb" "$cc" --json "$T_DIR/cmp.json"
+	[ "$T_RC" -eq 0 ] || { show_output; fail "compare A B C: exit $T_RC"; }
+	run_iostorm compare --force "$ca" "$cd" --json "$T_DIR/cmp1.json"
+	[ "$T_RC" -eq 0 ] || { show_output; fail "compare A D: exit $T_RC"; }
+	run_iostorm compare --force "$cd" "$ca" --json "$T_DIR/cmp1b.json"
+	[ "$T_RC" -eq 0 ] || { show_output; fail "compare D A: exit $T_RC"; }
+	# gnuplot that keeps the script it was given ($GP_SCRIPT is its own)
+	gp=$(command -v gnuplot)
+	# shellcheck disable=SC2016
+	printf '#!/bin/sh\ntee "$GP_SCRIPT" | exec %q\n' "$gp" >"$T_DIR/gptee"
+	chmod +x "$T_DIR/gptee"
+
+	# block GP NAME: the datablock $NAME of script GP, one row a line
+	block() {
+		awk -v b="\$$2" '$1 == b && $2 == "<<" { on = 1; next } on && $1 == "EOD" { exit } on' "$1"
+	}
+	# sides JSON METRIC SCALE S: side S's "center lo hi" per drawn row,
+	# from the report: the base's (S 0) or comparison S-1's new side
+	sides() {
+		jq -r --arg m "$2" --argjson k "$3" --argjson s "$4" '
+			def v: if . == null then "nan" else . * $k end;
+			(if $s == 0 then .comparisons[0] else .comparisons[$s - 1] end) as $c
+			| $c.rows[:12][] | .metrics[] | select(.metric == $m)
+			| (if $s == 0 then .base else .new end)
+			| "\(.center | v) \(.ci[0] | v) \(.ci[1] | v)"' "$1"
+	}
+	# same_numbers A B: the same numbers, each to 1e-6 of the other (nan: nan)
+	same_numbers() {
+		[ "$(wc -l <"$1")" -eq "$(wc -l <"$2")" ] && [ -s "$1" ] &&
+			paste -d' ' "$1" "$2" | awk '{ n = NF / 2
+				for (i = 1; i <= n; i++) {
+					a = $i; b = $(i + n)
+					if ((a == "nan") != (b == "nan")) exit 1
+					if (a != "nan" && (a - b > 1e-6 * (b < 0 ? -b : b) + 1e-9 || b - a > 1e-6 * (b < 0 ? -b : b) + 1e-9)) exit 1
+				} }'
+	}
+	# check_sides JSON SIDES: the script's datablocks hold each side's
+	# center and interval of IOPS and p99 (us) as the report has them
+	check_sides() {
+		local j=$1 s m k name
+		for ((s = 0; s < $2; s++)); do
+			for m in "iops 1" "lat_p99_ns 0.001"; do
+				read -r name k <<<"$m"
+				block "$T_DIR/cmp.gp" "$name$s" | cut -d' ' -f2- >"$T_DIR/got"
+				sides "$j" "$name" "$k" "$s" >"$T_DIR/want"
+				same_numbers "$T_DIR/got" "$T_DIR/want" ||
+					check_fail "compare $(basename "$j"): side $s's $name: drawn [$(tr '\n' ' ' <"$T_DIR/got")], the report [$(tr '\n' ' ' <"$T_DIR/want")]"
+			done
+		done
+	}
+	# plot_cmp JSON SERIES: plotted (its script kept in cmp.gp), parses, SERIES
+	plot_cmp() {
+		rm -f "$T_DIR/cmp.gp"
+		GP_SCRIPT=$T_DIR/cmp.gp IOSTORM_GNUPLOT=$T_DIR/gptee check_svg "$1" "$2"
+		svg=$T_DIR/$(basename "$1" .json).svg
+	}
+
+	# three reports: each side's bar and error bars in 2 panels
+	plot_cmp "$T_DIR/cmp.json" 12
+	check_png "$T_DIR/cmp.json" 2
+	check_sides "$T_DIR/cmp.json" 3
+	key=$(jq -r '.comparisons[0].rows[0].key' "$T_DIR/cmp.json")
+	grep -qF "<text>$key</text>" "$svg" || check_fail "compare: the row $key is not drawn"
+	for f in "base: $ca" "$cb" "$cc"; do
+		[ "$(grep -cF "<text>$f</text>" "$svg")" -eq 2 ] ||
+			check_fail "compare: '$f' is not in both panels' legend"
+	done
+	# a '*' for each significant change of IOPS and p99, whatever this run's are
+	want=$(jq '[.comparisons[].rows[:12][].metrics[] | select(.metric == "iops" or .metric == "lat_p99_ns")
+		| select(.test.significant == true)] | length' "$T_DIR/cmp.json")
+	n=$(grep -c '<text>\*</text>' "$svg")
+	[ "$n" -eq "$want" ] || check_fail "compare: $n marks drawn, $want changes significant"
+	# only the second report's IOPS significant: one mark, over its bar
+	jq '.comparisons[].rows[].metrics[] |= (if .test then .test.significant = false else . end)
+		| .comparisons[1].rows[0].metrics[0].test.significant = true' "$T_DIR/cmp.json" >"$T_DIR/sig.json"
+	plot_cmp "$T_DIR/sig.json" 12
+	read -r x _ _ hi <<<"$(block "$T_DIR/cmp.gp" iops2)"
+	marks=$(grep "^set label '\*'" "$T_DIR/cmp.gp")
+	[ "$(grep -c '<text>\*</text>' "$svg")" -eq 1 ] && [ "$(wc -l <<<"$marks")" -eq 1 ] &&
+		awk -v x="$x" -v hi="$hi" '{ sub(",", "", $5); if ($5 != x || $6 <= hi) exit 1 }' <<<"$marks" ||
+		check_fail "compare: the one significant change (report 3's IOPS, x $x, CI to $hi) is marked: [$marks]"
+
+	# one repeat on a side: its bar without error bars
+	plot_cmp "$T_DIR/cmp1.json" 6
+	check_sides "$T_DIR/cmp1.json" 2
+	plot_cmp "$T_DIR/cmp1b.json" 6
+	check_sides "$T_DIR/cmp1b.json" 2
+	grep -qF "<text>base: $cd</text>" "$svg" || check_fail "compare D A: no 'base: $cd' in the legend"
+
+	# 20 rows: the first 12 drawn, and the title says so
+	jq '.comparisons = [.comparisons[0] | .rows |= [range(20) as $i | .[0] | .key = "row\($i)"]]' \
+		"$T_DIR/cmp.json" >"$T_DIR/rows.json"
+	plot_cmp "$T_DIR/rows.json" 8
+	grep -qF 'first 12 of 20 rows' "$svg" || check_fail "compare, 20 rows: the title does not say 12 of 20"
+	grep -qF '<text>row11</text>' "$svg" && ! grep -qF '<text>row12</text>' "$svg" ||
+		check_fail "compare, 20 rows: not rows 0 to 11 drawn"
+	check_sides "$T_DIR/rows.json" 2
+
+	# a hostile row key and file name are text
+	rm -f "$pwned"
+	jq --arg p "$pwned" '.comparisons[0].rows[0].key = "x'"'"'\nsystem(\"touch \($p)\")\n'"'"'"
+		| .comparisons[0].file = "`touch \($p)`"' "$T_DIR/cmp.json" >"$T_DIR/hostile-cmp.json"
+	plot_cmp "$T_DIR/hostile-cmp.json" 12
+	[ -e "$pwned" ] && { rm -f "$pwned"; check_fail "hostile compare: a key's command ran"; }
+	grep -qF "\`touch $pwned\`" "$svg" || check_fail "hostile compare: the file name is not drawn as text"
+
+	# nothing to draw: no row with IOPS, no comparison
+	jq 'del(.comparisons[].rows[].metrics[] | select(.metric == "iops"))' "$T_DIR/cmp.json" >"$T_DIR/noiops.json"
+	expect_error "compare without IOPS" 1 'noiops.json: nothing to plot: no row with IOPS' \
+		plot -o "$T_DIR/noiops.svg" "$T_DIR/noiops.json"
+	jq '.comparisons = []' "$T_DIR/cmp.json" >"$T_DIR/nocmp.json"
+	expect_error "compare without comparisons" 1 'nothing to plot' plot -o "$T_DIR/nocmp.svg" "$T_DIR/nocmp.json"
+fi
+
 # bad input: one line; 2 for no report plot draws, 1 for runtime
 echo 'not json' >"$T_DIR/bad.json"
 echo '{"schema": "iostorm/1", "command": "topo", "nodes": []}' >"$T_DIR/topo.json"
@@ -102,7 +227,7 @@ echo '{"schema": "other/2", "command": "run"}' >"$T_DIR/other.json"
 echo '[1, 2]' >"$T_DIR/array.json"
 echo '{"schema": "iostorm/1", "command": "run", "devices": [{"name": "x"}]}' >"$T_DIR/empty.json"
 expect_error "not JSON" 2 'bad.json: not an iostorm report \(not JSON' plot "$T_DIR/bad.json"
-expect_error "a topo report" 2 "a report of 'topo'" plot "$T_DIR/topo.json"
+expect_error "a topo report" 2 "a report of 'topo'.*saturate and compare reports" plot "$T_DIR/topo.json"
 expect_error "another schema" 2 'not an iostorm report' plot "$T_DIR/other.json"
 expect_error "a JSON array" 2 'not an iostorm report' plot "$T_DIR/array.json"
 expect_error "nothing to draw" 1 'nothing to plot' plot "$T_DIR/empty.json"

@@ -1,7 +1,7 @@
 /* iostorm plot REPORT.json [-o FILE.svg|FILE.png]: a report of run, nop,
- * latency, sweep or saturate drawn by gnuplot (cli/plot/plot_int.h). This file
- * reads and checks the report, picks the kind and the picture's name and
- * format, and hands the script to gnuplot. */
+ * latency, sweep, saturate or compare drawn by gnuplot (cli/plot/plot_int.h).
+ * This file reads and checks the report, picks the kind and the picture's
+ * name and format, and hands the script to gnuplot. */
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -39,12 +39,14 @@ const struct cli_verb cli_verb_plot = {
 	.name = "plot",
 	.what = "draw a JSON report with gnuplot (SVG or PNG)",
 	.synopsis = "iostorm plot [-o FILE.svg|FILE.png] REPORT.json\n\n"
-		"Draws a report that 'iostorm run', 'latency', 'sweep' or 'saturate'\n"
-		"wrote with --json, with gnuplot (Debian's gnuplot-nox): a run's latency\n"
-		"distribution and IOPS per second per device; latency's p50, p99 and max\n"
-		"per second; a sweep's IOPS and p99 against queue depth with the knee\n"
-		"and the p99 doubling; saturate's IOPS per device alone and all at once,\n"
-		"with the loss, and the ceiling's resources where the report has them.",
+		"Draws a report that 'iostorm run', 'latency', 'sweep', 'saturate' or\n"
+		"'compare' wrote with --json, with gnuplot (Debian's gnuplot-nox): a run's\n"
+		"latency distribution and IOPS per second per device; latency's p50, p99\n"
+		"and max per second; a sweep's IOPS and p99 against queue depth with the\n"
+		"knee and the p99 doubling; saturate's IOPS per device alone and all at\n"
+		"once, with the loss, and the ceiling's resources where the report has\n"
+		"them; compare's IOPS and p99 per row, each report's center with its\n"
+		"confidence interval, and * over a significant change.",
 	.operands = CLI_OPERANDS_FILES,
 	.own = own,
 	.run = cmd_plot,
@@ -56,7 +58,7 @@ static const struct {
 } kinds[] = {
 	{ "run", cli_plot_run }, { "nop", cli_plot_run },
 	{ "latency", cli_plot_latency }, { "sweep", cli_plot_sweep },
-	{ "saturate", cli_plot_saturate },
+	{ "saturate", cli_plot_saturate }, { "compare", cli_plot_compare },
 };
 
 /* The report into *out, checked to be one of ours that plot draws, and
@@ -100,7 +102,7 @@ static int load(const char *path, json_t **out, plot_kind_fn *fn)
 		}
 	}
 	cli_say("%s: a report of '%s', which plot does not draw (it draws run, nop, latency, "
-		"sweep and saturate reports)", path, cmd);
+		"sweep, saturate and compare reports)", path, cmd);
 	json_decref(r);
 	return -EINVAL;
 }

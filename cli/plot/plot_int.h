@@ -28,6 +28,7 @@ int cli_plot_run(FILE *gp, const json_t *r, char *err, size_t errlen);
 int cli_plot_latency(FILE *gp, const json_t *r, char *err, size_t errlen);
 int cli_plot_sweep(FILE *gp, const json_t *r, char *err, size_t errlen);
 int cli_plot_saturate(FILE *gp, const json_t *r, char *err, size_t errlen);
+int cli_plot_compare(FILE *gp, const json_t *r, char *err, size_t errlen);
 
 /* ---- plot_gp.c: the script's pieces ---- */
 
