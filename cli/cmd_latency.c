@@ -16,6 +16,7 @@
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
 #include "cli/out/report.h"
+#include "cli/runner/repeat.h"
 #include "cli/runner/runner.h"
 #include "cli/runner/stop.h"
 #include "cli/runner/targets.h"
@@ -30,7 +31,7 @@ const struct cli_verb cli_verb_latency = {
 		"and max latency of each second, then the full percentile table of the\n"
 		"whole measured time.",
 	.operands = CLI_OPERANDS_TARGETS,
-	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON,
+	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON | CLI_OG_REPEAT,
 	.qd = 1,
 	.ramp_ns = 2 * CLI_NS_PER_S,
 	.time_ns = 10 * CLI_NS_PER_S,
@@ -42,12 +43,14 @@ struct lat_ctx {
 	FILE *f;
 	const char *name;
 	json_t *secs;
-	unsigned sec;			/* lines printed */
+	unsigned sec;			/* lines printed of this repeat */
+	unsigned line;			/* lines printed */
+	unsigned repeat;		/* the repeat running, from 1 */
 };
 
 static void print_second(struct lat_ctx *c, const struct cli_tl_sample *x)
 {
-	unsigned sec = ++c->sec;
+	unsigned sec = ++c->line;
 	char avg[16], p50[16], p99[16], max[16];
 
 	fprintf(c->f, "%s %4u: %9.0f IOPS   mean %8s us   p50 %8s us   p99 %8s us   max %8s us\n",
@@ -57,8 +60,10 @@ static void print_second(struct lat_ctx *c, const struct cli_tl_sample *x)
 		cli_fmt_us(p99, sizeof(p99), (double)x->p99_ns, true),
 		cli_fmt_us(max, sizeof(max), (double)x->max_ns, true));
 	fflush(c->f);
-	json_array_append_new(c->secs, json_pack("{s:I, s:f, s:I, s:{s:f, s:I, s:I, s:I}}",
-		"second", (json_int_t)sec, "iops", x->iops, "ios", (json_int_t)x->ios,
+	c->sec++;
+	json_array_append_new(c->secs, json_pack("{s:I, s:I, s:f, s:I, s:{s:f, s:I, s:I, s:I}}",
+		"second", (json_int_t)sec, "repeat", (json_int_t)c->repeat,
+		"iops", x->iops, "ios", (json_int_t)x->ios,
 		"lat_ns", "mean", x->mean_ns, "p50", (json_int_t)x->p50_ns,
 		"p99", (json_int_t)x->p99_ns, "max", (json_int_t)x->max_ns));
 }
@@ -74,11 +79,24 @@ static void each_second(void *ctx, const struct cli_timeline *tl)
 		print_second(c, &sr->s[sr->n - 1]);
 }
 
+/* The last part of repeat r's window: its final figures less the last
+ * copy; the next repeat's seconds start again from its own window. */
+static void each_repeat(void *ctx, const struct cli_report *one, unsigned r)
+{
+	struct lat_ctx *c = ctx;
+
+	while (one->ndev && one->dev[0].tl.n > c->sec)
+		print_second(c, &one->dev[0].tl.s[c->sec]);
+	c->sec = 0;
+	c->repeat = r + 1;
+}
+
 /* extra: {"seconds": [...]}, the JSON's lines, filled here. */
 static int measure(const struct cli_opts *o, const struct eng_target *t,
 		   json_t *extra)
 {
-	struct lat_ctx c = { .name = t->name, .secs = json_object_get(extra, "seconds") };
+	struct lat_ctx c = { .name = t->name, .secs = json_object_get(extra, "seconds"),
+			     .repeat = 1 };
 	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = &t, .ntargets = 1,
 				     .label = "latency", .each_second = each_second, .ctx = &c };
 	struct cli_opts run_opts = *o;	/* o without the live line */
@@ -86,13 +104,13 @@ static int measure(const struct cli_opts *o, const struct eng_target *t,
 	int rc;
 
 	c.f = cli_out_text(o);
-	fprintf(c.f, "iostorm latency: %s, QD1, bs %u, %.3gs after a %.3gs ramp\n",
+	fprintf(c.f, "iostorm latency: %s, QD1, bs %u, %.3gs after a %.3gs ramp",
 		t->path, o->bs, cli_secs(o->time_ns), cli_secs(o->ramp_ns));
+	if (o->repeat > 1)
+		fprintf(c.f, ", %u times", o->repeat);
+	fputc('\n', c.f);
 	run_opts.quiet = true;		/* one line a second already */
-	rc = cli_runner_run(&run_opts, &spec, &rep);
-	/* the window's last part: the final figures less the last copy */
-	while (!rc && rep.ndev && rep.dev[0].tl.n > c.sec)
-		print_second(&c, &rep.dev[0].tl.s[c.sec]);
+	rc = cli_runner_repeat(&run_opts, &spec, &rep, each_repeat, &c);
 	if (!rc)
 		rc = cli_report_output(&rep, o, extra);
 	if (rep.stalled)	/* its workers hold the target */

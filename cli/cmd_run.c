@@ -9,6 +9,7 @@
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
 #include "cli/out/report.h"
+#include "cli/runner/repeat.h"
 #include "cli/runner/runner.h"
 #include "cli/runner/stop.h"
 #include "cli/runner/targets.h"
@@ -22,7 +23,7 @@ const struct cli_verb cli_verb_run = {
 		"Reads random blocks from every TARGET (a block device or a file) at\n"
 		"once and reports IOPS, bandwidth, latency and CPU per device and in total.",
 	.operands = CLI_OPERANDS_TARGETS,
-	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON,
+	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON | CLI_OG_REPEAT,
 	.jobfile = true,
 	.run = cmd_run,
 };
@@ -47,7 +48,7 @@ static int cmd_run(int argc, char **argv)
 	spec.targets = tp;
 	spec.ntargets = ts.n;
 	cli_check_summary(&o, (const char *const *)o.targets, o.ntargets);
-	rc = cli_runner_run(&o, &spec, &rep);
+	rc = cli_runner_repeat(&o, &spec, &rep, NULL, NULL);
 	if (!rc)
 		rc = cli_report_output(&rep, &o, NULL);
 	if (rep.stalled)	/* its workers hold the targets */

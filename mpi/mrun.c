@@ -14,6 +14,7 @@
 #include "cli/out/json.h"
 #include "cli/out/out.h"
 #include "cli/out/report.h"
+#include "cli/runner/repeat.h"
 #include "cli/runner/runner.h"
 #include "cli/runner/targets.h"
 
@@ -67,7 +68,7 @@ static int measure(struct mrun *x)
 	rc = mpi_sync(x->m, CLI_EXIT_OK, &intr);
 	if (rc)
 		return rc;
-	rc = cli_exit_status(cli_runner_run(&x->o, &spec, &x->rep));
+	rc = cli_exit_status(cli_runner_repeat(&x->o, &spec, &x->rep, NULL, NULL));
 	x->ran = !rc;
 	return rc;
 }

@@ -45,7 +45,7 @@ compare() {
 			else
 				want=$val got=$(jq .config.qd "$json")
 			fi ;;
-		batch | reap | jobs) want=$val got=$(jq ".config.$name" "$json") ;;
+		batch | reap | jobs | repeat) want=$val got=$(jq ".config.$name" "$json") ;;
 		jobs-per-device) want=$val got=$(jq .config.jobs_per_device "$json") ;;
 		engine | completion | placement) want=$val got=$(jq -r ".config.$name" "$json") ;;
 		time | ramp) continue ;;	# set here to stay short: test_verbs

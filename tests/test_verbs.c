@@ -32,7 +32,8 @@ static const char *sample(const char *name)
 		{ "range", "4k" }, { "json", "-" }, { "seed", "7" }, { "demo-size", "1m" },
 		{ "topology", "server.xml" }, { "drive-iops", "1m" }, { "memory-bw", "150g" },
 		{ "host-bridge-bw", "20g" }, { "from", "saturate.json" }, { "output", "x.svg" },
-		{ "reap", "8" }, { "rounds", "2" },
+		{ "reap", "8" }, { "rounds", "2" }, { "repeat", "3" }, { "alpha", "0.01" },
+		{ "fail-worse", "5" },
 	};
 	size_t i;
 

@@ -32,6 +32,9 @@ void cli_opts_init(struct cli_opts *o, const char *cmd, unsigned groups)
 	o->stall_ns = 10 * CLI_NS_PER_S;
 	o->jobs_per_device = 1;
 	o->jobs = 1;
+	o->repeat = 1;
+	o->fail_worse_pct = -1.0;
+	o->alpha = 0.05;
 	o->placement = TOPO_PLACE_LOCAL;
 	o->latency = true;
 	o->demo_size = CLI_DEMO_SIZE;

@@ -25,6 +25,8 @@
 #define CLI_OG_ENGINE	0x4u	/* --qd --batch --time --ramp --ios ...: runs the engine */
 #define CLI_OG_JSON	0x8u	/* --json */
 #define CLI_OG_TOPO	0x10u	/* --topology --dot: a machine's topology, drawn */
+#define CLI_OG_REPEAT	0x20u	/* --repeat: several measurements, compared */
+#define CLI_MAX_REPEAT 1000u
 
 struct cli_opts {
 	const char *cmd;		/* "run", "nop", ... */
@@ -56,6 +58,8 @@ struct cli_opts {
 	bool quiet;
 	uint64_t seed;
 	bool seed_set;
+	uint32_t repeat;		/* --repeat: measurements, each with its
+					 * own ramp; 1: one */
 	/* a command's own options */
 	bool demo, compare_placement;	/* saturate */
 	bool measure;			/* check --measure */
@@ -71,6 +75,9 @@ struct cli_opts {
 	bool bs_set;			/* plan: --bs was given */
 	bool dot;			/* topo's --dot */
 	const char *plot_out;		/* plot's -o FILE.svg|FILE.png */
+	bool force;			/* compare --force: unlike settings */
+	double fail_worse_pct;		/* compare --fail-worse; < 0: off */
+	double alpha;			/* compare --alpha: significance level */
 	char **targets;			/* the operands, inside argv */
 	unsigned ntargets;
 };

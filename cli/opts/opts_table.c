@@ -60,6 +60,11 @@ static int set_jpd(struct cli_opts *o, const char *arg, char *err, size_t errlen
 	return set_u32("--jobs-per-device", arg, 1, CLI_MAX_JOBS, &o->jobs_per_device, err, errlen);
 }
 
+static int set_repeat(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return set_u32("--repeat", arg, 1, CLI_MAX_REPEAT, &o->repeat, err, errlen);
+}
+
 static int set_jobs(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	return set_u32("--jobs", arg, 1, CLI_MAX_JOBS, &o->jobs, err, errlen);
@@ -337,6 +342,11 @@ static int show_jpd(const struct cli_opts *o, char *buf, size_t len)
 	return cli_fmt_count(o->jobs_per_device, buf, len);
 }
 
+static int show_repeat(const struct cli_opts *o, char *buf, size_t len)
+{
+	return cli_fmt_count(o->repeat, buf, len);
+}
+
 static int show_jobs(const struct cli_opts *o, char *buf, size_t len)
 {
 	return cli_fmt_count(o->jobs, buf, len);
@@ -345,7 +355,7 @@ static int show_jobs(const struct cli_opts *o, char *buf, size_t len)
 enum {
 	O_BATCH = 0x100, O_ENGINE, O_COMPLETION, O_RAMP, O_IOS, O_JPD, O_CPUS,
 	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED, O_STALL, O_REAP,
-	O_TOPOLOGY, O_DOT,
+	O_TOPOLOGY, O_DOT, O_REPEAT,
 };
 
 /* Each shared option once: the groups say which verbs offer it. A help
@@ -406,6 +416,10 @@ const struct cli_optdesc cli_opts_table[] = {
 	  "a Graphviz drawing on stdout instead of the text\n"
 	  "(topo: the PCIe tree; plan: with its moves;\n"
 	  "render: dot -Tsvg)" },
+	{ "repeat", O_REPEAT, "N", CLI_OG_REPEAT, 0, set_repeat, show_repeat, NULL,
+	  "measure N times, each with its own ramp, and\n"
+	  "report every repeat and their spread (1..1000;\n"
+	  "'iostorm compare' tests two reports' repeats)" },
 	{ "quiet", 'q', NULL, CLI_OG_ENGINE, 0, set_quiet, NULL, NULL,
 	  "no live progress line" },
 	{ "seed", O_SEED, "N", CLI_OG_ENGINE, 0, set_seed, NULL, NULL,

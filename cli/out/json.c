@@ -2,6 +2,7 @@
  * option, so a result file says how it was obtained. */
 #include "cli/out/json.h"
 #include "cli/out/setup_json.h"
+#include "cli/out/spread.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -92,7 +93,7 @@ static json_t *fixed_buffers(const struct cli_report *r)
 json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 {
 	return json_pack("{s:I, s:I, s:I, s:I, s:s, s:s, s:s, s:s?, s:o, s:f, s:f, s:I,"
-			 " s:I, s:I, s:o, s:s, s:b, s:I, s:I, s:b, s:I, s:o}",
+			 " s:I, s:I, s:o, s:s, s:b, s:I, s:I, s:b, s:I, s:o, s:I}",
 			 "bs", (json_int_t)o->bs, "qd", (json_int_t)o->qd,
 			 "batch", (json_int_t)o->batch, "reap", (json_int_t)o->reap,
 			 "engine", backend_str(o->backend),
@@ -110,7 +111,8 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 			 "buffered", o->buffered,
 			 "range_off", ji(o->range_off), "range_len", ji(o->range_len),
 			 "latency", o->latency, "seed", ji(o->seed),
-			 "targets", targets_array(o));
+			 "targets", targets_array(o),
+			 "repeat", (json_int_t)(o->repeat ? o->repeat : 1));
 }
 
 /* {"errno", "name", "text", "at_s"}, or null without errors. */
@@ -168,7 +170,7 @@ json_t *cli_json_timeline(const struct cli_tl_series *tl)
 json_t *cli_json_dev(const struct cli_dev *d)
 {
 	return json_pack("{s:s, s:s, s:f, s:f, s:I, s:I, s:o, s:o, s:I, s:o,"
-			 " s:{s:f, s:f}, s:f, s:s?, s:o, s:f, s:b, s:I, s:o, s:o}",
+			 " s:{s:f, s:f}, s:f, s:s?, s:o, s:f, s:b, s:I, s:o, s:o, s:o}",
 			 "name", d->name, "path", d->path, "iops", d->iops,
 			 "bw_bytes", d->bw_bytes, "ios", ji(d->ios),
 			 "errors", ji(d->errors), "first_error", first_error(d),
@@ -180,7 +182,8 @@ json_t *cli_json_dev(const struct cli_dev *d)
 			 "elapsed_s", d->elapsed_s, "stalled", d->stalled,
 			 "inflight_at_end", ji(d->inflight_at_end),
 			 "stopped_by", d->fatal ? json_string(cli_errno_name(d->fatal)) : json_null(),
-			 "timeline", cli_json_timeline(&d->tl));
+			 "timeline", cli_json_timeline(&d->tl),
+			 "repeats", cli_json_repeats(d));
 }
 
 static json_t *devices_array(const struct cli_report *r)
@@ -202,7 +205,7 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 	const struct cli_dev *t = &r->total;
 
 	return json_pack("{s:s, s:s, s:o, s:o, s:{s:f, s:f, s:I, s:I, s:I, s:o,"
-			 " s:{s:f, s:f}, s:f, s:o, s:f}, s:f, s:b, s:o}",
+			 " s:{s:f, s:f}, s:f, s:o, s:f, s:o}, s:f, s:b, s:o}",
 			 "schema", CLI_JSON_SCHEMA, "command", r->command,
 			 "config", cli_json_config(o, r),
 			 "devices", devices_array(r),
@@ -211,7 +214,7 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 			 "calls", ji(t->calls), "lat_ns", cli_json_lat(t),
 			 "cpu", "user_s", t->user_s, "sys_s", t->sys_s,
 			 "ios_per_call", t->ios_per_call, "timeline", cli_json_timeline(&t->tl),
-			 "elapsed_s", t->elapsed_s,
+			 "elapsed_s", t->elapsed_s, "repeats", cli_json_repeats(t),
 			 "elapsed_s", r->elapsed_s, "interrupted", r->interrupted,
 			 "setup", cli_json_setup((const char *const *)o->targets, o->ntargets));
 }

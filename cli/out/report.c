@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/out/json.h"
+#include "cli/out/spread.h"
 
 #define LATW 8
 
@@ -138,6 +139,7 @@ int cli_report_total(struct cli_report *r)
 
 	free(t->hist);
 	free(t->tl.s);
+	free(t->reps);
 	memset(t, 0, sizeof(*t));
 	snprintf(t->name, sizeof(t->name), "total");
 	t->engine = r->engine;
@@ -196,7 +198,10 @@ static void print_config(const struct cli_report *r, const struct cli_opts *o,
 		fprintf(f, ", time %.3gs", cli_secs(o->time_ns));
 	if (o->ios)
 		fprintf(f, ", %llu IOs", (unsigned long long)o->ios);
-	fprintf(f, ", ramp %.3gs%s%s\n", cli_secs(o->ramp_ns),
+	fprintf(f, ", ramp %.3gs", cli_secs(o->ramp_ns));
+	if (r->repeats > 1)
+		fprintf(f, ", %u repeats", r->repeats);
+	fprintf(f, "%s%s\n",
 		o->buffered ? ", buffered" : "", r->interrupted ? ", INTERRUPTED" : "");
 }
 
@@ -224,6 +229,7 @@ static void print_table(const struct cli_report *r, const struct cli_opts *o,
 		fprintf(f, "latency in microseconds over %.2fs measured; CPU%% is user+sys of the workers%s\n",
 			r->elapsed_s, r->mode == ENG_MODE_SQPOLL ?
 			" (not of the SQPOLL kernel threads, which keep a core busy each)" : "");
+	cli_spread_print(f, r);
 	cli_report_print_errors(f, r);
 	print_stalled(f, r);
 }
@@ -254,9 +260,11 @@ void cli_report_free(struct cli_report *r)
 		free(r->dev[i].hist);
 		free(r->dev[i].cpus);
 		free(r->dev[i].tl.s);
+		free(r->dev[i].reps);
 	}
 	free(r->dev);
 	free(r->total.hist);
 	free(r->total.tl.s);
+	free(r->total.reps);
 	memset(r, 0, sizeof(*r));
 }

@@ -22,6 +22,16 @@ struct cli_lat {
 
 /* How a device's failed IOs failed (valid when errors > 0): errno 0 is a
  * short read, ENG_ERR_OTHER an errno above ENG_ERRNO_MAX. */
+/* One repeat's own figures (--repeat): what 'iostorm compare' tests, and
+ * what the spread over repeats is worked out from. */
+struct cli_rep {
+	uint64_t ios;
+	double elapsed_s, iops;
+	bool has_lat;
+	double mean_ns;
+	uint64_t p50_ns, p99_ns, p999_ns;
+};
+
 struct cli_errs {
 	int first;			/* errno of the earliest failure */
 	double first_s;			/* its time into the measured window */
@@ -55,6 +65,11 @@ struct cli_dev {
 	 * ended, the same for every device of a run: lines up runs made on
 	 * several hosts (iostorm-mpi); 0: no window */
 	uint64_t wall_start_ns, wall_end_ns;
+	/* with --repeat: each repeat's figures, in order (the fields above
+	 * are then over all of them together); NULL, 0: one run, the fields
+	 * above are its figures. Owned. */
+	struct cli_rep *reps;
+	unsigned nreps;
 };
 
 struct cli_report {
@@ -71,6 +86,8 @@ struct cli_report {
 					 * report and _exit (cli_runner_abandon) */
 	bool unfixed_bufs;		/* io_uring read into unregistered
 					 * buffers: RLIMIT_MEMLOCK refused them */
+	unsigned repeats;		/* measurements made (--repeat): 0 or 1
+					 * for one */
 };
 
 /* An errno as its symbolic name ("EIO") and as text ("Input/output

@@ -8,6 +8,7 @@
 
 #include "cli/out/json.h"
 #include "cli/out/setup_json.h"
+#include "cli/out/spread.h"
 
 /* An IOPS figure or gap: null when unknown, and a gap where all at once
  * beat the sum alone (negative) is null too. */
@@ -37,6 +38,8 @@ static json_t *fig_json(const struct satdev *sd, enum sat_fig f, bool lat)
 		json_object_set_new(j, "lat_ns", cli_json_lat(d));
 	if (j)
 		json_object_set_new(j, "timeline", cli_json_timeline(&d->tl));
+	if (j)
+		json_object_set_new(j, "repeats", cli_json_repeats(d));
 	return j;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/out/out.h"
+#include "cli/out/spread.h"
 
 #define IW 9	/* IOPS column */
 #define LW 7	/* latency column, us */
@@ -193,6 +194,29 @@ static void print_smt(const struct sat *s)
 		fprintf(s->out, "the one-PU worker was not CPU-bound, so what SMT adds is unknown\n");
 }
 
+/* With --repeat, every device's steps over their repeats. */
+static void print_spread(const struct sat *s, int namew)
+{
+	static const char *const step[SAT_NFIG] = {
+		"QD1 alone", "QDn alone", "QD1 all", "QDn all", "QDn remote",
+	};
+	struct cli_dev row;
+	unsigned i, f;
+
+	if (s->o->repeat < 2)
+		return;
+	fputc('\n', s->out);
+	cli_spread_head(s->out, s->o->repeat, "device, step", namew + 11);
+	for (i = 0; i < s->n; i++)
+		for (f = 0; f < SAT_NFIG; f++) {
+			if (!s->dev[i].done[f])
+				continue;
+			row = s->dev[i].fig[f];
+			snprintf(row.name, sizeof(row.name), "%.48s %s", s->dev[i].t->name, step[f]);
+			cli_spread_row(s->out, &row, namew + 11);
+		}
+}
+
 void cli_sat_print_report(const struct sat *s)
 {
 	FILE *f = s->out;
@@ -225,6 +249,7 @@ void cli_sat_print_report(const struct sat *s)
 	print_system(s);
 	print_remote(s);
 	print_smt(s);
+	print_spread(s, namew);
 	cli_sat_print_ceiling(s);
 	fprintf(f, "\nthe gap, attributed:\n");
 	for (i = 0; i < s->gap.nfind; i++)

@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/out/out.h"
 #include "cli/runner/place.h"
+#include "cli/runner/repeat.h"
 #include "cli/runner/runner.h"
 #include "cli/runner/stop.h"
 #include "cli/runner/targets.h"
@@ -85,11 +86,13 @@ static void keep(struct satdev *sd, enum sat_fig f, struct cli_dev *d)
 	/* a step run again (the MPI layer's cluster steps) replaces it */
 	free(sd->fig[f].cpus);
 	free(sd->fig[f].tl.s);
+	free(sd->fig[f].reps);
 	sd->fig[f] = *d;
 	sd->fig[f].hist = NULL;
 	sd->fig[f].cpus = cpus;
 	sd->fig[f].nworkers = cpus ? d->nworkers : 0;
 	memset(&d->tl, 0, sizeof(d->tl));
+	d->reps = NULL;		/* moved */
 	sd->done[f] = true;
 }
 
@@ -158,7 +161,7 @@ int cli_sat_step(struct sat *s, enum sat_fig f, int only)
 	step_opts.json = NULL;
 	step_label(s, f, only, label, sizeof(label));
 	spec.label = label;
-	rc = cli_runner_run(&step_opts, &spec, &rep);
+	rc = cli_runner_repeat(&step_opts, &spec, &rep, NULL, NULL);
 	if (!rc) {
 		for (i = 0; i < rep.ndev; i++)
 			keep(&s->dev[idx[i]], f, &rep.dev[i]);
@@ -241,14 +244,15 @@ static void plan(struct sat *s)
 	unsigned smt = cli_sat_smt_steps(s);
 
 	s->nsteps = 2 * s->n + 2 + smt + (s->so->compare_placement ? 1 : 0);
-	s->step_ns = o->ramp_ns + o->time_ns;
+	s->step_ns = (o->ramp_ns + o->time_ns) * (o->repeat > 1 ? o->repeat : 1);
 	fprintf(s->out, "iostorm saturate: %u device%s; each alone at QD1 then QD%u,%s then all at once at QD1 then QD%u%s\n",
 		s->n, s->n == 1 ? "" : "s", o->qd,
 		smt ? " one worker on one PU of a core then on both (SMT)," : "", o->qd,
 		s->so->compare_placement ? ", then all at QDn with remote workers" : "");
 	if (o->time_ns)
-		fprintf(s->out, "plan: %u steps of %.3gs ramp + %.3gs measured: about %.0fs\n",
+		fprintf(s->out, "plan: %u steps of %.3gs ramp + %.3gs measured%s: about %.0fs\n",
 			s->nsteps, cli_secs(o->ramp_ns), cli_secs(o->time_ns),
+			o->repeat > 1 ? ", each but SMT's repeated" : "",
 			(double)s->nsteps * (double)s->step_ns / (double)CLI_NS_PER_S);
 	else
 		fprintf(s->out, "plan: %u steps of %llu IOs per device each\n", s->nsteps,
@@ -266,6 +270,7 @@ void cli_sat_close(struct sat *s)
 		for (f = 0; f < SAT_NFIG; f++) {
 			free(s->dev[i].fig[f].cpus);
 			free(s->dev[i].fig[f].tl.s);
+			free(s->dev[i].fig[f].reps);
 		}
 	cli_sat_ceiling_free(s);
 	cli_check_free(&s->check);

@@ -17,6 +17,8 @@
 #include "cli/opts/qd_list.h"
 #include "cli/out/report.h"
 #include "cli/out/setup_json.h"
+#include "cli/out/spread.h"
+#include "cli/runner/repeat.h"
 #include "cli/runner/runner.h"
 #include "cli/runner/stop.h"
 #include "cli/runner/targets.h"
@@ -24,12 +26,11 @@
 
 #define DEFAULT_QDS "1,2,4,8,16,32,64,128,256"
 
-/* One target's figures at one depth, for the JSON's by_device. */
+/* One target's figures at one depth, for the JSON's by_device: its row
+ * of the point's report, without histogram, CPUs or samples; its repeats
+ * owned. */
 struct pdev {
-	char name[64];
-	double iops;
-	bool has_lat;
-	uint64_t p50, p99;
+	struct cli_dev d;
 };
 
 struct point {
@@ -88,7 +89,7 @@ const struct cli_verb cli_verb_sweep = {
 		"first depth. --qd takes a comma-separated list here; --time and\n"
 		"--ramp are each depth's.",
 	.operands = CLI_OPERANDS_TARGETS,
-	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON,
+	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON | CLI_OG_REPEAT,
 	.own = own,
 	.qd = 1,
 	.ramp_ns = CLI_NS_PER_S,
@@ -135,17 +136,33 @@ static void check_failed(struct failed *fl, unsigned t, unsigned i,
 }
 
 /* The targets' own figures at point p, in the order they ran. */
-static void keep_devices(struct point *p, const struct cli_report *rep)
+static void keep_devices(struct point *p, struct cli_report *rep)
 {
 	unsigned t;
 
 	p->dev = calloc(rep->ndev ? rep->ndev : 1, sizeof(*p->dev));
 	for (t = 0; p->dev && t < rep->ndev; t++) {
-		snprintf(p->dev[t].name, sizeof(p->dev[t].name), "%s", rep->dev[t].name);
-		p->dev[t].iops = rep->dev[t].iops;
-		p->dev[t].has_lat = rep->dev[t].has_lat;
-		p->dev[t].p50 = rep->dev[t].lat.p50;
-		p->dev[t].p99 = rep->dev[t].lat.p99;
+		p->dev[t].d = rep->dev[t];
+		p->dev[t].d.hist = NULL;
+		p->dev[t].d.cpus = NULL;
+		p->dev[t].d.tl = (struct cli_tl_series){ NULL, 0, 0 };
+		rep->dev[t].reps = NULL;	/* moved */
+	}
+}
+
+/* With --repeat, the spread of every depth's total over its repeats. */
+static void print_spread(const struct point *pt, unsigned n, unsigned repeat, FILE *f)
+{
+	struct cli_dev row;
+	unsigned i;
+
+	if (repeat < 2)
+		return;
+	cli_spread_head(f, repeat, "qd", 6);
+	for (i = 0; i < n && pt[i].done; i++) {
+		row = pt[i].total;
+		snprintf(row.name, sizeof(row.name), "QD%u", pt[i].qd);
+		cli_spread_row(f, &row, 6);
 	}
 }
 
@@ -178,7 +195,7 @@ static int run_points(const struct cli_opts *o, struct cli_targets *ts,
 		step.batch = o->batch < step.qd ? o->batch : step.qd;
 		snprintf(label, sizeof(label), "sweep QD%u (%u/%u)", step.qd, i + 1, n);
 		spec.label = label;
-		rc = cli_runner_run(&step, &spec, &rep);
+		rc = cli_runner_repeat(&step, &spec, &rep, NULL, NULL);
 		/* a point cut short keeps what it measured, like a run; one
 		 * stopped in its ramp measured nothing */
 		if (!rc && (!rep.interrupted || rep.total.ios + rep.total.errors)) {
@@ -187,6 +204,7 @@ static int run_points(const struct cli_opts *o, struct cli_targets *ts,
 			pt[i].total.hist = NULL;
 			pt[i].total.cpus = NULL;
 			memset(&rep.total.tl, 0, sizeof(rep.total.tl));	/* moved */
+			rep.total.reps = NULL;	/* moved */
 			pt[i].done = true;
 			pt[i].unfixed = rep.unfixed_bufs;
 			keep_devices(&pt[i], &rep);
@@ -198,6 +216,7 @@ static int run_points(const struct cli_opts *o, struct cli_targets *ts,
 			check_failed(fl, idx[t], i, &pt[i], &rep.dev[t]);
 		cli_report_free(&rep);
 	}
+	print_spread(pt, n, o->repeat, f);
 	return rc;
 }
 
@@ -221,11 +240,16 @@ static json_t *by_device(const struct point *p)
 	json_t *a = json_array();
 	unsigned t;
 
-	for (t = 0; a && p->dev && t < p->ndev; t++)
-		json_array_append_new(a, json_pack("{s:s, s:f, s:o, s:o}", "name", p->dev[t].name,
-			"iops", p->dev[t].iops,
-			"p50_ns", p->dev[t].has_lat ? json_integer((json_int_t)p->dev[t].p50) : json_null(),
-			"p99_ns", p->dev[t].has_lat ? json_integer((json_int_t)p->dev[t].p99) : json_null()));
+	const struct cli_dev *d;
+
+	for (t = 0; a && p->dev && t < p->ndev; t++) {
+		d = &p->dev[t].d;
+		json_array_append_new(a, json_pack("{s:s, s:f, s:o, s:o, s:o}", "name", d->name,
+			"iops", d->iops,
+			"p50_ns", d->has_lat ? json_integer((json_int_t)d->lat.p50) : json_null(),
+			"p99_ns", d->has_lat ? json_integer((json_int_t)d->lat.p99) : json_null(),
+			"repeats", cli_json_repeats(d)));
+	}
 	return a;
 }
 
@@ -236,7 +260,7 @@ static json_t *points_json(const struct point *pt, unsigned n,
 	unsigned i;
 
 	for (i = 0; a && i < n && pt[i].done; i++)
-		json_array_append_new(a, json_pack("{s:I, s:b, s:f, s:f, s:o, s:I, s:I, s:I, s:f, s:o, s:o, s:o}",
+		json_array_append_new(a, json_pack("{s:I, s:b, s:f, s:f, s:o, s:I, s:I, s:I, s:f, s:o, s:o, s:o, s:o}",
 						   "qd", (json_int_t)pt[i].qd,
 						   "interrupted", pt[i].partial,
 						   "iops", pt[i].total.iops, "bw_bytes", pt[i].total.bw_bytes,
@@ -247,7 +271,8 @@ static json_t *points_json(const struct point *pt, unsigned n,
 						   "ios_per_call", pt[i].total.ios_per_call,
 						   "devices", point_devices(ts, fl, i),
 						   "by_device", by_device(&pt[i]),
-						   "timeline", cli_json_timeline(&pt[i].total.tl)));
+						   "timeline", cli_json_timeline(&pt[i].total.tl),
+						   "repeats", cli_json_repeats(&pt[i].total)));
 	return a;
 }
 
@@ -475,6 +500,9 @@ static int cmd_sweep(int argc, char **argv)
 out:
 	for (i = 0; i < CLI_MAX_QDS; i++) {
 		free(pt[i].total.tl.s);
+		free(pt[i].total.reps);
+		for (unsigned t = 0; pt[i].dev && t < pt[i].ndev; t++)
+			free(pt[i].dev[t].d.reps);
 		free(pt[i].dev);
 	}
 	free(fl);

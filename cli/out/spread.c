@@ -1,0 +1,183 @@
+/* Each repeat's figures and their spread: Min, Hmean for rates and Amean
+ * for times, Stddev, CoV and Max, as mmtests' compare-kernels shows them. */
+#include "cli/out/spread.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "cli/out/out.h"
+#include "model/stats.h"
+
+const struct cli_metric_desc cli_metrics[CLI_NMETRICS] = {
+	[CLI_M_IOPS] = { "iops", "IOPS", true },
+	[CLI_M_MEAN] = { "lat_mean_ns", "mean", false },
+	[CLI_M_P50] = { "lat_p50_ns", "p50", false },
+	[CLI_M_P99] = { "lat_p99_ns", "p99", false },
+	[CLI_M_P999] = { "lat_p999_ns", "p99.9", false },
+};
+
+double cli_rep_value(const struct cli_rep *x, enum cli_metric m)
+{
+	switch (m) {
+	case CLI_M_IOPS:
+		return x->iops;
+	case CLI_M_MEAN:
+		return x->has_lat ? x->mean_ns : NAN;
+	case CLI_M_P50:
+		return x->has_lat ? (double)x->p50_ns : NAN;
+	case CLI_M_P99:
+		return x->has_lat ? (double)x->p99_ns : NAN;
+	case CLI_M_P999:
+		return x->has_lat ? (double)x->p999_ns : NAN;
+	default:
+		return NAN;
+	}
+}
+
+/* d's repeats, or d itself as the one repeat of a single run. */
+static const struct cli_rep *reps_of(const struct cli_dev *d, struct cli_rep *own,
+				     unsigned *n)
+{
+	if (d->nreps) {
+		*n = d->nreps;
+		return d->reps;
+	}
+	memset(own, 0, sizeof(*own));
+	own->ios = d->ios;
+	own->elapsed_s = d->elapsed_s;
+	own->iops = d->iops;
+	own->has_lat = d->has_lat;
+	own->mean_ns = d->lat.mean;
+	own->p50_ns = d->lat.p50;
+	own->p99_ns = d->lat.p99;
+	own->p999_ns = d->lat.p999;
+	*n = 1;
+	return own;
+}
+
+/* The spread of metric m over x[0..n); false where a repeat lacks it. */
+static bool spread_of(const struct cli_rep *x, unsigned n, enum cli_metric m,
+		      struct model_spread *s)
+{
+	double v[CLI_MAX_REPEAT];
+	unsigned i;
+
+	for (i = 0; i < n && i < CLI_MAX_REPEAT; i++) {
+		v[i] = cli_rep_value(&x[i], m);
+		if (isnan(v[i]))
+			return false;
+	}
+	return !model_spread(v, i, s);
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *spread_json(const struct model_spread *s)
+{
+	return json_pack("{s:f, s:f, s:f, s:o, s:o, s:o}", "min", s->min, "max", s->max,
+			 "amean", s->amean, "hmean", num_or_null(s->hmean),
+			 "stddev", num_or_null(s->stddev), "cov", num_or_null(s->cov));
+}
+
+static json_t *run_json(const struct cli_rep *x)
+{
+	json_t *j = json_pack("{s:I, s:f}", "ios", (json_int_t)x->ios, "elapsed_s", x->elapsed_s);
+	unsigned m;
+
+	for (m = 0; j && m < CLI_NMETRICS; m++)
+		json_object_set_new(j, cli_metrics[m].key,
+				    num_or_null(cli_rep_value(x, (enum cli_metric)m)));
+	return j;
+}
+
+json_t *cli_json_repeats(const struct cli_dev *d)
+{
+	struct model_spread s;
+	struct cli_rep own;
+	unsigned n, i, m;
+	const struct cli_rep *x = reps_of(d, &own, &n);
+	json_t *j = json_pack("{s:I, s:[]}", "n", (json_int_t)n, "runs");
+	json_t *runs = json_object_get(j, "runs");
+
+	for (i = 0; j && i < n; i++) {
+		if (json_array_append_new(runs, run_json(&x[i]))) {
+			json_decref(j);
+			return NULL;
+		}
+	}
+	for (m = 0; j && m < CLI_NMETRICS; m++)
+		if (json_object_set_new(j, cli_metrics[m].key,
+					spread_of(x, n, (enum cli_metric)m, &s) ?
+					spread_json(&s) : json_null())) {
+			json_decref(j);
+			return NULL;
+		}
+	return j;
+}
+
+void cli_spread_head(FILE *f, unsigned n, const char *what, int namew)
+{
+	fprintf(f, "over %u repeats: IOPS Hmean, latency Amean (us), each with its CoV%%\n", n);
+	fprintf(f, "%-*s %10s %10s %10s %6s %8s %6s %8s %6s %8s %6s\n", namew, what,
+		"IOPS", "min", "max", "CoV%", "mean", "CoV%", "p99", "CoV%", "p99.9", "CoV%");
+}
+
+static void print_center(FILE *f, const struct cli_rep *x, unsigned n, enum cli_metric m)
+{
+	struct model_spread s;
+	char buf[32];
+
+	if (!spread_of(x, n, m, &s)) {
+		fprintf(f, " %8s %6s", "-", "-");
+		return;
+	}
+	fprintf(f, " %8s", cli_fmt_us(buf, sizeof(buf), s.amean, true));
+	if (isfinite(s.cov))
+		fprintf(f, " %6.1f", 100.0 * s.cov);
+	else
+		fprintf(f, " %6s", "-");
+}
+
+void cli_spread_row(FILE *f, const struct cli_dev *d, int namew)
+{
+	struct model_spread s;
+	struct cli_rep own;
+	unsigned n;
+	const struct cli_rep *x = reps_of(d, &own, &n);
+	bool ok = spread_of(x, n, CLI_M_IOPS, &s);
+
+	fprintf(f, "%-*s", namew, d->name);
+	if (ok)
+		fprintf(f, " %10.0f %10.0f %10.0f", isfinite(s.hmean) ? s.hmean : s.amean,
+			s.min, s.max);
+	else
+		fprintf(f, " %10s %10s %10s", "-", "-", "-");
+	if (ok && isfinite(s.cov))
+		fprintf(f, " %6.1f", 100.0 * s.cov);
+	else
+		fprintf(f, " %6s", "-");
+	print_center(f, x, n, CLI_M_MEAN);
+	print_center(f, x, n, CLI_M_P99);
+	print_center(f, x, n, CLI_M_P999);
+	fputc('\n', f);
+}
+
+void cli_spread_print(FILE *f, const struct cli_report *r)
+{
+	int namew = 6;
+	unsigned i;
+
+	if (r->repeats < 2)
+		return;
+	for (i = 0; i < r->ndev; i++)
+		if ((int)strlen(r->dev[i].name) > namew)
+			namew = (int)strlen(r->dev[i].name);
+	cli_spread_head(f, r->repeats, "device", namew);
+	for (i = 0; i < r->ndev; i++)
+		cli_spread_row(f, &r->dev[i], namew);
+	if (r->ndev > 1)
+		cli_spread_row(f, &r->total, namew);
+}

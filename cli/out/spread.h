@@ -1,0 +1,39 @@
+/* The figures each repeat of a measurement keeps (--repeat), named once:
+ * the JSON's `repeats` object, the table's spread lines and 'iostorm
+ * compare' read this table. */
+#ifndef CLI_OUT_SPREAD_H
+#define CLI_OUT_SPREAD_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli/out/report.h"
+
+enum cli_metric { CLI_M_IOPS, CLI_M_MEAN, CLI_M_P50, CLI_M_P99, CLI_M_P999, CLI_NMETRICS };
+
+struct cli_metric_desc {
+	const char *key;	/* in repeats.runs[] and repeats: "lat_p99_ns" */
+	const char *label;	/* in tables: "p99" */
+	bool rate;		/* a rate: summed up by its harmonic mean, and
+				 * higher is better; else a time (ns): the
+				 * arithmetic mean, and lower is better */
+};
+
+extern const struct cli_metric_desc cli_metrics[CLI_NMETRICS];
+
+/* Metric m of one repeat; NAN where it has no latency. */
+double cli_rep_value(const struct cli_rep *x, enum cli_metric m);
+/* d's repeats as {"n", "runs": [...], "iops": spread, "lat_mean_ns": ...}
+ * (docs/json.md, shape `repeats`): a device of one run (no reps) is one
+ * repeat of its own figures. NULL when out of memory. New reference. */
+json_t *cli_json_repeats(const struct cli_dev *d);
+/* The spread over repeats, one line per row (devices, then the total where
+ * there are several), when r holds more than one repeat; nothing else. */
+void cli_spread_print(FILE *f, const struct cli_report *r);
+/* Its parts: the title lines (what: the first column's name) and one row,
+ * its name padded to namew. */
+void cli_spread_head(FILE *f, unsigned n, const char *what, int namew);
+void cli_spread_row(FILE *f, const struct cli_dev *d, int namew);
+
+#endif
