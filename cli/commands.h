@@ -15,6 +15,9 @@
 #define CLI_EXIT_USAGE 2
 /* iostorm check: it ran, and some setting costs IOPS (docs/check.md) */
 #define CLI_EXIT_FINDINGS 3
+/* iostorm compare --fail-worse: a metric is significantly worse by more
+ * than asked (docs/compare.md) */
+#define CLI_EXIT_WORSE 4
 
 /* The one convention in cli/: every helper returns 0 (or a count, where a
  * count is the answer) or -errno, having said why in one line (cli_say);
@@ -51,5 +54,6 @@ extern const struct cli_verb cli_verb_plan;
 extern const struct cli_verb cli_verb_nop;
 extern const struct cli_verb cli_verb_plot;
 extern const struct cli_verb cli_verb_check;
+extern const struct cli_verb cli_verb_compare;
 
 #endif

@@ -48,6 +48,7 @@ compare() {
 		batch | reap | jobs | repeat) want=$val got=$(jq ".config.$name" "$json") ;;
 		jobs-per-device) want=$val got=$(jq .config.jobs_per_device "$json") ;;
 		engine | completion | placement) want=$val got=$(jq -r ".config.$name" "$json") ;;
+		alpha) want=$val got=$(jq .alpha "$json") ;;
 		time | ramp) continue ;;	# set here to stay short: test_verbs
 		stall-timeout | demo-size) continue ;;	# not in the JSON: test_verbs
 		*) check_fail "$verb --help: no way to check --$name's default $val"; continue ;;
@@ -63,6 +64,9 @@ for verb in run latency sweep saturate; do
 	expect_ok "$verb" "$verb" "${short[@]}" "$f" && compare "$verb" "$T_OUT"
 done
 expect_ok nop nop "${short[@]}" && compare nop "$T_OUT"
+expect_ok run run "${short[@]}" "$f" && cp "$T_OUT" "$T_DIR/base.json" &&
+	expect_ok compare compare --json - "$T_DIR/base.json" "$T_DIR/base.json" &&
+	compare compare "$T_OUT"
 expect_ok plan plan --topology tests/fixtures/topo-1node-2hb.xml --drive-iops 1m --json - &&
 	compare plan "$T_OUT"
 

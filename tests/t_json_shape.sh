@@ -1,5 +1,5 @@
 # docs/json.md is the JSON's one source of truth, held both ways: every key
-# path that run, nop, latency, sweep, saturate, plan, topo and check write (arrays
+# path that run, nop, latency, sweep, saturate, plan, topo, check and compare write (arrays
 # as []) is documented for that command with its type, every documented key
 # is written by some case here, and each value has a documented type. A key
 # marked "(only ...)" may be missing from a report, but a case here writes
@@ -117,6 +117,21 @@ run_iostorm check "$file" ${loop:+"$loop"}
 case $T_RC in
 0 | 3) report "check live" "$T_RC" check "$file" ${loop:+"$loop"} ;;
 *) check_fail "check live: exit $T_RC, want 0 or 3"; show_output ;;
+esac
+
+# ---- compare: repeated runs, rows only one side has, a changed option,
+# a side of one run ----
+make_data_file file2 16
+report "run, repeated" 0 run "${q[@]}" --repeat 2 "$file"
+rep1=$reports/$n.json
+report "run, repeated, two targets" 0 run "${q[@]}" --repeat 2 --batch 4 "$file" "$file2"
+rep2=$reports/$n.json
+report "compare" 0 compare "$rep1" "$rep2"
+# the gate may or may not be met by noise: 0 or 4, never anything else
+run_iostorm compare --fail-worse 50 "$rep2" "$rep1" "$reports/1.json"
+case $T_RC in
+0 | 4) report "compare --fail-worse" "$T_RC" compare --fail-worse 50 "$rep2" "$rep1" "$reports/1.json" ;;
+*) check_fail "compare --fail-worse: exit $T_RC, want 0 or 4"; show_output ;;
 esac
 
 # ---- every key written, with its command and type ----

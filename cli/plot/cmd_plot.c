@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
+#include "cli/out/report_load.h"
 #include "cli/plot/plot_int.h"
 
 static int set_output(struct cli_opts *o, const char *arg, char *err, size_t errlen)
@@ -66,34 +67,13 @@ static const struct {
  * plot takes; another -errno when it cannot be opened or read. */
 static int load(const char *path, json_t **out, plot_kind_fn *fn)
 {
-	const char *schema, *cmd;
-	json_error_t je;
+	const char *cmd;
 	json_t *r;
-	FILE *f;
 	size_t i;
-	int err;
+	int err = cli_report_load(path, &r, &cmd);
 
-	f = fopen(path, "r");
-	if (!f) {
-		err = -errno;
-		cli_say("%s: %s", path, strerror(-err));
+	if (err)
 		return err;
-	}
-	r = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
-	err = ferror(f) ? -EIO : -EINVAL;	/* a directory fails to read */
-	fclose(f);
-	if (!r) {
-		cli_say("%s: not an iostorm report (not JSON: line %d: %s)", path, je.line, je.text);
-		return err;
-	}
-	schema = cli_gp_name(r, "schema");
-	cmd = cli_gp_name(r, "command");
-	if (!json_is_object(r) || !schema || strcmp(schema, CLI_JSON_SCHEMA) || !cmd) {
-		cli_say("%s: not an iostorm report (no \"schema\": \"%s\" and \"command\")", path,
-			CLI_JSON_SCHEMA);
-		json_decref(r);
-		return -EINVAL;
-	}
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		if (!strcmp(cmd, kinds[i].command)) {
 			*fn = kinds[i].fn;

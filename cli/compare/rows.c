@@ -1,0 +1,292 @@
+/* A report's rows for compare (rows.h). Each device record of a report
+ * carries `repeats` (docs/json.md): its runs[] hold one value per repeat
+ * and metric. A record written before --repeat existed has its own
+ * figures only: one repeat. */
+#include "cli/compare/rows.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const sat_step_key[][2] = {
+	{ "qd1", "solo" }, { "qdn", "solo" }, { "qd1", "all" }, { "qdn", "all" },
+	{ "qdn", "remote" },
+};
+static const char *const sat_step_name[] = {
+	"QD1 alone", "QDn alone", "QD1 all", "QDn all", "QDn remote",
+};
+#define NSTEPS (sizeof(sat_step_name) / sizeof(sat_step_name[0]))
+
+static struct cmp_row *row_new(struct cmp_rows *rows, const char *key)
+{
+	struct cmp_row *p;
+
+	if (rows->n == rows->cap) {
+		unsigned cap = rows->cap ? 2 * rows->cap : 16;
+
+		p = realloc(rows->r, cap * sizeof(*p));
+		if (!p)
+			return NULL;
+		rows->r = p;
+		rows->cap = cap;
+	}
+	p = &rows->r[rows->n++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->key, sizeof(p->key), "%s", key);
+	return p;
+}
+
+const struct cmp_row *cmp_row_find(const struct cmp_rows *rows, const char *key)
+{
+	unsigned i;
+
+	for (i = 0; i < rows->n; i++)
+		if (!strcmp(rows->r[i].key, key))
+			return &rows->r[i];
+	return NULL;
+}
+
+static struct cmp_row *row_find_mut(struct cmp_rows *rows, const char *key)
+{
+	return (struct cmp_row *)cmp_row_find(rows, key);
+}
+
+/* Metric m of every run, or none where a run lacks it. */
+static int metric_of_runs(struct cmp_row *row, const json_t *runs, unsigned m)
+{
+	size_t i, n = json_array_size(runs);
+	const json_t *v;
+
+	if (!n)
+		return 0;
+	row->v[m] = malloc(n * sizeof(double));
+	if (!row->v[m])
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		v = json_object_get(json_array_get(runs, i), cli_metrics[m].key);
+		if (!json_is_number(v)) {
+			free(row->v[m]);
+			row->v[m] = NULL;
+			return 0;
+		}
+		row->v[m][i] = json_number_value(v);
+	}
+	row->n[m] = (unsigned)n;
+	return 0;
+}
+
+/* The one value of a record without repeats: its own figure. */
+static int metric_of_record(struct cmp_row *row, const json_t *rec, unsigned m)
+{
+	static const char *const lat_key[CLI_NMETRICS] = {
+		[CLI_M_MEAN] = "mean", [CLI_M_P50] = "p50", [CLI_M_P99] = "p99",
+		[CLI_M_P999] = "p99.9",
+	};
+	const json_t *v = m == CLI_M_IOPS ? json_object_get(rec, "iops") :
+		json_object_get(json_object_get(rec, "lat_ns"), lat_key[m]);
+
+	if (!json_is_number(v))
+		return 0;
+	row->v[m] = malloc(sizeof(double));
+	if (!row->v[m])
+		return -ENOMEM;
+	row->v[m][0] = json_number_value(v);
+	row->n[m] = 1;
+	return 0;
+}
+
+/* A row for record rec (a device's or a total's figures) under key. */
+static int add_record(struct cmp_rows *rows, const char *key, const json_t *rec)
+{
+	const json_t *runs = json_object_get(json_object_get(rec, "repeats"), "runs");
+	struct cmp_row *row;
+	unsigned m;
+	int rc = 0;
+
+	if (!json_is_object(rec) || row_find_mut(rows, key))
+		return 0;
+	row = row_new(rows, key);
+	if (!row)
+		return -ENOMEM;
+	if (json_is_true(json_object_get(rec, "interrupted")))
+		row->interrupted = 1;
+	for (m = 0; m < CLI_NMETRICS && !rc; m++)
+		rc = json_is_array(runs) ? metric_of_runs(row, runs, m) :
+			metric_of_record(row, rec, m);
+	return rc;
+}
+
+/* Repeat by repeat IOPS of rec added into the row key (devices measured
+ * at once add up to the total of that step); a row whose parts disagree
+ * on the repeats has none. */
+static int add_sum(struct cmp_rows *rows, const char *key, const json_t *rec)
+{
+	struct cmp_row part, *row;
+	unsigned i;
+	int rc;
+
+	if (!json_is_object(rec))
+		return 0;
+	memset(&part, 0, sizeof(part));
+	rc = add_record(&(struct cmp_rows){ &part, 0, 1 }, key, rec);
+	row = row_find_mut(rows, key);
+	if (!rc && !row && (row = row_new(rows, key))) {
+		row->v[CLI_M_IOPS] = part.v[CLI_M_IOPS];
+		row->n[CLI_M_IOPS] = part.n[CLI_M_IOPS];
+		part.v[CLI_M_IOPS] = NULL;
+	} else if (!rc && row && row->n[CLI_M_IOPS] == part.n[CLI_M_IOPS]) {
+		for (i = 0; i < part.n[CLI_M_IOPS]; i++)
+			row->v[CLI_M_IOPS][i] += part.v[CLI_M_IOPS][i];
+	} else if (!rc && row) {
+		row->n[CLI_M_IOPS] = 0;
+	} else if (!rc) {
+		rc = -ENOMEM;
+	}
+	for (i = 0; i < CLI_NMETRICS; i++)
+		free(part.v[i]);
+	return rc;
+}
+
+static void keyf(char *buf, size_t len, const char *prefix, const char *a, const char *b)
+{
+	snprintf(buf, len, "%s%s%s%s", prefix, a, b ? " " : "", b ? b : "");
+}
+
+/* run, nop, latency: a row per device and the total. */
+static int rows_run(const json_t *j, const char *prefix, struct cmp_rows *rows,
+		    const char *sum_key)
+{
+	char key[CMP_KEY_LEN];
+	const json_t *d;
+	size_t i;
+	int rc = 0;
+
+	json_array_foreach(json_object_get(j, "devices"), i, d) {
+		keyf(key, sizeof(key), prefix, json_string_value(json_object_get(d, "name")), NULL);
+		rc = add_record(rows, key, d);
+		if (rc)
+			return rc;
+	}
+	/* one device's total is that device */
+	keyf(key, sizeof(key), prefix, "total", NULL);
+	if (json_array_size(json_object_get(j, "devices")) > 1)
+		rc = add_record(rows, key, json_object_get(j, "total"));
+	if (!rc && sum_key)
+		rc = add_sum(rows, sum_key, json_object_get(j, "total"));
+	return rc;
+}
+
+/* sweep: a row per depth (all targets) and per target at each depth. */
+static int rows_sweep(const json_t *j, const char *prefix, struct cmp_rows *rows)
+{
+	char key[CMP_KEY_LEN], qd[32];
+	const json_t *p, *d;
+	size_t i, k;
+	int rc = 0;
+
+	json_array_foreach(json_object_get(j, "points"), i, p) {
+		snprintf(qd, sizeof(qd), "QD%lld",
+			 (long long)json_integer_value(json_object_get(p, "qd")));
+		keyf(key, sizeof(key), prefix, qd, "total");
+		rc = add_record(rows, key, p);
+		json_array_foreach(json_object_get(p, "by_device"), k, d) {
+			if (rc)
+				return rc;
+			keyf(key, sizeof(key), prefix, qd, json_string_value(json_object_get(d, "name")));
+			rc = add_record(rows, key, d);
+		}
+		if (rc)
+			return rc;
+	}
+	return rc;
+}
+
+/* saturate: a row per device and step; the steps with every device at
+ * once add up to a total row (and, across hosts, to a cluster row). */
+static int rows_saturate(const json_t *j, const char *prefix, struct cmp_rows *rows,
+			 const char *cluster)
+{
+	char key[CMP_KEY_LEN];
+	const json_t *d, *rec;
+	size_t i, s;
+	int rc = 0;
+
+	json_array_foreach(json_object_get(j, "devices"), i, d) {
+		for (s = 0; s < NSTEPS && !rc; s++) {
+			rec = json_object_get(json_object_get(d, sat_step_key[s][0]),
+					      sat_step_key[s][1]);
+			keyf(key, sizeof(key), prefix, json_string_value(json_object_get(d, "name")),
+			     sat_step_name[s]);
+			rc = add_record(rows, key, rec);
+			if (rc || strcmp(sat_step_key[s][1], "all"))
+				continue;
+			keyf(key, sizeof(key), prefix, "total", sat_step_name[s]);
+			rc = add_sum(rows, key, rec);
+			if (!rc && cluster) {
+				keyf(key, sizeof(key), "", cluster, sat_step_name[s]);
+				rc = add_sum(rows, key, rec);
+			}
+		}
+		if (rc)
+			return rc;
+	}
+	return rc;
+}
+
+static int rows_one(const json_t *j, const char *prefix, struct cmp_rows *rows,
+		    const char *cluster)
+{
+	const char *cmd = json_string_value(json_object_get(j, "command"));
+
+	if (!cmd)
+		return 0;
+	if (!strcmp(cmd, "run") || !strcmp(cmd, "nop") || !strcmp(cmd, "latency"))
+		return rows_run(j, prefix, rows, cluster ? "cluster total" : NULL);
+	if (!strcmp(cmd, "sweep"))
+		return rows_sweep(j, prefix, rows);
+	if (!strcmp(cmd, "saturate"))
+		return rows_saturate(j, prefix, rows, cluster);
+	return 0;
+}
+
+/* iostorm-mpi: each host's own report under "host: ", and the cluster's
+ * sums of the steps every host ran at once. */
+static int rows_mpi(const json_t *j, struct cmp_rows *rows)
+{
+	const char *cmd = json_string_value(json_object_get(j, "command"));
+	char prefix[96];
+	const json_t *h;
+	size_t i;
+	int rc = 0;
+
+	json_array_foreach(json_object_get(j, "hosts"), i, h) {
+		snprintf(prefix, sizeof(prefix), "%s: ",
+			 json_string_value(json_object_get(h, "name")) ?
+			 json_string_value(json_object_get(h, "name")) : "?");
+		rc = rows_one(json_object_get(h, cmd ? cmd : ""), prefix, rows, "cluster");
+		if (rc)
+			return rc;
+	}
+	return rc;
+}
+
+int cmp_rows_of(const json_t *j, struct cmp_rows *rows)
+{
+	memset(rows, 0, sizeof(*rows));
+	if (json_object_get(j, "mpi"))
+		return rows_mpi(j, rows);
+	return rows_one(j, "", rows, NULL);
+}
+
+void cmp_rows_free(struct cmp_rows *rows)
+{
+	unsigned i, m;
+
+	for (i = 0; i < rows->n; i++)
+		for (m = 0; m < CLI_NMETRICS; m++)
+			free(rows->r[i].v[m]);
+	free(rows->r);
+	memset(rows, 0, sizeof(*rows));
+}

@@ -1,0 +1,35 @@
+/* The rows a report offers 'iostorm compare': one per device (and total)
+ * of each measurement it holds, keyed by what it measured ("loop0",
+ * "total", "QD8 loop0", "loop0 QDn all", "host1: loop0 QDn all"), each
+ * with every repeat's value of every metric (cli/out/spread.h). Reports
+ * are matched row by row on these keys. */
+#ifndef CLI_COMPARE_ROWS_H
+#define CLI_COMPARE_ROWS_H
+
+#include <jansson.h>
+
+#include "cli/out/spread.h"
+
+#define CMP_KEY_LEN 160
+
+struct cmp_row {
+	char key[CMP_KEY_LEN];
+	unsigned n[CLI_NMETRICS];	/* repeats with the metric; 0: none */
+	double *v[CLI_NMETRICS];	/* n values each; owned */
+	unsigned interrupted;		/* repeats cut short (never tested) */
+};
+
+struct cmp_rows {
+	struct cmp_row *r;
+	unsigned n, cap;
+};
+
+/* The rows of report j (run, nop, latency, sweep, saturate, and
+ * iostorm-mpi's run and saturate). 0 or -ENOMEM; a report without rows
+ * (plan, topo, check) has none. */
+int cmp_rows_of(const json_t *j, struct cmp_rows *rows);
+/* The row keyed key, or NULL. */
+const struct cmp_row *cmp_row_find(const struct cmp_rows *rows, const char *key);
+void cmp_rows_free(struct cmp_rows *rows);
+
+#endif
