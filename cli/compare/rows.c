@@ -97,17 +97,23 @@ static int metric_of_record(struct cmp_row *row, const json_t *rec, unsigned m)
 	return 0;
 }
 
-/* A row for record rec (a device's or a total's figures) under key. */
+/* A row for record rec (a device's or a total's figures) under key; two
+ * devices of one name (files of one base name in two folders) are
+ * "name" and "name (2)", in the report's order. */
 static int add_record(struct cmp_rows *rows, const char *key, const json_t *rec)
 {
 	const json_t *runs = json_object_get(json_object_get(rec, "repeats"), "runs");
+	char uniq[CMP_KEY_LEN + 16];
 	struct cmp_row *row;
-	unsigned m;
+	unsigned m, k;
 	int rc = 0;
 
-	if (!json_is_object(rec) || row_find_mut(rows, key))
+	if (!json_is_object(rec))
 		return 0;
-	row = row_new(rows, key);
+	snprintf(uniq, sizeof(uniq), "%s", key);
+	for (k = 2; row_find_mut(rows, uniq); k++)
+		snprintf(uniq, sizeof(uniq), "%.*s (%u)", CMP_KEY_LEN - 16, key, k);
+	row = row_new(rows, uniq);
 	if (!row)
 		return -ENOMEM;
 	if (json_is_true(json_object_get(rec, "interrupted")))
@@ -204,7 +210,8 @@ static int rows_sweep(const json_t *j, const char *prefix, struct cmp_rows *rows
 }
 
 /* saturate: a row per device and step; the steps with every device at
- * once add up to a total row (and, across hosts, to a cluster row). */
+ * once add up to a total row (and, across hosts, to a cluster row), after
+ * the devices'. */
 static int rows_saturate(const json_t *j, const char *prefix, struct cmp_rows *rows,
 			 const char *cluster)
 {
@@ -213,24 +220,31 @@ static int rows_saturate(const json_t *j, const char *prefix, struct cmp_rows *r
 	size_t i, s;
 	int rc = 0;
 
-	json_array_foreach(json_object_get(j, "devices"), i, d) {
-		for (s = 0; s < NSTEPS && !rc; s++) {
+	for (s = 0; s < NSTEPS; s++)
+		json_array_foreach(json_object_get(j, "devices"), i, d) {
+			if (rc)
+				return rc;
 			rec = json_object_get(json_object_get(d, sat_step_key[s][0]),
 					      sat_step_key[s][1]);
 			keyf(key, sizeof(key), prefix, json_string_value(json_object_get(d, "name")),
 			     sat_step_name[s]);
 			rc = add_record(rows, key, rec);
-			if (rc || strcmp(sat_step_key[s][1], "all"))
-				continue;
+		}
+	for (s = 0; s < NSTEPS && !rc; s++) {
+		if (strcmp(sat_step_key[s][1], "all"))
+			continue;
+		json_array_foreach(json_object_get(j, "devices"), i, d) {
+			rec = json_object_get(json_object_get(d, sat_step_key[s][0]),
+					      sat_step_key[s][1]);
 			keyf(key, sizeof(key), prefix, "total", sat_step_name[s]);
 			rc = add_sum(rows, key, rec);
 			if (!rc && cluster) {
 				keyf(key, sizeof(key), "", cluster, sat_step_name[s]);
 				rc = add_sum(rows, key, rec);
 			}
+			if (rc)
+				return rc;
 		}
-		if (rc)
-			return rc;
 	}
 	return rc;
 }
@@ -251,20 +265,31 @@ static int rows_one(const json_t *j, const char *prefix, struct cmp_rows *rows,
 	return 0;
 }
 
+void cmp_host_label(const json_t *h, char *buf, size_t len)
+{
+	const char *name = json_string_value(json_object_get(h, "name"));
+	const char *host = json_string_value(json_object_get(h, "host"));
+
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "%s#%lld", host ? host : "?",
+			 (long long)json_integer_value(json_object_get(h, "rank")));
+}
+
 /* iostorm-mpi: each host's own report under "host: ", and the cluster's
  * sums of the steps every host ran at once. */
 static int rows_mpi(const json_t *j, struct cmp_rows *rows)
 {
 	const char *cmd = json_string_value(json_object_get(j, "command"));
-	char prefix[96];
+	char prefix[96], label[80];
 	const json_t *h;
 	size_t i;
 	int rc = 0;
 
 	json_array_foreach(json_object_get(j, "hosts"), i, h) {
-		snprintf(prefix, sizeof(prefix), "%s: ",
-			 json_string_value(json_object_get(h, "name")) ?
-			 json_string_value(json_object_get(h, "name")) : "?");
+		cmp_host_label(h, label, sizeof(label));
+		snprintf(prefix, sizeof(prefix), "%s: ", label);
 		rc = rows_one(json_object_get(h, cmd ? cmd : ""), prefix, rows, "cluster");
 		if (rc)
 			return rc;

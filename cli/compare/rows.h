@@ -28,6 +28,9 @@ struct cmp_rows {
  * iostorm-mpi's run and saturate). 0 or -ENOMEM; a report without rows
  * (plan, topo, check) has none. */
 int cmp_rows_of(const json_t *j, struct cmp_rows *rows);
+/* An iostorm-mpi report's host h as rows and facts name it: its "name"
+ * (unique, saturate), else "host#rank" (run). */
+void cmp_host_label(const json_t *h, char *buf, size_t len);
 /* The row keyed key, or NULL. */
 const struct cmp_row *cmp_row_find(const struct cmp_rows *rows, const char *key);
 void cmp_rows_free(struct cmp_rows *rows);

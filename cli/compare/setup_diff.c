@@ -1,5 +1,6 @@
 /* Two reports' setups flattened and compared (setup_diff.h). */
 #include "cli/compare/setup_diff.h"
+#include "cli/compare/rows.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -157,7 +158,7 @@ static int cmp_fact(const void *a, const void *b)
 static int facts_of(struct facts *fs, const json_t *r)
 {
 	const char *cmd = json_string_value(json_object_get(r, "command"));
-	char prefix[96];
+	char prefix[96], label[80];
 	const json_t *h;
 	size_t i;
 	int rc = 0;
@@ -170,9 +171,8 @@ static int facts_of(struct facts *fs, const json_t *r)
 		json_array_foreach(json_object_get(r, "hosts"), i, h) {
 			if (rc)
 				break;
-			snprintf(prefix, sizeof(prefix), "%s: ",
-				 json_string_value(json_object_get(h, "name")) ?
-				 json_string_value(json_object_get(h, "name")) : "?");
+			cmp_host_label(h, label, sizeof(label));
+			snprintf(prefix, sizeof(prefix), "%s: ", label);
 			rc = facts_of_one(fs, prefix, json_object_get(h, cmd ? cmd : ""));
 		}
 	}

@@ -116,15 +116,20 @@ void cli_dev_rates(struct cli_dev *d)
 	d->ios_per_call = d->calls ? (double)(d->ios + d->errors) / (double)d->calls : 0.0;
 }
 
-static void add_counts(struct cli_dev *t, const struct cli_dev *d)
+void cli_dev_add_counters(struct cli_dev *t, const struct cli_dev *d)
 {
-	t->nworkers += d->nworkers;
 	t->ios += d->ios;
 	t->bytes += d->bytes;
 	t->errors += d->errors;
 	t->calls += d->calls;
 	t->user_s += d->user_s;
 	t->sys_s += d->sys_s;
+}
+
+static void add_counts(struct cli_dev *t, const struct cli_dev *d)
+{
+	t->nworkers += d->nworkers;
+	cli_dev_add_counters(t, d);
 	t->iops += d->iops;
 	t->bw_bytes += d->bw_bytes;
 	if (d->elapsed_s > t->elapsed_s)

@@ -102,6 +102,8 @@ void cli_dev_errs(struct cli_dev *d, const uint64_t *count, int first, double fi
 void cli_report_print_errors(FILE *f, const struct cli_report *r);
 /* Fills lat from a histogram (has_lat false when it is NULL or empty). */
 void cli_lat_from_hist(struct cli_dev *d, const struct eng_hist *h);
+/* d's IOs, bytes, errors, calls and CPU seconds added to t's. */
+void cli_dev_add_counters(struct cli_dev *t, const struct cli_dev *d);
 /* Rates from the counters and elapsed_s. */
 void cli_dev_rates(struct cli_dev *d);
 /* Sums the devices into r->total (merging histograms when present). */

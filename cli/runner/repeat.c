@@ -80,12 +80,7 @@ static int merge_dev(struct cli_dev *acc, struct cli_dev *one)
 	double shift = acc->elapsed_s;
 
 	merge_errs(acc, one, shift);
-	acc->ios += one->ios;
-	acc->bytes += one->bytes;
-	acc->errors += one->errors;
-	acc->calls += one->calls;
-	acc->user_s += one->user_s;
-	acc->sys_s += one->sys_s;
+	cli_dev_add_counters(acc, one);
 	if (one->busiest_s > acc->busiest_s)
 		acc->busiest_s = one->busiest_s;
 	acc->elapsed_s += one->elapsed_s;
