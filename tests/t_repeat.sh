@@ -23,6 +23,7 @@ repeat_sums() {
 		(if ($r.runs | length) != $r.n then "\($d.name // "row"): \($r.runs | length) runs, n \($r.n)" else empty end),
 		(if ([$r.runs[].ios] | add) != $d.ios then "\($d.name // "row"): its repeats hold \([$r.runs[].ios] | add) IOs, it \($d.ios)" else empty end),
 		(if ($d.elapsed_s != null) and (close([$r.runs[].elapsed_s] | add; $d.elapsed_s) | not) then "\($d.name // "row"): its repeats last \([$r.runs[].elapsed_s] | add) s, it \($d.elapsed_s)" else empty end),
+		(if $d.timeline and ([$d.timeline[].t_s] | . != sort or (unique | length) != length) then "\($d.name // "row"): its samples are not in time order end to end: \([$d.timeline[].t_s])" else empty end),
 		(if $d.timeline and (([$d.timeline[].ios] | add // 0) != $d.ios) then "\($d.name // "row"): its samples hold \([$d.timeline[].ios] | add) IOs, not \($d.ios)" else empty end),
 		(if ($r.iops.min <= $r.iops.hmean and $r.iops.hmean <= $r.iops.amean + 1e-6 and $r.iops.amean <= $r.iops.max) | not then "\($d.name // "row"): spread out of order: \($r.iops)" else empty end),
 		(if $r.n > 1 and ($r.iops.stddev == null) then "\($d.name // "row"): no stddev over \($r.n) repeats" else empty end)
