@@ -61,6 +61,19 @@ else
 		grep -q "^[^ ]*#$r " "$T_OUT" || check_fail "2 ranks: no table row for rank $r"
 	done
 	grep -q '^cluster ' "$T_OUT" || check_fail "2 ranks: no cluster row"
+	# compare reads it per host and for the cluster: the cluster's all at
+	# once is every host's devices summed
+	run_iostorm compare --json "$T_DIR/cmp.json" "$T_DIR/two.json" "$T_DIR/two.json"
+	[ "$T_RC" -eq 0 ] || { check_fail "compare of the 2-rank report: exit $T_RC"; show_output; }
+	jq -e --slurpfile r "$T_DIR/two.json" '
+		def close(x; y): ((x - y) | fabs) <= 1e-6 * ((y | fabs) + 1);
+		([$r[0].hosts[].saturate.devices[].qdn.all.iops] | add) as $sum
+		| [.comparisons[0].rows[].key] as $k
+		| ($k | map(select(test("^[^:]+#[01]: loop[0-9]+ QDn all$"))) | length) == 2
+		and (.comparisons[0].rows[] | select(.key == "cluster QDn all") | .metrics[0]
+			| .metric == "iops" and close(.base.center; $sum) and .change_pct == 0)
+	' "$T_DIR/cmp.json" >/dev/null ||
+		check_fail "compare of the 2-rank report: rows $(jq -c '[.comparisons[0].rows[].key]' "$T_DIR/cmp.json")"
 fi
 
 # 3 ranks, two of them behind one switch, rank 2 named by the host name
