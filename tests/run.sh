@@ -7,6 +7,9 @@
 # A test that passed only when one of its checks ran again prints a line
 # "retried: WHAT" (lib.sh's retried): it shows as "PASS name (retried)".
 # EXPECTED_SKIPS=FILE reads that list instead (t_runner tests the runner).
+# With SANITIZE naming thread (make SANITIZE=thread check), the tests in
+# tests/threadless (THREADLESS=FILE instead), whose subject starts no
+# thread, are not run, and are named after the summary line.
 # Usage: tests/run.sh [PATTERN]   (only tests whose name contains PATTERN)
 # T_SCRIPTS=tests/vm runs that folder's t_*.sh instead (make vmcheck), and
 # no test programs.
@@ -36,7 +39,7 @@ out=$(mktemp "${TMPDIR:-/tmp}/iostorm-test.XXXXXX") || exit 1
 trap 'rm -f "$out"' EXIT
 
 passed=0 failed=0 skipped=0
-skips=() unexpected=() retries=()
+skips=() unexpected=() retries=() notrun=()
 
 # expected NAME REASON: tests/expected-skips lists this skip (name and the
 # start of its reason, tab-separated)
@@ -49,9 +52,23 @@ expected() {
 	return 1
 }
 
+# threadless NAME: the test is on the list of those TSan has nothing in
+threadless() {
+	local n why
+	while IFS=$'\t' read -r n why; do
+		case $n in '#'* | '') continue ;; esac
+		[ "$n" = "$1" ] && return 0
+	done <"${THREADLESS:-$root/tests/threadless}"
+	return 1
+}
+
 run_one() {
 	local name=$1 rc reason
 	shift
+	if [[ ${SANITIZE:-} == *thread* ]] && threadless "$name"; then
+		notrun+=("$name")
+		return
+	fi
 	timeout -k 10 "$timeout_s" "$@" >"$out" 2>&1 </dev/null
 	rc=$?
 	case $rc in
@@ -105,6 +122,7 @@ done
 echo "$passed passed, $failed failed, $skipped skipped"
 [ ${#skips[@]} -eq 0 ] || echo "skipped: ${skips[*]}"
 [ ${#retries[@]} -eq 0 ] || echo "retried: ${#retries[@]} (${retries[*]})"
+[ ${#notrun[@]} -eq 0 ] || echo "not run under TSan (tests/threadless): ${notrun[*]}"
 if [ ${#unexpected[@]} -gt 0 ]; then
 	for t in "${unexpected[@]}"; do
 		echo "unexpected skip: $t"

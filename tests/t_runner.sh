@@ -54,6 +54,16 @@ rm "$d/t_skip.sh"
 runner CI=true
 [ "$T_RC" -eq 0 ] || { check_fail "only a listed skip under CI=true: exit $T_RC, want 0"; cat "$T_OUT" >&2; }
 
+# under TSan the threadless tests are left out and named, and only then
+printf 't_pass\tmade up\n' >"$T_DIR/threadless"
+runner CI=true SANITIZE=thread THREADLESS="$T_DIR/threadless"
+grep -q '^PASS t_pass' "$T_OUT" && check_fail "a threadless test ran under TSan"
+grep -qx 'not run under TSan (tests/threadless): t_pass' "$T_OUT" ||
+	{ check_fail "the threadless tests are not named"; cat "$T_OUT" >&2; }
+grep -qx 'PASS t_retry (retried)' "$T_OUT" || check_fail "under TSan a test not listed did not run"
+runner CI=true SANITIZE=address,undefined THREADLESS="$T_DIR/threadless"
+grep -qx 'PASS t_pass' "$T_OUT" || check_fail "a threadless test did not run under ASan"
+
 # helpers.h: a SKIP after a failed CHECK exits 1 and names the check
 cat >"$T_DIR/failskip.c" <<'C'
 #include "tests/helpers.h"
