@@ -49,6 +49,10 @@ expect_error "--fail-worse -3" 2 '^iostorm compare: --fail-worse' \
 	compare --fail-worse -3 "$r/qd32.json" "$r/qd32.json"
 expect_error "--fail-worse 5x" 2 '^iostorm compare: --fail-worse' \
 	compare --fail-worse 5x "$r/qd32.json" "$r/qd32.json"
+cp "$r/qd32.json" "$r/keep.json"
+expect_error "--json over a report" 2 'is the report .*keep.json: reports are only read' \
+	compare --json "$r/keep.json" "$r/keep.json" "$r/qd32.json"
+cmp -s "$r/qd32.json" "$r/keep.json" || check_fail "--json over a report: the report was written"
 # --force compares what they share; one run a side: no test, said
 run_iostorm compare --force --json "$r/c1.json" "$r/qd32.json" "$r/qd1.json"
 [ "$T_RC" -eq 0 ] || { check_fail "compare --force of single runs: exit $T_RC"; show_output; }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/commands.h"
 #include "cli/compare/cmp_out.h"
@@ -141,6 +142,24 @@ static int check_alike(const struct cli_opts *o, const char *const *file, json_t
 	return 0;
 }
 
+/* --json naming one of the reports would write over it: refused. */
+static int check_json_path(const struct cli_opts *o)
+{
+	struct stat js, st;
+	unsigned i;
+
+	if (!o->json || !strcmp(o->json, "-") || stat(o->json, &js))
+		return 0;
+	for (i = 0; i < o->ntargets; i++) {
+		if (stat(o->targets[i], &st) || st.st_dev != js.st_dev || st.st_ino != js.st_ino)
+			continue;
+		cli_say("--json %s is the report %s: reports are only read, never written",
+			o->json, o->targets[i]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int load_all(const struct cli_opts *o, json_t **r, const char **cmd)
 {
 	const char *const *file = (const char *const *)o->targets;
@@ -231,6 +250,8 @@ static int cmd_compare(int argc, char **argv)
 		cli_say("%u reports: compare takes at most %u", o.ntargets, CMP_MAX_REPORTS);
 		rc = -EINVAL;
 	}
+	if (!rc)
+		rc = check_json_path(&o);
 	if (!rc)
 		rc = load_all(&o, r, cmd);
 	if (!rc)
