@@ -116,8 +116,6 @@ static int add_record(struct cmp_rows *rows, const char *key, const json_t *rec)
 	row = row_new(rows, uniq);
 	if (!row)
 		return -ENOMEM;
-	if (json_is_true(json_object_get(rec, "interrupted")))
-		row->interrupted = 1;
 	for (m = 0; m < CLI_NMETRICS && !rc; m++)
 		rc = json_is_array(runs) ? metric_of_runs(row, runs, m) :
 			metric_of_record(row, rec, m);

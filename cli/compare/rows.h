@@ -16,7 +16,6 @@ struct cmp_row {
 	char key[CMP_KEY_LEN];
 	unsigned n[CLI_NMETRICS];	/* repeats with the metric; 0: none */
 	double *v[CLI_NMETRICS];	/* n values each; owned */
-	unsigned interrupted;		/* repeats cut short (never tested) */
 };
 
 struct cmp_rows {

@@ -34,6 +34,21 @@ double cli_rep_value(const struct cli_rep *x, enum cli_metric m)
 	}
 }
 
+void cli_rep_of(const struct cli_dev *d, struct cli_rep *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->ios = d->ios;
+	x->elapsed_s = d->elapsed_s;
+	x->iops = d->iops;
+	x->has_lat = d->has_lat;
+	if (!d->has_lat)
+		return;
+	x->mean_ns = d->lat.mean;
+	x->p50_ns = d->lat.p50;
+	x->p99_ns = d->lat.p99;
+	x->p999_ns = d->lat.p999;
+}
+
 /* d's repeats, or d itself as the one repeat of a single run. */
 static const struct cli_rep *reps_of(const struct cli_dev *d, struct cli_rep *own,
 				     unsigned *n)
@@ -42,15 +57,7 @@ static const struct cli_rep *reps_of(const struct cli_dev *d, struct cli_rep *ow
 		*n = d->nreps;
 		return d->reps;
 	}
-	memset(own, 0, sizeof(*own));
-	own->ios = d->ios;
-	own->elapsed_s = d->elapsed_s;
-	own->iops = d->iops;
-	own->has_lat = d->has_lat;
-	own->mean_ns = d->lat.mean;
-	own->p50_ns = d->lat.p50;
-	own->p99_ns = d->lat.p99;
-	own->p999_ns = d->lat.p999;
+	cli_rep_of(d, own);
 	*n = 1;
 	return own;
 }

@@ -22,6 +22,8 @@ struct cli_metric_desc {
 
 extern const struct cli_metric_desc cli_metrics[CLI_NMETRICS];
 
+/* d's own figures as one repeat's. */
+void cli_rep_of(const struct cli_dev *d, struct cli_rep *x);
 /* Metric m of one repeat; NAN where it has no latency. */
 double cli_rep_value(const struct cli_rep *x, enum cli_metric m);
 /* d's repeats as {"n", "runs": [...], "iops": spread, "lat_mean_ns": ...}

@@ -7,22 +7,8 @@
 #include <string.h>
 
 #include "cli/out/out.h"
+#include "cli/out/spread.h"
 #include "cli/runner/stop.h"
-
-static void rep_of(const struct cli_dev *d, struct cli_rep *x)
-{
-	memset(x, 0, sizeof(*x));
-	x->ios = d->ios;
-	x->elapsed_s = d->elapsed_s;
-	x->iops = d->iops;
-	x->has_lat = d->has_lat;
-	if (!d->has_lat)
-		return;
-	x->mean_ns = d->lat.mean;
-	x->p50_ns = d->lat.p50;
-	x->p99_ns = d->lat.p99;
-	x->p999_ns = d->lat.p999;
-}
 
 static int add_rep(struct cli_dev *d, const struct cli_rep *x)
 {
@@ -144,10 +130,10 @@ static int keep_reps(struct cli_report *acc, const struct cli_report *one)
 	int rc = 0;
 
 	for (i = 0; i < acc->ndev && !rc; i++) {
-		rep_of(&one->dev[i], &x);
+		cli_rep_of(&one->dev[i], &x);
 		rc = add_rep(&acc->dev[i], &x);
 	}
-	rep_of(&one->total, &x);
+	cli_rep_of(&one->total, &x);
 	return rc ? rc : add_rep(&acc->total, &x);
 }
 
