@@ -13,6 +13,8 @@ enum eng_backend {
 	ENG_BACKEND_AUTO,	/* io_uring, libaio where io_uring is refused */
 	ENG_BACKEND_IO_URING,
 	ENG_BACKEND_LIBAIO,
+	ENG_BACKEND_URING_CMD,	/* NVMe passthrough: IORING_OP_URING_CMD on the
+				 * namespace's char device (engine/nvme_cmd.h) */
 };
 
 enum eng_mode {
@@ -96,14 +98,18 @@ struct eng_progress {
 
 /* How the measured window's failed IOs failed. Slot 0 counts short reads
  * (a completion with fewer bytes than asked, no errno); errnos above
- * ENG_ERRNO_MAX count in the last slot. */
+ * ENG_ERRNO_MAX count in ENG_ERR_OTHER. A passthrough command that the
+ * drive failed counts in the slot of its NVMe status: ENG_ERR_NVME plus
+ * its status code type and code (ENG_NVME_CODE, 11 bits). */
 #define ENG_ERRNO_MAX 133		/* EHWPOISON, the highest Linux has */
 #define ENG_ERR_OTHER (ENG_ERRNO_MAX + 1)
-#define ENG_ERR_SLOTS (ENG_ERR_OTHER + 1)
+#define ENG_ERR_NVME (ENG_ERR_OTHER + 1)
+#define ENG_ERR_SLOTS (ENG_ERR_NVME + 0x800)
 
 struct eng_errors {
 	int first;			/* slot of the first failure: its errno,
-					 * 0 or ENG_ERR_OTHER as above; valid when
+					 * 0, ENG_ERR_OTHER or an NVMe status's
+					 * slot as above; valid when
 					 * the result has errors */
 	uint64_t first_ns;		/* its time into the measured window */
 	uint64_t count[ENG_ERR_SLOTS];	/* failures per errno (slots above) */
@@ -194,6 +200,10 @@ const struct eng_result *eng_run_result(const struct eng_run *r, unsigned idx);
 unsigned eng_run_njobs(const struct eng_run *r);
 void eng_run_destroy(struct eng_run *r);
 
+/* Whether this kernel takes NVMe passthrough through io_uring: SQE128 and
+ * CQE32 rings and IORING_OP_URING_CMD (Linux 5.19). 0, -EOPNOTSUPP, or the
+ * -errno of io_uring_setup (-ENOSYS, -EPERM: io_uring refused). */
+int eng_uring_cmd_probe(void);
 const char *eng_backend_name(enum eng_backend b);
 const char *eng_mode_name(enum eng_mode m);
 

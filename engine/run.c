@@ -426,6 +426,7 @@ const char *eng_backend_name(enum eng_backend b)
 	case ENG_BACKEND_AUTO: return "auto";
 	case ENG_BACKEND_IO_URING: return "io_uring";
 	case ENG_BACKEND_LIBAIO: return "libaio";
+	case ENG_BACKEND_URING_CMD: return "io_uring_cmd";
 	}
 	return "?";
 }

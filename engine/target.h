@@ -17,6 +17,12 @@ struct eng_target {
 	uint32_t lbs;		/* logical block size (512 for files) */
 	dev_t dev;		/* identity: st_rdev for devices, st_dev for files */
 	ino_t ino;		/* 0 for devices */
+	/* NVMe passthrough (eng_target_open_nvme): fd is the namespace's
+	 * generic char device, the rest describes its block device */
+	bool passthru;
+	uint32_t nsid;		/* namespace ID, from the char device */
+	uint32_t lba_shift;	/* log2(lbs) */
+	char chr[64];		/* "/dev/ng0n1"; set before it is opened */
 };
 
 /*
@@ -29,6 +35,23 @@ struct eng_target {
  *   -ENOSPC                     smaller than one logical block
  */
 int eng_target_open(struct eng_target *t, const char *path, bool buffered);
+/*
+ * An NVMe namespace for passthrough: path is its generic char device
+ * /dev/ngXnY, or its block device /dev/nvmeXnY (a multipath head too, or
+ * any link to either), which maps to the char device of the same numbers.
+ * The target is named after the block device and carries its identity,
+ * size and logical block size (sysfs), so topology and settings see the
+ * drive; fd is the char device, and nsid its namespace (NVME_IOCTL_ID).
+ * Errors (nothing is left open):
+ *   -ENOENT, -EACCES, -EPERM   from stat/open of path or of t->chr (the
+ *                               char device: missing before Linux 5.13,
+ *                               root-only by default)
+ *   -EISDIR                     a directory
+ *   -ENODEV                     not an NVMe namespace (no nvmeXnY/ngXnY)
+ *   -ENOTTY                     the char device is no NVMe namespace
+ *   -ENOSPC                     smaller than one logical block
+ */
+int eng_target_open_nvme(struct eng_target *t, const char *path);
 void eng_target_close(struct eng_target *t);
 /* Same underlying device or file (also through different paths). */
 bool eng_target_same(const struct eng_target *a, const struct eng_target *b);

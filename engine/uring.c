@@ -2,11 +2,14 @@
  * submission and reaping, one io_uring_enter per loop. */
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
+#include "engine/nvme_cmd.h"
 #include "engine/worker.h"
 
 /* Newer than liburing 2.3's header. */
@@ -84,7 +87,8 @@ static int uring_init(struct eng_worker *w)
 			continue;
 		tried = rung;
 		memset(&p, 0, sizeof(p));
-		p.flags = rung | mode | IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP;
+		p.flags = rung | mode | IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP |
+			  (w->u.cmd ? IORING_SETUP_SQE128 | IORING_SETUP_CQE32 : 0);
 		p.cq_entries = j->qd;
 		if ((mode & IORING_SETUP_SQPOLL) && sq_cpu >= 0) {
 			p.flags |= IORING_SETUP_SQ_AFF;
@@ -136,13 +140,32 @@ static int uring_register_bufs(struct eng_worker *w)
 	return ret;
 }
 
+/* Registered buffers for passthrough (IORING_URING_CMD_FIXED) came with
+ * Linux 6.1; before it the flag's field had to be zero and every command
+ * fails with EINVAL. Older kernels read into plain buffers, and the result
+ * says so (unfixed_err). */
+static bool uring_cmd_fixed_ok(void)
+{
+	struct utsname u;
+	unsigned maj = 0, min = 0;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &maj, &min) != 2)
+		return false;
+	return maj > 6 || (maj == 6 && min >= 1);
+}
+
 static int uring_register(struct eng_worker *w)
 {
 	int ret;
 
 	if (w->job->op == ENG_OP_NOP)
 		return 0;
-	ret = uring_register_bufs(w);
+	if (w->u.cmd && !uring_cmd_fixed_ok()) {
+		w->res->unfixed_err = -EOPNOTSUPP;
+		ret = 0;
+	} else {
+		ret = uring_register_bufs(w);
+	}
 	if (!ret)
 		ret = io_uring_register_files(&w->u.ring, &w->job->target->fd, 1);
 	return ret;
@@ -282,6 +305,30 @@ static void uring_teardown(struct eng_worker *w)
 	uring_chk_teardown();
 }
 
+/* Passthrough's SQEs are 128 bytes, the NVMe command in their second
+ * half: a Read of bs from the namespace, into a registered buffer where
+ * there are some. */
+static void uring_cmd_templates(struct eng_worker *w)
+{
+	struct io_uring_sq *sq = &w->u.ring.sq;
+	const struct eng_target *t = w->job->target;
+	unsigned i;
+
+	for (i = 0; i < sq->ring_entries; i++) {
+		struct io_uring_sqe *sqe = &sq->sqes[i << 1];
+
+		memset(sqe, 0, 2 * sizeof(*sqe));
+		sqe->opcode = IORING_OP_URING_CMD;
+		sqe->fd = 0;		/* the registered char device */
+		sqe->flags = IOSQE_FIXED_FILE;
+		sqe->cmd_op = NVME_URING_CMD_IO;
+		if (w->u.fixed)
+			sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
+		eng_nvme_read_template((struct nvme_uring_cmd *)(void *)sqe->cmd, t->nsid, w->bs,
+				       t->lba_shift);
+	}
+}
+
 /*
  * Every SQE of the ring is written whole once, here, with what never
  * changes between IOs (opcode, flags, file, length, zeros elsewhere): the
@@ -294,6 +341,10 @@ static void uring_sqe_templates(struct eng_worker *w)
 	struct io_uring_sq *sq = &w->u.ring.sq;
 	unsigned i;
 
+	if (w->u.cmd) {
+		uring_cmd_templates(w);
+		return;
+	}
 	for (i = 0; i < sq->ring_entries; i++) {
 		struct io_uring_sqe *sqe = &sq->sqes[i];
 
@@ -311,7 +362,11 @@ static void uring_sqe_templates(struct eng_worker *w)
 
 static int uring_setup(struct eng_worker *w)
 {
-	int ret = uring_init(w);
+	int ret;
+
+	w->u.cmd = w->job->backend == ENG_BACKEND_URING_CMD && w->job->op == ENG_OP_READ;
+	w->u.lba_shift = w->u.cmd ? w->job->target->lba_shift : 0;
+	ret = uring_init(w);
 
 	if (ret)
 		return ret;
@@ -343,7 +398,8 @@ static int uring_setup(struct eng_worker *w)
  * the slot arrays could alias them, and the compiler would reload them for
  * every SQE.
  */
-ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct eng_worker *w, uint64_t now, const bool read)
+ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct eng_worker *w, uint64_t now, const bool read,
+					 const bool cmd)
 {
 	struct io_uring_sq *sq = &w->u.ring.sq;
 	uint32_t n = eng_worker_budget(w), room = io_uring_sq_space_left(&w->u.ring), i;
@@ -354,14 +410,21 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct eng_worker *w, uint64_t now, con
 	struct eng_rng rng = w->rng;
 	char *buf = w->buf;
 	bool fixed = w->u.fixed;
+	const uint32_t lba_shift = cmd ? w->u.lba_shift : 0;
 
 	n = n < room ? n : room;
 	for (i = 0; i < n; i++) {
-		struct io_uring_sqe *sqe = &sqes[(tail + i) & mask];
+		/* an SQE128 ring's entries are two SQEs long */
+		struct io_uring_sqe *sqe = &sqes[((tail + i) & mask) << cmd];
 		uint32_t slot = free_slot[--nfree];
 
 		slot_ns[slot] = now;
-		if (read) {
+		if (cmd) {
+			eng_nvme_read_at((struct nvme_uring_cmd *)(void *)sqe->cmd,
+					 buf + (size_t)slot * bs, eng_rng_offset(&rng), lba_shift);
+			if (eng_likely(fixed))
+				sqe->buf_index = (uint16_t)(slot >> shift);
+		} else if (read) {
 			sqe->addr = (uint64_t)(uintptr_t)(buf + (size_t)slot * bs);
 			sqe->off = eng_rng_offset(&rng);
 			if (eng_likely(fixed))
@@ -379,9 +442,11 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct eng_worker *w, uint64_t now, con
 
 /* NOPs and reads get their own copy of the SQE loop, without a test per
  * SQE for which one it is. */
-ENG_ALWAYS_INLINE uint32_t uring_prep(struct eng_worker *w, uint64_t now)
+ENG_ALWAYS_INLINE uint32_t uring_prep(struct eng_worker *w, uint64_t now, const bool cmd)
 {
-	return w->expect ? uring_prep_as(w, now, true) : uring_prep_as(w, now, false);
+	if (cmd)
+		return uring_prep_as(w, now, true, true);
+	return w->expect ? uring_prep_as(w, now, true, false) : uring_prep_as(w, now, false, false);
 }
 
 /*
@@ -393,9 +458,10 @@ ENG_ALWAYS_INLINE uint32_t uring_prep(struct eng_worker *w, uint64_t now)
  * the whole depth and its kernel thread takes the SQEs itself. Returns 0
  * with *queued the SQEs still to submit, or -errno.
  */
-ENG_ALWAYS_INLINE int uring_fill(struct eng_worker *w, uint64_t now, uint32_t *queued)
+ENG_ALWAYS_INLINE int uring_fill(struct eng_worker *w, uint64_t now, uint32_t *queued,
+				 const bool cmd)
 {
-	uint32_t n = uring_prep(w, now), pending = n;
+	uint32_t n = uring_prep(w, now, cmd), pending = n;
 
 	while (n && eng_worker_budget(w)) {
 		if (!w->u.sqpoll) {
@@ -411,7 +477,7 @@ ENG_ALWAYS_INLINE int uring_fill(struct eng_worker *w, uint64_t now, uint32_t *q
 				return ret;
 			pending = 0;
 		}
-		n = uring_prep(w, now);
+		n = uring_prep(w, now, cmd);
 		pending += n;
 	}
 	*queued = pending;
@@ -436,7 +502,7 @@ static inline uint64_t uring_left(const struct eng_worker *w)
  * a short read or the IO that reaches the limit is settled by the worker
  * itself, with the locals written back first and read again after.
  */
-ENG_ALWAYS_INLINE uint32_t uring_reap(struct eng_worker *w, uint64_t now)
+ENG_ALWAYS_INLINE uint32_t uring_reap(struct eng_worker *w, uint64_t now, const bool cmd)
 {
 	struct io_uring_cq *cq = &w->u.ring.cq;
 	uint32_t head = *cq->khead, tail = io_uring_smp_load_acquire(cq->ktail);
@@ -451,7 +517,8 @@ ENG_ALWAYS_INLINE uint32_t uring_reap(struct eng_worker *w, uint64_t now)
 
 	eng_done_get(&d, w);
 	for (; head != tail; head++) {
-		const struct io_uring_cqe *cqe = &cq->cqes[head & mask];
+		/* a CQE32 ring's entries are two CQEs long */
+		const struct io_uring_cqe *cqe = &cq->cqes[(head & mask) << cmd];
 		uint32_t slot = (uint32_t)cqe->user_data;
 		int res = cqe->res;
 		bool ok;
@@ -515,7 +582,9 @@ ENG_ALWAYS_INLINE int uring_enter(struct eng_worker *w, uint32_t queued, uint32_
 		      io_uring_submit_and_get_events(&w->u.ring);
 }
 
-static int uring_loop(struct eng_worker *w)
+/* One copy of the loop per SQE and CQE size: the block path's is the one
+ * it always was, passthrough's shifts its ring indexes. */
+ENG_ALWAYS_INLINE int uring_loop_as(struct eng_worker *w, const bool cmd)
 {
 	struct io_uring *ring = &w->u.ring;
 
@@ -529,11 +598,11 @@ static int uring_loop(struct eng_worker *w)
 		 * below are the drain's, not the window's, and are not timed */
 		(void)eng_worker_tick(w);
 		uring_chk_tick(w);
-		reaped = uring_reap(w, now);
+		reaped = uring_reap(w, now, cmd);
 		/* stopping: by the tick, or by an IO limit reached just now */
 		if (w->stopping && !w->inflight)
 			break;
-		ret = uring_fill(w, now, &queued);
+		ret = uring_fill(w, now, &queued, cmd);
 		if (eng_unlikely(ret < 0)) {
 			w->fatal = w->fatal ? w->fatal : ret;
 			eng_worker_end(w);
@@ -554,6 +623,26 @@ static int uring_loop(struct eng_worker *w)
 		}
 	}
 	return 0;
+}
+
+int eng_uring_cmd_probe(void)
+{
+	struct io_uring ring;
+	struct io_uring_probe *p;
+	int ret = io_uring_queue_init(2, &ring, IORING_SETUP_SQE128 | IORING_SETUP_CQE32);
+
+	if (ret)
+		return ret == -EINVAL ? -EOPNOTSUPP : ret;
+	p = io_uring_get_probe_ring(&ring);
+	ret = p && io_uring_opcode_supported(p, IORING_OP_URING_CMD) ? 0 : -EOPNOTSUPP;
+	io_uring_free_probe(p);
+	io_uring_queue_exit(&ring);
+	return ret;
+}
+
+static int uring_loop(struct eng_worker *w)
+{
+	return w->u.cmd ? uring_loop_as(w, true) : uring_loop_as(w, false);
 }
 
 const struct eng_backend_ops eng_uring_ops = {

@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "engine/nvme_cmd.h"
 #include "engine/run_int.h"
 #include "engine/worker.h"
 
@@ -254,11 +255,18 @@ static bool io_error_is_fatal(int res)
  * happen (only this thread writes them, so a load and a store are an
  * increment), for the controller to name them should this worker get
  * stuck in the kernel; eng_worker_end copies them into the result. */
+static int io_error_slot(const struct eng_worker *w, int res)
+{
+	if (res > 0 && w->u.cmd)	/* the drive's NVMe status */
+		return ENG_ERR_NVME + (int)ENG_NVME_CODE(res);
+	/* never -res on a value past any errno: -INT_MIN overflows */
+	return res >= 0 ? 0 : res >= -ENG_ERRNO_MAX ? -res : ENG_ERR_OTHER;
+}
+
 static void io_error_note(struct eng_worker *w, int res)
 {
 	struct eng_errlive *el = w->errlive;
-	/* never -res on a value past any errno: -INT_MIN overflows */
-	int err = res >= 0 ? 0 : res >= -ENG_ERRNO_MAX ? -res : ENG_ERR_OTHER;
+	int err = io_error_slot(w, res);
 	uint64_t n;
 
 	if (!w->t_start_ns || w->stopping)
@@ -280,8 +288,12 @@ void eng_worker_io_error(struct eng_worker *w, int res)
 	atomic_store_explicit(&w->live->errors, w->errors, memory_order_relaxed);
 	if (w->limit && w->ios + w->errors >= w->limit)
 		eng_worker_end(w);
+	if (res > 0 && w->u.cmd && ENG_NVME_SCT(res) == ENG_NVME_SCT_PATH) {
+		/* no path to the namespace left (a drive pulled): as ENODEV */
+		res = -ENODEV;
+	}
 	if (res >= 0)
-		return;		/* a short read: counted, not fatal */
+		return;		/* a short read or the drive's status: counted */
 	if (io_error_is_fatal(res) && !w->fatal) {
 		w->fatal = res;
 		eng_worker_end(w);
@@ -299,7 +311,9 @@ static int worker_setup_backend(struct eng_worker *w, const struct eng_backend_o
 	int ret;
 
 	*ops = worker_backend(w->job);
-	w->res->backend = *ops == &eng_aio_ops ? ENG_BACKEND_LIBAIO : ENG_BACKEND_IO_URING;
+	w->res->backend = *ops == &eng_aio_ops ? ENG_BACKEND_LIBAIO :
+			  w->job->backend == ENG_BACKEND_URING_CMD && w->job->op == ENG_OP_READ ?
+			  ENG_BACKEND_URING_CMD : ENG_BACKEND_IO_URING;
 	ret = (*ops)->setup(w);
 	/* libaio has neither polling nor NOP: those stay io_uring's error */
 	if (!(ret == -ENOSYS || ret == -EPERM) || w->job->backend != ENG_BACKEND_AUTO ||
@@ -351,7 +365,9 @@ void *eng_worker_main(void *arg)
 	w.ctl_seen = ENG_ST_SETUP;
 	w.batch = w.job->batch;
 	w.bs = w.job->bs;
-	w.expect = w.job->op == ENG_OP_NOP ? 0 : w.job->bs;
+	/* a passthrough command's good completion is status 0 */
+	w.expect = w.job->op == ENG_OP_NOP || w.job->backend == ENG_BACKEND_URING_CMD ? 0 :
+		   w.job->bs;
 	w.latency = w.job->latency;
 	ret = worker_pin(&w);
 	if (!ret)

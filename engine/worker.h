@@ -78,6 +78,8 @@ struct eng_worker {
 			bool ring_ok;
 			bool sqpoll;
 			bool fixed;	/* buffers registered: READ_FIXED */
+			bool cmd;	/* NVMe passthrough: SQE128/CQE32 */
+			uint32_t lba_shift;	/* passthrough: log2(LBA size) */
 		} u;
 		struct {
 			io_context_t ctx;

@@ -24,6 +24,31 @@ static bool path_exists(const char *dir, const char *leaf)
 
 /* Block device name behind a live path: the disk of a partition, the disk
  * under a file's file system, following a single-slave dm/md stack. */
+/* An NVMe namespace's generic char device (/dev/ng0n1, what passthrough
+ * reads) is its block device's namespace: nvme0n1. -ENODEV for any other
+ * char device. */
+static int live_nvme_generic(struct topo *t, const struct stat *st, char *name, size_t len)
+{
+	char dir[PATH_MAX], blk[TOPO_NAME_MAX];
+	unsigned ctl, ns;
+	int end = 0, ret;
+	const char *base;
+
+	ret = topo_sys_realpath(t, dir, "dev/char/%u:%u", major(st->st_rdev), minor(st->st_rdev));
+	if (ret)
+		return ret == -ENOENT ? -ENODEV : ret;
+	base = strrchr(dir, '/') + 1;
+	if (sscanf(base, "ng%un%u%n", &ctl, &ns, &end) != 2 || base[end] ||
+	    topo_sys_realpath(t, dir, "class/nvme-generic/ng%un%u", ctl, ns))
+		return -ENODEV;
+	snprintf(blk, sizeof(blk), "nvme%un%u", ctl, ns);
+	ret = topo_sys_realpath(t, dir, "class/block/%s", blk);
+	if (ret)
+		return ret == -ENOENT ? -ENODEV : ret;
+	topo_copy_str(name, len, blk);
+	return 0;
+}
+
 static int live_block_name(struct topo *t, const char *path, char *name, size_t len)
 {
 	char dir[PATH_MAX];
@@ -33,6 +58,8 @@ static int live_block_name(struct topo *t, const char *path, char *name, size_t 
 
 	if (stat(path, &st))
 		return -errno;
+	if (S_ISCHR(st.st_mode))
+		return live_nvme_generic(t, &st, name, len);
 	devt = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
 	ret = topo_sys_realpath(t, dir, "dev/block/%u:%u", major(devt), minor(devt));
 	if (ret)

@@ -88,9 +88,9 @@ static int choose(const char *opt, const char *kind, const char *const *names,
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-static const char *const engine_names[] = { "auto", "io_uring", "libaio", NULL };
+static const char *const engine_names[] = { "auto", "io_uring", "libaio", "io_uring_cmd", NULL };
 static const int engine_vals[] = {
-	ENG_BACKEND_AUTO, ENG_BACKEND_IO_URING, ENG_BACKEND_LIBAIO,
+	ENG_BACKEND_AUTO, ENG_BACKEND_IO_URING, ENG_BACKEND_LIBAIO, ENG_BACKEND_URING_CMD,
 };
 _Static_assert(NELEM(engine_vals) + 1 == NELEM(engine_names), "one value per engine name");
 
@@ -375,7 +375,8 @@ const struct cli_optdesc cli_opts_table[] = {
 	  "t/io_uring's -c)" },
 	{ "engine", O_ENGINE, "NAME", CLI_OG_TARGET, 0, set_engine, show_engine, engine_names,
 	  "the IO interface (auto: io_uring, libaio where the\n"
-	  "kernel refuses io_uring)" },
+	  "kernel refuses io_uring; io_uring_cmd: NVMe\n"
+	  "passthrough on /dev/ngXnY, root only)" },
 	{ "completion", O_COMPLETION, "MODE", CLI_OG_ENGINE, 0, set_completion, show_completion,
 	  mode_names,
 	  "how completions are found" },

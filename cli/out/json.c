@@ -87,7 +87,8 @@ static json_t *fixed_buffers(const struct cli_report *r)
 {
 	if (!r->engine || (r->command && !strcmp(r->command, "nop")))
 		return json_null();
-	return json_boolean(!strcmp(r->engine, "io_uring") && !r->unfixed_bufs);
+	return json_boolean((!strcmp(r->engine, "io_uring") || !strcmp(r->engine, "io_uring_cmd")) &&
+			    !r->unfixed_bufs);
 }
 
 json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
@@ -115,27 +116,41 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 			 "repeat", (json_int_t)(o->repeat ? o->repeat : 1));
 }
 
-/* {"errno", "name", "text", "at_s"}, or null without errors. */
+/* An error slot (engine.h) as an errno, null for an NVMe status... */
+static json_t *err_errno(int slot)
+{
+	return slot >= ENG_ERR_NVME ? json_null() : json_integer(slot);
+}
+
+/* ...and as an NVMe status (SCT << 8 | SC), null for an errno. */
+static json_t *err_nvme(int slot)
+{
+	return slot >= ENG_ERR_NVME ? json_integer(slot - ENG_ERR_NVME) : json_null();
+}
+
+/* {"errno", "nvme_status", "name", "text", "at_s"}, or null without
+ * errors. */
 static json_t *first_error(const struct cli_dev *d)
 {
 	const struct cli_errs *e = &d->errs;
 
 	if (!d->errors)
 		return json_null();
-	return json_pack("{s:i, s:s, s:s, s:f}", "errno", e->first,
-			 "name", cli_errno_name(e->first), "text", cli_errno_text(e->first),
-			 "at_s", e->first_s);
+	return json_pack("{s:o, s:o, s:s, s:s, s:f}", "errno", err_errno(e->first),
+			 "nvme_status", err_nvme(e->first), "name", cli_errno_name(e->first),
+			 "text", cli_errno_text(e->first), "at_s", e->first_s);
 }
 
-/* {"errno", "name", "count"}, or null without errors. */
+/* {"errno", "nvme_status", "name", "count"}, or null without errors. */
 static json_t *most_common_error(const struct cli_dev *d)
 {
 	const struct cli_errs *e = &d->errs;
 
 	if (!d->errors)
 		return json_null();
-	return json_pack("{s:i, s:s, s:I}", "errno", e->common,
-			 "name", cli_errno_name(e->common), "count", ji(e->common_count));
+	return json_pack("{s:o, s:o, s:s, s:I}", "errno", err_errno(e->common),
+			 "nvme_status", err_nvme(e->common), "name", cli_errno_name(e->common),
+			 "count", ji(e->common_count));
 }
 
 json_t *cli_json_timeline(const struct cli_tl_series *tl)

@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/out/json.h"
+#include "cli/out/nvme_status.h"
 #include "cli/out/spread.h"
 
 #define LATW 8
@@ -17,11 +18,15 @@ const char *cli_errno_name(int err)
 {
 	const char *n = err > 0 && err <= ENG_ERRNO_MAX ? strerrorname_np(err) : NULL;
 
+	if (err >= ENG_ERR_NVME && err < ENG_ERR_SLOTS)
+		return cli_nvme_status_name((unsigned)(err - ENG_ERR_NVME));
 	return !err ? "short" : n ? n : "unknown";
 }
 
 const char *cli_errno_text(int err)
 {
+	if (err >= ENG_ERR_NVME && err < ENG_ERR_SLOTS)
+		return cli_nvme_status_text((unsigned)(err - ENG_ERR_NVME));
 	if (!err)
 		return "short read";
 	return err > 0 && err <= ENG_ERRNO_MAX ? strerror(err) : "unknown error";

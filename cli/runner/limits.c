@@ -115,6 +115,10 @@ void cli_limits_say_unfixed(const struct cli_opts *o, int err)
 	if (said)
 		return;
 	said = true;
+	if (o->backend == ENG_BACKEND_URING_CMD && err == -EOPNOTSUPP) {
+		cli_say("--engine io_uring_cmd: registered buffers for NVMe commands need Linux 6.1 (IORING_URING_CMD_FIXED): reading into unregistered buffers, a page pin per IO");
+		return;
+	}
 	if (getrlimit(RLIMIT_MEMLOCK, &rl))
 		rl.rlim_cur = RLIM_INFINITY;
 	cli_say("cannot register %s of buffers per worker with io_uring (%s; RLIMIT_MEMLOCK is %s): reading into unregistered buffers, which costs a page pin per IO (raise it with ulimit -l)",

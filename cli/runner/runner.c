@@ -89,6 +89,10 @@ static int check_combination(const struct cli_opts *o, enum eng_op op)
 		    eng_mode_name(o->mode));
 		return -EINVAL;
 	}
+	if (o->buffered && o->backend == ENG_BACKEND_URING_CMD) {
+		cli_say("--buffered reads through the page cache: --engine io_uring_cmd sends NVMe commands to the drive");
+		return -EINVAL;
+	}
 	if (o->buffered && !o->mode_auto &&
 	    (o->mode == ENG_MODE_POLL || o->mode == ENG_MODE_HYBRID)) {
 		cli_say("--completion %s needs O_DIRECT: reads through the page cache cannot be polled",

@@ -14,6 +14,18 @@
 #include "cli/out/out.h"
 #include "topo/topo.h"
 
+/* A char device named like an NVMe namespace's generic device. */
+static bool nvme_chr(const char *path)
+{
+	char *real = realpath(path, NULL);
+	const char *base = real ? strrchr(real, '/') : NULL;
+	struct stat st;
+	bool yes = base && !strncmp(base + 1, "ng", 2) && !stat(real, &st) && S_ISCHR(st.st_mode);
+
+	free(real);
+	return yes;
+}
+
 static void open_error(const char *path, int err, bool buffered)
 {
 	switch (err) {
@@ -24,7 +36,10 @@ static void open_error(const char *path, int err, bool buffered)
 		cli_say("%s: is a directory, not a block device or regular file", path);
 		break;
 	case -ENOTBLK:
-		cli_say("%s: is not a block device or regular file", path);
+		if (nvme_chr(path))
+			cli_say("%s: is an NVMe char device: reading it needs --engine io_uring_cmd", path);
+		else
+			cli_say("%s: is not a block device or regular file", path);
 		break;
 	case -ENOSPC:
 		cli_say("%s: is smaller than one logical block", path);
@@ -42,6 +57,53 @@ static void open_error(const char *path, int err, bool buffered)
 	default:
 		cli_say("%s: cannot open: %s", path, strerror(-err));
 	}
+}
+
+/* --engine io_uring_cmd: the namespace's char device, as the engine found
+ * it (t->chr is set once the names were mapped). */
+static void open_nvme_error(const struct eng_target *t, const char *path, int err)
+{
+	switch (err) {
+	case -ENOENT:
+		if (t->chr[0])
+			cli_say("%s: no NVMe char device %s (the kernel makes /dev/ngXnY from Linux 5.13)",
+			    path, t->chr);
+		else
+			cli_say("%s: no such file or device", path);
+		break;
+	case -EACCES:
+	case -EPERM:
+		cli_say("%s: permission denied on %s: NVMe passthrough is root-only by default",
+		    path, t->chr[0] ? t->chr : path);
+		break;
+	case -ENODEV:
+	case -ENOTBLK:
+		cli_say("%s: not an NVMe namespace: --engine io_uring_cmd reads /dev/nvmeXnY or /dev/ngXnY",
+		    path);
+		break;
+	case -ENOTTY:
+		cli_say("%s: %s answers no NVMe namespace ID: not an NVMe char device", path, t->chr);
+		break;
+	default:
+		open_error(path, err, false);
+	}
+}
+
+/* --engine io_uring_cmd on this kernel: 0, or -EOPNOTSUPP said. */
+static int check_passthru(const struct cli_opts *o)
+{
+	int ret;
+
+	if (o->backend != ENG_BACKEND_URING_CMD)
+		return 0;
+	ret = eng_uring_cmd_probe();
+	if (ret == -ENOSYS || ret == -EPERM) {
+		cli_say("--engine io_uring_cmd: io_uring is refused here (%s)", strerror(-ret));
+	} else if (ret) {
+		cli_say("--engine io_uring_cmd: this kernel has no NVMe passthrough through io_uring "
+			"(IORING_OP_URING_CMD with 128-byte SQEs, Linux 5.19)");
+	}
+	return ret ? -EOPNOTSUPP : 0;
 }
 
 /* --bs and --range against one target's size and logical block size:
@@ -96,11 +158,18 @@ static int open_all(struct cli_targets *ts, const struct cli_opts *o)
 	unsigned i;
 	int err = 0;
 
+	err = check_passthru(o);
 	for (i = 0; i < o->ntargets && !err; i++) {
-		err = eng_target_open(&ts->t[i], o->targets[i], o->buffered);
-		if (err)
-			open_error(o->targets[i], err, o->buffered);
-		else
+		if (o->backend == ENG_BACKEND_URING_CMD) {
+			err = eng_target_open_nvme(&ts->t[i], o->targets[i]);
+			if (err)
+				open_nvme_error(&ts->t[i], o->targets[i], err);
+		} else {
+			err = eng_target_open(&ts->t[i], o->targets[i], o->buffered);
+			if (err)
+				open_error(o->targets[i], err, o->buffered);
+		}
+		if (!err)
 			ts->n++;
 	}
 	return err;

@@ -1,0 +1,136 @@
+/* Opening an NVMe namespace for passthrough: from the block device's or
+ * the char device's name to the other, then the char device itself. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/nvme_ioctl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "engine/target.h"
+
+/* "nvme3n1" or "ng3n1" (and nothing after): the two numbers. */
+static bool nvme_numbers(const char *name, const char *prefix, unsigned *ctl, unsigned *ns)
+{
+	int end = 0;
+
+	if (strncmp(name, prefix, strlen(prefix)))
+		return false;
+	name += strlen(prefix);
+	return sscanf(name, "%un%u%n", ctl, ns, &end) == 2 && !name[end];
+}
+
+/* One unsigned number from a sysfs file: 0 or -errno. */
+static int sysfs_u64(const char *name, const char *attr, uint64_t *v)
+{
+	char path[128];
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/%s", name, attr);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? -ENODEV : -errno;
+	ret = fscanf(f, "%" SCNu64, v) == 1 ? 0 : -ENODEV;
+	fclose(f);
+	return ret;
+}
+
+static int sysfs_dev(const char *name, dev_t *dev)
+{
+	char path[128];
+	unsigned maj, min;
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/dev", name);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? -ENODEV : -errno;
+	ret = fscanf(f, "%u:%u", &maj, &min) == 2 ? 0 : -ENODEV;
+	fclose(f);
+	*dev = makedev(maj, min);
+	return ret;
+}
+
+/* The block device's name and the char device's path, from either. */
+static int nvme_names(struct eng_target *t, const char *path, const struct stat *st)
+{
+	char *real = realpath(path, NULL);
+	const char *base;
+	unsigned ctl, ns;
+	int ret = -ENODEV;
+
+	if (!real)
+		return -errno;
+	base = strrchr(real, '/');
+	base = base ? base + 1 : real;
+	if (S_ISBLK(st->st_mode) && nvme_numbers(base, "nvme", &ctl, &ns))
+		ret = 0;
+	else if (S_ISCHR(st->st_mode) && nvme_numbers(base, "ng", &ctl, &ns))
+		ret = 0;
+	free(real);
+	if (ret)
+		return ret;
+	snprintf(t->name, sizeof(t->name), "nvme%un%u", ctl, ns);
+	snprintf(t->chr, sizeof(t->chr), "/dev/ng%un%u", ctl, ns);
+	return 0;
+}
+
+static int nvme_describe(struct eng_target *t)
+{
+	uint64_t sectors, lbs;
+	int ret = sysfs_dev(t->name, &t->dev);
+
+	if (!ret)
+		ret = sysfs_u64(t->name, "size", &sectors);
+	if (!ret)
+		ret = sysfs_u64(t->name, "queue/logical_block_size", &lbs);
+	if (ret)
+		return ret;
+	if (lbs < 512 || lbs > 65536 || (lbs & (lbs - 1)))
+		return -ENODEV;
+	t->size = sectors * 512;	/* sysfs counts 512-byte sectors */
+	t->lbs = (uint32_t)lbs;
+	t->lba_shift = (uint32_t)__builtin_ctz(t->lbs);
+	return t->size < t->lbs ? -ENOSPC : 0;
+}
+
+int eng_target_open_nvme(struct eng_target *t, const char *path)
+{
+	struct stat st;
+	int ret, nsid;
+
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	if (strlen(path) >= sizeof(t->path))
+		return -ENAMETOOLONG;
+	memcpy(t->path, path, strlen(path) + 1);
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	ret = nvme_names(t, path, &st);
+	if (!ret)
+		ret = nvme_describe(t);
+	if (ret)
+		return ret;
+	t->is_blk = true;
+	t->passthru = true;
+	t->fd = open(t->chr, O_RDONLY | O_CLOEXEC);
+	if (t->fd < 0)
+		return -errno;
+	nsid = ioctl(t->fd, NVME_IOCTL_ID);
+	if (nsid <= 0) {
+		ret = nsid < 0 ? -errno : -ENOTTY;
+		eng_target_close(t);
+		return ret == -EINVAL ? -ENOTTY : ret;
+	}
+	t->nsid = (uint32_t)nsid;
+	return 0;
+}

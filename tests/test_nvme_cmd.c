@@ -1,0 +1,77 @@
+/* NVMe passthrough's command encoding (engine/nvme_cmd.h) and the names
+ * its failures are reported by: the Read command's opcode, nsid and
+ * length; the starting LBA from a byte offset, split over cdw10 and cdw11;
+ * the 0-based block count from --bs and the namespace's LBA size; the
+ * status an error slot holds and the spec's names for it. */
+#include "cli/out/nvme_status.h"
+#include "cli/out/report.h"
+#include "engine/nvme_cmd.h"
+#include "tests/helpers.h"
+
+#include <string.h>
+
+static void check_template(void)
+{
+	struct nvme_uring_cmd c;
+
+	memset(&c, 0xa5, sizeof(c));
+	eng_nvme_read_template(&c, 7, 4096, 9);
+	CHECK(c.opcode == 0x02);
+	CHECK(c.nsid == 7);
+	CHECK(c.data_len == 4096);
+	CHECKF(c.cdw12 == 7, "4 KiB of 512-byte blocks: NLB %u, want 7 (0-based)", c.cdw12);
+	CHECK(c.flags == 0 && c.cdw2 == 0 && c.cdw3 == 0 && c.metadata == 0 &&
+	      c.metadata_len == 0 && c.cdw13 == 0 && c.cdw14 == 0 && c.cdw15 == 0 &&
+	      c.timeout_ms == 0);
+	eng_nvme_read_template(&c, 1, 4096, 12);
+	CHECKF(c.cdw12 == 0, "4 KiB of 4 KiB blocks: NLB %u, want 0", c.cdw12);
+	eng_nvme_read_template(&c, 1, 131072, 12);
+	CHECKF(c.cdw12 == 31, "128 KiB of 4 KiB blocks: NLB %u, want 31", c.cdw12);
+}
+
+static void check_at(void)
+{
+	struct nvme_uring_cmd c;
+	char buf[8];
+	/* byte 3 TiB + 12 KiB on 512-byte blocks: LBA 0x180000018 */
+	uint64_t off = (3ull << 40) + 12288;
+
+	memset(&c, 0, sizeof(c));
+	eng_nvme_read_at(&c, buf, off, 9);
+	CHECK(c.addr == (uint64_t)(uintptr_t)buf);
+	CHECKF(c.cdw10 == 0x80000018u && c.cdw11 == 0x1,
+	       "SLBA cdw10 %#x cdw11 %#x, want 0x80000018 0x1", c.cdw10, c.cdw11);
+	eng_nvme_read_at(&c, buf, off, 12);
+	CHECKF(c.cdw10 == 0x30000003u && c.cdw11 == 0,
+	       "4K blocks: SLBA cdw10 %#x cdw11 %#x, want 0x30000003 0", c.cdw10, c.cdw11);
+	eng_nvme_read_at(&c, buf, 0, 12);
+	CHECK(c.cdw10 == 0 && c.cdw11 == 0);
+}
+
+static void check_status(void)
+{
+	/* the CQE's status without the phase bit: DNR (bit 14) set, SCT 2 */
+	unsigned st = 0x4000 | 0x281;
+
+	CHECK(ENG_NVME_SCT(st) == 2 && ENG_NVME_SC(st) == 0x81 && ENG_NVME_CODE(st) == 0x281);
+	CHECK(!strcmp(cli_nvme_status_spec(0x281), "Unrecovered Read Error"));
+	CHECK(!strcmp(cli_nvme_status_spec(0x082), "Namespace Not Ready"));
+	CHECK(!strcmp(cli_nvme_status_spec(0x080), "LBA Out of Range"));
+	CHECK(cli_nvme_status_spec(0x290) == NULL);
+	CHECK(!strcmp(cli_errno_name(ENG_ERR_NVME + 0x281), "nvme:2/81"));
+	CHECK(!strcmp(cli_errno_text(ENG_ERR_NVME + 0x281), "Unrecovered Read Error"));
+	CHECK(!strcmp(cli_errno_name(ENG_ERR_NVME + 0x002), "nvme:0/02"));
+	CHECKF(!strcmp(cli_errno_text(ENG_ERR_NVME + 0x290), "status code type 2h, status code 90h"),
+	       "%s", cli_errno_text(ENG_ERR_NVME + 0x290));
+	CHECK(ENG_ERR_NVME + 0x7ff == ENG_ERR_SLOTS - 1);
+	/* errnos keep their names beside them */
+	CHECK(!strcmp(cli_errno_name(5), "EIO"));
+}
+
+int main(void)
+{
+	check_template();
+	check_at();
+	check_status();
+	return t_result();
+}

@@ -1,0 +1,74 @@
+# NVMe passthrough (--engine io_uring_cmd) on the real nvme driver: NVMe
+# Read commands through IORING_OP_URING_CMD on the namespaces' generic char
+# devices, on 7.2 and on 6.12. A drive is named by its block device or by
+# its char device; both map to the same namespace and are reported under
+# the block device's name. Interrupts and polling complete IOs into
+# registered buffers, a multipath head's through its own char device; sweep
+# and saturate take the engine, and place workers on the drive's node. The drive whose reads all
+# fail (blkdebug) is counted and named by its NVMe status, the spec's
+# Unrecovered Read Error, not by an errno. Refused in one line, exit 1: a
+# user other than root (the char device is root-only), a char device read
+# without the engine, a target that is no NVMe namespace.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
+vm_need
+
+# the generic char device of drive NAME: nvme0n1 -> /dev/ng0n1
+guest_ng='ng() { b=$(basename $(dev $1)); echo /dev/ng${b#nvme}; }'
+ok_run='.config.engine_used == "io_uring_cmd" and .config.completion_used == $m
+	and .config.fixed_buffers == true and (.devices | length == $n)
+	and all(.devices[]; .ios > 0 and .errors == 0 and .engine == "io_uring_cmd")'
+
+# the same steps on both kernels; the failing drive last: on 7.2 (not on
+# 6.12), after its storm of failed commands the other controllers' interrupt
+# queues stop completing (docs/testing.md)
+guest=$(cat <<GUEST
+$guest_ng
+keep uname uname -r
+for d in nva nvb nvx nvm; do basename \$(dev \$d); done >/results/names
+q="-q --time 1 --ramp 0.3 --qd 8 --json -"
+step irq iostorm run \$q --engine io_uring_cmd --completion irq \$(dev nva) \$(ng nvb) \$(dev nvm)
+step poll iostorm run \$q --engine io_uring_cmd --completion poll \$(ng nva) \$(dev nvb) \$(ng nvm)
+step sweep iostorm sweep -q --time 0.5 --ramp 0.2 --qd 1,4 --engine io_uring_cmd --json - \$(dev nva)
+step sat iostorm saturate -q --time 0.5 --ramp 0.2 --qd 4 --engine io_uring_cmd --json - \$(dev nva) \$(ng nvb)
+step chr iostorm run \$q \$(ng nva)
+step notnvme iostorm run \$q --engine io_uring_cmd /dev/null
+echo 'nobody:x:65534:65534::/:/bin/sh' >>/etc/passwd
+echo 'nogroup:x:65534:' >>/etc/group
+step notroot su nobody -s /bin/sh -c "iostorm run \$q --engine io_uring_cmd \$(dev nva)"
+step err iostorm run \$q --engine io_uring_cmd \$(dev nvx)
+GUEST
+)
+
+for k in 7.2 6.12; do
+	vm_boot $k passthru <<<"$guest" || continue
+	set -- $(cat "$VM_OUT/names")
+	grep -q "^${k//./\\.}\." "$VM_OUT/uname" || check_fail "the guest runs $(cat "$VM_OUT/uname"), not $k"
+	vm_expect_ok irq "$k: passthrough, interrupts, two drives and a multipath head" &&
+		vm_jq irq "$k: passthrough, interrupts, two drives and a multipath head" \
+			"$ok_run and ([.devices[].name] == [\$a, \$b, \$h])" \
+			--arg m irq --argjson n 3 --arg a "$1" --arg b "$2" --arg h "$4"
+	vm_expect_ok poll "$k: passthrough, polled" &&
+		vm_jq poll "$k: passthrough, polled" "$ok_run and ([.devices[].name] == [\$a, \$b, \$h])" \
+			--arg m poll --argjson n 3 --arg a "$1" --arg b "$2" --arg h "$4"
+	rc=$(vm_rc err)
+	[ "$rc" = 1 ] || { check_fail "$k: the failing drive through passthrough: exit $rc, want 1"; vm_show err; }
+	vm_jq err "$k: the failing drive named by its NVMe status" '
+		.devices[0] | .ios == 0 and .errors > 0
+		and .first_error.name == "nvme:2/81" and .first_error.text == "Unrecovered Read Error"
+		and .first_error.nvme_status == 641 and .first_error.errno == null
+		and .most_common_error.name == "nvme:2/81"'
+	grep -q "errors from .*: first nvme:2/81 (Unrecovered Read Error), most nvme:2/81" "$VM_OUT/err.err" ||
+		{ check_fail "$k: the failing drive's line does not name its NVMe status"; vm_show err; }
+	vm_expect_ok sweep "$k: sweep through passthrough" &&
+		vm_jq sweep "$k: sweep through passthrough" '.config.engine_used == "io_uring_cmd"
+			and ([.points[].qd] == [1, 4]) and all(.points[]; .ios > 0 and .errors == 0)'
+	vm_expect_ok sat "$k: saturate through passthrough" &&
+		vm_jq sat "$k: saturate through passthrough" '.config.engine_used == "io_uring_cmd"
+			and (.devices | length == 2) and all(.devices[]; .qdn.solo.iops > 0 and .qdn.all.iops > 0
+				and (.numa_nodes | length == 1))'
+	vm_expect_error chr "$k: a char device without the engine" 1 'is an NVMe char device: reading it needs --engine io_uring_cmd'
+	vm_expect_error notnvme "$k: passthrough on no NVMe namespace" 1 'not an NVMe namespace: --engine io_uring_cmd reads /dev/nvmeXnY or /dev/ngXnY'
+	vm_expect_error notroot "$k: passthrough as nobody" 1 'permission denied on /dev/ng[0-9]+n1: NVMe passthrough is root-only by default'
+done
+t_done
