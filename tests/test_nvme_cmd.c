@@ -48,24 +48,33 @@ static void check_at(void)
 	CHECK(c.cdw10 == 0 && c.cdw11 == 0);
 }
 
+static int same(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
 static void check_status(void)
 {
 	/* the CQE's status without the phase bit: DNR (bit 14) set, SCT 2 */
 	unsigned st = 0x4000 | 0x281;
 
 	CHECK(ENG_NVME_SCT(st) == 2 && ENG_NVME_SC(st) == 0x81 && ENG_NVME_CODE(st) == 0x281);
-	CHECK(!strcmp(cli_nvme_status_spec(0x281), "Unrecovered Read Error"));
-	CHECK(!strcmp(cli_nvme_status_spec(0x082), "Namespace Not Ready"));
-	CHECK(!strcmp(cli_nvme_status_spec(0x080), "LBA Out of Range"));
+	CHECK(same(cli_nvme_status_spec(0x281), "Unrecovered Read Error"));
+	CHECK(same(cli_nvme_status_spec(0x082), "Namespace Not Ready"));
+	CHECK(same(cli_nvme_status_spec(0x080), "LBA Out of Range"));
 	CHECK(cli_nvme_status_spec(0x290) == NULL);
-	CHECK(!strcmp(cli_errno_name(ENG_ERR_NVME + 0x281), "nvme:2/81"));
-	CHECK(!strcmp(cli_errno_text(ENG_ERR_NVME + 0x281), "Unrecovered Read Error"));
-	CHECK(!strcmp(cli_errno_name(ENG_ERR_NVME + 0x002), "nvme:0/02"));
-	CHECKF(!strcmp(cli_errno_text(ENG_ERR_NVME + 0x290), "status code type 2h, status code 90h"),
+	CHECK(same(cli_errno_name(ENG_ERR_NVME + 0x281), "nvme:2/81"));
+	CHECK(same(cli_errno_text(ENG_ERR_NVME + 0x281), "Unrecovered Read Error"));
+	CHECK(same(cli_errno_name(ENG_ERR_NVME + 0x002), "nvme:0/02"));
+	CHECKF(same(cli_errno_text(ENG_ERR_NVME + 0x290), "status code type 2h, status code 90h"),
 	       "%s", cli_errno_text(ENG_ERR_NVME + 0x290));
 	CHECK(ENG_ERR_NVME + 0x7ff == ENG_ERR_SLOTS - 1);
+	/* both ends of the NVMe slots, and the errno slot just below them */
+	CHECK(same(cli_errno_name(ENG_ERR_NVME), "nvme:0/00"));
+	CHECK(same(cli_errno_name(ENG_ERR_SLOTS - 1), "nvme:7/ff"));
+	CHECK(same(cli_errno_name(ENG_ERR_OTHER), "unknown"));
 	/* errnos keep their names beside them */
-	CHECK(!strcmp(cli_errno_name(5), "EIO"));
+	CHECK(same(cli_errno_name(5), "EIO"));
 }
 
 int main(void)
