@@ -4,9 +4,9 @@
 # its char device; both map to the same namespace and are reported under
 # the block device's name. Interrupts and polling complete IOs into
 # registered buffers, a multipath head's through its own char device; sweep
-# and saturate take the engine, and place workers on the drive's node. The drive whose reads all
-# fail (blkdebug) is counted and named by its NVMe status, the spec's
-# Unrecovered Read Error, not by an errno. Refused in one line, exit 1: a
+# and saturate take the engine (6.12) and place workers on the drive's
+# node. The drive whose reads all fail (blkdebug) is counted and named by
+# its NVMe status, the spec's Unrecovered Read Error, not by an errno. Refused in one line, exit 1: a
 # user other than root (the char device is root-only), a char device read
 # without the engine, a target that is no NVMe namespace.
 . "$(dirname "$0")/../lib.sh"
@@ -19,29 +19,54 @@ ok_run='.config.engine_used == "io_uring_cmd" and .config.completion_used == $m
 	and .config.fixed_buffers == true and (.devices | length == $n)
 	and all(.devices[]; .ios > 0 and .errors == 0 and .engine == "io_uring_cmd")'
 
-# the same steps on both kernels; the failing drive last: on 7.2 (not on
-# 6.12), after its storm of failed commands the other controllers' interrupt
-# queues stop completing (docs/testing.md)
-guest=$(cat <<GUEST
+# The same steps on both kernels, sweep and saturate on 6.12 only: on 7.2
+# they hit the rig's fault below in about half the guests (a run at QD1,
+# then one at QD4 leaves its first batch unfetched), on 6.12 in none. The
+# failing drive last: on 7.2, after its storm of failed commands the other
+# controllers' interrupt queues stop completing (docs/testing.md).
+guest_for() {
+	cat <<GUEST
 $guest_ng
 keep uname uname -r
 for d in nva nvb nvx nvm; do basename \$(dev \$d); done >/results/names
 q="-q --time 1 --ramp 0.3 --qd 8 --json -"
 step irq iostorm run \$q --engine io_uring_cmd --completion irq \$(dev nva) \$(ng nvb) \$(dev nvm)
 step poll iostorm run \$q --engine io_uring_cmd --completion poll \$(ng nva) \$(dev nvb) \$(ng nvm)
-step sweep iostorm sweep -q --time 0.5 --ramp 0.2 --qd 1,4 --engine io_uring_cmd --json - \$(dev nva)
-step sat iostorm saturate -q --time 0.5 --ramp 0.2 --qd 4 --engine io_uring_cmd --json - \$(dev nva) \$(ng nvb)
+GUEST
+	if [ "$1" = 6.12 ]; then
+		echo 'step sweep iostorm sweep -q --time 0.5 --ramp 0.2 --qd 1,4 --engine io_uring_cmd --json - $(dev nva)'
+		echo 'step sat iostorm saturate -q --time 0.5 --ramp 0.2 --qd 4 --engine io_uring_cmd --json - $(dev nva) $(ng nvb)'
+	fi
+	cat <<GUEST
 step chr iostorm run \$q \$(ng nva)
 step notnvme iostorm run \$q --engine io_uring_cmd /dev/null
 echo 'nobody:x:65534:65534::/:/bin/sh' >>/etc/passwd
 echo 'nogroup:x:65534:' >>/etc/group
 step notroot su nobody -s /bin/sh -c "iostorm run \$q --engine io_uring_cmd \$(dev nva)"
 step err iostorm run \$q --engine io_uring_cmd \$(dev nvx)
+# a stalled drive: wait out the nvme driver's 30 s timeout, whose line says
+# whether the drive never completed the commands (the rig's fault)
+if grep -q 'stalled' /results/*.err; then
+	keep hang sh -c 'sleep 35; dmesg | grep -E "timeout|abort" | head -n 4'
+fi
 GUEST
-)
+}
+
+# The rig's fault (docs/testing.md): now and then an emulated controller
+# never fetches a batch of commands, and the queue serves nothing more.
+# iostorm names the stall; when the guest kernel's timeout then shows the
+# drive held the commands, the guest boots once more, visibly. Any other
+# failure fails at once.
+boot() {
+	vm_boot "$1" passthru <<<"$(guest_for "$1")" || return 1
+	if [ -s "$VM_OUT/hang" ] && grep -q 'timeout, aborting' "$VM_OUT/hang"; then
+		retried "$1: a drive never completed its passthrough commands: $(grep -h -m 1 -o '[a-z0-9]*: stalled[^;]*' "$VM_OUT"/*.err | head -n 1); the guest kernel: $(head -n 1 "$VM_OUT/hang"); booted once more"
+		vm_boot "$1" passthru <<<"$(guest_for "$1")" || return 1
+	fi
+}
 
 for k in 7.2 6.12; do
-	vm_boot $k passthru <<<"$guest" || continue
+	boot $k || continue
 	set -- $(cat "$VM_OUT/names")
 	grep -q "^${k//./\\.}\." "$VM_OUT/uname" || check_fail "the guest runs $(cat "$VM_OUT/uname"), not $k"
 	vm_expect_ok irq "$k: passthrough, interrupts, two drives and a multipath head" &&
@@ -60,6 +85,7 @@ for k in 7.2 6.12; do
 		and .most_common_error.name == "nvme:2/81"'
 	grep -q "errors from .*: first nvme:2/81 (Unrecovered Read Error), most nvme:2/81" "$VM_OUT/err.err" ||
 		{ check_fail "$k: the failing drive's line does not name its NVMe status"; vm_show err; }
+	if [ $k = 6.12 ]; then
 	vm_expect_ok sweep "$k: sweep through passthrough" &&
 		vm_jq sweep "$k: sweep through passthrough" '.config.engine_used == "io_uring_cmd"
 			and ([.points[].qd] == [1, 4]) and all(.points[]; .ios > 0 and .errors == 0)'
@@ -67,6 +93,7 @@ for k in 7.2 6.12; do
 		vm_jq sat "$k: saturate through passthrough" '.config.engine_used == "io_uring_cmd"
 			and (.devices | length == 2) and all(.devices[]; .qdn.solo.iops > 0 and .qdn.all.iops > 0
 				and (.numa_nodes | length == 1))'
+	fi
 	vm_expect_error chr "$k: a char device without the engine" 1 'is an NVMe char device: reading it needs --engine io_uring_cmd'
 	vm_expect_error notnvme "$k: passthrough on no NVMe namespace" 1 'not an NVMe namespace: --engine io_uring_cmd reads /dev/nvmeXnY or /dev/ngXnY'
 	vm_expect_error notroot "$k: passthrough as nobody" 1 'permission denied on /dev/ng[0-9]+n1: NVMe passthrough is root-only by default'
