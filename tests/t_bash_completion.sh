@@ -60,15 +60,16 @@ for v in $("$IOSTORM" --help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p'
 done
 
 is "--engine" iostorm run --eng
-is "auto io_uring libaio" iostorm run --engine ''
-is "io_uring" iostorm run --engine io
+is "auto io_uring io_uring_cmd libaio" iostorm run --engine ''
+is "io_uring io_uring_cmd" iostorm run --engine io
+is "io_uring_cmd" iostorm run --engine io_uring_
 is "auto hybrid irq poll sqpoll" iostorm latency --completion ''
 is "local none remote" iostorm saturate --placement ''
 # readline splits --engine=lib at '=' (COMP_WORDBREAKS)
 is "libaio" iostorm run --engine = lib
-is "auto io_uring libaio" iostorm run --engine = ''
+is "auto io_uring io_uring_cmd libaio" iostorm run --engine = ''
 # where '=' does not split words, the reply keeps the option in front
-COMP_WORDBREAKS=${COMP_WORDBREAKS//=/} is "--engine=io_uring" iostorm run --engine=io
+COMP_WORDBREAKS=${COMP_WORDBREAKS//=/} is "--engine=io_uring --engine=io_uring_cmd" iostorm run --engine=io
 # free values: nothing to offer
 is "" iostorm run --qd ''
 is "" iostorm run --bs ''
