@@ -364,7 +364,7 @@ static int uring_setup(struct eng_worker *w)
 {
 	int ret;
 
-	w->u.cmd = w->job->backend == ENG_BACKEND_URING_CMD && w->job->op == ENG_OP_READ;
+	w->u.cmd = w->passthru;
 	w->u.lba_shift = w->u.cmd ? w->job->target->lba_shift : 0;
 	ret = uring_init(w);
 

@@ -257,7 +257,7 @@ static bool io_error_is_fatal(int res)
  * stuck in the kernel; eng_worker_end copies them into the result. */
 static int io_error_slot(const struct eng_worker *w, int res)
 {
-	if (res > 0 && w->u.cmd)	/* the drive's NVMe status */
+	if (res > 0 && w->passthru)	/* the drive's NVMe status */
 		return ENG_ERR_NVME + (int)ENG_NVME_CODE(res);
 	/* never -res on a value past any errno: -INT_MIN overflows */
 	return res >= 0 ? 0 : res >= -ENG_ERRNO_MAX ? -res : ENG_ERR_OTHER;
@@ -288,7 +288,7 @@ void eng_worker_io_error(struct eng_worker *w, int res)
 	atomic_store_explicit(&w->live->errors, w->errors, memory_order_relaxed);
 	if (w->limit && w->ios + w->errors >= w->limit)
 		eng_worker_end(w);
-	if (res > 0 && w->u.cmd && ENG_NVME_SCT(res) == ENG_NVME_SCT_PATH) {
+	if (res > 0 && w->passthru && ENG_NVME_SCT(res) == ENG_NVME_SCT_PATH) {
 		/* no path to the namespace left (a drive pulled): as ENODEV */
 		res = -ENODEV;
 	}
@@ -366,8 +366,8 @@ void *eng_worker_main(void *arg)
 	w.batch = w.job->batch;
 	w.bs = w.job->bs;
 	/* a passthrough command's good completion is status 0 */
-	w.expect = w.job->op == ENG_OP_NOP || w.job->backend == ENG_BACKEND_URING_CMD ? 0 :
-		   w.job->bs;
+	w.passthru = w.job->backend == ENG_BACKEND_URING_CMD && w.job->op == ENG_OP_READ;
+	w.expect = w.job->op == ENG_OP_NOP || w.passthru ? 0 : w.job->bs;
 	w.latency = w.job->latency;
 	ret = worker_pin(&w);
 	if (!ret)

@@ -66,6 +66,7 @@ struct eng_worker {
 
 	/* cold */
 	const struct eng_job *job;
+	bool passthru;		/* NVMe passthrough reads: res > 0 is a status */
 	struct eng_result *res;
 	struct eng_errlive *errlive;	/* the window's failures, published */
 	size_t buf_len;
