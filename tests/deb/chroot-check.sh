@@ -108,7 +108,7 @@ in_root test -f /usr/share/iostorm/configs/qd-sweep.ini || bad "no job files und
 engines=$(in_root bash -c '. /usr/share/bash-completion/completions/iostorm &&
 	COMP_WORDS=(iostorm run --engine "") COMP_CWORD=3 && _iostorm iostorm &&
 	echo "${COMPREPLY[*]}"') || bad "bash completion failed"
-[ "$engines" = "auto io_uring libaio" ] || bad "bash completion offers '$engines' for --engine"
+[ "$engines" = "auto io_uring libaio io_uring_cmd" ] || bad "bash completion offers '$engines' for --engine"
 
 if [ "$fail" -ne 0 ]; then
 	echo "deb check: failed"
