@@ -81,7 +81,20 @@ struct eng_job {
 	uint64_t ios;		/* stop after this many measured IOs (good or
 				 * failed), 0: none */
 	struct eng_stampcheck *stamps;	/* test hook above, NULL */
+	/* 0: a thread of its own. Jobs with the same nonzero group share
+	 * one thread and one io_uring ring, the first one's
+	 * (several drives per worker): each keeps its own target, depth,
+	 * buffers, counters, histogram and result, and the ring holds
+	 * every one's depth. They must agree on op, backend (io_uring or
+	 * io_uring_cmd: no libaio, no fallback to it), mode (not SQPOLL),
+	 * cpu, node, batch, reap and latency, with no stamps, and be at
+	 * most ENG_GROUP_MAX; else
+	 * eng_run_create returns -EINVAL. The thread's CPU time and system
+	 * calls are shared out among them by their IOs (docs/engine.md). */
+	unsigned group;
 };
+
+#define ENG_GROUP_MAX 64	/* jobs one thread may drive (eng_job.group) */
 
 /* What workers have done so far, summed over the ones asked about; read
  * while they run, from counters each worker publishes once per loop. */

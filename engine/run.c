@@ -58,16 +58,60 @@ static int run_alloc(struct eng_run *r, const struct eng_job *jobs, unsigned n)
 	return 0;
 }
 
-/* Workers never take signals: SIGINT reaches the thread that handles it. */
+/* Whether job j may share the thread of job l (eng_job.group). */
+static bool run_lane_fits(const struct eng_job *l, const struct eng_job *j)
+{
+	return j->op == l->op && j->backend == l->backend && j->mode == l->mode &&
+	       j->cpu == l->cpu && j->node == l->node && j->batch == l->batch &&
+	       j->reap == l->reap && j->latency == l->latency;
+}
+
+/* Which thread runs each job: its own, or the thread of the first job of
+ * its group (eng_job.group), whose chain links the group's jobs in order;
+ * -EINVAL for jobs that cannot share a ring. */
+static int run_groups(struct eng_run *r)
+{
+	unsigned i, k;
+
+	for (i = 0; i < r->njobs; i++) {
+		r->th[i].lead = i;
+		r->th[i].nlanes = 1;
+		r->th[i].next = UINT_MAX;
+		r->th[i].last = i;
+	}
+	for (i = 0; i < r->njobs; i++) {
+		const struct eng_job *j = &r->jobs[i];
+		struct eng_thread *lt;
+
+		if (!j->group)
+			continue;
+		if (j->backend == ENG_BACKEND_LIBAIO || j->mode == ENG_MODE_SQPOLL || j->stamps)
+			return -EINVAL;
+		for (k = 0; k < i && r->jobs[k].group != j->group; k++)
+			;
+		if (k == i)
+			continue;	/* the first of its group */
+		lt = &r->th[r->th[k].lead];
+		if (!run_lane_fits(&r->jobs[r->th[k].lead], j) || lt->nlanes >= ENG_GROUP_MAX)
+			return -EINVAL;
+		r->th[i].lead = r->th[k].lead;
+		r->th[lt->last].next = i;
+		lt->last = i;
+		lt->nlanes++;
+	}
+	return 0;
+}
+
+/* Workers never take signals: SIGINT reaches the thread that handles it.
+ * One thread per group's first job; the jobs after it in its group get its
+ * thread's id. */
 static int run_spawn(struct eng_run *r)
 {
 	sigset_t all, old;
 	unsigned i;
 	int ret = 0;
 
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	for (i = 0; i < r->njobs && !ret; i++) {
+	for (i = 0; i < r->njobs; i++) {
 		struct eng_thread *th = &r->th[i];
 
 		th->run = r;
@@ -76,7 +120,19 @@ static int run_spawn(struct eng_run *r)
 		th->live = &r->live[i];
 		th->errlive = &r->errlive[i];
 		th->idx = i;
-		ret = -pthread_create(&th->tid, NULL, eng_worker_main, th);
+	}
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (i = 0; i < r->njobs && !ret; i++) {
+		struct eng_thread *th = &r->th[i];
+
+		if (th->lead != i) {
+			th->tid = r->th[th->lead].tid;
+			th->started = r->th[th->lead].started;
+			continue;
+		}
+		ret = -pthread_create(&th->tid, NULL,
+				      th->nlanes > 1 ? eng_group_main : eng_worker_main, th);
 		th->started = !ret;
 		if (!ret) {
 			/* top -H and /proc/PID/task/TID/comm tell workers from
@@ -127,11 +183,13 @@ int eng_run_create(struct eng_run **out, const struct eng_job *jobs, unsigned nj
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->cond, NULL);
 	ret = run_alloc(r, jobs, njobs);
+	if (!ret)
+		ret = run_groups(r);
 	if (ret)
 		return ret;
 	ret = run_spawn(r);
 	for (i = 0; i < njobs; i++)
-		spawned += r->th[i].started;
+		spawned += r->th[i].started && r->th[i].lead == i;
 	ret = run_wait_ready(r, spawned);
 	if (ret) {
 		run_set_state(r, ENG_ST_STOP);
@@ -266,6 +324,54 @@ int eng_run_progress(const struct eng_run *r, unsigned first, unsigned n,
 	return 0;
 }
 
+static bool run_job_final(const struct eng_run *r, unsigned i);
+
+/*
+ * Each job of a group measured its thread's CPU time and system calls over
+ * its own window: the thread's, not the job's. They are shared out among
+ * the group's jobs by the IOs each completed, so that the jobs add up to
+ * the thread, and each one's CPU per IO is the thread's. Once per group,
+ * for the jobs whose results are final (a job still stuck on its drive has
+ * none: eng_run_join_for).
+ */
+static void run_share(struct eng_run *r, unsigned lead)
+{
+	struct eng_thread *th = &r->th[lead];
+	double user = 0, sys = 0;
+	uint64_t calls = 0, ios = 0, given = 0;
+	unsigned k, nfinal = 0, first = UINT_MAX;
+
+	if (th->nlanes < 2 || th->shared)
+		return;
+	th->shared = true;
+	for (k = lead; k != UINT_MAX; k = r->th[k].next) {
+		const struct eng_result *res = &r->res[k];
+
+		if (!run_job_final(r, k))
+			continue;
+		user = res->user_s > user ? res->user_s : user;
+		sys = res->sys_s > sys ? res->sys_s : sys;
+		calls = res->calls > calls ? res->calls : calls;
+		ios += res->ios + res->errors;
+		first = first < k ? first : k;
+		nfinal++;
+	}
+	for (k = lead; k != UINT_MAX; k = r->th[k].next) {
+		struct eng_result *res = &r->res[k];
+		double share;
+
+		if (!run_job_final(r, k))
+			continue;
+		share = ios ? (double)(res->ios + res->errors) / (double)ios : 1.0 / nfinal;
+		res->user_s = user * share;
+		res->sys_s = sys * share;
+		res->calls = (uint64_t)((double)calls * share);
+		given += res->calls;
+	}
+	if (nfinal)
+		r->res[first].calls += calls - given;
+}
+
 void eng_run_join(struct eng_run *r)
 {
 	unsigned i;
@@ -273,11 +379,23 @@ void eng_run_join(struct eng_run *r)
 	if (r->joined || r->nstalled)
 		return;
 	for (i = 0; i < r->njobs; i++) {
-		if (r->th[i].started && !r->th[i].joined)
+		if (r->th[i].started && !r->th[i].joined && r->th[i].lead == i)
 			pthread_join(r->th[i].tid, NULL);
 		r->th[i].joined = true;
 	}
+	for (i = 0; i < r->njobs; i++)
+		if (r->th[i].lead == i)
+			run_share(r, i);
 	r->joined = true;
+}
+
+/* Whether job i's result is final: its thread has stopped, or, sharing a
+ * thread that still waits on another job's drive, it has settled. */
+static bool run_job_final(const struct eng_run *r, unsigned i)
+{
+	return !r->th[i].started || r->th[i].joined ||
+	       atomic_load_explicit(&r->live[i].done, memory_order_acquire) ||
+	       atomic_load_explicit(&r->live[i].settled, memory_order_acquire);
 }
 
 /* Sleeps until a worker stops or the deadline passes: workers wake
@@ -292,8 +410,7 @@ static unsigned join_wait(struct eng_run *r, uint64_t end)
 	for (;;) {
 		seen = atomic_load(&r->answers);
 		for (i = 0, running = 0; i < r->njobs; i++)
-			running += r->th[i].started &&
-				   !atomic_load_explicit(&r->live[i].done, memory_order_acquire);
+			running += !run_job_final(r, i);
 		now = eng_mono_ns();
 		if (!running || now >= end)
 			return running;
@@ -367,23 +484,30 @@ unsigned eng_run_join_for(struct eng_run *r, uint64_t timeout_ns)
 		r->late = calloc(r->njobs, sizeof(*r->late));
 	for (i = 0; i < r->njobs; i++) {
 		struct eng_thread *th = &r->th[i];
+		unsigned k;
 
 		if (!th->started || th->joined)
 			continue;
-		if (atomic_load_explicit(&r->live[i].done, memory_order_acquire)) {
+		if (th->lead == i &&
+		    atomic_load_explicit(&r->live[i].done, memory_order_acquire)) {
+			/* a group's thread marks its first job done last */
 			pthread_join(th->tid, NULL);
-			th->joined = true;
-		} else if (r->late) {
+			for (k = i; k != UINT_MAX; k = r->th[k].next)
+				r->th[k].joined = true;
+		} else if (r->late && !run_job_final(r, i)) {
 			late_result(r, i);
 		}
 	}
+	for (i = 0; i < r->njobs; i++)
+		if (r->th[i].lead == i && r->th[i].started)
+			run_share(r, i);
 	r->nstalled = left;
 	return left;
 }
 
 const struct eng_result *eng_run_result(const struct eng_run *r, unsigned idx)
 {
-	bool stuck = r->nstalled && r->th[idx].started && !r->th[idx].joined;
+	bool stuck = r->nstalled && !run_job_final(r, idx);
 
 	return stuck && r->late ? &r->late[idx] : &r->res[idx];
 }

@@ -23,6 +23,10 @@ struct eng_live {
 	_Atomic uint32_t inflight;	/* IOs submitted and not reaped */
 	_Atomic uint32_t done;		/* the worker has stopped */
 	_Atomic uint32_t snap_seq;	/* last snapshot request answered */
+	/* a job sharing its thread (eng_job.group) that has stopped and
+	 * holds no IO: its result is final (release) while the thread may
+	 * still wait on another job's drive */
+	_Atomic uint32_t settled;
 } __attribute__((aligned(64)));
 
 /* A worker's failed IOs in the measured window (struct eng_errors),
@@ -46,7 +50,14 @@ struct eng_thread {
 	struct eng_live *live;
 	struct eng_errlive *errlive;
 	unsigned idx;
-	pthread_t tid;
+	unsigned lead;		/* the job whose thread runs this one: idx
+				 * unless it shares a thread (eng_job.group) */
+	unsigned nlanes;	/* lead: the jobs its thread runs */
+	unsigned next;		/* the next job of its group, UINT_MAX: none */
+	unsigned last;		/* lead: its group's last job so far */
+	pthread_t tid;		/* the lead's */
+	bool shared;		/* lead: the group's CPU time and calls are
+				 * shared out (run.c, run_share) */
 	bool started;
 	bool joined;
 };
@@ -86,5 +97,7 @@ void eng_errlive_read(const struct eng_errlive *el, struct eng_errors *e);
 /* A worker answered a snapshot or stopped: wakes eng_run_snapshot_wait. */
 void eng_run_wake(struct eng_run *r);
 void *eng_worker_main(void *arg);
+/* The thread of a group of jobs (eng_job.group), started on its first. */
+void *eng_group_main(void *arg);
 
 #endif

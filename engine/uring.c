@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "engine/nvme_cmd.h"
+#include "engine/uring_int.h"
 #include "engine/worker.h"
 
 /* Newer than liburing 2.3's header. */
@@ -64,7 +65,7 @@ static int uring_sq_cpu(const struct eng_job *j)
  * own flags are never dropped: if even the bare mode fails with EINVAL, the
  * kernel refuses the mode.
  */
-static int uring_init(struct eng_worker *w)
+int eng_uring_init(struct eng_worker *w, unsigned sq_entries, unsigned cq_entries)
 {
 	static const unsigned ladder[] = {
 		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
@@ -89,15 +90,13 @@ static int uring_init(struct eng_worker *w)
 		memset(&p, 0, sizeof(p));
 		p.flags = rung | mode | IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP |
 			  (w->u.cmd ? IORING_SETUP_SQE128 | IORING_SETUP_CQE32 : 0);
-		p.cq_entries = j->qd;
+		p.cq_entries = cq_entries;
 		if ((mode & IORING_SETUP_SQPOLL) && sq_cpu >= 0) {
 			p.flags |= IORING_SETUP_SQ_AFF;
 			p.sq_thread_cpu = (unsigned)sq_cpu;
 			p.sq_thread_idle = 1000;
 		}
-		/* SQPOLL consumes the SQ ring asynchronously: room for all */
-		ret = io_uring_queue_init_params(mode & IORING_SETUP_SQPOLL ? j->qd : j->batch,
-						 &w->u.ring, &p);
+		ret = io_uring_queue_init_params(sq_entries, &w->u.ring, &p);
 		if (ret != -EINVAL)
 			break;
 	}
@@ -116,35 +115,44 @@ static int uring_init(struct eng_worker *w)
  * process has CAP_IPC_LOCK): over it, registering fails with ENOMEM (older
  * kernels: EFAULT or EPERM). Plain reads into the same buffers still work,
  * at the cost of pinning pages per IO: fall back and record why. */
-static int uring_register_bufs(struct eng_worker *w)
+int eng_uring_register_bufs(struct eng_worker *ring_w, struct eng_worker *lanes, unsigned n)
 {
-	struct iovec iov[64];
+	struct iovec iov[64] = { { 0 } };
 	size_t region = (size_t)1 << URING_REGION_SHIFT, off;
-	unsigned n = 0;
+	unsigned nv = 0, k;
 	int ret;
 
-	for (off = 0; off < w->buf_len && n < 64; off += region, n++) {
-		iov[n].iov_base = w->buf + off;
-		iov[n].iov_len = w->buf_len - off < region ? w->buf_len - off : region;
+	for (k = 0; k < n; k++) {
+		struct eng_worker *w = &lanes[k];
+
+		w->u.buf_base = nv;
+		w->u.region_shift = URING_REGION_SHIFT - (uint32_t)__builtin_ctz(w->bs);
+		for (off = 0; off < w->buf_len && nv < 64; off += region, nv++) {
+			iov[nv].iov_base = w->buf + off;
+			iov[nv].iov_len = w->buf_len - off < region ? w->buf_len - off : region;
+		}
+		if (off < w->buf_len)
+			return -E2BIG;
 	}
-	if (off < w->buf_len)
-		return -E2BIG;
-	w->u.region_shift = URING_REGION_SHIFT - (uint32_t)__builtin_ctz(w->bs);
-	ret = io_uring_register_buffers(&w->u.ring, iov, n);
-	if (ret == -ENOMEM || ret == -EFAULT || ret == -EPERM) {
-		w->res->unfixed_err = ret;
-		return 0;
+	ret = io_uring_register_buffers(&ring_w->u.ring, iov, nv);
+	for (k = 0; k < n; k++) {
+		struct eng_worker *w = &lanes[k];
+
+		if (ret == -ENOMEM || ret == -EFAULT || ret == -EPERM) {
+			w->res->unfixed_err = ret;
+			continue;
+		}
+		w->u.fixed = !ret;
+		w->res->fixed_bufs = !ret;
 	}
-	w->u.fixed = !ret;
-	w->res->fixed_bufs = !ret;
-	return ret;
+	return ret == -ENOMEM || ret == -EFAULT || ret == -EPERM ? 0 : ret;
 }
 
 /* Registered buffers for passthrough (IORING_URING_CMD_FIXED) came with
  * Linux 6.1; before it the flag's field had to be zero and every command
  * fails with EINVAL. Older kernels read into plain buffers, and the result
  * says so (unfixed_err). */
-static bool uring_cmd_fixed_ok(void)
+bool eng_uring_cmd_fixed_ok(void)
 {
 	struct utsname u;
 	unsigned maj = 0, min = 0;
@@ -160,11 +168,11 @@ static int uring_register(struct eng_worker *w)
 
 	if (w->job->op == ENG_OP_NOP)
 		return 0;
-	if (w->u.cmd && !uring_cmd_fixed_ok()) {
+	if (w->u.cmd && !eng_uring_cmd_fixed_ok()) {
 		w->res->unfixed_err = -EOPNOTSUPP;
 		ret = 0;
 	} else {
-		ret = uring_register_bufs(w);
+		ret = eng_uring_register_bufs(w, w, 1);
 	}
 	if (!ret)
 		ret = io_uring_register_files(&w->u.ring, &w->job->target->fd, 1);
@@ -366,7 +374,9 @@ static int uring_setup(struct eng_worker *w)
 
 	w->u.cmd = w->passthru;
 	w->u.lba_shift = w->u.cmd ? w->job->target->lba_shift : 0;
-	ret = uring_init(w);
+	/* SQPOLL consumes the SQ ring asynchronously: room for all */
+	ret = eng_uring_init(w, w->job->mode == ENG_MODE_SQPOLL ? w->job->qd : w->job->batch,
+			     w->job->qd);
 
 	if (ret)
 		return ret;

@@ -347,6 +347,49 @@ static int worker_rng_init(struct eng_worker *w)
 	return eng_rng_init(&w->rng, j->seed, j->range_off, len, j->bs);
 }
 
+void eng_worker_init(struct eng_worker *w, const struct eng_thread *th)
+{
+	memset(w, 0, sizeof(*w));
+	w->job = th->job;
+	w->res = th->res;
+	w->live = th->live;
+	w->errlive = th->errlive;
+	w->ctl = &th->run->ctl;
+	w->th = th;
+	w->state_seen = ENG_ST_SETUP;
+	w->ctl_seen = ENG_ST_SETUP;
+	w->batch = w->job->batch;
+	w->bs = w->job->bs;
+	/* a passthrough command's good completion is status 0 */
+	w->passthru = w->job->backend == ENG_BACKEND_URING_CMD && w->job->op == ENG_OP_READ;
+	w->expect = w->job->op == ENG_OP_NOP || w->passthru ? 0 : w->job->bs;
+	w->latency = w->job->latency;
+}
+
+int eng_worker_prepare(struct eng_worker *w, bool pin)
+{
+	int ret = pin ? worker_pin(w) : 0;
+
+	if (!ret)
+		ret = worker_alloc(w);
+	if (!ret && w->job->op == ENG_OP_READ)
+		ret = worker_rng_init(w);
+	if (ret && !w->res->stage)
+		worker_fail(w, ENG_STAGE_SETUP, ret);
+	w->res->hist = w->hist;
+	return ret;
+}
+
+void eng_worker_finish(struct eng_worker *w)
+{
+	worker_report_io(w);
+}
+
+void eng_worker_release(struct eng_worker *w)
+{
+	worker_free(w);
+}
+
 void *eng_worker_main(void *arg)
 {
 	struct eng_thread *th = arg;
@@ -354,28 +397,8 @@ void *eng_worker_main(void *arg)
 	struct eng_worker w;
 	int ret;
 
-	memset(&w, 0, sizeof(w));
-	w.job = th->job;
-	w.res = th->res;
-	w.live = th->live;
-	w.errlive = th->errlive;
-	w.ctl = &th->run->ctl;
-	w.th = th;
-	w.state_seen = ENG_ST_SETUP;
-	w.ctl_seen = ENG_ST_SETUP;
-	w.batch = w.job->batch;
-	w.bs = w.job->bs;
-	/* a passthrough command's good completion is status 0 */
-	w.passthru = w.job->backend == ENG_BACKEND_URING_CMD && w.job->op == ENG_OP_READ;
-	w.expect = w.job->op == ENG_OP_NOP || w.passthru ? 0 : w.job->bs;
-	w.latency = w.job->latency;
-	ret = worker_pin(&w);
-	if (!ret)
-		ret = worker_alloc(&w);
-	if (!ret && w.job->op == ENG_OP_READ)
-		ret = worker_rng_init(&w);
-	if (ret && !w.res->stage)
-		worker_fail(&w, ENG_STAGE_SETUP, ret);
+	eng_worker_init(&w, th);
+	ret = eng_worker_prepare(&w, true);
 	if (!ret)
 		ret = worker_setup_backend(&w, &ops);
 	w.res->hist = w.hist;

@@ -67,6 +67,7 @@ struct eng_worker {
 	/* cold */
 	const struct eng_job *job;
 	bool passthru;		/* NVMe passthrough reads: res > 0 is a status */
+	bool settled;		/* sharing a thread: done, result final */
 	struct eng_result *res;
 	struct eng_errlive *errlive;	/* the window's failures, published */
 	size_t buf_len;
@@ -81,6 +82,11 @@ struct eng_worker {
 			bool fixed;	/* buffers registered: READ_FIXED */
 			bool cmd;	/* NVMe passthrough: SQE128/CQE32 */
 			uint32_t lba_shift;	/* passthrough: log2(LBA size) */
+			/* sharing a group's ring (engine/uring_group.c): the
+			 * index of its registered file and of its first
+			 * registered buffer there */
+			uint32_t file_idx;
+			uint32_t buf_base;
 		} u;
 		struct {
 			io_context_t ctx;
@@ -93,6 +99,16 @@ struct eng_worker {
 		} a;
 	};
 };
+
+/* A worker's own setup, shared by a thread of one job (eng_worker_main)
+ * and a group's (engine/group.c): its fields from the thread's job; then
+ * pinned (when asked), its memory and random offsets (0 or -errno, with
+ * res->stage set); at the end the IO error that stopped it, if any, into
+ * its result; and its memory freed. */
+void eng_worker_init(struct eng_worker *w, const struct eng_thread *th);
+int eng_worker_prepare(struct eng_worker *w, bool pin);
+void eng_worker_finish(struct eng_worker *w);
+void eng_worker_release(struct eng_worker *w);
 
 /* Out of line: a phase change (ramp over, stop) or a snapshot request. */
 void eng_worker_control(struct eng_worker *w, uint32_t ctl);

@@ -1,0 +1,38 @@
+/* Internal to engine/: the io_uring pieces a worker of one job
+ * (engine/uring.c) and a group's thread (engine/uring_group.c) share. */
+#ifndef ENG_URING_INT_H
+#define ENG_URING_INT_H
+
+#include <stdbool.h>
+
+#include "engine/worker.h"
+
+/* Sets up w's ring with room for sq_entries SQEs and cq_entries CQEs, the
+ * cheapest task-running flags the kernel takes and the job's completion
+ * mode. 0 or -errno, with w->res's stage and setup flags set. */
+int eng_uring_init(struct eng_worker *w, unsigned sq_entries, unsigned cq_entries);
+/* Registers the buffers of lanes[0..n-1] in ring_w's ring, each lane's
+ * from its u.buf_base on. Over RLIMIT_MEMLOCK they stay plain (each
+ * lane's result says why) and it returns 0; another failure is -errno. */
+int eng_uring_register_bufs(struct eng_worker *ring_w, struct eng_worker *lanes, unsigned n);
+/* Whether passthrough may read into registered buffers (Linux 6.1). */
+bool eng_uring_cmd_fixed_ok(void);
+
+/* A thread that drives several jobs through one ring (eng_job.group):
+ * lane[0]'s ring is the group's, lane k's target its registered file k.
+ * calls counts the thread's system calls since lane 0 began measuring. */
+struct eng_group {
+	struct eng_worker *lane;
+	unsigned n;
+	bool timed;		/* the jobs time every IO */
+	bool measuring;		/* calls counts the measured window */
+	uint64_t calls;
+};
+
+int eng_uring_group_setup(struct eng_group *g);
+/* Runs until every lane has stopped and holds no IO; a lane that does
+ * so before the others settles (eng_live.settled): its result is final. */
+int eng_uring_group_loop(struct eng_group *g);
+void eng_uring_group_teardown(struct eng_group *g);
+
+#endif
