@@ -20,13 +20,21 @@
 #define CLI_MAX_TARGETS 256u
 
 /* Groups of shared options; a verb names the groups it accepts. */
-#define CLI_OG_TARGET	0x1u	/* --bs --range --buffered --jobs-per-device --placement --engine */
+#define CLI_OG_TARGET	0x1u	/* --bs --range --buffered --jobs-per-device --placement --engine --group */
 #define CLI_OG_NOP	0x2u	/* --jobs */
 #define CLI_OG_ENGINE	0x4u	/* --qd --batch --time --ramp --ios ...: runs the engine */
 #define CLI_OG_JSON	0x8u	/* --json */
 #define CLI_OG_TOPO	0x10u	/* --topology --dot: a machine's topology, drawn */
 #define CLI_OG_REPEAT	0x20u	/* --repeat: several measurements, compared */
 #define CLI_MAX_REPEAT 1000u
+
+/* --group: when the devices whose workers are placed on one CPU share one
+ * worker thread and ring (cli/runner/group.c). */
+enum cli_group {
+	CLI_GROUP_AUTO,		/* with polled completion only */
+	CLI_GROUP_ON,
+	CLI_GROUP_OFF,
+};
 
 struct cli_opts {
 	const char *cmd;		/* "run", "nop", ... */
@@ -50,6 +58,7 @@ struct cli_opts {
 	unsigned ncpus;			/* 0: not given */
 	enum topo_policy placement;
 	bool placement_set;
+	enum cli_group group;		/* --group: devices sharing a worker */
 	bool buffered;
 	uint64_t range_off;
 	uint64_t range_len;		/* 0: to the end of the target */
@@ -190,6 +199,8 @@ int cli_parse_duration(const char *what, const char *s, uint64_t min_ns,
  * it, a duration in the largest of h, m, s, ms, us, ns that divides it
  * ("10s", "500ms"). Each parser above reads its text back to v. Return
  * the length (snprintf's). */
+/* --group's name for g, from the option table. */
+const char *cli_group_name(enum cli_group g);
 int cli_fmt_size(uint64_t v, char *buf, size_t len);
 int cli_fmt_count(uint64_t v, char *buf, size_t len);
 int cli_fmt_duration(uint64_t ns, char *buf, size_t len);

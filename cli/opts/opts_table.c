@@ -183,6 +183,30 @@ static int set_placement(struct cli_opts *o, const char *arg, char *err, size_t 
 	return 0;
 }
 
+static const char *const group_names[] = { "auto", "on", "off", NULL };
+static const int group_vals[] = { CLI_GROUP_AUTO, CLI_GROUP_ON, CLI_GROUP_OFF };
+_Static_assert(NELEM(group_vals) + 1 == NELEM(group_names), "one value per group name");
+
+static int set_group(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	int i = choose("--group", "group", group_names, arg, err, errlen);
+
+	if (i < 0)
+		return i;
+	o->group = (enum cli_group)group_vals[i];
+	return 0;
+}
+
+const char *cli_group_name(enum cli_group g)
+{
+	unsigned i;
+
+	for (i = 0; i < NELEM(group_vals); i++)
+		if (group_vals[i] == (int)g)
+			return group_names[i];
+	return "?";
+}
+
 static int set_buffered(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	return cli_parse_flag("--buffered", arg, &o->buffered, err, errlen);
@@ -322,6 +346,11 @@ static int show_placement(const struct cli_opts *o, char *buf, size_t len)
 	return show_name(placement_names, placement_vals, (int)o->placement, buf, len);
 }
 
+static int show_group(const struct cli_opts *o, char *buf, size_t len)
+{
+	return show_name(group_names, group_vals, (int)o->group, buf, len);
+}
+
 static int show_time(const struct cli_opts *o, char *buf, size_t len)
 {
 	return o->time_ns ? cli_fmt_duration(o->time_ns, buf, len) : 0;
@@ -355,7 +384,7 @@ static int show_jobs(const struct cli_opts *o, char *buf, size_t len)
 enum {
 	O_BATCH = 0x100, O_ENGINE, O_COMPLETION, O_RAMP, O_IOS, O_JPD, O_CPUS,
 	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED, O_STALL, O_REAP,
-	O_TOPOLOGY, O_DOT, O_REPEAT,
+	O_TOPOLOGY, O_DOT, O_REPEAT, O_GROUP,
 };
 
 /* Each shared option once: the groups say which verbs offer it. A help
@@ -401,6 +430,9 @@ const struct cli_optdesc cli_opts_table[] = {
 	{ "placement", O_PLACEMENT, "WHERE", CLI_OG_TARGET, 0, set_placement, show_placement,
 	  placement_names,
 	  "where workers run relative to their device" },
+	{ "group", O_GROUP, "WHEN", CLI_OG_TARGET, 0, set_group, show_group, group_names,
+	  "devices whose workers are placed on one CPU share\n"
+	  "one worker thread and ring; auto: when polled" },
 	{ "buffered", O_BUFFERED, NULL, CLI_OG_TARGET, 0, set_buffered, NULL, NULL,
 	  "read through the page cache (no O_DIRECT)" },
 	{ "range", O_RANGE, "[OFF:]LEN", CLI_OG_TARGET, 0, set_range, NULL, NULL,

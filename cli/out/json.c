@@ -94,7 +94,7 @@ static json_t *fixed_buffers(const struct cli_report *r)
 json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 {
 	return json_pack("{s:I, s:I, s:I, s:I, s:s, s:s, s:s, s:s?, s:o, s:f, s:f, s:I,"
-			 " s:I, s:I, s:o, s:s, s:b, s:I, s:I, s:b, s:I, s:o, s:I}",
+			 " s:I, s:I, s:o, s:s, s:s, s:b, s:I, s:I, s:b, s:I, s:o, s:I}",
 			 "bs", (json_int_t)o->bs, "qd", (json_int_t)o->qd,
 			 "batch", (json_int_t)o->batch, "reap", (json_int_t)o->reap,
 			 "engine", backend_str(o->backend),
@@ -109,6 +109,7 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 			 "jobs", (json_int_t)o->jobs,
 			 "cpus", o->ncpus ? cpus_array(o->cpus, o->ncpus) : json_null(),
 			 "placement", topo_policy_name(o->placement),
+			 "group", cli_group_name(o->group),
 			 "buffered", o->buffered,
 			 "range_off", ji(o->range_off), "range_len", ji(o->range_len),
 			 "latency", o->latency, "seed", ji(o->seed),
@@ -185,7 +186,7 @@ json_t *cli_json_timeline(const struct cli_tl_series *tl)
 json_t *cli_json_dev(const struct cli_dev *d)
 {
 	return json_pack("{s:s, s:s, s:f, s:f, s:I, s:I, s:o, s:o, s:I, s:o,"
-			 " s:{s:f, s:f}, s:f, s:s?, s:o, s:f, s:b, s:I, s:o, s:o, s:o}",
+			 " s:{s:f, s:f}, s:f, s:s?, s:o, s:I, s:f, s:b, s:I, s:o, s:o, s:o}",
 			 "name", d->name, "path", d->path, "iops", d->iops,
 			 "bw_bytes", d->bw_bytes, "ios", ji(d->ios),
 			 "errors", ji(d->errors), "first_error", first_error(d),
@@ -194,6 +195,7 @@ json_t *cli_json_dev(const struct cli_dev *d)
 			 "cpu", "user_s", d->user_s, "sys_s", d->sys_s,
 			 "ios_per_call", d->ios_per_call, "engine", d->engine,
 			 "cpus", cpus_array(d->cpus, d->cpus ? d->nworkers : 0),
+			 "devices_per_worker", (json_int_t)(d->devices_per_worker ? d->devices_per_worker : 1),
 			 "elapsed_s", d->elapsed_s, "stalled", d->stalled,
 			 "inflight_at_end", ji(d->inflight_at_end),
 			 "stopped_by", d->fatal ? json_string(cli_errno_name(d->fatal)) : json_null(),

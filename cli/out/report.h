@@ -44,6 +44,8 @@ struct cli_dev {
 	char path[PATH_MAX];
 	unsigned nworkers;
 	int *cpus;			/* nworkers entries, -1: unpinned */
+	unsigned devices_per_worker;	/* devices its busiest-shared worker
+					 * drives (--group); 1: its own */
 	const char *engine;		/* backend used: "io_uring", "libaio" */
 	uint64_t ios, bytes, errors, calls;
 	struct cli_errs errs;

@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/runner/limits.h"
 #include "cli/out/out.h"
+#include "cli/runner/group.h"
 #include "cli/runner/place.h"
 #include "cli/out/progress.h"
 #include "cli/out/timeline.h"
@@ -44,6 +45,7 @@ struct runctx {
 	struct cli_progress_dev *pd;
 	uint64_t *prev;		/* per device: IOs at the last live line */
 	struct cli_stall *st;	/* per device: the stall watch */
+	unsigned *dpw;		/* per device: devices its worker drives */
 	unsigned nstalled;	/* workers left in the kernel at the end */
 	struct cli_timeline tl;	/* a sample per second per device */
 	bool tl_ok;		/* no sample lost to a failed allocation */
@@ -89,6 +91,8 @@ static int check_combination(const struct cli_opts *o, enum eng_op op)
 		    eng_mode_name(o->mode));
 		return -EINVAL;
 	}
+	if (cli_group_check(o))
+		return -EINVAL;
 	if (o->buffered && o->backend == ENG_BACKEND_URING_CMD) {
 		cli_say("--buffered reads through the page cache: --engine io_uring_cmd sends NVMe commands to the drive");
 		return -EINVAL;
@@ -146,9 +150,43 @@ static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
 	j->ios = c->spec->targets ? ios_share(o->ios, c->per, w) : o->ios;
 }
 
+static const char *job_name(const struct runctx *c, unsigned i);
+
+/* --group: the jobs on one CPU in one ring, and how many devices each
+ * device's worker drives. 0 or -ENOMEM, said. */
+static int group_jobs(struct runctx *c, struct eng_job *jobs)
+{
+	const char **names = calloc(c->njobs, sizeof(*names));
+	unsigned i, k, m, n;
+
+	if (!names) {
+		cli_say("out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < c->njobs; i++)
+		names[i] = job_name(c, i);
+	(void)cli_group_jobs(c->o, c->mode, jobs, c->njobs, names);
+	free(names);
+	for (i = 0; i < c->njobs; i++) {
+		/* distinct devices in i's group: each counted at its first job */
+		for (k = 0, n = 0; jobs[i].group && k < c->njobs; k++) {
+			if (jobs[k].group != jobs[i].group)
+				continue;
+			for (m = 0; m < k && !(jobs[m].group == jobs[i].group &&
+					       m / c->per == k / c->per); m++)
+				;
+			n += m == k;
+		}
+		n = n ? n : 1;
+		if (n > c->dpw[i / c->per])
+			c->dpw[i / c->per] = n;
+	}
+	return 0;
+}
+
 /* Every worker's job, placed: 0 or -errno, said; -EINVAL: --cpus does not
  * fit the workers. */
-static int build_jobs(const struct runctx *c, struct eng_job **out)
+static int build_jobs(struct runctx *c, struct eng_job **out)
 {
 	struct eng_job *jobs;
 	struct cli_slot *slots;
@@ -169,6 +207,8 @@ static int build_jobs(const struct runctx *c, struct eng_job **out)
 	}
 	for (i = 0; !err && i < c->njobs; i++)
 		fill_job(&jobs[i], c, i, &slots[i]);
+	if (!err)
+		err = group_jobs(c, jobs);
 	free(slots);
 	if (err)
 		free(jobs);
@@ -513,6 +553,7 @@ static int alloc_devs(const struct runctx *c, struct cli_report *out)
 		snprintf(d->path, sizeof(d->path), "%s",
 			 c->spec->targets ? c->spec->targets[i]->path : "");
 		d->nworkers = c->per;
+		d->devices_per_worker = c->dpw[i] ? c->dpw[i] : 1;
 		d->cpus = calloc(c->per, sizeof(*d->cpus));
 		d->hist = c->o->latency ? malloc(sizeof(*d->hist)) : NULL;
 		if (!d->cpus || (c->o->latency && !d->hist))
@@ -623,7 +664,8 @@ static int ctx_init(struct runctx *c, const struct cli_opts *o,
 	c->pd = calloc(c->ndev, sizeof(*c->pd));
 	c->prev = calloc(c->ndev, sizeof(*c->prev));
 	c->st = calloc(c->ndev, sizeof(*c->st));
-	if (!c->pd || !c->prev || !c->st || cli_tl_init(&c->tl, c->ndev, c->per))
+	c->dpw = calloc(c->ndev, sizeof(*c->dpw));
+	if (!c->pd || !c->prev || !c->st || !c->dpw || cli_tl_init(&c->tl, c->ndev, c->per))
 		return -ENOMEM;
 	c->tl_ok = true;
 	for (unsigned d = 0; d < c->ndev; d++)
@@ -722,6 +764,7 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 	free(c.pd);
 	free(c.prev);
 	free(c.st);
+	free(c.dpw);
 	/* a stalled worker may still answer a snapshot into the run's memory,
 	 * not into the timeline's copies: those are the runner's own */
 	cli_tl_free(&c.tl);

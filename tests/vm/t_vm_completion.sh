@@ -54,6 +54,13 @@ vm_expect_ok auto_poll "auto, poll queues everywhere" &&
 	vm_jq auto_poll "auto, poll queues everywhere" "$ok_run" --arg m poll --argjson n 2
 grep -q 'completion auto: poll' "$VM_OUT/auto_poll.err" ||
 	check_fail "auto with poll queues does not say it chose poll"
+# nva and nvb are node 0's, whose one CPU then polls both in one ring;
+# poll's nva and nvc are on two nodes: a worker each
+vm_jq auto_poll "auto: node 0's two polled drives share its worker" \
+	'.config.group == "auto" and all(.devices[]; .devices_per_worker == 2)'
+grep -q 'share one worker and ring on CPU [0-9]* (--group auto: polled)$' "$VM_OUT/auto_poll.err" ||
+	{ check_fail "auto: the polled drives' shared worker is not said"; vm_show auto_poll; }
+vm_jq $poll "poll: drives on two nodes keep a worker each" 'all(.devices[]; .devices_per_worker == 1)'
 vm_expect_ok auto_irq "auto, no poll queue" &&
 	vm_jq auto_irq "auto, no poll queue" "$ok_run" --arg m irq --argjson n 1
 grep -Eq 'completion auto: irq \(nvme[0-9]+n1 has no poll queues\)' "$VM_OUT/auto_irq.err" ||

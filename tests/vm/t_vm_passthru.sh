@@ -6,7 +6,9 @@
 # registered buffers, a multipath head's through its own char device; sweep
 # and saturate take the engine (6.12) and place workers on the drive's
 # node. The drive whose reads all fail (blkdebug) is counted and named by
-# its NVMe status, the spec's Unrecovered Read Error, not by an errno. Refused in one line, exit 1: a
+# its NVMe status, the spec's Unrecovered Read Error, not by an errno.
+# With one CPU allowed, three polled drives share one worker and ring
+# (--group auto), each with its own figures. Refused in one line, exit 1: a
 # user other than root (the char device is root-only), a char device read
 # without the engine, a target that is no NVMe namespace.
 . "$(dirname "$0")/../lib.sh"
@@ -32,6 +34,8 @@ for d in nva nvb nvx nvm; do basename \$(dev \$d); done >/results/names
 q="-q --time 1 --ramp 0.3 --qd 8 --json -"
 step irq iostorm run \$q --engine io_uring_cmd --completion irq \$(dev nva) \$(ng nvb) \$(dev nvm)
 step poll iostorm run \$q --engine io_uring_cmd --completion poll \$(ng nva) \$(dev nvb) \$(ng nvm)
+# one CPU for all three: --group auto puts the polled drives in one ring
+step group taskset -c 0 iostorm run \$q --engine io_uring_cmd --completion poll \$(dev nva) \$(ng nvb) \$(dev nvm)
 GUEST
 	if [ "$1" = 6.12 ]; then
 		echo 'step sweep iostorm sweep -q --time 0.5 --ramp 0.2 --qd 1,4 --engine io_uring_cmd --json - $(dev nva)'
@@ -76,6 +80,13 @@ for k in 7.2 6.12; do
 	vm_expect_ok poll "$k: passthrough, polled" &&
 		vm_jq poll "$k: passthrough, polled" "$ok_run and ([.devices[].name] == [\$a, \$b, \$h])" \
 			--arg m poll --argjson n 3 --arg a "$1" --arg b "$2" --arg h "$4"
+	vm_expect_ok group "$k: passthrough, polled, one worker for three drives" &&
+		vm_jq group "$k: passthrough, polled, one worker for three drives" \
+			"$ok_run and ([.devices[].name] == [\$a, \$b, \$h]) and .config.group == \"auto\"
+			and all(.devices[]; .devices_per_worker == 3 and .cpus == [0])" \
+			--arg m poll --argjson n 3 --arg a "$1" --arg b "$2" --arg h "$4"
+	grep -q "^iostorm run: $1, $2, $4 share one worker and ring on CPU 0 (--group auto: polled)$" "$VM_OUT/group.err" ||
+		{ check_fail "$k: the grouped run does not say its drives share a worker"; vm_show group; }
 	rc=$(vm_rc err)
 	[ "$rc" = 1 ] || { check_fail "$k: the failing drive through passthrough: exit $rc, want 1"; vm_show err; }
 	vm_jq err "$k: the failing drive named by its NVMe status" '
