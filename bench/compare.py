@@ -39,6 +39,17 @@ def iostorm(name, i):
             "p50_us": lat["p50"] / 1e3 if lat.get("p50") else None}
 
 
+def iostorm_total(name, i):
+    """several devices in one run (case m): the total row"""
+    d = load_json(name, i)
+    if not d:
+        return None
+    t = d["total"]
+    cpu_s = t["cpu"]["user_s"] + t["cpu"]["sys_s"]
+    return {"iops": t["iops"], "per_cpu": t["ios"] / cpu_s if cpu_s else None,
+            "p50_us": None}
+
+
 def fio(name, i):
     d = load_json(name, i)
     if not d:
@@ -126,7 +137,7 @@ if os.path.exists(f"{work}/tio-missing"):
     with open(f"{work}/tio-missing") as f:
         missing_tio = f.read().strip() or "t/io_uring could not be built"
 
-IOS, TIO, FIO = iostorm, tio, fio
+IOS, IOST, TIO, FIO = iostorm, iostorm_total, tio, fio
 cases = [
     (f"(c) cached {size_name(big_mib)} tmpfs", "QD32 b32", "c1g", [
         ("iostorm", "c1g-iostorm", IOS), ("t/io_uring -t1", "c1g-tio", TIO),
@@ -138,6 +149,8 @@ cases = [
         ("fio", "c16-fio", FIO)]),
     ("(n) NOP", "QD128 b32", "nop", [
         ("iostorm", "nop-iostorm", IOS), ("t/io_uring -N1", "nop-tio", TIO)]),
+    (f"(m) 3 x cached {size_name(small_mib)}", "1 thread", "m3", [
+        ("iostorm --group", "m3-iostorm", IOST), ("t/io_uring -n1", "m3-tio", TIO)]),
     ("(q) loop O_DIRECT", "QD1", "q1", [
         ("iostorm", "q1-iostorm", IOS), ("t/io_uring -t1", "q1-tio", TIO),
         ("fio", "q1-fio", FIO)]),
@@ -203,6 +216,8 @@ for _, _, k, _ in cases[:2]:
             None if cost is None else f"{cost * 100:.1f}%", cost is not None and cost <= 0.05,
             None if cost is None else "1 - iostorm/iostorm --no-latency")
 versus("(n) NOP iostorm >= 1.00x t/io_uring", ("nop-iostorm", IOS), ("nop-tio", TIO), 1.00, True)
+versus("(m) 3 files, one thread: iostorm --group --no-latency >= 1.00x t/io_uring -t0 -n1",
+       ("m3-iostorm", IOST), ("m3-tio", TIO), 1.00, True)
 versus("(q) QD1 iostorm IOPS >= 0.98x t/io_uring", ("q1-iostorm", IOS), ("q1-tio", TIO),
        0.98, True)
 

@@ -11,6 +11,9 @@
 #  (n) IORING_OP_NOP at QD128, batch 32: the engine alone;
 #  (q) a loop device over a /dev/shm file with O_DIRECT at QD1 (IOPS and
 #      p50 against t/io_uring -t1 and fio) and at QD32 (against fio);
+#  (m) three cached 16 MiB files from one thread on one core, QD32 each,
+#      batch 32, no latency timing: iostorm --group on (one ring for the
+#      three) against t/io_uring -n1 -d96 with the three files;
 #  (s) after the table: two workers on two cores against one, on two
 #      cached files (bench/scale.sh; BENCH_NO_SCALE=1 skips it).
 # Each round runs every case once, the tools one after the other, the
@@ -68,7 +71,7 @@ cleanup() {
 		wait "$child" 2>/dev/null
 	fi
 	[ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
-	rm -f ${shm:+"$shm"} ${big:+"$big"} ${file:+"$file"}
+	rm -f ${shm:+"$shm"} ${big:+"$big"} ${file:+"$file"} ${file2:+"$file2"} ${file3:+"$file3"}
 	if [ "${BENCH_KEEP:-0}" = 1 ]; then
 		echo "raw outputs kept in $work" >&2
 	else
@@ -118,6 +121,8 @@ else
 fi
 
 file=$(mktemp "$dir/iostorm-bench.XXXXXX")
+file2=$(mktemp "$dir/iostorm-bench.XXXXXX")
+file3=$(mktemp "$dir/iostorm-bench.XXXXXX")
 big=$(mktemp /dev/shm/iostorm-bench-big.XXXXXX)
 shm=$(mktemp /dev/shm/iostorm-bench-loop.XXXXXX)
 note "preparing a ${a_mib} MiB file in $dir, a ${big_mib} MiB file on /dev/shm and a ${loop_mib} MiB loop device on /dev/shm ..."
@@ -125,7 +130,10 @@ fill "$file" "$a_mib"
 fill "$big" "$big_mib"
 fill "$shm" "$loop_mib"
 loop=$(losetup -f --show --direct-io=on "$shm") || die "losetup failed"
-cat "$file" >/dev/null	# into the page cache; the tmpfs file is in memory
+fill "$file2" "$a_mib"
+fill "$file3" "$a_mib"
+# into the page cache; the tmpfs file is in memory
+cat "$file" "$file2" "$file3" >/dev/null
 
 failed=0
 # record NAME CMD...: one run; its output goes to $work/NAME.out, its
@@ -201,6 +209,14 @@ c_nolat() { run_iostorm "$k-nolat-$i" "$t" 32 32 --buffered --no-latency --reap 
 c_nolat_tio() { run_tio "$k-tio0-$i" 32 32 -O0 -t0 "$t"; }
 c_nop() { run_iostorm_nop "nop-iostorm-$i" --reap 32; }
 c_nop_tio() { run_tio "nop-tio-$i" 128 32 -N1 -t0; }
+# (m): one CPU allowed, no --cpus: the three devices' workers are placed
+# on it, and --group on makes them one worker with one ring
+c_multi() {
+	record "m3-iostorm-$i" taskset -c "$cpu" "$IOSTORM" run -q --group on --qd 32 \
+		--batch 32 --reap 32 --bs 4k --buffered --no-latency --time "${secs}s" --ramp 1s \
+		--json "$work/m3-iostorm-$i.json" "$file" "$file2" "$file3"
+}
+c_multi_tio() { run_tio "m3-tio-$i" 96 32 -O0 -t0 "$file" "$file2" "$file3"; }
 c_q1() { run_iostorm "q1-iostorm-$i" "$loop" 1 1; }
 c_q1_tio() { run_tio "q1-tio-$i" 1 1 -O1 -t1 "$loop"; }
 
@@ -213,6 +229,7 @@ for ((i = 1; i <= reps; i++)); do
 		run_fio "$k-fio-$i" "$t" 32 0 "$mib" 32
 	done
 	pair "$i" c_nop c_nop_tio
+	pair "$i" c_multi c_multi_tio
 	pair "$i" c_q1 c_q1_tio
 	run_fio "q1-fio-$i" "$loop" 1 1 "$loop_mib"
 	run_iostorm "q32-iostorm-$i" "$loop" 32 32
