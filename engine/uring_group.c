@@ -93,28 +93,38 @@ void eng_uring_group_teardown(struct eng_group *g)
 	w0->u.ring_ok = false;
 }
 
-/* n SQEs of lane w, whole: the ring's entries are any lane's in turn. */
-static void group_prep(struct io_uring *ring, struct eng_worker *w, uint64_t now, uint32_t n)
+/* n SQEs of lane w, whole: the ring's entries are any lane's in turn. The
+ * lane's fields used per SQE are copied to locals first, as uring.c's
+ * uring_prep_as does: stores into the SQEs could alias them. */
+ENG_ALWAYS_INLINE void group_prep_as(struct io_uring *ring, struct eng_worker *w, uint64_t now,
+				     uint32_t n, const bool cmd, const bool fixed, const bool nop)
 {
 	struct io_uring_sq *sq = &ring->sq;
+	struct io_uring_sqe *sqes = sq->sqes;
 	uint32_t tail = sq->sqe_tail, mask = sq->ring_mask, i;
-	uint64_t tag = (uint64_t)w->u.file_idx << 32;
-	const bool cmd = w->u.cmd, fixed = w->u.fixed, nop = w->job->op == ENG_OP_NOP;
+	uint32_t *free_slot = w->free_slot, nfree = w->nfree, bs = w->bs;
+	uint32_t shift = w->u.region_shift, base = w->u.buf_base, lba_shift = w->u.lba_shift;
+	uint32_t nsid = cmd ? w->job->target->nsid : 0;
+	int fd = (int)w->u.file_idx;
+	uint64_t *slot_ns = w->slot_ns, tag = (uint64_t)w->u.file_idx << 32;
+	struct eng_rng rng = w->rng;
+	char *buf = w->buf;
 
 	for (i = 0; i < n; i++) {
-		struct io_uring_sqe *sqe = &sq->sqes[((tail + i) & mask) << cmd];
-		uint32_t slot = eng_worker_take_slot(w, now);
-		char *buf = w->buf + (size_t)slot * w->bs;
+		struct io_uring_sqe *sqe = &sqes[((tail + i) & mask) << cmd];
+		uint32_t slot = free_slot[--nfree];
+		char *b = buf + (size_t)slot * bs;
 
+		slot_ns[slot] = now;
 		sqe->user_data = tag | slot;
 		if (nop) {
 			sqe->opcode = IORING_OP_NOP;
 			continue;
 		}
 		sqe->flags = IOSQE_FIXED_FILE;
-		sqe->fd = (int)w->u.file_idx;
+		sqe->fd = fd;
 		if (fixed)
-			sqe->buf_index = (uint16_t)(w->u.buf_base + (slot >> w->u.region_shift));
+			sqe->buf_index = (uint16_t)(base + (slot >> shift));
 		if (cmd) {
 			struct nvme_uring_cmd *c = (struct nvme_uring_cmd *)(void *)sqe->cmd;
 
@@ -122,18 +132,33 @@ static void group_prep(struct io_uring *ring, struct eng_worker *w, uint64_t now
 			sqe->cmd_op = NVME_URING_CMD_IO;
 			sqe->uring_cmd_flags = fixed ? IORING_URING_CMD_FIXED : 0;
 			c->opcode = ENG_NVME_OP_READ;
-			c->nsid = w->job->target->nsid;
-			c->data_len = w->bs;
-			c->cdw12 = (w->bs >> w->u.lba_shift) - 1;
-			eng_nvme_read_at(c, buf, eng_rng_offset(&w->rng), w->u.lba_shift);
+			c->nsid = nsid;
+			c->data_len = bs;
+			c->cdw12 = (bs >> lba_shift) - 1;
+			eng_nvme_read_at(c, b, eng_rng_offset(&rng), lba_shift);
 		} else {
 			sqe->opcode = fixed ? IORING_OP_READ_FIXED : IORING_OP_READ;
-			sqe->addr = (uint64_t)(uintptr_t)buf;
-			sqe->len = w->bs;
-			sqe->off = eng_rng_offset(&w->rng);
+			sqe->addr = (uint64_t)(uintptr_t)b;
+			sqe->len = bs;
+			sqe->off = eng_rng_offset(&rng);
 		}
 	}
 	sq->sqe_tail = tail + n;
+	w->rng = rng;
+	w->nfree = nfree;
+	w->inflight += n;
+}
+
+static void group_prep(struct io_uring *ring, struct eng_worker *w, uint64_t now, uint32_t n)
+{
+	if (w->job->op == ENG_OP_NOP)
+		group_prep_as(ring, w, now, n, false, false, true);
+	else if (w->u.cmd)
+		w->u.fixed ? group_prep_as(ring, w, now, n, true, true, false) :
+			     group_prep_as(ring, w, now, n, true, false, false);
+	else
+		w->u.fixed ? group_prep_as(ring, w, now, n, false, true, false) :
+			     group_prep_as(ring, w, now, n, false, false, false);
 }
 
 static bool group_retry(int ret)
@@ -175,26 +200,75 @@ out:
 	return 0;
 }
 
-static uint32_t group_reap(struct eng_group *g, uint64_t now)
+/* Completions before the lane's IO limit (uring.c's uring_left). */
+static inline uint64_t group_left(const struct eng_worker *w)
+{
+	uint64_t done = w->ios + w->errors;
+
+	if (!w->limit)
+		return UINT64_MAX;
+	return w->limit > done ? w->limit - done : 0;
+}
+
+/*
+ * Every ready CQE, the head published once. A lane's CQEs mostly come in
+ * runs (its IOs went out together): each run is completed on locals, as
+ * uring.c's uring_reap does for its one worker (struct eng_done), written
+ * back when the lane changes, on an error or at the IO limit.
+ */
+ENG_ALWAYS_INLINE uint32_t group_reap_as(struct eng_group *g, uint64_t now, const bool cmd)
 {
 	struct io_uring_cq *cq = &g->lane[0].u.ring.cq;
 	uint32_t head = *cq->khead, tail = io_uring_smp_load_acquire(cq->ktail);
-	uint32_t n = tail - head, mask = cq->ring_mask;
-	const unsigned shift = g->lane[0].u.cmd;
+	uint32_t n = tail - head, mask = cq->ring_mask, expect = 0, nfree = 0, cur = UINT32_MAX;
+	uint64_t left = 0, ios = 0, run_ns = 0, run_n = 0;
+	struct eng_worker *w = NULL;
+	bool timed = false;
+	struct eng_done d = {
+		.expect = &expect, .timed = &timed, .nfree = &nfree,
+		.ios = &ios, .run_ns = &run_ns, .run_n = &run_n,
+	};
 	unsigned k;
 
 	for (; head != tail; head++) {
-		const struct io_uring_cqe *cqe = &cq->cqes[(head & mask) << shift];
+		const struct io_uring_cqe *cqe = &cq->cqes[(head & mask) << cmd];
+		uint32_t lane = (uint32_t)(cqe->user_data >> 32);
+		int res = cqe->res;
+		bool ok;
 
-		eng_worker_complete(&g->lane[cqe->user_data >> 32], (uint32_t)cqe->user_data,
-				    cqe->res, now);
+		if (eng_unlikely(lane != cur)) {
+			if (w)
+				eng_done_put(w, &d);
+			cur = lane;
+			w = &g->lane[lane];
+			d.free_slot = w->free_slot;
+			d.slot_ns = w->slot_ns;
+			eng_done_get(&d, w);
+			left = group_left(w);
+		}
+		ok = eng_done_io(w, &d, (uint32_t)cqe->user_data, res, now);
+		if (eng_likely(ok && left > 1)) {
+			left--;
+			continue;
+		}
+		eng_done_put(w, &d);
+		eng_worker_settle(w, ok, res);
+		eng_done_get(&d, w);
+		left = group_left(w);
 	}
 	if (n)
 		io_uring_smp_store_release(cq->khead, tail);
+	if (w)
+		eng_done_put(w, &d);
 	for (k = 0; k < g->n; k++)
 		if (g->lane[k].hist)
 			eng_worker_flush(&g->lane[k]);
 	return n;
+}
+
+static uint32_t group_reap(struct eng_group *g, uint64_t now)
+{
+	return g->lane[0].u.cmd ? group_reap_as(g, now, true) : group_reap_as(g, now, false);
 }
 
 /* A lane that has stopped and holds no IO: its figures are final, with
