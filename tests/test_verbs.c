@@ -28,7 +28,7 @@ static const char *sample(const char *name)
 		{ "bs", "4k" }, { "qd", "4" }, { "batch", "4" }, { "engine", "auto" },
 		{ "completion", "irq" }, { "time", "1s" }, { "ramp", "0" }, { "ios", "1k" },
 		{ "stall-timeout", "5s" },
-		{ "jobs-per-device", "2" }, { "jobs", "2" }, { "placement", "remote" },
+		{ "jobs-per-device", "2" }, { "jobs", "2" }, { "placement", "remote" }, { "group", "off" },
 		{ "range", "4k" }, { "json", "-" }, { "seed", "7" }, { "demo-size", "1m" },
 		{ "topology", "server.xml" }, { "drive-iops", "1m" }, { "memory-bw", "150g" },
 		{ "host-bridge-bw", "20g" }, { "from", "saturate.json" }, { "output", "x.svg" },
