@@ -88,13 +88,15 @@ struct eng_job {
 	 * every one's depth. They must agree on op, backend (io_uring or
 	 * io_uring_cmd: no libaio, no fallback to it), mode (not SQPOLL),
 	 * cpu, node, batch, reap and latency, with no stamps, and be at
-	 * most ENG_GROUP_MAX; else
+	 * most ENG_GROUP_MAX with depths summing to at most
+	 * ENG_GROUP_MAX_QD; else
 	 * eng_run_create returns -EINVAL. The thread's CPU time and system
 	 * calls are shared out among them by their IOs (docs/engine.md). */
 	unsigned group;
 };
 
 #define ENG_GROUP_MAX 64	/* jobs one thread may drive (eng_job.group) */
+#define ENG_GROUP_MAX_QD 65536	/* their depths summed: the most CQEs a ring has */
 
 /* What workers have done so far, summed over the ones asked about; read
  * while they run, from counters each worker publishes once per loop. */

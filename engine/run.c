@@ -78,6 +78,7 @@ static int run_groups(struct eng_run *r)
 		r->th[i].nlanes = 1;
 		r->th[i].next = UINT_MAX;
 		r->th[i].last = i;
+		r->th[i].qd_sum = r->jobs[i].qd;
 	}
 	for (i = 0; i < r->njobs; i++) {
 		const struct eng_job *j = &r->jobs[i];
@@ -92,8 +93,10 @@ static int run_groups(struct eng_run *r)
 		if (k == i)
 			continue;	/* the first of its group */
 		lt = &r->th[r->th[k].lead];
-		if (!run_lane_fits(&r->jobs[r->th[k].lead], j) || lt->nlanes >= ENG_GROUP_MAX)
+		if (!run_lane_fits(&r->jobs[r->th[k].lead], j) || lt->nlanes >= ENG_GROUP_MAX ||
+		    lt->qd_sum + j->qd > ENG_GROUP_MAX_QD)
 			return -EINVAL;
+		lt->qd_sum += j->qd;
 		r->th[i].lead = r->th[k].lead;
 		r->th[lt->last].next = i;
 		lt->last = i;
@@ -218,12 +221,20 @@ void eng_run_stop(struct eng_run *r)
 	run_set_state(r, ENG_ST_STOP);
 }
 
+/* Whether job i has stopped: its thread has, or, sharing a thread
+ * (eng_job.group), it has settled while the others go on. */
+static bool run_job_stopped(const struct eng_run *r, unsigned i)
+{
+	return atomic_load_explicit(&r->live[i].done, memory_order_acquire) ||
+	       atomic_load_explicit(&r->live[i].settled, memory_order_acquire);
+}
+
 bool eng_run_done(const struct eng_run *r)
 {
 	unsigned i;
 
 	for (i = 0; i < r->njobs; i++)
-		if (!atomic_load_explicit(&r->live[i].done, memory_order_acquire))
+		if (!run_job_stopped(r, i))
 			return false;
 	return true;
 }
@@ -272,7 +283,7 @@ static int snapshot_answers(const struct eng_run *r, int seq)
 	for (i = 0; i < r->njobs; i++) {
 		if (eng_run_snapshot_get(r, i, seq))
 			n++;
-		else if (!atomic_load_explicit(&r->live[i].done, memory_order_acquire))
+		else if (!run_job_stopped(r, i))
 			return -1;
 	}
 	return n;
@@ -318,7 +329,7 @@ int eng_run_progress(const struct eng_run *r, unsigned first, unsigned n,
 		p.ios += atomic_load_explicit(&r->live[i].ios, memory_order_relaxed);
 		p.errors += atomic_load_explicit(&r->live[i].errors, memory_order_relaxed);
 		p.inflight += atomic_load_explicit(&r->live[i].inflight, memory_order_relaxed);
-		p.ndone += atomic_load_explicit(&r->live[i].done, memory_order_acquire) != 0;
+		p.ndone += run_job_stopped(r, i);
 	}
 	*out = p;
 	return 0;
@@ -330,28 +341,34 @@ static bool run_job_final(const struct eng_run *r, unsigned i);
  * Each job of a group measured its thread's CPU time and system calls over
  * its own window: the thread's, not the job's. They are shared out among
  * the group's jobs by the IOs each completed, so that the jobs add up to
- * the thread, and each one's CPU per IO is the thread's. Once per group,
- * for the jobs whose results are final (a job still stuck on its drive has
- * none: eng_run_join_for).
+ * the thread, and each one's CPU per IO is the thread's. Among the jobs
+ * whose results are final (a job still stuck on its drive has none:
+ * eng_run_join_for), from the figures each first had, so that a later
+ * call, with more jobs final, shares the same thread out again.
  */
 static void run_share(struct eng_run *r, unsigned lead)
 {
-	struct eng_thread *th = &r->th[lead];
 	double user = 0, sys = 0;
 	uint64_t calls = 0, ios = 0, given = 0;
 	unsigned k, nfinal = 0, first = UINT_MAX;
 
-	if (th->nlanes < 2 || th->shared)
+	if (r->th[lead].nlanes < 2)
 		return;
-	th->shared = true;
 	for (k = lead; k != UINT_MAX; k = r->th[k].next) {
+		struct eng_thread *th = &r->th[k];
 		const struct eng_result *res = &r->res[k];
 
 		if (!run_job_final(r, k))
 			continue;
-		user = res->user_s > user ? res->user_s : user;
-		sys = res->sys_s > sys ? res->sys_s : sys;
-		calls = res->calls > calls ? res->calls : calls;
+		if (!th->raw_set) {
+			th->raw_set = true;
+			th->raw_user = res->user_s;
+			th->raw_sys = res->sys_s;
+			th->raw_calls = res->calls;
+		}
+		user = th->raw_user > user ? th->raw_user : user;
+		sys = th->raw_sys > sys ? th->raw_sys : sys;
+		calls = th->raw_calls > calls ? th->raw_calls : calls;
 		ios += res->ios + res->errors;
 		first = first < k ? first : k;
 		nfinal++;

@@ -55,9 +55,13 @@ struct eng_thread {
 	unsigned nlanes;	/* lead: the jobs its thread runs */
 	unsigned next;		/* the next job of its group, UINT_MAX: none */
 	unsigned last;		/* lead: its group's last job so far */
+	uint64_t qd_sum;	/* lead: its group's depths summed */
 	pthread_t tid;		/* the lead's */
-	bool shared;		/* lead: the group's CPU time and calls are
-				 * shared out (run.c, run_share) */
+	/* sharing a thread: its thread's CPU time and calls over its window,
+	 * as it first had them once final (run.c, run_share) */
+	bool raw_set;
+	double raw_user, raw_sys;
+	uint64_t raw_calls;
 	bool started;
 	bool joined;
 };

@@ -272,11 +272,13 @@ static uint32_t group_reap(struct eng_group *g, uint64_t now)
 }
 
 /* A lane that has stopped and holds no IO: its figures are final, with
- * the thread's calls over its window (the run shares them out, run.c). */
+ * the thread's calls over its window (taken when it ended; the run shares
+ * them out, run.c). */
 static void group_settle(struct eng_group *g, struct eng_worker *w)
 {
 	w->settled = true;
-	w->res->calls = w->t_start_ns ? g->calls : 0;
+	if (!w->calls_taken)
+		w->res->calls = w->t_start_ns ? g->calls : 0;
 	eng_worker_finish(w);
 	atomic_store_explicit(&w->live->settled, 1, memory_order_release);
 	eng_run_wake(w->th->run);
@@ -288,12 +290,13 @@ static void group_tick(struct eng_group *g)
 {
 	unsigned k;
 
-	for (k = 0; k < g->n; k++)
+	for (k = 0; k < g->n; k++) {
 		if (!g->lane[k].settled)
 			(void)eng_worker_tick(&g->lane[k]);
-	if (!g->measuring && g->lane[0].t_start_ns) {
-		g->measuring = true;
-		g->calls = 0;
+		if (!g->measuring && g->lane[k].t_start_ns) {
+			g->measuring = true;
+			g->calls = 0;
+		}
 	}
 }
 
@@ -307,6 +310,13 @@ static unsigned group_settle_done(struct eng_group *g)
 
 		if (w->settled)
 			continue;
+		if (w->stopping && !w->calls_taken) {
+			/* its window has ended: the thread's calls up to here,
+			 * not the drain's (a worker of its own stops counting
+			 * there too, eng_worker_end) */
+			w->calls_taken = true;
+			w->res->calls = w->t_start_ns ? g->calls : 0;
+		}
 		if (w->stopping && !w->inflight)
 			group_settle(g, w);
 		else
@@ -329,23 +339,25 @@ static void group_fail(struct eng_group *g, int ret)
 	}
 }
 
-/* One io_uring_enter: submit what is queued, and wait for a completion
+/* One io_uring_enter: submit what is queued, and wait for completions
  * when nothing was queued or no lane has a free slot left. */
 static int group_enter(struct eng_group *g, uint32_t queued)
 {
 	struct io_uring *ring = &g->lane[0].u.ring;
-	uint32_t min = g->lane[0].job->reap ? g->lane[0].job->reap : 1, inflight = 0;
+	uint32_t min = g->lane[0].job->reap ? g->lane[0].job->reap : 1;
 	bool room = false;
 	unsigned k;
 
+	/* never more completions than the lane with the fewest IOs in flight
+	 * holds: a stalled drive's IOs must not be the ones waited for */
 	for (k = 0; k < g->n; k++) {
 		struct eng_worker *w = &g->lane[k];
 
 		eng_worker_publish_inflight(w);
-		inflight += w->inflight;
+		if (w->inflight && w->inflight < min)
+			min = w->inflight;
 		room |= !w->stopping && w->nfree;
 	}
-	min = min < inflight ? min : inflight ? inflight : 1;
 	g->calls++;
 	return !queued || !room ? io_uring_submit_and_wait(ring, min) :
 				  io_uring_submit_and_get_events(ring);

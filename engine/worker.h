@@ -68,6 +68,7 @@ struct eng_worker {
 	const struct eng_job *job;
 	bool passthru;		/* NVMe passthrough reads: res > 0 is a status */
 	bool settled;		/* sharing a thread: done, result final */
+	bool calls_taken;	/* sharing a thread: its calls are in res */
 	struct eng_result *res;
 	struct eng_errlive *errlive;	/* the window's failures, published */
 	size_t buf_len;

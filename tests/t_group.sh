@@ -6,7 +6,8 @@
 # total, and the report says devices_per_worker 3 and config.group. off
 # and auto (interrupts: not polled) keep a worker per device. A device of
 # the group that stalls is the only one named stalled; the others keep
-# their figures. Refusals are one line, exit 2. Polled auto grouping needs
+# their figures, also with --ios and no time limit (the run ends when only
+# the stalled one is left). Refusals are one line, exit 2. Polled auto grouping needs
 # poll queues: t_vm_completion.
 . "$(dirname "$0")/lib.sh"
 need_iostorm
@@ -100,4 +101,24 @@ jq -e --arg b "$bname" --arg g "$gname" '
 	"$json" >/dev/null ||
 	{ check_fail "stall: want $bname stalled and $gname whole"; jq -c '.devices[] | {name, stalled, inflight_at_end, ios, errors, devices_per_worker}' "$json" >&2; }
 grep -Eq "(^|: )$gname: no completion" "$T_ERR" && check_fail "stall: the healthy $gname is named as stalled"
+
+# ---- the same with --ios and no time limit: the healthy device done, the
+# run ends on the stalled one's watch, not when its reads come back ----
+rm -f "$json"
+echo "ok 200 hang" >"$ctl"
+taskset -c "$cpu" "$IOSTORM" run -q --ramp 0 --ios 3000 --qd 8 --stall-timeout 1s --group on \
+	--json "$json" "$good" "$bad" >"$T_OUT" 2>"$T_ERR" </dev/null &
+pid=$!
+(sleep 60 && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
+dog=$!
+await_json "$pid" "$json" 600 || check_fail "ios: no report while a device of the group stalls"
+[[ $(cat "$ctl") == "hang "* ]] && [ "$(fault_count "$ctl" held)" -gt 0 ] ||
+	check_fail "ios: the report came only once the reads were answered"
+release_reap "$pid" "$dog" "$ctl"
+[ "$T_RC" -eq 1 ] || { check_fail "ios: exit $T_RC, want 1"; show_output; }
+jq -e --arg b "$bname" --arg g "$gname" '
+	(.devices[] | select(.name == $b) | .stalled)
+	and (.devices[] | select(.name == $g) | (.stalled | not) and .ios == 3000 and .errors == 0)' \
+	"$json" >/dev/null ||
+	{ check_fail "ios: want $bname stalled and $gname with its 3000 IOs"; jq -c '.devices[] | {name, stalled, ios, errors}' "$json" >&2; }
 t_done

@@ -60,8 +60,11 @@ static void group_say(const struct eng_job *jobs, unsigned n, unsigned lead,
 	char line[GROUP_LINE] = "";
 	unsigned i, k, count = 0, len = 0;
 
+	unsigned more = 0;
+
 	for (i = lead; i < n; i++) {
 		bool dup = false;
+		size_t need;
 
 		if (jobs[i].group != jobs[lead].group)
 			continue;
@@ -69,14 +72,19 @@ static void group_say(const struct eng_job *jobs, unsigned n, unsigned lead,
 			dup = jobs[k].group == jobs[i].group && !strcmp(names[k], names[i]);
 		if (dup)
 			continue;
-		len += (unsigned)snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0,
-					  "%s%s", count ? ", " : "", names[i]);
+		need = strlen(names[i]) + 2;
+		if (more || len + need + 96 >= sizeof(line)) {
+			more++;	/* the line names the rest as a count */
+			continue;
+		}
+		len += (unsigned)snprintf(line + len, sizeof(line) - len, "%s%s", count ? ", " : "",
+					  names[i]);
 		count++;
 	}
-	if (len >= sizeof(line))
-		return;
+	if (more)
+		len += (unsigned)snprintf(line + len, sizeof(line) - len, " and %u more", more);
 	snprintf(line + len, sizeof(line) - len, " %s one worker and ring on CPU %d (--group %s)",
-		 count > 1 ? "share" : "has", jobs[lead].cpu, why);
+		 count + more > 1 ? "share" : "has", jobs[lead].cpu, why);
 	group_say_once(line);
 }
 
@@ -84,21 +92,27 @@ unsigned cli_group_jobs(const struct cli_opts *o, enum eng_mode mode, struct eng
 			unsigned n, const char *const *names)
 {
 	unsigned i, k, shared = 0, size;
+	uint64_t qd;
 
 	if (!group_wanted(o, mode))
 		return 0;
 	for (i = 0; i < n; i++) {
 		if (jobs[i].cpu < 0 || jobs[i].group)
 			continue;
-		for (k = i + 1, size = 1; k < n; k++)
-			size += jobs[k].cpu == jobs[i].cpu && size < ENG_GROUP_MAX;
-		if (size < 2)
-			continue;
-		for (k = i, size = 0; k < n && size < ENG_GROUP_MAX; k++) {
+		/* a group holds at most ENG_GROUP_MAX jobs and ENG_GROUP_MAX_QD
+		 * IOs in flight; the rest of a CPU's jobs make another */
+		for (k = i, size = 0, qd = 0; k < n; k++) {
 			if (jobs[k].cpu != jobs[i].cpu || jobs[k].group)
 				continue;
+			if (size == ENG_GROUP_MAX || qd + jobs[k].qd > ENG_GROUP_MAX_QD)
+				break;
 			jobs[k].group = i + 1;
+			qd += jobs[k].qd;
 			size++;
+		}
+		if (size < 2) {
+			jobs[i].group = 0;
+			continue;
 		}
 		shared += size;
 		group_say(jobs, n, i, names, o->group == CLI_GROUP_ON ? "on" : "auto: polled");
