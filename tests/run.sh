@@ -18,7 +18,9 @@ set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 1
 
 pattern=${1:-}
+# a guard against a hang only; TSan runs each iostorm about 5x slower
 timeout_s=${TEST_TIMEOUT:-300}
+[[ ${SANITIZE:-} == *thread* && -z ${TEST_TIMEOUT:-} ]] && timeout_s=900
 TESTBIN=${TESTBIN:-$root/build/tests}
 T_SCRIPTS=${T_SCRIPTS:-tests}
 IOSTORM=${IOSTORM:-$root/iostorm}
