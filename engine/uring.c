@@ -502,17 +502,6 @@ ENG_ALWAYS_INLINE int uring_fill(struct eng_worker *w, uint64_t now, uint32_t *q
 	return 0;
 }
 
-/* Completions before the IO limit: the one that reaches it must go
- * through eng_worker_complete, which ends the window there. */
-static inline uint64_t uring_left(const struct eng_worker *w)
-{
-	uint64_t done = w->ios + w->errors;
-
-	if (!w->limit)
-		return UINT64_MAX;
-	return w->limit > done ? w->limit - done : 0;
-}
-
 /*
  * Walk every ready CQE, then publish the head once. The tail is read once
  * (acquire: the CQEs before it are written), not once per CQE. Each CQE is
@@ -525,7 +514,7 @@ ENG_ALWAYS_INLINE uint32_t uring_reap(struct eng_worker *w, uint64_t now, const 
 	struct io_uring_cq *cq = &w->u.ring.cq;
 	uint32_t head = *cq->khead, tail = io_uring_smp_load_acquire(cq->ktail);
 	uint32_t n = tail - head, mask = cq->ring_mask, expect, nfree;
-	uint64_t left = uring_left(w), ios, run_ns, run_n;
+	uint64_t left = eng_worker_left(w), ios, run_ns, run_n;
 	bool timed;
 	const struct eng_done d = {
 		.free_slot = w->free_slot, .slot_ns = w->slot_ns,
@@ -550,7 +539,7 @@ ENG_ALWAYS_INLINE uint32_t uring_reap(struct eng_worker *w, uint64_t now, const 
 		eng_done_put(w, &d);
 		eng_worker_settle(w, ok, res);
 		eng_done_get(&d, w);
-		left = uring_left(w);
+		left = eng_worker_left(w);
 	}
 	if (n)
 		io_uring_smp_store_release(cq->khead, tail);

@@ -200,16 +200,6 @@ out:
 	return 0;
 }
 
-/* Completions before the lane's IO limit (uring.c's uring_left). */
-static inline uint64_t group_left(const struct eng_worker *w)
-{
-	uint64_t done = w->ios + w->errors;
-
-	if (!w->limit)
-		return UINT64_MAX;
-	return w->limit > done ? w->limit - done : 0;
-}
-
 /*
  * Every ready CQE, the head published once. A lane's CQEs mostly come in
  * runs (its IOs went out together): each run is completed on locals, as
@@ -244,7 +234,7 @@ ENG_ALWAYS_INLINE uint32_t group_reap_as(struct eng_group *g, uint64_t now, cons
 			d.free_slot = w->free_slot;
 			d.slot_ns = w->slot_ns;
 			eng_done_get(&d, w);
-			left = group_left(w);
+			left = eng_worker_left(w);
 		}
 		ok = eng_done_io(w, &d, (uint32_t)cqe->user_data, res, now);
 		if (eng_likely(ok && left > 1)) {
@@ -254,7 +244,7 @@ ENG_ALWAYS_INLINE uint32_t group_reap_as(struct eng_group *g, uint64_t now, cons
 		eng_done_put(w, &d);
 		eng_worker_settle(w, ok, res);
 		eng_done_get(&d, w);
-		left = group_left(w);
+		left = eng_worker_left(w);
 	}
 	if (n)
 		io_uring_smp_store_release(cq->khead, tail);

@@ -163,6 +163,17 @@ static inline uint32_t eng_worker_budget(const struct eng_worker *w)
 	return n;
 }
 
+/* Completions before the IO limit: the one that reaches it must go
+ * through eng_worker_settle, which ends the window there. */
+static inline uint64_t eng_worker_left(const struct eng_worker *w)
+{
+	uint64_t done = w->ios + w->errors;
+
+	if (!w->limit)
+		return UINT64_MAX;
+	return w->limit > done ? w->limit - done : 0;
+}
+
 static inline uint32_t eng_worker_take_slot(struct eng_worker *w, uint64_t now)
 {
 	uint32_t slot = w->free_slot[--w->nfree];

@@ -165,6 +165,17 @@ make_ramfs() {
 	printf -v "$_v" '%s' "$_d"
 }
 
+# workers PID: how many of PID's threads are iostorm's workers, named
+# iostorm-wN by the engine (not its main thread, a sanitizer's own, nor
+# io_uring's iou-* threads).
+workers() {
+	local n=0 t
+	for t in /proc/"$1"/task/*/comm; do
+		[[ $(cat "$t" 2>/dev/null) == iostorm-w* ]] && n=$((n + 1))
+	done
+	echo "$n"
+}
+
 # run_iostorm ARGS...: runs it, stdout in $T_OUT, stderr in $T_ERR, exit
 # status in $T_RC. The timeout only guards against a hang: under TSan a
 # saturate of 13 s measured takes about two minutes on a 2-core machine

@@ -19,15 +19,6 @@ make_data_file f3 8
 json=$T_DIR/g.json
 cpu=$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')
 
-# workers PID: the engine's threads of PID (named iostorm-wN).
-workers() {
-	local n=0 t
-	for t in /proc/"$1"/task/*/comm; do
-		[[ $(cat "$t" 2>/dev/null) == iostorm-w* ]] && n=$((n + 1))
-	done
-	echo "$n"
-}
-
 # ---- three devices, one CPU, --group on ----
 taskset -c "$cpu" "$IOSTORM" run -q --ramp 0 --ios 3000 --qd 8 --group on --json "$json" \
 	"$f1" "$f2" "$f3" >"$T_OUT" 2>"$T_ERR"

@@ -37,17 +37,6 @@ still_held() {
 		check_fail "$1: the report came only once the reads were answered ($st)"
 }
 
-# workers PID: how many of PID's threads are iostorm's workers, named
-# iostorm-wN by the engine (not its main thread, a sanitizer's own, nor
-# io_uring's iou-* threads).
-workers() {
-	local n=0 t
-	for t in /proc/"$1"/task/*/comm; do
-		[[ $(cat "$t" 2>/dev/null) == iostorm-w* ]] && n=$((n + 1))
-	done
-	echo "$n"
-}
-
 # ---- a device that hangs after 200 reads of a 4 s run ----
 echo "ok 200 hang" >"$ctl"
 "$IOSTORM" run -q --time 4 --ramp 0 --qd 8 --stall-timeout 1s --json "$json" \
