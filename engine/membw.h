@@ -28,9 +28,10 @@ struct eng_membw {
 				 * writer's stop */
 };
 
-/* Each of the n writers in a thread of its own: prepare, one untimed pass
- * over its buffer that places every page (first-touch faults would
- * otherwise be measured), then, from a common start once all are placed,
+/* Each of the n writers in a thread of its own: prepare, then every page of
+ * its buffer placed, untimed (first-touch faults would otherwise be
+ * measured; the kernel populates them where it can, which leaves what the
+ * buffer held, else a memset writes 0), then, from a common start once all are placed,
  * writes until budget_ns is spent (one chunk later at most). -EINVAL: no
  * writers, no budget, or a length that is not a non-zero multiple of the
  * chunk; the first writer's error from prepare; or the -errno of starting a

@@ -177,11 +177,12 @@ workers() {
 }
 
 # run_iostorm ARGS...: runs it, stdout in $T_OUT, stderr in $T_ERR, exit
-# status in $T_RC. The timeout only guards against a hang: under TSan a
-# saturate of 13 s measured takes about two minutes on a 2-core machine
-# (old and new engine alike), so it is longer there.
+# status in $T_RC. The timeout only guards against a hang; under TSan,
+# which makes every step several times slower, it is longer.
 T_RUN_GUARD=120
 [[ ${SANITIZE:-} == *thread* ]] && T_RUN_GUARD=400
+# the same guard in await_json's tries (0.1 s each), for runs in the background
+T_TRIES=$((T_RUN_GUARD * 10))
 run_iostorm() {
 	timeout -k 5 "$T_RUN_GUARD" "$IOSTORM" "$@" >"$T_OUT" 2>"$T_ERR" </dev/null
 	T_RC=$?

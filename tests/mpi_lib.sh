@@ -20,7 +20,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 run_mpi() {
 	local np=$1
 	shift
-	timeout -k 5 120 "${MPIRUN[@]}" -np "$np" "$IOSTORM_MPI" "$@" \
+	timeout -k 5 "$T_RUN_GUARD" "${MPIRUN[@]}" -np "$np" "$IOSTORM_MPI" "$@" \
 		>"$T_OUT" 2>"$T_ERR" </dev/null
 	T_RC=$?
 }

@@ -204,7 +204,7 @@ rm -f "$J"
 # ---- (e) the journal is on disk before the first change ----
 if command -v strace >/dev/null 2>&1; then
 	strace -f -qq -o "$T_DIR/trace" -e trace=openat,fsync,link \
-		timeout -k 5 120 "$IOSTORM" check --measure --rounds 1 --time 100ms --ramp 0 --qd 1 "$dev" \
+		timeout -k 5 "$T_RUN_GUARD" "$IOSTORM" check --measure --rounds 1 --time 100ms --ramp 0 --qd 1 "$dev" \
 		>/dev/null 2>&1 </dev/null
 	# the first open of a queue file for writing comes after the journal's
 	# fsync and its link to its name

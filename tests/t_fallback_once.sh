@@ -25,7 +25,7 @@ fallback='^iostorm [a-z]+: io_uring unavailable \(Operation not permitted\): usi
 
 # run_nouring ARGS...: iostorm ARGS without io_uring; like run_iostorm.
 run_nouring() {
-	timeout -k 5 120 "$nouring" "$IOSTORM" "$@" >"$T_OUT" 2>"$T_ERR" </dev/null
+	timeout -k 5 "$T_RUN_GUARD" "$nouring" "$IOSTORM" "$@" >"$T_OUT" 2>"$T_ERR" </dev/null
 	T_RC=$?
 }
 

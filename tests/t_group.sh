@@ -74,12 +74,12 @@ echo "ok 200 hang" >"$ctl"
 taskset -c "$cpu" "$IOSTORM" run -q --time 4 --ramp 0 --qd 8 --stall-timeout 1s --group on \
 	--json "$json" "$good" "$bad" >"$T_OUT" 2>"$T_ERR" </dev/null &
 pid=$!
-(sleep 60 && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
+(sleep "$T_RUN_GUARD" && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
 dog=$!
 # once the fault device holds reads, every worker has started: one
 await_fault "$ctl" held 1 300 || check_fail "stall: no read was ever held"
 [ "$(workers "$pid")" -eq 1 ] || check_fail "stall: $(workers "$pid") worker threads for one group"
-await_json "$pid" "$json" 600 || check_fail "stall: no report, and iostorm still running"
+await_json "$pid" "$json" "$T_TRIES" || check_fail "stall: no report, and iostorm still running"
 [[ $(cat "$ctl") == "hang "* ]] && [ "$(fault_count "$ctl" held)" -gt 0 ] ||
 	check_fail "stall: the report came only once the reads were answered"
 release_reap "$pid" "$dog" "$ctl"
@@ -100,9 +100,9 @@ echo "ok 200 hang" >"$ctl"
 taskset -c "$cpu" "$IOSTORM" run -q --ramp 0 --ios 3000 --qd 8 --stall-timeout 1s --group on \
 	--json "$json" "$good" "$bad" >"$T_OUT" 2>"$T_ERR" </dev/null &
 pid=$!
-(sleep 60 && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
+(sleep "$T_RUN_GUARD" && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
 dog=$!
-await_json "$pid" "$json" 600 || check_fail "ios: no report while a device of the group stalls"
+await_json "$pid" "$json" "$T_TRIES" || check_fail "ios: no report while a device of the group stalls"
 [[ $(cat "$ctl") == "hang "* ]] && [ "$(fault_count "$ctl" held)" -gt 0 ] ||
 	check_fail "ios: the report came only once the reads were answered"
 release_reap "$pid" "$dog" "$ctl"

@@ -16,7 +16,7 @@ with_limits() {
 	local lim=()
 	while [ "$1" != -- ]; do lim+=("$1"); shift; done
 	shift
-	timeout -k 5 120 "${LIMIT_PREFIX[@]}" prlimit "${lim[@]}" "$IOSTORM" "$@" \
+	timeout -k 5 "$T_RUN_GUARD" "${LIMIT_PREFIX[@]}" prlimit "${lim[@]}" "$IOSTORM" "$@" \
 		>"$T_OUT" 2>"$T_ERR" </dev/null
 	T_RC=$?
 }

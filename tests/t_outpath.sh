@@ -45,7 +45,7 @@ refused() {
 
 # as_nobody ARGS...: iostorm as an unprivileged user (root writes anywhere)
 as_nobody() {
-	timeout -k 5 120 setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	timeout -k 5 "$T_RUN_GUARD" setpriv --reuid=nobody --regid=nogroup --clear-groups \
 		"$IOSTORM" "$@" >"$T_OUT" 2>"$T_ERR" </dev/null
 	T_RC=$?
 }

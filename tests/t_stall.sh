@@ -24,7 +24,7 @@ json=$T_DIR/r.json
 # happens (a guard against a hang: a test that needed it has failed, as the
 # reads it looks at are no longer held); its pid in $dog.
 watchdog() {
-	(sleep 60 && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$1" 2>/dev/null) &
+	(sleep "$T_RUN_GUARD" && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$1" 2>/dev/null) &
 	dog=$!
 }
 
@@ -45,7 +45,7 @@ pid=$!
 watchdog "$pid"
 # done once the JSON is written (the process itself may stay in the
 # kernel until the held reads are released)
-await_json "$pid" "$json" 600 || check_fail "hang: no report, and iostorm still running"
+await_json "$pid" "$json" "$T_TRIES" || check_fail "hang: no report, and iostorm still running"
 still_held hang
 release_reap "$pid" "$dog" "$ctl"
 rc=$T_RC
@@ -89,7 +89,7 @@ done
 	check_fail "second signal: $(workers "$pid") workers left after the first, want the held one"
 jq -e . "$json" >/dev/null 2>&1 && check_fail "second signal: the report came before it"
 kill -TERM "$pid"
-await_json "$pid" "$json" 300 || check_fail "second signal: no report after it"
+await_json "$pid" "$json" "$T_TRIES" || check_fail "second signal: no report after it"
 still_held "second signal"
 release_reap "$pid" "$dog" "$ctl"
 rc=$T_RC
@@ -107,7 +107,7 @@ rm -f "$json"
 	"$good" "$bad" >"$T_OUT" 2>"$T_ERR" </dev/null &
 pid=$!
 watchdog "$pid"
-await_json "$pid" "$json" 600 || check_fail "--ios: no report, and iostorm still running"
+await_json "$pid" "$json" "$T_TRIES" || check_fail "--ios: no report, and iostorm still running"
 still_held "--ios"
 release_reap "$pid" "$dog" "$ctl"
 rc=$T_RC
@@ -134,7 +134,7 @@ for ((i = 0; i < 300; i++)); do
 	sleep 0.1
 done
 kill -INT "$T_PID"
-await_json "$T_PID" "$json" 300 || check_fail "eio then hang: no report"
+await_json "$T_PID" "$json" "$T_TRIES" || check_fail "eio then hang: no report"
 still_held "eio then hang"
 echo ok >"$ctl"
 live_reap 300

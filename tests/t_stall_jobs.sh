@@ -24,7 +24,7 @@ echo "ok 100 hang 1 ok" >"$ctl"
 	--json "$json" "$bad" >"$T_OUT" 2>"$T_ERR" </dev/null &
 pid=$!
 # the watchdog: released and killed after 120 s whatever happens
-(sleep 120 && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
+(sleep "$T_RUN_GUARD" && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
 dog=$!
 await_fault "$ctl" held 1 600 || check_fail "no read was ever held"
 # served counts from the command: the reads after the held one were the
@@ -34,7 +34,7 @@ await_fault "$ctl" served $((before + 1000)) 600 ||
 	check_fail "the other workers did not go on ($(cat "$ctl"))"
 after=$(fault_count "$ctl" served)
 kill -INT "$pid"
-await_json "$pid" "$json" 600 || check_fail "no report, and iostorm still running"
+await_json "$pid" "$json" "$T_TRIES" || check_fail "no report, and iostorm still running"
 st=$(cat "$ctl")
 [[ $st == "ok "* && $st == *" held 1" ]] ||
 	check_fail "the report came only once the read was answered ($st)"

@@ -32,9 +32,9 @@ bg_until_json() {
 	rm -f "$json"
 	"$IOSTORM" "$@" >"$T_OUT" 2>"$T_ERR" </dev/null &
 	pid=$!
-	(sleep 120 && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
+	(sleep "$T_RUN_GUARD" && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
 	dog=$!
-	await_json "$pid" "$json" 1200 || check_fail "iostorm $1: no report, and still running"
+	await_json "$pid" "$json" "$T_TRIES" || check_fail "iostorm $1: no report, and still running"
 	T_HELD=$(cat "$ctl")
 	release_reap "$pid" "$dog" "$ctl"
 }

@@ -22,6 +22,7 @@
 #define NW 2
 #define LEN (16 * ENG_MEMBW_CHUNK)
 #define BUDGET_NS 50000000ull
+#define FILL 0xaa
 
 struct prep {
 	_Atomic int calls;
@@ -38,6 +39,13 @@ static int prepare(void *arg)
 	return p->ret;
 }
 
+/* A chunk's pass number: FILL (as made) where the pages were placed
+ * without a write, which is pass 0 as a memset's 0 is. */
+static unsigned pass_of(unsigned char v)
+{
+	return v == FILL ? 0 : v;
+}
+
 /* Chunks written into buf while timed, from each chunk's last value: the
  * first m chunks hold the last pass's number P, the rest P - 1. -1: the
  * contents fit no such run (a chunk written in part, a pass count that
@@ -45,7 +53,7 @@ static int prepare(void *arg)
 static long chunks_written(const unsigned char *buf, uint64_t len)
 {
 	uint64_t n = len / ENG_MEMBW_CHUNK, i, k, m = 0;
-	unsigned last = buf[0];
+	unsigned last = pass_of(buf[0]);
 
 	for (i = 0; i < n; i++) {
 		const unsigned char *c = buf + i * ENG_MEMBW_CHUNK;
@@ -53,9 +61,9 @@ static long chunks_written(const unsigned char *buf, uint64_t len)
 		for (k = 0; k < ENG_MEMBW_CHUNK; k++)
 			if (c[k] != c[0])
 				return -1;
-		if (c[0] == last && m == i)
+		if (pass_of(c[0]) == last && m == i)
 			m++;
-		else if (c[0] + 1u != last)
+		else if (pass_of(c[0]) + 1u != last)
 			return -1;
 	}
 	if (!last)
@@ -72,7 +80,7 @@ static int make_writers(struct eng_membw_writer *w, struct prep *p)
 		w[i].buf = aligned_alloc(4096, LEN);
 		if (!w[i].buf)
 			return -ENOMEM;
-		memset(w[i].buf, 0xaa, LEN);
+		memset(w[i].buf, FILL, LEN);
 		w[i].len = LEN;
 		w[i].prepare = prepare;
 		w[i].arg = &p[i];
@@ -138,13 +146,13 @@ static void prepare_fails(void)
 	CHECKF(m.bytes == 12345, "a failed run wrote its result: %" PRIu64, m.bytes);
 	for (i = 0; i < NW; i++) {
 		CHECKF(p[i].calls == 1, "writer %u: prepared %d times", i, p[i].calls);
-		/* 0xaa as made, or 0 where the untimed pass placed it */
-		for (k = 0; k < LEN && (w[i].buf[k] == 0 || w[i].buf[k] == 0xaa); k++)
+		/* as made, or 0 where a memset placed it */
+		for (k = 0; k < LEN && (w[i].buf[k] == 0 || w[i].buf[k] == FILL); k++)
 			;
 		CHECKF(k == LEN, "writer %u wrote pass %u after a prepare failed", i,
 		       k < LEN ? w[i].buf[k] : 0);
 	}
-	for (k = 0; k < LEN && w[1].buf[k] == 0xaa; k++)
+	for (k = 0; k < LEN && w[1].buf[k] == FILL; k++)
 		;
 	CHECKF(k == LEN, "the writer that failed to prepare touched its buffer");
 	free_writers(w);

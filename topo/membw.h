@@ -13,7 +13,7 @@
 #include "topo/topo.h"
 
 /* The most a measurement writes to per node in all, and per thread. */
-#define TOPO_MEMBW_TOTAL (1ull << 30)	/* unless the node has under 4x that */
+#define TOPO_MEMBW_TOTAL (256ull << 20)	/* unless the node has under 4x that */
 #define TOPO_MEMBW_MIN_BUF (16ull << 20)
 
 struct topo_membw {
@@ -26,7 +26,7 @@ struct topo_membw {
 };
 
 /* Measures node os_index of the live topology t for about budget_ns
- * (after one untimed pass that places every page). -EINVAL: t is an XML
+ * (after every page is placed, untimed). -EINVAL: t is an XML
  * export (not this machine) or budget_ns is 0; -ENOENT: no such node;
  * -ENODEV: the node has no cores of its own (its memory is then written
  * from the nearest node with cores: HBM, CXL); -ENOMEM; or the -errno of
