@@ -52,6 +52,12 @@ int eng_target_open(struct eng_target *t, const char *path, bool buffered);
  *   -ENOSPC                     smaller than one logical block
  */
 int eng_target_open_nvme(struct eng_target *t, const char *path);
+
+/* A namespace's name, prefix "nvme" (block device nvme3n1) or "ng" (its
+ * generic char device ng3n1), nothing after: true and its controller (or
+ * subsystem) and namespace numbers; *ctl and *ns may be written even when
+ * false. */
+bool eng_nvme_numbers(const char *name, const char *prefix, unsigned *ctl, unsigned *ns);
 void eng_target_close(struct eng_target *t);
 /* Same underlying device or file (also through different paths). */
 bool eng_target_same(const struct eng_target *a, const struct eng_target *b);

@@ -14,8 +14,7 @@
 
 #include "engine/target.h"
 
-/* "nvme3n1" or "ng3n1" (and nothing after): the two numbers. */
-static bool nvme_numbers(const char *name, const char *prefix, unsigned *ctl, unsigned *ns)
+bool eng_nvme_numbers(const char *name, const char *prefix, unsigned *ctl, unsigned *ns)
 {
 	int end = 0;
 
@@ -70,9 +69,9 @@ static int nvme_names(struct eng_target *t, const char *path, const struct stat 
 		return -errno;
 	base = strrchr(real, '/');
 	base = base ? base + 1 : real;
-	if (S_ISBLK(st->st_mode) && nvme_numbers(base, "nvme", &ctl, &ns))
+	if (S_ISBLK(st->st_mode) && eng_nvme_numbers(base, "nvme", &ctl, &ns))
 		ret = 0;
-	else if (S_ISCHR(st->st_mode) && nvme_numbers(base, "ng", &ctl, &ns))
+	else if (S_ISCHR(st->st_mode) && eng_nvme_numbers(base, "ng", &ctl, &ns))
 		ret = 0;
 	free(real);
 	if (ret)

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "engine/target.h"
 #include "setup/setup_int.h"
 
 /* The sysfs folders (relative to the root) of the looked-up device and of
@@ -37,9 +38,8 @@ static int from_dir(const struct setup_at *at, struct where *w, struct setup_dev
 static void generic_to_block(char *name, size_t len)
 {
 	unsigned c, n;
-	int end = 0;
 
-	if (sscanf(name, "ng%un%u%n", &c, &n, &end) == 2 && !name[end])
+	if (eng_nvme_numbers(name, "ng", &c, &n))
 		snprintf(name, len, "nvme%un%u", c, n);
 }
 

@@ -6,6 +6,7 @@
 #include "cli/out/nvme_status.h"
 #include "cli/out/report.h"
 #include "engine/nvme_cmd.h"
+#include "engine/target.h"
 #include "tests/helpers.h"
 
 #include <string.h>
@@ -77,8 +78,39 @@ static void check_status(void)
 	CHECK(same(cli_errno_name(5), "EIO"));
 }
 
+/* Namespace names, block and generic: only the whole name, with its prefix. */
+static void check_names(void)
+{
+	static const struct {
+		const char *name, *prefix;
+		bool ok;
+		unsigned ctl, ns;
+	} c[] = {
+		{ "nvme3n1", "nvme", true, 3, 1 },
+		{ "ng12n7", "ng", true, 12, 7 },
+		{ "nvme0n1", "ng", false, 0, 0 },
+		{ "ng0n1", "nvme", false, 0, 0 },
+		{ "nvme3n1p2", "nvme", false, 0, 0 },	/* a partition */
+		{ "nvme3c2n1", "nvme", false, 0, 0 },	/* a multipath path */
+		{ "nvme3n", "nvme", false, 0, 0 },
+		{ "nvme", "nvme", false, 0, 0 },
+		{ "nvmexn1", "nvme", false, 0, 0 },
+	};
+	unsigned i, ctl, ns;
+	bool ok;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		ctl = ns = 99;
+		ok = eng_nvme_numbers(c[i].name, c[i].prefix, &ctl, &ns);
+		CHECKF(ok == c[i].ok, "%s as %s: %d", c[i].name, c[i].prefix, ok);
+		if (ok && c[i].ok)
+			CHECKF(ctl == c[i].ctl && ns == c[i].ns, "%s: %u and %u", c[i].name, ctl, ns);
+	}
+}
+
 int main(void)
 {
+	check_names();
 	check_template();
 	check_at();
 	check_status();

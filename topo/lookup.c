@@ -12,6 +12,7 @@
 
 #include <hwloc.h>
 
+#include "engine/target.h"
 #include "topo/topo_int.h"
 
 static bool path_exists(const char *dir, const char *leaf)
@@ -31,14 +32,14 @@ static int live_nvme_generic(struct topo *t, const struct stat *st, char *name, 
 {
 	char dir[PATH_MAX], blk[TOPO_NAME_MAX];
 	unsigned ctl, ns;
-	int end = 0, ret;
 	const char *base;
+	int ret;
 
 	ret = topo_sys_realpath(t, dir, "dev/char/%u:%u", major(st->st_rdev), minor(st->st_rdev));
 	if (ret)
 		return ret == -ENOENT ? -ENODEV : ret;
 	base = strrchr(dir, '/') + 1;
-	if (sscanf(base, "ng%un%u%n", &ctl, &ns, &end) != 2 || base[end] ||
+	if (!eng_nvme_numbers(base, "ng", &ctl, &ns) ||
 	    topo_sys_realpath(t, dir, "class/nvme-generic/ng%un%u", ctl, ns))
 		return -ENODEV;
 	snprintf(blk, sizeof(blk), "nvme%un%u", ctl, ns);
