@@ -11,9 +11,21 @@
 /* Written between two looks at the clock: each buffer's length is a
  * multiple of it. */
 #define ENG_MEMBW_CHUNK (4ull << 20)
+/* Each buffer's start is a multiple of it (page-aligned memory is). */
+#define ENG_MEMBW_ALIGN 64
+
+/* 1 where the writes bypass the caches (non-temporal stores, x86-64), so
+ * a buffer need not outsize them; 0 where they go through the caches and
+ * the buffers must. */
+#if defined(__x86_64__)
+#define ENG_MEMBW_BYPASS 1
+#else
+#define ENG_MEMBW_BYPASS 0
+#endif
 
 struct eng_membw_writer {
-	unsigned char *buf;	/* the caller's: allocated and freed there */
+	unsigned char *buf;	/* the caller's: allocated and freed there;
+				 * ENG_MEMBW_ALIGN-aligned */
 	uint64_t len;		/* a non-zero multiple of ENG_MEMBW_CHUNK */
 	/* Called on the writer's own thread before it touches buf (to pin it,
 	 * say); non-zero (-errno) calls the measurement off. NULL: none. */
@@ -28,14 +40,15 @@ struct eng_membw {
 				 * writer's stop */
 };
 
-/* Each of the n writers in a thread of its own: prepare, then every page of
- * its buffer placed, untimed (first-touch faults would otherwise be
+/* Each of the n writers in a thread of its own: prepare, then every page
+ * of its buffer placed, untimed (first-touch faults would otherwise be
  * measured; the kernel populates them where it can, which leaves what the
- * buffer held, else a memset writes 0), then, from a common start once all are placed,
- * writes until budget_ns is spent (one chunk later at most). -EINVAL: no
- * writers, no budget, or a length that is not a non-zero multiple of the
- * chunk; the first writer's error from prepare; or the -errno of starting a
- * thread. *out is written only on success. */
+ * buffer held, else a memset writes 0), then, from a common start once all
+ * are placed, writes until budget_ns is spent (one chunk later at most).
+ * -EINVAL: no writers, no budget, a buffer not aligned, or a length that
+ * is not a non-zero multiple of the chunk; the first writer's error from
+ * prepare; or the -errno of starting a thread. *out is written only on
+ * success. */
 int eng_membw_measure(const struct eng_membw_writer *w, unsigned n, uint64_t budget_ns,
 		      struct eng_membw *out);
 

@@ -5,8 +5,8 @@
  * is those bytes over the timed window, which lasts at least the budget.
  * A prepare that fails calls the run off before anyone writes: its error
  * comes back, nothing is reported, and no buffer gets a pass. Refused: no
- * writers, no budget, a length that is not whole chunks. No assertion on
- * how fast this machine writes. */
+ * writers, no budget, a buffer not aligned, a length that is not whole
+ * chunks. No assertion on how fast this machine writes. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -160,7 +160,7 @@ static void prepare_fails(void)
 
 static void refused(void)
 {
-	static unsigned char buf[ENG_MEMBW_CHUNK + 1];
+	static unsigned char buf[ENG_MEMBW_CHUNK + ENG_MEMBW_ALIGN] __attribute__((aligned(4096)));
 	struct eng_membw_writer w = { .buf = buf, .len = ENG_MEMBW_CHUNK };
 	struct eng_membw m;
 	int ret;
@@ -176,6 +176,9 @@ static void refused(void)
 	ret = eng_membw_measure(&w, 1, BUDGET_NS, &m);
 	CHECKF(ret == -EINVAL, "no length: %d", ret);
 	w.len = ENG_MEMBW_CHUNK;
+	w.buf = buf + 8;
+	ret = eng_membw_measure(&w, 1, BUDGET_NS, &m);
+	CHECKF(ret == -EINVAL, "a buffer not aligned: %d", ret);
 	w.buf = NULL;
 	ret = eng_membw_measure(&w, 1, BUDGET_NS, &m);
 	CHECKF(ret == -EINVAL, "no buffer: %d", ret);

@@ -10,6 +10,8 @@
  * not exist are refused. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -20,13 +22,24 @@
 #define BUDGET_NS 300000000ull
 #define RUNS 3
 
-/* The least the buffers hold together: TOPO_MEMBW_TOTAL (or 4x the L3
- * caches, more), unless that is over a quarter of the node's memory. */
-static uint64_t least_total(const struct topo_node *nd)
+/* What each thread's buffer must be: TOPO_MEMBW_BUF where the writes
+ * bypass the caches; elsewhere the buffers hold at least TOPO_MEMBW_TOTAL
+ * together (or 4x the L3 caches, more), TOPO_MEMBW_MIN_BUF each. Either
+ * way whole chunks, and no more than a quarter of the node's memory. */
+static bool buffer_ok(const struct topo_node *nd, const struct topo_membw *m)
 {
-	if (nd->memory_bytes && nd->memory_bytes / 4 < TOPO_MEMBW_TOTAL)
-		return nd->memory_bytes / 4;
-	return TOPO_MEMBW_TOTAL;
+	uint64_t quarter = nd->memory_bytes ? nd->memory_bytes / 4 / m->threads : UINT64_MAX;
+
+	if (!m->buf_bytes || m->buf_bytes % ENG_MEMBW_CHUNK)
+		return false;
+	if (quarter < (ENG_MEMBW_BYPASS ? TOPO_MEMBW_BUF : TOPO_MEMBW_MIN_BUF))
+		return m->buf_bytes <= (quarter > ENG_MEMBW_CHUNK ? quarter : ENG_MEMBW_CHUNK);
+	if (ENG_MEMBW_BYPASS)
+		return m->buf_bytes == TOPO_MEMBW_BUF;
+	return m->buf_bytes >= TOPO_MEMBW_MIN_BUF &&
+	       m->buf_bytes * m->threads + m->threads * ENG_MEMBW_CHUNK >=
+		       (quarter * m->threads < TOPO_MEMBW_TOTAL ? quarter * m->threads :
+								  TOPO_MEMBW_TOTAL);
 }
 
 static void measure_node(struct topo *t, const struct topo_node *nd)
@@ -45,9 +58,8 @@ static void measure_node(struct topo *t, const struct topo_node *nd)
 		CHECKF(m[i].threads == (nd->cpuless ? m[i].threads : nd->cores) && m[i].threads > 0,
 		       "node %u: %u threads for %u cores", nd->os_index, m[i].threads, nd->cores);
 		CHECKF(m[i].ns >= BUDGET_NS, "node %u: %" PRIu64 " ns timed", nd->os_index, m[i].ns);
-		CHECKF(m[i].buf_bytes >= TOPO_MEMBW_MIN_BUF && m[i].buf_bytes % ENG_MEMBW_CHUNK == 0 &&
-		       m[i].buf_bytes * m[i].threads + m[i].threads >= least_total(nd),
-		       "node %u: %" PRIu64 " bytes a thread", nd->os_index, m[i].buf_bytes);
+		CHECKF(buffer_ok(nd, &m[i]), "node %u: %" PRIu64 " bytes a thread", nd->os_index,
+		       m[i].buf_bytes);
 		lo = !i || m[i].bytes_s < lo ? m[i].bytes_s : lo;
 		hi = !i || m[i].bytes_s > hi ? m[i].bytes_s : hi;
 	}

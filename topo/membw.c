@@ -2,9 +2,10 @@
  * nearest node's with cores, for a node without), one thread each, pinned
  * to its core's first PU, writing a buffer bound to the node. Which cores,
  * how large a buffer and the binding are decided here, where the
- * topology is; the measurement itself is engine/membw.c's. The buffers
- * together are at least 4x the writers' L3 caches, so the figure is
- * memory's, not a cache's. */
+ * topology is; the measurement itself is engine/membw.c's. Where its
+ * writes bypass the caches (ENG_MEMBW_BYPASS) each buffer is
+ * TOPO_MEMBW_BUF; elsewhere the buffers together are at least 4x the
+ * writers' L3 caches, so the figure is memory's, not a cache's. */
 #include "topo/membw.h"
 
 #include <errno.h>
@@ -48,25 +49,31 @@ static hwloc_obj_t writer_node(struct topo *t, unsigned os_index, int *err)
 	return t->node_obj[i];
 }
 
-/* Each thread's buffer: 4x the L3 caches of the writers' cpuset (or
- * TOPO_MEMBW_TOTAL, whichever is more; but at most a quarter of the
- * node's memory, where known) split over the threads, at least
- * TOPO_MEMBW_MIN_BUF each, a whole number of the engine's chunks. */
+/* Each thread's buffer: TOPO_MEMBW_BUF where the writes bypass the
+ * caches; else 4x the L3 caches of the writers' cpuset (or
+ * TOPO_MEMBW_TOTAL, whichever is more) split over the threads, at least
+ * TOPO_MEMBW_MIN_BUF each. At most a quarter of the node's memory in all,
+ * where known, and one chunk at least; a whole number of the engine's
+ * chunks. */
 static uint64_t buffer_len(struct topo *t, hwloc_const_cpuset_t cpus, unsigned n,
 			   uint64_t node_mem)
 {
 	uint64_t l3 = 0, total, each;
 	hwloc_obj_t c = NULL;
 
-	while ((c = hwloc_get_next_obj_inside_cpuset_by_type(t->h, cpus, HWLOC_OBJ_L3CACHE, c)))
-		l3 += c->attr->cache.size;
-	total = 4 * l3 > TOPO_MEMBW_TOTAL ? 4 * l3 : TOPO_MEMBW_TOTAL;
-	if (node_mem && total > node_mem / 4)
-		total = node_mem / 4;
-	each = total / n;
-	if (each < TOPO_MEMBW_MIN_BUF)
-		each = TOPO_MEMBW_MIN_BUF;
-	return (each + ENG_MEMBW_CHUNK - 1) / ENG_MEMBW_CHUNK * ENG_MEMBW_CHUNK;
+	if (ENG_MEMBW_BYPASS) {
+		each = TOPO_MEMBW_BUF;
+	} else {
+		while ((c = hwloc_get_next_obj_inside_cpuset_by_type(t->h, cpus,
+								     HWLOC_OBJ_L3CACHE, c)))
+			l3 += c->attr->cache.size;
+		total = 4 * l3 > TOPO_MEMBW_TOTAL ? 4 * l3 : TOPO_MEMBW_TOTAL;
+		each = total / n > TOPO_MEMBW_MIN_BUF ? total / n : TOPO_MEMBW_MIN_BUF;
+	}
+	if (node_mem && each > node_mem / 4 / n)
+		each = node_mem / 4 / n;
+	each = each / ENG_MEMBW_CHUNK * ENG_MEMBW_CHUNK;
+	return each ? each : ENG_MEMBW_CHUNK;
 }
 
 /* One pin per core of cpus, each the first PU of its core; *n of them

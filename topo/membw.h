@@ -12,8 +12,12 @@
 
 #include "topo/topo.h"
 
-/* The most a measurement writes to per node in all, and per thread. */
-#define TOPO_MEMBW_TOTAL (256ull << 20)	/* unless the node has under 4x that */
+/* Each thread's buffer where the writes bypass the caches
+ * (ENG_MEMBW_BYPASS); where they do not, the least the buffers hold in
+ * all (or 4x the L3 caches, more) and each. A node with under 4x as much
+ * memory gets a quarter of it. */
+#define TOPO_MEMBW_BUF (32ull << 20)
+#define TOPO_MEMBW_TOTAL (1ull << 30)
 #define TOPO_MEMBW_MIN_BUF (16ull << 20)
 
 struct topo_membw {
