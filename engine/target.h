@@ -22,6 +22,8 @@ struct eng_target {
 	bool passthru;
 	uint32_t nsid;		/* namespace ID, from the char device */
 	uint32_t lba_shift;	/* log2(lbs) */
+	uint32_t max_io;	/* bytes one command may carry (the queue's
+				 * max_hw_sectors_kb); 0: not known */
 	char chr[64];		/* "/dev/ng0n1"; set before it is opened */
 };
 

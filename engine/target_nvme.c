@@ -83,7 +83,7 @@ static int nvme_names(struct eng_target *t, const char *path, const struct stat 
 
 static int nvme_describe(struct eng_target *t)
 {
-	uint64_t sectors, lbs;
+	uint64_t sectors, lbs, kb;
 	int ret = sysfs_dev(t->name, &t->dev);
 
 	if (!ret)
@@ -97,6 +97,9 @@ static int nvme_describe(struct eng_target *t)
 	t->size = sectors * 512;	/* sysfs counts 512-byte sectors */
 	t->lbs = (uint32_t)lbs;
 	t->lba_shift = (uint32_t)__builtin_ctz(t->lbs);
+	/* passthrough is never split: a command past this fails each time */
+	if (!sysfs_u64(t->name, "queue/max_hw_sectors_kb", &kb) && kb && kb <= UINT32_MAX / 1024)
+		t->max_io = (uint32_t)(kb * 1024);
 	return t->size < t->lbs ? -ENOSPC : 0;
 }
 

@@ -116,6 +116,11 @@ static int check_fit(const struct eng_target *t, const struct cli_opts *o)
 		cli_say("--bs %u is not a multiple of %s's logical block size (%u)", o->bs, t->path, t->lbs);
 		return -EINVAL;
 	}
+	if (t->max_io && o->bs > t->max_io) {
+		cli_say("--bs %u is more than %s takes in one command (%u KiB, its max_hw_sectors_kb)",
+		    o->bs, t->path, t->max_io / 1024);
+		return -EINVAL;
+	}
 	if (o->range_off % t->lbs) {
 		cli_say("--range offset %llu is not a multiple of %s's logical block size (%u)",
 		    (unsigned long long)o->range_off, t->path, t->lbs);

@@ -10,7 +10,8 @@
 # With one CPU allowed, three polled drives share one worker and ring
 # (--group auto), each with its own figures. Refused in one line, exit 1: a
 # user other than root (the char device is root-only), a char device read
-# without the engine, a target that is no NVMe namespace.
+# without the engine, a target that is no NVMe namespace; exit 2: a --bs
+# past the drive's largest command (passthrough is never split).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
 vm_need
@@ -44,6 +45,7 @@ GUEST
 	cat <<GUEST
 step chr iostorm run \$q \$(ng nva)
 step notnvme iostorm run \$q --engine io_uring_cmd /dev/null
+step bigbs iostorm run \$q --engine io_uring_cmd --bs 1m \$(ng nva)
 echo 'nobody:x:65534:65534::/:/bin/sh' >>/etc/passwd
 echo 'nogroup:x:65534:' >>/etc/group
 step notroot su nobody -s /bin/sh -c "iostorm run \$q --engine io_uring_cmd \$(dev nva)"
@@ -107,6 +109,8 @@ for k in 7.2 6.12; do
 	fi
 	vm_expect_error chr "$k: a char device without the engine" 1 'is an NVMe char device: reading it needs --engine io_uring_cmd'
 	vm_expect_error notnvme "$k: passthrough on no NVMe namespace" 1 'not an NVMe namespace: --engine io_uring_cmd reads /dev/nvmeXnY or /dev/ngXnY'
+	vm_expect_error bigbs "$k: --bs past the drive's largest command" 2 \
+		'^iostorm run: --bs 1048576 is more than /dev/ng[0-9]+n1 takes in one command \([0-9]+ KiB, its max_hw_sectors_kb\)$'
 	vm_expect_error notroot "$k: passthrough as nobody" 1 'permission denied on /dev/ng[0-9]+n1: NVMe passthrough is root-only by default'
 done
 t_done
