@@ -15,7 +15,11 @@
 #      batch 32, no latency timing: iostorm --group on (one ring for the
 #      three) against t/io_uring -n1 -d96 with the three files;
 #  (s) after the table: two workers on two cores against one, on two
-#      cached files (bench/scale.sh; BENCH_NO_SCALE=1 skips it).
+#      cached files (bench/scale.sh; BENCH_NO_SCALE=1 skips it);
+#  (p) then NVMe passthrough in the emulated-NVMe rig: iostorm --engine
+#      io_uring_cmd against t/io_uring -u1 on one QEMU drive, by interrupt
+#      and polled, function only under TCG (bench/passthru.sh;
+#      BENCH_NO_VM=1 skips it).
 # Each round runs every case once, the tools one after the other, the
 # order swapped every other round; the table shows medians over rounds and
 # every ratio is the median of the rounds' own ratios (drift cancels).
@@ -249,6 +253,16 @@ else
 	SCALE_REPS=$reps SCALE_TIME=$secs SCALE_DIR=$dir IOSTORM=$IOSTORM \
 		SCALE_CPUS="$cpu,$((cpu == 0 ? 1 : cpu - 1))" spawn "$here/scale.sh" ||
 		{ note "the scaling check failed"; rc=1; }
+fi
+# (p) passthrough in the rig (bench/passthru.sh), same rounds
+if [ "${BENCH_NO_VM:-0}" = 1 ]; then
+	note "BENCH_NO_VM=1: no passthrough case"
+elif [ -z "$tio" ]; then
+	note "no t/io_uring: no passthrough case"
+else
+	note "passthrough in the emulated-NVMe rig, $reps rounds ..."
+	PT_REPS=$reps PT_TIME=$secs IOSTORM=$IOSTORM TIO=$tio spawn "$here/passthru.sh" ||
+		{ note "the passthrough case failed"; rc=1; }
 fi
 if [ "$failed" -gt 0 ]; then
 	note "$failed run(s) failed; their figures are missing above"
