@@ -83,12 +83,17 @@ tio_iops() {
 		END { if (k) printf "%.0f\n", s / k }' "$1"
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+# median FMT <NUMBERS: their median printed with FMT, or "-" for none
+median() {
+	sort -g | awk -v f="$1" '{ v[NR] = $1 } END {
+		if (!NR) { print "-"; exit }
+		printf f "\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 
 failed=0
 echo "(p) NVMe passthrough on the rig, guest $(cat "$work/out/uname" 2>/dev/null || echo '?'), QD32 b32, $reps rounds x ${secs}s; TCG: function only"
 for m in irq poll; do
-	: >"$work/$m.ios" >"$work/$m.tio" >"$work/$m.ratio"
+	for f in ios tio ratio; do : >"$work/$m.$f"; done
 	for ((i = 1; i <= reps; i++)); do
 		a="" b=""
 		if [ "$(cat "$work/out/ios-$m-$i.rc" 2>/dev/null)" = 0 ]; then
@@ -108,9 +113,9 @@ for m in irq poll; do
 		[ -n "$b" ] && echo "$b" >>"$work/$m.tio"
 		[ -n "$a" ] && [ -n "$b" ] && awk -v a="$a" -v b="$b" 'BEGIN { if (b > 0) print a / b }' >>"$work/$m.ratio"
 	done
-	printf '    %-5s iostorm %10.0f   t/io_uring -u1 -p%d %10.0f   iostorm/t/io_uring %s\n' "$m" \
-		"$(median <"$work/$m.ios")" "$([ $m = poll ] && echo 1 || echo 0)" "$(median <"$work/$m.tio")" \
-		"$(r=$(median <"$work/$m.ratio"); [ -n "$r" ] && printf '%.2fx' "$r" || echo -)"
+	printf '    %-5s iostorm %10s   t/io_uring -u1 -p%d %10s   iostorm/t/io_uring %s\n' "$m" \
+		"$(median '%.0f' <"$work/$m.ios")" "$([ $m = poll ] && echo 1 || echo 0)" \
+		"$(median '%.0f' <"$work/$m.tio")" "$(median '%.2fx' <"$work/$m.ratio")"
 done
 if [ "$failed" -gt 0 ]; then
 	echo "passthru: $failed run(s) failed; their figures are missing above" >&2

@@ -4,10 +4,9 @@
  * non-temporal stores (SSE2, in every x86-64): they go to memory past the
  * caches, as a drive's DMA does, so the figure is memory's whatever the
  * buffer's size against the caches. glibc's memset streams only past a
- * threshold taken from the cache sizes (on this project's VM, which
- * reports 508 MiB of L3 a core, never for a 4 MiB chunk); it is the
- * writer elsewhere, where the caller sizes the buffers past the caches
- * (ENG_MEMBW_BYPASS). */
+ * threshold taken from the cache sizes (where the L3 is reported large,
+ * never for a 4 MiB chunk); it is the writer elsewhere, where the caller
+ * sizes the buffers past the caches (ENG_MEMBW_BYPASS). */
 #include "engine/membw.h"
 
 #include <errno.h>

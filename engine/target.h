@@ -60,6 +60,7 @@ int eng_target_open_nvme(struct eng_target *t, const char *path);
  * subsystem) and namespace numbers; *ctl and *ns may be written even when
  * false. */
 bool eng_nvme_numbers(const char *name, const char *prefix, unsigned *ctl, unsigned *ns);
+
 void eng_target_close(struct eng_target *t);
 /* Same underlying device or file (also through different paths). */
 bool eng_target_same(const struct eng_target *a, const struct eng_target *b);
