@@ -7,7 +7,8 @@
 # and auto (interrupts: not polled) keep a worker per device. A device of
 # the group that stalls is the only one named stalled; the others keep
 # their figures, also with --ios and no time limit (the run ends when only
-# the stalled one is left). Refusals are one line, exit 2. Polled auto grouping needs
+# the stalled one is left), and when only the end-of-run drain sees the
+# held reads (the watchdog longer than the run). Refusals are one line, exit 2. Polled auto grouping needs
 # poll queues: t_vm_completion.
 . "$(dirname "$0")/lib.sh"
 need_iostorm
@@ -92,6 +93,27 @@ jq -e --arg b "$bname" --arg g "$gname" '
 	"$json" >/dev/null ||
 	{ check_fail "stall: want $bname stalled and $gname whole"; jq -c '.devices[] | {name, stalled, inflight_at_end, ios, errors, devices_per_worker}' "$json" >&2; }
 grep -Eq "(^|: )$gname: no completion" "$T_ERR" && check_fail "stall: the healthy $gname is named as stalled"
+
+# ---- reads held at the end, the watchdog longer than the run: only the
+# end-of-run drain can name the device; its lane must not settle while it
+# holds them ----
+rm -f "$json"
+echo "ok 200 hang" >"$ctl"
+taskset -c "$cpu" "$IOSTORM" run -q --time 2 --ramp 0 --qd 8 --stall-timeout 1h --group on \
+	--json "$json" "$good" "$bad" >"$T_OUT" 2>"$T_ERR" </dev/null &
+pid=$!
+(sleep "$T_RUN_GUARD" && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
+dog=$!
+await_json "$pid" "$json" "$T_TRIES" || check_fail "drain: no report, and iostorm still running"
+[[ $(cat "$ctl") == "hang "* ]] && [ "$(fault_count "$ctl" held)" -gt 0 ] ||
+	check_fail "drain: the report came only once the reads were answered"
+release_reap "$pid" "$dog" "$ctl"
+[ "$T_RC" -eq 1 ] || { check_fail "drain: exit $T_RC, want 1"; show_output; }
+jq -e --arg b "$bname" --arg g "$gname" '
+	(.devices[] | select(.name == $b) | .stalled and .inflight_at_end > 0 and .lat_ns == null)
+	and (.devices[] | select(.name == $g) | (.stalled | not) and .inflight_at_end == 0
+		and .ios > 0 and .lat_ns.mean > 0)' "$json" >/dev/null ||
+	{ check_fail "drain: want $bname named stalled by the drain, $gname whole"; jq -c '.devices[] | {name, stalled, inflight_at_end, ios, lat: .lat_ns.mean}' "$json" >&2; }
 
 # ---- the same with --ios and no time limit: the healthy device done, the
 # run ends on the stalled one's watch, not when its reads come back ----
