@@ -70,21 +70,37 @@ expect_error "a bad value" 2 "^iostorm run: --group: unknown group 'sometimes' \
 make_loop good 64
 make_fault_loop bad ctl 64
 gname=${good#/dev/} bname=${bad#/dev/}
-rm -f "$json"
-echo "ok 200 hang" >"$ctl"
-taskset -c "$cpu" "$IOSTORM" run -q --time 4 --ramp 0 --qd 8 --stall-timeout 1s --group on \
-	--json "$json" "$good" "$bad" >"$T_OUT" 2>"$T_ERR" </dev/null &
-pid=$!
-(sleep "$T_RUN_GUARD" && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
-dog=$!
+
+# Runs the two devices on one worker, the fault device answering 200
+# reads and then holding every read: pid, and dog (the guard that
+# answers the reads and kills iostorm should it hang).
+start_held()
+{
+	rm -f "$json"
+	echo "ok 200 hang" >"$ctl"
+	taskset -c "$cpu" "$IOSTORM" run -q --ramp 0 --qd 8 --group on "$@" \
+		--json "$json" "$good" "$bad" >"$T_OUT" 2>"$T_ERR" </dev/null &
+	pid=$!
+	(sleep "$T_RUN_GUARD" && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
+	dog=$!
+}
+
+# The report must come while the reads are still held; then they are
+# answered, iostorm reaped, and its exit must be 1. $1 names the case.
+report_while_held()
+{
+	await_json "$pid" "$json" "$T_TRIES" || check_fail "$1: no report, and iostorm still running"
+	[[ $(cat "$ctl") == "hang "* ]] && [ "$(fault_count "$ctl" held)" -gt 0 ] ||
+		check_fail "$1: the report came only once the reads were answered"
+	release_reap "$pid" "$dog" "$ctl"
+	[ "$T_RC" -eq 1 ] || { check_fail "$1: exit $T_RC, want 1"; show_output; }
+}
+
+start_held --time 4 --stall-timeout 1s
 # once the fault device holds reads, every worker has started: one
 await_fault "$ctl" held 1 300 || check_fail "stall: no read was ever held"
 [ "$(workers "$pid")" -eq 1 ] || check_fail "stall: $(workers "$pid") worker threads for one group"
-await_json "$pid" "$json" "$T_TRIES" || check_fail "stall: no report, and iostorm still running"
-[[ $(cat "$ctl") == "hang "* ]] && [ "$(fault_count "$ctl" held)" -gt 0 ] ||
-	check_fail "stall: the report came only once the reads were answered"
-release_reap "$pid" "$dog" "$ctl"
-[ "$T_RC" -eq 1 ] || { check_fail "stall: exit $T_RC, want 1"; show_output; }
+report_while_held stall
 jq -e --arg b "$bname" --arg g "$gname" '
 	(.devices[] | select(.name == $b) | .stalled and .inflight_at_end > 0 and .ios > 0
 		and .devices_per_worker == 2)
@@ -97,18 +113,8 @@ grep -Eq "(^|: )$gname: no completion" "$T_ERR" && check_fail "stall: the health
 # ---- reads held at the end, the watchdog longer than the run: only the
 # end-of-run drain can name the device; its lane must not settle while it
 # holds them ----
-rm -f "$json"
-echo "ok 200 hang" >"$ctl"
-taskset -c "$cpu" "$IOSTORM" run -q --time 2 --ramp 0 --qd 8 --stall-timeout 1h --group on \
-	--json "$json" "$good" "$bad" >"$T_OUT" 2>"$T_ERR" </dev/null &
-pid=$!
-(sleep "$T_RUN_GUARD" && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
-dog=$!
-await_json "$pid" "$json" "$T_TRIES" || check_fail "drain: no report, and iostorm still running"
-[[ $(cat "$ctl") == "hang "* ]] && [ "$(fault_count "$ctl" held)" -gt 0 ] ||
-	check_fail "drain: the report came only once the reads were answered"
-release_reap "$pid" "$dog" "$ctl"
-[ "$T_RC" -eq 1 ] || { check_fail "drain: exit $T_RC, want 1"; show_output; }
+start_held --time 2 --stall-timeout 1h
+report_while_held drain
 jq -e --arg b "$bname" --arg g "$gname" '
 	(.devices[] | select(.name == $b) | .stalled and .inflight_at_end > 0 and .lat_ns == null)
 	and (.devices[] | select(.name == $g) | (.stalled | not) and .inflight_at_end == 0
@@ -117,18 +123,8 @@ jq -e --arg b "$bname" --arg g "$gname" '
 
 # ---- the same with --ios and no time limit: the healthy device done, the
 # run ends on the stalled one's watch, not when its reads come back ----
-rm -f "$json"
-echo "ok 200 hang" >"$ctl"
-taskset -c "$cpu" "$IOSTORM" run -q --ramp 0 --ios 3000 --qd 8 --stall-timeout 1s --group on \
-	--json "$json" "$good" "$bad" >"$T_OUT" 2>"$T_ERR" </dev/null &
-pid=$!
-(sleep "$T_RUN_GUARD" && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
-dog=$!
-await_json "$pid" "$json" "$T_TRIES" || check_fail "ios: no report while a device of the group stalls"
-[[ $(cat "$ctl") == "hang "* ]] && [ "$(fault_count "$ctl" held)" -gt 0 ] ||
-	check_fail "ios: the report came only once the reads were answered"
-release_reap "$pid" "$dog" "$ctl"
-[ "$T_RC" -eq 1 ] || { check_fail "ios: exit $T_RC, want 1"; show_output; }
+start_held --ios 3000 --stall-timeout 1s
+report_while_held ios
 jq -e --arg b "$bname" --arg g "$gname" '
 	(.devices[] | select(.name == $b) | .stalled)
 	and (.devices[] | select(.name == $g) | (.stalled | not) and .ios == 3000 and .errors == 0)' \
