@@ -31,7 +31,7 @@ const struct cli_verb cli_verb_latency = {
 		"and max latency of each second, then the full percentile table of the\n"
 		"whole measured time.",
 	.operands = CLI_OPERANDS_TARGETS,
-	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON | CLI_OG_REPEAT,
+	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON | CLI_OG_REPEAT | CLI_OG_RATE,
 	.qd = 1,
 	.ramp_ns = 2 * CLI_NS_PER_S,
 	.time_ns = 10 * CLI_NS_PER_S,

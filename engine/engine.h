@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "engine/arrival.h"
 #include "engine/hist.h"
 #include "engine/target.h"
 
@@ -93,6 +94,12 @@ struct eng_job {
 	 * eng_run_create returns -EINVAL. The thread's CPU time and system
 	 * calls are shared out among them by their IOs (docs/engine.md). */
 	unsigned group;
+	/* Open loop: IOs per second this job issues on a schedule
+	 * (engine/arrival.h), at most qd in flight; 0: closed loop, a new IO
+	 * as soon as one completes. io_uring only (not libaio, SQPOLL or a
+	 * group), read only; else eng_run_create returns -EINVAL. */
+	double rate;
+	enum eng_arrival_kind arrival;
 };
 
 #define ENG_GROUP_MAX 64	/* jobs one thread may drive (eng_job.group) */
@@ -154,6 +161,17 @@ struct eng_result {
 					 * window's from its live counters (errs
 					 * too), with no histogram, calls or CPU */
 	uint32_t inflight_at_end;	/* IOs it held then */
+	/* Open loop (eng_job.rate), over the measured window: hist then
+	 * times each IO from when it was due, svc_hist from when it was
+	 * submitted (the service time; NULL in a closed loop or without
+	 * latency; owned by the run). late: good IOs submitted more than
+	 * ENG_RATE_LATE_NS after they were due; backlog: IOs due by the
+	 * window's end that were never submitted; inflight_ns: IOs in
+	 * flight integrated over the window (IO x ns), so inflight_ns /
+	 * elapsed_ns is the mean depth. */
+	struct eng_hist *svc_hist;
+	uint64_t late, backlog;
+	double inflight_ns;
 };
 
 /* A worker's measured figures at one instant, copied by the worker itself

@@ -66,6 +66,15 @@ static bool run_lane_fits(const struct eng_job *l, const struct eng_job *j)
 	       j->reap == l->reap && j->latency == l->latency;
 }
 
+/* An open loop (eng_job.rate) runs only in a ring of its own job's. */
+static bool run_rate_fits(const struct eng_job *j)
+{
+	if (!(j->rate >= 0))
+		return false;
+	return j->rate == 0 || (j->op == ENG_OP_READ && j->backend != ENG_BACKEND_LIBAIO &&
+				j->mode != ENG_MODE_SQPOLL && !j->stamps && !j->group);
+}
+
 /* Which thread runs each job: its own, or the thread of the first job of
  * its group (eng_job.group), whose chain links the group's jobs in order;
  * -EINVAL for jobs that cannot share a ring. */
@@ -84,6 +93,8 @@ static int run_groups(struct eng_run *r)
 		const struct eng_job *j = &r->jobs[i];
 		struct eng_thread *lt;
 
+		if (!run_rate_fits(j))
+			return -EINVAL;
 		if (!j->group)
 			continue;
 		if (j->backend == ENG_BACKEND_LIBAIO || j->mode == ENG_MODE_SQPOLL || j->stamps)
@@ -547,8 +558,10 @@ void eng_run_destroy(struct eng_run *r)
 		eng_run_stop(r);
 		eng_run_join(r);
 	}
-	for (i = 0; r->res && i < r->njobs; i++)
+	for (i = 0; r->res && i < r->njobs; i++) {
 		free(r->res[i].hist);
+		free(r->res[i].svc_hist);
+	}
 	pthread_cond_destroy(&r->cond);
 	pthread_mutex_destroy(&r->lock);
 	free(r->snap);

@@ -390,7 +390,9 @@ static int uring_setup(struct eng_worker *w)
 	/* saves an fget/fput per enter; older kernels just lack it */
 	(void)io_uring_register_ring_fd(&w->u.ring);
 	uring_sqe_templates(w);
-	ret = uring_chk_setup(w);
+	ret = w->job->rate > 0 ? eng_uring_rate_check(w) : 0;
+	if (!ret)
+		ret = uring_chk_setup(w);
 	if (ret)
 		uring_teardown(w);
 	return ret;
@@ -667,6 +669,8 @@ static __attribute__((noinline)) int uring_loop_cmd(struct eng_worker *w)
 
 static int uring_loop(struct eng_worker *w)
 {
+	if (w->job->rate > 0)
+		return eng_uring_rate_loop(w);
 	if (w->u.cmd)
 		return uring_loop_cmd(w);
 	return w->expect ? uring_loop_read(w) : uring_loop_nop(w);

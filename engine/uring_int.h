@@ -18,6 +18,12 @@ int eng_uring_register_bufs(struct eng_worker *ring_w, struct eng_worker *lanes,
 /* Whether passthrough may read into registered buffers (Linux 6.1). */
 bool eng_uring_cmd_fixed_ok(void);
 
+/* The open loop (eng_job.rate, engine/uring_rate.c): whether w's ring
+ * can run it (0, or -EOPNOTSUPP with w->res's stage set: the kernel lacks
+ * IORING_FEAT_EXT_ARG, Linux 5.11), and the loop itself. */
+int eng_uring_rate_check(struct eng_worker *w);
+int eng_uring_rate_loop(struct eng_worker *w);
+
 /* A thread that drives several jobs through one ring (eng_job.group):
  * lane[0]'s ring is the group's, lane k's target its registered file k.
  * calls counts the thread's system calls since lane 0 began measuring. */

@@ -104,6 +104,14 @@ static int worker_alloc(struct eng_worker *w)
 			return worker_fail(w, ENG_STAGE_MEMORY, -ENOMEM);
 		eng_hist_reset(w->hist);
 	}
+	if (w->job->rate > 0) {
+		w->sub_ns = worker_lines(qd * sizeof(*w->sub_ns));
+		w->svc_hist = w->job->latency ? worker_lines(sizeof(*w->svc_hist)) : NULL;
+		if (!w->sub_ns || (w->job->latency && !w->svc_hist))
+			return worker_fail(w, ENG_STAGE_MEMORY, -ENOMEM);
+		if (w->svc_hist)
+			eng_hist_reset(w->svc_hist);
+	}
 	if (worker_alloc_buf(w))
 		return worker_fail(w, ENG_STAGE_MEMORY, -ENOMEM);
 	return 0;
@@ -113,9 +121,10 @@ static void worker_free(struct eng_worker *w)
 {
 	if (w->buf)
 		munmap(w->buf, w->buf_len);
+	free(w->sub_ns);
 	free(w->slot_ns);
 	free(w->free_slot);
-	/* the histogram outlives the worker: the run hands it to the caller */
+	/* the histograms outlive the worker: the run hands it to the caller */
 }
 
 static void worker_rusage(struct timeval *user, struct timeval *sys)
@@ -153,6 +162,10 @@ static void worker_begin_measure(struct eng_worker *w)
 	w->calls = 0;
 	if (w->hist)
 		eng_hist_reset(w->hist);
+	if (w->svc_hist)
+		eng_hist_reset(w->svc_hist);
+	w->late = 0;
+	w->inflight_ns = 0;
 	w->limit = w->job->ios;
 	w->t_start_ns = eng_mono_ns();
 	worker_rusage(&w->ru_user, &w->ru_sys);
@@ -172,10 +185,24 @@ static uint64_t worker_window_end(const struct eng_worker *w)
 	return stop && stop >= w->t_start_ns && stop < now ? stop : now;
 }
 
+/* Open loop: what the window's end leaves of the schedule. The schedule
+ * runs on the loop's clock, the window's end on CLOCK_MONOTONIC: the end
+ * is carried over as how long ago it was. */
+static void worker_rate_end(struct eng_worker *w, uint64_t end_mono)
+{
+	uint64_t now = eng_ticks_to_ns(eng_ticks()), ago = eng_mono_ns() - end_mono;
+	struct eng_result *r = w->res;
+
+	r->late = w->late;
+	r->inflight_ns = w->inflight_ns;
+	r->backlog = eng_arrival_due(&w->arr, now > ago ? now - ago : 0);
+}
+
 void eng_worker_end(struct eng_worker *w)
 {
 	struct timeval user = w->ru_user, sys = w->ru_sys;
 	struct eng_result *r = w->res;
+	uint64_t end;
 
 	if (w->stopping)
 		return;
@@ -188,9 +215,14 @@ void eng_worker_end(struct eng_worker *w)
 		 * samples must not pose as the window's */
 		if (w->hist)
 			eng_hist_reset(w->hist);
+		if (w->svc_hist)
+			eng_hist_reset(w->svc_hist);
 		return;
 	}
-	r->elapsed_ns = worker_window_end(w) - w->t_start_ns;
+	end = worker_window_end(w);
+	r->elapsed_ns = end - w->t_start_ns;
+	if (w->job->rate > 0)
+		worker_rate_end(w, end);
 	worker_rusage(&user, &sys);
 	r->user_s = tv_sub(user, w->ru_user);
 	r->sys_s = tv_sub(sys, w->ru_sys);
@@ -316,8 +348,9 @@ static int worker_setup_backend(struct eng_worker *w, const struct eng_backend_o
 			  ENG_BACKEND_URING_CMD : ENG_BACKEND_IO_URING;
 	ret = (*ops)->setup(w);
 	/* libaio has neither polling nor NOP: those stay io_uring's error */
+	/* nor an open loop (eng_job.rate) */
 	if (!(ret == -ENOSYS || ret == -EPERM) || w->job->backend != ENG_BACKEND_AUTO ||
-	    w->job->mode != ENG_MODE_IRQ || w->job->op != ENG_OP_READ)
+	    w->job->mode != ENG_MODE_IRQ || w->job->op != ENG_OP_READ || w->job->rate > 0)
 		return ret;
 	w->res->fell_back = true;
 	w->res->fallback_err = ret;
@@ -377,6 +410,7 @@ int eng_worker_prepare(struct eng_worker *w, bool pin)
 	if (ret && !w->res->stage)
 		worker_fail(w, ENG_STAGE_SETUP, ret);
 	w->res->hist = w->hist;
+	w->res->svc_hist = w->svc_hist;
 	return ret;
 }
 
@@ -402,6 +436,7 @@ void *eng_worker_main(void *arg)
 	if (!ret)
 		ret = worker_setup_backend(&w, &ops);
 	w.res->hist = w.hist;
+	w.res->svc_hist = w.svc_hist;
 	if (eng_run_ready(th->run, ret) == 0) {
 		ops->loop(&w);
 		worker_report_io(&w);

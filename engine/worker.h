@@ -99,6 +99,15 @@ struct eng_worker {
 			bool ctx_ok;
 		} a;
 	};
+
+	/* open loop only (eng_job.rate, engine/uring_rate.c) */
+	struct eng_arrival arr;
+	uint64_t *sub_ns;	/* submission stamp of each slot; slot_ns
+				 * holds when it was due */
+	struct eng_hist *svc_hist;
+	uint64_t late;		/* eng_result.late, so far */
+	uint64_t last_ns;	/* the previous loop's clock read */
+	double inflight_ns;	/* eng_result.inflight_ns, so far */
 };
 
 /* A worker's own setup, shared by a thread of one job (eng_worker_main)

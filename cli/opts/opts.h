@@ -26,7 +26,9 @@
 #define CLI_OG_JSON	0x8u	/* --json */
 #define CLI_OG_TOPO	0x10u	/* --topology --dot: a machine's topology, drawn */
 #define CLI_OG_REPEAT	0x20u	/* --repeat: several measurements, compared */
+#define CLI_OG_RATE	0x40u	/* --rate --arrival: an open loop */
 #define CLI_MAX_REPEAT 1000u
+#define CLI_MAX_RATE 1000000000ull	/* --rate: IOs per second per device */
 
 /* --group: when the devices whose workers are placed on one CPU share one
  * worker thread and ring (cli/runner/group.c). */
@@ -69,6 +71,9 @@ struct cli_opts {
 	bool seed_set;
 	uint32_t repeat;		/* --repeat: measurements, each with its
 					 * own ramp; 1: one */
+	uint64_t rate;			/* --rate: IOs per second per device,
+					 * split over its workers; 0: closed loop */
+	enum eng_arrival_kind arrival;	/* --arrival */
 	/* a command's own options */
 	bool demo, compare_placement;	/* saturate */
 	bool measure;			/* check --measure */
@@ -201,6 +206,8 @@ int cli_parse_duration(const char *what, const char *s, uint64_t min_ns,
  * the length (snprintf's). */
 /* --group's name for g, from the option table. */
 const char *cli_group_name(enum cli_group g);
+/* --arrival's name for a, from the option table. */
+const char *cli_arrival_name(enum eng_arrival_kind a);
 int cli_fmt_size(uint64_t v, char *buf, size_t len);
 int cli_fmt_count(uint64_t v, char *buf, size_t len);
 int cli_fmt_duration(uint64_t ns, char *buf, size_t len);

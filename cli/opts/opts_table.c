@@ -207,6 +207,35 @@ const char *cli_group_name(enum cli_group g)
 	return "?";
 }
 
+static int set_rate(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_count("--rate", arg, 1, CLI_MAX_RATE, &o->rate, err, errlen);
+}
+
+static const char *const arrival_names[] = { "uniform", "poisson", NULL };
+static const int arrival_vals[] = { ENG_ARRIVAL_UNIFORM, ENG_ARRIVAL_POISSON };
+_Static_assert(NELEM(arrival_vals) + 1 == NELEM(arrival_names), "one value per arrival name");
+
+static int set_arrival(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	int i = choose("--arrival", "arrival", arrival_names, arg, err, errlen);
+
+	if (i < 0)
+		return i;
+	o->arrival = (enum eng_arrival_kind)arrival_vals[i];
+	return 0;
+}
+
+const char *cli_arrival_name(enum eng_arrival_kind a)
+{
+	size_t i;
+
+	for (i = 0; i < NELEM(arrival_vals); i++)
+		if (arrival_vals[i] == (int)a)
+			return arrival_names[i];
+	return "?";
+}
+
 static int set_buffered(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	return cli_parse_flag("--buffered", arg, &o->buffered, err, errlen);
@@ -351,6 +380,11 @@ static int show_group(const struct cli_opts *o, char *buf, size_t len)
 	return show_name(group_names, group_vals, (int)o->group, buf, len);
 }
 
+static int show_arrival(const struct cli_opts *o, char *buf, size_t len)
+{
+	return show_name(arrival_names, arrival_vals, (int)o->arrival, buf, len);
+}
+
 static int show_time(const struct cli_opts *o, char *buf, size_t len)
 {
 	return o->time_ns ? cli_fmt_duration(o->time_ns, buf, len) : 0;
@@ -384,7 +418,7 @@ static int show_jobs(const struct cli_opts *o, char *buf, size_t len)
 enum {
 	O_BATCH = 0x100, O_ENGINE, O_COMPLETION, O_RAMP, O_IOS, O_JPD, O_CPUS,
 	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED, O_STALL, O_REAP,
-	O_TOPOLOGY, O_DOT, O_REPEAT, O_GROUP,
+	O_TOPOLOGY, O_DOT, O_REPEAT, O_GROUP, O_RATE, O_ARRIVAL,
 };
 
 /* Each shared option once: the groups say which verbs offer it. A help
@@ -453,6 +487,14 @@ const struct cli_optdesc cli_opts_table[] = {
 	  "measure N times, each with its own ramp, and\n"
 	  "report every repeat and their spread (1..1000;\n"
 	  "'iostorm compare' tests two reports' repeats)" },
+	{ "rate", O_RATE, "N", CLI_OG_RATE, 0, set_rate, NULL, NULL,
+	  "open loop: N IOs per second per device (1k = 1000),\n"
+	  "split over its workers, issued when due even while\n"
+	  "--qd are in flight (that wait counts in latency);\n"
+	  "without it: closed loop, a new IO as one completes" },
+	{ "arrival", O_ARRIVAL, "KIND", CLI_OG_RATE, 0, set_arrival, show_arrival, arrival_names,
+	  "--rate's schedule: evenly spaced, or a Poisson\n"
+	  "process of that mean rate" },
 	{ "quiet", 'q', NULL, CLI_OG_ENGINE, 0, set_quiet, NULL, NULL,
 	  "no live progress line" },
 	{ "seed", O_SEED, "N", CLI_OG_ENGINE, 0, set_seed, NULL, NULL,

@@ -1,6 +1,7 @@
 /* The report as JSON through jansson: every figure of the table, and every
  * option, so a result file says how it was obtained. */
 #include "cli/out/json.h"
+#include "cli/out/openloop.h"
 #include "cli/out/setup_json.h"
 #include "cli/out/spread.h"
 
@@ -33,18 +34,22 @@ static json_t *lat_cdf(const struct eng_hist *h)
 
 json_t *cli_json_lat(const struct cli_dev *d)
 {
-	const struct cli_lat *l = &d->lat;
+	return cli_json_lat_of(&d->lat, d->has_lat, d->hist);
+}
+
+json_t *cli_json_lat_of(const struct cli_lat *l, bool has, const struct eng_hist *h)
+{
 	json_t *j;
 
-	if (!d->has_lat)
+	if (!has)
 		return json_null();
 	j = json_pack("{s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
 		      "mean", l->mean, "stddev", l->stddev, "min", ji(l->min),
 		      "p50", ji(l->p50), "p90", ji(l->p90), "p99", ji(l->p99),
 		      "p99.9", ji(l->p999), "p99.99", ji(l->p9999),
 		      "max", ji(l->max));
-	if (j && d->hist)
-		json_object_set_new(j, "cdf", lat_cdf(d->hist));
+	if (j && h)
+		json_object_set_new(j, "cdf", lat_cdf(h));
 	return j;
 }
 
@@ -94,7 +99,7 @@ static json_t *fixed_buffers(const struct cli_report *r)
 json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 {
 	return json_pack("{s:I, s:I, s:I, s:I, s:s, s:s, s:s, s:s?, s:o, s:f, s:f, s:I,"
-			 " s:I, s:I, s:o, s:s, s:s, s:b, s:I, s:I, s:b, s:I, s:o, s:I}",
+			 " s:I, s:I, s:o, s:s, s:s, s:b, s:I, s:I, s:b, s:I, s:o, s:I, s:I, s:s}",
 			 "bs", (json_int_t)o->bs, "qd", (json_int_t)o->qd,
 			 "batch", (json_int_t)o->batch, "reap", (json_int_t)o->reap,
 			 "engine", backend_str(o->backend),
@@ -114,7 +119,8 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 			 "range_off", ji(o->range_off), "range_len", ji(o->range_len),
 			 "latency", o->latency, "seed", ji(o->seed),
 			 "targets", targets_array(o),
-			 "repeat", (json_int_t)(o->repeat ? o->repeat : 1));
+			 "repeat", (json_int_t)(o->repeat ? o->repeat : 1),
+			 "rate", ji(o->rate), "arrival", cli_arrival_name(o->arrival));
 }
 
 /* An error slot (engine.h) as an errno, null for an NVMe status... */
@@ -186,7 +192,7 @@ json_t *cli_json_timeline(const struct cli_tl_series *tl)
 json_t *cli_json_dev(const struct cli_dev *d)
 {
 	return json_pack("{s:s, s:s, s:f, s:f, s:I, s:I, s:o, s:o, s:I, s:o,"
-			 " s:{s:f, s:f}, s:f, s:s?, s:o, s:I, s:f, s:b, s:I, s:o, s:o, s:o}",
+			 " s:{s:f, s:f}, s:f, s:s?, s:o, s:I, s:f, s:b, s:I, s:o, s:o, s:o, s:o}",
 			 "name", d->name, "path", d->path, "iops", d->iops,
 			 "bw_bytes", d->bw_bytes, "ios", ji(d->ios),
 			 "errors", ji(d->errors), "first_error", first_error(d),
@@ -200,7 +206,8 @@ json_t *cli_json_dev(const struct cli_dev *d)
 			 "inflight_at_end", ji(d->inflight_at_end),
 			 "stopped_by", d->fatal ? json_string(cli_errno_name(d->fatal)) : json_null(),
 			 "timeline", cli_json_timeline(&d->tl),
-			 "repeats", cli_json_repeats(d));
+			 "repeats", cli_json_repeats(d),
+			 "open_loop", cli_open_json(d));
 }
 
 static json_t *devices_array(const struct cli_report *r)
@@ -222,7 +229,7 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 	const struct cli_dev *t = &r->total;
 
 	return json_pack("{s:s, s:s, s:o, s:o, s:{s:f, s:f, s:I, s:I, s:I, s:o,"
-			 " s:{s:f, s:f}, s:f, s:o, s:f, s:o}, s:f, s:b, s:o}",
+			 " s:{s:f, s:f}, s:f, s:o, s:f, s:o, s:o}, s:f, s:b, s:o}",
 			 "schema", CLI_JSON_SCHEMA, "command", r->command,
 			 "config", cli_json_config(o, r),
 			 "devices", devices_array(r),
@@ -232,6 +239,7 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 			 "cpu", "user_s", t->user_s, "sys_s", t->sys_s,
 			 "ios_per_call", t->ios_per_call, "timeline", cli_json_timeline(&t->tl),
 			 "elapsed_s", t->elapsed_s, "repeats", cli_json_repeats(t),
+			 "open_loop", cli_open_json(t),
 			 "elapsed_s", r->elapsed_s, "interrupted", r->interrupted,
 			 "setup", cli_json_setup((const char *const *)o->targets, o->ntargets));
 }

@@ -14,6 +14,9 @@
  * device keeps its histogram, or JSON null when the device has no latency
  * figures. New reference. */
 json_t *cli_json_lat(const struct cli_dev *d);
+/* The same from a cli_lat, whether it has figures, and its histogram
+ * (NULL: no "cdf"). */
+json_t *cli_json_lat_of(const struct cli_lat *l, bool has, const struct eng_hist *h);
 /* Every option of o as an object. New reference. */
 json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r);
 /* One device's figures. New reference. */

@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/out/json.h"
 #include "cli/out/nvme_status.h"
+#include "cli/out/openloop.h"
 #include "cli/out/spread.h"
 
 #define LATW 8
@@ -98,20 +99,25 @@ static bool report_had_errors(const struct cli_report *r)
 	return false;
 }
 
+bool cli_lat_fill(struct cli_lat *l, const struct eng_hist *h)
+{
+	if (!h || !h->count)
+		return false;
+	l->mean = eng_hist_mean(h);
+	l->stddev = eng_hist_stddev(h);
+	l->min = h->min_ns;
+	l->p50 = eng_hist_percentile(h, 50.0);
+	l->p90 = eng_hist_percentile(h, 90.0);
+	l->p99 = eng_hist_percentile(h, 99.0);
+	l->p999 = eng_hist_percentile(h, 99.9);
+	l->p9999 = eng_hist_percentile(h, 99.99);
+	l->max = h->max_ns;
+	return true;
+}
+
 void cli_lat_from_hist(struct cli_dev *d, const struct eng_hist *h)
 {
-	d->has_lat = h && h->count;
-	if (!d->has_lat)
-		return;
-	d->lat.mean = eng_hist_mean(h);
-	d->lat.stddev = eng_hist_stddev(h);
-	d->lat.min = h->min_ns;
-	d->lat.p50 = eng_hist_percentile(h, 50.0);
-	d->lat.p90 = eng_hist_percentile(h, 90.0);
-	d->lat.p99 = eng_hist_percentile(h, 99.0);
-	d->lat.p999 = eng_hist_percentile(h, 99.9);
-	d->lat.p9999 = eng_hist_percentile(h, 99.99);
-	d->lat.max = h->max_ns;
+	d->has_lat = cli_lat_fill(&d->lat, h);
 }
 
 void cli_dev_rates(struct cli_dev *d)
@@ -150,6 +156,7 @@ int cli_report_total(struct cli_report *r)
 	free(t->hist);
 	free(t->tl.s);
 	free(t->reps);
+	free(t->open.svc_hist);
 	memset(t, 0, sizeof(*t));
 	snprintf(t->name, sizeof(t->name), "total");
 	t->engine = r->engine;
@@ -160,6 +167,8 @@ int cli_report_total(struct cli_report *r)
 	/* rates are the sum of each device's own rate, not ios over the
 	 * longest window */
 	t->ios_per_call = t->calls ? (double)(t->ios + t->errors) / (double)t->calls : 0.0;
+	if (cli_open_total(r))
+		return -ENOMEM;
 	if (!lat)
 		return 0;
 	t->hist = malloc(sizeof(*t->hist));
@@ -211,6 +220,9 @@ static void print_config(const struct cli_report *r, const struct cli_opts *o,
 	fprintf(f, ", ramp %.3gs", cli_secs(o->ramp_ns));
 	if (r->repeats > 1)
 		fprintf(f, ", %u repeats", r->repeats);
+	if (o->rate)
+		fprintf(f, ", rate %llu/s per device (%s)", (unsigned long long)o->rate,
+			cli_arrival_name(o->arrival));
 	fprintf(f, "%s%s\n",
 		o->buffered ? ", buffered" : "", r->interrupted ? ", INTERRUPTED" : "");
 }
@@ -239,6 +251,7 @@ static void print_table(const struct cli_report *r, const struct cli_opts *o,
 		fprintf(f, "latency in microseconds over %.2fs measured; CPU%% is user+sys of the workers%s\n",
 			r->elapsed_s, r->mode == ENG_MODE_SQPOLL ?
 			" (not of the SQPOLL kernel threads, which keep a core busy each)" : "");
+	cli_open_print(f, r);
 	cli_spread_print(f, r);
 	cli_report_print_errors(f, r);
 	print_stalled(f, r);
@@ -271,8 +284,10 @@ void cli_report_free(struct cli_report *r)
 		free(r->dev[i].cpus);
 		free(r->dev[i].tl.s);
 		free(r->dev[i].reps);
+		free(r->dev[i].open.svc_hist);
 	}
 	free(r->dev);
+	free(r->total.open.svc_hist);
 	free(r->total.hist);
 	free(r->total.tl.s);
 	free(r->total.reps);

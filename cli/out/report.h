@@ -39,6 +39,22 @@ struct cli_errs {
 	uint64_t common_count;
 };
 
+/* An open loop's figures (--rate), summed over a device's workers; the
+ * device's lat is then from when each IO was due (cli/out/openloop.h). */
+struct cli_open {
+	bool on;
+	double asked;			/* IOs per second asked */
+	uint64_t late;			/* good IOs submitted more than
+					 * ENG_RATE_LATE_NS after they were due */
+	uint64_t backlog;		/* due by the end, never submitted */
+	double inflight_ns;		/* IOs in flight integrated over the
+					 * window (IO x ns) */
+	struct eng_hist *svc_hist;	/* from submission; NULL without
+					 * latency; owned */
+	bool has_svc;
+	struct cli_lat svc;		/* the service time, from svc_hist */
+};
+
 struct cli_dev {
 	char name[64];
 	char path[PATH_MAX];
@@ -72,6 +88,7 @@ struct cli_dev {
 	 * above are its figures. Owned. */
 	struct cli_rep *reps;
 	unsigned nreps;
+	struct cli_open open;		/* --rate; open.on false: closed loop */
 };
 
 struct cli_report {
@@ -104,6 +121,8 @@ void cli_dev_errs(struct cli_dev *d, const uint64_t *count, int first, double fi
 void cli_report_print_errors(FILE *f, const struct cli_report *r);
 /* Fills lat from a histogram (has_lat false when it is NULL or empty). */
 void cli_lat_from_hist(struct cli_dev *d, const struct eng_hist *h);
+/* The same into any cli_lat: whether h has any IO. */
+bool cli_lat_fill(struct cli_lat *l, const struct eng_hist *h);
 /* d's IOs, bytes, errors, calls and CPU seconds added to t's. */
 void cli_dev_add_counters(struct cli_dev *t, const struct cli_dev *d);
 /* Rates from the counters and elapsed_s. */

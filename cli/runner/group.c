@@ -30,7 +30,8 @@ int cli_group_check(const struct cli_opts *o)
 
 static bool group_wanted(const struct cli_opts *o, enum eng_mode mode)
 {
-	if (o->backend == ENG_BACKEND_LIBAIO || mode == ENG_MODE_SQPOLL)
+	/* an open loop's schedule is its worker's own (eng_job.rate) */
+	if (o->backend == ENG_BACKEND_LIBAIO || mode == ENG_MODE_SQPOLL || o->rate)
 		return false;
 	if (o->group == CLI_GROUP_ON)
 		return true;

@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/runner/limits.h"
+#include "cli/out/openloop.h"
 #include "cli/out/out.h"
 #include "cli/runner/group.h"
 #include "cli/runner/place.h"
@@ -79,6 +80,31 @@ static enum eng_mode runner_mode(const struct cli_opts *o,
 
 /* ---- jobs ---- */
 
+/* --rate: an open loop runs on io_uring, one ring per worker. */
+static int check_rate(const struct cli_opts *o)
+{
+	if (!o->rate)
+		return 0;
+	if (o->backend == ENG_BACKEND_LIBAIO) {
+		cli_say("--rate issues IOs on a schedule through io_uring: --engine libaio has no open loop");
+		return -EINVAL;
+	}
+	if (!o->mode_auto && o->mode == ENG_MODE_SQPOLL) {
+		cli_say("--rate issues each IO when it is due from the worker: --completion sqpoll hands submission to a kernel thread");
+		return -EINVAL;
+	}
+	if (o->group == CLI_GROUP_ON) {
+		cli_say("--rate keeps a schedule per worker: --group on would put several devices in one");
+		return -EINVAL;
+	}
+	if (o->rate < o->jobs_per_device) {
+		cli_say("--rate %llu is fewer IOs per second than the %u workers per device: give each at least one",
+		    (unsigned long long)o->rate, o->jobs_per_device);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Options that cannot go together: 0 or -EINVAL, said. */
 static int check_combination(const struct cli_opts *o, enum eng_op op)
 {
@@ -91,7 +117,7 @@ static int check_combination(const struct cli_opts *o, enum eng_op op)
 		    eng_mode_name(o->mode));
 		return -EINVAL;
 	}
-	if (cli_group_check(o))
+	if (cli_group_check(o) || check_rate(o))
 		return -EINVAL;
 	if (o->buffered && o->backend == ENG_BACKEND_URING_CMD) {
 		cli_say("--buffered reads through the page cache: --engine io_uring_cmd sends NVMe commands to the drive");
@@ -148,6 +174,9 @@ static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
 	j->latency = o->latency;
 	j->seed = eng_rng_seed(o->seed, i);
 	j->ios = c->spec->targets ? ios_share(o->ios, c->per, w) : o->ios;
+	/* a device's rate split evenly: its workers' schedules add up to it */
+	j->rate = c->spec->targets ? (double)o->rate / c->per : 0;
+	j->arrival = o->arrival;
 }
 
 static const char *job_name(const struct runctx *c, unsigned i);
@@ -560,6 +589,9 @@ static int alloc_devs(const struct runctx *c, struct cli_report *out)
 			return -ENOMEM;
 		if (d->hist)
 			eng_hist_reset(d->hist);
+		if (c->o->rate && c->spec->targets &&
+		    cli_open_init(d, (double)c->o->rate, c->o->latency))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -584,6 +616,7 @@ static void add_result(struct cli_dev *d, unsigned w, const struct eng_result *r
 		eng_hist_merge(d->hist, res->hist);
 	d->stalled |= res->stalled;
 	d->inflight_at_end += res->inflight_at_end;
+	cli_open_add(d, res);
 	if (res->stage == ENG_STAGE_IO && !d->fatal)
 		d->fatal = -res->err;	/* check_results let only mid-run ones by */
 }
@@ -633,6 +666,7 @@ static int collect(struct runctx *c, struct cli_report *out)
 			out->dev[i].elapsed_s = out->elapsed_s;
 		collect_errs(c, i, &out->dev[i]);
 		cli_lat_from_hist(&out->dev[i], out->dev[i].hist);
+		cli_open_finish(&out->dev[i]);
 		cli_dev_rates(&out->dev[i]);
 		out->stalled |= out->dev[i].stalled;
 	}

@@ -58,7 +58,7 @@ const struct cli_verb cli_verb_saturate = {
 		"whole. Without TARGET: every NVMe namespace, or demo targets where there\n"
 		"is none. --time and --ramp are each step's.",
 	.operands = CLI_OPERANDS_TARGETS,
-	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON | CLI_OG_REPEAT,
+	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON | CLI_OG_REPEAT | CLI_OG_RATE,
 	.own = own,
 	.qd = CLI_SAT_QD,
 	.ramp_ns = CLI_SAT_RAMP_NS,

@@ -1,0 +1,36 @@
+/* An open loop's part of a report (--rate): the service time beside the
+ * latency from when IOs were due, and whether each device kept up. */
+#ifndef CLI_OPENLOOP_H
+#define CLI_OPENLOOP_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "cli/out/report.h"
+
+/* A device meets its rate when it achieves at least this share of it;
+ * below, the report says it was overloaded. */
+#define CLI_OPEN_MET 0.99
+
+/* d runs an open loop at asked IOs per second; with latency, it keeps a
+ * service-time histogram. 0 or -ENOMEM. */
+int cli_open_init(struct cli_dev *d, double asked, bool latency);
+/* One worker's open-loop figures added to d's (a stalled worker has no
+ * histogram). */
+void cli_open_add(struct cli_dev *d, const struct eng_result *res);
+/* d's service-time figures from its merged histogram. */
+void cli_open_finish(struct cli_dev *d);
+/* The devices' sums into r->total.open. 0 or -ENOMEM. */
+int cli_open_total(struct cli_report *r);
+/* Whether d ran an open loop and fell short of CLI_OPEN_MET of its rate. */
+bool cli_open_overloaded(const struct cli_dev *d);
+/* The window's mean IOs in flight of d's open loop. */
+double cli_open_depth(const struct cli_dev *d);
+/* A line per open-loop device: its service time and depth, and when it
+ * was overloaded one more: achieved against asked, the backlog at the
+ * end and the share of IOs that started late. Nothing for a closed loop. */
+void cli_open_print(FILE *f, const struct cli_report *r);
+/* d's "open_loop" object (docs/json.md), JSON null for a closed loop. */
+json_t *cli_open_json(const struct cli_dev *d);
+
+#endif
