@@ -149,3 +149,13 @@ double eng_hist_stddev(const struct eng_hist *h)
 	 * below zero by rounding */
 	return var > 0.0 ? sqrt(var) : 0.0;
 }
+
+uint64_t eng_hist_count_from(const struct eng_hist *h, uint64_t ns)
+{
+	unsigned i;
+	uint64_t n = 0;
+
+	for (i = eng_hist_index(ns); i < ENG_HIST_BUCKETS; i++)
+		n += h->b[i];
+	return n;
+}

@@ -33,6 +33,9 @@ void eng_hist_diff(struct eng_hist *d, const struct eng_hist *now,
  * empty. */
 uint64_t eng_hist_percentile(const struct eng_hist *h, double pct);
 double eng_hist_mean(const struct eng_hist *h);
+/* Samples in ns's bucket and above: those above ns, give or take the
+ * bucket's width (under 1% of ns). */
+uint64_t eng_hist_count_from(const struct eng_hist *h, uint64_t ns);
 double eng_hist_stddev(const struct eng_hist *h);
 /* Bucket index of a value and the bounds [lo, hi] of a bucket. */
 unsigned eng_hist_index_slow(uint64_t ns);

@@ -32,6 +32,25 @@ static json_t *lat_cdf(const struct eng_hist *h)
 	return a;
 }
 
+/* [[ns, count], ...]: how many IOs took longer than each of a few
+ * thresholds, from the histogram's buckets (within its 1%), so a tail, a
+ * stall's IOs, can be counted rather than read off a percentile. */
+static json_t *lat_above(const struct eng_hist *h)
+{
+	static const uint64_t ns[] = { 100000, 1000000, 10000000, 100000000, 1000000000 };
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < sizeof(ns) / sizeof(ns[0]); i++) {
+		if (json_array_append_new(a, json_pack("[I, I]", ji(ns[i]),
+						       ji(eng_hist_count_from(h, ns[i]))))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 json_t *cli_json_lat(const struct cli_dev *d)
 {
 	return cli_json_lat_of(&d->lat, d->has_lat, d->hist);
@@ -48,8 +67,10 @@ json_t *cli_json_lat_of(const struct cli_lat *l, bool has, const struct eng_hist
 		      "p50", ji(l->p50), "p90", ji(l->p90), "p99", ji(l->p99),
 		      "p99.9", ji(l->p999), "p99.99", ji(l->p9999),
 		      "max", ji(l->max));
-	if (j && h)
+	if (j && h) {
 		json_object_set_new(j, "cdf", lat_cdf(h));
+		json_object_set_new(j, "above", lat_above(h));
+	}
 	return j;
 }
 

@@ -1,0 +1,131 @@
+# The open loop (--rate): the rate is met, as a ratio of the report's own
+# counts (uniform within 1%, split over workers too; Poisson within its
+# own noise); Little's law holds for the measured depth and the service
+# time; a rate the device cannot keep up with is said in one line and in
+# the JSON, with its backlog, and the run still ends with its report; a
+# stall is counted once per IO scheduled into it (no coordinated
+# omission), where a closed loop counts it once per slot; bad
+# combinations are refused before any IO.
+. "$(dirname "$0")/lib.sh"
+need_iostorm
+need_cmd jq
+
+make_loop dev 64
+make_loop dev2 64
+q=(-q --ramp 200ms --time 2s)
+
+# ---- the rate is met: achieved over asked within 1% (uniform) ----
+# rate_met WHAT TOL ARGS...: every device's achieved IOPS is within TOL
+# (a fraction) of asked, and the total's asked is the devices' sum
+rate_met() {
+	local what=$1 tol=$2
+	shift 2
+	expect_ok "$what" run "${q[@]}" --json - "$@" || return
+	jq -e --argjson tol "$tol" '
+		[.devices[].open_loop | .achieved_iops / .asked_iops - 1 | fabs < $tol] | all' \
+		"$T_OUT" >/dev/null ||
+		check_fail "$what: achieved IOPS not within $tol of asked: $(jq -c '[.devices[].open_loop | {asked_iops, achieved_iops}]' "$T_OUT")"
+	jq -e '[.devices[].open_loop.overloaded] | any | not' "$T_OUT" >/dev/null ||
+		check_fail "$what: called overloaded although it kept up"
+	jq -e '.total.open_loop.asked_iops == ([.devices[].open_loop.asked_iops] | add) and
+		.total.open_loop.backlog == ([.devices[].open_loop.backlog] | add)' "$T_OUT" >/dev/null ||
+		check_fail "$what: the total's open loop is not the devices' sum"
+	grep -q "overloaded" "$T_ERR" && check_fail "$what: an overload line although it kept up"
+}
+rate_met "uniform 2000/s" 0.01 --rate 2000 "$dev"
+rate_met "uniform 20k/s, 2 workers" 0.01 --rate 20k --jobs-per-device 2 "$dev"
+rate_met "uniform 5000/s, 2 devices" 0.01 --rate 5000 "$dev" "$dev2"
+# 40000 Poisson arrivals in 2 s: a standard deviation of 0.5%
+rate_met "poisson 20k/s" 0.03 --rate 20k --arrival poisson "$dev"
+
+# ---- Little's law: mean depth = achieved IOPS x mean service time ----
+for a in uniform poisson; do
+	if expect_ok "little $a" run "${q[@]}" --rate 10k --arrival "$a" --qd 16 --json - "$dev"; then
+		jq -e '.devices[0].open_loop | .mean_inflight > 0 and
+			(.achieved_iops * .service_lat_ns.mean / 1e9 / .mean_inflight - 1 | fabs < 0.05)' \
+			"$T_OUT" >/dev/null ||
+			check_fail "little $a: IOPS x mean service time is not the mean depth: $(jq -c '.devices[0].open_loop | {achieved_iops, svc: .service_lat_ns.mean, mean_inflight}' "$T_OUT")"
+		# from when due is never shorter than from submission
+		jq -e '.devices[0] | .lat_ns.mean >= .open_loop.service_lat_ns.mean' "$T_OUT" >/dev/null ||
+			check_fail "little $a: latency from schedule below the service time"
+		grep -Eq "^$(basename "$dev"): open loop at 10000 IOPS asked; service time" "$T_ERR" ||
+			{ check_fail "little $a: no open-loop line in the table"; show_output; }
+	fi
+done
+
+# ---- overload: far more than a loop device at --qd 2 can do ----
+if expect_ok "overload" run "${q[@]}" --rate 10m --qd 2 --json - "$dev"; then
+	name=$(basename "$dev")
+	grep -Eq "^$name: overloaded: [0-9]+ of 10000000 IOPS asked \([0-9.]+%\), [0-9]+ IOs due and never issued at the end, [0-9.]+% started over 100us late$" "$T_ERR" ||
+		{ check_fail "overload: no overload line"; show_output; }
+	jq -e '.devices[0] | .open_loop.overloaded and .open_loop.late_share > 0.5 and
+		.open_loop.achieved_iops < 0.5 * .open_loop.asked_iops and
+		.elapsed_s > 0 and .ios > 0' "$T_OUT" >/dev/null ||
+		check_fail "overload: JSON does not say so: $(jq -c '.devices[0].open_loop | del(.service_lat_ns)' "$T_OUT")"
+	# the backlog is at least the window's own shortfall, at most all
+	# that was due since the ramp began
+	jq -e '.devices[0] | .open_loop.backlog >= 0.99 * (.open_loop.asked_iops - .iops) * .elapsed_s and
+		.open_loop.backlog <= .open_loop.asked_iops * (.elapsed_s + 0.2) * 1.01' "$T_OUT" >/dev/null ||
+		check_fail "overload: backlog $(jq '.devices[0].open_loop.backlog' "$T_OUT") does not fit the shortfall"
+fi
+
+# ---- refused before any IO, with one line and exit 2 ----
+expect_error "rate 0" 2 "^iostorm run: --rate: " run "${q[@]}" --rate 0 "$dev"
+expect_error "rate junk" 2 "^iostorm run: --rate: " run "${q[@]}" --rate fast "$dev"
+expect_error "arrival junk" 2 "^iostorm run: --arrival: unknown arrival 'bursty' \(uniform or poisson\) " \
+	run "${q[@]}" --rate 100 --arrival bursty "$dev"
+expect_error "libaio" 2 "--engine libaio has no open loop" run "${q[@]}" --rate 100 --engine libaio "$dev"
+expect_error "sqpoll" 2 "--completion sqpoll" run "${q[@]}" --rate 100 --completion sqpoll "$dev"
+expect_error "group on" 2 "--group on" run "${q[@]}" --rate 100 --group on "$dev" "$dev2"
+expect_error "fewer than workers" 2 "--rate 1 is fewer IOs per second than the 2 workers" \
+	run "${q[@]}" --rate 1 --jobs-per-device 2 "$dev"
+expect_error "nop" 2 "rate" nop "${q[@]}" --rate 100
+# ---- coordinated omission: a stall of ~300 ms at 2000/s ----
+# The fault device holds every read from its 600th on (tests/fusefault.c);
+# the test lets them go about 300 ms after it sees one held. The stall's
+# length S is not assumed: it is the longest service time the report
+# measured (the held reads'). An open loop schedules S x 2000 IOs into the
+# stall, and those due more than 100 ms before it ended wait longer than
+# that: about (S - 100 ms) x 2000 of them, counted from the histogram
+# (lat_ns.above). Their service times are short: only the --qd held reads
+# took the stall. A closed loop at the same depth sees the stall in those
+# --qd IOs alone.
+make_fault_loop fdev ctl 64
+# stall_run WHAT ARGS...: the run, stalled once; its report in $T_OUT
+stall_run() {
+	local what=$1 pid i
+	shift
+	echo "ok 600 hang" >"$ctl"
+	"$IOSTORM" run -q --ramp 0 --time 2s --qd 8 --stall-timeout 10s --json - "$@" "$fdev" \
+		>"$T_OUT" 2>"$T_ERR" </dev/null &
+	pid=$!
+	await_fault "$ctl" held 1 "$T_TRIES" || check_fail "$what: no read was ever held"
+	sleep 0.3
+	echo ok >"$ctl"
+	for ((i = 0; i < T_TRIES; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid"
+	T_RC=$?
+	[ "$T_RC" -eq 0 ] || { check_fail "$what: exit $T_RC"; show_output; return 1; }
+}
+above='(.[] | select(.[0] == 100000000) | .[1])'
+if stall_run "open loop stall" --rate 2000; then
+	jq -e --argjson qd 8 "
+		.devices[0] | (.open_loop.service_lat_ns.max / 1e9) as \$s |
+		(.lat_ns.above | $above) as \$n |
+		(.open_loop.service_lat_ns.above | $above) as \$svc |
+		\$s > 0.2 and \$n >= 0.8 * (\$s - 0.1) * 2000 and \$n <= 1.5 * \$s * 2000 + \$qd and
+		\$svc <= \$qd and \$n > 10 * \$qd" "$T_OUT" >/dev/null ||
+		check_fail "open loop stall: IOs over 100 ms from schedule do not match the stall: $(jq -c '.devices[0] | {stall_s: (.open_loop.service_lat_ns.max / 1e9), above: .lat_ns.above, svc_above: .open_loop.service_lat_ns.above}' "$T_OUT")"
+fi
+if stall_run "closed loop stall"; then
+	jq -e "
+		.devices[0] | (.lat_ns.max / 1e9) as \$s | (.lat_ns.above | $above) as \$n |
+		\$s > 0.2 and \$n <= 8" "$T_OUT" >/dev/null ||
+		check_fail "closed loop stall: more IOs over 100 ms than slots: $(jq -c '.devices[0] | {max: .lat_ns.max, above: .lat_ns.above}' "$T_OUT")"
+fi
+
+t_done
