@@ -31,10 +31,15 @@ rate_met() {
 		.total.open_loop.backlog == ([.devices[].open_loop.backlog] | add)' "$T_OUT" >/dev/null ||
 		check_fail "$what: the total's open loop is not the devices' sum"
 	grep -q "overloaded" "$T_ERR" && check_fail "$what: an overload line although it kept up"
+	jq -e '[.devices[].open_loop | .achieved_iops * .service_lat_ns.mean / 1e9 / .mean_inflight - 1
+		| fabs < 0.05] | all' "$T_OUT" >/dev/null ||
+		check_fail "$what: IOPS x mean service time is not the mean depth: $(jq -c '[.devices[].open_loop | {achieved_iops, svc: .service_lat_ns.mean, mean_inflight}]' "$T_OUT")"
 }
 rate_met "uniform 2000/s" 0.01 --rate 2000 "$dev"
 rate_met "uniform 20k/s, 2 workers" 0.01 --rate 20k --jobs-per-device 2 "$dev"
 rate_met "uniform 5000/s, 2 devices" 0.01 --rate 5000 "$dev" "$dev2"
+# repeats merged: IOs and windows summed, so the rate and the law still hold
+rate_met "uniform 3000/s, 2 repeats" 0.01 --rate 3000 --repeat 2 "$dev"
 # 40000 Poisson arrivals in 2 s: a standard deviation of 0.5%
 rate_met "poisson 20k/s" 0.03 --rate 20k --arrival poisson "$dev"
 

@@ -35,6 +35,20 @@ void cli_open_add(struct cli_dev *d, const struct eng_result *res)
 		eng_hist_merge(op->svc_hist, res->svc_hist);
 }
 
+void cli_open_merge(struct cli_dev *acc, struct cli_dev *one)
+{
+	struct cli_open *a = &acc->open, *o = &one->open;
+
+	if (!a->on || !o->on)
+		return;
+	a->late += o->late;
+	a->backlog += o->backlog;
+	a->inflight_ns += o->inflight_ns;
+	if (a->svc_hist && o->svc_hist)
+		eng_hist_merge(a->svc_hist, o->svc_hist);
+	cli_open_finish(acc);
+}
+
 void cli_open_finish(struct cli_dev *d)
 {
 	d->open.has_svc = d->open.on && cli_lat_fill(&d->open.svc, d->open.svc_hist);

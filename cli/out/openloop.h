@@ -18,6 +18,9 @@ int cli_open_init(struct cli_dev *d, double asked, bool latency);
 /* One worker's open-loop figures added to d's (a stalled worker has no
  * histogram). */
 void cli_open_add(struct cli_dev *d, const struct eng_result *res);
+/* --repeat: one repeat's open loop added to acc's (the backlogs, each
+ * left at its repeat's end, summed), its figures recomputed. */
+void cli_open_merge(struct cli_dev *acc, struct cli_dev *one);
 /* d's service-time figures from its merged histogram. */
 void cli_open_finish(struct cli_dev *d);
 /* The devices' sums into r->total.open. 0 or -ENOMEM. */

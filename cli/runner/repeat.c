@@ -1,5 +1,6 @@
 /* Several measurements of one spec merged into one report (repeat.h). */
 #include "cli/runner/repeat.h"
+#include "cli/out/openloop.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -82,6 +83,7 @@ static int merge_dev(struct cli_dev *acc, struct cli_dev *one)
 		eng_hist_merge(acc->hist, one->hist);
 	}
 	cli_lat_from_hist(acc, acc->hist);
+	cli_open_merge(acc, one);
 	cli_dev_rates(acc);
 	return tl_append(&acc->tl, &one->tl, shift);
 }
