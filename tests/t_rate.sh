@@ -74,6 +74,21 @@ if expect_ok "overload" run "${q[@]}" --rate 10m --qd 2 --json - "$dev"; then
 		check_fail "overload: backlog $(jq '.devices[0].open_loop.backlog' "$T_OUT") does not fit the shortfall"
 fi
 
+# ---- saturate: every step at the rate, its overloads named, no ceiling
+# modelled from rate-held IOPS ----
+if expect_ok "saturate" saturate -q --ramp 100ms --time 1s --rate 10m --qd 2 --json - "$dev"; then
+	name=$(basename "$dev")
+	for step in "QD1 alone" "QD2 alone"; do
+		grep -Eq "^$name: $step: overloaded: [0-9]+ of 10000000 IOPS asked, [0-9]+ IOs due and never issued at the end$" "$T_ERR" ||
+			{ check_fail "saturate: no overload line for $step"; show_output; }
+	done
+	grep -q "^ceiling: not modelled (--rate held every step to the rate asked" "$T_ERR" ||
+		check_fail "saturate: a ceiling modelled from rate-held IOPS"
+	jq -e '.devices[0] | [.qd1.solo, .qdn.solo] | map(.open_loop.asked_iops == 10000000 and
+		.open_loop.overloaded and .open_loop.service_lat_ns.mean > 0) | all' "$T_OUT" >/dev/null ||
+		check_fail "saturate: steps' open_loop: $(jq -c '.devices[0].qd1.solo.open_loop | del(.service_lat_ns)' "$T_OUT")"
+fi
+
 # ---- refused before any IO, with one line and exit 2 ----
 expect_error "rate 0" 2 "^iostorm run: --rate: " run "${q[@]}" --rate 0 "$dev"
 expect_error "rate junk" 2 "^iostorm run: --rate: " run "${q[@]}" --rate fast "$dev"

@@ -132,6 +132,11 @@ int cli_sat_ceiling(struct sat *s)
 		snprintf(s->ceil.why_not, sizeof(s->ceil.why_not), "no topology");
 		return 0;
 	}
+	if (s->o->rate) {
+		snprintf(s->ceil.why_not, sizeof(s->ceil.why_not),
+			 "--rate held every step to the rate asked: none measured a drive's capacity");
+		return 0;
+	}
 	if (!model_gap_known(s->gap.sys.qdn_all)) {
 		snprintf(s->ceil.why_not, sizeof(s->ceil.why_not),
 			 "the all-at-once QDn step was not measured");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/out/json.h"
+#include "cli/out/openloop.h"
 #include "cli/out/setup_json.h"
 #include "cli/out/spread.h"
 
@@ -40,6 +41,8 @@ static json_t *fig_json(const struct satdev *sd, enum sat_fig f, bool lat)
 		json_object_set_new(j, "timeline", cli_json_timeline(&d->tl));
 	if (j)
 		json_object_set_new(j, "repeats", cli_json_repeats(d));
+	if (j)
+		json_object_set_new(j, "open_loop", cli_open_json(d));
 	return j;
 }
 

@@ -2,6 +2,7 @@
  * rows with the gap, the placement comparison, then the gap attributed and
  * the verdict. */
 #include "cli/saturate/sat_int.h"
+#include "cli/out/openloop.h"
 
 #include <string.h>
 
@@ -217,6 +218,30 @@ static void print_spread(const struct sat *s, int namew)
 		}
 }
 
+/* --rate: a line per step in which a device could not keep up. */
+static void print_overloads(const struct sat *s)
+{
+	static const char *const step[SAT_NFIG] = {
+		[SAT_QD1_SOLO] = "alone", [SAT_QDN_SOLO] = "alone",
+		[SAT_QD1_ALL] = "all at once", [SAT_QDN_ALL] = "all at once",
+		[SAT_QDN_REMOTE] = "remote",
+	};
+	unsigned i, f;
+
+	for (i = 0; s->o->rate && i < s->n; i++) {
+		for (f = 0; f < SAT_NFIG; f++) {
+			const struct cli_dev *d = &s->dev[i].fig[f];
+
+			if (!s->dev[i].done[f] || !cli_open_overloaded(d))
+				continue;
+			fprintf(s->out, "%s: QD%u %s: overloaded: %.0f of %.0f IOPS asked, %llu IOs due and never issued at the end\n",
+				s->dev[i].t->name, f == SAT_QD1_SOLO || f == SAT_QD1_ALL ? 1u : s->o->qd,
+				step[f], d->iops, d->open.asked,
+				(unsigned long long)d->open.backlog);
+		}
+	}
+}
+
 void cli_sat_print_report(const struct sat *s)
 {
 	FILE *f = s->out;
@@ -232,6 +257,9 @@ void cli_sat_print_report(const struct sat *s)
 		s->engine ? s->engine : "?", eng_mode_name(s->mode), s->o->bs, s->o->qd,
 		cli_secs(s->o->ramp_ns), cli_secs(s->o->time_ns),
 		s->interrupted ? ", INTERRUPTED" : "");
+	if (s->o->rate)
+		fprintf(f, "open loop: %llu IOs per second asked of each device in every step (%s); latency from when each IO was due\n",
+			(unsigned long long)s->o->rate, cli_arrival_name(s->o->arrival));
 	k = namew + 6;
 	fprintf(f, "%*s %-*s %-*s %-*s\n", k, "",
 		IW + 3 * (LW + 1), "|-------- QD1 alone, us ---------",
@@ -247,6 +275,7 @@ void cli_sat_print_report(const struct sat *s)
 	for (i = 0; any_bridge(s) && i < s->gap.nbridges; i++)
 		print_bridge(s, &s->gap.bridges[i], namew);
 	print_system(s);
+	print_overloads(s);
 	print_remote(s);
 	print_smt(s);
 	print_spread(s, namew);

@@ -87,8 +87,10 @@ static void keep(struct satdev *sd, enum sat_fig f, struct cli_dev *d)
 	free(sd->fig[f].cpus);
 	free(sd->fig[f].tl.s);
 	free(sd->fig[f].reps);
+	free(sd->fig[f].open.svc_hist);
 	sd->fig[f] = *d;
 	sd->fig[f].hist = NULL;
+	d->open.svc_hist = NULL;	/* moved, with the timeline */
 	sd->fig[f].cpus = cpus;
 	sd->fig[f].nworkers = cpus ? d->nworkers : 0;
 	memset(&d->tl, 0, sizeof(d->tl));
@@ -271,6 +273,7 @@ void cli_sat_close(struct sat *s)
 			free(s->dev[i].fig[f].cpus);
 			free(s->dev[i].fig[f].tl.s);
 			free(s->dev[i].fig[f].reps);
+			free(s->dev[i].fig[f].open.svc_hist);
 		}
 	cli_sat_ceiling_free(s);
 	cli_check_free(&s->check);
