@@ -108,6 +108,9 @@ static int measure(const struct cli_opts *o, const struct eng_target *t,
 		t->path, o->bs, cli_secs(o->time_ns), cli_secs(o->ramp_ns));
 	if (o->repeat > 1)
 		fprintf(c.f, ", %u times", o->repeat);
+	if (o->rate)
+		fprintf(c.f, ", open loop at %llu/s (%s): latency from when each IO was due",
+			(unsigned long long)o->rate, cli_arrival_name(o->arrival));
 	fputc('\n', c.f);
 	run_opts.quiet = true;		/* one line a second already */
 	rc = cli_runner_repeat(&run_opts, &spec, &rep, each_repeat, &c);

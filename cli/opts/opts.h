@@ -80,6 +80,8 @@ struct cli_opts {
 	unsigned rounds;		/* check --rounds: A/B rounds */
 	uint64_t demo_size;		/* saturate */
 	const char *qd_list;		/* sweep's --qd LIST, checked; NULL: default */
+	const char *rate_list;		/* sweep's --rate LIST, checked; NULL: a
+					 * sweep of depths */
 	const char *topology;		/* topo's and plan's --topology FILE.xml */
 	uint64_t drive_iops;		/* plan: every drive's IOPS; 0: not given */
 	uint64_t memory_bw;		/* plan: bytes/s per node; 0: unknown */

@@ -175,7 +175,8 @@ static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
 	j->seed = eng_rng_seed(o->seed, i);
 	j->ios = c->spec->targets ? ios_share(o->ios, c->per, w) : o->ios;
 	/* a device's rate split evenly: its workers' schedules add up to it */
-	j->rate = c->spec->targets ? (double)o->rate / c->per : 0;
+	j->rate = !c->spec->targets ? 0 :
+		  c->spec->rates ? c->spec->rates[d] / c->per : (double)o->rate / c->per;
 	j->arrival = o->arrival;
 }
 
@@ -590,7 +591,8 @@ static int alloc_devs(const struct runctx *c, struct cli_report *out)
 		if (d->hist)
 			eng_hist_reset(d->hist);
 		if (c->o->rate && c->spec->targets &&
-		    cli_open_init(d, (double)c->o->rate, c->o->latency))
+		    cli_open_init(d, c->spec->rates ? c->spec->rates[i] : (double)c->o->rate,
+				  c->o->latency))
 			return -ENOMEM;
 	}
 	return 0;

@@ -22,6 +22,10 @@ struct cli_run_spec {
 	const struct eng_target *const *targets;
 	unsigned ntargets;
 	const char *label;	/* phase on the live line, NULL: "run" */
+	/* an open loop's IOs per second, one per target (sweep --rate: each
+	 * at a load of its own maximum); NULL: o->rate for every target.
+	 * With it, o->rate must be nonzero too (the checks of an open loop) */
+	const double *rates;
 	/* Called after each full second of the measured window, once the
 	 * timeline has that second's samples; not at the end
 	 * of the window, whose last samples the report's devices hold. NULL:
