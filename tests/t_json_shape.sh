@@ -128,6 +128,7 @@ report "run, repeated, two targets" 0 run "${q[@]}" --repeat 2 --batch 4 "$file"
 rep2=$reports/$n.json
 report "compare" 0 compare "$rep1" "$rep2"
 report "run, open loop" 0 run "${q[@]}" --rate 200 --arrival poisson "$file" "$file2"
+report "sweep, by load" 0 sweep "${q[@]}" --rate 20%,40% --qd 2 "$file"
 report "saturate, open loop" 0 saturate "${q[@]}" --rate 200 --qd 2 --compare-placement "$file"
 # the gate may or may not be met by noise: 0 or 4, never anything else
 run_iostorm compare --fail-worse 50 "$rep2" "$rep1" "$reports/1.json"

@@ -51,11 +51,14 @@ check_png() {
 check_svg $fx/report-run.json 4
 check_svg $fx/report-latency.json 3
 check_svg $fx/report-sweep.json 6
+# sweep by load: p50, p99, p99.9 and the service p99; achieved and asked
+check_svg $fx/report-sweep-rate.json 6
 check_svg $fx/report-saturate.json 2
 check_svg $fx/report-saturate-ceiling.json 3
 check_png $fx/report-run.json 2
 check_png $fx/report-latency.json 1
 check_png $fx/report-sweep.json 2
+check_png $fx/report-sweep-rate.json 2
 check_png $fx/report-saturate.json 1
 check_png $fx/report-saturate-ceiling.json 2
 
@@ -63,6 +66,10 @@ check_png $fx/report-saturate-ceiling.json 2
 svg=$T_DIR/report-sweep.svg
 grep -q 'knee QD4' "$svg" || check_fail "sweep: the knee (QD4) is not marked"
 grep -q 'p99 doubled at QD2' "$svg" || check_fail "sweep: the p99 doubling (QD2) is not marked"
+# the load where p99 doubled, as the report says it
+svg=$T_DIR/report-sweep-rate.svg
+pct=$(jq -r .p99_double_load_pct $fx/report-sweep-rate.json)
+grep -q "p99 doubled at $pct%" "$svg" || check_fail "sweep by load: the p99 doubling ($pct%) is not marked"
 grep -q 'loss [0-9.]*%' "$T_DIR/report-saturate.svg" || check_fail "saturate: no loss above the bars"
 
 # default name: the report's with .svg, beside it

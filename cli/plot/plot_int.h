@@ -27,6 +27,8 @@ typedef int (*plot_kind_fn)(FILE *gp, const json_t *r, char *err, size_t errlen)
 int cli_plot_run(FILE *gp, const json_t *r, char *err, size_t errlen);
 int cli_plot_latency(FILE *gp, const json_t *r, char *err, size_t errlen);
 int cli_plot_sweep(FILE *gp, const json_t *r, char *err, size_t errlen);
+/* A sweep by load ("by": "rate"), which cli_plot_sweep hands on. */
+int cli_plot_sweep_rate(FILE *gp, const json_t *r, char *err, size_t errlen);
 int cli_plot_saturate(FILE *gp, const json_t *r, char *err, size_t errlen);
 int cli_plot_compare(FILE *gp, const json_t *r, char *err, size_t errlen);
 

@@ -132,6 +132,10 @@ int cli_plot_sweep(FILE *gp, const json_t *r, char *err, size_t errlen)
 
 	if (!nm)
 		return -ENOMEM;
+	if (cli_gp_name(r, "by") && !strcmp(cli_gp_name(r, "by"), "rate")) {
+		free(nm);
+		return cli_plot_sweep_rate(gp, r, err, errlen);
+	}
 	collect(pts, nm);
 	per_dev = nm->count > 1;
 	if (!all_block(gp, pts, &p99, &deepest)) {

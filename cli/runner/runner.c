@@ -80,8 +80,7 @@ static enum eng_mode runner_mode(const struct cli_opts *o,
 
 /* ---- jobs ---- */
 
-/* --rate: an open loop runs on io_uring, one ring per worker. */
-static int check_rate(const struct cli_opts *o)
+int cli_runner_rate_check(const struct cli_opts *o)
 {
 	if (!o->rate)
 		return 0;
@@ -117,7 +116,7 @@ static int check_combination(const struct cli_opts *o, enum eng_op op)
 		    eng_mode_name(o->mode));
 		return -EINVAL;
 	}
-	if (cli_group_check(o) || check_rate(o))
+	if (cli_group_check(o) || cli_runner_rate_check(o))
 		return -EINVAL;
 	if (o->buffered && o->backend == ENG_BACKEND_URING_CMD) {
 		cli_say("--buffered reads through the page cache: --engine io_uring_cmd sends NVMe commands to the drive");

@@ -41,5 +41,9 @@ struct cli_run_spec {
  * completed with an error are in out, not in the return value. */
 int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 		   struct cli_report *out);
+/* --rate: an open loop runs on io_uring, one ring per worker, at least
+ * one IO per second per worker. 0, or -EINVAL said (a usage error);
+ * cli_runner_run checks it too. */
+int cli_runner_rate_check(const struct cli_opts *o);
 
 #endif

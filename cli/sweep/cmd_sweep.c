@@ -671,6 +671,16 @@ static int rate_points(struct cli_opts *o, struct point *pt, uint32_t *qds, bool
 	return (int)l.n;
 }
 
+/* The open loop's refusals, before the maximum or any point runs. */
+static int rate_check(const struct cli_opts *o)
+{
+	struct cli_opts r = *o;
+
+	r.rate = 1;
+	r.rate = r.rate < r.jobs_per_device ? r.jobs_per_device : r.rate;
+	return cli_runner_rate_check(&r);
+}
+
 /* The closed-loop maximum a sweep by load is a share of: every target at
  * once at --qd, as at a depth sweep's point; a target that fails there is
  * left out of the sweep. 0 or -errno (said). */
@@ -743,6 +753,8 @@ static int cmd_sweep(int argc, char **argv)
 				      sizeof(err));
 	if (n < 0)
 		cli_say("%s", err);
+	else if (o.rate_list && (rc = rate_check(&o)))
+		;	/* said */
 	else if (!(rc = check_deepest(&o, qds, n)))
 		rc = cli_targets_open(&ts, &o);
 	if (!rc && !(fl = calloc(1, sizeof(*fl)))) {
