@@ -47,7 +47,7 @@ compare() {
 			fi ;;
 		batch | reap | jobs | repeat) want=$val got=$(jq ".config.$name" "$json") ;;
 		jobs-per-device) want=$val got=$(jq .config.jobs_per_device "$json") ;;
-		engine | completion | placement | group) want=$val got=$(jq -r ".config.$name" "$json") ;;
+		engine | completion | placement | group | arrival) want=$val got=$(jq -r ".config.$name" "$json") ;;
 		alpha) want=$val got=$(jq .alpha "$json") ;;
 		time | ramp) continue ;;	# set here to stay short: test_verbs
 		stall-timeout | demo-size) continue ;;	# not in the JSON: test_verbs
