@@ -203,6 +203,15 @@ int main(void)
 		snprintf(what, sizeof(what), "%s, two workers", eng_backend_name(backends[b]));
 		window(what, j, 2);
 	}
+	/* the open loop (--rate): its own loop, both waits (a timed sleep at
+	 * 2000/s, spinning at 200k/s), Poisson gaps */
+	for (lat = 0; lat < 2; lat++) {
+		j[0] = tu_job(&t, ENG_BACKEND_IO_URING, ENG_MODE_IRQ);
+		j[0].rate = lat ? 200000 : 2000;
+		j[0].arrival = lat ? ENG_ARRIVAL_POISSON : ENG_ARRIVAL_UNIFORM;
+		snprintf(what, sizeof(what), "io_uring open loop at %.0f/s", j[0].rate);
+		window(what, j, 1);
+	}
 	j[0] = tu_job(NULL, ENG_BACKEND_IO_URING, ENG_MODE_IRQ);
 	window("io_uring nop", j, 1);
 	eng_target_close(&t);
