@@ -26,6 +26,11 @@ step auto_poll iostorm run $q --completion auto $(dev nva) $(dev nvb)
 step auto_irq iostorm run $q --completion auto $(dev nvd)
 step auto_mixed iostorm run $q --completion auto $(dev nva) $(dev nvd)
 step nopq_poll iostorm run $q --completion poll $(dev nvd)
+# the open loop polled (it spins: a polled wait ignores timeouts) on node
+# 0's two drives, which --group auto would put in one ring, and by
+# interrupt with Poisson arrivals
+step rate_poll iostorm run $q --completion poll --rate 500 $(dev nva) $(dev nvb)
+step rate_irq iostorm run $q --rate 500 --arrival poisson $(dev nvd)
 step nopq_hybrid iostorm run $q --completion hybrid $(dev nvd)
 keep ndrives vm_ndrives
 keep nvd basename $(dev nvd)
@@ -67,6 +72,15 @@ grep -Eq 'completion auto: irq \(nvme[0-9]+n1 has no poll queues\)' "$VM_OUT/aut
 	{ check_fail "auto without poll queues does not say why it chose irq"; vm_show auto_irq; }
 vm_expect_ok auto_mixed "auto, one drive without poll queue" &&
 	vm_jq auto_mixed "auto, one drive without poll queue" "$ok_run" --arg m irq --argjson n 2
+# the open loop: the rate met (uniform within 2%, Poisson's 1000 arrivals
+# within 15%), Little's law on the measured depth, a worker per drive
+open_ok='all(.devices[]; .open_loop.asked_iops == 500 and (.iops / 500 - 1 | fabs) < $tol
+	and .devices_per_worker == 1 and .open_loop.service_lat_ns.mean > 0
+	and (.open_loop.achieved_iops * .open_loop.service_lat_ns.mean / 1e9 / .open_loop.mean_inflight - 1 | fabs) < 0.1)'
+vm_expect_ok rate_poll "--rate, polled" &&
+	vm_jq rate_poll "--rate, polled" "$ok_run and $open_ok" --arg m poll --argjson n 2 --argjson tol 0.02
+vm_expect_ok rate_irq "--rate, poisson, irq" &&
+	vm_jq rate_irq "--rate, poisson, irq" "$ok_run and $open_ok" --arg m irq --argjson n 1 --argjson tol 0.15
 vm_expect_error nopq_poll "poll without poll queues" 1 'has no poll queues: load the nvme driver with poll_queues=N'
 vm_expect_error nopq_hybrid "hybrid without poll queues" 1 'has no poll queues: load the nvme driver with poll_queues=N'
 

@@ -42,6 +42,8 @@ step irq iostorm run \$q --engine io_uring_cmd --completion irq \$(dev nva) \$(n
 step poll iostorm run \$q --engine io_uring_cmd --completion poll \$(ng nva) \$(dev nvb) \$(ng nvm)
 # one CPU for all three: --group auto puts the polled drives in one ring
 step group taskset -c 0 iostorm run \$q --engine io_uring_cmd --completion poll \$(dev nva) \$(ng nvb) \$(dev nvm)
+# the open loop through passthrough, polled
+step rate iostorm run \$q --engine io_uring_cmd --completion poll --rate 500 \$(ng nva)
 GUEST
 	if [ "$1" = 6.12 ]; then
 		echo 'step sweep iostorm sweep -q --time 0.5 --ramp 0.2 --qd 1,4 --engine io_uring_cmd --json - $(dev nva)'
@@ -120,6 +122,11 @@ for k in 7.2 6.12; do
 			--arg m poll --argjson n 3 --arg a "$1" --arg b "$2" --arg h "$4"
 	grep -q "^iostorm run: $1, $2, $4 share one worker and ring on CPU 0 (--group auto: polled)$" "$VM_OUT/group.err" ||
 		{ check_fail "$k: the grouped run does not say its drives share a worker"; vm_show group; }
+	vm_expect_ok rate "$k: passthrough, polled, open loop" &&
+		vm_jq rate "$k: passthrough, polled, open loop" \
+			"$ok_run and (.devices[0] | .open_loop.asked_iops == 500 and (.iops / 500 - 1 | fabs) < 0.02
+			and .open_loop.service_lat_ns.mean > 0 and .lat_ns.mean >= .open_loop.service_lat_ns.mean)" \
+			--arg m poll --argjson n 1
 	rc=$(vm_rc err)
 	[ "$rc" = 1 ] || { check_fail "$k: the failing drive through passthrough: exit $rc, want 1"; vm_show err; }
 	vm_jq err "$k: the failing drive named by its NVMe status" '
