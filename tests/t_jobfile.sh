@@ -19,6 +19,12 @@ if expect_ok "qd1-latency.ini" -c "$src/configs/qd1-latency.ini" "${q[@]}" --tim
 	jq -e '.command == "latency" and .config.time_s == 1' "$T_OUT" >/dev/null ||
 		check_fail "qd1-latency.ini: not a 1s latency run"
 fi
+# the sweep by load, its loads from the file, shorter and shallower here
+if expect_ok "load-sweep.ini" -c "$src/configs/load-sweep.ini" "${q[@]}" --qd 4 --json - "$dev"; then
+	jq -e '.command == "sweep" and .by == "rate" and .max.qd == 4 and
+		([.points[].load_pct] == [10, 20, 30, 40, 50, 60, 70, 80, 90, 100])' "$T_OUT" >/dev/null ||
+		{ check_fail "load-sweep.ini: not a sweep by load at QD4"; show_output; }
+fi
 # a verb on the command line wins over the file's command
 if expect_ok "verb override" -c "$src/configs/qd1-latency.ini" run "${q[@]}" --json - "$dev"; then
 	jq -e '.command == "run"' "$T_OUT" >/dev/null || check_fail "verb override: not run"
