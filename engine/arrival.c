@@ -6,18 +6,19 @@
 #include <string.h>
 
 int eng_arrival_init(struct eng_arrival *a, double rate, enum eng_arrival_kind kind,
-		     uint64_t seed, uint64_t start_ns)
+		     uint64_t seed, uint64_t start_ns, double phase)
 {
 	struct eng_arrival n;
 
-	if (!(rate > 0) || !isfinite(rate) ||
+	if (!(rate > 0) || !isfinite(rate) || !(phase >= 0 && phase < 1) ||
 	    (kind != ENG_ARRIVAL_UNIFORM && kind != ENG_ARRIVAL_POISSON))
 		return -EINVAL;
 	memset(&n, 0, sizeof(n));
 	n.gap_ns = 1e9 / rate;
 	n.poisson = kind == ENG_ARRIVAL_POISSON;
 	n.start_ns = start_ns;
-	n.next_ns = start_ns;
+	n.t_ns = phase * n.gap_ns;
+	n.next_ns = start_ns + (uint64_t)n.t_ns;
 	/* a range of one block of one byte: only its raw draws are used */
 	if (eng_rng_init(&n.rng, seed, 0, 1, 1))
 		return -EINVAL;

@@ -32,9 +32,10 @@ enum eng_arrival_kind {
 /* An IO submitted more than this after it was due started late: the
  * device (a full depth) or the machine (a descheduled worker) held it. */
 #define ENG_RATE_LATE_NS 100000ull
-/* The most due IOs eng_arrival_due walks one by one; past it the rest of
- * a Poisson backlog is counted at the mean rate. */
-#define ENG_ARRIVAL_WALK_MAX (1ull << 26)
+/* The most due IOs eng_arrival_due walks one by one (about a millisecond
+ * of log()s, at the window's end: within the drain's grace); past it the
+ * rest of a Poisson backlog is counted at the mean rate. */
+#define ENG_ARRIVAL_WALK_MAX (1ull << 16)
 
 struct eng_arrival {
 	uint64_t next_ns;	/* when the next IO is due, the worker's clock */
@@ -46,9 +47,9 @@ struct eng_arrival {
 };
 
 /* A schedule of rate IOs per second (> 0) from start_ns, its first IO due
- * then. 0 or -EINVAL. */
+ * phase (in [0, 1)) of a mean gap after it. 0 or -EINVAL. */
 int eng_arrival_init(struct eng_arrival *a, double rate, enum eng_arrival_kind kind,
-		     uint64_t seed, uint64_t start_ns);
+		     uint64_t seed, uint64_t start_ns, double phase);
 
 /* The next gap: the mean, or an exponential draw of it by inverse
  * transform from a uniform in (0, 1] (53 bits, never 0: no log(0)). */

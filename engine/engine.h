@@ -100,6 +100,10 @@ struct eng_job {
 	 * group), read only; else eng_run_create returns -EINVAL. */
 	double rate;
 	enum eng_arrival_kind arrival;
+	/* its first IO due this fraction (0..1) of its mean gap after the
+	 * start: a device's workers offset so that their even schedules
+	 * interleave instead of issuing together */
+	double rate_phase;
 };
 
 #define ENG_GROUP_MAX 64	/* jobs one thread may drive (eng_job.group) */

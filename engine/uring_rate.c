@@ -133,7 +133,8 @@ static uint32_t rate_reap(struct eng_worker *w, uint64_t now)
 }
 
 /* The loop's one system call: submit what was queued, and wait for a free
- * slot (the depth is full, or the run is draining), for the next due IO
+ * slot (the depth is full, the run is draining or has all the IOs --ios
+ * allows in flight), for the next due IO
  * (arrival.h: sleeping in the ring's wait or spinning on it), or not at
  * all when IOs are due that did not fit in this loop's batches. */
 static int rate_enter(struct eng_worker *w, uint64_t now)
@@ -146,7 +147,8 @@ static int rate_enter(struct eng_worker *w, uint64_t now)
 
 	eng_worker_publish_inflight(w);
 	w->calls++;
-	if (w->stopping || !w->nfree)
+	/* a full depth, a drain, or the --ios limit's last IOs in flight */
+	if (w->stopping || !w->nfree || !eng_worker_budget(w))
 		return io_uring_submit_and_wait(ring, 1);
 	gap = w->arr.next_ns > now ? w->arr.next_ns - now : 0;
 	if (polled || gap <= 2 * ENG_RATE_SPIN_NS)
@@ -162,7 +164,7 @@ int eng_uring_rate_loop(struct eng_worker *w)
 {
 	uint64_t now = eng_ticks_to_ns(eng_ticks());
 	int ret = eng_arrival_init(&w->arr, w->job->rate, w->job->arrival,
-				   w->job->seed ^ 0x6a09e667f3bcc908ull, now);
+				   w->job->seed ^ 0x6a09e667f3bcc908ull, now, w->job->rate_phase);
 
 	if (ret) {
 		w->fatal = ret;

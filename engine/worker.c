@@ -191,11 +191,19 @@ static uint64_t worker_window_end(const struct eng_worker *w)
 static void worker_rate_end(struct eng_worker *w, uint64_t end_mono)
 {
 	uint64_t now = eng_ticks_to_ns(eng_ticks()), ago = eng_mono_ns() - end_mono;
+	uint64_t end = now > ago ? now - ago : 0;
 	struct eng_result *r = w->res;
+	double past = 0;
 
 	r->late = w->late;
-	r->inflight_ns = w->inflight_ns;
-	r->backlog = eng_arrival_due(&w->arr, now > ago ? now - ago : 0);
+	/* the depth is integrated up to the loop's last clock read, which a
+	 * worker waiting on a slow IO takes after the window ended */
+	if (w->last_ns > end)
+		past = (double)w->inflight * (double)(w->last_ns - end);
+	r->inflight_ns = w->inflight_ns > past ? w->inflight_ns - past : 0;
+	/* --ios ended it: nothing was due that the run meant to issue */
+	r->backlog = w->limit && w->ios + w->errors >= w->limit ? 0 :
+		     eng_arrival_due(&w->arr, end);
 }
 
 void eng_worker_end(struct eng_worker *w)

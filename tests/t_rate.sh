@@ -58,6 +58,13 @@ for a in uniform poisson; do
 	fi
 done
 
+# ---- --ios ends an open loop: exactly that many, nothing left behind ----
+if expect_ok "ios" run -q --ramp 0 --rate 5000 --ios 3000 --json - "$dev"; then
+	jq -e '.devices[0] | .ios == 3000 and .open_loop.backlog == 0 and
+		(.open_loop.overloaded | not) and .elapsed_s > 0' "$T_OUT" >/dev/null ||
+		check_fail "ios: $(jq -c '.devices[0] | {ios, elapsed_s, backlog: .open_loop.backlog}' "$T_OUT")"
+fi
+
 # ---- overload: far more than a loop device at --qd 2 can do ----
 if expect_ok "overload" run "${q[@]}" --rate 10m --qd 2 --json - "$dev"; then
 	name=$(basename "$dev")

@@ -55,7 +55,7 @@ static void test_poisson_fit(uint64_t seed, double rate)
 	CHECK(g != NULL);
 	if (!g)
 		return;
-	CHECK(eng_arrival_init(&a, rate, ENG_ARRIVAL_POISSON, seed, 1000) == 0);
+	CHECK(eng_arrival_init(&a, rate, ENG_ARRIVAL_POISSON, seed, 1000, 0) == 0);
 	CHECK(a.next_ns == 1000);	/* the first IO is due at the start */
 	gaps_of(&a, g, N_GAPS);
 	gap = 1e9 / rate;
@@ -92,7 +92,7 @@ static void test_fit_rejects_uniform(void)
 	CHECK(g != NULL);
 	if (!g)
 		return;
-	CHECK(eng_arrival_init(&a, 2000, ENG_ARRIVAL_UNIFORM, 1, 0) == 0);
+	CHECK(eng_arrival_init(&a, 2000, ENG_ARRIVAL_UNIFORM, 1, 0, 0) == 0);
 	gaps_of(&a, g, N_GAPS);
 	CHECK(chi_square(g, N_GAPS, 1e9 / 2000) > 1000 * CHI2_CRIT_49_P001);
 	free(g);
@@ -104,7 +104,7 @@ static void test_uniform(void)
 	uint64_t start = 5000000000ull, prev;
 	unsigned i, bad = 0;
 
-	CHECK(eng_arrival_init(&a, 2000, ENG_ARRIVAL_UNIFORM, 9, start) == 0);
+	CHECK(eng_arrival_init(&a, 2000, ENG_ARRIVAL_UNIFORM, 9, start, 0) == 0);
 	for (i = 0; i < 100000; i++) {
 		prev = a.next_ns;
 		eng_arrival_advance(&a);
@@ -113,17 +113,29 @@ static void test_uniform(void)
 	CHECKF(!bad, "%u of 100000 gaps not exactly 500 us", bad);
 	/* a gap that is not a whole number of ns: rounded per IO, never
 	 * accumulated, so 3 IOs per second stay 3 per second for an hour */
-	CHECK(eng_arrival_init(&a, 3, ENG_ARRIVAL_UNIFORM, 9, start) == 0);
+	CHECK(eng_arrival_init(&a, 3, ENG_ARRIVAL_UNIFORM, 9, start, 0) == 0);
 	for (i = 0; i < 3 * 3600; i++)
 		eng_arrival_advance(&a);
 	CHECKF(a.next_ns >= start + 3600000000000ull - 1 && a.next_ns <= start + 3600000000000ull,
 	       "after an hour at 3/s the next IO is due %lld ns off",
 	       (long long)(a.next_ns - (start + 3600000000000ull)));
 	/* the highest rate the CLI takes: a gap of 1 ns */
-	CHECK(eng_arrival_init(&a, 1e9, ENG_ARRIVAL_UNIFORM, 9, start) == 0);
+	CHECK(eng_arrival_init(&a, 1e9, ENG_ARRIVAL_UNIFORM, 9, start, 0) == 0);
 	for (i = 0; i < 1000; i++)
 		eng_arrival_advance(&a);
 	CHECK(a.next_ns == start + 1000);
+}
+
+/* Workers of one device: phases k/n interleave their even schedules */
+static void test_phase(void)
+{
+	struct eng_arrival a, b;
+
+	CHECK(eng_arrival_init(&a, 1000, ENG_ARRIVAL_UNIFORM, 1, 100, 0) == 0);
+	CHECK(eng_arrival_init(&b, 1000, ENG_ARRIVAL_UNIFORM, 1, 100, 0.5) == 0);
+	CHECK(a.next_ns == 100 && b.next_ns == 100 + 500000);
+	eng_arrival_advance(&b);
+	CHECK(b.next_ns == 100 + 1500000);
 }
 
 static void test_due(void)
@@ -132,14 +144,14 @@ static void test_due(void)
 	uint64_t n = 0, end;
 
 	/* due at 0, 0.5 ms, ..., 1 s: 2001, the end included */
-	CHECK(eng_arrival_init(&a, 2000, ENG_ARRIVAL_UNIFORM, 1, 0) == 0);
+	CHECK(eng_arrival_init(&a, 2000, ENG_ARRIVAL_UNIFORM, 1, 0, 0) == 0);
 	CHECK(eng_arrival_due(&a, 1000000000ull) == 2001);
 	CHECK(eng_arrival_due(&a, 499999) == 1);
 	eng_arrival_advance(&a);
 	CHECK(eng_arrival_due(&a, 499999) == 0);	/* nothing due yet */
 	CHECK(eng_arrival_due(&a, 500000) == 1);
 	/* Poisson: the walk counts the schedule itself, a unchanged */
-	CHECK(eng_arrival_init(&a, 10000, ENG_ARRIVAL_POISSON, 77, 100) == 0);
+	CHECK(eng_arrival_init(&a, 10000, ENG_ARRIVAL_POISSON, 77, 100, 0) == 0);
 	end = 100 + 2000000000ull;
 	c = a;
 	while (c.next_ns <= end) {
@@ -157,11 +169,14 @@ static void test_bad_input(void)
 {
 	struct eng_arrival a;
 
-	CHECK(eng_arrival_init(&a, 0, ENG_ARRIVAL_UNIFORM, 1, 0) == -EINVAL);
-	CHECK(eng_arrival_init(&a, -5, ENG_ARRIVAL_POISSON, 1, 0) == -EINVAL);
-	CHECK(eng_arrival_init(&a, NAN, ENG_ARRIVAL_UNIFORM, 1, 0) == -EINVAL);
-	CHECK(eng_arrival_init(&a, INFINITY, ENG_ARRIVAL_UNIFORM, 1, 0) == -EINVAL);
-	CHECK(eng_arrival_init(&a, 100, (enum eng_arrival_kind)7, 1, 0) == -EINVAL);
+	CHECK(eng_arrival_init(&a, 0, ENG_ARRIVAL_UNIFORM, 1, 0, 0) == -EINVAL);
+	CHECK(eng_arrival_init(&a, -5, ENG_ARRIVAL_POISSON, 1, 0, 0) == -EINVAL);
+	CHECK(eng_arrival_init(&a, NAN, ENG_ARRIVAL_UNIFORM, 1, 0, 0) == -EINVAL);
+	CHECK(eng_arrival_init(&a, INFINITY, ENG_ARRIVAL_UNIFORM, 1, 0, 0) == -EINVAL);
+	CHECK(eng_arrival_init(&a, 100, (enum eng_arrival_kind)7, 1, 0, 0) == -EINVAL);
+	CHECK(eng_arrival_init(&a, 100, ENG_ARRIVAL_UNIFORM, 1, 0, 1) == -EINVAL);
+	CHECK(eng_arrival_init(&a, 100, ENG_ARRIVAL_UNIFORM, 1, 0, -0.5) == -EINVAL);
+	CHECK(eng_arrival_init(&a, 100, ENG_ARRIVAL_UNIFORM, 1, 0, NAN) == -EINVAL);
 }
 
 int main(void)
@@ -171,6 +186,7 @@ int main(void)
 	test_poisson_fit(0xdeadbeef, 7);
 	test_fit_rejects_uniform();
 	test_uniform();
+	test_phase();
 	test_due();
 	test_bad_input();
 	return t_result();

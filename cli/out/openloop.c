@@ -79,7 +79,8 @@ int cli_open_total(struct cli_report *r)
 
 bool cli_open_overloaded(const struct cli_dev *d)
 {
-	return d->open.on && d->iops < CLI_OPEN_MET * d->open.asked;
+	return d->open.on &&
+	       (double)d->open.backlog > CLI_OPEN_BEHIND * d->open.asked * d->elapsed_s;
 }
 
 double cli_open_depth(const struct cli_dev *d)

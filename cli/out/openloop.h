@@ -8,9 +8,12 @@
 
 #include "cli/out/report.h"
 
-/* A device meets its rate when it achieves at least this share of it;
- * below, the report says it was overloaded. */
-#define CLI_OPEN_MET 0.99
+/* A device is overloaded when, at the end, more IOs were due and never
+ * issued than this share of those asked in the window: it fell behind
+ * its schedule and stayed behind. Not "achieved below asked": a Poisson
+ * window holds a random number of arrivals (a standard deviation of 1.8%
+ * of 3000), and a device that keeps up ends with next to no backlog. */
+#define CLI_OPEN_BEHIND 0.01
 
 /* d runs an open loop at asked IOs per second; with latency, it keeps a
  * service-time histogram. 0 or -ENOMEM. */
@@ -25,7 +28,7 @@ void cli_open_merge(struct cli_dev *acc, struct cli_dev *one);
 void cli_open_finish(struct cli_dev *d);
 /* The devices' sums into r->total.open. 0 or -ENOMEM. */
 int cli_open_total(struct cli_report *r);
-/* Whether d ran an open loop and fell short of CLI_OPEN_MET of its rate. */
+/* Whether d ran an open loop and ended more than CLI_OPEN_BEHIND behind. */
 bool cli_open_overloaded(const struct cli_dev *d);
 /* The window's mean IOs in flight of d's open loop. */
 double cli_open_depth(const struct cli_dev *d);

@@ -177,6 +177,7 @@ static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
 	j->rate = !c->spec->targets ? 0 :
 		  c->spec->rates ? c->spec->rates[d] / c->per : (double)o->rate / c->per;
 	j->arrival = o->arrival;
+	j->rate_phase = (double)w / c->per;
 }
 
 static const char *job_name(const struct runctx *c, unsigned i);

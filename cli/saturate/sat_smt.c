@@ -21,7 +21,8 @@ unsigned cli_sat_smt_steps(struct sat *s)
 {
 	const struct topo_dev *td = s->n ? s->dev[0].td : NULL;
 
-	if (!s->topo || !s->n)
+	/* under --rate both steps are held to the rate: no ratio to find */
+	if (!s->topo || !s->n || s->o->rate)
 		return 0;
 	s->smt.dev = s->dev[0].t->name;
 	s->smt.one = s->smt.both = s->smt.ratio = -1;

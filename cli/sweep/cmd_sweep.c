@@ -239,15 +239,16 @@ static void print_spread(const struct point *pt, unsigned n, unsigned repeat, FI
  * in the sweep): its entry, or its load of the target's maximum. *top
  * gets the highest, at least 1 (the runner's checks of an open loop). */
 static void point_rates(const struct point *p, const double *max, const unsigned *idx,
-			unsigned n, double *rates, uint64_t *top)
+			unsigned n, double per, double *rates, uint64_t *top)
 {
 	unsigned t;
 
 	*top = 1;
 	for (t = 0; t < n; t++) {
 		rates[t] = p->load_pct >= 0 ? p->load_pct / 100.0 * max[idx[t]] : p->rate;
-		/* at least one IO per second per worker */
-		rates[t] = rates[t] < 1 ? 1 : rates[t];
+		/* at least one IO per second per worker (a target whose maximum
+		 * was tiny), as the runner's checks ask */
+		rates[t] = rates[t] < per ? per : rates[t];
 		if ((uint64_t)ceil(rates[t]) > *top)
 			*top = (uint64_t)ceil(rates[t]);
 	}
@@ -289,7 +290,8 @@ static int run_points(const struct cli_opts *o, struct cli_targets *ts,
 		step.batch = o->batch < step.qd ? o->batch : step.qd;
 		snprintf(label, sizeof(label), "sweep QD%u (%u/%u)", step.qd, i + 1, n);
 		if (pt[i].rated) {
-			point_rates(&pt[i], max, idx, spec.ntargets, rates, &step.rate);
+			point_rates(&pt[i], max, idx, spec.ntargets, o->jobs_per_device, rates,
+				    &step.rate);
 			spec.rates = rates;
 			rate_col(&pt[i], col, sizeof(col));
 			snprintf(label, sizeof(label), "sweep %s (%u/%u)", col, i + 1, n);
@@ -671,13 +673,14 @@ static int rate_points(struct cli_opts *o, struct point *pt, uint32_t *qds, bool
 	return (int)l.n;
 }
 
-/* The open loop's refusals, before the maximum or any point runs. */
-static int rate_check(const struct cli_opts *o)
+/* The open loop's refusals, before the maximum or any point runs: with
+ * rates given as such, the lowest must give each worker an IO a second;
+ * a load's rates are raised to that (point_rates). */
+static int rate_check(const struct cli_opts *o, const struct point *pt)
 {
 	struct cli_opts r = *o;
 
-	r.rate = 1;
-	r.rate = r.rate < r.jobs_per_device ? r.jobs_per_device : r.rate;
+	r.rate = pt[0].load_pct >= 0 ? r.jobs_per_device : (uint64_t)pt[0].rate;
 	return cli_runner_rate_check(&r);
 }
 
@@ -753,7 +756,7 @@ static int cmd_sweep(int argc, char **argv)
 				      sizeof(err));
 	if (n < 0)
 		cli_say("%s", err);
-	else if (o.rate_list && (rc = rate_check(&o)))
+	else if (o.rate_list && (rc = rate_check(&o, pt)))
 		;	/* said */
 	else if (!(rc = check_deepest(&o, qds, n)))
 		rc = cli_targets_open(&ts, &o);
