@@ -12,7 +12,7 @@ need_cmd jq
 
 make_loop dev 64
 make_loop dev2 64
-q=(-q --ramp 200ms --time 2s)
+q=(-q --ramp 200ms --time 1s)
 
 # ---- the rate is met: achieved over asked within 1% (uniform) ----
 # rate_met WHAT TOL ARGS...: every device's achieved IOPS is within TOL
@@ -40,7 +40,7 @@ rate_met "uniform 20k/s, 2 workers" 0.01 --rate 20k --jobs-per-device 2 "$dev"
 rate_met "uniform 5000/s, 2 devices" 0.01 --rate 5000 "$dev" "$dev2"
 # repeats merged: IOs and windows summed, so the rate and the law still hold
 rate_met "uniform 3000/s, 2 repeats" 0.01 --rate 3000 --repeat 2 "$dev"
-# 40000 Poisson arrivals in 2 s: a standard deviation of 0.5%
+# 20000 Poisson arrivals in 1 s: a standard deviation of 0.7%
 rate_met "poisson 20k/s" 0.03 --rate 20k --arrival poisson "$dev"
 
 # ---- Little's law: mean depth = achieved IOPS x mean service time ----
