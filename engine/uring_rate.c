@@ -73,10 +73,10 @@ static uint32_t rate_prep(struct eng_worker *w, uint64_t now)
 }
 
 /* Issues what is due, a batch per call; all but the last batch are
- * submitted here. 0 with *queued what is left to submit, or -errno. */
-static int rate_fill(struct eng_worker *w, uint64_t now, uint32_t *queued)
+ * submitted here, the last by rate_enter. 0 or -errno. */
+static int rate_fill(struct eng_worker *w, uint64_t now)
 {
-	uint32_t n = rate_prep(w, now), pending = n;
+	uint32_t n = rate_prep(w, now);
 
 	while (n && w->arr.next_ns <= now && eng_worker_budget(w)) {
 		int ret = io_uring_submit(&w->u.ring);
@@ -86,11 +86,8 @@ static int rate_fill(struct eng_worker *w, uint64_t now, uint32_t *queued)
 			break;
 		if (ret < 0)
 			return ret;
-		pending = 0;
 		n = rate_prep(w, now);
-		pending += n;
 	}
-	*queued = pending;
 	return 0;
 }
 
@@ -173,8 +170,6 @@ int eng_uring_rate_loop(struct eng_worker *w)
 	}
 	w->last_ns = now;
 	for (;;) {
-		uint32_t queued;	/* submitted by rate_enter's call */
-
 		now = eng_ticks_to_ns(eng_ticks());
 		/* IOs in flight since the last loop, held until now: their
 		 * integral is the window's mean depth (Little's law) */
@@ -184,7 +179,7 @@ int eng_uring_rate_loop(struct eng_worker *w)
 		(void)rate_reap(w, now);
 		if (w->stopping && !w->inflight)
 			break;
-		ret = rate_fill(w, now, &queued);
+		ret = rate_fill(w, now);
 		if (eng_likely(!ret))
 			ret = rate_enter(w, now);
 		if (eng_unlikely(ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY &&

@@ -209,6 +209,20 @@ await_json() {
 	return 1
 }
 
+# reap_within PID TRIES: waits (0.1 s a try; a guard against a hang, not
+# a measure) for background iostorm PID to exit, kills it once the tries
+# run out, and reaps it: its exit status in T_RC.
+reap_within() {
+	local i
+	for ((i = 0; i < $2; i++)); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -s KILL "$1" 2>/dev/null
+	wait "$1"
+	T_RC=$?
+}
+
 # release_reap PID DOG CTL: answers the held reads of fault file CTL, then
 # reaps iostorm PID (its exit status in T_RC) and stops its watchdog DOG.
 release_reap() {

@@ -177,13 +177,7 @@ for v in run saturate; do
 	pid=$!
 	await_reads "$dev" "$before" "$pid" 300
 	kill -INT "$pid" 2>/dev/null
-	for ((i = 0; i < 300; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -KILL "$pid" 2>/dev/null
-	wait "$pid"
-	T_RC=$?
+	reap_within "$pid" 300
 	[ "$T_RC" -eq 0 ] || { check_fail "$v SIGINT: exit $T_RC, want 0"; show_output; }
 	jq -e '.interrupted == true' "$json" >/dev/null 2>&1 ||
 		check_fail "$v SIGINT: no partial report at $json"

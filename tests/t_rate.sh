@@ -120,7 +120,7 @@ expect_error "nop" 2 "rate" nop "${q[@]}" --rate 100
 make_fault_loop fdev ctl 64
 # stall_run WHAT ARGS...: the run, stalled once; its report in $T_OUT
 stall_run() {
-	local what=$1 pid i
+	local what=$1 pid
 	shift
 	echo "ok 600 hang" >"$ctl"
 	"$IOSTORM" run -q --ramp 0 --time 2s --qd 8 --stall-timeout 10s --json - "$@" "$fdev" \
@@ -129,13 +129,7 @@ stall_run() {
 	await_fault "$ctl" held 1 "$T_TRIES" || check_fail "$what: no read was ever held"
 	sleep 0.3
 	echo ok >"$ctl"
-	for ((i = 0; i < T_TRIES; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -KILL "$pid" 2>/dev/null
-	wait "$pid"
-	T_RC=$?
+	reap_within "$pid" "$T_TRIES"
 	[ "$T_RC" -eq 0 ] || { check_fail "$what: exit $T_RC"; show_output; return 1; }
 }
 above='(.[] | select(.[0] == 100000000) | .[1])'

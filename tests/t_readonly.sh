@@ -39,19 +39,13 @@ done
 # once the loop device's read count has moved (with no ramp, it is then
 # measuring), not after a guessed sleep; exit status in T_RC
 interrupt() {
-	local before i pid
+	local before pid
 	before=$(dev_reads "$l")
 	"$IOSTORM" "$@" >"$T_OUT" 2>"$T_ERR" </dev/null &
 	pid=$!
 	await_reads "$l" "$before" "$pid" 300
 	kill -s INT "$pid" 2>/dev/null
-	for ((i = 0; i < 600; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -s KILL "$pid" 2>/dev/null
-	wait "$pid"
-	T_RC=$?
+	reap_within "$pid" 600
 }
 
 # interrupted: SIGINT mid-measurement

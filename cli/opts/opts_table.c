@@ -197,14 +197,24 @@ static int set_group(struct cli_opts *o, const char *arg, char *err, size_t errl
 	return 0;
 }
 
+/* The first name whose value is val (names, NULL-terminated, and vals
+ * side by side), NULL when none has it: --help, the JSON and the report
+ * name a choice from its option's own table. */
+static const char *name_of(const char *const *names, const int *vals, int val)
+{
+	size_t i;
+
+	for (i = 0; names[i]; i++)
+		if (vals[i] == val)
+			return names[i];
+	return NULL;
+}
+
 const char *cli_group_name(enum cli_group g)
 {
-	unsigned i;
+	const char *n = name_of(group_names, group_vals, (int)g);
 
-	for (i = 0; i < NELEM(group_vals); i++)
-		if (group_vals[i] == (int)g)
-			return group_names[i];
-	return "?";
+	return n ? n : "?";
 }
 
 static int set_rate(struct cli_opts *o, const char *arg, char *err, size_t errlen)
@@ -228,12 +238,9 @@ static int set_arrival(struct cli_opts *o, const char *arg, char *err, size_t er
 
 const char *cli_arrival_name(enum eng_arrival_kind a)
 {
-	size_t i;
+	const char *n = name_of(arrival_names, arrival_vals, (int)a);
 
-	for (i = 0; i < NELEM(arrival_vals); i++)
-		if (arrival_vals[i] == (int)a)
-			return arrival_names[i];
-	return "?";
+	return n ? n : "?";
 }
 
 static int set_buffered(struct cli_opts *o, const char *arg, char *err, size_t errlen)
@@ -345,17 +352,13 @@ static int show_reap(const struct cli_opts *o, char *buf, size_t len)
 	return cli_fmt_count(clamped(o, o->reap), buf, len);
 }
 
-/* The first name whose value is val (names and vals side by side); 0
- * when none has it. */
+/* name_of's name for val, as --help shows a default; 0 when none has it. */
 static int show_name(const char *const *names, const int *vals, int val, char *buf,
 		     size_t len)
 {
-	size_t i;
+	const char *n = name_of(names, vals, val);
 
-	for (i = 0; names[i]; i++)
-		if (vals[i] == val)
-			return snprintf(buf, len, "%s", names[i]);
-	return 0;
+	return n ? snprintf(buf, len, "%s", n) : 0;
 }
 
 static int show_engine(const struct cli_opts *o, char *buf, size_t len)

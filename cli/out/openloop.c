@@ -35,17 +35,21 @@ void cli_open_add(struct cli_dev *d, const struct eng_result *res)
 		eng_hist_merge(op->svc_hist, res->svc_hist);
 }
 
-void cli_open_merge(struct cli_dev *acc, struct cli_dev *one)
+/* o's counts and service times added to a's (repeats, devices). */
+static void open_sum(struct cli_open *a, const struct cli_open *o)
 {
-	struct cli_open *a = &acc->open, *o = &one->open;
-
-	if (!a->on || !o->on)
-		return;
 	a->late += o->late;
 	a->backlog += o->backlog;
 	a->inflight_ns += o->inflight_ns;
 	if (a->svc_hist && o->svc_hist)
 		eng_hist_merge(a->svc_hist, o->svc_hist);
+}
+
+void cli_open_merge(struct cli_dev *acc, struct cli_dev *one)
+{
+	if (!acc->open.on || !one->open.on)
+		return;
+	open_sum(&acc->open, &one->open);
 	cli_open_finish(acc);
 }
 
@@ -67,11 +71,7 @@ int cli_open_total(struct cli_report *r)
 		if (!t->on && cli_open_init(&r->total, 0, op->svc_hist != NULL))
 			return -ENOMEM;
 		t->asked += op->asked;
-		t->late += op->late;
-		t->backlog += op->backlog;
-		t->inflight_ns += op->inflight_ns;
-		if (t->svc_hist && op->svc_hist)
-			eng_hist_merge(t->svc_hist, op->svc_hist);
+		open_sum(t, op);
 	}
 	cli_open_finish(&r->total);
 	return 0;
