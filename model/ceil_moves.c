@@ -1,15 +1,13 @@
-/* Which drive to move to which free slot: every drive into every free
- * port, solved; the best move is kept if it raises the ceiling enough,
- * then the next one is looked for. Greedy, one move at a time, as a
- * person would move drives. Where no free slot is listed, what-if moves:
- * one drive the binding resource holds back onto each other host bridge,
- * each alone. */
+/* Which drives to move to which free slots, in order: every drive not
+ * moved yet into every free port, solved on the layout the moves before
+ * left; the best move is kept if it raises the ceiling enough, then the
+ * next one is looked for. Greedy, one move at a time, as a person would
+ * move drives, so each move's ceiling is what the machine has once it and
+ * those before it are done. */
 #include "model/ceil_int.h"
 
 #include <errno.h>
 #include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
 
 struct cand {
 	unsigned drive, port;
@@ -194,92 +192,7 @@ int model_ceil_plan(struct model_ceil *m)
 		mv->ceiling_after = m->predicted;
 	}
 	model_ceil_solve(m);
+	m->stop = m->binding < 0 ? MODEL_CEIL_STOP_MET :
+		  m->nmoves == m->nports ? MODEL_CEIL_STOP_NO_SLOT : MODEL_CEIL_STOP_NO_GAIN;
 	return (int)m->nmoves;
-}
-
-/* Whether drive d's path goes through resource r. */
-static bool through(const struct model_ceil *m, unsigned d, int r)
-{
-	int path[CEIL_PATH_MAX];
-	unsigned k, n = ceil_path(m, d, path);
-
-	for (k = 1; k < n; k++)
-		if (path[k] == r)
-			return true;
-	return false;
-}
-
-/* The best move of a drive through m's binding resource into c's port p
- * (c: m's tree with one slot of unknown link per host bridge); false when
- * none raises the ceiling by MODEL_CEIL_MIN_GAIN. */
-static bool best_onto(const struct model_ceil *m, struct model_ceil *c, unsigned p,
-		      struct model_ceil_what_if *best)
-{
-	int bridge, below;
-	double ceiling = m->predicted * (1 + MODEL_CEIL_MIN_GAIN) / (1 + TIE_EPS), got;
-	unsigned d;
-	bool found = false;
-
-	for (d = 0; d < m->nin; d++) {
-		if (m->res[d].kind != MODEL_CEIL_DRIVE || !through(m, d, m->binding) ||
-		    bridge_of(c, d, &bridge, &below) || bridge == c->port[p].host_bridge ||
-		    try_move(c, d, p, &got) || !(got > ceiling * (1 + TIE_EPS)))
-			continue;
-		ceiling = got;
-		*best = (struct model_ceil_what_if){ d, bridge, below, c->port[p].host_bridge, got };
-		found = true;
-	}
-	return found;
-}
-
-/* Into out[0..n], best first; ties keep the earlier bridge first. */
-static void insert_sorted(struct model_ceil_what_if *out, unsigned n,
-			  const struct model_ceil_what_if *w)
-{
-	unsigned k = n;
-
-	for (; k > 0 && out[k - 1].ceiling_after < w->ceiling_after * (1 - TIE_EPS); k--)
-		out[k] = out[k - 1];
-	out[k] = *w;
-}
-
-int model_ceil_what_if(const struct model_ceil *m, struct model_ceil_what_if *out,
-		       unsigned nout)
-{
-	struct model_ceil_port *ports = calloc(m->nin ? m->nin : 1, sizeof(*ports));
-	struct model_ceil_what_if *all = calloc(m->nin ? m->nin : 1, sizeof(*all)), w;
-	struct model_ceil_in in = { m->res, m->nres, ports, 0, m->bs };
-	struct model_ceil c;
-	unsigned i, n = 0;
-	int ret = -ENOMEM;
-
-	if (!ports || !all)
-		goto out;
-	ret = 0;
-	if (m->binding < 0)
-		goto out;
-	/* every host bridge gets one slot whose link nothing records; which
-	 * of them may take a drive is place()'s to say, as for a listed one */
-	for (i = 0; i < m->nin; i++) {
-		if (m->res[i].kind != MODEL_CEIL_HOST_BRIDGE)
-			continue;
-		memcpy(ports[in.nports].name, m->res[i].name, sizeof(ports->name));
-		ports[in.nports++].host_bridge = (int)i;
-	}
-	/* a copy: the slots would change the bridges' sums in m's figures */
-	ret = model_ceil_init(&c, &in);
-	if (ret)
-		goto out;
-	for (i = 0; i < c.nports; i++)
-		if (best_onto(m, &c, i, &w))
-			insert_sorted(all, n++, &w);
-	model_ceil_free(&c);
-	n = n < nout ? n : nout;
-	if (n)
-		memcpy(out, all, n * sizeof(*out));
-	ret = (int)n;
-out:
-	free(all);
-	free(ports);
-	return ret;
 }

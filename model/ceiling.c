@@ -101,7 +101,8 @@ double ceil_link_capacity(const struct model_ceil *m,
 }
 
 /* Root ports under bridge b: its children, and the free ports under it
- * with what their slots can run. Unknown as soon as one part is. */
+ * with what their slots can run (not the assumed ones: no fact shows
+ * them). Unknown as soon as one part is. */
 static double bridge_sum(const struct model_ceil *m, unsigned b)
 {
 	double sum = 0;
@@ -114,7 +115,7 @@ static double bridge_sum(const struct model_ceil *m, unsigned b)
 		parts++;
 	}
 	for (i = 0; i < m->nports; i++) {
-		if (m->port[i].host_bridge != (int)b)
+		if (m->port[i].host_bridge != (int)b || m->port[i].assumed)
 			continue;
 		sum += ceil_link_capacity(m, &m->port[i].link);
 		parts++;

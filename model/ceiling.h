@@ -1,6 +1,5 @@
-/* The ceiling: which part of the machine caps the IOPS, and which drive
- * to move to which free slot (or, where none is listed, what a move onto
- * each other host bridge would give if it has one). Resources (drives,
+/* The ceiling: which part of the machine caps the IOPS, and which drives
+ * to move to which free slots, one after another. Resources (drives,
  * PCIe links, switches, host bridges, node memory, node CPUs) form a tree
  * from each drive up to its node's memory, and each drive also uses its
  * node's CPU. Each has a capacity in IOPS, given or worked out from facts
@@ -66,9 +65,22 @@ struct model_ceil_res {
 
 /* A free root port (an empty slot) a drive may move to. */
 struct model_ceil_port {
-	char name[MODEL_CEIL_NAME];	/* its bus id, "0000:c0:03.1" */
+	char name[MODEL_CEIL_NAME];	/* its bus id, "0000:c0:03.1"; "" where
+					 * nothing names it */
 	int host_bridge;		/* index of its host bridge resource */
-	struct model_pcie_link link;	/* what the slot can run */
+	struct model_pcie_link link;	/* what the slot can run; unknown: a
+					 * drive there runs at its own link */
+	bool assumed;			/* the input supposes it, no fact shows
+					 * it: it never adds to its bridge's sum */
+};
+
+/* Why model_ceil_plan stopped. */
+enum model_ceil_stop {
+	MODEL_CEIL_STOP_MET,		/* every drive gets its demand */
+	MODEL_CEIL_STOP_NO_SLOT,	/* no free port is left (or none was) */
+	MODEL_CEIL_STOP_NO_GAIN,	/* no move raises the ceiling by
+					 * MODEL_CEIL_MIN_GAIN: what binds is
+					 * not relieved by a move */
 };
 
 struct model_ceil_in {
@@ -109,17 +121,6 @@ struct model_ceil_move {
 	double ceiling_after;
 };
 
-/* A what-if move (model_ceil_what_if): onto a host bridge under which the
- * input lists no free port, so it holds only if that bridge has a free
- * slot the input does not show. */
-struct model_ceil_what_if {
-	unsigned drive;		/* resource index */
-	int from_bridge;	/* its host bridge now */
-	int from_port;		/* the resource right below that bridge */
-	int to_bridge;
-	double ceiling_after;	/* with this move alone, from the layout now */
-};
-
 struct model_ceil {
 	unsigned bs;
 	unsigned nres;		/* the input's, then one link per free port */
@@ -136,6 +137,7 @@ struct model_ceil {
 				 * drive got its demand */
 	struct model_ceil_move *move;	/* after model_ceil_plan */
 	unsigned nmoves;
+	enum model_ceil_stop stop;	/* after model_ceil_plan */
 	/* the solver's: per resource */
 	double *rate, *fixed;
 	unsigned *nfree;
@@ -154,29 +156,15 @@ void model_ceil_free(struct model_ceil *m);
  * the binding resource. Each fill is O(drives x depth) per round, at most
  * one round per drive. */
 void model_ceil_solve(struct model_ceil *m);
-/* Moves drives to free ports one at a time, each time the move that
- * raises the ceiling most, while one raises it by MODEL_CEIL_MIN_GAIN or
- * more; a drive moves once, a port takes one drive, a host bridge whose
- * node is unknown is never a target, and neither is a node without a CPU
- * resource for a drive that has one. Leaves m solved after the last move
- * and returns how many (m->move, m->nmoves). */
+/* Moves drives to free ports one after another, each time the move that
+ * raises the ceiling most on the layout the moves before it left, while
+ * one raises it by MODEL_CEIL_MIN_GAIN or more: the ceilings after the
+ * moves rise strictly. A drive moves once, a port takes one drive, a host
+ * bridge whose node is unknown is never a target, and neither is a node
+ * without a CPU resource for a drive that has one. Leaves m solved after
+ * the last move, says why it stopped (m->stop) and returns how many
+ * (m->move, m->nmoves). */
 int model_ceil_plan(struct model_ceil *m);
-/* For an input that lists no free port where a slot may well be free (an
- * lstopo export keeps no empty slot unless taken with bridges kept): for
- * each host bridge, the move of one drive whose path goes through the
- * binding resource onto it, into a slot of unknown link, where the drive
- * runs at what it can (its own link, else the one it sits on). A drive's
- * own bridge is never its target; nor is one model_ceil_plan would not
- * move it to either (of unknown node, or whose node has no CPU resource
- * where the drive has one). Per bridge the drive that raises the ceiling
- * most (ties: the first), kept when it raises it by MODEL_CEIL_MIN_GAIN;
- * each alone from m's layout, not one after another. Best first (ties:
- * bridge order), at most nout into out. m is solved (model_ceil_solve or
- * model_ceil_plan) and left as it is. Returns how many; 0 when nothing
- * binds; -ENOMEM; -EINVAL where a host bridge sits too deep for a drive
- * in a slot under it (MODEL_CEIL_MAX_DEPTH). */
-int model_ceil_what_if(const struct model_ceil *m, struct model_ceil_what_if *out,
-		       unsigned nout);
 /* "drive", "link", "switch", "host_bridge", "memory", "cpu". */
 const char *model_ceil_kind_name(enum model_ceil_kind k);
 

@@ -18,7 +18,7 @@
 struct tree {
 	struct model_ceil_res r[64];
 	unsigned n;
-	struct model_ceil_port p[16];
+	struct model_ceil_port p[32];
 	unsigned np;
 };
 
@@ -90,6 +90,18 @@ static inline int add_port(struct tree *t, const char *name, int bridge,
 	p->link.speed_gts = gts;
 	p->link.width = width;
 	return (int)t->np++;
+}
+
+/* A slot nothing records (its link unknown: a drive there runs at its
+ * own), supposed or given rather than listed. */
+static inline int add_slot(struct tree *t, int bridge, bool assumed)
+{
+	int i = add_port(t, "", bridge, 0, 0);
+
+	t->p[i].link.speed_gts = 0;
+	t->p[i].link.width = 0;
+	t->p[i].assumed = assumed;
+	return i;
 }
 
 static inline int tree_init(struct model_ceil *m, const struct tree *t)

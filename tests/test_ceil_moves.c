@@ -2,8 +2,10 @@
  * root ports on another node's (the ceiling rises with each move and the
  * moves stop when none helps), drives out of a shared switch into free
  * ports of the same bridge, the slot's link against the drive's, the
- * bridges no move may target: unknown locality, a node without CPU; and,
- * with no free port, the what-if moves onto the other host bridges. */
+ * bridges no move may target: unknown locality, a node without CPU; slots
+ * assumed or given of unknown link; the plan as a sequence (16 drives
+ * behind one switch, the Threadripper's root complex, each move on the
+ * layout the ones before left) and why it stops. */
 #include <errno.h>
 #include <math.h>
 
@@ -84,8 +86,8 @@ static void test_one_bridge(void)
 		CHECK(m.res[mv->drive].cpu == s.cpu1);
 		CHECK(near_rel(m.fig[mv->link].capacity, GEN4X4));
 	}
-	/* m is left solved after the last move */
-	CHECK(near_rel(m.predicted, 8e6) && m.binding == -1);
+	/* m is left solved after the last move, every drive its demand */
+	CHECK(near_rel(m.predicted, 8e6) && m.binding == -1 && m.stop == MODEL_CEIL_STOP_MET);
 	CHECK(m.fig[s.hbx].ndrives == 0);
 	CHECK(m.fig[s.mem1].ndrives == 4 && m.fig[s.mem0].ndrives == 4);
 	/* a second plan finds nothing more */
@@ -183,7 +185,7 @@ static void test_out_of_switch(void)
 	CHECK(m.move[1].to_port == 1);
 	CHECK(near_rel(m.move[1].ceiling_after, GEN4X4 + 1e6 + GEN3X4));
 	CHECK(m.move[1].drive != m.move[0].drive);
-	CHECK(near_rel(m.predicted, GEN4X4 + 1e6 + GEN3X4));
+	CHECK(near_rel(m.predicted, GEN4X4 + 1e6 + GEN3X4) && m.stop == MODEL_CEIL_STOP_NO_SLOT);
 	model_ceil_free(&m);
 }
 
@@ -205,95 +207,217 @@ static void test_small_gain(void)
 	add_port(&t, "0000:80:01.1", hb1, 16.0, 4);
 	CHECK(!tree_init(&m, &t));
 	CHECK(model_ceil_plan(&m) == 0);
-	CHECK(near_rel(m.predicted, 995e3));
+	CHECK(near_rel(m.predicted, 995e3) && m.stop == MODEL_CEIL_STOP_NO_GAIN);
 	model_ceil_free(&m);
 }
 
-/* No free port at all (a default lstopo export): what moving one of the
- * drives node 0's memory holds back onto each other host bridge gives,
- * each alone. Node 1's 0000:80 lifts the ceiling by 1M; node 0's other
- * root complex 0000:40 lifts it by nothing, under the same memory;
- * 0000:c0, of no node, would lift it too (no memory above it) but is
- * never a target: the drives have no CPU here, so its node alone keeps
- * it out. m is left as it was. */
-static void test_what_if(void)
+/* Every move's ceiling above the one before it (the first above before). */
+static void check_rising(const struct model_ceil *m, double before)
 {
-	struct model_ceil_what_if w[4];
+	unsigned i;
+
+	for (i = 0; i < m->nmoves; i++) {
+		CHECKF(m->move[i].ceiling_after > before * (1 + MODEL_CEIL_MIN_GAIN) * (1 - 1e-9),
+		       "move %u: %.1f after %.1f", i, m->move[i].ceiling_after, before);
+		before = m->move[i].ceiling_after;
+	}
+}
+
+/* No free port listed (a default lstopo export): one assumed under each
+ * host bridge, of unknown link. Node 0's memory binds the eight drives;
+ * its other root complex 0000:40 lifts nothing (the same memory), node
+ * 1's 0000:80 lifts it by 1M, and 0000:c0, of no node, is never a target.
+ * One move, then none raises the ceiling: the binding memory is not one a
+ * move to what is left relieves. The assumed slots add nothing to their
+ * bridges' sums. */
+static void test_assumed(void)
+{
 	struct two_nodes s;
 	struct model_ceil m;
 	double hb0cap;
+	int hb40;
 	unsigned i;
 
 	two_nodes(&s, 0);
-	s.t.np = 0;	/* not even the unknown bridge's ports */
-	add_node(&s.t, MODEL_CEIL_HOST_BRIDGE, "0000:40", s.mem0, 0);
+	s.t.np = 0;
+	hb40 = add_node(&s.t, MODEL_CEIL_HOST_BRIDGE, "0000:40", s.mem0, 0);
 	for (i = 0; i < 8; i++)
 		s.t.r[s.d[i]].cpu = -1;
-	CHECK(!tree_init(&m, &s.t));
-	CHECK(model_ceil_plan(&m) == 0);
-	CHECK(near_rel(m.predicted, 4882812.5) && m.binding == s.mem0);
-	hb0cap = m.fig[s.hb0].capacity;
-	CHECKF(model_ceil_what_if(&m, w, 4) == 1, "%d what-ifs",
-	       model_ceil_what_if(&m, w, 4));
-	CHECK(w[0].drive == (unsigned)s.d[0]);
-	CHECK(w[0].from_bridge == s.hb0 && w[0].from_port == s.t.r[s.d[0]].parent);
-	CHECK(w[0].to_bridge == s.hb1);
-	CHECKF(near_rel(w[0].ceiling_after, 5882812.5), "%.1f", w[0].ceiling_after);
-	/* m as it was: no drive moved, its figures not the slots' */
-	CHECK(near_rel(m.predicted, 4882812.5) && m.binding == s.mem0);
-	CHECK(m.res[s.d[0]].parent == s.t.r[s.d[0]].parent && m.nmoves == 0);
-	CHECK(m.fig[s.hb0].capacity == hb0cap && m.fig[s.hb1].ndrives == 0);
-	CHECK(model_ceil_what_if(&m, w, 0) == 0);
-	model_ceil_free(&m);
-	/* nothing binds: nothing to ask */
-	two_nodes(&s, 0);
-	s.t.r[s.mem0].bytes_s = 0;
+	add_slot(&s.t, s.hb0, true);
+	add_slot(&s.t, hb40, true);
+	add_slot(&s.t, s.hb1, true);
+	add_slot(&s.t, s.hbx, true);
 	CHECK(!tree_init(&m, &s.t));
 	model_ceil_solve(&m);
-	CHECK(m.binding == -1 && model_ceil_what_if(&m, w, 4) == 0);
+	hb0cap = m.fig[s.hb0].capacity;
+	CHECK(near_rel(hb0cap, 8 * GEN4X4));	/* its ports alone */
+	CHECK(near_rel(m.predicted, 4882812.5) && m.binding == s.mem0);
+	CHECKF(model_ceil_plan(&m) == 1, "%u moves", m.nmoves);
+	CHECK(m.move[0].drive == (unsigned)s.d[0] && m.move[0].to_bridge == s.hb1);
+	CHECK(m.move[0].to_port == 2 && m.port[m.move[0].to_port].assumed);
+	CHECK(m.move[0].from_bridge == s.hb0 && m.move[0].from_port == s.t.r[s.d[0]].parent);
+	CHECKF(near_rel(m.move[0].ceiling_after, 5882812.5), "%.1f", m.move[0].ceiling_after);
+	/* its own Gen4 x4 in the slot of unknown link */
+	CHECK(near_rel(m.fig[m.move[0].link].capacity, GEN4X4));
+	CHECK(m.stop == MODEL_CEIL_STOP_NO_GAIN && m.binding == s.mem0);
+	CHECK(m.fig[s.hb0].capacity == hb0cap);
 	model_ceil_free(&m);
 }
 
-/* The switch of test_out_of_switch binds four drives, nvme9 on a Gen3 x4
- * link of its own under the same bridge holds back less; no free port.
- * Moving nvme9 would add more (it can do 2M on its Gen4 x16) but it is not
- * the binding switch's; a switch drive moves, and never onto its own
- * bridge 0000:40 (whose free slot, if any, is the same question), only
- * onto the bridges whose devices show they are there: 0000:60, whose
- * node's memory takes 500k, and 0000:80, best first though later. */
-static void test_what_if_binding(void)
+/* The user with 16 drives behind one switch: 16 Gen4 x4 drives asking 1M
+ * behind a Gen4 x4 upstream link (1739603) under node 0's 0000:00; node
+ * 0's 0000:40 and node 1's 0000:80 show devices but no slot. With one
+ * slot assumed under each of the three bridges, three drives leave the
+ * switch, each into its own slot: +1M each, and the switch still binds the
+ * 13 left. */
+struct sixteen {
+	struct tree t;
+	int hb0, hb40, hb80, sw, d[16];
+};
+
+static void sixteen(struct sixteen *s)
 {
-	struct model_ceil_what_if w[4];
+	struct tree *t = &s->t;
+	int mem0, mem1, i;
+
+	t->n = t->np = 0;
+	mem0 = add_node(t, MODEL_CEIL_MEMORY, "node 0", -1, 0);
+	mem1 = add_node(t, MODEL_CEIL_MEMORY, "node 1", -1, 1);
+	s->hb0 = add_node(t, MODEL_CEIL_HOST_BRIDGE, "0000:00", mem0, 0);
+	s->hb40 = add_node(t, MODEL_CEIL_HOST_BRIDGE, "0000:40", mem0, 0);
+	s->hb80 = add_node(t, MODEL_CEIL_HOST_BRIDGE, "0000:80", mem1, 1);
+	s->sw = add_link(t, MODEL_CEIL_SWITCH, "0000:01:00.0", s->hb0, 16.0, 4);
+	for (i = 0; i < 16; i++)
+		s->d[i] = add_slot_drive(t, "x", s->sw, 16.0, 4, 1e6, -1);
+}
+
+static void test_sixteen_assumed(void)
+{
+	struct sixteen s;
+	struct model_ceil m;
+	unsigned i, k;
+
+	sixteen(&s);
+	add_slot(&s.t, s.hb0, true);
+	add_slot(&s.t, s.hb40, true);
+	add_slot(&s.t, s.hb80, true);
+	CHECK(!tree_init(&m, &s.t));
+	model_ceil_solve(&m);
+	CHECK(near_rel(m.predicted, GEN4X4) && m.binding == s.sw);
+	CHECKF(model_ceil_plan(&m) == 3, "%u moves", m.nmoves);
+	check_rising(&m, GEN4X4);
+	for (i = 0; i < m.nmoves; i++) {
+		CHECKF(near_rel(m.move[i].ceiling_after, GEN4X4 + (i + 1) * 1e6), "move %u: %.1f",
+		       i, m.move[i].ceiling_after);
+		CHECK(m.move[i].from_port == s.sw && m.move[i].to_port == i);
+		for (k = 0; k < i; k++)
+			CHECK(m.move[k].drive != m.move[i].drive);
+	}
+	CHECK(m.stop == MODEL_CEIL_STOP_NO_SLOT && m.binding == s.sw);
+	CHECK(m.fig[s.sw].ndrives == 13);
+	model_ceil_free(&m);
+}
+
+/* The same with slots given: 20 under node 1's 0000:80. After k moves the
+ * switch carries 16 - k drives: +1M each while two or more share it
+ * (14 moves: 14M + 1739603), then the 15th leaves the last one its 1M:
+ * 16M, every drive its demand, five slots still free. */
+static void test_sixteen_given(void)
+{
+	struct sixteen s;
+	struct model_ceil m;
+	unsigned i;
+
+	sixteen(&s);
+	for (i = 0; i < 20; i++)
+		add_slot(&s.t, s.hb80, false);
+	CHECK(!tree_init(&m, &s.t));
+	CHECKF(model_ceil_plan(&m) == 15, "%u moves", m.nmoves);
+	check_rising(&m, GEN4X4);
+	for (i = 0; i < 14 && i < m.nmoves; i++)
+		CHECKF(near_rel(m.move[i].ceiling_after, GEN4X4 + (i + 1) * 1e6), "move %u: %.1f",
+		       i, m.move[i].ceiling_after);
+	CHECK(m.nmoves == 15 && near_rel(m.move[14].ceiling_after, 16e6));
+	CHECK(m.stop == MODEL_CEIL_STOP_MET && m.binding == -1 && !m.port_used[15]);
+	model_ceil_free(&m);
+}
+
+/* The seed's Threadripper: eight drives asking 1.4M, each on its own Gen4
+ * x4 root port, all under one root complex that moves 28 GB/s (6835937.5
+ * IOPS); three other root complexes of the one node have a free slot each.
+ * Moving drives one after another: 8235937.5, 9635937.5, 11035937.5, and
+ * no slot is left. A fourth slot gives the last 1.4%: 11.2M, every drive
+ * its demand. */
+static void test_threadripper(void)
+{
+	static const double after[] = { 8235937.5, 9635937.5, 11035937.5, 11.2e6 };
 	struct tree t = { .n = 0 };
 	struct model_ceil m;
-	int hb, sw, i, d[4], x, mem2, hb2, hb3;
+	int mem, hb[4], i, pass;
 
-	hb = add_node(&t, MODEL_CEIL_HOST_BRIDGE, "0000:40", -1, 0);
-	x = add_slot_drive(&t, "nvme9n1", hb, 8.0, 4, 2e6, -1);
-	t.r[x].link.speed_gts = 16.0;
-	t.r[x].link.width = 16;
-	sw = add_link(&t, MODEL_CEIL_SWITCH, "0000:41:00.0", hb, 16.0, 4);
-	for (i = 0; i < 4; i++)
-		d[i] = add_slot_drive(&t, "x", sw, 16.0, 4, 1e6, -1);
-	mem2 = add_node(&t, MODEL_CEIL_MEMORY, "node 2", -1, 2);
-	t.r[mem2].iops = 500e3;
-	hb2 = add_node(&t, MODEL_CEIL_HOST_BRIDGE, "0000:60", mem2, 2);
-	hb3 = add_node(&t, MODEL_CEIL_HOST_BRIDGE, "0000:80", -1, 1);
+	for (pass = 0; pass < 2; pass++) {
+		t.n = t.np = 0;
+		mem = add_node(&t, MODEL_CEIL_MEMORY, "node 0", -1, 0);
+		for (i = 0; i < 4; i++) {
+			hb[i] = add_node(&t, MODEL_CEIL_HOST_BRIDGE, i ? "other" : "0000:00", mem, 0);
+			t.r[hb[i]].bytes_s = 28e9;
+		}
+		for (i = 0; i < 8; i++)
+			add_slot_drive(&t, "x", hb[0], 16.0, 4, 1.4e6, -1);
+		for (i = 1; i < 4; i++)
+			add_port(&t, "p", hb[i], 16.0, 4);
+		if (pass)
+			add_port(&t, "p", hb[3], 16.0, 4);
+		CHECK(!tree_init(&m, &t));
+		model_ceil_solve(&m);
+		CHECK(near_rel(m.predicted, 6835937.5) && m.binding == hb[0]);
+		CHECKF(model_ceil_plan(&m) == 3 + pass, "pass %d: %u moves", pass, m.nmoves);
+		check_rising(&m, 6835937.5);
+		for (i = 0; i < (int)m.nmoves; i++)
+			CHECKF(near_rel(m.move[i].ceiling_after, after[i]), "move %d: %.1f", i,
+			       m.move[i].ceiling_after);
+		CHECK(m.stop == (pass ? MODEL_CEIL_STOP_MET : MODEL_CEIL_STOP_NO_SLOT));
+		model_ceil_free(&m);
+	}
+}
+
+/* Each move on the layout the ones before left: node 1's memory (the
+ * drives') takes 5 GB/s (1220703 IOPS), as does node 0's, which has two
+ * root complexes with a slot each; node 2's has one. Alone, a move to
+ * either of node 0's bridges gives +1M; after one of them, the other adds
+ * only what node 0's memory has left (220703), so the second move goes
+ * to node 2, and node 0's second bridge comes last. */
+static void test_layout_after(void)
+{
+	struct tree t = { .n = 0 };
+	struct model_ceil m;
+	int mem[3], hb00, hb80, hb1, hb2, sw, i;
+
+	for (i = 0; i < 3; i++) {
+		mem[i] = add_node(&t, MODEL_CEIL_MEMORY, "node", -1, i);
+		t.r[mem[i]].bytes_s = 5e9;
+	}
+	hb00 = add_node(&t, MODEL_CEIL_HOST_BRIDGE, "0000:00", mem[0], 0);
+	hb80 = add_node(&t, MODEL_CEIL_HOST_BRIDGE, "0000:80", mem[0], 0);
+	hb1 = add_node(&t, MODEL_CEIL_HOST_BRIDGE, "0001:80", mem[1], 1);
+	hb2 = add_node(&t, MODEL_CEIL_HOST_BRIDGE, "0002:00", mem[2], 2);
+	sw = add_link(&t, MODEL_CEIL_SWITCH, "0001:81:00.0", hb1, 16.0, 4);
+	for (i = 0; i < 16; i++)
+		add_slot_drive(&t, "x", sw, 16.0, 4, 1e6, -1);
+	add_slot(&t, hb00, true);
+	add_slot(&t, hb80, true);
+	add_slot(&t, hb2, true);
 	CHECK(!tree_init(&m, &t));
 	model_ceil_solve(&m);
-	CHECK(m.binding == sw);
-	CHECK(near_rel(m.predicted, GEN4X4 + GEN3X4));
-	CHECKF(model_ceil_what_if(&m, w, 4) == 2, "%d what-ifs", model_ceil_what_if(&m, w, 4));
-	CHECK(w[0].to_bridge == hb3 && w[1].to_bridge == hb2);
-	for (i = 0; i < 2; i++) {
-		CHECKF(w[i].drive == (unsigned)d[0], "what-if %d moves %u", i, w[i].drive);
-		CHECK(w[i].from_bridge == hb && w[i].from_port == sw);
-	}
-	/* its own Gen4 x4 there: its 1M, and the switch is the others' */
-	CHECKF(near_rel(w[0].ceiling_after, GEN4X4 + GEN3X4 + 1e6), "%.1f", w[0].ceiling_after);
-	CHECKF(near_rel(w[1].ceiling_after, GEN4X4 + GEN3X4 + 500e3), "%.1f", w[1].ceiling_after);
-	/* room for one: the best */
-	CHECK(model_ceil_what_if(&m, w, 1) == 1 && w[0].to_bridge == hb3);
+	CHECK(near_rel(m.predicted, 5e9 / 4096) && m.binding == mem[1]);
+	CHECKF(model_ceil_plan(&m) == 3, "%u moves", m.nmoves);
+	check_rising(&m, 5e9 / 4096);
+	CHECK(m.move[0].to_bridge == hb00 && m.move[1].to_bridge == hb2 &&
+	      m.move[2].to_bridge == hb80);
+	CHECKF(near_rel(m.move[1].ceiling_after, 5e9 / 4096 + 2e6), "%.1f", m.move[1].ceiling_after);
+	CHECKF(near_rel(m.move[2].ceiling_after, 5e9 / 4096 * 2 + 1e6), "%.1f",
+	       m.move[2].ceiling_after);
+	CHECK(m.stop == MODEL_CEIL_STOP_NO_SLOT);
 	model_ceil_free(&m);
 }
 
@@ -368,8 +492,11 @@ int main(void)
 	test_unknown_locality();
 	test_out_of_switch();
 	test_small_gain();
-	test_what_if();
-	test_what_if_binding();
+	test_assumed();
+	test_sixteen_assumed();
+	test_sixteen_given();
+	test_threadripper();
+	test_layout_after();
 	test_doc_example();
 	return t_result();
 }

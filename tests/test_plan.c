@@ -2,7 +2,8 @@
  * unknown-locality findings, and plan's tree (cli/plan/plan_build.c) through
  * the ceiling model, on our fixtures: one node with two host bridges (the
  * drives behind a switch under one, free root ports under the other) and
- * a host bridge of unknown node. */
+ * a host bridge of unknown node; the free slots the tree gets (listed,
+ * given with --free-slots, assumed) and the --free-slots parser. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "cli/plan/plan.h"
+#include "cli/plan/plan_slots.h"
 #include "model/ceiling.h"
 #include "tests/helpers.h"
 #include "tests/topo_findings.h"
@@ -220,6 +222,99 @@ static void test_build_unknown(void)
 	topo_free(t);
 }
 
+/* The --free-slots list: bridges as plan names them, counts in range,
+ * each bridge once; every bad entry refused with a line naming it. */
+static void test_slots_parse(void)
+{
+	static const char *const bad[] = {
+		"", ",", "0000:40", "0000:40=", "0000:40=x", "0000:40=65", "0000:40=1k",
+		"0000:40:01.1=1", "000:40=1", "0000-40=1", "0000:4g=1", "=1",
+		"0000:40=1,", "0000:40=1,,0000:80=1", "0000:40=1,0000:40=2", "0000:40=-1",
+	};
+	struct cli_plan_slots l;
+	char err[256];
+	size_t i;
+
+	CHECK(cli_plan_slots_parse("0000:40=2,0001:C0=0,0000:80=64", &l, err, sizeof(err)) == 0);
+	CHECK(l.n == 3 && !strcmp(l.v[0].bridge, "0000:40") && l.v[0].count == 2);
+	CHECK(!strcmp(l.v[1].bridge, "0001:c0") && l.v[1].count == 0);
+	CHECK(!strcmp(l.v[2].bridge, "0000:80") && l.v[2].count == 64);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		CHECKF(cli_plan_slots_parse(bad[i], &l, err, sizeof(err)) == -EINVAL,
+		       "'%s' taken", bad[i]);
+		CHECKF(!strncmp(err, "--free-slots", 12) && !strchr(err, '\n'), "'%s': %s", bad[i],
+		       err);
+	}
+}
+
+/* Where the slots come from: the topology's free root ports (named, with
+ * their links); none listed: one assumed per host bridge with devices and
+ * a known node, nameless, adding nothing to its bridge's sum; given: the
+ * listed ports of that bridge first, then nameless ones; a bridge the
+ * topology lacks is refused. */
+static void test_slot_sources(void)
+{
+	struct cli_plan_figs fg = { .bs = 4096, .drive_iops = 1e6 };
+	struct cli_plan_slots l;
+	struct topo *t = load("topo-1node-2hb.xml"), *n = load("topo-2node-noslot.xml");
+	struct cli_plan p;
+	struct model_ceil m;
+	char err[256];
+	unsigned i;
+
+	if (!t || !n)
+		goto out;
+	CHECK(cli_plan_build(t, &fg, &p) == 0 && p.slots == CLI_PLAN_SLOTS_LISTED && p.nports == 2);
+	for (i = 0; i < p.nports; i++)
+		CHECK(!p.ports[i].assumed && p.ports[i].link.data_bytes_s > 7e9);
+	CHECK(!strcmp(p.ports[0].name, "0000:40:01.1") && !strcmp(p.ports[1].name, "0000:40:03.1"));
+	cli_plan_free(&p);
+
+	CHECK(cli_plan_build(n, &fg, &p) == 0 && p.slots == CLI_PLAN_SLOTS_ASSUMED);
+	CHECKF(p.nports == 3, "%u slots", p.nports);
+	for (i = 0; i < p.nports && i < 3; i++) {
+		static const char *const hb[] = { "0000:00", "0000:40", "0000:80" };
+
+		CHECK(p.ports[i].assumed && !p.ports[i].name[0] && !p.ports[i].link.data_bytes_s);
+		CHECKF(!strcmp(p.res[p.ports[i].host_bridge].name, hb[i]), "slot %u under %s", i,
+		       p.res[p.ports[i].host_bridge].name);
+	}
+	CHECK(!p.nports_unknown_node && !p.nlinks_unknown);
+	CHECK(model_ceil_init(&m, &p.in) == 0);
+	model_ceil_solve(&m);
+	/* 0000:00's one root port: its link, the assumed slot not in it */
+	for (i = 0; i < m.nin; i++)
+		if (m.res[i].kind == MODEL_CEIL_HOST_BRIDGE && !strcmp(m.res[i].name, "0000:00"))
+			CHECKF(m.fig[i].capacity > 1.7e6 && m.fig[i].capacity < 1.75e6, "%.0f",
+			       m.fig[i].capacity);
+	CHECK(model_ceil_plan(&m) == 3 && m.stop == MODEL_CEIL_STOP_MET);
+	model_ceil_free(&m);
+	cli_plan_free(&p);
+
+	CHECK(cli_plan_slots_parse("0000:40=3,0000:00=1", &l, err, sizeof(err)) == 0);
+	fg.slots = &l;
+	CHECK(cli_plan_build(t, &fg, &p) == 0 && p.slots == CLI_PLAN_SLOTS_GIVEN);
+	CHECKF(p.nports == 4, "%u slots", p.nports);
+	if (p.nports == 4) {
+		CHECK(!strcmp(p.ports[0].name, "0000:40:01.1") && !strcmp(p.ports[1].name, "0000:40:03.1"));
+		CHECK(!p.ports[2].name[0] && !strcmp(p.res[p.ports[2].host_bridge].name, "0000:40"));
+		CHECK(!p.ports[3].name[0] && !strcmp(p.res[p.ports[3].host_bridge].name, "0000:00"));
+		for (i = 0; i < 4; i++)
+			CHECK(!p.ports[i].assumed);
+	}
+	cli_plan_free(&p);
+	CHECK(cli_plan_slots_parse("0000:40=0", &l, err, sizeof(err)) == 0);
+	CHECK(cli_plan_build(t, &fg, &p) == 0 && p.slots == CLI_PLAN_SLOTS_GIVEN && !p.nports);
+	cli_plan_free(&p);
+	CHECK(cli_plan_slots_parse("0000:40=1,0000:41=1", &l, err, sizeof(err)) == 0);
+	CHECK(cli_plan_build(t, &fg, &p) == -ENOENT && !strcmp(p.no_such_bridge, "0000:41"));
+	cli_plan_free(&p);
+out:
+	topo_free(t);
+	topo_free(n);
+}
+
 int main(void)
 {
 	const char *src = getenv("IOSTORM_SRC");
@@ -230,5 +325,7 @@ int main(void)
 	test_unknown();
 	test_build();
 	test_build_unknown();
+	test_slots_parse();
+	test_slot_sources();
 	return t_result();
 }

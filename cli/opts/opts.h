@@ -88,6 +88,8 @@ struct cli_opts {
 	uint64_t bridge_bw;		/* plan: bytes/s per host bridge; 0: the
 					 * sum of its root ports */
 	const char *from;		/* plan: a saturate report */
+	const char *free_slots;		/* plan's --free-slots LIST, checked;
+					 * NULL: the topology's empty slots */
 	bool bs_set;			/* plan: --bs was given */
 	bool dot;			/* topo's --dot */
 	const char *plot_out;		/* plot's -o FILE.svg|FILE.png */

@@ -1,10 +1,10 @@
 /* iostorm plan: the ceiling model on a topology (an lstopo export, or this
  * machine without running IO) and the drive rates given or measured: which
- * part of the machine caps the IOPS, and which drive to move to which free
- * root port, one move at a time, with the ceiling after each; where the
- * topology lists no free root port at all, what moving a drive the binding
- * resource holds back onto each other host bridge would give, if it has a
- * free slot. */
+ * part of the machine caps the IOPS, and which drives to move to which free
+ * slots, one after another, with the ceiling after each. The free slots are
+ * those --free-slots names, else the topology's free root ports, else one
+ * assumed under each host bridge with devices, said once and each move
+ * marked. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +20,8 @@
 #include "cli/topo/topo_load.h"
 #include "cli/plan/plan.h"
 #include "cli/plan/plan_from.h"
+#include "cli/plan/plan_moves.h"
+#include "cli/plan/plan_slots.h"
 #include "cli/topo/topo_dot.h"
 #include "model/ceiling.h"
 #include "topo/topo.h"
@@ -34,6 +36,16 @@ static int set_from(struct cli_opts *o, const char *arg, char *err, size_t errle
 		return -EINVAL;
 	}
 	o->from = arg;
+	return 0;
+}
+
+static int set_free_slots(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	struct cli_plan_slots l;
+
+	if (cli_plan_slots_parse(arg, &l, err, errlen))
+		return -EINVAL;
+	o->free_slots = arg;
 	return 0;
 }
 
@@ -90,6 +102,10 @@ static const struct cli_optdesc own[] = {
 	{ "from", 0x303, "FILE", 0, 0, set_from, NULL, NULL,
 	  "a saturate --json report: each drive's solo QDn\n"
 	  "IOPS and each node's IOs per CPU-second" },
+	{ "free-slots", 0x305, "LIST", 0, CLI_OF_LIST, set_free_slots, NULL, NULL,
+	  "the empty slots a drive can go into, per host bridge:\n"
+	  "0000:40=2,0001:00=1; without it: the free root ports\n"
+	  "the topology lists, else one assumed per host bridge" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -100,35 +116,21 @@ const struct cli_verb cli_verb_plan = {
 	.what = "which part of the machine caps the IOPS, and which drive to move",
 	.synopsis = "iostorm plan [--topology FILE.xml] [--drive-iops N] [--memory-bw BYTES/s]\n"
 		"             [--host-bridge-bw BYTES/s] [--bs SIZE] [--from saturate.json]\n"
-		"             [--json FILE|-] [--dot]\n\n"
+		"             [--free-slots BRIDGE=N,...] [--json FILE|-] [--dot]\n\n"
 		"The ceiling model without running IO: each drive's demand through its\n"
 		"links, switches, host bridge, node memory and CPU; the predicted IOPS\n"
-		"and the resource that binds; then the drive moves to free root ports\n"
-		"that raise the ceiling most, one at a time. A capacity nothing gives\n"
-		"is unknown and limits nothing; the report says which.",
+		"and the resource that binds; then a plan: drive moves into free slots,\n"
+		"one after another, each the one that raises the ceiling most on the\n"
+		"layout the moves before it left, with the ceiling after it, until no\n"
+		"move raises it or no free slot is left. A capacity nothing gives is\n"
+		"unknown and limits nothing; the report says which.",
 	.operands = CLI_OPERANDS_NONE,
 	.groups = CLI_OG_JSON | CLI_OG_TOPO,
 	.own = own,
 	.run = cmd_plan,
 };
 
-/* What-if moves (model_ceil_what_if), when the topology lists no free
- * root port. */
-struct whatifs {
-	struct model_ceil_what_if *w;
-	unsigned n;
-};
-
 /* ---- text ---- */
-
-/* The condition a what-if move holds on, said once for text (JSON:
- * needs_free_slot). */
-static const char *slot_mark(const struct cli_opts *o)
-{
-	return o->topology ? "if it has a free slot (this export lists no empty slot: take it "
-			     "with lstopo --filter bridge:all)" :
-			     "if it has a free slot (hwloc shows no empty one on this machine)";
-}
 
 /* What the model could not know, one line each. */
 static void print_unknown(FILE *out, const struct cli_plan *p, const struct model_ceil *m,
@@ -167,78 +169,17 @@ static void print_unknown(FILE *out, const struct cli_plan *p, const struct mode
 			     p->nports_unknown_node == 1 ? "" : "s");
 }
 
-static void print_what_ifs(FILE *out, const struct model_ceil *m, const struct cli_plan *p,
-			   const struct cli_ceil_snap *s, const struct whatifs *wi,
-			   const struct cli_opts *o)
-{
-	const struct model_ceil_res *b = s->binding >= 0 ? &m->res[s->binding] : NULL;
-	unsigned i;
-
-	if (!b)
-		return;
-	if (!wi->n) {
-		fprintf(out, "  nor would a move to another host bridge of known node raise the "
-			     "ceiling by %.0f%% or more\n", 100 * MODEL_CEIL_MIN_GAIN);
-		return;
-	}
-	fprintf(out, "  what if, for a drive through the binding %s %s, each move alone:\n",
-		     b->kind == MODEL_CEIL_HOST_BRIDGE ? "host bridge" : model_ceil_kind_name(b->kind),
-		     b->name);
-	for (i = 0; i < wi->n; i++) {
-		const struct model_ceil_what_if *w = &wi->w[i];
-		const struct model_ceil_res *to = &m->res[w->to_bridge];
-
-		fprintf(out, "  %u. move %s from host bridge %s, port %s, to host bridge %s (node "
-			     "%d), %s: ceiling %.0f IOPS (+%.0f)\n", i + 1, m->res[w->drive].name,
-			     p->dev[w->drive]->host_bridge, p->dev[w->drive]->upstream, to->name,
-			     to->node, slot_mark(o), w->ceiling_after,
-			     w->ceiling_after - s->predicted);
-	}
-}
-
-static void print_moves(FILE *out, const struct model_ceil *m, const struct cli_plan *p,
-			const struct cli_ceil_snap *s, const struct whatifs *wi,
-			const struct cli_opts *o)
-{
-	double before = s->predicted;
-	unsigned i;
-
-	fprintf(out, "\nmoves\n");
-	if (!m->nports)
-		fprintf(out, "  none: the topology has no free root port (an lstopo export keeps "
-			     "empty slots only when taken with bridges kept: lstopo "
-			     "--filter bridge:all)\n");
-	if (!m->nports)
-		print_what_ifs(out, m, p, s, wi, o);
-	for (i = 0; i < m->nmoves; i++) {
-		const struct model_ceil_move *mv = &m->move[i];
-		const struct topo_dev *d = p->dev[mv->drive];
-		const struct model_ceil_res *to = &m->res[mv->to_bridge];
-
-		fprintf(out, "  %u. move %s from host bridge %s, port %s, to free root port %s "
-			     "(host bridge %s, node %d): ceiling %.0f IOPS (+%.0f)\n", i + 1,
-			     m->res[mv->drive].name, d->host_bridge, d->upstream,
-			     m->port[mv->to_port].name, to->name, to->node, mv->ceiling_after,
-			     mv->ceiling_after - before);
-		before = mv->ceiling_after;
-	}
-	if (m->nports && m->nmoves == m->nports)
-		fprintf(out, "  then no free root port is left\n");
-	else if (m->nports)
-		fprintf(out, "  %s move raises the ceiling by %.0f%% or more\n",
-			     m->nmoves ? "then no further" : "no", 100 * MODEL_CEIL_MIN_GAIN);
-}
-
 static void print_text(FILE *out, struct topo *t, const struct cli_opts *o,
-		       const struct cli_plan *p, const struct model_ceil *m, const struct cli_ceil_snap *s,
-		       const struct whatifs *wi)
+		       const struct cli_plan *p, const struct model_ceil *m, const struct cli_ceil_snap *s)
 {
 	char bind[256];
 
-	fprintf(out, "plan: %s (%u NUMA node%s, %u drive%s, %u free root port%s), %u-byte reads\n",
+	fprintf(out, "plan: %s (%u NUMA node%s, %u drive%s, %u free slot%s%s), %u-byte reads\n",
 		     o->topology ? o->topology : "this machine", topo_nnodes(t),
 		     topo_nnodes(t) == 1 ? "" : "s", p->ndrives, p->ndrives == 1 ? "" : "s",
-		     p->nports, p->nports == 1 ? "" : "s", m->bs);
+		     p->nports, p->nports == 1 ? "" : "s",
+		     p->slots == CLI_PLAN_SLOTS_ASSUMED ? " assumed" :
+		     p->slots == CLI_PLAN_SLOTS_GIVEN ? " given" : "", m->bs);
 	if (o->from)
 		fprintf(out, "  drive rates: solo QDn IOPS measured by saturate (%s)%s\n", o->from,
 			     o->drive_iops ? ", --drive-iops for the others" : "");
@@ -251,53 +192,20 @@ static void print_text(FILE *out, struct topo *t, const struct cli_opts *o,
 	cli_ceil_binding_text(bind, sizeof(bind), m, s);
 	fprintf(out, "\npredicted: %.0f IOPS of %.0f demanded\nbinding: %s\n", s->predicted,
 		     s->demand, bind);
-	print_moves(out, m, p, s, wi, o);
+	cli_plan_moves_print(out, m, p, s, o->topology != NULL);
 }
 
 /* ---- JSON ---- */
 
-static json_t *moves_json(const struct model_ceil *m, const struct cli_plan *p,
-			  const struct whatifs *wi)
-{
-	json_t *a = json_array();
-	unsigned i;
-
-	for (i = 0; a && i < m->nmoves; i++) {
-		const struct model_ceil_move *mv = &m->move[i];
-		const struct topo_dev *d = p->dev[mv->drive];
-		const struct model_ceil_res *to = &m->res[mv->to_bridge];
-
-		json_array_append_new(a, json_pack("{s:s, s:{s:s, s:s}, s:{s:s, s:s, s:i}, s:f, s:b}",
-			"device", m->res[mv->drive].name,
-			"from", "host_bridge", d->host_bridge, "port", d->upstream,
-			"to", "host_bridge", to->name, "port", m->port[mv->to_port].name,
-			"node", to->node,
-			"ceiling_after", mv->ceiling_after, "needs_free_slot", false));
-	}
-	for (i = 0; a && i < wi->n; i++) {
-		const struct model_ceil_what_if *w = &wi->w[i];
-		const struct topo_dev *d = p->dev[w->drive];
-		const struct model_ceil_res *to = &m->res[w->to_bridge];
-
-		json_array_append_new(a, json_pack("{s:s, s:{s:s, s:s}, s:{s:s, s:n, s:i}, s:f, s:b}",
-			"device", m->res[w->drive].name,
-			"from", "host_bridge", d->host_bridge, "port", d->upstream,
-			"to", "host_bridge", to->name, "port", "node", to->node,
-			"ceiling_after", w->ceiling_after, "needs_free_slot", true));
-	}
-	return a;
-}
-
 static json_t *json_report(const struct cli_opts *o, const struct cli_plan *p,
-			   const struct model_ceil *m, const struct cli_ceil_snap *s,
-			   const struct whatifs *wi)
+			   const struct model_ceil *m, const struct cli_ceil_snap *s)
 {
 	char bind[256];
 	json_t *j;
 
 	cli_ceil_binding_text(bind, sizeof(bind), m, s);
-	j = json_pack("{s:s, s:s, s:{s:I, s:o, s:o, s:o, s:o, s:o}, "
-		      "s:{s:o, s:f, s:f, s:o, s:o, s:s}, s:o, s:{s:I, s:I, s:I, s:I}}",
+	j = json_pack("{s:s, s:s, s:{s:I, s:o, s:o, s:o, s:o, s:o, s:o}, "
+		      "s:{s:o, s:f, s:f, s:o, s:o, s:s}, s:o, s:o, s:o, s:{s:I, s:I, s:I, s:I}}",
 		"schema", CLI_JSON_SCHEMA, "command", "plan",
 		"config", "bs", (json_int_t)m->bs,
 		"topology", o->topology ? json_string(o->topology) : json_null(),
@@ -307,13 +215,16 @@ static json_t *json_report(const struct cli_opts *o, const struct cli_plan *p,
 		"host_bridge_bw_bytes_s", o->bridge_bw ? json_integer((json_int_t)o->bridge_bw) :
 			json_null(),
 		"from", o->from ? json_string(o->from) : json_null(),
+		"free_slots", o->free_slots ? json_string(o->free_slots) : json_null(),
 		"ceiling", "resources", cli_ceil_resources_json(m, s),
 		"predicted_iops", s->predicted, "demand_iops", s->demand,
 		"binding", s->binding < 0 ? json_null() : json_string(m->res[s->binding].name),
 		"binding_kind", s->binding < 0 ? json_null() :
 			json_string(model_ceil_kind_name(m->res[s->binding].kind)),
 		"binding_text", bind,
-		"moves", moves_json(m, p, wi),
+		"free_slots", cli_plan_slots_json(m, p),
+		"moves", cli_plan_moves_json(m, p),
+		"after_moves", cli_plan_after_json(m),
 		"unknown", "links", (json_int_t)p->nlinks_unknown,
 		"drives_left_out", (json_int_t)p->nleft_out,
 		"drives_without_host_bridge", (json_int_t)p->nno_bridge,
@@ -330,7 +241,8 @@ static json_t *json_report(const struct cli_opts *o, const struct cli_plan *p,
 /* The figures: the options and the --from report. 0 or -errno, said:
  * -EINVAL for options that do not go together and a --from file that is
  * not a saturate report; another -errno for one that cannot be read. */
-static int figures(struct cli_opts *o, struct cli_plan_from *from, struct cli_plan_figs *f)
+static int figures(struct cli_opts *o, struct cli_plan_from *from, struct cli_plan_slots *slots,
+		   struct cli_plan_figs *f)
 {
 	char err[256];
 	int ret;
@@ -370,6 +282,9 @@ static int figures(struct cli_opts *o, struct cli_plan_from *from, struct cli_pl
 	/* --memory-bw, given, wins over what the report measured */
 	f->mems = o->memory_bw ? NULL : from->mems;
 	f->nmems = o->memory_bw ? 0 : from->nmems;
+	/* checked when it was given */
+	if (o->free_slots && !cli_plan_slots_parse(o->free_slots, slots, err, sizeof(err)))
+		f->slots = slots;
 	return 0;
 }
 
@@ -408,6 +323,18 @@ out:
 	return ret;
 }
 
+/* "0000:00, 0000:40": t's host bridges. */
+static void bridge_names(struct topo *t, char *buf, size_t len)
+{
+	const struct topo_host_bridge *hbs;
+	unsigned i, n = topo_host_bridges(t, &hbs);
+	size_t o = 0;
+
+	snprintf(buf, len, "none");
+	for (i = 0; i < n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", hbs[i].name);
+}
+
 /* The tree built: 0 or -errno, said; -EINVAL when the --from report
  * measured none of the topology's drives. */
 static int build(struct topo *t, const struct cli_opts *o, const struct cli_plan_figs *f,
@@ -421,6 +348,14 @@ static int build(struct topo *t, const struct cli_opts *o, const struct cli_plan
 		return -ENODEV;
 	}
 	ret = cli_plan_build(t, f, p);
+	if (ret == -ENOENT) {
+		char hbs[512];
+
+		bridge_names(t, hbs, sizeof(hbs));
+		cli_say("--free-slots: %s has no host bridge %s (its host bridges: %s)",
+			o->topology ? o->topology : "this machine", p->no_such_bridge, hbs);
+		return -EINVAL;
+	}
 	if (ret == -ENODATA && p->nno_bridge && !p->nleft_out) {
 		cli_say("no drive has a host bridge in the topology (%s): nothing to plan",
 			p->no_bridge);
@@ -437,35 +372,19 @@ static int build(struct topo *t, const struct cli_opts *o, const struct cli_plan
 	return ret;
 }
 
-/* The what-if moves of a topology that lists no free root port: 0 or
- * -errno (model_ceil_what_if's). */
-static int what_ifs(const struct model_ceil *m, struct whatifs *wi)
-{
-	int n;
-
-	wi->w = calloc(m->nin ? m->nin : 1, sizeof(*wi->w));
-	if (!wi->w)
-		return -ENOMEM;
-	n = model_ceil_what_if(m, wi->w, m->nin);
-	if (n < 0)
-		return n;
-	wi->n = (unsigned)n;
-	return 0;
-}
-
 /* The plan from the figures: 0 or -errno, said. */
 static int plan(struct cli_opts *o, struct cli_plan_from *from)
 {
 	struct cli_plan_figs f;
+	struct cli_plan_slots slots;
 	struct cli_plan p = { 0 };
 	struct model_ceil m = { 0 };
 	struct cli_ceil_snap s = { 0 };
-	struct whatifs wi = { 0 };
 	struct topo *t = NULL;
 	bool m_init = false;
 	int rc;
 
-	rc = figures(o, from, &f);
+	rc = figures(o, from, &slots, &f);
 	if (!rc)
 		rc = cli_topo_load(o->topology, &t);
 	if (!rc)
@@ -486,12 +405,6 @@ static int plan(struct cli_opts *o, struct cli_plan_from *from)
 		goto out;
 	}
 	model_ceil_plan(&m);
-	if (!m.nports && (rc = what_ifs(&m, &wi))) {
-		cli_say(rc == -ENOMEM ? "out of memory" :
-			"the ceiling model refused the tree built from the topology");
-		rc = rc == -ENOMEM ? rc : -EPROTO;
-		goto out;
-	}
 	rc = -ENOMEM;
 	if (o->dot) {
 		if (draw(t, o, &m, &s)) {
@@ -499,14 +412,13 @@ static int plan(struct cli_opts *o, struct cli_plan_from *from)
 			goto out;
 		}
 	} else {
-		print_text(cli_out_text(o), t, o, &p, &m, &s, &wi);
+		print_text(cli_out_text(o), t, o, &p, &m, &s);
 	}
 	rc = 0;
 	/* cli_out_json says why it could not write the report */
-	if (o->json && cli_out_json(o->json, json_report(o, &p, &m, &s, &wi), CLI_JSON_REPORT))
+	if (o->json && cli_out_json(o->json, json_report(o, &p, &m, &s), CLI_JSON_REPORT))
 		rc = -EIO;
 out:
-	free(wi.w);
 	cli_ceil_snap_free(&s);
 	if (m_init)
 		model_ceil_free(&m);

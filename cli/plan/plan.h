@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "cli/plan/plan_slots.h"
 #include "model/ceiling.h"
 #include "topo/topo.h"
 
@@ -51,6 +52,17 @@ struct cli_plan_figs {
 	const struct topo_dev *const *devs;
 	const char *const *names;
 	unsigned ndevs;
+	/* The free slots the user named (--free-slots); NULL: the topology's
+	 * free root ports, else one assumed per host bridge with devices. */
+	const struct cli_plan_slots *slots;
+};
+
+/* Where the free slots came from. */
+enum cli_plan_slots_src {
+	CLI_PLAN_SLOTS_LISTED,	/* the topology's empty root ports */
+	CLI_PLAN_SLOTS_GIVEN,	/* --free-slots */
+	CLI_PLAN_SLOTS_ASSUMED,	/* none known: one per host bridge with
+				 * devices, of known node */
 };
 
 struct cli_plan {
@@ -69,9 +81,13 @@ struct cli_plan {
 	unsigned nlinks_unknown;	/* links without speed, width or GB/s */
 	unsigned nports_unknown_node;	/* free ports under a bridge of no node */
 	unsigned ndrives;
+	enum cli_plan_slots_src slots;
+	char no_such_bridge[16];	/* a --free-slots bridge the topology
+					 * lacks (-ENOENT) */
 };
 
-/* Builds p from t and f. 0; -ENOMEM; -ENODATA when no drive has a rate.
+/* Builds p from t and f. 0; -ENOMEM; -ENODATA when no drive has a rate;
+ * -ENOENT when f->slots names a host bridge t lacks (p->no_such_bridge).
  * p is freed with cli_plan_free, whatever this returned. */
 int cli_plan_build(struct topo *t, const struct cli_plan_figs *f, struct cli_plan *p);
 void cli_plan_free(struct cli_plan *p);

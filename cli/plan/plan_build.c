@@ -1,12 +1,13 @@
 /* The ceiling model's tree from a topology: per drive (one per PCI
  * function) its own link, each switch's upstream link, its host bridge and
- * its node's memory, plus its node's CPU; every free root port as a place
- * a drive may move to; every host bridge with devices, as one a what-if
- * move may go to. A switch's upstream link is the same wire as the
+ * its node's memory, plus its node's CPU; the free slots a drive may move
+ * to: those --free-slots names, else the topology's free root ports, else
+ * one assumed under each host bridge with devices. A switch's upstream link is the same wire as the
  * port above it, so it is one resource, named by the switch. */
 #include "cli/plan/plan.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,54 +215,131 @@ static int add_drive(struct topo *t, struct cli_plan *p, const struct cli_plan_f
 	return 0;
 }
 
-static int add_ports(struct topo *t, struct cli_plan *p, const struct cli_plan_figs *f,
-		     const struct topo_host_bridge *hb)
+/* Room for one more free port, zeroed; NULL when out of memory. */
+static struct model_ceil_port *new_port(struct cli_plan *p)
+{
+	if (p->nports == p->portcap) {
+		unsigned ncap = p->portcap ? p->portcap * 2 : 16;
+		void *a = realloc(p->ports, ncap * sizeof(*p->ports));
+
+		if (!a)
+			return NULL;
+		p->ports = a;
+		p->portcap = ncap;
+	}
+	return memset(&p->ports[p->nports++], 0, sizeof(*p->ports));
+}
+
+/* One free slot under hb: the root port tp the topology lists, else one
+ * nothing names, whose link is unknown (a drive there runs at its own).
+ * With it the bridge, its node's memory and the CPU that would serve a
+ * drive moved there. */
+static int add_slot(struct topo *t, struct cli_plan *p, const struct cli_plan_figs *f,
+		    const struct topo_host_bridge *hb, const struct topo_port *tp, bool assumed)
+{
+	struct model_ceil_port *port;
+	int b = bridge_res(p, f, hb);
+
+	if (b < 0 || cpu_of(t, p, f, hb->node) < -1 || !(port = new_port(p)))
+		return -ENOMEM;
+	port->host_bridge = b;
+	port->assumed = assumed;
+	if (tp) {
+		snprintf(port->name, sizeof(port->name), "%s", tp->busid);
+		if (!link_max(&tp->link, &port->link))
+			p->nlinks_unknown++;
+	}
+	if (hb->node < 0)
+		p->nports_unknown_node++;
+	return 0;
+}
+
+/* hb's free root ports, at most max of them. */
+static int listed_slots(struct topo *t, struct cli_plan *p, const struct cli_plan_figs *f,
+			const struct topo_host_bridge *hb, unsigned max, unsigned *n)
 {
 	unsigned k;
-	int b = -1;
+	int ret;
 
-	for (k = 0; k < hb->nports; k++) {
-		struct model_ceil_port *port;
-
+	*n = 0;
+	for (k = 0; k < hb->nports && *n < max; k++) {
 		if (hb->ports[k].nfunctions)
 			continue;
-		/* the bridge, its node's memory and the CPU that would serve
-		 * a drive moved there */
-		if (b < 0 && ((b = bridge_res(p, f, hb)) < 0 || cpu_of(t, p, f, hb->node) < -1))
-			return -ENOMEM;
-		if (p->nports == p->portcap) {
-			unsigned ncap = p->portcap ? p->portcap * 2 : 16;
-			void *a = realloc(p->ports, ncap * sizeof(*p->ports));
-
-			if (!a)
-				return -ENOMEM;
-			p->ports = a;
-			p->portcap = ncap;
-		}
-		port = memset(&p->ports[p->nports++], 0, sizeof(*port));
-		snprintf(port->name, sizeof(port->name), "%s", hb->ports[k].busid);
-		port->host_bridge = b;
-		if (!link_max(&hb->ports[k].link, &port->link))
-			p->nlinks_unknown++;
-		if (hb->node < 0)
-			p->nports_unknown_node++;
+		ret = add_slot(t, p, f, hb, &hb->ports[k], false);
+		if (ret)
+			return ret;
+		(*n)++;
 	}
 	return 0;
 }
 
-/* A host bridge whose devices show it is there, with its node's memory
- * and CPU, as a what-if move's target where the topology lists no free
- * slot (model_ceil_what_if; one of unknown node it refuses). */
-static int add_bridge(struct topo *t, struct cli_plan *p, const struct cli_plan_figs *f,
-		      const struct topo_host_bridge *hb)
+/* --free-slots: under each bridge named, its count; the free root ports
+ * the topology lists there first (their names and links), then slots
+ * nothing names. */
+static int given_slots(struct topo *t, struct cli_plan *p, const struct cli_plan_figs *f)
 {
-	unsigned k, nfunctions = hb->nfunctions;
+	const struct cli_plan_slots *l = f->slots;
+	const struct topo_host_bridge *hb;
+	unsigned i, n;
+	int ret;
 
-	for (k = 0; k < hb->nports; k++)
-		nfunctions += hb->ports[k].nfunctions;
-	if (!nfunctions)
+	for (i = 0; i < l->n; i++) {
+		hb = topo_host_bridge_find(t, l->v[i].bridge);
+		if (!hb) {
+			snprintf(p->no_such_bridge, sizeof(p->no_such_bridge), "%s", l->v[i].bridge);
+			return -ENOENT;
+		}
+		ret = listed_slots(t, p, f, hb, l->v[i].count, &n);
+		for (; !ret && n < l->v[i].count; n++)
+			ret = add_slot(t, p, f, hb, NULL, false);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Nothing says which slots are free: one assumed under each host bridge
+ * whose devices show it is there, of known node (no move goes to another). */
+static int assumed_slots(struct topo *t, struct cli_plan *p, const struct cli_plan_figs *f,
+			 const struct topo_host_bridge *hbs, unsigned nhb)
+{
+	unsigned i, k, nfunctions;
+	int ret;
+
+	for (i = 0; i < nhb; i++) {
+		nfunctions = hbs[i].nfunctions;
+		for (k = 0; k < hbs[i].nports; k++)
+			nfunctions += hbs[i].ports[k].nfunctions;
+		if (!nfunctions || hbs[i].node < 0)
+			continue;
+		ret = add_slot(t, p, f, &hbs[i], NULL, true);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The free slots: given, else listed, else assumed. */
+static int slots(struct topo *t, struct cli_plan *p, const struct cli_plan_figs *f)
+{
+	const struct topo_host_bridge *hbs;
+	unsigned i, n, nhb = topo_host_bridges(t, &hbs);
+	int ret;
+
+	if (f->slots) {
+		p->slots = CLI_PLAN_SLOTS_GIVEN;
+		return given_slots(t, p, f);
+	}
+	p->slots = CLI_PLAN_SLOTS_LISTED;
+	for (i = 0; i < nhb; i++) {
+		ret = listed_slots(t, p, f, &hbs[i], UINT_MAX, &n);
+		if (ret)
+			return ret;
+	}
+	if (p->nports)
 		return 0;
-	return bridge_res(p, f, hb) < 0 || cpu_of(t, p, f, hb->node) < -1 ? -ENOMEM : 0;
+	p->slots = CLI_PLAN_SLOTS_ASSUMED;
+	return assumed_slots(t, p, f, hbs, nhb);
 }
 
 /* Every NVMe function of t, one drive each. */
@@ -345,22 +423,14 @@ static int given_drives(struct topo *t, const struct cli_plan_figs *f, struct cl
 
 int cli_plan_build(struct topo *t, const struct cli_plan_figs *f, struct cli_plan *p)
 {
-	const struct topo_host_bridge *hbs;
-	unsigned i, nhb;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
 	ret = f->devs ? given_drives(t, f, p) : nvme_drives(t, f, p);
+	if (!ret)
+		ret = slots(t, p, f);
 	if (ret)
 		return ret;
-	nhb = topo_host_bridges(t, &hbs);
-	for (i = 0; i < nhb; i++) {
-		ret = add_ports(t, p, f, &hbs[i]);
-		if (!ret)
-			ret = add_bridge(t, p, f, &hbs[i]);
-		if (ret)
-			return ret;
-	}
 	p->in.res = p->res;
 	p->in.nres = p->nres;
 	p->in.ports = p->ports;
