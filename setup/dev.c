@@ -169,7 +169,7 @@ static void controller(const struct setup_at *at, const char *ddir, struct setup
 		setup_copy(d->controller, sizeof(d->controller), setup_base(real));
 		return;
 	}
-	np = setup_list(at->sys, &paths, "%s/multipath", ddir);
+	np = setup_paths_list(at, ddir, d->disk, &paths);
 	if (np > 0 && sscanf(paths[0], "nvme%uc%un%u", &s, &c, &n) == 3)
 		snprintf(d->controller, sizeof(d->controller), "nvme%u", c);
 	free(paths);

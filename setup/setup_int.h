@@ -52,7 +52,13 @@ int setup_hwq_read(const struct setup_at *at, const char *ddir, const char *ctrl
 /* setup_dev_read below roots already resolved: a multipath head's paths
  * are read through it, each as a device of its own. */
 int setup_dev_read_at(const struct setup_at *at, const char *path, struct setup_dev *d);
-/* A multipath head's paths (ddir/multipath/nvmeXcYnZ) and its subsystem's
+/* The hidden paths of multipath head disk ("nvme0n1", sysfs folder ddir):
+ * its multipath/ folder's links (6.14 on), else the block devices named
+ * nvme0cYn1. Count and a malloc'd sorted array in *out (NULL when none),
+ * or -ENOMEM. */
+int setup_paths_list(const struct setup_at *at, const char *ddir, const char *disk,
+		     char (**out)[SETUP_NAME_MAX]);
+/* A multipath head's paths (setup_paths_list) and its subsystem's
  * iopolicy, into d->paths, d->npaths and d->iopolicy; nothing for another
  * disk. 0 or -ENOMEM; a path that cannot be read is left out. */
 int setup_paths_read(const struct setup_at *at, const char *ddir, struct setup_dev *d);

@@ -6,9 +6,10 @@
  * lands on CPU 1; and tests/fixtures/queues-poll, a drive whose 2 poll
  * queues serve CPUs 0-1 and 2-3 of 4, as blk_mq_map_queues spreads them.
  * The head's own queue says nothing of either: the findings must name the
- * path and the iopolicy. Then pollq_spread, which placement uses, on the
- * same map. */
+ * path and the iopolicy, also where the head has no multipath/ folder
+ * (before 6.14). Then pollq_spread, which placement uses, on the same map. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,46 @@ static void test_paths_read(void)
 	if (!setup_dev_read(at(fx, "queues-multipath"), "nvme0c1n1", &dev))
 		CHECKF(dev.npaths == 0 && !strcmp(dev.controller, "nvme1"), "%u %s", dev.npaths,
 		       dev.controller);
+}
+
+static char tmp[] = "/tmp/iostorm-queues.XXXXXX";
+
+static void cleanup(void)
+{
+	char cmd[PATH_MAX];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmp);
+}
+
+/* Before 6.14 a head has no multipath/ folder (the 6.12 rig's has none):
+ * its paths are the hidden disks nvme0cYn1, found by name. A namespace of
+ * its own controller (nvme0c1n1 read alone) is no head. */
+static void test_paths_by_name(void)
+{
+	char cmd[3 * PATH_MAX];
+
+	if (!mkdtemp(tmp)) {
+		CHECKF(0, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	atexit(cleanup);
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/queues-multipath' '%s/' && rm -r '%s/queues-multipath/"
+		 "sys/devices/virtual/nvme-subsystem/nvme-subsys0/nvme0n1/multipath'", fx, tmp, tmp);
+	CHECKF(system(cmd) == 0, "%s", cmd);
+	if (load(tmp, "queues-multipath", "nvme0n1"))
+		return;
+	CHECKF(dev.npaths == 2 && !strcmp(dev.controller, "nvme0"), "%u paths, controller '%s'",
+	       dev.npaths, dev.controller);
+	if (dev.npaths == 2)
+		CHECKF(!strcmp(dev.paths[0].disk, "nvme0c0n1") &&
+		       !strcmp(dev.paths[1].disk, "nvme0c1n1") &&
+		       !strcmp(dev.paths[1].scheduler, "mq-deadline"), "%s %s",
+		       dev.paths[0].disk, dev.paths[1].disk);
+	setup_dev_free(&dev);
+	if (!setup_dev_read(at(tmp, "queues-multipath"), "nvme0c1n1", &dev))
+		CHECKF(dev.npaths == 0, "a path read alone has %u paths", dev.npaths);
 }
 
 /* The scheduler and nr_requests of the path that has them, named with the
@@ -300,6 +341,7 @@ int main(void)
 
 	snprintf(fx, sizeof(fx), "%s/tests/fixtures", src ? src : ".");
 	test_paths_read();
+	test_paths_by_name();
 	test_path_queue();
 	test_path_irqs();
 	test_shared_poll();
