@@ -601,10 +601,11 @@ static void rule_irq_remote(struct list *l, const struct dev_ctx *c)
  * (model/check_queues.c). */
 static void path_rules(struct list *l, const struct dev_ctx *c)
 {
+	const char *asked = c->ask->worker_cpus ? c->ask->worker_cpus[c->i] : NULL;
 	char cpus[CHECK_PATH_CPUS_MAX];
 	struct dev_ctx pc;
 	unsigned p, from;
-	int take;
+	int take = 1;	/* none asked: the path's node's CPUs stand in */
 
 	for (p = 0; p < c->d->npaths && !l->err; p++) {
 		pc = *c;
@@ -612,14 +613,13 @@ static void path_rules(struct list *l, const struct dev_ctx *c)
 		from = l->n;
 		rule_scheduler(l, &pc);
 		rule_nr_requests(l, &pc);
-		take = check_path_cpus(c->m, c->d, p,
-				       c->ask->worker_cpus ? c->ask->worker_cpus[c->i] : NULL,
-				       cpus, sizeof(cpus));
-		if (take == -ENOMEM)
+		if (has(asked))
+			take = check_path_cpus(c->m, c->d, p, asked, cpus, sizeof(cpus));
+		if (take < 0)
 			l->err = take;
-		if (take > 0)
+		else if (take && has(asked))
 			pc.cpus = cpus;
-		if (take && pc.d->nvme) {
+		if (take > 0 && pc.d->nvme) {
 			rule_few_queues(l, &pc);
 			rule_one_cpu_irqs(l, &pc);
 			rule_irq_remote(l, &pc);

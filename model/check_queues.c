@@ -51,7 +51,7 @@ int check_path_cpus(const struct setup_machine *m, const struct setup_dev *head,
 	int *cpus, cpu, n = 0, ret;
 
 	if (!asked || !*asked)
-		return -1;
+		return -EINVAL;
 	cpus = malloc(SETUP_MAX_CPUS * sizeof(*cpus));
 	if (!cpus)
 		return -ENOMEM;
@@ -64,7 +64,7 @@ int check_path_cpus(const struct setup_machine *m, const struct setup_dev *head,
 			continue;
 		cpus[n++] = cpu;
 	}
-	ret = n && join(cpus, (unsigned)n, buf, len) ? 1 : 0;
+	ret = n && join(cpus, (unsigned)n, buf, len) ? n : 0;
 	free(cpus);
 	return ret;
 }

@@ -16,8 +16,9 @@
 /* The worker CPUs of a head's device that take its path p: of the asked
  * cpulist (NULL or "": not asked), under iopolicy numa (the kernel's
  * default) the CPUs on the path's node, under another policy all of them.
- * 1 with the cpulist in buf; 0 when no asked worker takes the path; -1
- * when none were asked (the path's node's CPUs stand in for them). */
+ * Their count, with the cpulist in buf; 0 when no asked worker takes the
+ * path; -EINVAL when none were asked (then the path's node's CPUs stand in
+ * for them); -ENOMEM. */
 int check_path_cpus(const struct setup_machine *m, const struct setup_dev *head, unsigned p,
 		    const char *asked, char *buf, size_t len);
 

@@ -232,6 +232,18 @@ static void test_path_irqs(void)
 	       count(CHECK_IRQ_REMOTE));
 	if (count(CHECK_IRQ_REMOTE))
 		show();
+	/* a worker on each node: each takes its own node's path, whose
+	 * queue interrupts that node */
+	{
+		const char *both[] = { "0-1" };
+
+		ask.workers_per_dev = 2;
+		ask.worker_cpus = both;
+		run(&ask);
+		CHECKF(count(CHECK_IRQ_REMOTE) == 0, "numa, CPUs 0-1: %d", count(CHECK_IRQ_REMOTE));
+		ask.workers_per_dev = 1;
+		ask.worker_cpus = cpu0;
+	}
 	snprintf(dev.iopolicy, sizeof(dev.iopolicy), "round-robin");
 	run(&ask);
 	WANT(f, CHECK_IRQ_REMOTE, "nvme0c1n1", __LINE__);
