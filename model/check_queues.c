@@ -121,13 +121,16 @@ static void say_shared(struct check_finding *f, const struct setup_dev *d,
 		       const int *better, int moved)
 {
 	const int *cpus = ask->cpus + from;
-	char now[96], to[96];
+	char now[96], to[96], fix[CHECK_FIX_MAX - 8];
 	int *all;
 	unsigned used = queues_used(d, cpus, per);
 
-	join(cpus, per, now, sizeof(now));
-	snprintf(f->now, sizeof(f->now), "CPUs %s: %u polling workers on %u poll queue%s", now,
-		 per, used, used == 1 ? "" : "s");
+	if (join(cpus, per, now, sizeof(now)))
+		snprintf(f->now, sizeof(f->now), "CPUs %s: %u polling workers on %u poll queue%s",
+			 now, per, used, used == 1 ? "" : "s");
+	else
+		snprintf(f->now, sizeof(f->now), "%u polling workers on %u poll queue%s", per, used,
+			 used == 1 ? "" : "s");
 	if (moved <= 0 || !join(better, per, to, sizeof(to))) {
 		snprintf(f->better, sizeof(f->better), "a poll queue each");
 		snprintf(f->fix, sizeof(f->fix), "--cpus with a CPU of each poll queue "
@@ -141,11 +144,11 @@ static void say_shared(struct check_finding *f, const struct setup_dev *d,
 		memcpy(all, ask->cpus, ask->ncpus * sizeof(*all));
 		memcpy(all + from, better, per * sizeof(*all));
 	}
-	if (all && join(all, ask->ncpus, to, sizeof(to)))
-		snprintf(f->fix, sizeof(f->fix), "--cpus %s", to);
+	if (all && join(all, ask->ncpus, fix, sizeof(fix)))
+		snprintf(f->fix, sizeof(f->fix), "--cpus %s", fix);
 	else
-		snprintf(f->fix, sizeof(f->fix), "--cpus with CPUs %s for %s's workers",
-			 now, d->name);
+		snprintf(f->fix, sizeof(f->fix), "--cpus with CPUs %s for %s's workers", to,
+			 d->name);
 	free(all);
 }
 
