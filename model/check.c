@@ -3,6 +3,7 @@
  * not read is "" or -1, never a zero, so every rule tests for known first.
  * docs/check.md explains each rule, its fix and its cost. */
 #include "model/check.h"
+#include "model/check_queues.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -197,6 +198,7 @@ struct dev_ctx {
 	const struct check_ask *ask;
 	int i;
 	unsigned workers;	/* at least 1 */
+	const char *cpus;	/* the worker CPUs where not the ask's: a path's */
 };
 
 /* ---- the device's IOMMU and block queue ---- */
@@ -532,7 +534,8 @@ static int irq_local(const struct dev_ctx *c, int cpu, const struct setup_hwq **
 /* The worker CPUs of the device: the ones asked, else its node's. */
 static bool worker_set(const struct dev_ctx *c, struct cpuset *s)
 {
-	const char *asked = c->ask->worker_cpus ? c->ask->worker_cpus[c->i] : NULL;
+	const char *asked = c->cpus ? c->cpus :
+		c->ask->worker_cpus ? c->ask->worker_cpus[c->i] : NULL;
 	int cpu;
 
 	if (has(asked))
@@ -593,6 +596,50 @@ static void rule_irq_remote(struct list *l, const struct dev_ctx *c)
 		FIX(f, "poll queues (no_poll_queues), then --completion poll  " MANAGED_NOTE);
 }
 
+/* A multipath head's IO goes through its paths' blk-mq queues: the queue
+ * and interrupt rules on each path, under the path's name
+ * (model/check_queues.c). */
+static void path_rules(struct list *l, const struct dev_ctx *c)
+{
+	const char *asked = c->ask->worker_cpus ? c->ask->worker_cpus[c->i] : NULL;
+	char cpus[CHECK_PATH_CPUS_MAX];
+	struct dev_ctx pc;
+	unsigned p, from;
+	int take = 1;	/* none asked: the path's node's CPUs stand in */
+
+	for (p = 0; p < c->d->npaths && !l->err; p++) {
+		pc = *c;
+		pc.d = &c->d->paths[p];
+		from = l->n;
+		rule_scheduler(l, &pc);
+		rule_nr_requests(l, &pc);
+		if (has(asked))
+			take = check_path_cpus(c->m, c->d, p, asked, cpus, sizeof(cpus));
+		if (take < 0)
+			l->err = take;
+		else if (take && has(asked))
+			pc.cpus = cpus;
+		if (take > 0 && pc.d->nvme) {
+			rule_few_queues(l, &pc);
+			rule_one_cpu_irqs(l, &pc);
+			rule_irq_remote(l, &pc);
+		}
+		if (!l->err)
+			check_path_name(l->f + from, l->n - from, c->d, p);
+	}
+}
+
+static void rule_shared_poll(struct list *l, const struct dev_ctx *c)
+{
+	struct check_finding f, *to;
+	int ret = check_shared_poll(c->m, c->d, (unsigned)c->i, c->ask, &f);
+
+	if (ret < 0)
+		l->err = ret;
+	else if (ret && (to = add(l, f.kind, c->i)))
+		*to = f;
+}
+
 static void dev_rules(struct list *l, const struct dev_ctx *c)
 {
 	rule_iommu(l, c);
@@ -606,6 +653,8 @@ static void dev_rules(struct list *l, const struct dev_ctx *c)
 	rule_few_queues(l, c);
 	rule_one_cpu_irqs(l, c);
 	rule_irq_remote(l, c);
+	path_rules(l, c);
+	rule_shared_poll(l, c);
 }
 
 /* ---- the machine ---- */
@@ -773,7 +822,7 @@ int check_findings(const struct setup_machine *m, const struct setup_dev *devs,
 		ask = &none;
 	for (i = 0; i < ndevs && devs; i++) {
 		c = (struct dev_ctx){ m, &devs[i], devs, ndevs, ask, (int)i,
-				      ask->workers_per_dev ? ask->workers_per_dev : 1 };
+				      ask->workers_per_dev ? ask->workers_per_dev : 1, NULL };
 		dev_rules(&l, &c);
 	}
 	if (m)

@@ -28,6 +28,9 @@ enum check_kind {
 	CHECK_FEW_QUEUES,	/* fewer IO queues with interrupts than workers */
 	CHECK_ONE_CPU_IRQS,	/* every queue's interrupt lands on one CPU */
 	CHECK_IRQ_REMOTE,	/* a worker's completions interrupt another node */
+	CHECK_PATH_SCHEDULER,	/* a multipath head's path runs a scheduler */
+	CHECK_PATH_NR_REQUESTS,	/* a path's nr_requests below the asked depth */
+	CHECK_SHARED_POLL_QUEUE,	/* polling workers share a poll queue */
 	/* per machine */
 	CHECK_GOVERNOR,		/* cpufreq governor not performance */
 	CHECK_BOOST,		/* turbo/boost off */
@@ -71,6 +74,10 @@ struct check_ask {
 	/* the CPUs the workers of each device run on (a cpulist), NULL or
 	 * "" when not known: then every CPU local to it is assumed */
 	const char *const *worker_cpus;	/* ndevs entries or NULL */
+	/* --cpus in order, as the runner pins: device i's workers on
+	 * cpus[i * workers_per_dev ...]; ncpus 0: not given */
+	const int *cpus;
+	unsigned ncpus;
 };
 
 /* The deepest C-state exit latency that costs nothing worth naming, and

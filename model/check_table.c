@@ -52,6 +52,15 @@ static const struct check_kind_info kinds[CHECK_NKINDS] = {
 		"one-CPU interrupts", "", "", "", false },
 	[CHECK_IRQ_REMOTE] = { "irq_remote", DEV, "queue interrupts' NUMA node",
 		"remote interrupts", "", "", "", false },
+	/* a path is no device of check --measure's: it writes a device's
+	 * own queue */
+	[CHECK_PATH_SCHEDULER] = { "path_scheduler", DEV, "a multipath path's IO scheduler",
+		"path scheduler", "", "", "", false },
+	[CHECK_PATH_NR_REQUESTS] = { "path_nr_requests", DEV,
+		"a multipath path's queue depth (queue/nr_requests)", "path nr_requests",
+		"", "", "", false },
+	[CHECK_SHARED_POLL_QUEUE] = { "shared_poll_queue", DEV, "poll queues' CPUs",
+		"shared poll queue", "", "", "", false },
 	[CHECK_GOVERNOR] = { "governor", MACH, "cpufreq governor", "governor",
 		"", "", "", true },
 	[CHECK_BOOST] = { "boost", MACH, "CPU boost (turbo)", "boost", "", "", "", true },

@@ -160,14 +160,16 @@ static void controller(const struct setup_at *at, const char *ddir, struct setup
 	unsigned s, c, n;
 	int end = 0, np;
 
-	if (sscanf(d->disk, "nvme%un%u%n", &s, &n, &end) != 2 || d->disk[end])
+	/* a namespace, or a multipath head's hidden path nvmeXcYnZ */
+	if ((sscanf(d->disk, "nvme%un%u%n", &s, &n, &end) != 2 || d->disk[end]) &&
+	    (end = 0, sscanf(d->disk, "nvme%uc%un%u%n", &s, &c, &n, &end) != 3 || d->disk[end]))
 		return;
 	if (!setup_realpath(at->sys, real, "%s/device", ddir) &&
 	    sscanf(setup_base(real), "nvme%u%n", &c, &end) == 1 && !setup_base(real)[end]) {
 		setup_copy(d->controller, sizeof(d->controller), setup_base(real));
 		return;
 	}
-	np = setup_list(at->sys, &paths, "%s/multipath", ddir);
+	np = setup_paths_list(at, ddir, d->disk, &paths);
 	if (np > 0 && sscanf(paths[0], "nvme%uc%un%u", &s, &c, &n) == 3)
 		snprintf(d->controller, sizeof(d->controller), "nvme%u", c);
 	free(paths);
@@ -279,27 +281,23 @@ static void unknown(struct setup_dev *d)
 	d->power_state = d->apst_enabled = -1;
 }
 
-int setup_dev_read(const struct setup_roots *r, const char *path, struct setup_dev *out)
+int setup_dev_read_at(const struct setup_at *at, const char *path, struct setup_dev *out)
 {
 	struct setup_dev d;
-	struct setup_at at;
 	struct where *w;
 	int ret;
 
-	if (!path || !out)
-		return -EINVAL;
-	ret = setup_at_init(&at, r);
-	if (ret)
-		return ret;
 	w = malloc(sizeof(*w));
 	if (!w)
 		return -ENOMEM;
 	unknown(&d);
-	ret = at.live_sys ? by_stat(&at, path, w, &d) : by_name(&at, path, w, &d);
+	ret = at->live_sys ? by_stat(at, path, w, &d) : by_name(at, path, w, &d);
 	if (ret == 0) {
-		queue(&at, w, &d);
-		hardware(&at, w->ddir, &d);
-		ret = setup_hwq_read(&at, w->ddir, d.controller, &d);
+		queue(at, w, &d);
+		hardware(at, w->ddir, &d);
+		ret = setup_hwq_read(at, w->ddir, d.controller, &d);
+		if (!ret)
+			ret = setup_paths_read(at, w->ddir, &d);
 	} else if (ret > 0) {
 		ret = 0;	/* a file with no disk below it: nothing more to read */
 	}
@@ -312,10 +310,28 @@ int setup_dev_read(const struct setup_roots *r, const char *path, struct setup_d
 	return 0;
 }
 
+int setup_dev_read(const struct setup_roots *r, const char *path, struct setup_dev *out)
+{
+	struct setup_at at;
+	int ret;
+
+	if (!path || !out)
+		return -EINVAL;
+	ret = setup_at_init(&at, r);
+	return ret ? ret : setup_dev_read_at(&at, path, out);
+}
+
 void setup_dev_free(struct setup_dev *d)
 {
+	unsigned p;
+
 	if (!d)
 		return;
+	for (p = 0; p < d->npaths; p++)
+		setup_dev_free(&d->paths[p]);
+	free(d->paths);
+	d->paths = NULL;
+	d->npaths = 0;
 	free(d->hwq);
 	d->hwq = NULL;
 	d->nhwq = d->nirq_queues = 0;

@@ -114,6 +114,13 @@ struct setup_dev {
 	unsigned nhwq;			/* hardware queues (mq/N) */
 	struct setup_hwq *hwq;		/* nhwq of them, malloc'd */
 	unsigned nirq_queues;		/* hardware queues with an interrupt */
+	/* A native multipath head (nvmeXnY over nvmeXcYnZ): its queue is
+	 * bio-based, so its scheduler, nr_requests and hardware queues are
+	 * the paths' own. Each path is read as a device of its own. */
+	char iopolicy[16];		/* the subsystem's: "numa", "round-robin",
+					 * "queue-depth"; "" unknown or no head */
+	unsigned npaths;
+	struct setup_dev *paths;	/* npaths of them, malloc'd; NULL none */
 };
 
 /* Reads the machine's settings. A fact the tree lacks is unknown, not an

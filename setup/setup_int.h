@@ -49,6 +49,20 @@ void setup_nvme_power(const struct setup_at *at, struct setup_dev *d);
 int setup_hwq_read(const struct setup_at *at, const char *ddir, const char *ctrl,
 		   struct setup_dev *d);
 
+/* setup_dev_read below roots already resolved: a multipath head's paths
+ * are read through it, each as a device of its own. */
+int setup_dev_read_at(const struct setup_at *at, const char *path, struct setup_dev *d);
+/* The hidden paths of multipath head disk ("nvme0n1", sysfs folder ddir):
+ * its multipath/ folder's links (6.14 on), else the block devices named
+ * nvme0cYn1. Count and a malloc'd sorted array in *out (NULL when none),
+ * or -ENOMEM. */
+int setup_paths_list(const struct setup_at *at, const char *ddir, const char *disk,
+		     char (**out)[SETUP_NAME_MAX]);
+/* A multipath head's paths (setup_paths_list) and its subsystem's
+ * iopolicy, into d->paths, d->npaths and d->iopolicy; nothing for another
+ * disk. 0 or -ENOMEM; a path that cannot be read is left out. */
+int setup_paths_read(const struct setup_at *at, const char *ddir, struct setup_dev *d);
+
 /* Names compared with their digit runs as numbers: nvme2n1 < nvme10n1. */
 int setup_name_cmp(const char *a, const char *b);
 /* Bounded copy; src cut to fit. */

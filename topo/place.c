@@ -355,14 +355,38 @@ static void shared_count(struct topo_notes *notes, hwloc_bitmap_t *shared,
 	}
 }
 
-int topo_place(struct topo *t, enum topo_policy pol,
-	       const char *const *paths, const unsigned *nworkers,
-	       unsigned ndev, struct topo_slot *slots,
-	       struct topo_notes *notes)
+/* The CPUs of the poll queues that d's workers placed so far (slots
+ * first..s) do not use, of set, into out; false when that leaves no free
+ * core, and then the plain set decides. */
+static bool unused_pollq(const struct placer *p, const struct topo_pollq *pq,
+			 hwloc_const_bitmap_t set, const struct topo_slot *slots,
+			 unsigned first, unsigned s, hwloc_bitmap_t q, hwloc_bitmap_t out)
+{
+	unsigned k, i;
+	bool used;
+
+	if (!pq || pq->n < 2)
+		return false;
+	hwloc_bitmap_zero(out);
+	for (k = 0; k < pq->n; k++) {
+		if (hwloc_bitmap_list_sscanf(q, pq->cpus[k]) < 0)
+			return false;
+		for (i = first, used = false; i < s && !used; i++)
+			used = slots[i].cpu >= 0 && hwloc_bitmap_isset(q, (unsigned)slots[i].cpu);
+		if (!used)
+			hwloc_bitmap_or(out, out, q);
+	}
+	hwloc_bitmap_and(out, out, set);
+	return count_cores(p, out, true) > 0;
+}
+
+static int place(struct topo *t, enum topo_policy pol, const char *const *paths,
+		 const unsigned *nworkers, unsigned ndev, const struct topo_pollq *pollq,
+		 struct topo_slot *slots, struct topo_notes *notes)
 {
 	struct placer p = { 0 };
-	hwloc_bitmap_t set = NULL, shared[TOPO_MAX_NOTES] = { 0 };
-	unsigned d, w, s, total = 0;
+	hwloc_bitmap_t set = NULL, q = NULL, free_q = NULL, shared[TOPO_MAX_NOTES] = { 0 };
+	unsigned d, w, s, first, total = 0;
 	int ret;
 
 	for (d = 0; d < ndev; d++) {
@@ -382,7 +406,9 @@ int topo_place(struct topo *t, enum topo_policy pol,
 		return 0;
 	ret = placer_init(&p, t);
 	set = hwloc_bitmap_alloc();
-	if (ret || !set) {
+	q = hwloc_bitmap_alloc();
+	free_q = hwloc_bitmap_alloc();
+	if (ret || !set || !q || !free_q) {
 		ret = ret ? ret : -ENOMEM;
 		goto out;
 	}
@@ -397,8 +423,10 @@ int topo_place(struct topo *t, enum topo_policy pol,
 		nfree = count_cores(&p, set, true);
 		if (nworkers[d] > nfree)
 			shared_note(&p, set, dev, d, nfree, nworkers[d], notes, shared);
-		for (w = 0; w < nworkers[d]; w++, s++) {
-			slots[s].cpu = pick(&p, set);
+		for (w = 0, first = s; w < nworkers[d]; w++, s++) {
+			slots[s].cpu = unused_pollq(&p, pollq ? &pollq[d] : NULL, set, slots,
+						    first, s, q, free_q) ?
+				pick(&p, free_q) : pick(&p, set);
 			slots[s].node = slots[s].cpu < 0 ? -1 :
 				node_of_cpu(t, slots[s].cpu, pol == TOPO_PLACE_LOCAL ? dev : NULL);
 		}
@@ -407,7 +435,25 @@ int topo_place(struct topo *t, enum topo_policy pol,
 out:
 	shared_count(notes, shared, slots, total);
 	notes_text(notes);
+	hwloc_bitmap_free(free_q);
+	hwloc_bitmap_free(q);
 	hwloc_bitmap_free(set);
 	placer_fini(&p);
 	return ret;
+}
+
+int topo_place(struct topo *t, enum topo_policy pol,
+	       const char *const *paths, const unsigned *nworkers,
+	       unsigned ndev, struct topo_slot *slots,
+	       struct topo_notes *notes)
+{
+	return place(t, pol, paths, nworkers, ndev, NULL, slots, notes);
+}
+
+int topo_place_polled(struct topo *t, enum topo_policy pol,
+		      const char *const *paths, const unsigned *nworkers,
+		      unsigned ndev, const struct topo_pollq *pollq,
+		      struct topo_slot *slots, struct topo_notes *notes)
+{
+	return place(t, pol, paths, nworkers, ndev, pollq, slots, notes);
 }

@@ -301,6 +301,23 @@ int topo_place(struct topo *t, enum topo_policy pol,
 	       unsigned ndev, struct topo_slot *slots,
 	       struct topo_notes *notes);
 
+/* A device's poll queues for a polled run: the CPUs each one serves
+ * (cpulists, as blk-mq's mq/N/cpu_list gives them); n 0: not known. */
+struct topo_pollq {
+	const char *const *cpus;
+	unsigned n;
+};
+
+/* topo_place for a polled run: pollq has ndev entries (NULL: none known).
+ * A device's next worker goes to a free core of a poll queue that none of
+ * its earlier workers uses, when the CPUs it may use hold one; else where
+ * topo_place would put it. Polling workers on one poll queue share its
+ * lock and its completion queue (docs/check.md, shared_poll_queue). */
+int topo_place_polled(struct topo *t, enum topo_policy pol,
+		      const char *const *paths, const unsigned *nworkers,
+		      unsigned ndev, const struct topo_pollq *pollq,
+		      struct topo_slot *slots, struct topo_notes *notes);
+
 /* Walks a CPU list ("0-3,8,10-11") element by element, in the order
  * written: fn gets each range [lo, hi], every CPU below limit. Returns 0,
  * what fn returned when not 0, or -EINVAL for an element that is not a CPU

@@ -34,6 +34,8 @@ static void check_ask(const struct cli_opts *o, unsigned n, struct check_ask *a)
 	a->workers_per_dev = o->jobs_per_device;
 	a->poll = o->mode == ENG_MODE_POLL || o->mode == ENG_MODE_HYBRID;
 	a->hybrid = o->mode == ENG_MODE_HYBRID;
+	a->cpus = o->ncpus ? o->cpus : NULL;
+	a->ncpus = o->ncpus;
 	if (geteuid() && o->backend != ENG_BACKEND_LIBAIO)
 		a->fixed_buffer_bytes = (int64_t)n * o->jobs_per_device * o->qd * o->bs;
 }

@@ -6,6 +6,7 @@
 
 #include "cli/out/out.h"
 #include "cli/runner/place.h"
+#include "cli/runner/pollq.h"
 #include "topo/notes.h"
 #include "topo/topo.h"
 
@@ -120,11 +121,76 @@ static int place_cpulist(const struct cli_opts *o, unsigned njobs, bool sqpoll,
 	return 0;
 }
 
+/* "nvme0n1 on CPUs 0,2 (not 0,1)" for each device whose polling workers
+ * got CPUs other than plain placement's, into buf; false: none did. */
+static bool pollq_moves(const struct eng_target *const *targets, unsigned ndev, unsigned per,
+			const struct topo_slot *polled, const struct topo_slot *plain,
+			char *buf, size_t len)
+{
+	size_t at = 0;
+	unsigned d, w, k;
+	bool any = false;
+
+	buf[0] = '\0';
+	for (d = 0; d < ndev; d++) {
+		const struct topo_slot *a = polled + (size_t)d * per, *b = plain + (size_t)d * per;
+
+		for (w = 0; w < per && a[w].cpu == b[w].cpu; w++)
+			;
+		if (w == per)
+			continue;
+		any = true;
+		for (k = 0; k < 2 && at < len; k++) {
+			const struct topo_slot *s = k ? b : a;
+
+			at += (size_t)snprintf(buf + at, len - at, k ? " (not " : "%s%s on CPUs ",
+					       at ? ", " : "", targets[d]->name);
+			for (w = 0; w < per && at < len; w++)
+				at += (size_t)snprintf(buf + at, len - at, "%s%d", w ? "," : "",
+						       s[w].cpu);
+			if (k && at < len)
+				at += (size_t)snprintf(buf + at, len - at, ")");
+		}
+	}
+	return any;
+}
+
+/* A polled run: each worker on a poll queue of its own where a free core
+ * allows (topo_place_polled), said in one line where that differs from
+ * the plain placement. Without poll queues known, the plain one. */
+static int place_polled(const struct cli_opts *o, struct topo *t,
+			const struct eng_target *const *targets, const char **paths,
+			unsigned *nworkers, unsigned ndev, unsigned per,
+			struct topo_slot *slots, struct topo_notes *notes)
+{
+	struct topo_slot *plain = calloc((size_t)ndev * per, sizeof(*plain));
+	struct cli_pollq pq;
+	char line[TOPO_NOTE_LEN];
+	int ret = plain ? cli_pollq_read(targets, ndev, &pq) : -ENOMEM;
+
+	if (ret) {
+		free(plain);
+		return ret;
+	}
+	ret = topo_place_polled(t, o->placement, paths, nworkers, ndev, pq.q, slots, notes);
+	if (!ret && !topo_place(t, o->placement, paths, nworkers, ndev, plain, NULL) &&
+	    pollq_moves(targets, ndev, per, slots, plain, line, sizeof(line))) {
+		char said[TOPO_NOTE_LEN + 64];
+
+		snprintf(said, sizeof(said), "a poll queue of its own for each polling worker: %s",
+			 line);
+		place_say_once(said);
+	}
+	cli_pollq_free(&pq);
+	free(plain);
+	return ret;
+}
+
 /* With sqpoll every worker asks for two places near its device: the first
  * for itself, the second for its submission thread. */
 static int place_topology(const struct cli_opts *o, struct topo *t,
 			  const struct eng_target *const *targets, unsigned ndev,
-			  unsigned per, bool sqpoll, struct cli_slot *out)
+			  unsigned per, bool sqpoll, bool polled, struct cli_slot *out)
 {
 	unsigned each = sqpoll ? 2 : 1, i;
 	const char **paths = calloc(ndev, sizeof(*paths));
@@ -138,7 +204,10 @@ static int place_topology(const struct cli_opts *o, struct topo *t,
 			paths[i] = targets[i]->path;
 			nworkers[i] = per * each;
 		}
-		ret = topo_place(t, o->placement, paths, nworkers, ndev, slots, notes);
+		if (polled && !sqpoll)
+			ret = place_polled(o, t, targets, paths, nworkers, ndev, per, slots, notes);
+		else
+			ret = topo_place(t, o->placement, paths, nworkers, ndev, slots, notes);
 		place_say_notes(notes, sqpoll);
 	}
 	for (i = 0; !ret && i < ndev * per; i++) {
@@ -159,8 +228,9 @@ static int place_topology(const struct cli_opts *o, struct topo *t,
 }
 
 int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
-	      unsigned ndev, unsigned per, bool sqpoll, struct cli_slot *slots)
+	      unsigned ndev, unsigned per, enum eng_mode mode, struct cli_slot *slots)
 {
+	bool sqpoll = mode == ENG_MODE_SQPOLL;
 	unsigned i, njobs = ndev * per;
 	struct topo *t;
 
@@ -173,11 +243,12 @@ int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
 	t = place_live_topo();
 	if (!t)
 		return 0;
-	return place_topology(o, t, targets, ndev, per, sqpoll, slots);
+	return place_topology(o, t, targets, ndev, per, sqpoll,
+			      mode == ENG_MODE_POLL || mode == ENG_MODE_HYBRID, slots);
 }
 
 int cli_place_notes(const struct cli_opts *o, const struct eng_target *const *targets,
-		    unsigned ndev, unsigned per, bool sqpoll)
+		    unsigned ndev, unsigned per, enum eng_mode mode)
 {
 	struct cli_slot *slots;
 	int ret;
@@ -187,7 +258,7 @@ int cli_place_notes(const struct cli_opts *o, const struct eng_target *const *ta
 	slots = calloc((size_t)ndev * per, sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
-	ret = cli_place(o, targets, ndev, per, sqpoll, slots);
+	ret = cli_place(o, targets, ndev, per, mode, slots);
 	free(slots);
 	return ret;
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "cli/opts/opts.h"
+#include "engine/engine.h"
 #include "engine/target.h"
 
 /* Where one worker goes: its CPU, its memory node and, for SQPOLL, the
@@ -18,15 +19,17 @@ struct cli_slot {
 };
 
 /* Fills slots for ndev * per workers (device d owns workers d*per ..
- * d*per+per-1); targets NULL means workers without a device (nop). With
- * sqpoll each worker's submission thread gets a local CPU of its own too.
+ * d*per+per-1); targets NULL means workers without a device (nop). mode
+ * is the run's: with sqpoll each worker's submission thread gets a local
+ * CPU of its own too; a polled run's workers get a poll queue each where a
+ * free core allows, said in one line where that moved one.
  * Notes worth knowing before the run (shared cores, a CPU-less node) go to
  * stderr once each, one line per kind naming every device it concerns
  * ("loop0-loop5 are each a loop device ..."). Returns 0, -EINVAL when --cpus lists fewer CPUs than
  * workers (a usage error), or another -errno when placement failed (a
  * runtime error); either way it has said why. */
 int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
-	      unsigned ndev, unsigned per, bool sqpoll, struct cli_slot *slots);
+	      unsigned ndev, unsigned per, enum eng_mode mode, struct cli_slot *slots);
 
 /* The notes cli_place would give for these workers, said now (and so not
  * again by later calls), the slots dropped: a command that places many
@@ -34,6 +37,6 @@ int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
  * one line per kind before the first. Nothing with --cpus. 0 or -errno,
  * having said why. */
 int cli_place_notes(const struct cli_opts *o, const struct eng_target *const *targets,
-		    unsigned ndev, unsigned per, bool sqpoll);
+		    unsigned ndev, unsigned per, enum eng_mode mode);
 
 #endif

@@ -233,7 +233,7 @@ static int build_jobs(struct runctx *c, struct eng_job **out)
 		/* cli_place says why */
 		err = cli_place(c->o, c->spec->targets, c->spec->targets ? c->ndev : 1,
 				c->spec->targets ? c->per : c->njobs,
-				c->mode == ENG_MODE_SQPOLL, slots);
+				c->mode, slots);
 	}
 	for (i = 0; !err && i < c->njobs; i++)
 		fill_job(&jobs[i], c, i, &slots[i]);

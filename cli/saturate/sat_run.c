@@ -205,7 +205,7 @@ static void say_notes(struct sat *s)
 	s->check_ok = !cli_check_gather(s->o, paths, s->n, &s->check);
 	if (s->check_ok)
 		cli_check_say(s->o, &s->check);
-	cli_place_notes(s->o, tp, s->n, s->o->jobs_per_device, s->o->mode == ENG_MODE_SQPOLL);
+	cli_place_notes(s->o, tp, s->n, s->o->jobs_per_device, s->o->mode);
 }
 
 int cli_sat_solo(struct sat *s)

@@ -1,0 +1,191 @@
+/* Multipath paths and shared poll queues: the queue rules that look past
+ * a device's own block queue (docs/check.md, "path_scheduler" on). */
+#include "model/check_queues.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/pollq.h"
+
+/* A comma list of CPUs in the order given ("0,2"); false when it does
+ * not fit, then buf says nothing. */
+static bool join(const int *cpus, unsigned n, char *buf, size_t len)
+{
+	size_t at = 0;
+	unsigned i;
+	int w;
+
+	if (!len)
+		return false;
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		w = snprintf(buf + at, len - at, "%s%d", i ? "," : "", cpus[i]);
+		if (w < 0 || (size_t)w >= len - at) {
+			buf[0] = '\0';
+			return false;
+		}
+		at += (size_t)w;
+	}
+	return true;
+}
+
+/* iopolicy numa, the kernel's default: each CPU's IO takes its node's path */
+static bool numa_policy(const struct setup_dev *head)
+{
+	return !head->iopolicy[0] || !strcmp(head->iopolicy, "numa");
+}
+
+static int node_of(const struct setup_machine *m, int cpu)
+{
+	if (!m || cpu < 0 || cpu >= m->ncpus || cpu >= SETUP_MAX_CPUS)
+		return -1;
+	return m->cpu_node[cpu];
+}
+
+int check_path_cpus(const struct setup_machine *m, const struct setup_dev *head, unsigned p,
+		    const char *asked, char *buf, size_t len)
+{
+	const struct setup_dev *path = &head->paths[p];
+	int *cpus, cpu, n = 0, ret;
+
+	if (!asked || !*asked)
+		return -EINVAL;
+	cpus = malloc(SETUP_MAX_CPUS * sizeof(*cpus));
+	if (!cpus)
+		return -ENOMEM;
+	for (cpu = 0; cpu < SETUP_MAX_CPUS; cpu++) {
+		if (!setup_cpulist_has(asked, cpu))
+			continue;
+		/* a CPU of unknown node, or a path of unknown node: it may */
+		if (numa_policy(head) && path->numa_node >= 0 && node_of(m, cpu) >= 0 &&
+		    node_of(m, cpu) != path->numa_node)
+			continue;
+		cpus[n++] = cpu;
+	}
+	ret = n && join(cpus, (unsigned)n, buf, len) ? n : 0;
+	free(cpus);
+	return ret;
+}
+
+void check_path_name(struct check_finding *f, unsigned n, const struct setup_dev *head,
+		     unsigned p)
+{
+	const struct setup_dev *path = &head->paths[p];
+	size_t at;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (f[i].kind == CHECK_SCHEDULER)
+			f[i].kind = CHECK_PATH_SCHEDULER;
+		else if (f[i].kind == CHECK_NR_REQUESTS)
+			f[i].kind = CHECK_PATH_NR_REQUESTS;
+		at = strlen(f[i].now);
+		if (head->iopolicy[0])
+			snprintf(f[i].now + at, sizeof(f[i].now) - at, " (path %s, iopolicy %s)",
+				 path->disk, head->iopolicy);
+		else
+			snprintf(f[i].now + at, sizeof(f[i].now) - at, " (path %s)", path->disk);
+	}
+}
+
+/* Poll queues the workers on cpus[] use, each counted once. */
+static unsigned queues_used(const struct setup_dev *d, const int *cpus, unsigned n)
+{
+	unsigned w, v, k = 0;
+	int q;
+
+	for (w = 0; w < n; w++) {
+		q = pollq_of(d, cpus[w]);
+		for (v = 0; q >= 0 && v < w && pollq_of(d, cpus[v]) != q; v++)
+			;
+		k += q >= 0 && v == w;
+	}
+	return k;
+}
+
+/* The other devices' workers' CPUs: every --cpus entry outside d's slice. */
+static unsigned others(const struct check_ask *ask, unsigned from, unsigned per, int *busy)
+{
+	unsigned j, n = 0;
+
+	for (j = 0; j < ask->ncpus; j++)
+		if (j < from || j >= from + per)
+			busy[n++] = ask->cpus[j];
+	return n;
+}
+
+static void say_shared(struct check_finding *f, const struct setup_dev *d,
+		       const struct check_ask *ask, unsigned from, unsigned per,
+		       const int *better, int moved)
+{
+	const int *cpus = ask->cpus + from;
+	char now[96], to[96], fix[CHECK_FIX_MAX - 8];
+	int *all;
+	unsigned used = queues_used(d, cpus, per);
+
+	if (join(cpus, per, now, sizeof(now)))
+		snprintf(f->now, sizeof(f->now), "CPUs %s: %u polling workers on %u poll queue%s",
+			 now, per, used, used == 1 ? "" : "s");
+	else
+		snprintf(f->now, sizeof(f->now), "%u polling workers on %u poll queue%s", per, used,
+			 used == 1 ? "" : "s");
+	if (moved <= 0 || !join(better, per, to, sizeof(to))) {
+		snprintf(f->better, sizeof(f->better), "a poll queue each");
+		snprintf(f->fix, sizeof(f->fix), "--cpus with a CPU of each poll queue "
+			 "(/sys/block/%s/mq/*/cpu_list)", d->disk);
+		return;
+	}
+	snprintf(f->better, sizeof(f->better), "a poll queue each: CPUs %s", to);
+	/* the whole --cpus, d's slice replaced: the runner pins in its order */
+	all = malloc(ask->ncpus * sizeof(*all));
+	if (all) {
+		memcpy(all, ask->cpus, ask->ncpus * sizeof(*all));
+		memcpy(all + from, better, per * sizeof(*all));
+	}
+	if (all && join(all, ask->ncpus, fix, sizeof(fix)))
+		snprintf(f->fix, sizeof(f->fix), "--cpus %s", fix);
+	else
+		snprintf(f->fix, sizeof(f->fix), "--cpus with CPUs %s for %s's workers", to,
+			 d->name);
+	free(all);
+}
+
+int check_shared_poll(const struct setup_machine *m, const struct setup_dev *d, unsigned i,
+		      const struct check_ask *ask, struct check_finding *f)
+{
+	unsigned per = ask->workers_per_dev ? ask->workers_per_dev : 1;
+	unsigned from = i * per, npoll = pollq_count(d), nbusy;
+	struct pollq_where w = { 0 };
+	int *better, *busy, moved;
+
+	if (!ask->poll || !ask->cpus || ask->ncpus < from + per || per < 2 || npoll < 2)
+		return 0;
+	/* sharing that no free poll queue could spare is few_queues' */
+	if (!pollq_shared(d, ask->cpus + from, per) ||
+	    queues_used(d, ask->cpus + from, per) >= npoll)
+		return 0;
+	better = malloc(per * sizeof(*better));
+	busy = malloc((ask->ncpus - per + 1) * sizeof(*busy));
+	if (!better || !busy) {
+		free(busy);
+		free(better);
+		return -ENOMEM;
+	}
+	nbusy = others(ask, from, per, busy);
+	if (m) {
+		w.cpu_node = m->cpu_node;
+		w.ncpus = m->ncpus < SETUP_MAX_CPUS ? m->ncpus : SETUP_MAX_CPUS;
+	}
+	w.busy = busy;
+	w.nbusy = nbusy;
+	moved = pollq_spread(d, ask->cpus + from, per, &w, better);
+	memset(f, 0, sizeof(*f));
+	f->kind = CHECK_SHARED_POLL_QUEUE;
+	f->dev = (int)i;
+	say_shared(f, d, ask, from, per, better, moved);
+	free(busy);
+	free(better);
+	return moved < 0 ? moved : 1;
+}
