@@ -31,11 +31,16 @@ struct setup_vulns {
 	unsigned mitigated;	/* "Mitigation: ..." */
 	unsigned not_affected;	/* "Not affected" */
 	unsigned total;		/* files in cpu/vulnerabilities; 0: unknown */
+	/* of the mitigated, those mitigations=off leaves: spectre_v1's
+	 * __user pointer sanitization is not switchable */
+	unsigned mitigated_kept;
 };
 
 struct setup_machine {
 	char hostname[SETUP_NAME_MAX];	/* kernel/hostname */
 	char kernel[SETUP_NAME_MAX];	/* kernel/osrelease, "6.12.48-amd64" */
+	char arch[16];			/* kernel/arch (uname -m), "x86_64",
+					 * "aarch64"; "" unknown */
 	int kernel_major, kernel_minor;	/* from kernel; -1 unknown */
 	char cmdline[SETUP_CMDLINE_MAX];	/* /proc/cmdline */
 	char cpu_model[128];		/* cpuinfo's "model name" of the first CPU */
@@ -51,6 +56,7 @@ struct setup_machine {
 	int ncpufreq, ncpufreq_slow;
 	int boost;			/* cpufreq/boost, or !intel_pstate/no_turbo:
 					 * 1 on, 0 off, -1 unknown */
+	bool boost_no_turbo;		/* boost was read from intel_pstate/no_turbo */
 	char idle_governor[32];		/* cpuidle/current_governor(_ro); "" none */
 	/* the deepest enabled C-state of the first online CPU */
 	char deepest_cstate[32];	/* "C6"; "" none (no cpuidle) */
@@ -58,10 +64,15 @@ struct setup_machine {
 	struct setup_vulns vulns;
 	int io_uring_disabled;		/* kernel/io_uring_disabled: 0 1 2, -1
 					 * unknown (older kernels have none) */
+	int64_t io_uring_group;		/* kernel/io_uring_group: a gid, -1 none
+					 * or unknown */
 	int64_t memlock_bytes;		/* RLIMIT_MEMLOCK soft; INT64_MAX
 					 * unlimited; -1 unknown */
 	/* module parameters (-1: the module is not loaded or has none) */
 	int nvme_poll_queues, nvme_write_queues;
+	int nvme_builtin;		/* module/nvme without initstate: built
+					 * into the kernel, 1; a loaded module 0;
+					 * -1 unknown */
 	int64_t nvme_ps_max_latency_us;	/* nvme_core default_ps_max_latency_us */
 	/* node of each CPU (OS index), -1 unknown: node/nodeN/cpulist;
 	 * ncpus is one past the highest CPU there or in cpu/possible, -1
@@ -96,6 +107,8 @@ struct setup_dev {
 	int logical_block_size;		/* -1 unknown */
 	char scheduler[32];		/* the one in brackets, "none" */
 	int iostats, nomerges, io_poll, rotational;	/* -1 unknown */
+	int iostats_passthrough;	/* queue/iostats_passthrough (6.13+):
+					 * -1 unknown or no such file */
 	int64_t wbt_lat_usec;		/* -1 unknown (no wbt) */
 	int64_t nr_requests;
 	int numa_node;			/* the controller's, else its PCI
@@ -105,8 +118,12 @@ struct setup_dev {
 	double link_gts, link_max_gts;	/* -1 unknown */
 	int link_width, link_max_width;
 	int64_t apst_latency_us;	/* CTRL/power/pm_qos_latency_tolerance_us;
-					 * "any" (no limit) INT64_MAX; "auto"
-					 * or unreadable -1 */
+					 * "any" and "auto" (no limit) INT64_MAX;
+					 * unreadable -1 */
+	int apst_supported;		/* the kernel shows that file only for a
+					 * controller with APST: 1 there, 0 the
+					 * controller is but the file is not, -1
+					 * unknown */
 	/* the drive's own account, by admin Get Features on /dev/CTRL (live
 	 * machine, CAP_SYS_ADMIN): -1 unknown */
 	int power_state;		/* Power Management: PS now, 0 the fastest */
