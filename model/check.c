@@ -10,11 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The kernel command line is changed through GRUB: the parameter goes
- * first in GRUB_CMDLINE_LINUX, so an existing value after it is kept. */
-#define GRUB_FIX(param) "sed -i 's/^GRUB_CMDLINE_LINUX=\"/&" param " /' " \
-	"/etc/default/grub && update-grub && reboot"
-
 #define NODE_BITS 64
 #define CPU_WORDS ((SETUP_MAX_CPUS + 63) / 64)
 
@@ -131,21 +126,26 @@ static bool has(const char *s)
 	return s && *s;
 }
 
-/* Whether the kernel command line holds word, a whole parameter. */
-static bool cmdline_has(const char *cmdline, const char *word)
+/* The value of the last param=... on the kernel command line (the one in
+ * force: the kernel's parser calls a parameter's handler for each
+ * occurrence in order), into out; false when there is none. */
+static bool cmdline_last(const char *cmdline, const char *param, char *out, size_t len)
 {
-	size_t len = strlen(word);
+	size_t n = strlen(param), w;
 	const char *p = cmdline;
+	bool found = false;
 
-	while ((p = strstr(p, word))) {
-		bool starts = p == cmdline || p[-1] == ' ';
-		bool ends = p[len] == '\0' || p[len] == ' ' || p[len] == '\n';
-
-		if (starts && ends)
-			return true;
-		p += len;
+	while (*p) {
+		while (*p == ' ' || *p == '\n' || *p == '\t')
+			p++;
+		w = strcspn(p, " \n\t");
+		if (w > n && !strncmp(p, param, n) && p[n] == '=') {
+			snprintf(out, len, "%.*s", (int)(w - n - 1), p + n + 1);
+			found = true;
+		}
+		p += w;
 	}
-	return false;
+	return found;
 }
 
 static struct check_finding *add(struct list *l, enum check_kind k, int dev)
@@ -186,7 +186,55 @@ static void say(char *buf, size_t len, const char *fmt, ...)
 
 #define NOW(f, ...) say((f)->now, sizeof((f)->now), __VA_ARGS__)
 #define BETTER(f, ...) say((f)->better, sizeof((f)->better), __VA_ARGS__)
-#define FIX(f, ...) say((f)->fix, sizeof((f)->fix), __VA_ARGS__)
+
+/* The fix's values: fx is f->fix or f->also. */
+static void act(struct check_fix *fx, enum check_act a, const char *value, const char *keyfmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void act(struct check_fix *fx, enum check_act a, const char *value, const char *keyfmt, ...)
+{
+	va_list ap;
+
+	memset(fx, 0, sizeof(*fx));
+	fx->act = a;
+	va_start(ap, keyfmt);
+	vsnprintf(fx->key, sizeof(fx->key), keyfmt, ap);
+	va_end(ap);
+	snprintf(fx->value, sizeof(fx->value), "%s", value);
+}
+
+/* A parameter on the kernel command line; drop names another one that
+ * sets the same thing, so that it cannot win after the fix. */
+static void cmdline_fix(struct check_fix *fx, const char *param, const char *value,
+			const char *drop)
+{
+	act(fx, CHECK_ACT_CMDLINE, value, "%s", param);
+	snprintf(fx->drop, sizeof(fx->drop), "%s", drop ? drop : "");
+}
+
+/* A module's parameter: in /etc/modprobe.d for a loadable module; on the
+ * kernel command line for a built-in one, which ignores modprobe.d. */
+static void module_fix(struct check_fix *fx, const struct setup_machine *m, const char *mod,
+		       const char *param, const char *value)
+{
+	act(fx, CHECK_ACT_MODULE, value, "%s", param);
+	snprintf(fx->module, sizeof(fx->module), "%s", mod);
+	fx->builtin = m && m->nvme_builtin == 1;
+}
+
+/* An option of iostorm's own, with its value ("" none). */
+static void option_fix(struct check_fix *fx, const char *opt, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void option_fix(struct check_fix *fx, const char *opt, const char *fmt, ...)
+{
+	va_list ap;
+
+	act(fx, CHECK_ACT_OPTION, "", "%s", opt);
+	va_start(ap, fmt);
+	vsnprintf(fx->value, sizeof(fx->value), fmt, ap);
+	va_end(ap);
+}
 
 /* What the rules of one device read. */
 struct dev_ctx {
@@ -201,6 +249,23 @@ struct dev_ctx {
 
 /* ---- the device's IOMMU and block queue ---- */
 
+/* Passthrough by default: iommu=pt is x86's alone; iommu.passthrough=1
+ * is the generic parameter (ARM64 and X86 in kernel-parameters.txt).
+ * Each drops the other, so an older occurrence of either cannot win. */
+static bool is_x86(const struct setup_machine *m)
+{
+	return m && (!strcmp(m->arch, "x86_64") || !strcmp(m->arch, "i686") ||
+		     !strcmp(m->arch, "i386"));
+}
+
+static void iommu_fix(struct check_fix *fx, const struct setup_machine *m)
+{
+	if (is_x86(m))
+		cmdline_fix(fx, "iommu", "pt", "iommu.passthrough");
+	else
+		cmdline_fix(fx, "iommu.passthrough", "1", "iommu");
+}
+
 static void rule_iommu(struct list *l, const struct dev_ctx *c)
 {
 	struct check_finding *f;
@@ -210,13 +275,14 @@ static void rule_iommu(struct list *l, const struct dev_ctx *c)
 			return;
 		NOW(f, "DMA (strict)");
 		BETTER(f, "identity (passthrough)");
-		FIX(f, GRUB_FIX("iommu=pt") "  # or iommu.strict=0: lazy");
+		iommu_fix(&f->fix, c->m);
+		cmdline_fix(&f->also, "iommu.strict", "0", NULL);
 	} else if (!strcmp(c->d->iommu_type, "DMA-FQ")) {
 		if (!(f = add(l, CHECK_IOMMU_LAZY, c->i)))
 			return;
 		NOW(f, "DMA-FQ (lazy)");
 		BETTER(f, "identity (passthrough)");
-		FIX(f, GRUB_FIX("iommu=pt"));
+		iommu_fix(&f->fix, c->m);
 	}
 }
 
@@ -238,18 +304,36 @@ static void rule_scheduler(struct list *l, const struct dev_ctx *c)
 		return;
 	NOW(f, "%s", d->scheduler);
 	BETTER(f, "none");
-	FIX(f, "echo none > /sys/block/%s/queue/scheduler", d->disk);
+	act(&f->fix, CHECK_ACT_SYSFS, "none", "block/%s/queue/scheduler", d->disk);
 }
 
+/* Block IO is accounted where iostats is 1. Passthrough IO is another
+ * matter: kernels before 6.13 never account it (blk_account_io_start
+ * returned on blk_rq_is_passthrough), and 6.13 on account it only where
+ * iostats_passthrough is 1 as well (Keith Busch, "block: enable
+ * passthrough command statistics", 2024-10). So a passthrough run pays
+ * for iostats only where both are 1, and its fix is iostats_passthrough,
+ * which leaves block IO's counters alone. */
 static void rule_iostats(struct list *l, const struct dev_ctx *c)
 {
+	const struct setup_dev *d = c->d;
 	struct check_finding *f;
 
-	if (c->d->iostats != 1 || !(f = add(l, CHECK_IOSTATS, c->i)))
+	if (d->iostats != 1)
+		return;
+	if (!c->ask->passthrough) {
+		if (!(f = add(l, CHECK_IOSTATS, c->i)))
+			return;
+		NOW(f, "1");
+		BETTER(f, "0");
+		act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/iostats", d->disk);
+		return;
+	}
+	if (d->iostats_passthrough != 1 || !(f = add(l, CHECK_IOSTATS_PASSTHROUGH, c->i)))
 		return;
 	NOW(f, "1");
 	BETTER(f, "0");
-	FIX(f, "echo 0 > /sys/block/%s/queue/iostats", c->d->disk);
+	act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/iostats_passthrough", d->disk);
 }
 
 static void rule_nomerges(struct list *l, const struct dev_ctx *c)
@@ -260,7 +344,7 @@ static void rule_nomerges(struct list *l, const struct dev_ctx *c)
 		return;
 	NOW(f, "%d", c->d->nomerges);
 	BETTER(f, "2");
-	FIX(f, "echo 2 > /sys/block/%s/queue/nomerges", c->d->disk);
+	act(&f->fix, CHECK_ACT_SYSFS, "2", "block/%s/queue/nomerges", c->d->disk);
 }
 
 static void rule_wbt(struct list *l, const struct dev_ctx *c)
@@ -271,7 +355,7 @@ static void rule_wbt(struct list *l, const struct dev_ctx *c)
 		return;
 	NOW(f, "%lld", (long long)c->d->wbt_lat_usec);
 	BETTER(f, "0");
-	FIX(f, "echo 0 > /sys/block/%s/queue/wbt_lat_usec", c->d->disk);
+	act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/wbt_lat_usec", c->d->disk);
 }
 
 /* nr_requests is each hardware queue's depth: the workers spread over the
@@ -295,7 +379,8 @@ static void rule_nr_requests(struct list *l, const struct dev_ctx *c)
 		return;
 	NOW(f, "%lld", (long long)d->nr_requests);
 	BETTER(f, "%lld", (long long)need);
-	FIX(f, "echo %lld > /sys/block/%s/queue/nr_requests", (long long)need, d->disk);
+	act(&f->fix, CHECK_ACT_SYSFS, "", "block/%s/queue/nr_requests", d->disk);
+	snprintf(f->fix.value, sizeof(f->fix.value), "%lld", (long long)need);
 }
 
 static void rule_queue(struct list *l, const struct dev_ctx *c)
@@ -312,8 +397,14 @@ static void rule_queue(struct list *l, const struct dev_ctx *c)
 
 /* ---- the nvme driver's queues and the controller ---- */
 
-#define MODPROBE_FIX(file, opt) "echo \"options nvme " opt "\" > /etc/modprobe.d/" file \
-	" && update-initramfs -u && reboot"
+/* poll_queues=N of the nvme module */
+static void poll_queues_fix(struct check_fix *fx, const struct dev_ctx *c)
+{
+	char n[16];
+
+	snprintf(n, sizeof(n), "%u", c->workers);
+	module_fix(fx, c->m, "nvme", "poll_queues", n);
+}
 
 /* queue/io_poll says whether the queue has poll queues; the module's
  * poll_queues stands in where it could not be read. */
@@ -330,7 +421,7 @@ static void rule_poll_queues(struct list *l, const struct dev_ctx *c)
 		return;
 	NOW(f, "no poll queues");
 	BETTER(f, "poll_queues=%u", c->workers);
-	FIX(f, MODPROBE_FIX("nvme-poll.conf", "poll_queues=%u"), c->workers);
+	poll_queues_fix(&f->fix, c);
 }
 
 static void rule_write_queues(struct list *l, const struct dev_ctx *c)
@@ -341,13 +432,11 @@ static void rule_write_queues(struct list *l, const struct dev_ctx *c)
 		return;
 	NOW(f, "write_queues=%d", c->m->nvme_write_queues);
 	BETTER(f, "write_queues=0");
-	FIX(f, MODPROBE_FIX("nvme-write.conf", "write_queues=0"));
+	module_fix(&f->fix, c->m, "nvme", "write_queues", "0");
 }
 
-/* The controller's latency tolerance is what APST obeys now; the module's
- * default is what a controller probed later gets. */
-/* The controller's APST limit: setup/ reads "any" (no limit: every power
- * state allowed) as INT64_MAX. */
+/* The controller's APST limit: setup/ reads "any" and "auto" (no limit:
+ * every power state allowed) as INT64_MAX. */
 static void apst_now(struct check_finding *f, int64_t us)
 {
 	if (us == INT64_MAX)
@@ -356,25 +445,28 @@ static void apst_now(struct check_finding *f, int64_t us)
 		NOW(f, "pm_qos_latency_tolerance_us %lld", (long long)us);
 }
 
-/* The drive's own word wins: APST off in the drive (Get Features) costs
- * nothing whatever the kernel's limit says; on, it does even where the
+/* APST moves an idle drive to a lower power state once it has been idle
+ * for the transition time nvme_configure_apst sets (apst_primary_timeout_ms,
+ * 100 ms by default): only the first IO after such a gap pays the wake-up,
+ * so a closed loop, which never leaves the drive idle, pays nothing. The
+ * kernel shows pm_qos_latency_tolerance_us only for a controller with
+ * APST: without it there is nothing to turn off, whatever nvme_core's
+ * default_ps_max_latency_us says. The drive's own word wins: APST off in
+ * the drive (Get Features) costs nothing; on, it does even where the
  * kernel's limit cannot be read. */
 static void rule_apst(struct list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
-	int64_t mod = c->m ? c->m->nvme_ps_max_latency_us : -1;
-	bool limit = d->apst_latency_us > 0 || (d->apst_latency_us < 0 && mod > 0);
+	bool limit = d->apst_supported == 1 && d->apst_latency_us > 0;
 	size_t n;
 
-	if (d->apst_enabled == 0 || (!limit && d->apst_enabled != 1))
+	if (c->ask->steady || d->apst_enabled == 0 || (!limit && d->apst_enabled != 1))
 		return;
 	if (!(f = add(l, CHECK_APST, c->i)))
 		return;
-	if (d->apst_latency_us > 0)
+	if (limit)
 		apst_now(f, d->apst_latency_us);
-	else if (d->apst_latency_us < 0 && mod > 0)
-		NOW(f, "default_ps_max_latency_us=%lld", (long long)mod);
 	else
 		NOW(f, "APST on in the drive");
 	n = strlen(f->now);
@@ -382,12 +474,14 @@ static void rule_apst(struct list *l, const struct dev_ctx *c)
 		snprintf(f->now + n, sizeof(f->now) - n, ", the drive in power state %d%s",
 			 d->power_state, d->power_state ? " now" : "");
 	BETTER(f, "0 (APST off)");
-	if (d->apst_latency_us > 0 && has(d->controller))
-		FIX(f, "echo 0 > /sys/class/nvme/%s/power/pm_qos_latency_tolerance_us"
-		    "  # lasting: nvme_core.default_ps_max_latency_us=0 on the kernel command line",
+	if (d->apst_supported == 1 && has(d->controller)) {
+		act(&f->fix, CHECK_ACT_SYSFS, "0", "class/nvme/%s/power/pm_qos_latency_tolerance_us",
 		    d->controller);
-	else
-		FIX(f, GRUB_FIX("nvme_core.default_ps_max_latency_us=0"));
+		cmdline_fix(&f->also, "nvme_core.default_ps_max_latency_us", "0", NULL);
+		f->also_lasting = true;
+	} else {
+		cmdline_fix(&f->fix, "nvme_core.default_ps_max_latency_us", "0", NULL);
+	}
 }
 
 static void rule_link(struct list *l, const struct dev_ctx *c)
@@ -404,8 +498,8 @@ static void rule_link(struct list *l, const struct dev_ctx *c)
 		return;
 	NOW(f, "%g GT/s x%d", d->link_gts, d->link_width);
 	BETTER(f, "%g GT/s x%d", d->link_max_gts, d->link_max_width);
-	FIX(f, "reseat %s in a slot of full width (x%d) and check the BIOS's PCIe link settings",
-	    has(d->pci) ? d->pci : "the drive", d->link_max_width);
+	act(&f->fix, CHECK_ACT_NONE, "", "%s", d->pci);
+	snprintf(f->fix.value, sizeof(f->fix.value), "%d", d->link_max_width);
 }
 
 /* The queues a run's IO goes through: the poll queues when it polls (the
@@ -429,9 +523,9 @@ static void rule_few_queues(struct list *l, const struct dev_ctx *c)
 	    c->workers);
 	BETTER(f, "a queue per worker (%u)", c->workers);
 	if (c->ask->poll)
-		FIX(f, MODPROBE_FIX("nvme-poll.conf", "poll_queues=%u"), c->workers);
+		poll_queues_fix(&f->fix, c);
 	else
-		FIX(f, "--jobs-per-device %u", q);
+		option_fix(&f->fix, "--jobs-per-device", "%u", q);
 }
 
 /* The CPU every interrupt queue of d lands on, or -1: none known, or the
@@ -475,9 +569,7 @@ static bool cpu_shared(const struct dev_ctx *c, int cpu)
 /* nvme's IO queue vectors are managed: the kernel spreads them over the
  * CPUs when the driver probes the drive, and /proc/irq/N/smp_affinity_list
  * refuses a write to them (EPERM, seen on 6.12 and 7.2), so no fix may
- * tell a user to move one. */
-#define MANAGED_NOTE_BARE "the kernel places nvme's queue vectors: /proc/irq refuses to move them"
-#define MANAGED_NOTE "# polled queues take no interrupt; " MANAGED_NOTE_BARE
+ * tell a user to move one: the fixes are runs that take no interrupt. */
 
 static void rule_one_cpu_irqs(struct list *l, const struct dev_ctx *c)
 {
@@ -491,11 +583,12 @@ static void rule_one_cpu_irqs(struct list *l, const struct dev_ctx *c)
 		return;
 	NOW(f, "every queue's interrupt lands on CPU %d", cpu);
 	BETTER(f, "each queue's interrupt on its own CPUs");
-	if (d->io_poll == 1)
-		FIX(f, "--completion poll  " MANAGED_NOTE);
-	else
-		FIX(f, "--jobs-per-device 1  # or poll queues (no_poll_queues) and --completion poll; "
-		    MANAGED_NOTE_BARE);
+	if (d->io_poll == 1) {
+		option_fix(&f->fix, "--completion", "poll");
+	} else {
+		option_fix(&f->fix, "--jobs-per-device", "1");
+		poll_queues_fix(&f->also, c);
+	}
 }
 
 /* The queue with an interrupt whose CPUs hold cpu, or NULL. */
@@ -585,12 +678,14 @@ static void rule_irq_remote(struct list *l, const struct dev_ctx *c)
 	NOW(f, "CPUs %s (node %d) take their interrupts on node %d", rlist,
 	    first_node(from), node);
 	BETTER(f, "each worker's queue interrupts its own node");
-	if (*glist)
-		FIX(f, "--cpus %s", glist);
-	else if (c->d->io_poll == 1)
-		FIX(f, "--completion poll  " MANAGED_NOTE);
-	else
-		FIX(f, "poll queues (no_poll_queues), then --completion poll  " MANAGED_NOTE);
+	if (*glist) {
+		option_fix(&f->fix, "--cpus", "%s", glist);
+	} else if (c->d->io_poll == 1) {
+		option_fix(&f->fix, "--completion", "poll");
+	} else {
+		poll_queues_fix(&f->fix, c);
+		option_fix(&f->also, "--completion", "poll");
+	}
 }
 
 static void dev_rules(struct list *l, const struct dev_ctx *c)
@@ -619,7 +714,7 @@ static void rule_governor(struct list *l, const struct setup_machine *m)
 	NOW(f, "%s (%d of %d CPUs not performance)", has(m->governor) ? m->governor : "mixed",
 	    m->ncpufreq_slow, m->ncpufreq);
 	BETTER(f, "performance");
-	FIX(f, "cpupower frequency-set -g performance");
+	act(&f->fix, CHECK_ACT_GOVERNOR, "performance", "%s", "");
 }
 
 static void rule_boost(struct list *l, const struct setup_machine *m)
@@ -630,8 +725,10 @@ static void rule_boost(struct list *l, const struct setup_machine *m)
 		return;
 	NOW(f, "0 (off)");
 	BETTER(f, "1 (on)");
-	FIX(f, "echo 1 > /sys/devices/system/cpu/cpufreq/boost 2>/dev/null"
-	    " || echo 0 > /sys/devices/system/cpu/intel_pstate/no_turbo");
+	if (m->boost_no_turbo)
+		act(&f->fix, CHECK_ACT_SYSFS, "0", "devices/system/cpu/intel_pstate/no_turbo");
+	else
+		act(&f->fix, CHECK_ACT_SYSFS, "1", "devices/system/cpu/cpufreq/boost");
 }
 
 static void rule_cstate(struct list *l, const struct setup_machine *m)
@@ -648,8 +745,9 @@ static void rule_cstate(struct list *l, const struct setup_machine *m)
 	else
 		NOW(f, "%s, exit latency %d us", m->deepest_cstate, m->deepest_cstate_us);
 	BETTER(f, "no state deeper than %d us", CHECK_CSTATE_MAX_US);
-	FIX(f, "cpupower idle-set -D %d  # lasting: intel_idle.max_cstate=1 or "
-	    "processor.max_cstate=1 on the kernel command line", CHECK_CSTATE_MAX_US);
+	/* cpupower idle-set -D N disables the states of latency N and above */
+	act(&f->fix, CHECK_ACT_IDLE_BELOW, "", "%s", "");
+	snprintf(f->fix.value, sizeof(f->fix.value), "%d", CHECK_CSTATE_MAX_US + 1);
 }
 
 /* SMT costs a run only when two of its workers share a core: placement
@@ -664,24 +762,30 @@ static void rule_smt(struct list *l, const struct setup_machine *m, unsigned wor
 		return;
 	NOW(f, "on, %u workers on %d cores (%d CPUs)", workers, m->cores, m->pus);
 	BETTER(f, "one worker per core");
-	FIX(f, "echo off > /sys/devices/system/cpu/smt/control"
-	    "  # or no more workers than cores: --placement local fills one per core first");
+	act(&f->fix, CHECK_ACT_SYSFS, "off", "devices/system/cpu/smt/control");
+	option_fix(&f->also, "--placement", "local");
 }
 
+/* Only the mitigations that mitigations=off removes count: spectre_v1's
+ * pointer sanitization and l1tf's PTE inversion stay "Mitigation" under
+ * it (setup/ counts them apart), so counting them would make a finding
+ * its own fix cannot clear. The last mitigations= on the command line is
+ * the one in force; an unread command line says nothing. */
 static void rule_mitigations(struct list *l, const struct setup_machine *m)
 {
 	struct check_finding *f;
+	char v[32];
+	unsigned n = m->vulns.mitigated > m->vulns.mitigated_kept ?
+		     m->vulns.mitigated - m->vulns.mitigated_kept : 0;
 
-	/* spectre_v1 says "Mitigation" even under mitigations=off, so the
-	 * command line decides, and an unread one says nothing */
-	if (!m->vulns.total || !m->vulns.mitigated || !has(m->cmdline) ||
-	    cmdline_has(m->cmdline, "mitigations=off"))
+	if (!m->vulns.total || !n || !has(m->cmdline) ||
+	    (cmdline_last(m->cmdline, "mitigations", v, sizeof(v)) && !strcmp(v, "off")))
 		return;
 	if (!(f = add(l, CHECK_MITIGATIONS, -1)))
 		return;
-	NOW(f, "%u of %u mitigated", m->vulns.mitigated, m->vulns.total);
+	NOW(f, "%u of %u mitigated", n, m->vulns.total);
 	BETTER(f, "mitigations=off (only on a machine that runs nothing untrusted)");
-	FIX(f, GRUB_FIX("mitigations=off"));
+	cmdline_fix(&f->fix, "mitigations", "off", NULL);
 }
 
 static bool kernel_before(const struct setup_machine *m, int major, int minor)
@@ -702,26 +806,34 @@ static void rule_kernel(struct list *l, const struct setup_machine *m,
 			return;
 		NOW(f, "%s", kernel);
 		BETTER(f, "6.13 or newer (hybrid polling)");
-		FIX(f, "--completion poll  # or boot a 6.13 or newer kernel");
+		option_fix(&f->fix, "--completion", "poll");
+		act(&f->also, CHECK_ACT_KERNEL, "6.13", "%s", "");
 	} else if (ask->passthrough && ask->poll && kernel_before(m, 6, 1)) {
 		if (!(f = add(l, CHECK_KERNEL, -1)))
 			return;
 		NOW(f, "%s", kernel);
 		BETTER(f, "6.1 or newer (polled passthrough)");
-		FIX(f, "boot a 6.1 or newer kernel");
+		act(&f->fix, CHECK_ACT_KERNEL, "6.1", "%s", "");
 	}
 }
 
-static void rule_io_uring_disabled(struct list *l, const struct setup_machine *m)
+/* io_uring_allowed (io_uring/io_uring.c): 0 lets everyone create a ring,
+ * 2 nobody, and 1 only CAP_SYS_ADMIN and members of kernel.io_uring_group.
+ * So 1 costs only a run that is neither. */
+static void rule_io_uring_disabled(struct list *l, const struct setup_machine *m,
+				   const struct check_ask *ask)
 {
 	struct check_finding *f;
 
-	if (m->io_uring_disabled <= 0 || !(f = add(l, CHECK_IO_URING_DISABLED, -1)))
+	if (m->io_uring_disabled <= 0 || (m->io_uring_disabled == 1 && ask->uring_privileged))
+		return;
+	if (!(f = add(l, CHECK_IO_URING_DISABLED, -1)))
 		return;
 	NOW(f, "%d (%s)", m->io_uring_disabled,
-	    m->io_uring_disabled == 1 ? "only kernel.io_uring_group" : "off for all");
+	    m->io_uring_disabled == 1 ? "only CAP_SYS_ADMIN and kernel.io_uring_group" :
+	    "off for all");
 	BETTER(f, "0");
-	FIX(f, "sysctl -w kernel.io_uring_disabled=0");
+	act(&f->fix, CHECK_ACT_SYSCTL, "0", "kernel.io_uring_disabled");
 }
 
 static int64_t kib_up(int64_t bytes)
@@ -742,8 +854,7 @@ static void rule_memlock(struct list *l, const struct setup_machine *m,
 		return;
 	NOW(f, "%lld KiB", (long long)kib_up(m->memlock_bytes));
 	BETTER(f, "unlimited, or at least %lld KiB", (long long)kib_up(ask->fixed_buffer_bytes));
-	FIX(f, "ulimit -l unlimited  # lasting: '* - memlock unlimited' in "
-	    "/etc/security/limits.conf");
+	act(&f->fix, CHECK_ACT_MEMLOCK, "unlimited", "%s", "");
 }
 
 static void machine_rules(struct list *l, const struct setup_machine *m,
@@ -752,11 +863,10 @@ static void machine_rules(struct list *l, const struct setup_machine *m,
 	rule_governor(l, m);
 	rule_boost(l, m);
 	rule_cstate(l, m);
-	/* the idle governor has no rule of its own: cstate names it */
 	rule_smt(l, m, workers);
 	rule_mitigations(l, m);
 	rule_kernel(l, m, ask);
-	rule_io_uring_disabled(l, m);
+	rule_io_uring_disabled(l, m, ask);
 	rule_memlock(l, m, ask);
 }
 

@@ -30,6 +30,9 @@ static const struct check_kind_info kinds[CHECK_NKINDS] = {
 	[CHECK_IOSTATS] = { "iostats", DEV, "IO accounting (queue/iostats)", "iostats",
 		"about 8% at the top end: 122M IOPS against 112-113M",
 		SRC_IOSTATS, CITE_IOSTATS, true },
+	[CHECK_IOSTATS_PASSTHROUGH] = { "iostats_passthrough", DEV,
+		"passthrough IO accounting (queue/iostats_passthrough)", "iostats passthrough",
+		"", "", "", true },
 	[CHECK_NOMERGES] = { "nomerges", DEV, "merge lookups (queue/nomerges)", "merges",
 		"", "", "", true },
 	[CHECK_WBT] = { "wbt", DEV, "writeback throttling (queue/wbt_lat_usec)", "wbt",
@@ -42,7 +45,7 @@ static const struct check_kind_info kinds[CHECK_NKINDS] = {
 	[CHECK_WRITE_QUEUES] = { "write_queues", DEV, "nvme write queues",
 		"write queues", "", "", "", false },
 	[CHECK_APST] = { "apst", DEV, "NVMe autonomous power states", "APST",
-		"", "", "", true },
+		"", "", "", false },
 	[CHECK_LINK] = { "link", DEV, "PCIe link", "link", "", "", "", false },
 	/* the queue count and the vectors' CPUs are the driver's, set at
 	 * probe; a managed vector refuses smp_affinity */
@@ -56,8 +59,6 @@ static const struct check_kind_info kinds[CHECK_NKINDS] = {
 		"", "", "", true },
 	[CHECK_BOOST] = { "boost", MACH, "CPU boost (turbo)", "boost", "", "", "", true },
 	[CHECK_CSTATE] = { "cstate", MACH, "deepest C-state", "C-states", "", "", "", true },
-	[CHECK_IDLE_GOVERNOR] = { "idle_governor", MACH, "cpuidle governor",
-		"idle governor", "", "", "", true },
 	/* runtime in the kernel's sense, but it offlines the CPUs a run's
 	 * workers may be placed on, so nothing tries it under a run */
 	[CHECK_SMT] = { "smt", MACH, "SMT siblings", "SMT", "", "", "", false },
