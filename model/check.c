@@ -688,10 +688,67 @@ static void rule_irq_remote(struct list *l, const struct dev_ctx *c)
 	}
 }
 
+/* ASPM lets an idle link drop to L0s or L1; like APST, only the first IO
+ * after an idle gap pays its exit latency, so a steady run pays nothing.
+ * L1 is the deeper state: its fix comes first. */
+static void rule_aspm(struct list *l, const struct dev_ctx *c)
+{
+	const struct setup_dev *d = c->d;
+	struct check_finding *f;
+	bool l1 = d->l1_aspm == 1, l0s = d->l0s_aspm == 1;
+
+	if (c->ask->steady || (!l1 && !l0s) || !has(d->pci) || !(f = add(l, CHECK_ASPM, c->i)))
+		return;
+	NOW(f, "%s on%s%s%s", l1 && l0s ? "L0s and L1" : l1 ? "L1" : "L0s",
+	    c->m && has(c->m->aspm_policy) ? " (pcie_aspm.policy " : "",
+	    c->m && has(c->m->aspm_policy) ? c->m->aspm_policy : "",
+	    c->m && has(c->m->aspm_policy) ? ")" : "");
+	BETTER(f, "0 (ASPM off on the drive's link)");
+	act(&f->fix, CHECK_ACT_SYSFS, "0", "bus/pci/devices/%s/link/%s", d->pci,
+	    l1 ? "l1_aspm" : "l0s_aspm");
+	cmdline_fix(&f->also, "pcie_aspm.policy", "performance", NULL);
+	f->also_lasting = true;
+}
+
+/* blk-throttle caps the cgroup's IOs on the disk at io.max's riops and
+ * rbps, whatever the drive can do; io.cost (blk-iocost) charges every IO
+ * against a cost model. A limit up the tree applies as much as our own. */
+static void rule_blk_cgroup(struct list *l, const struct dev_ctx *c)
+{
+	const struct setup_dev *d = c->d;
+	struct check_finding *f;
+	char riops[32] = "", rbps[32] = "";
+
+	if (!has(d->devt))
+		return;
+	if (d->cg_riops >= 0 || d->cg_rbps >= 0) {
+		if (!(f = add(l, CHECK_BLK_CGROUP, c->i)))
+			return;
+		if (d->cg_riops >= 0)
+			snprintf(riops, sizeof(riops), " riops=%lld", (long long)d->cg_riops);
+		if (d->cg_rbps >= 0)
+			snprintf(rbps, sizeof(rbps), " rbps=%lld", (long long)d->cg_rbps);
+		NOW(f, "io.max%s%s in cgroup %s", riops, rbps, d->cg_max_at);
+		BETTER(f, "no io.max limit on %s", d->devt);
+		act(&f->fix, CHECK_ACT_SYSFS, "", "fs/cgroup%s/io.max",
+		    strcmp(d->cg_max_at, "/") ? d->cg_max_at : "");
+		snprintf(f->fix.value, sizeof(f->fix.value), "%s riops=max rbps=max", d->devt);
+	} else if (d->cg_iocost == 1) {
+		if (!(f = add(l, CHECK_BLK_CGROUP, c->i)))
+			return;
+		NOW(f, "io.cost on (io.cost.qos enable=1)");
+		BETTER(f, "io.cost off on %s", d->devt);
+		act(&f->fix, CHECK_ACT_SYSFS, "", "fs/cgroup/io.cost.qos");
+		snprintf(f->fix.value, sizeof(f->fix.value), "%s enable=0", d->devt);
+	}
+}
+
 static void dev_rules(struct list *l, const struct dev_ctx *c)
 {
 	rule_iommu(l, c);
 	rule_queue(l, c);
+	if (has(c->d->disk))
+		rule_blk_cgroup(l, c);
 	if (!c->d->nvme)
 		return;
 	rule_poll_queues(l, c);
@@ -701,6 +758,7 @@ static void dev_rules(struct list *l, const struct dev_ctx *c)
 	rule_few_queues(l, c);
 	rule_one_cpu_irqs(l, c);
 	rule_irq_remote(l, c);
+	rule_aspm(l, c);
 }
 
 /* ---- the machine ---- */
@@ -857,6 +915,66 @@ static void rule_memlock(struct list *l, const struct setup_machine *m,
 	act(&f->fix, CHECK_ACT_MEMLOCK, "unlimited", "%s", "");
 }
 
+/* Automatic NUMA balancing unmaps a task's pages now and then to take NUMA
+ * hinting faults on them (task_numa_work), and migrates what it finds
+ * remote: faults and migrations under a run's buffers, on a machine with
+ * more than one node. */
+static void rule_numa_balancing(struct list *l, const struct setup_machine *m)
+{
+	struct check_finding *f;
+
+	if (m->numa_balancing < 1 || m->nnodes < 2 || !(f = add(l, CHECK_NUMA_BALANCING, -1)))
+		return;
+	NOW(f, "%d (on, %d nodes)", m->numa_balancing, m->nnodes);
+	BETTER(f, "0");
+	act(&f->fix, CHECK_ACT_SYSCTL, "0", "kernel.numa_balancing");
+}
+
+/* Every passthrough command goes through security_uring_cmd, which SELinux
+ * answers with an access check (selinux_uring_cmd: avc_has_perm); it does
+ * so when permissive too, so only SELinux off at boot removes it. */
+static void rule_selinux(struct list *l, const struct setup_machine *m,
+			 const struct check_ask *ask)
+{
+	struct check_finding *f;
+
+	if (!ask->passthrough || m->selinux_enforce < 0 || !(f = add(l, CHECK_SELINUX, -1)))
+		return;
+	NOW(f, "on (%s)", m->selinux_enforce ? "enforcing" : "permissive");
+	BETTER(f, "off (only on a machine that runs nothing untrusted)");
+	cmdline_fix(&f->fix, "selinux", "0", NULL);
+}
+
+/* The debug options that cost every IO: lockdep's checks on each lock,
+ * KASAN's on each memory access, kmemleak's tracking of each allocation,
+ * DEBUG_PAGEALLOC's unmapping of each freed page (only when it is on). */
+static void rule_debug_kernel(struct list *l, const struct setup_machine *m)
+{
+	const struct setup_kconfig *k = &m->kconfig;
+	struct check_finding *f;
+	char hz[24] = "";
+	size_t n;
+
+	if (k->lockdep != 1 && k->kasan != 1 && k->kmemleak != 1 && k->debug_pagealloc_on != 1)
+		return;
+	if (!(f = add(l, CHECK_DEBUG_KERNEL, -1)))
+		return;
+	NOW(f, "%s%s%s%s", k->lockdep == 1 ? ", lockdep" : "", k->kasan == 1 ? ", KASAN" : "",
+	    k->kmemleak == 1 ? ", kmemleak" : "",
+	    k->debug_pagealloc_on == 1 ? ", DEBUG_PAGEALLOC on" : "");
+	memmove(f->now, f->now + 2, strlen(f->now + 2) + 1);
+	n = strlen(f->now);
+	if (k->hz > 0)
+		snprintf(hz, sizeof(hz), ", HZ=%d", k->hz);
+	snprintf(f->now + n, sizeof(f->now) - n, " (%s%s)", has(m->kernel) ? m->kernel : "?", hz);
+	BETTER(f, "a kernel built without them");
+	/* DEBUG_PAGEALLOC alone, on by the command line: off by it */
+	if (k->lockdep != 1 && k->kasan != 1 && k->kmemleak != 1)
+		cmdline_fix(&f->fix, "debug_pagealloc", "off", NULL);
+	else
+		act(&f->fix, CHECK_ACT_KERNEL, "", "%s", "");
+}
+
 static void machine_rules(struct list *l, const struct setup_machine *m,
 			  const struct check_ask *ask, unsigned workers)
 {
@@ -868,6 +986,9 @@ static void machine_rules(struct list *l, const struct setup_machine *m,
 	rule_kernel(l, m, ask);
 	rule_io_uring_disabled(l, m, ask);
 	rule_memlock(l, m, ask);
+	rule_numa_balancing(l, m);
+	rule_selinux(l, m, ask);
+	rule_debug_kernel(l, m);
 }
 
 int check_findings(const struct setup_machine *m, const struct setup_dev *devs,

@@ -31,6 +31,8 @@ enum check_kind {
 	CHECK_FEW_QUEUES,	/* fewer IO queues with interrupts than workers */
 	CHECK_ONE_CPU_IRQS,	/* every queue's interrupt lands on one CPU */
 	CHECK_IRQ_REMOTE,	/* a worker's completions interrupt another node */
+	CHECK_ASPM,		/* PCIe ASPM may put the idle link in L0s or L1 */
+	CHECK_BLK_CGROUP,	/* io.max or io.cost on the disk for our cgroup */
 	/* per machine */
 	CHECK_GOVERNOR,		/* cpufreq governor not performance */
 	CHECK_BOOST,		/* turbo/boost off */
@@ -40,6 +42,9 @@ enum check_kind {
 	CHECK_KERNEL,		/* the kernel is older than the asked mode needs */
 	CHECK_IO_URING_DISABLED,	/* kernel.io_uring_disabled above 0 */
 	CHECK_MEMLOCK,		/* RLIMIT_MEMLOCK below the fixed buffers */
+	CHECK_NUMA_BALANCING,	/* kernel.numa_balancing on a NUMA machine */
+	CHECK_SELINUX,		/* SELinux checks every passthrough command */
+	CHECK_DEBUG_KERNEL,	/* lockdep, KASAN, kmemleak or DEBUG_PAGEALLOC */
 	CHECK_NKINDS
 };
 

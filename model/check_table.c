@@ -55,6 +55,10 @@ static const struct check_kind_info kinds[CHECK_NKINDS] = {
 		"one-CPU interrupts", "", "", "", false },
 	[CHECK_IRQ_REMOTE] = { "irq_remote", DEV, "queue interrupts' NUMA node",
 		"remote interrupts", "", "", "", false },
+	[CHECK_ASPM] = { "aspm", DEV, "PCIe ASPM (link/l1_aspm, l0s_aspm)", "ASPM",
+		"", "", "", false },
+	[CHECK_BLK_CGROUP] = { "blk_cgroup", DEV, "blk-cgroup IO controllers (io.max, io.cost)",
+		"blk-cgroup", "", "", "", false },
 	[CHECK_GOVERNOR] = { "governor", MACH, "cpufreq governor", "governor",
 		"", "", "", true },
 	[CHECK_BOOST] = { "boost", MACH, "CPU boost (turbo)", "boost", "", "", "", true },
@@ -69,6 +73,13 @@ static const struct check_kind_info kinds[CHECK_NKINDS] = {
 		"sysctl kernel.io_uring_disabled", "io_uring disabled", "", "", "", true },
 	[CHECK_MEMLOCK] = { "memlock", MACH, "locked memory limit (RLIMIT_MEMLOCK)",
 		"memlock", "", "", "", true },
+	[CHECK_NUMA_BALANCING] = { "numa_balancing", MACH, "sysctl kernel.numa_balancing",
+		"NUMA balancing", "", "", "", true },
+	/* SELinux off needs a reboot (selinux=0): permissive still checks */
+	[CHECK_SELINUX] = { "selinux", MACH, "SELinux (passthrough commands)", "SELinux",
+		"", "", "", false },
+	[CHECK_DEBUG_KERNEL] = { "debug_kernel", MACH, "kernel debug options",
+		"debug kernel", "", "", "", false },
 };
 
 const struct check_kind_info *check_kind_info(enum check_kind k)

@@ -291,6 +291,9 @@ static void unknown(struct setup_dev *d)
 	d->apst_latency_us = -1;
 	d->apst_supported = -1;
 	d->power_state = d->apst_enabled = -1;
+	d->l1_aspm = d->l0s_aspm = -1;
+	d->cg_riops = d->cg_rbps = d->cg_latency_us = -1;
+	d->cg_iocost = -1;
 }
 
 int setup_dev_read(const struct setup_roots *r, const char *path, struct setup_dev *out)
@@ -313,6 +316,7 @@ int setup_dev_read(const struct setup_roots *r, const char *path, struct setup_d
 	if (ret == 0) {
 		queue(&at, w, &d);
 		hardware(&at, w->ddir, &d);
+		setup_dev_extra(&at, w->ddir, &d);
 		ret = setup_hwq_read(&at, w->ddir, d.controller, &d);
 	} else if (ret > 0) {
 		ret = 0;	/* a file with no disk below it: nothing more to read */

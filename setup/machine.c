@@ -245,6 +245,9 @@ static void cpu_nodes(const struct setup_at *at, struct setup_machine *m)
 		if (sscanf(names[i], "node%d", &node) != 1 || node < 0 || node > SHRT_MAX ||
 		    setup_read(at->sys, list, sizeof(list), "devices/system/node/%s/cpulist", names[i]))
 			continue;
+		/* a node with CPUs: a CPU-less node's cpulist is empty */
+		if (list[0])
+			m->nnodes = m->nnodes < 0 ? 1 : m->nnodes + 1;
 		for (p = list; setup_cpulist_next(&p, &lo, &hi) > 0;)
 			for (cpu = lo; cpu <= hi && cpu < SETUP_MAX_CPUS; cpu++) {
 				m->cpu_node[cpu] = (short)node;
@@ -264,6 +267,21 @@ static void arch(const struct setup_at *at, struct setup_machine *m)
 		return;
 	if (at->live_proc && !uname(&u))
 		setup_copy(m->arch, sizeof(m->arch), u.machine);
+}
+
+/* "[default] performance powersave powersupersave" -> default */
+static void aspm_policy(const struct setup_at *at, struct setup_machine *m)
+{
+	char buf[128], *open, *close;
+
+	if (setup_read(at->sys, buf, sizeof(buf), "module/pcie_aspm/parameters/policy"))
+		return;
+	open = strchr(buf, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (open && close) {
+		*close = '\0';
+		setup_copy(m->aspm_policy, sizeof(m->aspm_policy), open + 1);
+	}
 }
 
 /* A module built into the kernel has a module/NAME folder (for its
@@ -288,6 +306,10 @@ static void unknown(struct setup_machine *m)
 	m->deepest_cstate_us = -1;
 	m->io_uring_disabled = -1;
 	m->io_uring_group = -1;
+	m->numa_balancing = -1;
+	m->nnodes = -1;
+	m->selinux_enforce = -1;
+	m->kconfig = (struct setup_kconfig){ -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
 	m->memlock_bytes = -1;
 	m->nvme_builtin = -1;
 	m->nvme_poll_queues = m->nvme_write_queues = -1;
@@ -338,6 +360,12 @@ int setup_machine_read(const struct setup_roots *r, struct setup_machine *out)
 	vulnerabilities(&at, &m->vulns);
 	setup_read_int(at.proc, &m->io_uring_disabled, "sys/kernel/io_uring_disabled");
 	setup_read_i64(at.proc, &m->io_uring_group, "sys/kernel/io_uring_group");
+	setup_read_int(at.proc, &m->numa_balancing, "sys/kernel/numa_balancing");
+	if (setup_read_int(at.sys, &m->selinux_enforce, "fs/selinux/enforce") ||
+	    (m->selinux_enforce != 0 && m->selinux_enforce != 1))
+		m->selinux_enforce = -1;
+	aspm_policy(&at, m);
+	setup_kconfig_read(&at, m->kernel, m->cmdline, &m->kconfig);
 	memlock(&at, m);
 	/* each read leaves its -1 when the module or parameter is missing */
 	setup_read_int(at.sys, &m->nvme_poll_queues, "module/nvme/parameters/poll_queues");

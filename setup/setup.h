@@ -36,6 +36,18 @@ struct setup_vulns {
 	unsigned mitigated_kept;
 };
 
+/* What the running kernel was built with (/boot/config-RELEASE): 1 set,
+ * 0 not, -1 unknown (no config file to read). */
+struct setup_kconfig {
+	int lockdep;			/* CONFIG_PROVE_LOCKING or CONFIG_LOCKDEP */
+	int kasan;			/* CONFIG_KASAN */
+	int kmemleak;			/* CONFIG_DEBUG_KMEMLEAK */
+	int debug_pagealloc;		/* CONFIG_DEBUG_PAGEALLOC */
+	int debug_pagealloc_on;		/* ..._ENABLE_DEFAULT, or debug_pagealloc=on */
+	int hz;				/* CONFIG_HZ; -1 unknown */
+	int blk_cgroup, blk_throttle, blk_iolatency, blk_iocost, blk_wbt;
+};
+
 struct setup_machine {
 	char hostname[SETUP_NAME_MAX];	/* kernel/hostname */
 	char kernel[SETUP_NAME_MAX];	/* kernel/osrelease, "6.12.48-amd64" */
@@ -66,6 +78,15 @@ struct setup_machine {
 					 * unknown (older kernels have none) */
 	int64_t io_uring_group;		/* kernel/io_uring_group: a gid, -1 none
 					 * or unknown */
+	int numa_balancing;		/* kernel/numa_balancing: 0 off, 1 or more
+					 * on (2 and 3: memory tiering), -1
+					 * unknown */
+	int nnodes;			/* NUMA nodes with CPUs; -1 unknown */
+	int selinux_enforce;		/* fs/selinux/enforce: 1 enforcing, 0
+					 * permissive, -1 no SELinux or unknown */
+	char aspm_policy[32];		/* module/pcie_aspm/parameters/policy, the
+					 * one in brackets; "" unknown */
+	struct setup_kconfig kconfig;
 	int64_t memlock_bytes;		/* RLIMIT_MEMLOCK soft; INT64_MAX
 					 * unlimited; -1 unknown */
 	/* module parameters (-1: the module is not loaded or has none) */
@@ -128,6 +149,19 @@ struct setup_dev {
 	 * machine, CAP_SYS_ADMIN): -1 unknown */
 	int power_state;		/* Power Management: PS now, 0 the fastest */
 	int apst_enabled;		/* Autonomous Power State Transition: 1 on */
+	/* the PCI function's link/l1_aspm and link/l0s_aspm (5.5+): 1 the
+	 * link may enter that state when idle, 0 not, -1 unknown */
+	int l1_aspm, l0s_aspm;
+	/* blk-cgroup controllers on this disk for the reading process's
+	 * cgroup and its ancestors (cgroup v2): the lowest io.max riops and
+	 * rbps (-1 none), io.latency's target in us (-1 none), io.cost on
+	 * this disk (root's io.cost.qos enable=1): 1, 0, -1 unknown */
+	int64_t cg_riops, cg_rbps, cg_latency_us;
+	int cg_iocost;
+	char cgroup[256];		/* the cgroup they were read for; "" unknown */
+	char cg_max_at[256];		/* the cgroup whose io.max holds the
+					 * lowest riops or rbps; "" none */
+	char devt[16];			/* the disk's MAJ:MIN; "" unknown */
 	unsigned nhwq;			/* hardware queues (mq/N) */
 	struct setup_hwq *hwq;		/* nhwq of them, malloc'd */
 	unsigned nirq_queues;		/* hardware queues with an interrupt */

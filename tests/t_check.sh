@@ -130,8 +130,28 @@ jq -e '.findings[] | select(.kind == "no_poll_queues") | .fix | test("nvme.poll_
 	and (test("modprobe") | not)' "$T_DIR/fx.json" >/dev/null ||
 	check_fail "dc fixture, built-in nvme: the fix does not put nvme.poll_queues on the command line"
 ! has_kind machine kernel || check_fail "dc fixture: 6.14 has polled passthrough"
+# the settings a record-setter checks: ASPM on the drive's link, an io.max
+# on the disk in an ancestor of our cgroup, NUMA balancing; SELinux only
+# for passthrough; no debug option in its /boot/config
+[ "$(set_of aspm)" = "sysfs bus/pci/devices/0000:01:00.0/link/l1_aspm 0 false" ] ||
+	check_fail "dc fixture: aspm fix '$(set_of aspm)'"
+[ "$(set_of blk_cgroup)" = "sysfs fs/cgroup/system.slice/io.max 259:0 riops=max rbps=max false" ] ||
+	check_fail "dc fixture: blk_cgroup fix '$(set_of blk_cgroup)'"
+jq -e '.findings[] | select(.kind == "blk_cgroup") | .now | test("riops=20000")' "$T_DIR/fx.json" \
+	>/dev/null || check_fail "dc fixture: blk_cgroup does not name the ancestor's riops=20000"
+[ "$(set_of numa_balancing)" = "sysctl kernel.numa_balancing 0 false" ] ||
+	check_fail "dc fixture: numa_balancing fix '$(set_of numa_balancing)'"
+has_kind machine selinux || check_fail "dc fixture, passthrough: no selinux finding"
+! has_kind machine debug_kernel || check_fail "dc fixture: a debug_kernel finding for DEBUG_PAGEALLOC off"
+check_fx "$dc"
+! has_kind machine selinux || check_fail "dc fixture, block IO: selinux named"
 dcv=$T_DIR/dc
 cp -a "$dc" "$dcv" || fail "cannot copy the dc fixture"
+# a debug kernel: KASAN in its config
+sed -i 's/^# CONFIG_KASAN is not set/CONFIG_KASAN=y/' "$dcv/boot/config-6.14.0-3-arm64"
+check_fx "$dcv"
+jq -e '.findings[] | select(.kind == "debug_kernel") | .now == "KASAN (6.14.0-3-arm64, HZ=250)"' \
+	"$T_DIR/fx.json" >/dev/null || check_fail "dc fixture, KASAN: no debug_kernel finding"
 dq=$dcv/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/nvme/nvme0
 # iostats_passthrough 0, or a kernel without it: passthrough IO is not counted
 echo 0 >"$dq/nvme0n1/queue/iostats_passthrough"

@@ -52,6 +52,10 @@ static void good_machine(struct setup_machine *m)
 	m->nvme_ps_max_latency_us = 0;
 	m->nvme_builtin = 0;
 	m->io_uring_group = -1;
+	m->numa_balancing = 0;
+	m->nnodes = 2;
+	m->selinux_enforce = -1;
+	m->kconfig = (struct setup_kconfig){ 0, 0, 0, 0, 0, 250, 1, 1, 1, 1, 1 };
 	m->ncpus = 8;
 	for (cpu = 0; cpu < SETUP_MAX_CPUS; cpu++)
 		m->cpu_node[cpu] = -1;
@@ -78,6 +82,10 @@ static void unknown_machine(struct setup_machine *m)
 	m->nvme_ps_max_latency_us = -1;
 	m->nvme_builtin = -1;
 	m->io_uring_group = -1;
+	m->numa_balancing = -1;
+	m->nnodes = -1;
+	m->selinux_enforce = -1;
+	m->kconfig = (struct setup_kconfig){ -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
 	m->ncpus = 0;
 	for (cpu = 0; cpu < SETUP_MAX_CPUS; cpu++)
 		m->cpu_node[cpu] = -1;
@@ -112,6 +120,11 @@ static void good_dev(struct setup_dev *d, struct setup_hwq *q, unsigned ctrl)
 	d->apst_supported = 1;
 	d->iostats_passthrough = 0;
 	d->power_state = d->apst_enabled = -1;	/* it does not answer Get Features */
+	d->l1_aspm = d->l0s_aspm = 0;
+	d->cg_riops = d->cg_rbps = d->cg_latency_us = -1;
+	d->cg_iocost = 0;
+	snprintf(d->devt, sizeof(d->devt), "259:%u", ctrl);
+	snprintf(d->cgroup, sizeof(d->cgroup), "/user.slice");
 	for (i = 0; i < NQ; i++) {
 		snprintf(q[i].cpus, sizeof(q[i].cpus), "%u", i);
 		q[i].irq = 100 + (int)(ctrl * NQ + i);
@@ -140,6 +153,9 @@ static void unknown_dev(struct setup_dev *d, bool nvme)
 	d->apst_supported = -1;
 	d->iostats_passthrough = -1;
 	d->power_state = d->apst_enabled = -1;
+	d->l1_aspm = d->l0s_aspm = -1;
+	d->cg_riops = d->cg_rbps = d->cg_latency_us = -1;
+	d->cg_iocost = -1;
 }
 
 /* A Debian machine's tools: the fixes' text as cli/ builds it there. */
@@ -597,6 +613,52 @@ static void test_apst(void)
 	TEXT(f, now, "pm_qos_latency_tolerance_us 100000, the drive in power state 0");
 }
 
+/* ASPM costs the first IO after an idle gap: not a steady run. */
+static void test_aspm(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	devs[0].l1_aspm = 1;
+	snprintf(mach.aspm_policy, sizeof(mach.aspm_policy), "default");
+	f = ONE(CHECK_ASPM);
+	TEXT(f, now, "L1 on (pcie_aspm.policy default)");
+	SYSFS(f, "bus/pci/devices/0000:01:00.0/link/l1_aspm", "0");
+	FIX_HAS(f, "# lasting: pcie_aspm.policy=performance on the kernel command line");
+	ask.steady = true;
+	NONE();
+	ask.steady = false;
+	devs[0].l1_aspm = 0;
+	devs[0].l0s_aspm = 1;
+	f = ONE(CHECK_ASPM);
+	SYSFS(f, "bus/pci/devices/0000:01:00.0/link/l0s_aspm", "0");
+	devs[0].l0s_aspm = -1;
+	devs[0].l1_aspm = -1;
+	NONE();
+}
+
+/* io.max caps the cgroup's IOs; the fix lifts it where it was found. */
+static void test_blk_cgroup(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	devs[0].cg_riops = 10000;
+	snprintf(devs[0].cg_max_at, sizeof(devs[0].cg_max_at), "/system.slice");
+	f = ONE(CHECK_BLK_CGROUP);
+	TEXT(f, now, "io.max riops=10000 in cgroup /system.slice");
+	SYSFS(f, "fs/cgroup/system.slice/io.max", "259:0 riops=max rbps=max");
+	FIX_IS(f, "echo '259:0 riops=max rbps=max' > /sys/fs/cgroup/system.slice/io.max");
+	devs[0].cg_riops = -1;
+	NONE();
+	devs[0].cg_iocost = 1;
+	f = ONE(CHECK_BLK_CGROUP);
+	SYSFS(f, "fs/cgroup/io.cost.qos", "259:0 enable=0");
+	/* the disk's number unknown: nothing to write */
+	devs[0].devt[0] = '\0';
+	NONE();
+}
+
 static void test_link(void)
 {
 	const struct check_finding *f;
@@ -905,6 +967,68 @@ static void test_mitigations(void)
 	NONE();
 }
 
+static void test_numa_balancing(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	mach.numa_balancing = 1;
+	f = ONE(CHECK_NUMA_BALANCING);
+	TEXT(f, now, "1 (on, 2 nodes)");
+	FIX_IS(f, "sysctl -w kernel.numa_balancing=0");
+	/* one node: nothing to balance */
+	mach.nnodes = 1;
+	NONE();
+	mach.nnodes = 2;
+	mach.numa_balancing = 0;
+	NONE();
+	mach.numa_balancing = -1;
+	NONE();
+}
+
+/* Only passthrough commands go through security_uring_cmd. */
+static void test_selinux(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	mach.selinux_enforce = 1;
+	NONE();
+	ask.passthrough = true;
+	f = ONE(CHECK_SELINUX);
+	TEXT(f, now, "on (enforcing)");
+	CMDLINE(f, "selinux", "0", "");
+	/* permissive still checks every command */
+	mach.selinux_enforce = 0;
+	f = ONE(CHECK_SELINUX);
+	TEXT(f, now, "on (permissive)");
+	mach.selinux_enforce = -1;
+	NONE();
+}
+
+static void test_debug_kernel(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	mach.kconfig.lockdep = 1;
+	mach.kconfig.kasan = 1;
+	f = ONE(CHECK_DEBUG_KERNEL);
+	TEXT(f, now, "lockdep, KASAN (6.14.2-amd64, HZ=250)");
+	FIX_HAS(f, "boot a kernel built without");
+	mach.kconfig.lockdep = mach.kconfig.kasan = 0;
+	NONE();
+	/* DEBUG_PAGEALLOC built but off costs nothing; on by the command
+	 * line, off by it */
+	mach.kconfig.debug_pagealloc = 1;
+	NONE();
+	mach.kconfig.debug_pagealloc_on = 1;
+	f = ONE(CHECK_DEBUG_KERNEL);
+	CMDLINE(f, "debug_pagealloc", "off", "");
+	mach.kconfig = (struct setup_kconfig){ -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
+	NONE();
+}
+
 static void test_kernel(void)
 {
 	const struct check_finding *f;
@@ -1143,6 +1267,8 @@ int main(void)
 	test_write_queues();
 	test_apst();
 	test_link();
+	test_aspm();
+	test_blk_cgroup();
 	test_few_queues();
 	test_one_cpu_irqs();
 	test_irq_remote();
@@ -1152,6 +1278,9 @@ int main(void)
 	test_smt();
 	test_mitigations();
 	test_kernel();
+	test_numa_balancing();
+	test_selinux();
+	test_debug_kernel();
 	test_io_uring_disabled();
 	test_memlock();
 	test_order();

@@ -87,6 +87,10 @@ static void test_strict_machine(void)
 	CHECKF(!strcmp(m.arch, "x86_64") && !m.boost_no_turbo, "%s %d", m.arch, m.boost_no_turbo);
 	/* a loaded module shows initstate */
 	CHECKF(m.nvme_builtin == 0, "%d", m.nvme_builtin);
+	/* no boot/ config, no selinuxfs, no numa_balancing file: unknown */
+	CHECKF(m.kconfig.hz == -1 && m.kconfig.kasan == -1 && m.selinux_enforce == -1 &&
+	       m.numa_balancing == -1 && m.nnodes == 2, "%d %d %d %d %d", m.kconfig.hz,
+	       m.kconfig.kasan, m.selinux_enforce, m.numa_balancing, m.nnodes);
 	/* the soft limit, not the hard one */
 	CHECKF(m.memlock_bytes == 8388608, "%lld", (long long)m.memlock_bytes);
 	CHECKF(m.nvme_poll_queues == 0 && m.nvme_write_queues == 0 &&
@@ -165,12 +169,29 @@ static void test_dc(void)
 	CHECKF(m.nvme_builtin == 1, "%d", m.nvme_builtin);
 	CHECKF(m.vulns.mitigated == 1 && m.vulns.mitigated_kept == 1, "%u %u", m.vulns.mitigated,
 	       m.vulns.mitigated_kept);
+	CHECKF(m.numa_balancing == 1 && m.nnodes == 2 && m.selinux_enforce == 1 &&
+	       !strcmp(m.aspm_policy, "default"), "%d %d %d %s", m.numa_balancing, m.nnodes,
+	       m.selinux_enforce, m.aspm_policy);
+	/* boot/config-RELEASE beside the recorded sys/ */
+	CHECKF(m.kconfig.hz == 250 && m.kconfig.lockdep == 0 && m.kconfig.kasan == 0 &&
+	       m.kconfig.debug_pagealloc == 1 && m.kconfig.debug_pagealloc_on == 0 &&
+	       m.kconfig.blk_cgroup == 1 && m.kconfig.blk_throttle == 1, "hz %d lockdep %d kasan %d "
+	       "pagealloc %d/%d blkcg %d", m.kconfig.hz, m.kconfig.lockdep, m.kconfig.kasan,
+	       m.kconfig.debug_pagealloc, m.kconfig.debug_pagealloc_on, m.kconfig.blk_cgroup);
 	if (read_dev("check-dc", "/dev/nvme0n1", &d))
 		return;
 	CHECKF(d.apst_supported == 0 && d.apst_latency_us == -1, "%d %lld", d.apst_supported,
 	       (long long)d.apst_latency_us);
 	CHECKF(d.iostats == 1 && d.iostats_passthrough == 1, "%d %d", d.iostats,
 	       d.iostats_passthrough);
+	CHECKF(d.l1_aspm == 1 && d.l0s_aspm == 0, "%d %d", d.l1_aspm, d.l0s_aspm);
+	/* the ancestor's io.max for this disk; the other disk's lower one in
+	 * our own cgroup is not this disk's */
+	CHECKF(!strcmp(d.devt, "259:0") && !strcmp(d.cgroup, "/system.slice/iostorm.service") &&
+	       d.cg_riops == 20000 && d.cg_rbps == -1 && !strcmp(d.cg_max_at, "/system.slice") &&
+	       d.cg_latency_us == -1 && d.cg_iocost == 0, "%s %s %lld %lld %s %lld %d", d.devt,
+	       d.cgroup, (long long)d.cg_riops, (long long)d.cg_rbps, d.cg_max_at,
+	       (long long)d.cg_latency_us, d.cg_iocost);
 	setup_dev_free(&d);
 }
 

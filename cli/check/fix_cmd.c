@@ -178,7 +178,9 @@ static void command(struct sb *s, const struct check_finding *f, const struct ch
 
 	switch (x->act) {
 	case CHECK_ACT_SYSFS:
-		sb_add(s, "echo %s > /sys/%s", x->value, x->key);
+		/* a value of several words is one line: quoted */
+		sb_add(s, strchr(x->value, ' ') ? "echo '%s' > /sys/%s" : "echo %s > /sys/%s",
+		       x->value, x->key);
 		break;
 	case CHECK_ACT_SYSCTL:
 		sb_add(s, "sysctl -w %s=%s", x->key, x->value);
@@ -206,7 +208,11 @@ static void command(struct sb *s, const struct check_finding *f, const struct ch
 		sb_add(s, "ulimit -l %s", x->value);
 		break;
 	case CHECK_ACT_KERNEL:
-		sb_add(s, "boot a %s or newer kernel", x->value);
+		if (has(x->value))
+			sb_add(s, "boot a %s or newer kernel", x->value);
+		else
+			sb_add(s, "boot a kernel built without these options (the distribution's "
+				  "non-debug kernel)");
 		break;
 	case CHECK_ACT_NONE:
 		if (f->kind == CHECK_LINK)
