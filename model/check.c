@@ -383,6 +383,26 @@ static void rule_nr_requests(struct list *l, const struct dev_ctx *c)
 	snprintf(f->fix.value, sizeof(f->fix.value), "%lld", (long long)need);
 }
 
+/* blk_mq_complete_need_ipi (block/blk-mq.c): a completion that comes in
+ * on another CPU than the one that submitted is sent back to it by an IPI
+ * when rq_affinity is 2 (QUEUE_FLAG_SAME_FORCE), and only across a cache
+ * domain when it is 1. With fewer interrupt queues than CPUs a queue's
+ * interrupt serves several submitting CPUs, so at 2 most completions cost
+ * an IPI; a polled run completes on the submitting CPU. */
+static void rule_rq_affinity(struct list *l, const struct dev_ctx *c)
+{
+	const struct setup_dev *d = c->d;
+	struct check_finding *f;
+
+	if (c->ask->poll || d->rq_affinity != 2 || !d->nirq_queues || !c->m || c->m->pus <= 0 ||
+	    d->nirq_queues >= (unsigned)c->m->pus || !(f = add(l, CHECK_RQ_AFFINITY, c->i)))
+		return;
+	NOW(f, "2 (%u interrupt queue%s for %d CPUs: an IPI per completion)", d->nirq_queues,
+	    d->nirq_queues == 1 ? "" : "s", c->m->pus);
+	BETTER(f, "1");
+	act(&f->fix, CHECK_ACT_SYSFS, "1", "block/%s/queue/rq_affinity", d->disk);
+}
+
 static void rule_queue(struct list *l, const struct dev_ctx *c)
 {
 	/* a file on a file system without a disk (tmpfs) has no queue */
@@ -393,6 +413,7 @@ static void rule_queue(struct list *l, const struct dev_ctx *c)
 	rule_nomerges(l, c);
 	rule_wbt(l, c);
 	rule_nr_requests(l, c);
+	rule_rq_affinity(l, c);
 }
 
 /* ---- the nvme driver's queues and the controller ---- */

@@ -24,6 +24,7 @@ enum check_kind {
 	CHECK_NOMERGES,		/* queue/nomerges below 2: merge lookups per IO */
 	CHECK_WBT,		/* queue/wbt_lat_usec above 0 */
 	CHECK_NR_REQUESTS,	/* queue/nr_requests below the asked depth */
+	CHECK_RQ_AFFINITY,	/* rq_affinity 2: an IPI per completion */
 	CHECK_NO_POLL_QUEUES,	/* polled completion asked, the drive has none */
 	CHECK_WRITE_QUEUES,	/* nvme write_queues takes queues from reads */
 	CHECK_APST,		/* autonomous power states on (QD1 wake-ups) */

@@ -128,6 +128,7 @@ struct setup_dev {
 	int logical_block_size;		/* -1 unknown */
 	char scheduler[32];		/* the one in brackets, "none" */
 	int iostats, nomerges, io_poll, rotational;	/* -1 unknown */
+	int rq_affinity;		/* queue/rq_affinity: 0 1 2, -1 unknown */
 	int iostats_passthrough;	/* queue/iostats_passthrough (6.13+):
 					 * -1 unknown or no such file */
 	int64_t wbt_lat_usec;		/* -1 unknown (no wbt) */

@@ -142,6 +142,8 @@ jq -e '.findings[] | select(.kind == "blk_cgroup") | .now | test("riops=20000")'
 [ "$(set_of numa_balancing)" = "sysctl kernel.numa_balancing 0 false" ] ||
 	check_fail "dc fixture: numa_balancing fix '$(set_of numa_balancing)'"
 has_kind machine selinux || check_fail "dc fixture, passthrough: no selinux finding"
+# rq_affinity 2 with a queue per CPU: the interrupt is the submitter's
+! has_kind nvme0n1 rq_affinity || check_fail "dc fixture: rq_affinity with a queue per CPU"
 ! has_kind machine debug_kernel || check_fail "dc fixture: a debug_kernel finding for DEBUG_PAGEALLOC off"
 check_fx "$dc"
 ! has_kind machine selinux || check_fail "dc fixture, block IO: selinux named"

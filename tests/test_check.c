@@ -119,6 +119,7 @@ static void good_dev(struct setup_dev *d, struct setup_hwq *q, unsigned ctrl)
 	d->apst_latency_us = 0;
 	d->apst_supported = 1;
 	d->iostats_passthrough = 0;
+	d->rq_affinity = 1;
 	d->power_state = d->apst_enabled = -1;	/* it does not answer Get Features */
 	d->l1_aspm = d->l0s_aspm = 0;
 	d->cg_riops = d->cg_rbps = d->cg_latency_us = -1;
@@ -152,6 +153,7 @@ static void unknown_dev(struct setup_dev *d, bool nvme)
 	d->apst_latency_us = -1;
 	d->apst_supported = -1;
 	d->iostats_passthrough = -1;
+	d->rq_affinity = -1;
 	d->power_state = d->apst_enabled = -1;
 	d->l1_aspm = d->l0s_aspm = -1;
 	d->cg_riops = d->cg_rbps = d->cg_latency_us = -1;
@@ -496,6 +498,31 @@ static void test_nr_requests(void)
 	devs[0].nr_requests = CHECK_NR_REQUESTS_CAP;
 	NONE();
 	devs[0].nr_requests = -1;
+	NONE();
+}
+
+/* rq_affinity 2 sends every completion back to its submitting CPU by an
+ * IPI: a cost where a queue's interrupt serves several CPUs. */
+static void test_rq_affinity(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	devs[0].rq_affinity = 2;
+	/* a queue per CPU: the interrupt lands on the submitter */
+	NONE();
+	devs[0].nhwq = devs[0].nirq_queues = 2;
+	ask.workers_per_dev = 2;
+	f = ONE(CHECK_RQ_AFFINITY);
+	TEXT(f, now, "2 (2 interrupt queues for 8 CPUs: an IPI per completion)");
+	SYSFS(f, "block/nvme0n1/queue/rq_affinity", "1");
+	/* polled completions are the submitter's own */
+	ask.poll = true;
+	NONE();
+	ask.poll = false;
+	devs[0].rq_affinity = 1;
+	NONE();
+	devs[0].rq_affinity = -1;
 	NONE();
 }
 
@@ -1263,6 +1290,7 @@ int main(void)
 	test_nomerges();
 	test_wbt();
 	test_nr_requests();
+	test_rq_affinity();
 	test_poll_queues();
 	test_write_queues();
 	test_apst();
