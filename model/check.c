@@ -403,6 +403,28 @@ static void rule_rq_affinity(struct list *l, const struct dev_ctx *c)
 	act(&f->fix, CHECK_ACT_SYSFS, "1", "block/%s/queue/rq_affinity", d->disk);
 }
 
+/* A buffered read that misses the page cache goes through
+ * page_cache_sync_ra (mm/readahead.c): a random one reads only what was
+ * asked, unless it follows the previous read of the file or the pages just
+ * before it are cached, when it is taken for a stream and read ahead up to
+ * read_ahead_kb. A random run over a range the cache fills meets cached
+ * neighbours more and more, and reads pages nobody asked for. At 0 the
+ * kernel reads just the asked range (do_forced_ra). Direct IO never reads
+ * ahead. */
+static void rule_read_ahead(struct list *l, const struct dev_ctx *c)
+{
+	const struct setup_dev *d = c->d;
+	struct check_finding *f;
+	int64_t asked = c->ask->bs ? (c->ask->bs + 1023) / 1024 : 4;
+
+	if (!c->ask->buffered || d->read_ahead_kb < 0 || d->read_ahead_kb <= asked ||
+	    !(f = add(l, CHECK_READ_AHEAD, c->i)))
+		return;
+	NOW(f, "%d KiB", d->read_ahead_kb);
+	BETTER(f, "0 (only what is asked)");
+	act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/read_ahead_kb", d->disk);
+}
+
 static void rule_queue(struct list *l, const struct dev_ctx *c)
 {
 	/* a file on a file system without a disk (tmpfs) has no queue */
@@ -414,6 +436,7 @@ static void rule_queue(struct list *l, const struct dev_ctx *c)
 	rule_wbt(l, c);
 	rule_nr_requests(l, c);
 	rule_rq_affinity(l, c);
+	rule_read_ahead(l, c);
 }
 
 /* ---- the nvme driver's queues and the controller ---- */

@@ -25,6 +25,7 @@ enum check_kind {
 	CHECK_WBT,		/* queue/wbt_lat_usec above 0 */
 	CHECK_NR_REQUESTS,	/* queue/nr_requests below the asked depth */
 	CHECK_RQ_AFFINITY,	/* rq_affinity 2: an IPI per completion */
+	CHECK_READ_AHEAD,	/* read_ahead_kb above the IO size, --buffered */
 	CHECK_NO_POLL_QUEUES,	/* polled completion asked, the drive has none */
 	CHECK_WRITE_QUEUES,	/* nvme write_queues takes queues from reads */
 	CHECK_APST,		/* autonomous power states on (QD1 wake-ups) */
@@ -74,6 +75,8 @@ struct check_ask {
 	unsigned workers_per_dev;
 	bool poll;			/* --completion poll or hybrid */
 	bool hybrid;			/* hybrid polling: kernel 6.13+ */
+	bool buffered;			/* --buffered: through the page cache */
+	unsigned bs;			/* the IO size in bytes; 0 unknown */
 	bool passthrough;		/* NVMe passthrough (--engine io_uring_cmd);
 					 * polled: 6.1+ */
 	/* the run keeps every drive busy from start to end (a closed

@@ -41,6 +41,8 @@ static const struct check_kind_info kinds[CHECK_NKINDS] = {
 		"nr_requests", "", "", "", true },
 	[CHECK_RQ_AFFINITY] = { "rq_affinity", DEV, "completion CPU (queue/rq_affinity)",
 		"rq_affinity", "", "", "", true },
+	[CHECK_READ_AHEAD] = { "read_ahead", DEV, "readahead (queue/read_ahead_kb)",
+		"readahead", "", "", "", true },
 	[CHECK_NO_POLL_QUEUES] = { "no_poll_queues", DEV, "nvme poll queues",
 		"no poll queues", "polling took 4 Optane drives from 14.4M to 20.4M IOPS",
 		SRC_POLL, CITE_POLL, false },

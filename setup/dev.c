@@ -144,6 +144,7 @@ static void queue(const struct setup_at *at, const struct where *w, struct setup
 	flag(at, ddir, "iostats", &d->iostats);
 	flag(at, ddir, "iostats_passthrough", &d->iostats_passthrough);
 	flag(at, ddir, "rq_affinity", &d->rq_affinity);
+	flag(at, ddir, "read_ahead_kb", &d->read_ahead_kb);
 	flag(at, ddir, "nomerges", &d->nomerges);
 	flag(at, ddir, "io_poll", &d->io_poll);
 	flag(at, ddir, "rotational", &d->rotational);
@@ -284,7 +285,7 @@ static void unknown(struct setup_dev *d)
 	d->capacity_bytes = -1;
 	d->logical_block_size = -1;
 	d->iostats = d->nomerges = d->io_poll = d->rotational = -1;
-	d->iostats_passthrough = d->rq_affinity = -1;
+	d->iostats_passthrough = d->rq_affinity = d->read_ahead_kb = -1;
 	d->wbt_lat_usec = d->nr_requests = -1;
 	d->numa_node = -1;
 	d->link_gts = d->link_max_gts = -1;

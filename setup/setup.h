@@ -129,6 +129,7 @@ struct setup_dev {
 	char scheduler[32];		/* the one in brackets, "none" */
 	int iostats, nomerges, io_poll, rotational;	/* -1 unknown */
 	int rq_affinity;		/* queue/rq_affinity: 0 1 2, -1 unknown */
+	int read_ahead_kb;		/* queue/read_ahead_kb, -1 unknown */
 	int iostats_passthrough;	/* queue/iostats_passthrough (6.13+):
 					 * -1 unknown or no such file */
 	int64_t wbt_lat_usec;		/* -1 unknown (no wbt) */

@@ -147,6 +147,10 @@ has_kind machine selinux || check_fail "dc fixture, passthrough: no selinux find
 ! has_kind machine debug_kernel || check_fail "dc fixture: a debug_kernel finding for DEBUG_PAGEALLOC off"
 check_fx "$dc"
 ! has_kind machine selinux || check_fail "dc fixture, block IO: selinux named"
+! has_kind nvme0n1 read_ahead || check_fail "dc fixture, direct IO: read_ahead named"
+check_fx "$dc" --buffered
+[ "$(set_of read_ahead)" = "sysfs block/nvme0n1/queue/read_ahead_kb 0 false" ] ||
+	check_fail "dc fixture, --buffered: read_ahead fix '$(set_of read_ahead)'"
 dcv=$T_DIR/dc
 cp -a "$dc" "$dcv" || fail "cannot copy the dc fixture"
 # a debug kernel: KASAN in its config

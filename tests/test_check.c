@@ -120,6 +120,7 @@ static void good_dev(struct setup_dev *d, struct setup_hwq *q, unsigned ctrl)
 	d->apst_supported = 1;
 	d->iostats_passthrough = 0;
 	d->rq_affinity = 1;
+	d->read_ahead_kb = 128;
 	d->power_state = d->apst_enabled = -1;	/* it does not answer Get Features */
 	d->l1_aspm = d->l0s_aspm = 0;
 	d->cg_riops = d->cg_rbps = d->cg_latency_us = -1;
@@ -154,6 +155,7 @@ static void unknown_dev(struct setup_dev *d, bool nvme)
 	d->apst_supported = -1;
 	d->iostats_passthrough = -1;
 	d->rq_affinity = -1;
+	d->read_ahead_kb = -1;
 	d->power_state = d->apst_enabled = -1;
 	d->l1_aspm = d->l0s_aspm = -1;
 	d->cg_riops = d->cg_rbps = d->cg_latency_us = -1;
@@ -523,6 +525,28 @@ static void test_rq_affinity(void)
 	devs[0].rq_affinity = 1;
 	NONE();
 	devs[0].rq_affinity = -1;
+	NONE();
+}
+
+/* Readahead costs only reads through the page cache. */
+static void test_read_ahead(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	NONE();
+	ask.buffered = true;
+	ask.bs = 4096;
+	f = ONE(CHECK_READ_AHEAD);
+	TEXT(f, now, "128 KiB");
+	SYSFS(f, "block/nvme0n1/queue/read_ahead_kb", "0");
+	/* no more than the IO asks for */
+	devs[0].read_ahead_kb = 4;
+	NONE();
+	ask.bs = 1 << 20;
+	devs[0].read_ahead_kb = 1024;
+	NONE();
+	devs[0].read_ahead_kb = -1;
 	NONE();
 }
 
@@ -1291,6 +1315,7 @@ int main(void)
 	test_wbt();
 	test_nr_requests();
 	test_rq_affinity();
+	test_read_ahead();
 	test_poll_queues();
 	test_write_queues();
 	test_apst();

@@ -185,7 +185,8 @@ static void test_dc(void)
 	CHECKF(d.iostats == 1 && d.iostats_passthrough == 1, "%d %d", d.iostats,
 	       d.iostats_passthrough);
 	CHECKF(d.l1_aspm == 1 && d.l0s_aspm == 0, "%d %d", d.l1_aspm, d.l0s_aspm);
-	CHECKF(d.rq_affinity == 2, "%d", d.rq_affinity);
+	CHECKF(d.rq_affinity == 2 && d.read_ahead_kb == 128, "%d %d", d.rq_affinity,
+	       d.read_ahead_kb);
 	/* the ancestor's io.max for this disk; the other disk's lower one in
 	 * our own cgroup is not this disk's */
 	CHECKF(!strcmp(d.devt, "259:0") && !strcmp(d.cgroup, "/system.slice/iostorm.service") &&

@@ -58,6 +58,8 @@ static void check_ask(const struct cli_opts *o, const struct setup_machine *m, u
 	a->poll = o->mode == ENG_MODE_POLL || o->mode == ENG_MODE_HYBRID;
 	a->hybrid = o->mode == ENG_MODE_HYBRID;
 	a->passthrough = o->backend == ENG_BACKEND_URING_CMD;
+	a->buffered = o->buffered;
+	a->bs = o->bs;
 	a->steady = !o->rate && o->cmd && strcmp(o->cmd, "check") && strcmp(o->cmd, "latency");
 	a->uring_privileged = uring_privileged(m->io_uring_group);
 	if (geteuid() && o->backend != ENG_BACKEND_LIBAIO)
