@@ -47,8 +47,8 @@ static bool uring_privileged(int64_t gid)
 /* What the run asks: its depth, workers, completion, engine and locked
  * memory. Registered buffers count against RLIMIT_MEMLOCK unless the
  * process has CAP_IPC_LOCK, which root has. A run is steady (a closed
- * loop that never leaves a drive idle) unless it has a --rate; check
- * itself asks for every setting, steady or not. */
+ * loop that never leaves a drive idle) unless it has a --rate (or sweeps
+ * by load); check itself asks for every setting, steady or not. */
 static void check_ask(const struct cli_opts *o, const struct setup_machine *m, unsigned n,
 		      struct check_ask *a)
 {
@@ -60,7 +60,8 @@ static void check_ask(const struct cli_opts *o, const struct setup_machine *m, u
 	a->passthrough = o->backend == ENG_BACKEND_URING_CMD;
 	a->buffered = o->buffered;
 	a->bs = o->bs;
-	a->steady = !o->rate && o->cmd && strcmp(o->cmd, "check") && strcmp(o->cmd, "latency");
+	a->steady = !o->rate && !o->rate_list && o->cmd && strcmp(o->cmd, "check") &&
+		    strcmp(o->cmd, "latency");
 	a->uring_privileged = uring_privileged(m->io_uring_group);
 	if (geteuid() && o->backend != ENG_BACKEND_LIBAIO)
 		a->fixed_buffer_bytes = (int64_t)n * o->jobs_per_device * o->qd * o->bs;
