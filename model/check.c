@@ -1,11 +1,12 @@
 /* The rules of the software ceiling: each reads the facts setup/ gave and
  * says nothing unless they are known and cost IOPS. A fact setup/ could
  * not read is "" or -1, never a zero, so every rule tests for known first.
- * docs/check.md explains each rule, its fix and its cost. */
+ * docs/check.md explains each rule, its fix and its cost. The device's
+ * rules are here, the machine's in model/check_machine.c. */
 #include "model/check.h"
+#include "model/check_int.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +16,6 @@
 
 struct cpuset {
 	uint64_t w[CPU_WORDS];
-};
-
-struct list {
-	struct check_finding *f;
-	unsigned n, cap;
-	int err;
 };
 
 static void cs_set(struct cpuset *s, int cpu)
@@ -121,121 +116,6 @@ static int first_node(uint64_t nodes)
 	return -1;
 }
 
-static bool has(const char *s)
-{
-	return s && *s;
-}
-
-/* The value of the last param=... on the kernel command line (the one in
- * force: the kernel's parser calls a parameter's handler for each
- * occurrence in order), into out; false when there is none. */
-static bool cmdline_last(const char *cmdline, const char *param, char *out, size_t len)
-{
-	size_t n = strlen(param), w;
-	const char *p = cmdline;
-	bool found = false;
-
-	while (*p) {
-		while (*p == ' ' || *p == '\n' || *p == '\t')
-			p++;
-		w = strcspn(p, " \n\t");
-		if (w > n && !strncmp(p, param, n) && p[n] == '=') {
-			snprintf(out, len, "%.*s", (int)(w - n - 1), p + n + 1);
-			found = true;
-		}
-		p += w;
-	}
-	return found;
-}
-
-static struct check_finding *add(struct list *l, enum check_kind k, int dev)
-{
-	struct check_finding *f;
-
-	if (l->err)
-		return NULL;
-	if (l->n == l->cap) {
-		unsigned cap = l->cap ? 2 * l->cap : 16;
-
-		f = realloc(l->f, cap * sizeof(*f));
-		if (!f) {
-			l->err = -ENOMEM;
-			return NULL;
-		}
-		l->f = f;
-		l->cap = cap;
-	}
-	f = &l->f[l->n++];
-	memset(f, 0, sizeof(*f));
-	f->kind = k;
-	f->dev = dev;
-	return f;
-}
-
-static void say(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
-
-#define NOW(f, ...) say((f)->now, sizeof((f)->now), __VA_ARGS__)
-#define BETTER(f, ...) say((f)->better, sizeof((f)->better), __VA_ARGS__)
-
-/* The fix's values: fx is f->fix or f->also. */
-static void act(struct check_fix *fx, enum check_act a, const char *value, const char *keyfmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void act(struct check_fix *fx, enum check_act a, const char *value, const char *keyfmt, ...)
-{
-	va_list ap;
-
-	memset(fx, 0, sizeof(*fx));
-	fx->act = a;
-	va_start(ap, keyfmt);
-	vsnprintf(fx->key, sizeof(fx->key), keyfmt, ap);
-	va_end(ap);
-	snprintf(fx->value, sizeof(fx->value), "%s", value);
-}
-
-/* A parameter on the kernel command line; drop names another one that
- * sets the same thing, so that it cannot win after the fix. */
-static void cmdline_fix(struct check_fix *fx, const char *param, const char *value,
-			const char *drop)
-{
-	act(fx, CHECK_ACT_CMDLINE, value, "%s", param);
-	snprintf(fx->drop, sizeof(fx->drop), "%s", drop ? drop : "");
-}
-
-/* A module's parameter: in /etc/modprobe.d for a loadable module; on the
- * kernel command line for a built-in one, which ignores modprobe.d. */
-static void module_fix(struct check_fix *fx, const struct setup_machine *m, const char *mod,
-		       const char *param, const char *value)
-{
-	act(fx, CHECK_ACT_MODULE, value, "%s", param);
-	snprintf(fx->module, sizeof(fx->module), "%s", mod);
-	fx->builtin = m && m->nvme_builtin == 1;
-}
-
-/* An option of iostorm's own, with its value ("" none). */
-static void option_fix(struct check_fix *fx, const char *opt, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void option_fix(struct check_fix *fx, const char *opt, const char *fmt, ...)
-{
-	va_list ap;
-
-	act(fx, CHECK_ACT_OPTION, "", "%s", opt);
-	va_start(ap, fmt);
-	vsnprintf(fx->value, sizeof(fx->value), fmt, ap);
-	va_end(ap);
-}
-
 /* What the rules of one device read. */
 struct dev_ctx {
 	const struct setup_machine *m;
@@ -261,24 +141,24 @@ static bool is_x86(const struct setup_machine *m)
 static void iommu_fix(struct check_fix *fx, const struct setup_machine *m)
 {
 	if (is_x86(m))
-		cmdline_fix(fx, "iommu", "pt", "iommu.passthrough");
+		check_cmdline_fix(fx, "iommu", "pt", "iommu.passthrough");
 	else
-		cmdline_fix(fx, "iommu.passthrough", "1", "iommu");
+		check_cmdline_fix(fx, "iommu.passthrough", "1", "iommu");
 }
 
-static void rule_iommu(struct list *l, const struct dev_ctx *c)
+static void rule_iommu(struct check_list *l, const struct dev_ctx *c)
 {
 	struct check_finding *f;
 
 	if (!strcmp(c->d->iommu_type, "DMA")) {
-		if (!(f = add(l, CHECK_IOMMU_STRICT, c->i)))
+		if (!(f = check_add(l, CHECK_IOMMU_STRICT, c->i)))
 			return;
 		NOW(f, "DMA (strict)");
 		BETTER(f, "identity (passthrough)");
 		iommu_fix(&f->fix, c->m);
-		cmdline_fix(&f->also, "iommu.strict", "0", NULL);
+		check_cmdline_fix(&f->also, "iommu.strict", "0", NULL);
 	} else if (!strcmp(c->d->iommu_type, "DMA-FQ")) {
-		if (!(f = add(l, CHECK_IOMMU_LAZY, c->i)))
+		if (!(f = check_add(l, CHECK_IOMMU_LAZY, c->i)))
 			return;
 		NOW(f, "DMA-FQ (lazy)");
 		BETTER(f, "identity (passthrough)");
@@ -293,18 +173,18 @@ static bool legacy_scheduler(const char *s)
 	return !strcmp(s, "noop") || !strcmp(s, "cfq") || !strcmp(s, "deadline");
 }
 
-static void rule_scheduler(struct list *l, const struct dev_ctx *c)
+static void rule_scheduler(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
 
-	if (!has(d->scheduler) || !strcmp(d->scheduler, "none") || legacy_scheduler(d->scheduler))
+	if (!check_has(d->scheduler) || !strcmp(d->scheduler, "none") || legacy_scheduler(d->scheduler))
 		return;
-	if (!(f = add(l, CHECK_SCHEDULER, c->i)))
+	if (!(f = check_add(l, CHECK_SCHEDULER, c->i)))
 		return;
 	NOW(f, "%s", d->scheduler);
 	BETTER(f, "none");
-	act(&f->fix, CHECK_ACT_SYSFS, "none", "block/%s/queue/scheduler", d->disk);
+	check_act(&f->fix, CHECK_ACT_SYSFS, "none", "block/%s/queue/scheduler", d->disk);
 }
 
 /* Block IO is accounted where iostats is 1. Passthrough IO is another
@@ -314,7 +194,7 @@ static void rule_scheduler(struct list *l, const struct dev_ctx *c)
  * passthrough command statistics", 2024-10). So a passthrough run pays
  * for iostats only where both are 1, and its fix is iostats_passthrough,
  * which leaves block IO's counters alone. */
-static void rule_iostats(struct list *l, const struct dev_ctx *c)
+static void rule_iostats(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
@@ -322,46 +202,46 @@ static void rule_iostats(struct list *l, const struct dev_ctx *c)
 	if (d->iostats != 1)
 		return;
 	if (!c->ask->passthrough) {
-		if (!(f = add(l, CHECK_IOSTATS, c->i)))
+		if (!(f = check_add(l, CHECK_IOSTATS, c->i)))
 			return;
 		NOW(f, "1");
 		BETTER(f, "0");
-		act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/iostats", d->disk);
+		check_act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/iostats", d->disk);
 		return;
 	}
-	if (d->iostats_passthrough != 1 || !(f = add(l, CHECK_IOSTATS_PASSTHROUGH, c->i)))
+	if (d->iostats_passthrough != 1 || !(f = check_add(l, CHECK_IOSTATS_PASSTHROUGH, c->i)))
 		return;
 	NOW(f, "1");
 	BETTER(f, "0");
-	act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/iostats_passthrough", d->disk);
+	check_act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/iostats_passthrough", d->disk);
 }
 
-static void rule_nomerges(struct list *l, const struct dev_ctx *c)
+static void rule_nomerges(struct check_list *l, const struct dev_ctx *c)
 {
 	struct check_finding *f;
 
-	if (c->d->nomerges < 0 || c->d->nomerges >= 2 || !(f = add(l, CHECK_NOMERGES, c->i)))
+	if (c->d->nomerges < 0 || c->d->nomerges >= 2 || !(f = check_add(l, CHECK_NOMERGES, c->i)))
 		return;
 	NOW(f, "%d", c->d->nomerges);
 	BETTER(f, "2");
-	act(&f->fix, CHECK_ACT_SYSFS, "2", "block/%s/queue/nomerges", c->d->disk);
+	check_act(&f->fix, CHECK_ACT_SYSFS, "2", "block/%s/queue/nomerges", c->d->disk);
 }
 
-static void rule_wbt(struct list *l, const struct dev_ctx *c)
+static void rule_wbt(struct check_list *l, const struct dev_ctx *c)
 {
 	struct check_finding *f;
 
-	if (c->d->wbt_lat_usec <= 0 || !(f = add(l, CHECK_WBT, c->i)))
+	if (c->d->wbt_lat_usec <= 0 || !(f = check_add(l, CHECK_WBT, c->i)))
 		return;
 	NOW(f, "%lld", (long long)c->d->wbt_lat_usec);
 	BETTER(f, "0");
-	act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/wbt_lat_usec", c->d->disk);
+	check_act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/wbt_lat_usec", c->d->disk);
 }
 
 /* nr_requests is each hardware queue's depth: the workers spread over the
  * queues, so a queue holds the IOs of ceil(workers / queues) of them (all
  * of them when the queue count is not known). */
-static void rule_nr_requests(struct list *l, const struct dev_ctx *c)
+static void rule_nr_requests(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
@@ -375,11 +255,11 @@ static void rule_nr_requests(struct list *l, const struct dev_ctx *c)
 	need = (int64_t)c->ask->qd * per_queue;
 	if (need > CHECK_NR_REQUESTS_CAP)
 		need = CHECK_NR_REQUESTS_CAP;
-	if (d->nr_requests < 0 || d->nr_requests >= need || !(f = add(l, CHECK_NR_REQUESTS, c->i)))
+	if (d->nr_requests < 0 || d->nr_requests >= need || !(f = check_add(l, CHECK_NR_REQUESTS, c->i)))
 		return;
 	NOW(f, "%lld", (long long)d->nr_requests);
 	BETTER(f, "%lld", (long long)need);
-	act(&f->fix, CHECK_ACT_SYSFS, "", "block/%s/queue/nr_requests", d->disk);
+	check_act(&f->fix, CHECK_ACT_SYSFS, "", "block/%s/queue/nr_requests", d->disk);
 	snprintf(f->fix.value, sizeof(f->fix.value), "%lld", (long long)need);
 }
 
@@ -389,18 +269,18 @@ static void rule_nr_requests(struct list *l, const struct dev_ctx *c)
  * domain when it is 1. With fewer interrupt queues than CPUs a queue's
  * interrupt serves several submitting CPUs, so at 2 most completions cost
  * an IPI; a polled run completes on the submitting CPU. */
-static void rule_rq_affinity(struct list *l, const struct dev_ctx *c)
+static void rule_rq_affinity(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
 
 	if (c->ask->poll || d->rq_affinity != 2 || !d->nirq_queues || !c->m || c->m->pus <= 0 ||
-	    d->nirq_queues >= (unsigned)c->m->pus || !(f = add(l, CHECK_RQ_AFFINITY, c->i)))
+	    d->nirq_queues >= (unsigned)c->m->pus || !(f = check_add(l, CHECK_RQ_AFFINITY, c->i)))
 		return;
 	NOW(f, "2 (%u interrupt queue%s for %d CPUs: an IPI per completion)", d->nirq_queues,
 	    d->nirq_queues == 1 ? "" : "s", c->m->pus);
 	BETTER(f, "1");
-	act(&f->fix, CHECK_ACT_SYSFS, "1", "block/%s/queue/rq_affinity", d->disk);
+	check_act(&f->fix, CHECK_ACT_SYSFS, "1", "block/%s/queue/rq_affinity", d->disk);
 }
 
 /* A buffered read that misses the page cache goes through
@@ -411,24 +291,24 @@ static void rule_rq_affinity(struct list *l, const struct dev_ctx *c)
  * neighbours more and more, and reads pages nobody asked for. At 0 the
  * kernel reads just the asked range (do_forced_ra). Direct IO never reads
  * ahead. */
-static void rule_read_ahead(struct list *l, const struct dev_ctx *c)
+static void rule_read_ahead(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
 	int64_t asked = c->ask->bs ? (c->ask->bs + 1023) / 1024 : 4;
 
 	if (!c->ask->buffered || d->read_ahead_kb < 0 || d->read_ahead_kb <= asked ||
-	    !(f = add(l, CHECK_READ_AHEAD, c->i)))
+	    !(f = check_add(l, CHECK_READ_AHEAD, c->i)))
 		return;
 	NOW(f, "%d KiB", d->read_ahead_kb);
 	BETTER(f, "0 (only what is asked)");
-	act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/read_ahead_kb", d->disk);
+	check_act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/read_ahead_kb", d->disk);
 }
 
-static void rule_queue(struct list *l, const struct dev_ctx *c)
+static void rule_queue(struct check_list *l, const struct dev_ctx *c)
 {
 	/* a file on a file system without a disk (tmpfs) has no queue */
-	if (!has(c->d->disk))
+	if (!check_has(c->d->disk))
 		return;
 	rule_scheduler(l, c);
 	rule_iostats(l, c);
@@ -447,12 +327,12 @@ static void poll_queues_fix(struct check_fix *fx, const struct dev_ctx *c)
 	char n[16];
 
 	snprintf(n, sizeof(n), "%u", c->workers);
-	module_fix(fx, c->m, "nvme", "poll_queues", n);
+	check_module_fix(fx, c->m, "nvme", "poll_queues", n);
 }
 
 /* queue/io_poll says whether the queue has poll queues; the module's
  * poll_queues stands in where it could not be read. */
-static void rule_poll_queues(struct list *l, const struct dev_ctx *c)
+static void rule_poll_queues(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
@@ -461,22 +341,22 @@ static void rule_poll_queues(struct list *l, const struct dev_ctx *c)
 	if (!c->ask->poll)
 		return;
 	none = d->io_poll == 0 || (d->io_poll < 0 && c->m && c->m->nvme_poll_queues == 0);
-	if (!none || !(f = add(l, CHECK_NO_POLL_QUEUES, c->i)))
+	if (!none || !(f = check_add(l, CHECK_NO_POLL_QUEUES, c->i)))
 		return;
 	NOW(f, "no poll queues");
 	BETTER(f, "poll_queues=%u", c->workers);
 	poll_queues_fix(&f->fix, c);
 }
 
-static void rule_write_queues(struct list *l, const struct dev_ctx *c)
+static void rule_write_queues(struct check_list *l, const struct dev_ctx *c)
 {
 	struct check_finding *f;
 
-	if (!c->m || c->m->nvme_write_queues <= 0 || !(f = add(l, CHECK_WRITE_QUEUES, c->i)))
+	if (!c->m || c->m->nvme_write_queues <= 0 || !(f = check_add(l, CHECK_WRITE_QUEUES, c->i)))
 		return;
 	NOW(f, "write_queues=%d", c->m->nvme_write_queues);
 	BETTER(f, "write_queues=0");
-	module_fix(&f->fix, c->m, "nvme", "write_queues", "0");
+	check_module_fix(&f->fix, c->m, "nvme", "write_queues", "0");
 }
 
 /* The controller's APST limit: setup/ reads "any" and "auto" (no limit:
@@ -498,7 +378,7 @@ static void apst_now(struct check_finding *f, int64_t us)
  * default_ps_max_latency_us says. The drive's own word wins: APST off in
  * the drive (Get Features) costs nothing; on, it does even where the
  * kernel's limit cannot be read. */
-static void rule_apst(struct list *l, const struct dev_ctx *c)
+static void rule_apst(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
@@ -507,7 +387,7 @@ static void rule_apst(struct list *l, const struct dev_ctx *c)
 
 	if (c->ask->steady || d->apst_enabled == 0 || (!limit && d->apst_enabled != 1))
 		return;
-	if (!(f = add(l, CHECK_APST, c->i)))
+	if (!(f = check_add(l, CHECK_APST, c->i)))
 		return;
 	if (limit)
 		apst_now(f, d->apst_latency_us);
@@ -518,17 +398,17 @@ static void rule_apst(struct list *l, const struct dev_ctx *c)
 		snprintf(f->now + n, sizeof(f->now) - n, ", the drive in power state %d%s",
 			 d->power_state, d->power_state ? " now" : "");
 	BETTER(f, "0 (APST off)");
-	if (d->apst_supported == 1 && has(d->controller)) {
-		act(&f->fix, CHECK_ACT_SYSFS, "0", "class/nvme/%s/power/pm_qos_latency_tolerance_us",
+	if (d->apst_supported == 1 && check_has(d->controller)) {
+		check_act(&f->fix, CHECK_ACT_SYSFS, "0", "class/nvme/%s/power/pm_qos_latency_tolerance_us",
 		    d->controller);
-		cmdline_fix(&f->also, "nvme_core.default_ps_max_latency_us", "0", NULL);
+		check_cmdline_fix(&f->also, "nvme_core.default_ps_max_latency_us", "0", NULL);
 		f->also_lasting = true;
 	} else {
-		cmdline_fix(&f->fix, "nvme_core.default_ps_max_latency_us", "0", NULL);
+		check_cmdline_fix(&f->fix, "nvme_core.default_ps_max_latency_us", "0", NULL);
 	}
 }
 
-static void rule_link(struct list *l, const struct dev_ctx *c)
+static void rule_link(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
@@ -538,17 +418,17 @@ static void rule_link(struct list *l, const struct dev_ctx *c)
 		return;
 	if (d->link_gts >= d->link_max_gts && d->link_width >= d->link_max_width)
 		return;
-	if (!(f = add(l, CHECK_LINK, c->i)))
+	if (!(f = check_add(l, CHECK_LINK, c->i)))
 		return;
 	NOW(f, "%g GT/s x%d", d->link_gts, d->link_width);
 	BETTER(f, "%g GT/s x%d", d->link_max_gts, d->link_max_width);
-	act(&f->fix, CHECK_ACT_NONE, "", "%s", d->pci);
+	check_act(&f->fix, CHECK_ACT_NONE, "", "%s", d->pci);
 	snprintf(f->fix.value, sizeof(f->fix.value), "%d", d->link_max_width);
 }
 
 /* The queues a run's IO goes through: the poll queues when it polls (the
  * ones without an interrupt), else the ones with an interrupt. */
-static void rule_few_queues(struct list *l, const struct dev_ctx *c)
+static void rule_few_queues(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
@@ -560,7 +440,7 @@ static void rule_few_queues(struct list *l, const struct dev_ctx *c)
 		return;
 	q = c->ask->poll ? d->nhwq - d->nirq_queues : d->nirq_queues;
 	/* polled with no poll queue at all is no_poll_queues */
-	if (!q || q >= c->workers || !(f = add(l, CHECK_FEW_QUEUES, c->i)))
+	if (!q || q >= c->workers || !(f = check_add(l, CHECK_FEW_QUEUES, c->i)))
 		return;
 	NOW(f, "%u %s queue%s for %u workers", q, c->ask->poll ? "poll" : "interrupt",
 	    q == 1 ? "" : "s",
@@ -569,7 +449,7 @@ static void rule_few_queues(struct list *l, const struct dev_ctx *c)
 	if (c->ask->poll)
 		poll_queues_fix(&f->fix, c);
 	else
-		option_fix(&f->fix, "--jobs-per-device", "%u", q);
+		check_option_fix(&f->fix, "--jobs-per-device", "%u", q);
 }
 
 /* The CPU every interrupt queue of d lands on, or -1: none known, or the
@@ -615,7 +495,7 @@ static bool cpu_shared(const struct dev_ctx *c, int cpu)
  * refuses a write to them (EPERM, seen on 6.12 and 7.2), so no fix may
  * tell a user to move one: the fixes are runs that take no interrupt. */
 
-static void rule_one_cpu_irqs(struct list *l, const struct dev_ctx *c)
+static void rule_one_cpu_irqs(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
@@ -623,14 +503,14 @@ static void rule_one_cpu_irqs(struct list *l, const struct dev_ctx *c)
 
 	if (cpu < 0 || (c->workers < 2 && !cpu_shared(c, cpu)))
 		return;
-	if (!(f = add(l, CHECK_ONE_CPU_IRQS, c->i)))
+	if (!(f = check_add(l, CHECK_ONE_CPU_IRQS, c->i)))
 		return;
 	NOW(f, "every queue's interrupt lands on CPU %d", cpu);
 	BETTER(f, "each queue's interrupt on its own CPUs");
 	if (d->io_poll == 1) {
-		option_fix(&f->fix, "--completion", "poll");
+		check_option_fix(&f->fix, "--completion", "poll");
 	} else {
-		option_fix(&f->fix, "--jobs-per-device", "1");
+		check_option_fix(&f->fix, "--jobs-per-device", "1");
 		poll_queues_fix(&f->also, c);
 	}
 }
@@ -656,7 +536,7 @@ static int irq_local(const struct dev_ctx *c, int cpu, const struct setup_hwq **
 	int node = cpu_node(c->m, cpu);
 	uint64_t nodes;
 
-	if (!h || node < 0 || node >= NODE_BITS || !has(h->irq_cpus))
+	if (!h || node < 0 || node >= NODE_BITS || !check_has(h->irq_cpus))
 		return -1;
 	nodes = setup_cpulist_nodes(c->m, h->irq_cpus);
 	if (!nodes)
@@ -672,7 +552,7 @@ static bool worker_set(const struct dev_ctx *c, struct cpuset *s)
 	const char *asked = c->ask->worker_cpus ? c->ask->worker_cpus[c->i] : NULL;
 	int cpu;
 
-	if (has(asked))
+	if (check_has(asked))
 		return cs_parse(asked, s);
 	memset(s, 0, sizeof(*s));
 	if (c->d->numa_node < 0)
@@ -684,7 +564,7 @@ static bool worker_set(const struct dev_ctx *c, struct cpuset *s)
 }
 
 /* Polled IO takes no interrupt, so only an interrupt-driven run asks. */
-static void rule_irq_remote(struct list *l, const struct dev_ctx *c)
+static void rule_irq_remote(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_hwq *h, *first = NULL;
 	struct cpuset workers, remote = { { 0 } }, good = { { 0 } };
@@ -704,7 +584,7 @@ static void rule_irq_remote(struct list *l, const struct dev_ctx *c)
 		if (!first)
 			first = h;
 	}
-	if (!first || !(f = add(l, CHECK_IRQ_REMOTE, c->i)))
+	if (!first || !(f = check_add(l, CHECK_IRQ_REMOTE, c->i)))
 		return;
 	/* the CPUs a run could use instead: the device's node's (any node's
 	 * when it has none) whose queue interrupts their own node */
@@ -723,50 +603,50 @@ static void rule_irq_remote(struct list *l, const struct dev_ctx *c)
 	    first_node(from), node);
 	BETTER(f, "each worker's queue interrupts its own node");
 	if (*glist) {
-		option_fix(&f->fix, "--cpus", "%s", glist);
+		check_option_fix(&f->fix, "--cpus", "%s", glist);
 	} else if (c->d->io_poll == 1) {
-		option_fix(&f->fix, "--completion", "poll");
+		check_option_fix(&f->fix, "--completion", "poll");
 	} else {
 		poll_queues_fix(&f->fix, c);
-		option_fix(&f->also, "--completion", "poll");
+		check_option_fix(&f->also, "--completion", "poll");
 	}
 }
 
 /* ASPM lets an idle link drop to L0s or L1; like APST, only the first IO
  * after an idle gap pays its exit latency, so a steady run pays nothing.
  * L1 is the deeper state: its fix comes first. */
-static void rule_aspm(struct list *l, const struct dev_ctx *c)
+static void rule_aspm(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
 	bool l1 = d->l1_aspm == 1, l0s = d->l0s_aspm == 1;
 
-	if (c->ask->steady || (!l1 && !l0s) || !has(d->pci) || !(f = add(l, CHECK_ASPM, c->i)))
+	if (c->ask->steady || (!l1 && !l0s) || !check_has(d->pci) || !(f = check_add(l, CHECK_ASPM, c->i)))
 		return;
 	NOW(f, "%s on%s%s%s", l1 && l0s ? "L0s and L1" : l1 ? "L1" : "L0s",
-	    c->m && has(c->m->aspm_policy) ? " (pcie_aspm.policy " : "",
-	    c->m && has(c->m->aspm_policy) ? c->m->aspm_policy : "",
-	    c->m && has(c->m->aspm_policy) ? ")" : "");
+	    c->m && check_has(c->m->aspm_policy) ? " (pcie_aspm.policy " : "",
+	    c->m && check_has(c->m->aspm_policy) ? c->m->aspm_policy : "",
+	    c->m && check_has(c->m->aspm_policy) ? ")" : "");
 	BETTER(f, "0 (ASPM off on the drive's link)");
-	act(&f->fix, CHECK_ACT_SYSFS, "0", "bus/pci/devices/%s/link/%s", d->pci,
+	check_act(&f->fix, CHECK_ACT_SYSFS, "0", "bus/pci/devices/%s/link/%s", d->pci,
 	    l1 ? "l1_aspm" : "l0s_aspm");
-	cmdline_fix(&f->also, "pcie_aspm.policy", "performance", NULL);
+	check_cmdline_fix(&f->also, "pcie_aspm.policy", "performance", NULL);
 	f->also_lasting = true;
 }
 
 /* blk-throttle caps the cgroup's IOs on the disk at io.max's riops and
  * rbps, whatever the drive can do; io.cost (blk-iocost) charges every IO
  * against a cost model. A limit up the tree applies as much as our own. */
-static void rule_blk_cgroup(struct list *l, const struct dev_ctx *c)
+static void rule_blk_cgroup(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
 	char riops[32] = "", rbps[32] = "";
 
-	if (!has(d->devt))
+	if (!check_has(d->devt))
 		return;
 	if (d->cg_riops >= 0 || d->cg_rbps >= 0) {
-		if (!(f = add(l, CHECK_BLK_CGROUP, c->i)))
+		if (!(f = check_add(l, CHECK_BLK_CGROUP, c->i)))
 			return;
 		if (d->cg_riops >= 0)
 			snprintf(riops, sizeof(riops), " riops=%lld", (long long)d->cg_riops);
@@ -774,24 +654,24 @@ static void rule_blk_cgroup(struct list *l, const struct dev_ctx *c)
 			snprintf(rbps, sizeof(rbps), " rbps=%lld", (long long)d->cg_rbps);
 		NOW(f, "io.max%s%s in cgroup %s", riops, rbps, d->cg_max_at);
 		BETTER(f, "no io.max limit on %s", d->devt);
-		act(&f->fix, CHECK_ACT_SYSFS, "", "fs/cgroup%s/io.max",
+		check_act(&f->fix, CHECK_ACT_SYSFS, "", "fs/cgroup%s/io.max",
 		    strcmp(d->cg_max_at, "/") ? d->cg_max_at : "");
 		snprintf(f->fix.value, sizeof(f->fix.value), "%s riops=max rbps=max", d->devt);
 	} else if (d->cg_iocost == 1) {
-		if (!(f = add(l, CHECK_BLK_CGROUP, c->i)))
+		if (!(f = check_add(l, CHECK_BLK_CGROUP, c->i)))
 			return;
 		NOW(f, "io.cost on (io.cost.qos enable=1)");
 		BETTER(f, "io.cost off on %s", d->devt);
-		act(&f->fix, CHECK_ACT_SYSFS, "", "fs/cgroup/io.cost.qos");
+		check_act(&f->fix, CHECK_ACT_SYSFS, "", "fs/cgroup/io.cost.qos");
 		snprintf(f->fix.value, sizeof(f->fix.value), "%s enable=0", d->devt);
 	}
 }
 
-static void dev_rules(struct list *l, const struct dev_ctx *c)
+static void dev_rules(struct check_list *l, const struct dev_ctx *c)
 {
 	rule_iommu(l, c);
 	rule_queue(l, c);
-	if (has(c->d->disk))
+	if (check_has(c->d->disk))
 		rule_blk_cgroup(l, c);
 	if (!c->d->nvme)
 		return;
@@ -805,242 +685,12 @@ static void dev_rules(struct list *l, const struct dev_ctx *c)
 	rule_aspm(l, c);
 }
 
-/* ---- the machine ---- */
-
-static void rule_governor(struct list *l, const struct setup_machine *m)
-{
-	struct check_finding *f;
-
-	if (m->ncpufreq <= 0 || m->ncpufreq_slow <= 0 || !(f = add(l, CHECK_GOVERNOR, -1)))
-		return;
-	NOW(f, "%s (%d of %d CPUs not performance)", has(m->governor) ? m->governor : "mixed",
-	    m->ncpufreq_slow, m->ncpufreq);
-	BETTER(f, "performance");
-	act(&f->fix, CHECK_ACT_GOVERNOR, "performance", "%s", "");
-}
-
-static void rule_boost(struct list *l, const struct setup_machine *m)
-{
-	struct check_finding *f;
-
-	if (m->boost != 0 || !(f = add(l, CHECK_BOOST, -1)))
-		return;
-	NOW(f, "0 (off)");
-	BETTER(f, "1 (on)");
-	if (m->boost_no_turbo)
-		act(&f->fix, CHECK_ACT_SYSFS, "0", "devices/system/cpu/intel_pstate/no_turbo");
-	else
-		act(&f->fix, CHECK_ACT_SYSFS, "1", "devices/system/cpu/cpufreq/boost");
-}
-
-static void rule_cstate(struct list *l, const struct setup_machine *m)
-{
-	struct check_finding *f;
-
-	if (!has(m->deepest_cstate) || m->deepest_cstate_us <= CHECK_CSTATE_MAX_US)
-		return;
-	if (!(f = add(l, CHECK_CSTATE, -1)))
-		return;
-	if (has(m->idle_governor))
-		NOW(f, "%s, exit latency %d us (idle governor %s)", m->deepest_cstate,
-		    m->deepest_cstate_us, m->idle_governor);
-	else
-		NOW(f, "%s, exit latency %d us", m->deepest_cstate, m->deepest_cstate_us);
-	BETTER(f, "no state deeper than %d us", CHECK_CSTATE_MAX_US);
-	/* cpupower idle-set -D N disables the states of latency N and above */
-	act(&f->fix, CHECK_ACT_IDLE_BELOW, "", "%s", "");
-	snprintf(f->fix.value, sizeof(f->fix.value), "%d", CHECK_CSTATE_MAX_US + 1);
-}
-
-/* SMT costs a run only when two of its workers share a core: placement
- * fills one worker per core first, so only a run with more workers than
- * cores (workers: the run's, 0 when it has no target) gets a finding. */
-static void rule_smt(struct list *l, const struct setup_machine *m, unsigned workers)
-{
-	struct check_finding *f;
-
-	if (m->smt_active != 1 || m->cores <= 0 || workers <= (unsigned)m->cores ||
-	    !(f = add(l, CHECK_SMT, -1)))
-		return;
-	NOW(f, "on, %u workers on %d cores (%d CPUs)", workers, m->cores, m->pus);
-	BETTER(f, "one worker per core");
-	act(&f->fix, CHECK_ACT_SYSFS, "off", "devices/system/cpu/smt/control");
-	option_fix(&f->also, "--placement", "local");
-}
-
-/* Only the mitigations that mitigations=off removes count: spectre_v1's
- * pointer sanitization and l1tf's PTE inversion stay "Mitigation" under
- * it (setup/ counts them apart), so counting them would make a finding
- * its own fix cannot clear. The last mitigations= on the command line is
- * the one in force; an unread command line says nothing. */
-static void rule_mitigations(struct list *l, const struct setup_machine *m)
-{
-	struct check_finding *f;
-	char v[32];
-	unsigned n = m->vulns.mitigated > m->vulns.mitigated_kept ?
-		     m->vulns.mitigated - m->vulns.mitigated_kept : 0;
-
-	if (!m->vulns.total || !n || !has(m->cmdline) ||
-	    (cmdline_last(m->cmdline, "mitigations", v, sizeof(v)) && !strcmp(v, "off")))
-		return;
-	if (!(f = add(l, CHECK_MITIGATIONS, -1)))
-		return;
-	NOW(f, "%u of %u mitigated", n, m->vulns.total);
-	BETTER(f, "mitigations=off (only on a machine that runs nothing untrusted)");
-	cmdline_fix(&f->fix, "mitigations", "off", NULL);
-}
-
-static bool kernel_before(const struct setup_machine *m, int major, int minor)
-{
-	if (m->kernel_major < 0 || m->kernel_minor < 0)
-		return false;
-	return m->kernel_major < major || (m->kernel_major == major && m->kernel_minor < minor);
-}
-
-static void rule_kernel(struct list *l, const struct setup_machine *m,
-			const struct check_ask *ask)
-{
-	struct check_finding *f;
-	const char *kernel = has(m->kernel) ? m->kernel : "?";
-
-	if (ask->hybrid && kernel_before(m, 6, 13)) {
-		if (!(f = add(l, CHECK_KERNEL, -1)))
-			return;
-		NOW(f, "%s", kernel);
-		BETTER(f, "6.13 or newer (hybrid polling)");
-		option_fix(&f->fix, "--completion", "poll");
-		act(&f->also, CHECK_ACT_KERNEL, "6.13", "%s", "");
-	} else if (ask->passthrough && ask->poll && kernel_before(m, 6, 1)) {
-		if (!(f = add(l, CHECK_KERNEL, -1)))
-			return;
-		NOW(f, "%s", kernel);
-		BETTER(f, "6.1 or newer (polled passthrough)");
-		act(&f->fix, CHECK_ACT_KERNEL, "6.1", "%s", "");
-	}
-}
-
-/* io_uring_allowed (io_uring/io_uring.c): 0 lets everyone create a ring,
- * 2 nobody, and 1 only CAP_SYS_ADMIN and members of kernel.io_uring_group.
- * So 1 costs only a run that is neither. */
-static void rule_io_uring_disabled(struct list *l, const struct setup_machine *m,
-				   const struct check_ask *ask)
-{
-	struct check_finding *f;
-
-	if (m->io_uring_disabled <= 0 || (m->io_uring_disabled == 1 && ask->uring_privileged))
-		return;
-	if (!(f = add(l, CHECK_IO_URING_DISABLED, -1)))
-		return;
-	NOW(f, "%d (%s)", m->io_uring_disabled,
-	    m->io_uring_disabled == 1 ? "only CAP_SYS_ADMIN and kernel.io_uring_group" :
-	    "off for all");
-	BETTER(f, "0");
-	act(&f->fix, CHECK_ACT_SYSCTL, "0", "kernel.io_uring_disabled");
-}
-
-static int64_t kib_up(int64_t bytes)
-{
-	return bytes / 1024 + (bytes % 1024 != 0);
-}
-
-static void rule_memlock(struct list *l, const struct setup_machine *m,
-			 const struct check_ask *ask)
-{
-	struct check_finding *f;
-
-	/* unlimited is INT64_MAX, above any size */
-	if (ask->fixed_buffer_bytes <= 0 || m->memlock_bytes < 0 ||
-	    ask->fixed_buffer_bytes <= m->memlock_bytes)
-		return;
-	if (!(f = add(l, CHECK_MEMLOCK, -1)))
-		return;
-	NOW(f, "%lld KiB", (long long)kib_up(m->memlock_bytes));
-	BETTER(f, "unlimited, or at least %lld KiB", (long long)kib_up(ask->fixed_buffer_bytes));
-	act(&f->fix, CHECK_ACT_MEMLOCK, "unlimited", "%s", "");
-}
-
-/* Automatic NUMA balancing unmaps a task's pages now and then to take NUMA
- * hinting faults on them (task_numa_work), and migrates what it finds
- * remote: faults and migrations under a run's buffers, on a machine with
- * more than one node. */
-static void rule_numa_balancing(struct list *l, const struct setup_machine *m)
-{
-	struct check_finding *f;
-
-	if (m->numa_balancing < 1 || m->nnodes < 2 || !(f = add(l, CHECK_NUMA_BALANCING, -1)))
-		return;
-	NOW(f, "%d (on, %d nodes)", m->numa_balancing, m->nnodes);
-	BETTER(f, "0");
-	act(&f->fix, CHECK_ACT_SYSCTL, "0", "kernel.numa_balancing");
-}
-
-/* Every passthrough command goes through security_uring_cmd, which SELinux
- * answers with an access check (selinux_uring_cmd: avc_has_perm); it does
- * so when permissive too, so only SELinux off at boot removes it. */
-static void rule_selinux(struct list *l, const struct setup_machine *m,
-			 const struct check_ask *ask)
-{
-	struct check_finding *f;
-
-	if (!ask->passthrough || m->selinux_enforce < 0 || !(f = add(l, CHECK_SELINUX, -1)))
-		return;
-	NOW(f, "on (%s)", m->selinux_enforce ? "enforcing" : "permissive");
-	BETTER(f, "off (only on a machine that runs nothing untrusted)");
-	cmdline_fix(&f->fix, "selinux", "0", NULL);
-}
-
-/* The debug options that cost every IO: lockdep's checks on each lock,
- * KASAN's on each memory access, kmemleak's tracking of each allocation,
- * DEBUG_PAGEALLOC's unmapping of each freed page (only when it is on). */
-static void rule_debug_kernel(struct list *l, const struct setup_machine *m)
-{
-	const struct setup_kconfig *k = &m->kconfig;
-	struct check_finding *f;
-	char hz[24] = "";
-	size_t n;
-
-	if (k->lockdep != 1 && k->kasan != 1 && k->kmemleak != 1 && k->debug_pagealloc_on != 1)
-		return;
-	if (!(f = add(l, CHECK_DEBUG_KERNEL, -1)))
-		return;
-	NOW(f, "%s%s%s%s", k->lockdep == 1 ? ", lockdep" : "", k->kasan == 1 ? ", KASAN" : "",
-	    k->kmemleak == 1 ? ", kmemleak" : "",
-	    k->debug_pagealloc_on == 1 ? ", DEBUG_PAGEALLOC on" : "");
-	memmove(f->now, f->now + 2, strlen(f->now + 2) + 1);
-	n = strlen(f->now);
-	if (k->hz > 0)
-		snprintf(hz, sizeof(hz), ", HZ=%d", k->hz);
-	snprintf(f->now + n, sizeof(f->now) - n, " (%s%s)", has(m->kernel) ? m->kernel : "?", hz);
-	BETTER(f, "a kernel built without them");
-	/* DEBUG_PAGEALLOC alone, on by the command line: off by it */
-	if (k->lockdep != 1 && k->kasan != 1 && k->kmemleak != 1)
-		cmdline_fix(&f->fix, "debug_pagealloc", "off", NULL);
-	else
-		act(&f->fix, CHECK_ACT_KERNEL, "", "%s", "");
-}
-
-static void machine_rules(struct list *l, const struct setup_machine *m,
-			  const struct check_ask *ask, unsigned workers)
-{
-	rule_governor(l, m);
-	rule_boost(l, m);
-	rule_cstate(l, m);
-	rule_smt(l, m, workers);
-	rule_mitigations(l, m);
-	rule_kernel(l, m, ask);
-	rule_io_uring_disabled(l, m, ask);
-	rule_memlock(l, m, ask);
-	rule_numa_balancing(l, m);
-	rule_selinux(l, m, ask);
-	rule_debug_kernel(l, m);
-}
-
 int check_findings(const struct setup_machine *m, const struct setup_dev *devs,
 		   unsigned ndevs, const struct check_ask *ask,
 		   struct check_finding **out)
 {
 	static const struct check_ask none = { 0 };
-	struct list l = { NULL, 0, 0, 0 };
+	struct check_list l = { NULL, 0, 0, 0 };
 	struct dev_ctx c;
 	unsigned i;
 
@@ -1052,7 +702,7 @@ int check_findings(const struct setup_machine *m, const struct setup_dev *devs,
 		dev_rules(&l, &c);
 	}
 	if (m)
-		machine_rules(&l, m, ask, ndevs * (ask->workers_per_dev ? ask->workers_per_dev : 1));
+		check_machine_rules(&l, m, ask, ndevs * (ask->workers_per_dev ? ask->workers_per_dev : 1));
 	if (l.err) {
 		free(l.f);
 		return l.err;
