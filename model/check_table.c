@@ -49,7 +49,7 @@ static const struct check_kind_info kinds[CHECK_NKINDS] = {
 	[CHECK_WRITE_QUEUES] = { "write_queues", DEV, "nvme write queues",
 		"write queues", "", "", "", false },
 	[CHECK_APST] = { "apst", DEV, "NVMe autonomous power states", "APST",
-		"", "", "", false },
+		"", "", "", true },
 	[CHECK_LINK] = { "link", DEV, "PCIe link", "link", "", "", "", false },
 	/* the queue count and the vectors' CPUs are the driver's, set at
 	 * probe; a managed vector refuses smp_affinity */
@@ -60,9 +60,9 @@ static const struct check_kind_info kinds[CHECK_NKINDS] = {
 	[CHECK_IRQ_REMOTE] = { "irq_remote", DEV, "queue interrupts' NUMA node",
 		"remote interrupts", "", "", "", false },
 	[CHECK_ASPM] = { "aspm", DEV, "PCIe ASPM (link/l1_aspm, l0s_aspm)", "ASPM",
-		"", "", "", false },
+		"", "", "", true },
 	[CHECK_BLK_CGROUP] = { "blk_cgroup", DEV, "blk-cgroup IO controllers (io.max, io.cost)",
-		"blk-cgroup", "", "", "", false },
+		"blk-cgroup", "", "", "", true },
 	[CHECK_GOVERNOR] = { "governor", MACH, "cpufreq governor", "governor",
 		"", "", "", true },
 	[CHECK_BOOST] = { "boost", MACH, "CPU boost (turbo)", "boost", "", "", "", true },
