@@ -145,6 +145,9 @@ has_kind machine selinux || check_fail "dc fixture, passthrough: no selinux find
 # rq_affinity 2 with a queue per CPU: the interrupt is the submitter's
 ! has_kind nvme0n1 rq_affinity || check_fail "dc fixture: rq_affinity with a queue per CPU"
 ! has_kind machine debug_kernel || check_fail "dc fixture: a debug_kernel finding for DEBUG_PAGEALLOC off"
+jq -e '.setup.machine.kernel_config | .hz == 250 and .kasan == false and .debug_pagealloc == false
+	and .blk_cgroup == true and .blk_throttling == true' "$T_DIR/fx.json" >/dev/null ||
+	check_fail "dc fixture: the setup record does not say the kernel's build options"
 check_fx "$dc"
 ! has_kind machine selinux || check_fail "dc fixture, block IO: selinux named"
 ! has_kind nvme0n1 read_ahead || check_fail "dc fixture, direct IO: read_ahead named"
