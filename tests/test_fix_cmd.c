@@ -2,7 +2,7 @@
  * sample /etc/default/grub files in a temp folder (never the host's): one
  * with a conflicting occurrence of the parameter (also in the other
  * spelling it drops, and with '-' for '_'), one without it, one with only
- * GRUB_CMDLINE_LINUX_DEFAULT. The value in force is read back as
+ * GRUB_CMDLINE_LINUX_DEFAULT, one single-quoted, one unquoted. The value in force is read back as
  * grub-mkconfig builds the line (the file sourced, GRUB_CMDLINE_LINUX then
  * GRUB_CMDLINE_LINUX_DEFAULT) and as the kernel takes it (the last
  * occurrence wins). A fix that changes nothing exits non-zero and never
@@ -148,6 +148,10 @@ static const char *const samples[] = {
 	"GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX=\"\"\nGRUB_CMDLINE_LINUX_DEFAULT=\"quiet\"\n",
 	/* GRUB_CMDLINE_LINUX_DEFAULT only, the conflict at its ends */
 	"GRUB_TIMEOUT=5\nGRUB_CMDLINE_LINUX_DEFAULT=\"@1 quiet @2\"\n",
+	/* single quotes */
+	"GRUB_CMDLINE_LINUX='@1 quiet'\nGRUB_CMDLINE_LINUX_DEFAULT='@2'\n",
+	/* unquoted: one word each, the conflict right after the '=' */
+	"GRUB_CMDLINE_LINUX=@1\nGRUB_CMDLINE_LINUX_DEFAULT=quiet\n",
 };
 
 /* sample with @1 and @2 replaced */

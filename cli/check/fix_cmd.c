@@ -61,6 +61,16 @@ static void name_re(struct sb *s, const char *name)
 	}
 }
 
+/* param and drop ("" none) as alternatives of an extended regex */
+static void names_re(struct sb *s, const char *param, const char *drop)
+{
+	name_re(s, param);
+	if (has(drop)) {
+		sb_add(s, "|");
+		name_re(s, drop);
+	}
+}
+
 /* A case pattern for a word that sets name: "name=*|name" */
 static void name_case(struct sb *s, const char *name)
 {
@@ -85,18 +95,22 @@ static void grub_file(struct sb *s, const struct cli_boot *b, const char *param,
 	sb_add(s, ") x=$w;; esac; done; echo \"$x\"); }; ");
 	sb_add(s, "if [ \"$(in_force)\" = %s=%s ]; then echo \"iostorm: %s=%s is already in force in "
 		  "$f: nothing changed\" >&2; false; else ", param, value, param, value);
+	/* out of both variables: a word between quotes or blanks, and one
+	 * right after an unquoted variable's '=' */
 	sb_add(s, "cp \"$f\" \"$f.iostorm-old\" && sed -i -E -e '/^GRUB_CMDLINE_LINUX(_DEFAULT)?=/{:a' "
 		  "-e 's/([\"'\\'' ])(");
-	name_re(s, param);
-	if (has(drop)) {
-		sb_add(s, "|");
-		name_re(s, drop);
-	}
-	sb_add(s, ")(=[^\"'\\'' ]*)?([\"'\\'' ])/\\1\\4/;ta' -e '}' \"$f\" && "
-		  "{ grep -q '^GRUB_CMDLINE_LINUX=\"' \"$f\" && "
-		  "sed -i 's/^GRUB_CMDLINE_LINUX=\"/&%s=%s /' \"$f\" || "
+	names_re(s, param, drop);
+	sb_add(s, ")(=[^\"'\\'' ]*)?([\"'\\'' ]|$)/\\1\\4/;ta' "
+		  "-e 's/^(GRUB_CMDLINE_LINUX(_DEFAULT)?=)(");
+	names_re(s, param, drop);
+	sb_add(s, ")(=[^\"'\\'' ]*)?( |$)/\\1/;ta' -e '}' \"$f\" && ");
+	/* first in GRUB_CMDLINE_LINUX, quoted or not; a line of its own
+	 * where the file has none */
+	sb_add(s, "{ grep -q '^GRUB_CMDLINE_LINUX=' \"$f\" && sed -i -E "
+		  "-e 's/^(GRUB_CMDLINE_LINUX=[\"'\\''])/\\1%s=%s /;t' "
+		  "-e 's/^GRUB_CMDLINE_LINUX=(.*)$/GRUB_CMDLINE_LINUX=\"%s=%s \\1\"/' \"$f\" || "
 		  "echo 'GRUB_CMDLINE_LINUX=\"%s=%s\"' >>\"$f\"; } && ",
-	       param, value, param, value);
+	       param, value, param, value, param, value);
 	sb_add(s, "[ \"$(in_force)\" = %s=%s ] || { echo \"iostorm: could not set %s=%s in $f "
 		  "(it was $f.iostorm-old)\" >&2; false; } && %s && %s; fi",
 	       param, value, param, value, b->grub_update, b->reboot);
@@ -109,11 +123,7 @@ static void grubby(struct sb *s, const struct cli_boot *b, const char *param,
 {
 	sb_add(s, "in_force() { grubby --info=DEFAULT | sed -n 's/^args=\"*\\([^\"]*\\)\"*$/\\1/p' | "
 		  "tr ' ' '\\n' | grep -E '^(");
-	name_re(s, param);
-	if (has(drop)) {
-		sb_add(s, "|");
-		name_re(s, drop);
-	}
+	names_re(s, param, drop);
 	sb_add(s, ")(=|$)' | tail -n 1; }; ");
 	sb_add(s, "if [ \"$(in_force)\" = %s=%s ]; then echo \"iostorm: %s=%s is already in force "
 		  "on the default kernel: nothing changed\" >&2; false; else ",
