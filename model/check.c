@@ -1,32 +1,22 @@
 /* The rules of the software ceiling: each reads the facts setup/ gave and
  * says nothing unless they are known and cost IOPS. A fact setup/ could
  * not read is "" or -1, never a zero, so every rule tests for known first.
- * docs/check.md explains each rule, its fix and its cost. */
+ * docs/check.md explains each rule, its fix and its cost. The device's
+ * rules are here, the machine's in model/check_machine.c. */
 #include "model/check.h"
 #include "model/check_queues.h"
+#include "model/check_int.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The kernel command line is changed through GRUB: the parameter goes
- * first in GRUB_CMDLINE_LINUX, so an existing value after it is kept. */
-#define GRUB_FIX(param) "sed -i 's/^GRUB_CMDLINE_LINUX=\"/&" param " /' " \
-	"/etc/default/grub && update-grub && reboot"
 
 #define NODE_BITS 64
 #define CPU_WORDS ((SETUP_MAX_CPUS + 63) / 64)
 
 struct cpuset {
 	uint64_t w[CPU_WORDS];
-};
-
-struct list {
-	struct check_finding *f;
-	unsigned n, cap;
-	int err;
 };
 
 static void cs_set(struct cpuset *s, int cpu)
@@ -127,68 +117,6 @@ static int first_node(uint64_t nodes)
 	return -1;
 }
 
-static bool has(const char *s)
-{
-	return s && *s;
-}
-
-/* Whether the kernel command line holds word, a whole parameter. */
-static bool cmdline_has(const char *cmdline, const char *word)
-{
-	size_t len = strlen(word);
-	const char *p = cmdline;
-
-	while ((p = strstr(p, word))) {
-		bool starts = p == cmdline || p[-1] == ' ';
-		bool ends = p[len] == '\0' || p[len] == ' ' || p[len] == '\n';
-
-		if (starts && ends)
-			return true;
-		p += len;
-	}
-	return false;
-}
-
-static struct check_finding *add(struct list *l, enum check_kind k, int dev)
-{
-	struct check_finding *f;
-
-	if (l->err)
-		return NULL;
-	if (l->n == l->cap) {
-		unsigned cap = l->cap ? 2 * l->cap : 16;
-
-		f = realloc(l->f, cap * sizeof(*f));
-		if (!f) {
-			l->err = -ENOMEM;
-			return NULL;
-		}
-		l->f = f;
-		l->cap = cap;
-	}
-	f = &l->f[l->n++];
-	memset(f, 0, sizeof(*f));
-	f->kind = k;
-	f->dev = dev;
-	return f;
-}
-
-static void say(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
-
-#define NOW(f, ...) say((f)->now, sizeof((f)->now), __VA_ARGS__)
-#define BETTER(f, ...) say((f)->better, sizeof((f)->better), __VA_ARGS__)
-#define FIX(f, ...) say((f)->fix, sizeof((f)->fix), __VA_ARGS__)
-
 /* What the rules of one device read. */
 struct dev_ctx {
 	const struct setup_machine *m;
@@ -203,22 +131,40 @@ struct dev_ctx {
 
 /* ---- the device's IOMMU and block queue ---- */
 
-static void rule_iommu(struct list *l, const struct dev_ctx *c)
+/* Passthrough by default: iommu=pt is x86's alone; iommu.passthrough=1
+ * is the generic parameter (ARM64 and X86 in kernel-parameters.txt).
+ * Each drops the other, so an older occurrence of either cannot win. */
+static bool is_x86(const struct setup_machine *m)
+{
+	return m && (!strcmp(m->arch, "x86_64") || !strcmp(m->arch, "i686") ||
+		     !strcmp(m->arch, "i386"));
+}
+
+static void iommu_fix(struct check_fix *fx, const struct setup_machine *m)
+{
+	if (is_x86(m))
+		check_cmdline_fix(fx, "iommu", "pt", "iommu.passthrough");
+	else
+		check_cmdline_fix(fx, "iommu.passthrough", "1", "iommu");
+}
+
+static void rule_iommu(struct check_list *l, const struct dev_ctx *c)
 {
 	struct check_finding *f;
 
 	if (!strcmp(c->d->iommu_type, "DMA")) {
-		if (!(f = add(l, CHECK_IOMMU_STRICT, c->i)))
+		if (!(f = check_add(l, CHECK_IOMMU_STRICT, c->i)))
 			return;
 		NOW(f, "DMA (strict)");
 		BETTER(f, "identity (passthrough)");
-		FIX(f, GRUB_FIX("iommu=pt") "  # or iommu.strict=0: lazy");
+		iommu_fix(&f->fix, c->m);
+		check_cmdline_fix(&f->also, "iommu.strict", "0", NULL);
 	} else if (!strcmp(c->d->iommu_type, "DMA-FQ")) {
-		if (!(f = add(l, CHECK_IOMMU_LAZY, c->i)))
+		if (!(f = check_add(l, CHECK_IOMMU_LAZY, c->i)))
 			return;
 		NOW(f, "DMA-FQ (lazy)");
 		BETTER(f, "identity (passthrough)");
-		FIX(f, GRUB_FIX("iommu=pt"));
+		iommu_fix(&f->fix, c->m);
 	}
 }
 
@@ -229,57 +175,75 @@ static bool legacy_scheduler(const char *s)
 	return !strcmp(s, "noop") || !strcmp(s, "cfq") || !strcmp(s, "deadline");
 }
 
-static void rule_scheduler(struct list *l, const struct dev_ctx *c)
+static void rule_scheduler(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
 
-	if (!has(d->scheduler) || !strcmp(d->scheduler, "none") || legacy_scheduler(d->scheduler))
+	if (!check_has(d->scheduler) || !strcmp(d->scheduler, "none") || legacy_scheduler(d->scheduler))
 		return;
-	if (!(f = add(l, CHECK_SCHEDULER, c->i)))
+	if (!(f = check_add(l, CHECK_SCHEDULER, c->i)))
 		return;
 	NOW(f, "%s", d->scheduler);
 	BETTER(f, "none");
-	FIX(f, "echo none > /sys/block/%s/queue/scheduler", d->disk);
+	check_act(&f->fix, CHECK_ACT_SYSFS, "none", "block/%s/queue/scheduler", d->disk);
 }
 
-static void rule_iostats(struct list *l, const struct dev_ctx *c)
+/* Block IO is accounted where iostats is 1. Passthrough IO is another
+ * matter: kernels before 6.13 never account it (blk_account_io_start
+ * returned on blk_rq_is_passthrough), and 6.13 on account it only where
+ * iostats_passthrough is 1 as well (Keith Busch, "block: enable
+ * passthrough command statistics", 2024-10). So a passthrough run pays
+ * for iostats only where both are 1, and its fix is iostats_passthrough,
+ * which leaves block IO's counters alone. */
+static void rule_iostats(struct check_list *l, const struct dev_ctx *c)
 {
+	const struct setup_dev *d = c->d;
 	struct check_finding *f;
 
-	if (c->d->iostats != 1 || !(f = add(l, CHECK_IOSTATS, c->i)))
+	if (d->iostats != 1)
+		return;
+	if (!c->ask->passthrough) {
+		if (!(f = check_add(l, CHECK_IOSTATS, c->i)))
+			return;
+		NOW(f, "1");
+		BETTER(f, "0");
+		check_act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/iostats", d->disk);
+		return;
+	}
+	if (d->iostats_passthrough != 1 || !(f = check_add(l, CHECK_IOSTATS_PASSTHROUGH, c->i)))
 		return;
 	NOW(f, "1");
 	BETTER(f, "0");
-	FIX(f, "echo 0 > /sys/block/%s/queue/iostats", c->d->disk);
+	check_act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/iostats_passthrough", d->disk);
 }
 
-static void rule_nomerges(struct list *l, const struct dev_ctx *c)
+static void rule_nomerges(struct check_list *l, const struct dev_ctx *c)
 {
 	struct check_finding *f;
 
-	if (c->d->nomerges < 0 || c->d->nomerges >= 2 || !(f = add(l, CHECK_NOMERGES, c->i)))
+	if (c->d->nomerges < 0 || c->d->nomerges >= 2 || !(f = check_add(l, CHECK_NOMERGES, c->i)))
 		return;
 	NOW(f, "%d", c->d->nomerges);
 	BETTER(f, "2");
-	FIX(f, "echo 2 > /sys/block/%s/queue/nomerges", c->d->disk);
+	check_act(&f->fix, CHECK_ACT_SYSFS, "2", "block/%s/queue/nomerges", c->d->disk);
 }
 
-static void rule_wbt(struct list *l, const struct dev_ctx *c)
+static void rule_wbt(struct check_list *l, const struct dev_ctx *c)
 {
 	struct check_finding *f;
 
-	if (c->d->wbt_lat_usec <= 0 || !(f = add(l, CHECK_WBT, c->i)))
+	if (c->d->wbt_lat_usec <= 0 || !(f = check_add(l, CHECK_WBT, c->i)))
 		return;
 	NOW(f, "%lld", (long long)c->d->wbt_lat_usec);
 	BETTER(f, "0");
-	FIX(f, "echo 0 > /sys/block/%s/queue/wbt_lat_usec", c->d->disk);
+	check_act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/wbt_lat_usec", c->d->disk);
 }
 
 /* nr_requests is each hardware queue's depth: the workers spread over the
  * queues, so a queue holds the IOs of ceil(workers / queues) of them (all
  * of them when the queue count is not known). */
-static void rule_nr_requests(struct list *l, const struct dev_ctx *c)
+static void rule_nr_requests(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
@@ -293,33 +257,84 @@ static void rule_nr_requests(struct list *l, const struct dev_ctx *c)
 	need = (int64_t)c->ask->qd * per_queue;
 	if (need > CHECK_NR_REQUESTS_CAP)
 		need = CHECK_NR_REQUESTS_CAP;
-	if (d->nr_requests < 0 || d->nr_requests >= need || !(f = add(l, CHECK_NR_REQUESTS, c->i)))
+	if (d->nr_requests < 0 || d->nr_requests >= need || !(f = check_add(l, CHECK_NR_REQUESTS, c->i)))
 		return;
 	NOW(f, "%lld", (long long)d->nr_requests);
 	BETTER(f, "%lld", (long long)need);
-	FIX(f, "echo %lld > /sys/block/%s/queue/nr_requests", (long long)need, d->disk);
+	check_act(&f->fix, CHECK_ACT_SYSFS, "", "block/%s/queue/nr_requests", d->disk);
+	snprintf(f->fix.value, sizeof(f->fix.value), "%lld", (long long)need);
 }
 
-static void rule_queue(struct list *l, const struct dev_ctx *c)
+/* blk_mq_complete_need_ipi (block/blk-mq.c): a completion that comes in
+ * on another CPU than the one that submitted is sent back to it by an IPI
+ * when rq_affinity is 2 (QUEUE_FLAG_SAME_FORCE), and only across a cache
+ * domain when it is 1. With fewer interrupt queues than CPUs a queue's
+ * interrupt serves several submitting CPUs, so at 2 most completions cost
+ * an IPI; a polled run completes on the submitting CPU. */
+static void rule_rq_affinity(struct check_list *l, const struct dev_ctx *c)
+{
+	const struct setup_dev *d = c->d;
+	struct check_finding *f;
+
+	if (c->ask->poll || d->rq_affinity != 2 || !d->nirq_queues || !c->m || c->m->pus <= 0 ||
+	    d->nirq_queues >= (unsigned)c->m->pus || !(f = check_add(l, CHECK_RQ_AFFINITY, c->i)))
+		return;
+	NOW(f, "2 (%u interrupt queue%s for %d CPUs: an IPI per completion)", d->nirq_queues,
+	    d->nirq_queues == 1 ? "" : "s", c->m->pus);
+	BETTER(f, "1");
+	check_act(&f->fix, CHECK_ACT_SYSFS, "1", "block/%s/queue/rq_affinity", d->disk);
+}
+
+/* A buffered read that misses the page cache goes through
+ * page_cache_sync_ra (mm/readahead.c): a random one reads only what was
+ * asked, unless it follows the previous read of the file or the pages just
+ * before it are cached, when it is taken for a stream and read ahead up to
+ * read_ahead_kb. A random run over a range the cache fills meets cached
+ * neighbours more and more, and reads pages nobody asked for. At 0 the
+ * kernel reads just the asked range (do_forced_ra). Direct IO never reads
+ * ahead. */
+static void rule_read_ahead(struct check_list *l, const struct dev_ctx *c)
+{
+	const struct setup_dev *d = c->d;
+	struct check_finding *f;
+	int64_t asked = c->ask->bs ? (c->ask->bs + 1023) / 1024 : 4;
+
+	if (!c->ask->buffered || d->read_ahead_kb < 0 || d->read_ahead_kb <= asked ||
+	    !(f = check_add(l, CHECK_READ_AHEAD, c->i)))
+		return;
+	NOW(f, "%d KiB", d->read_ahead_kb);
+	BETTER(f, "0 (only what is asked)");
+	check_act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/read_ahead_kb", d->disk);
+}
+
+static void rule_queue(struct check_list *l, const struct dev_ctx *c)
 {
 	/* a file on a file system without a disk (tmpfs) has no queue */
-	if (!has(c->d->disk))
+	if (!check_has(c->d->disk))
 		return;
 	rule_scheduler(l, c);
 	rule_iostats(l, c);
 	rule_nomerges(l, c);
 	rule_wbt(l, c);
 	rule_nr_requests(l, c);
+	rule_rq_affinity(l, c);
+	rule_read_ahead(l, c);
 }
 
 /* ---- the nvme driver's queues and the controller ---- */
 
-#define MODPROBE_FIX(file, opt) "echo \"options nvme " opt "\" > /etc/modprobe.d/" file \
-	" && update-initramfs -u && reboot"
+/* poll_queues=N of the nvme module */
+static void poll_queues_fix(struct check_fix *fx, const struct dev_ctx *c)
+{
+	char n[16];
+
+	snprintf(n, sizeof(n), "%u", c->workers);
+	check_module_fix(fx, c->m, "nvme", "poll_queues", n);
+}
 
 /* queue/io_poll says whether the queue has poll queues; the module's
  * poll_queues stands in where it could not be read. */
-static void rule_poll_queues(struct list *l, const struct dev_ctx *c)
+static void rule_poll_queues(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
@@ -328,28 +343,26 @@ static void rule_poll_queues(struct list *l, const struct dev_ctx *c)
 	if (!c->ask->poll)
 		return;
 	none = d->io_poll == 0 || (d->io_poll < 0 && c->m && c->m->nvme_poll_queues == 0);
-	if (!none || !(f = add(l, CHECK_NO_POLL_QUEUES, c->i)))
+	if (!none || !(f = check_add(l, CHECK_NO_POLL_QUEUES, c->i)))
 		return;
 	NOW(f, "no poll queues");
 	BETTER(f, "poll_queues=%u", c->workers);
-	FIX(f, MODPROBE_FIX("nvme-poll.conf", "poll_queues=%u"), c->workers);
+	poll_queues_fix(&f->fix, c);
 }
 
-static void rule_write_queues(struct list *l, const struct dev_ctx *c)
+static void rule_write_queues(struct check_list *l, const struct dev_ctx *c)
 {
 	struct check_finding *f;
 
-	if (!c->m || c->m->nvme_write_queues <= 0 || !(f = add(l, CHECK_WRITE_QUEUES, c->i)))
+	if (!c->m || c->m->nvme_write_queues <= 0 || !(f = check_add(l, CHECK_WRITE_QUEUES, c->i)))
 		return;
 	NOW(f, "write_queues=%d", c->m->nvme_write_queues);
 	BETTER(f, "write_queues=0");
-	FIX(f, MODPROBE_FIX("nvme-write.conf", "write_queues=0"));
+	check_module_fix(&f->fix, c->m, "nvme", "write_queues", "0");
 }
 
-/* The controller's latency tolerance is what APST obeys now; the module's
- * default is what a controller probed later gets. */
-/* The controller's APST limit: setup/ reads "any" (no limit: every power
- * state allowed) as INT64_MAX. */
+/* The controller's APST limit: setup/ reads "any" and "auto" (no limit:
+ * every power state allowed) as INT64_MAX. */
 static void apst_now(struct check_finding *f, int64_t us)
 {
 	if (us == INT64_MAX)
@@ -358,25 +371,28 @@ static void apst_now(struct check_finding *f, int64_t us)
 		NOW(f, "pm_qos_latency_tolerance_us %lld", (long long)us);
 }
 
-/* The drive's own word wins: APST off in the drive (Get Features) costs
- * nothing whatever the kernel's limit says; on, it does even where the
+/* APST moves an idle drive to a lower power state once it has been idle
+ * for the transition time nvme_configure_apst sets (apst_primary_timeout_ms,
+ * 100 ms by default): only the first IO after such a gap pays the wake-up,
+ * so a closed loop, which never leaves the drive idle, pays nothing. The
+ * kernel shows pm_qos_latency_tolerance_us only for a controller with
+ * APST: without it there is nothing to turn off, whatever nvme_core's
+ * default_ps_max_latency_us says. The drive's own word wins: APST off in
+ * the drive (Get Features) costs nothing; on, it does even where the
  * kernel's limit cannot be read. */
-static void rule_apst(struct list *l, const struct dev_ctx *c)
+static void rule_apst(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
-	int64_t mod = c->m ? c->m->nvme_ps_max_latency_us : -1;
-	bool limit = d->apst_latency_us > 0 || (d->apst_latency_us < 0 && mod > 0);
+	bool limit = d->apst_supported == 1 && d->apst_latency_us > 0;
 	size_t n;
 
-	if (d->apst_enabled == 0 || (!limit && d->apst_enabled != 1))
+	if (c->ask->steady || d->apst_enabled == 0 || (!limit && d->apst_enabled != 1))
 		return;
-	if (!(f = add(l, CHECK_APST, c->i)))
+	if (!(f = check_add(l, CHECK_APST, c->i)))
 		return;
-	if (d->apst_latency_us > 0)
+	if (limit)
 		apst_now(f, d->apst_latency_us);
-	else if (d->apst_latency_us < 0 && mod > 0)
-		NOW(f, "default_ps_max_latency_us=%lld", (long long)mod);
 	else
 		NOW(f, "APST on in the drive");
 	n = strlen(f->now);
@@ -384,15 +400,17 @@ static void rule_apst(struct list *l, const struct dev_ctx *c)
 		snprintf(f->now + n, sizeof(f->now) - n, ", the drive in power state %d%s",
 			 d->power_state, d->power_state ? " now" : "");
 	BETTER(f, "0 (APST off)");
-	if (d->apst_latency_us > 0 && has(d->controller))
-		FIX(f, "echo 0 > /sys/class/nvme/%s/power/pm_qos_latency_tolerance_us"
-		    "  # lasting: nvme_core.default_ps_max_latency_us=0 on the kernel command line",
+	if (d->apst_supported == 1 && check_has(d->controller)) {
+		check_act(&f->fix, CHECK_ACT_SYSFS, "0", "class/nvme/%s/power/pm_qos_latency_tolerance_us",
 		    d->controller);
-	else
-		FIX(f, GRUB_FIX("nvme_core.default_ps_max_latency_us=0"));
+		check_cmdline_fix(&f->also, "nvme_core.default_ps_max_latency_us", "0", NULL);
+		f->also_lasting = true;
+	} else {
+		check_cmdline_fix(&f->fix, "nvme_core.default_ps_max_latency_us", "0", NULL);
+	}
 }
 
-static void rule_link(struct list *l, const struct dev_ctx *c)
+static void rule_link(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
@@ -402,17 +420,17 @@ static void rule_link(struct list *l, const struct dev_ctx *c)
 		return;
 	if (d->link_gts >= d->link_max_gts && d->link_width >= d->link_max_width)
 		return;
-	if (!(f = add(l, CHECK_LINK, c->i)))
+	if (!(f = check_add(l, CHECK_LINK, c->i)))
 		return;
 	NOW(f, "%g GT/s x%d", d->link_gts, d->link_width);
 	BETTER(f, "%g GT/s x%d", d->link_max_gts, d->link_max_width);
-	FIX(f, "reseat %s in a slot of full width (x%d) and check the BIOS's PCIe link settings",
-	    has(d->pci) ? d->pci : "the drive", d->link_max_width);
+	check_act(&f->fix, CHECK_ACT_NONE, "", "%s", d->pci);
+	snprintf(f->fix.value, sizeof(f->fix.value), "%d", d->link_max_width);
 }
 
 /* The queues a run's IO goes through: the poll queues when it polls (the
  * ones without an interrupt), else the ones with an interrupt. */
-static void rule_few_queues(struct list *l, const struct dev_ctx *c)
+static void rule_few_queues(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
@@ -424,16 +442,16 @@ static void rule_few_queues(struct list *l, const struct dev_ctx *c)
 		return;
 	q = c->ask->poll ? d->nhwq - d->nirq_queues : d->nirq_queues;
 	/* polled with no poll queue at all is no_poll_queues */
-	if (!q || q >= c->workers || !(f = add(l, CHECK_FEW_QUEUES, c->i)))
+	if (!q || q >= c->workers || !(f = check_add(l, CHECK_FEW_QUEUES, c->i)))
 		return;
 	NOW(f, "%u %s queue%s for %u workers", q, c->ask->poll ? "poll" : "interrupt",
 	    q == 1 ? "" : "s",
 	    c->workers);
 	BETTER(f, "a queue per worker (%u)", c->workers);
 	if (c->ask->poll)
-		FIX(f, MODPROBE_FIX("nvme-poll.conf", "poll_queues=%u"), c->workers);
+		poll_queues_fix(&f->fix, c);
 	else
-		FIX(f, "--jobs-per-device %u", q);
+		check_option_fix(&f->fix, "--jobs-per-device", "%u", q);
 }
 
 /* The CPU every interrupt queue of d lands on, or -1: none known, or the
@@ -477,11 +495,9 @@ static bool cpu_shared(const struct dev_ctx *c, int cpu)
 /* nvme's IO queue vectors are managed: the kernel spreads them over the
  * CPUs when the driver probes the drive, and /proc/irq/N/smp_affinity_list
  * refuses a write to them (EPERM, seen on 6.12 and 7.2), so no fix may
- * tell a user to move one. */
-#define MANAGED_NOTE_BARE "the kernel places nvme's queue vectors: /proc/irq refuses to move them"
-#define MANAGED_NOTE "# polled queues take no interrupt; " MANAGED_NOTE_BARE
+ * tell a user to move one: the fixes are runs that take no interrupt. */
 
-static void rule_one_cpu_irqs(struct list *l, const struct dev_ctx *c)
+static void rule_one_cpu_irqs(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
@@ -489,15 +505,16 @@ static void rule_one_cpu_irqs(struct list *l, const struct dev_ctx *c)
 
 	if (cpu < 0 || (c->workers < 2 && !cpu_shared(c, cpu)))
 		return;
-	if (!(f = add(l, CHECK_ONE_CPU_IRQS, c->i)))
+	if (!(f = check_add(l, CHECK_ONE_CPU_IRQS, c->i)))
 		return;
 	NOW(f, "every queue's interrupt lands on CPU %d", cpu);
 	BETTER(f, "each queue's interrupt on its own CPUs");
-	if (d->io_poll == 1)
-		FIX(f, "--completion poll  " MANAGED_NOTE);
-	else
-		FIX(f, "--jobs-per-device 1  # or poll queues (no_poll_queues) and --completion poll; "
-		    MANAGED_NOTE_BARE);
+	if (d->io_poll == 1) {
+		check_option_fix(&f->fix, "--completion", "poll");
+	} else {
+		check_option_fix(&f->fix, "--jobs-per-device", "1");
+		poll_queues_fix(&f->also, c);
+	}
 }
 
 /* The queue with an interrupt whose CPUs hold cpu, or NULL. */
@@ -521,7 +538,7 @@ static int irq_local(const struct dev_ctx *c, int cpu, const struct setup_hwq **
 	int node = cpu_node(c->m, cpu);
 	uint64_t nodes;
 
-	if (!h || node < 0 || node >= NODE_BITS || !has(h->irq_cpus))
+	if (!h || node < 0 || node >= NODE_BITS || !check_has(h->irq_cpus))
 		return -1;
 	nodes = setup_cpulist_nodes(c->m, h->irq_cpus);
 	if (!nodes)
@@ -538,7 +555,7 @@ static bool worker_set(const struct dev_ctx *c, struct cpuset *s)
 		c->ask->worker_cpus ? c->ask->worker_cpus[c->i] : NULL;
 	int cpu;
 
-	if (has(asked))
+	if (check_has(asked))
 		return cs_parse(asked, s);
 	memset(s, 0, sizeof(*s));
 	if (c->d->numa_node < 0)
@@ -550,7 +567,7 @@ static bool worker_set(const struct dev_ctx *c, struct cpuset *s)
 }
 
 /* Polled IO takes no interrupt, so only an interrupt-driven run asks. */
-static void rule_irq_remote(struct list *l, const struct dev_ctx *c)
+static void rule_irq_remote(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_hwq *h, *first = NULL;
 	struct cpuset workers, remote = { { 0 } }, good = { { 0 } };
@@ -570,7 +587,7 @@ static void rule_irq_remote(struct list *l, const struct dev_ctx *c)
 		if (!first)
 			first = h;
 	}
-	if (!first || !(f = add(l, CHECK_IRQ_REMOTE, c->i)))
+	if (!first || !(f = check_add(l, CHECK_IRQ_REMOTE, c->i)))
 		return;
 	/* the CPUs a run could use instead: the device's node's (any node's
 	 * when it has none) whose queue interrupts their own node */
@@ -588,18 +605,75 @@ static void rule_irq_remote(struct list *l, const struct dev_ctx *c)
 	NOW(f, "CPUs %s (node %d) take their interrupts on node %d", rlist,
 	    first_node(from), node);
 	BETTER(f, "each worker's queue interrupts its own node");
-	if (*glist)
-		FIX(f, "--cpus %s", glist);
-	else if (c->d->io_poll == 1)
-		FIX(f, "--completion poll  " MANAGED_NOTE);
-	else
-		FIX(f, "poll queues (no_poll_queues), then --completion poll  " MANAGED_NOTE);
+	if (*glist) {
+		check_option_fix(&f->fix, "--cpus", "%s", glist);
+	} else if (c->d->io_poll == 1) {
+		check_option_fix(&f->fix, "--completion", "poll");
+	} else {
+		poll_queues_fix(&f->fix, c);
+		check_option_fix(&f->also, "--completion", "poll");
+	}
+}
+
+/* ASPM lets an idle link drop to L0s or L1; like APST, only the first IO
+ * after an idle gap pays its exit latency, so a steady run pays nothing.
+ * L1 is the deeper state: its fix comes first. */
+static void rule_aspm(struct check_list *l, const struct dev_ctx *c)
+{
+	const struct setup_dev *d = c->d;
+	struct check_finding *f;
+	bool l1 = d->l1_aspm == 1, l0s = d->l0s_aspm == 1;
+
+	if (c->ask->steady || (!l1 && !l0s) || !check_has(d->pci) || !(f = check_add(l, CHECK_ASPM, c->i)))
+		return;
+	NOW(f, "%s on%s%s%s", l1 && l0s ? "L0s and L1" : l1 ? "L1" : "L0s",
+	    c->m && check_has(c->m->aspm_policy) ? " (pcie_aspm.policy " : "",
+	    c->m && check_has(c->m->aspm_policy) ? c->m->aspm_policy : "",
+	    c->m && check_has(c->m->aspm_policy) ? ")" : "");
+	BETTER(f, "0 (ASPM off on the drive's link)");
+	check_act(&f->fix, CHECK_ACT_SYSFS, "0", "bus/pci/devices/%s/link/%s", d->pci,
+	    l1 ? "l1_aspm" : "l0s_aspm");
+	check_cmdline_fix(&f->also, "pcie_aspm.policy", "performance", NULL);
+	f->also_lasting = true;
+}
+
+/* blk-throttle caps the cgroup's IOs on the disk at io.max's riops and
+ * rbps, whatever the drive can do; io.cost (blk-iocost) charges every IO
+ * against a cost model. A limit up the tree applies as much as our own. */
+static void rule_blk_cgroup(struct check_list *l, const struct dev_ctx *c)
+{
+	const struct setup_dev *d = c->d;
+	struct check_finding *f;
+	char riops[32] = "", rbps[32] = "";
+
+	if (!check_has(d->devt))
+		return;
+	if (d->cg_riops >= 0 || d->cg_rbps >= 0) {
+		if (!(f = check_add(l, CHECK_BLK_CGROUP, c->i)))
+			return;
+		if (d->cg_riops >= 0)
+			snprintf(riops, sizeof(riops), " riops=%lld", (long long)d->cg_riops);
+		if (d->cg_rbps >= 0)
+			snprintf(rbps, sizeof(rbps), " rbps=%lld", (long long)d->cg_rbps);
+		NOW(f, "io.max%s%s in cgroup %s", riops, rbps, d->cg_max_at);
+		BETTER(f, "no io.max limit on %s", d->devt);
+		check_act(&f->fix, CHECK_ACT_SYSFS, "", "fs/cgroup%s/io.max",
+		    strcmp(d->cg_max_at, "/") ? d->cg_max_at : "");
+		snprintf(f->fix.value, sizeof(f->fix.value), "%s riops=max rbps=max", d->devt);
+	} else if (d->cg_iocost == 1) {
+		if (!(f = check_add(l, CHECK_BLK_CGROUP, c->i)))
+			return;
+		NOW(f, "io.cost on (io.cost.qos enable=1)");
+		BETTER(f, "io.cost off on %s", d->devt);
+		check_act(&f->fix, CHECK_ACT_SYSFS, "", "fs/cgroup/io.cost.qos");
+		snprintf(f->fix.value, sizeof(f->fix.value), "%s enable=0", d->devt);
+	}
 }
 
 /* A multipath head's IO goes through its paths' blk-mq queues: the queue
  * and interrupt rules on each path, under the path's name
  * (model/check_queues.c). */
-static void path_rules(struct list *l, const struct dev_ctx *c)
+static void path_rules(struct check_list *l, const struct dev_ctx *c)
 {
 	const char *asked = c->ask->worker_cpus ? c->ask->worker_cpus[c->i] : NULL;
 	char cpus[CHECK_PATH_CPUS_MAX];
@@ -613,11 +687,11 @@ static void path_rules(struct list *l, const struct dev_ctx *c)
 		from = l->n;
 		rule_scheduler(l, &pc);
 		rule_nr_requests(l, &pc);
-		if (has(asked))
+		if (check_has(asked))
 			take = check_path_cpus(c->m, c->d, p, asked, cpus, sizeof(cpus));
 		if (take < 0)
 			l->err = take;
-		else if (take && has(asked))
+		else if (take && check_has(asked))
 			pc.cpus = cpus;
 		if (take > 0 && pc.d->nvme) {
 			rule_few_queues(l, &pc);
@@ -629,21 +703,23 @@ static void path_rules(struct list *l, const struct dev_ctx *c)
 	}
 }
 
-static void rule_shared_poll(struct list *l, const struct dev_ctx *c)
+static void rule_shared_poll(struct check_list *l, const struct dev_ctx *c)
 {
 	struct check_finding f, *to;
 	int ret = check_shared_poll(c->m, c->d, (unsigned)c->i, c->ask, &f);
 
 	if (ret < 0)
 		l->err = ret;
-	else if (ret && (to = add(l, f.kind, c->i)))
+	else if (ret && (to = check_add(l, f.kind, c->i)))
 		*to = f;
 }
 
-static void dev_rules(struct list *l, const struct dev_ctx *c)
+static void dev_rules(struct check_list *l, const struct dev_ctx *c)
 {
 	rule_iommu(l, c);
 	rule_queue(l, c);
+	if (check_has(c->d->disk))
+		rule_blk_cgroup(l, c);
 	if (!c->d->nvme)
 		return;
 	rule_poll_queues(l, c);
@@ -653,160 +729,9 @@ static void dev_rules(struct list *l, const struct dev_ctx *c)
 	rule_few_queues(l, c);
 	rule_one_cpu_irqs(l, c);
 	rule_irq_remote(l, c);
+	rule_aspm(l, c);
 	path_rules(l, c);
 	rule_shared_poll(l, c);
-}
-
-/* ---- the machine ---- */
-
-static void rule_governor(struct list *l, const struct setup_machine *m)
-{
-	struct check_finding *f;
-
-	if (m->ncpufreq <= 0 || m->ncpufreq_slow <= 0 || !(f = add(l, CHECK_GOVERNOR, -1)))
-		return;
-	NOW(f, "%s (%d of %d CPUs not performance)", has(m->governor) ? m->governor : "mixed",
-	    m->ncpufreq_slow, m->ncpufreq);
-	BETTER(f, "performance");
-	FIX(f, "cpupower frequency-set -g performance");
-}
-
-static void rule_boost(struct list *l, const struct setup_machine *m)
-{
-	struct check_finding *f;
-
-	if (m->boost != 0 || !(f = add(l, CHECK_BOOST, -1)))
-		return;
-	NOW(f, "0 (off)");
-	BETTER(f, "1 (on)");
-	FIX(f, "echo 1 > /sys/devices/system/cpu/cpufreq/boost 2>/dev/null"
-	    " || echo 0 > /sys/devices/system/cpu/intel_pstate/no_turbo");
-}
-
-static void rule_cstate(struct list *l, const struct setup_machine *m)
-{
-	struct check_finding *f;
-
-	if (!has(m->deepest_cstate) || m->deepest_cstate_us <= CHECK_CSTATE_MAX_US)
-		return;
-	if (!(f = add(l, CHECK_CSTATE, -1)))
-		return;
-	if (has(m->idle_governor))
-		NOW(f, "%s, exit latency %d us (idle governor %s)", m->deepest_cstate,
-		    m->deepest_cstate_us, m->idle_governor);
-	else
-		NOW(f, "%s, exit latency %d us", m->deepest_cstate, m->deepest_cstate_us);
-	BETTER(f, "no state deeper than %d us", CHECK_CSTATE_MAX_US);
-	FIX(f, "cpupower idle-set -D %d  # lasting: intel_idle.max_cstate=1 or "
-	    "processor.max_cstate=1 on the kernel command line", CHECK_CSTATE_MAX_US);
-}
-
-/* SMT costs a run only when two of its workers share a core: placement
- * fills one worker per core first, so only a run with more workers than
- * cores (workers: the run's, 0 when it has no target) gets a finding. */
-static void rule_smt(struct list *l, const struct setup_machine *m, unsigned workers)
-{
-	struct check_finding *f;
-
-	if (m->smt_active != 1 || m->cores <= 0 || workers <= (unsigned)m->cores ||
-	    !(f = add(l, CHECK_SMT, -1)))
-		return;
-	NOW(f, "on, %u workers on %d cores (%d CPUs)", workers, m->cores, m->pus);
-	BETTER(f, "one worker per core");
-	FIX(f, "echo off > /sys/devices/system/cpu/smt/control"
-	    "  # or no more workers than cores: --placement local fills one per core first");
-}
-
-static void rule_mitigations(struct list *l, const struct setup_machine *m)
-{
-	struct check_finding *f;
-
-	/* spectre_v1 says "Mitigation" even under mitigations=off, so the
-	 * command line decides, and an unread one says nothing */
-	if (!m->vulns.total || !m->vulns.mitigated || !has(m->cmdline) ||
-	    cmdline_has(m->cmdline, "mitigations=off"))
-		return;
-	if (!(f = add(l, CHECK_MITIGATIONS, -1)))
-		return;
-	NOW(f, "%u of %u mitigated", m->vulns.mitigated, m->vulns.total);
-	BETTER(f, "mitigations=off (only on a machine that runs nothing untrusted)");
-	FIX(f, GRUB_FIX("mitigations=off"));
-}
-
-static bool kernel_before(const struct setup_machine *m, int major, int minor)
-{
-	if (m->kernel_major < 0 || m->kernel_minor < 0)
-		return false;
-	return m->kernel_major < major || (m->kernel_major == major && m->kernel_minor < minor);
-}
-
-static void rule_kernel(struct list *l, const struct setup_machine *m,
-			const struct check_ask *ask)
-{
-	struct check_finding *f;
-	const char *kernel = has(m->kernel) ? m->kernel : "?";
-
-	if (ask->hybrid && kernel_before(m, 6, 13)) {
-		if (!(f = add(l, CHECK_KERNEL, -1)))
-			return;
-		NOW(f, "%s", kernel);
-		BETTER(f, "6.13 or newer (hybrid polling)");
-		FIX(f, "--completion poll  # or boot a 6.13 or newer kernel");
-	} else if (ask->passthrough && ask->poll && kernel_before(m, 6, 1)) {
-		if (!(f = add(l, CHECK_KERNEL, -1)))
-			return;
-		NOW(f, "%s", kernel);
-		BETTER(f, "6.1 or newer (polled passthrough)");
-		FIX(f, "boot a 6.1 or newer kernel");
-	}
-}
-
-static void rule_io_uring_disabled(struct list *l, const struct setup_machine *m)
-{
-	struct check_finding *f;
-
-	if (m->io_uring_disabled <= 0 || !(f = add(l, CHECK_IO_URING_DISABLED, -1)))
-		return;
-	NOW(f, "%d (%s)", m->io_uring_disabled,
-	    m->io_uring_disabled == 1 ? "only kernel.io_uring_group" : "off for all");
-	BETTER(f, "0");
-	FIX(f, "sysctl -w kernel.io_uring_disabled=0");
-}
-
-static int64_t kib_up(int64_t bytes)
-{
-	return bytes / 1024 + (bytes % 1024 != 0);
-}
-
-static void rule_memlock(struct list *l, const struct setup_machine *m,
-			 const struct check_ask *ask)
-{
-	struct check_finding *f;
-
-	/* unlimited is INT64_MAX, above any size */
-	if (ask->fixed_buffer_bytes <= 0 || m->memlock_bytes < 0 ||
-	    ask->fixed_buffer_bytes <= m->memlock_bytes)
-		return;
-	if (!(f = add(l, CHECK_MEMLOCK, -1)))
-		return;
-	NOW(f, "%lld KiB", (long long)kib_up(m->memlock_bytes));
-	BETTER(f, "unlimited, or at least %lld KiB", (long long)kib_up(ask->fixed_buffer_bytes));
-	FIX(f, "ulimit -l unlimited  # lasting: '* - memlock unlimited' in "
-	    "/etc/security/limits.conf");
-}
-
-static void machine_rules(struct list *l, const struct setup_machine *m,
-			  const struct check_ask *ask, unsigned workers)
-{
-	rule_governor(l, m);
-	rule_boost(l, m);
-	rule_cstate(l, m);
-	/* the idle governor has no rule of its own: cstate names it */
-	rule_smt(l, m, workers);
-	rule_mitigations(l, m);
-	rule_kernel(l, m, ask);
-	rule_io_uring_disabled(l, m);
-	rule_memlock(l, m, ask);
 }
 
 int check_findings(const struct setup_machine *m, const struct setup_dev *devs,
@@ -814,7 +739,7 @@ int check_findings(const struct setup_machine *m, const struct setup_dev *devs,
 		   struct check_finding **out)
 {
 	static const struct check_ask none = { 0 };
-	struct list l = { NULL, 0, 0, 0 };
+	struct check_list l = { NULL, 0, 0, 0 };
 	struct dev_ctx c;
 	unsigned i;
 
@@ -826,7 +751,7 @@ int check_findings(const struct setup_machine *m, const struct setup_dev *devs,
 		dev_rules(&l, &c);
 	}
 	if (m)
-		machine_rules(&l, m, ask, ndevs * (ask->workers_per_dev ? ask->workers_per_dev : 1));
+		check_machine_rules(&l, m, ask, ndevs * (ask->workers_per_dev ? ask->workers_per_dev : 1));
 	if (l.err) {
 		free(l.f);
 		return l.err;

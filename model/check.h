@@ -1,7 +1,9 @@
 /* The software ceiling: which of the settings setup/ read cost IOPS, what
- * is better, the command that changes it, and what it costs where a source
- * gives a figure (docs/check.md cites each). Pure analysis on given facts:
- * no IO, no printing. One table (model/check_table.c) holds every kind's
+ * is better, the value that changes it (the file, sysctl or kernel
+ * parameter and the value to set), and what it costs where a source gives
+ * a figure (docs/check.md cites each). Pure analysis on given facts: no
+ * IO, no printing, no shell: cli/check/fix_cmd.c turns a fix's values
+ * into a command. One table (model/check_table.c) holds every kind's
  * name, what is better, the cost and its source; check output, the JSON
  * and the docs read it there. */
 #ifndef MODEL_CHECK_H
@@ -17,10 +19,13 @@ enum check_kind {
 	CHECK_IOMMU_STRICT,	/* iommu_group/type DMA */
 	CHECK_IOMMU_LAZY,	/* DMA-FQ: cheaper than strict, dearer than identity */
 	CHECK_SCHEDULER,	/* an IO scheduler other than none */
-	CHECK_IOSTATS,		/* queue/iostats 1 */
+	CHECK_IOSTATS,		/* queue/iostats 1 (block IO) */
+	CHECK_IOSTATS_PASSTHROUGH,	/* queue/iostats_passthrough 1 (passthrough) */
 	CHECK_NOMERGES,		/* queue/nomerges below 2: merge lookups per IO */
 	CHECK_WBT,		/* queue/wbt_lat_usec above 0 */
 	CHECK_NR_REQUESTS,	/* queue/nr_requests below the asked depth */
+	CHECK_RQ_AFFINITY,	/* rq_affinity 2: an IPI per completion */
+	CHECK_READ_AHEAD,	/* read_ahead_kb above the IO size, --buffered */
 	CHECK_NO_POLL_QUEUES,	/* polled completion asked, the drive has none */
 	CHECK_WRITE_QUEUES,	/* nvme write_queues takes queues from reads */
 	CHECK_APST,		/* autonomous power states on (QD1 wake-ups) */
@@ -31,16 +36,20 @@ enum check_kind {
 	CHECK_PATH_SCHEDULER,	/* a multipath head's path runs a scheduler */
 	CHECK_PATH_NR_REQUESTS,	/* a path's nr_requests below the asked depth */
 	CHECK_SHARED_POLL_QUEUE,	/* polling workers share a poll queue */
+	CHECK_ASPM,		/* PCIe ASPM may put the idle link in L0s or L1 */
+	CHECK_BLK_CGROUP,	/* io.max or io.cost on the disk for our cgroup */
 	/* per machine */
 	CHECK_GOVERNOR,		/* cpufreq governor not performance */
 	CHECK_BOOST,		/* turbo/boost off */
 	CHECK_CSTATE,		/* a deep C-state's exit latency in reach */
-	CHECK_IDLE_GOVERNOR,	/* cpuidle governor other than menu/teo at none */
 	CHECK_SMT,		/* SMT siblings share a core's issue slots */
 	CHECK_MITIGATIONS,	/* speculation mitigations on every syscall */
 	CHECK_KERNEL,		/* the kernel is older than the asked mode needs */
 	CHECK_IO_URING_DISABLED,	/* kernel.io_uring_disabled above 0 */
 	CHECK_MEMLOCK,		/* RLIMIT_MEMLOCK below the fixed buffers */
+	CHECK_NUMA_BALANCING,	/* kernel.numa_balancing on a NUMA machine */
+	CHECK_SELINUX,		/* SELinux checks every passthrough command */
+	CHECK_DEBUG_KERNEL,	/* lockdep, KASAN, kmemleak or DEBUG_PAGEALLOC */
 	CHECK_NKINDS
 };
 
@@ -69,7 +78,17 @@ struct check_ask {
 	unsigned workers_per_dev;
 	bool poll;			/* --completion poll or hybrid */
 	bool hybrid;			/* hybrid polling: kernel 6.13+ */
-	bool passthrough;		/* polled NVMe passthrough: 6.1+ */
+	bool buffered;			/* --buffered: through the page cache */
+	unsigned bs;			/* the IO size in bytes; 0 unknown */
+	bool passthrough;		/* NVMe passthrough (--engine io_uring_cmd);
+					 * polled: 6.1+ */
+	/* the run keeps every drive busy from start to end (a closed
+	 * loop): what costs only the first IO after an idle gap (APST)
+	 * costs it nothing */
+	bool steady;
+	/* the process may create an io_uring under io_uring_disabled=1:
+	 * CAP_SYS_ADMIN, or a member of kernel.io_uring_group */
+	bool uring_privileged;
 	int64_t fixed_buffer_bytes;	/* what the run registers; 0 none */
 	/* the CPUs the workers of each device run on (a cpulist), NULL or
 	 * "" when not known: then every CPU local to it is assumed */
@@ -80,8 +99,9 @@ struct check_ask {
 	unsigned ncpus;
 };
 
-/* The deepest C-state exit latency that costs nothing worth naming, and
- * what the cstate fix keeps (cpupower idle-set -D takes microseconds). */
+/* The deepest C-state exit latency that costs nothing worth naming: the
+ * cstate fix disables the states above it (cpupower idle-set -D N
+ * disables N and above, so the fix's value is one more). */
 #define CHECK_CSTATE_MAX_US 10
 /* The most nr_requests the fix asks for: the kernel's MAX_SCHED_RQ (16 x
  * BLKDEV_MAX_RQ); without a scheduler the hardware queue's tags cap it
@@ -89,14 +109,49 @@ struct check_ask {
 #define CHECK_NR_REQUESTS_CAP 2048
 
 #define CHECK_TEXT_MAX 160
-#define CHECK_FIX_MAX 320
+#define CHECK_KEY_MAX 160
+#define CHECK_VALUE_MAX 64
+
+/* How a fix changes the setting: the values, never a command. */
+enum check_act {
+	CHECK_ACT_NONE,		/* no command changes it (link): key names
+				 * the PCI function, value its full width */
+	CHECK_ACT_SYSFS,	/* write value to /sys/<key> */
+	CHECK_ACT_SYSCTL,	/* sysctl key=value */
+	CHECK_ACT_CMDLINE,	/* key=value on the kernel command line,
+				 * replacing every key= and drop= there */
+	CHECK_ACT_MODULE,	/* module parameter key of module: on the
+				 * kernel command line as module.key=value
+				 * when the module is built in */
+	CHECK_ACT_OPTION,	/* iostorm's option key with value ("" none) */
+	CHECK_ACT_GOVERNOR,	/* cpufreq governor value on every CPU */
+	CHECK_ACT_IDLE_BELOW,	/* disable every idle state of an exit latency
+				 * of value us or more */
+	CHECK_ACT_MEMLOCK,	/* RLIMIT_MEMLOCK to value ("unlimited") */
+	CHECK_ACT_KERNEL,	/* boot a kernel of release value or newer */
+};
+
+struct check_fix {
+	enum check_act act;
+	char key[CHECK_KEY_MAX];	/* "block/nvme0n1/queue/iostats",
+					 * "kernel.io_uring_disabled", "iommu" */
+	char value[CHECK_VALUE_MAX];	/* what to write: "0", "none", "pt" */
+	char module[32];		/* CHECK_ACT_MODULE: "nvme" */
+	char drop[48];			/* CHECK_ACT_CMDLINE: another parameter
+					 * that sets the same thing ("" none) */
+	bool builtin;			/* CHECK_ACT_MODULE: the module is built
+					 * into the kernel */
+};
 
 struct check_finding {
 	enum check_kind kind;
 	int dev;			/* index into the devices given; -1: machine */
 	char now[CHECK_TEXT_MAX];	/* the setting now: "DMA (strict)" */
-	char better[CHECK_TEXT_MAX];	/* "identity (iommu=pt)" */
-	char fix[CHECK_FIX_MAX];	/* the exact command that changes it */
+	char better[CHECK_TEXT_MAX];	/* for people: "identity (passthrough)" */
+	struct check_fix fix;		/* what changes it */
+	struct check_fix also;		/* a second way, or the lasting form of a
+					 * runtime fix; act NONE with no key: none */
+	bool also_lasting;		/* also is the lasting form */
 };
 
 /* Findings about the machine and devs, machine ones after the devices',

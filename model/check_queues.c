@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/check_int.h"
 #include "model/pollq.h"
 
 /* A comma list of CPUs in the order given ("0,2"); false when it does
@@ -121,7 +122,7 @@ static void say_shared(struct check_finding *f, const struct setup_dev *d,
 		       const int *better, int moved)
 {
 	const int *cpus = ask->cpus + from;
-	char now[96], to[96], fix[CHECK_FIX_MAX - 8];
+	char now[96], to[CHECK_VALUE_MAX], fix[CHECK_VALUE_MAX];
 	int *all;
 	unsigned used = queues_used(d, cpus, per);
 
@@ -133,8 +134,9 @@ static void say_shared(struct check_finding *f, const struct setup_dev *d,
 			 used == 1 ? "" : "s");
 	if (moved <= 0 || !join(better, per, to, sizeof(to))) {
 		snprintf(f->better, sizeof(f->better), "a poll queue each");
-		snprintf(f->fix, sizeof(f->fix), "--cpus with a CPU of each poll queue "
-			 "(/sys/block/%s/mq/*/cpu_list)", d->disk);
+		/* no CPUs to name: cli/ says to pick one of each poll queue */
+		f->fix.act = CHECK_ACT_NONE;
+		snprintf(f->fix.key, sizeof(f->fix.key), "%s", d->disk);
 		return;
 	}
 	snprintf(f->better, sizeof(f->better), "a poll queue each: CPUs %s", to);
@@ -144,11 +146,14 @@ static void say_shared(struct check_finding *f, const struct setup_dev *d,
 		memcpy(all, ask->cpus, ask->ncpus * sizeof(*all));
 		memcpy(all + from, better, per * sizeof(*all));
 	}
-	if (all && join(all, ask->ncpus, fix, sizeof(fix)))
-		snprintf(f->fix, sizeof(f->fix), "--cpus %s", fix);
-	else
-		snprintf(f->fix, sizeof(f->fix), "--cpus with CPUs %s for %s's workers", to,
-			 d->name);
+	if (all && join(all, ask->ncpus, fix, sizeof(fix))) {
+		check_option_fix(&f->fix, "--cpus", "%s", fix);
+	} else {
+		/* the whole list is too long for a value: this device's CPUs */
+		f->fix.act = CHECK_ACT_NONE;
+		snprintf(f->fix.key, sizeof(f->fix.key), "%s", d->disk);
+		snprintf(f->fix.value, sizeof(f->fix.value), "%s", to);
+	}
 	free(all);
 }
 

@@ -142,6 +142,9 @@ static void queue(const struct setup_at *at, const struct where *w, struct setup
 		d->logical_block_size = -1;
 	scheduler(at, ddir, d);
 	flag(at, ddir, "iostats", &d->iostats);
+	flag(at, ddir, "iostats_passthrough", &d->iostats_passthrough);
+	flag(at, ddir, "rq_affinity", &d->rq_affinity);
+	flag(at, ddir, "read_ahead_kb", &d->read_ahead_kb);
 	flag(at, ddir, "nomerges", &d->nomerges);
 	flag(at, ddir, "io_poll", &d->io_poll);
 	flag(at, ddir, "rotational", &d->rotational);
@@ -217,17 +220,28 @@ static int width(const struct setup_at *at, const char *pci, const char *file)
 	return v;
 }
 
-/* pm_qos_latency_tolerance_us: a number, "any" (no limit: APST may use
- * every state) or "auto" (the firmware decides: unknown here). */
+/* pm_qos_latency_tolerance_us: a number, or "any" or "auto", which nvme
+ * both reads as no limit (nvme_set_latency_tolerance: U64_MAX). The
+ * kernel shows the file only for a controller with APST
+ * (nvme_init_identify: dev_pm_qos_expose_latency_tolerance when
+ * apst_enabled), so its absence on a controller that is there is a fact. */
 static void apst(const struct setup_at *at, struct setup_dev *d)
 {
-	char buf[32];
+	char buf[32], real[PATH_MAX];
 	int64_t v;
+	int ret;
 
-	if (setup_read(at->sys, buf, sizeof(buf), "class/nvme/%s/power/pm_qos_latency_tolerance_us",
-		       d->controller))
+	ret = setup_read(at->sys, buf, sizeof(buf), "class/nvme/%s/power/pm_qos_latency_tolerance_us",
+			 d->controller);
+	if (ret == -ENOENT) {
+		if (!setup_realpath(at->sys, real, "class/nvme/%s/power", d->controller))
+			d->apst_supported = 0;
 		return;
-	if (!strcmp(buf, "any"))
+	}
+	if (ret)
+		return;
+	d->apst_supported = 1;
+	if (!strcmp(buf, "any") || !strcmp(buf, "auto"))
 		d->apst_latency_us = INT64_MAX;
 	else if (!setup_parse_i64(buf, &v) && v >= 0)
 		d->apst_latency_us = v;
@@ -273,12 +287,17 @@ static void unknown(struct setup_dev *d)
 	d->capacity_bytes = -1;
 	d->logical_block_size = -1;
 	d->iostats = d->nomerges = d->io_poll = d->rotational = -1;
+	d->iostats_passthrough = d->rq_affinity = d->read_ahead_kb = -1;
 	d->wbt_lat_usec = d->nr_requests = -1;
 	d->numa_node = -1;
 	d->link_gts = d->link_max_gts = -1;
 	d->link_width = d->link_max_width = -1;
 	d->apst_latency_us = -1;
+	d->apst_supported = -1;
 	d->power_state = d->apst_enabled = -1;
+	d->l1_aspm = d->l0s_aspm = -1;
+	d->cg_riops = d->cg_rbps = d->cg_latency_us = -1;
+	d->cg_iocost = -1;
 }
 
 int setup_dev_read_at(const struct setup_at *at, const char *path, struct setup_dev *out)
@@ -295,6 +314,7 @@ int setup_dev_read_at(const struct setup_at *at, const char *path, struct setup_
 	if (ret == 0) {
 		queue(at, w, &d);
 		hardware(at, w->ddir, &d);
+		setup_dev_extra(at, w->ddir, &d);
 		ret = setup_hwq_read(at, w->ddir, d.controller, &d);
 		if (!ret)
 			ret = setup_paths_read(at, w->ddir, &d);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/utsname.h>
 
 #include "setup/setup_int.h"
 
@@ -144,8 +145,10 @@ static void boost(const struct setup_at *at, struct setup_machine *m)
 
 	if (!setup_read_int(at->sys, &v, CPU "/cpufreq/boost") && (v == 0 || v == 1))
 		m->boost = v;
-	else if (!setup_read_int(at->sys, &v, CPU "/intel_pstate/no_turbo") && (v == 0 || v == 1))
+	else if (!setup_read_int(at->sys, &v, CPU "/intel_pstate/no_turbo") && (v == 0 || v == 1)) {
 		m->boost = !v;
+		m->boost_no_turbo = true;
+	}
 }
 
 /* The deepest state of cpu's cpuidle/ that is not disabled. */
@@ -181,6 +184,13 @@ static void vulnerabilities(const struct setup_at *at, struct setup_vulns *v)
 			v->vulnerable++;
 		else if (!strncmp(text, "Mitigation", 10))
 			v->mitigated++;
+		/* what mitigations=off leaves as it is: spectre_v1's pointer
+		 * sanitization, which arm64, s390 and loongarch always show
+		 * as a mitigation (x86's, with swapgs barriers, goes), and
+		 * l1tf's PTE inversion, which x86 always applies */
+		if (!strcmp(text, "Mitigation: __user pointer sanitization") ||
+		    !strncmp(text, "Mitigation: PTE Inversion", 25))
+			v->mitigated_kept++;
 		else if (!strncmp(text, "Not affected", 12))
 			v->not_affected++;
 	}
@@ -235,6 +245,9 @@ static void cpu_nodes(const struct setup_at *at, struct setup_machine *m)
 		if (sscanf(names[i], "node%d", &node) != 1 || node < 0 || node > SHRT_MAX ||
 		    setup_read(at->sys, list, sizeof(list), "devices/system/node/%s/cpulist", names[i]))
 			continue;
+		/* a node with CPUs: a CPU-less node's cpulist is empty */
+		if (list[0])
+			m->nnodes = m->nnodes < 0 ? 1 : m->nnodes + 1;
 		for (p = list; setup_cpulist_next(&p, &lo, &hi) > 0;)
 			for (cpu = lo; cpu <= hi && cpu < SETUP_MAX_CPUS; cpu++) {
 				m->cpu_node[cpu] = (short)node;
@@ -243,6 +256,43 @@ static void cpu_nodes(const struct setup_at *at, struct setup_machine *m)
 	}
 	free(names);
 	m->ncpus = top < 0 ? -1 : top + 1 > SETUP_MAX_CPUS ? SETUP_MAX_CPUS : top + 1;
+}
+
+/* kernel/arch (uname -m) where procfs has it, else the live uname. */
+static void arch(const struct setup_at *at, struct setup_machine *m)
+{
+	struct utsname u;
+
+	if (!setup_read(at->proc, m->arch, sizeof(m->arch), "sys/kernel/arch"))
+		return;
+	if (at->live_proc && !uname(&u))
+		setup_copy(m->arch, sizeof(m->arch), u.machine);
+}
+
+/* "[default] performance powersave powersupersave" -> default */
+static void aspm_policy(const struct setup_at *at, struct setup_machine *m)
+{
+	char buf[128], *open, *close;
+
+	if (setup_read(at->sys, buf, sizeof(buf), "module/pcie_aspm/parameters/policy"))
+		return;
+	open = strchr(buf, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (open && close) {
+		*close = '\0';
+		setup_copy(m->aspm_policy, sizeof(m->aspm_policy), open + 1);
+	}
+}
+
+/* A module built into the kernel has a module/NAME folder (for its
+ * parameters) but no initstate, which only a loaded module shows. */
+static int builtin(const struct setup_at *at, const char *mod)
+{
+	char buf[32], real[PATH_MAX];
+
+	if (setup_realpath(at->sys, real, "module/%s", mod))
+		return -1;
+	return setup_read(at->sys, buf, sizeof(buf), "module/%s/initstate", mod) == -ENOENT;
 }
 
 static void unknown(struct setup_machine *m)
@@ -255,7 +305,13 @@ static void unknown(struct setup_machine *m)
 	m->boost = -1;
 	m->deepest_cstate_us = -1;
 	m->io_uring_disabled = -1;
+	m->io_uring_group = -1;
+	m->numa_balancing = -1;
+	m->nnodes = -1;
+	m->selinux_enforce = -1;
+	m->kconfig = (struct setup_kconfig){ -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
 	m->memlock_bytes = -1;
+	m->nvme_builtin = -1;
 	m->nvme_poll_queues = m->nvme_write_queues = -1;
 	m->nvme_ps_max_latency_us = -1;
 	m->ncpus = -1;
@@ -286,6 +342,7 @@ int setup_machine_read(const struct setup_roots *r, struct setup_machine *out)
 	setup_read(at.proc, m->hostname, sizeof(m->hostname), "sys/kernel/hostname");
 	if (!setup_read(at.proc, m->kernel, sizeof(m->kernel), "sys/kernel/osrelease"))
 		kernel_version(m);
+	arch(&at, m);
 	setup_read(at.proc, m->cmdline, sizeof(m->cmdline), "cmdline");
 	cpu_model(&at, m);
 	online_cpus(&at, m, c);
@@ -302,10 +359,18 @@ int setup_machine_read(const struct setup_roots *r, struct setup_machine *out)
 		deepest_cstate(&at, m, c->first);
 	vulnerabilities(&at, &m->vulns);
 	setup_read_int(at.proc, &m->io_uring_disabled, "sys/kernel/io_uring_disabled");
+	setup_read_i64(at.proc, &m->io_uring_group, "sys/kernel/io_uring_group");
+	setup_read_int(at.proc, &m->numa_balancing, "sys/kernel/numa_balancing");
+	if (setup_read_int(at.sys, &m->selinux_enforce, "fs/selinux/enforce") ||
+	    (m->selinux_enforce != 0 && m->selinux_enforce != 1))
+		m->selinux_enforce = -1;
+	aspm_policy(&at, m);
+	setup_kconfig_read(&at, m->kernel, m->cmdline, &m->kconfig);
 	memlock(&at, m);
 	/* each read leaves its -1 when the module or parameter is missing */
 	setup_read_int(at.sys, &m->nvme_poll_queues, "module/nvme/parameters/poll_queues");
 	setup_read_int(at.sys, &m->nvme_write_queues, "module/nvme/parameters/write_queues");
+	m->nvme_builtin = builtin(&at, "nvme");
 	setup_read_i64(at.sys, &m->nvme_ps_max_latency_us,
 		       "module/nvme_core/parameters/default_ps_max_latency_us");
 	cpu_nodes(&at, m);

@@ -31,11 +31,28 @@ struct setup_vulns {
 	unsigned mitigated;	/* "Mitigation: ..." */
 	unsigned not_affected;	/* "Not affected" */
 	unsigned total;		/* files in cpu/vulnerabilities; 0: unknown */
+	/* of the mitigated, those mitigations=off leaves: spectre_v1's
+	 * __user pointer sanitization is not switchable */
+	unsigned mitigated_kept;
+};
+
+/* What the running kernel was built with (/boot/config-RELEASE): 1 set,
+ * 0 not, -1 unknown (no config file to read). */
+struct setup_kconfig {
+	int lockdep;			/* CONFIG_PROVE_LOCKING or CONFIG_LOCKDEP */
+	int kasan;			/* CONFIG_KASAN */
+	int kmemleak;			/* CONFIG_DEBUG_KMEMLEAK */
+	int debug_pagealloc;		/* CONFIG_DEBUG_PAGEALLOC */
+	int debug_pagealloc_on;		/* ..._ENABLE_DEFAULT, or debug_pagealloc=on */
+	int hz;				/* CONFIG_HZ; -1 unknown */
+	int blk_cgroup, blk_throttle, blk_iolatency, blk_iocost, blk_wbt;
 };
 
 struct setup_machine {
 	char hostname[SETUP_NAME_MAX];	/* kernel/hostname */
 	char kernel[SETUP_NAME_MAX];	/* kernel/osrelease, "6.12.48-amd64" */
+	char arch[16];			/* kernel/arch (uname -m), "x86_64",
+					 * "aarch64"; "" unknown */
 	int kernel_major, kernel_minor;	/* from kernel; -1 unknown */
 	char cmdline[SETUP_CMDLINE_MAX];	/* /proc/cmdline */
 	char cpu_model[128];		/* cpuinfo's "model name" of the first CPU */
@@ -51,6 +68,7 @@ struct setup_machine {
 	int ncpufreq, ncpufreq_slow;
 	int boost;			/* cpufreq/boost, or !intel_pstate/no_turbo:
 					 * 1 on, 0 off, -1 unknown */
+	bool boost_no_turbo;		/* boost was read from intel_pstate/no_turbo */
 	char idle_governor[32];		/* cpuidle/current_governor(_ro); "" none */
 	/* the deepest enabled C-state of the first online CPU */
 	char deepest_cstate[32];	/* "C6"; "" none (no cpuidle) */
@@ -58,10 +76,24 @@ struct setup_machine {
 	struct setup_vulns vulns;
 	int io_uring_disabled;		/* kernel/io_uring_disabled: 0 1 2, -1
 					 * unknown (older kernels have none) */
+	int64_t io_uring_group;		/* kernel/io_uring_group: a gid, -1 none
+					 * or unknown */
+	int numa_balancing;		/* kernel/numa_balancing: 0 off, 1 or more
+					 * on (2 and 3: memory tiering), -1
+					 * unknown */
+	int nnodes;			/* NUMA nodes with CPUs; -1 unknown */
+	int selinux_enforce;		/* fs/selinux/enforce: 1 enforcing, 0
+					 * permissive, -1 no SELinux or unknown */
+	char aspm_policy[32];		/* module/pcie_aspm/parameters/policy, the
+					 * one in brackets; "" unknown */
+	struct setup_kconfig kconfig;
 	int64_t memlock_bytes;		/* RLIMIT_MEMLOCK soft; INT64_MAX
 					 * unlimited; -1 unknown */
 	/* module parameters (-1: the module is not loaded or has none) */
 	int nvme_poll_queues, nvme_write_queues;
+	int nvme_builtin;		/* module/nvme without initstate: built
+					 * into the kernel, 1; a loaded module 0;
+					 * -1 unknown */
 	int64_t nvme_ps_max_latency_us;	/* nvme_core default_ps_max_latency_us */
 	/* node of each CPU (OS index), -1 unknown: node/nodeN/cpulist;
 	 * ncpus is one past the highest CPU there or in cpu/possible, -1
@@ -96,6 +128,10 @@ struct setup_dev {
 	int logical_block_size;		/* -1 unknown */
 	char scheduler[32];		/* the one in brackets, "none" */
 	int iostats, nomerges, io_poll, rotational;	/* -1 unknown */
+	int rq_affinity;		/* queue/rq_affinity: 0 1 2, -1 unknown */
+	int read_ahead_kb;		/* queue/read_ahead_kb, -1 unknown */
+	int iostats_passthrough;	/* queue/iostats_passthrough (6.13+):
+					 * -1 unknown or no such file */
 	int64_t wbt_lat_usec;		/* -1 unknown (no wbt) */
 	int64_t nr_requests;
 	int numa_node;			/* the controller's, else its PCI
@@ -105,12 +141,29 @@ struct setup_dev {
 	double link_gts, link_max_gts;	/* -1 unknown */
 	int link_width, link_max_width;
 	int64_t apst_latency_us;	/* CTRL/power/pm_qos_latency_tolerance_us;
-					 * "any" (no limit) INT64_MAX; "auto"
-					 * or unreadable -1 */
+					 * "any" and "auto" (no limit) INT64_MAX;
+					 * unreadable -1 */
+	int apst_supported;		/* the kernel shows that file only for a
+					 * controller with APST: 1 there, 0 the
+					 * controller is but the file is not, -1
+					 * unknown */
 	/* the drive's own account, by admin Get Features on /dev/CTRL (live
 	 * machine, CAP_SYS_ADMIN): -1 unknown */
 	int power_state;		/* Power Management: PS now, 0 the fastest */
 	int apst_enabled;		/* Autonomous Power State Transition: 1 on */
+	/* the PCI function's link/l1_aspm and link/l0s_aspm (5.5+): 1 the
+	 * link may enter that state when idle, 0 not, -1 unknown */
+	int l1_aspm, l0s_aspm;
+	/* blk-cgroup controllers on this disk for the reading process's
+	 * cgroup and its ancestors (cgroup v2): the lowest io.max riops and
+	 * rbps (-1 none), io.latency's target in us (-1 none), io.cost on
+	 * this disk (root's io.cost.qos enable=1): 1, 0, -1 unknown */
+	int64_t cg_riops, cg_rbps, cg_latency_us;
+	int cg_iocost;
+	char cgroup[256];		/* the cgroup they were read for; "" unknown */
+	char cg_max_at[256];		/* the cgroup whose io.max holds the
+					 * lowest riops or rbps; "" none */
+	char devt[16];			/* the disk's MAJ:MIN; "" unknown */
 	unsigned nhwq;			/* hardware queues (mq/N) */
 	struct setup_hwq *hwq;		/* nhwq of them, malloc'd */
 	unsigned nirq_queues;		/* hardware queues with an interrupt */

@@ -48,6 +48,15 @@ int setup_list(const char *root, char (**out)[SETUP_NAME_MAX], const char *fmt, 
 void setup_nvme_power(const struct setup_at *at, struct setup_dev *d);
 int setup_hwq_read(const struct setup_at *at, const char *ddir, const char *ctrl,
 		   struct setup_dev *d);
+/* The target's facts beyond its queue (setup/dev_extra.c): its link's
+ * ASPM and the blk-cgroup limits on its disk (ddir, relative to at->sys).
+ * Left unknown where not readable. */
+void setup_dev_extra(const struct setup_at *at, const char *ddir, struct setup_dev *d);
+/* The running kernel's build options (setup/kconfig.c), from
+ * /boot/config-RELEASE: /boot on the live machine, else the folder boot/
+ * beside the sysfs root of a recorded tree. */
+void setup_kconfig_read(const struct setup_at *at, const char *release, const char *cmdline,
+			struct setup_kconfig *k);
 
 /* setup_dev_read below roots already resolved: a multipath head's paths
  * are read through it, each as a device of its own. */

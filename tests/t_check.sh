@@ -95,6 +95,112 @@ check_fx "$clean"
 jq -e '.findings == []' "$T_DIR/fx.json" >/dev/null || check_fail "clean fixture: findings: $(kinds_of nvme0n1) $(kinds_of machine)"
 grep -q '^no setting found that costs IOPS' "$T_OUT" || check_fail "clean fixture: the text does not say nothing was found"
 
+# ---- a datacenter arm64 server (tests/fixtures/check-dc): a controller
+# without APST, nvme built in, iostats_passthrough on, io_uring_disabled=1,
+# only the mitigation mitigations=off leaves
+dc=$fx/check-dc
+# set_of KIND: the fix's values of $T_DIR/fx.json's finding of KIND, "act key value builtin"
+set_of() {
+	jq -r --arg k "$1" '.findings[] | select(.kind == $k) | .set
+		| "\(.act) \(.key) \(.value) \(.builtin)"' "$T_DIR/fx.json"
+}
+check_fx "$dc"
+[ "$T_RC" -eq 3 ] || { check_fail "dc fixture: exit $T_RC, want 3"; show_output; }
+! has_kind nvme0n1 apst ||
+	check_fail "dc fixture: apst on a controller without APST (no pm_qos_latency_tolerance_us)"
+has_kind nvme0n1 iostats || check_fail "dc fixture: no iostats finding for block IO"
+! has_kind nvme0n1 iostats_passthrough || check_fail "dc fixture: iostats_passthrough for block IO"
+[ "$(set_of iommu_strict)" = "cmdline iommu.passthrough 1 false" ] ||
+	check_fail "dc fixture (arm64): iommu fix '$(set_of iommu_strict)', want iommu.passthrough=1"
+! grep -q 'iommu=pt' "$T_OUT" || check_fail "dc fixture (arm64): iommu=pt, which is x86's alone"
+! has_kind machine mitigations ||
+	check_fail "dc fixture: a mitigations finding mitigations=off cannot clear (spectre_v1 on arm64)"
+# io_uring_disabled=1 lets root create rings
+! has_kind machine io_uring_disabled || check_fail "dc fixture: io_uring_disabled=1 named for root"
+# a passthrough run: iostats_passthrough, not iostats; polled, the module
+# built in takes poll_queues from the kernel command line
+check_fx "$dc" --engine io_uring_cmd --completion poll
+has_kind nvme0n1 iostats_passthrough || check_fail "dc fixture, passthrough: no iostats_passthrough"
+! has_kind nvme0n1 iostats || check_fail "dc fixture, passthrough: iostats, which passthrough IO skips"
+[ "$(set_of iostats_passthrough)" = "sysfs block/nvme0n1/queue/iostats_passthrough 0 false" ] ||
+	check_fail "dc fixture, passthrough: iostats_passthrough's fix '$(set_of iostats_passthrough)'"
+[ "$(set_of no_poll_queues)" = "module poll_queues 1 true" ] ||
+	check_fail "dc fixture, built-in nvme: no_poll_queues fix '$(set_of no_poll_queues)'"
+jq -e '.findings[] | select(.kind == "no_poll_queues") | .fix | test("nvme.poll_queues=1")
+	and (test("modprobe") | not)' "$T_DIR/fx.json" >/dev/null ||
+	check_fail "dc fixture, built-in nvme: the fix does not put nvme.poll_queues on the command line"
+! has_kind machine kernel || check_fail "dc fixture: 6.14 has polled passthrough"
+# the settings a record-setter checks: ASPM on the drive's link, an io.max
+# on the disk in an ancestor of our cgroup, NUMA balancing; SELinux only
+# for passthrough; no debug option in its /boot/config
+[ "$(set_of aspm)" = "sysfs bus/pci/devices/0000:01:00.0/link/l1_aspm 0 false" ] ||
+	check_fail "dc fixture: aspm fix '$(set_of aspm)'"
+[ "$(set_of blk_cgroup)" = "sysfs fs/cgroup/system.slice/io.max 259:0 riops=max rbps=max false" ] ||
+	check_fail "dc fixture: blk_cgroup fix '$(set_of blk_cgroup)'"
+jq -e '.findings[] | select(.kind == "blk_cgroup") | .now | test("riops=20000")' "$T_DIR/fx.json" \
+	>/dev/null || check_fail "dc fixture: blk_cgroup does not name the ancestor's riops=20000"
+[ "$(set_of numa_balancing)" = "sysctl kernel.numa_balancing 0 false" ] ||
+	check_fail "dc fixture: numa_balancing fix '$(set_of numa_balancing)'"
+has_kind machine selinux || check_fail "dc fixture, passthrough: no selinux finding"
+# rq_affinity 2 with a queue per CPU: the interrupt is the submitter's
+! has_kind nvme0n1 rq_affinity || check_fail "dc fixture: rq_affinity with a queue per CPU"
+! has_kind machine debug_kernel || check_fail "dc fixture: a debug_kernel finding for DEBUG_PAGEALLOC off"
+jq -e '.setup.machine.kernel_config | .hz == 250 and .kasan == false and .debug_pagealloc == false
+	and .blk_cgroup == true and .blk_throttling == true' "$T_DIR/fx.json" >/dev/null ||
+	check_fail "dc fixture: the setup record does not say the kernel's build options"
+check_fx "$dc"
+! has_kind machine selinux || check_fail "dc fixture, block IO: selinux named"
+! has_kind nvme0n1 read_ahead || check_fail "dc fixture, direct IO: read_ahead named"
+check_fx "$dc" --buffered
+[ "$(set_of read_ahead)" = "sysfs block/nvme0n1/queue/read_ahead_kb 0 false" ] ||
+	check_fail "dc fixture, --buffered: read_ahead fix '$(set_of read_ahead)'"
+dcv=$T_DIR/dc
+cp -a "$dc" "$dcv" || fail "cannot copy the dc fixture"
+# a debug kernel: KASAN in its config
+sed -i 's/^# CONFIG_KASAN is not set/CONFIG_KASAN=y/' "$dcv/boot/config-6.14.0-3-arm64"
+check_fx "$dcv"
+jq -e '.findings[] | select(.kind == "debug_kernel") | .now == "KASAN (6.14.0-3-arm64, HZ=250)"' \
+	"$T_DIR/fx.json" >/dev/null || check_fail "dc fixture, KASAN: no debug_kernel finding"
+dq=$dcv/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/nvme/nvme0
+# iostats_passthrough 0, or a kernel without it: passthrough IO is not counted
+echo 0 >"$dq/nvme0n1/queue/iostats_passthrough"
+check_fx "$dcv" --engine io_uring_cmd
+! has_kind nvme0n1 iostats_passthrough && ! has_kind nvme0n1 iostats ||
+	check_fail "dc fixture, iostats_passthrough 0: '$(kinds_of nvme0n1)'"
+rm "$dq/nvme0n1/queue/iostats_passthrough"
+echo 5.15.0-dc >"$dcv/proc/sys/kernel/osrelease"
+# the kernel rule's passthrough branch: polled passthrough needs 6.1
+check_fx "$dcv" --engine io_uring_cmd --completion poll
+! has_kind nvme0n1 iostats || check_fail "dc fixture, 5.15 passthrough: iostats named"
+has_kind machine kernel || check_fail "dc fixture, 5.15: no kernel finding for polled passthrough"
+check_fx "$dcv" --completion poll
+! has_kind machine kernel || check_fail "dc fixture, 5.15: kernel finding for a polled block run"
+# a controller with APST, no limit: named by check
+echo auto >"$dq/power/pm_qos_latency_tolerance_us"
+check_fx "$dcv"
+has_kind nvme0n1 apst || check_fail "dc fixture, APST with no limit: no apst finding"
+# the mitigations off removes count, x86's spectre_v1 among them
+echo "Mitigation: usercopy/swapgs barriers and __user pointer sanitization" \
+	>"$dcv/sys/devices/system/cpu/vulnerabilities/spectre_v1"
+check_fx "$dcv"
+has_kind machine mitigations || check_fail "dc fixture, x86 spectre_v1: no mitigations finding"
+# a user outside kernel.io_uring_group cannot create rings at 1 (as
+# nobody, which only root can become)
+if [ "$(id -u)" = 0 ]; then
+chmod -R a+rX "$dcv" && chmod a+rx "$T_DIR" || fail "cannot open the dc copy to nobody"
+setpriv --reuid=65534 --regid=65534 --clear-groups env IOSTORM_SYSFS_ROOT="$dcv/sys" \
+	IOSTORM_PROCFS_ROOT="$dcv/proc" "$IOSTORM" check --json - >"$T_DIR/user.json" 2>"$T_ERR" ||
+	[ $? -eq 3 ] || { check_fail "dc fixture as nobody: exit $?"; show_output; }
+jq -e '[.findings[].kind] | index("io_uring_disabled")' "$T_DIR/user.json" >/dev/null ||
+	check_fail "dc fixture as nobody: io_uring_disabled=1 not named for a user"
+# ... unless kernel.io_uring_group is one of theirs
+echo 65534 >"$dcv/proc/sys/kernel/io_uring_group"
+setpriv --reuid=65534 --regid=65534 --clear-groups env IOSTORM_SYSFS_ROOT="$dcv/sys" \
+	IOSTORM_PROCFS_ROOT="$dcv/proc" "$IOSTORM" check --json - >"$T_DIR/user.json" 2>"$T_ERR"
+! jq -e '[.findings[].kind] | index("io_uring_disabled")' "$T_DIR/user.json" >/dev/null ||
+	check_fail "dc fixture as a member of io_uring_group: io_uring_disabled named"
+fi
+
 # ---- live, on a loop device (root)
 make_loop loop 16
 name=${loop#/dev/}

@@ -5,8 +5,10 @@
  * only the queue's findings; the table names every kind once, and
  * docs/check.md has a section for each and the sources it cites. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cli/check/fix_cmd.h"
 #include "model/check.h"
 #include "tests/helpers.h"
 
@@ -26,6 +28,7 @@ static void good_machine(struct setup_machine *m)
 
 	memset(m, 0, sizeof(*m));
 	snprintf(m->kernel, sizeof(m->kernel), "6.14.2-amd64");
+	snprintf(m->arch, sizeof(m->arch), "x86_64");
 	m->kernel_major = 6;
 	m->kernel_minor = 14;
 	snprintf(m->cmdline, sizeof(m->cmdline), "BOOT_IMAGE=/vmlinuz root=/dev/sda1 mitigations=off");
@@ -41,12 +44,18 @@ static void good_machine(struct setup_machine *m)
 	snprintf(m->idle_governor, sizeof(m->idle_governor), "menu");
 	snprintf(m->deepest_cstate, sizeof(m->deepest_cstate), "C1");
 	m->deepest_cstate_us = 2;
-	m->vulns = (struct setup_vulns){ 1, 3, 16, 20 };
+	m->vulns = (struct setup_vulns){ 1, 3, 16, 20, 0 };
 	m->io_uring_disabled = 0;
 	m->memlock_bytes = INT64_MAX;
 	m->nvme_poll_queues = 4;
 	m->nvme_write_queues = 0;
 	m->nvme_ps_max_latency_us = 0;
+	m->nvme_builtin = 0;
+	m->io_uring_group = -1;
+	m->numa_balancing = 0;
+	m->nnodes = 2;
+	m->selinux_enforce = -1;
+	m->kconfig = (struct setup_kconfig){ 0, 0, 0, 0, 0, 250, 1, 1, 1, 1, 1 };
 	m->ncpus = 8;
 	for (cpu = 0; cpu < SETUP_MAX_CPUS; cpu++)
 		m->cpu_node[cpu] = -1;
@@ -71,6 +80,12 @@ static void unknown_machine(struct setup_machine *m)
 	m->memlock_bytes = -1;
 	m->nvme_poll_queues = m->nvme_write_queues = -1;
 	m->nvme_ps_max_latency_us = -1;
+	m->nvme_builtin = -1;
+	m->io_uring_group = -1;
+	m->numa_balancing = -1;
+	m->nnodes = -1;
+	m->selinux_enforce = -1;
+	m->kconfig = (struct setup_kconfig){ -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
 	m->ncpus = 0;
 	for (cpu = 0; cpu < SETUP_MAX_CPUS; cpu++)
 		m->cpu_node[cpu] = -1;
@@ -102,7 +117,16 @@ static void good_dev(struct setup_dev *d, struct setup_hwq *q, unsigned ctrl)
 	d->link_gts = d->link_max_gts = 16;
 	d->link_width = d->link_max_width = 4;
 	d->apst_latency_us = 0;
+	d->apst_supported = 1;
+	d->iostats_passthrough = 0;
+	d->rq_affinity = 1;
+	d->read_ahead_kb = 128;
 	d->power_state = d->apst_enabled = -1;	/* it does not answer Get Features */
+	d->l1_aspm = d->l0s_aspm = 0;
+	d->cg_riops = d->cg_rbps = d->cg_latency_us = -1;
+	d->cg_iocost = 0;
+	snprintf(d->devt, sizeof(d->devt), "259:%u", ctrl);
+	snprintf(d->cgroup, sizeof(d->cgroup), "/user.slice");
 	for (i = 0; i < NQ; i++) {
 		snprintf(q[i].cpus, sizeof(q[i].cpus), "%u", i);
 		q[i].irq = 100 + (int)(ctrl * NQ + i);
@@ -128,7 +152,27 @@ static void unknown_dev(struct setup_dev *d, bool nvme)
 	d->link_gts = d->link_max_gts = -1;
 	d->link_width = d->link_max_width = -1;
 	d->apst_latency_us = -1;
+	d->apst_supported = -1;
+	d->iostats_passthrough = -1;
+	d->rq_affinity = -1;
+	d->read_ahead_kb = -1;
 	d->power_state = d->apst_enabled = -1;
+	d->l1_aspm = d->l0s_aspm = -1;
+	d->cg_riops = d->cg_rbps = d->cg_latency_us = -1;
+	d->cg_iocost = -1;
+}
+
+/* A Debian machine's tools: the fixes' text as cli/ builds it there. */
+static const struct cli_boot debian = { "/etc/default/grub", "update-grub", false,
+					"update-initramfs -u", "reboot" };
+static char fixbuf[CLI_FIX_MAX];
+
+static const char *fixtext(const struct check_finding *f)
+{
+	fixbuf[0] = '\0';
+	if (f && cli_fix_text(f, &debian, fixbuf, sizeof(fixbuf)) < 0)
+		t_note_fail(__FILE__, __LINE__, "the fix's text does not fit");
+	return fixbuf;
 }
 
 static void reset(void)
@@ -156,7 +200,7 @@ static void show(void)
 	for (i = 0; i < nfound; i++)
 		fprintf(stderr, "  found %s dev %d: now '%s' better '%s' fix '%s'\n",
 			check_kind_info(found[i].kind)->name, found[i].dev, found[i].now,
-			found[i].better, found[i].fix);
+			found[i].better, fixtext(&found[i]));
 }
 
 static int count(enum check_kind k)
@@ -191,10 +235,10 @@ static const struct check_finding *one(enum check_kind k, int line)
 		return NULL;
 	}
 	CHECK(found[0].dev == (check_kind_info(k)->scope == CHECK_SCOPE_DEVICE ? 0 : -1));
-	CHECK(*found[0].now && *found[0].better && *found[0].fix);
+	CHECK(*found[0].now && *found[0].better && *fixtext(&found[0]));
 	CHECK(strlen(found[0].now) < CHECK_TEXT_MAX - 1);
 	CHECK(strlen(found[0].better) < CHECK_TEXT_MAX - 1);
-	CHECK(strlen(found[0].fix) < CHECK_FIX_MAX - 1);
+
 	return &found[0];
 }
 
@@ -214,6 +258,32 @@ static void none_at(int line)
 	if (f)								\
 		CHECKF(!strcmp((f)->field, want), "%s: '%s', want '%s'",	\
 		       #field, (f)->field, want);			\
+} while (0)
+#define FIX_IS(f, want) do {						\
+	if (f)								\
+		CHECKF(!strcmp(fixtext(f), want), "fix: '%s', want '%s'",	\
+		       fixbuf, want);					\
+} while (0)
+#define FIX_HAS(f, part) do {						\
+	if (f)								\
+		CHECKF(strstr(fixtext(f), part) != NULL, "fix: '%s' lacks '%s'", \
+		       fixbuf, part);					\
+} while (0)
+/* A fix on the kernel command line: param=value, dropping drop. */
+#define CMDLINE(f, param, val, dr) do {					\
+	if (f)								\
+		CHECKF((f)->fix.act == CHECK_ACT_CMDLINE &&		\
+		       !strcmp((f)->fix.key, param) && !strcmp((f)->fix.value, val) && \
+		       !strcmp((f)->fix.drop, dr),			\
+		       "fix: act %d %s=%s drop '%s'", (f)->fix.act, (f)->fix.key, \
+		       (f)->fix.value, (f)->fix.drop);			\
+} while (0)
+/* A fix that writes val into /sys/path. */
+#define SYSFS(f, path, val) do {					\
+	if (f)								\
+		CHECKF((f)->fix.act == CHECK_ACT_SYSFS && !strcmp((f)->fix.key, path) && \
+		       !strcmp((f)->fix.value, val), "fix: act %d %s <- %s",	\
+		       (f)->fix.act, (f)->fix.key, (f)->fix.value);	\
 } while (0)
 #define HOLDS(f, field, part) do {					\
 	if (f)								\
@@ -263,12 +333,24 @@ static void test_iommu(void)
 	f = ONE(CHECK_IOMMU_STRICT);
 	TEXT(f, now, "DMA (strict)");
 	TEXT(f, better, "identity (passthrough)");
-	HOLDS(f, fix, "GRUB_CMDLINE_LINUX=\"/&iommu=pt /' /etc/default/grub && update-grub && reboot");
-	HOLDS(f, fix, "iommu.strict=0");
+	/* x86's own parameter, and the generic one it must outlast */
+	CMDLINE(f, "iommu", "pt", "iommu.passthrough");
+	FIX_HAS(f, "\\1iommu=pt /;t");
+	FIX_HAS(f, "update-grub && reboot");
+	FIX_HAS(f, "iommu.strict=0");
 	snprintf(devs[0].iommu_type, sizeof(devs[0].iommu_type), "DMA-FQ");
 	f = ONE(CHECK_IOMMU_LAZY);
 	TEXT(f, now, "DMA-FQ (lazy)");
-	HOLDS(f, fix, "iommu=pt");
+	CMDLINE(f, "iommu", "pt", "iommu.passthrough");
+	/* iommu=pt is x86's alone: arm64 (and an unknown arch) get the
+	 * generic parameter */
+	snprintf(mach.arch, sizeof(mach.arch), "aarch64");
+	f = ONE(CHECK_IOMMU_LAZY);
+	CMDLINE(f, "iommu.passthrough", "1", "iommu");
+	CHECKF(f && !strstr(fixtext(f), "iommu=pt"), "arm64: %s", fixbuf);
+	mach.arch[0] = '\0';
+	f = ONE(CHECK_IOMMU_LAZY);
+	CMDLINE(f, "iommu.passthrough", "1", "iommu");
 	snprintf(devs[0].iommu_type, sizeof(devs[0].iommu_type), "identity");
 	NONE();
 	devs[0].iommu_type[0] = '\0';
@@ -284,7 +366,8 @@ static void test_scheduler(void)
 	f = ONE(CHECK_SCHEDULER);
 	TEXT(f, now, "mq-deadline");
 	TEXT(f, better, "none");
-	TEXT(f, fix, "echo none > /sys/block/nvme0n1/queue/scheduler");
+	FIX_IS(f, "echo none > /sys/block/nvme0n1/queue/scheduler");
+	SYSFS(f, "block/nvme0n1/queue/scheduler", "none");
 	/* the legacy block layer's offer no none */
 	snprintf(devs[0].scheduler, sizeof(devs[0].scheduler), "cfq");
 	NONE();
@@ -303,10 +386,42 @@ static void test_iostats(void)
 	f = ONE(CHECK_IOSTATS);
 	TEXT(f, now, "1");
 	TEXT(f, better, "0");
-	TEXT(f, fix, "echo 0 > /sys/block/nvme0n1/queue/iostats");
+	FIX_IS(f, "echo 0 > /sys/block/nvme0n1/queue/iostats");
+	SYSFS(f, "block/nvme0n1/queue/iostats", "0");
 	devs[0].iostats = 0;
 	NONE();
 	devs[0].iostats = -1;
+	NONE();
+}
+
+/* A passthrough run is accounted only where iostats and
+ * iostats_passthrough are both 1 (6.13 on); before 6.13 (no such file)
+ * never: iostats alone costs it nothing. */
+static void test_iostats_passthrough(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	ask.passthrough = true;
+	devs[0].iostats = 1;
+	devs[0].iostats_passthrough = 0;
+	NONE();
+	devs[0].iostats_passthrough = -1;	/* before 6.13 */
+	NONE();
+	devs[0].iostats_passthrough = 1;
+	f = ONE(CHECK_IOSTATS_PASSTHROUGH);
+	TEXT(f, now, "1");
+	TEXT(f, better, "0");
+	SYSFS(f, "block/nvme0n1/queue/iostats_passthrough", "0");
+	FIX_IS(f, "echo 0 > /sys/block/nvme0n1/queue/iostats_passthrough");
+	/* iostats 0 turns off both */
+	devs[0].iostats = 0;
+	NONE();
+	/* block IO pays for iostats, never for iostats_passthrough */
+	ask.passthrough = false;
+	devs[0].iostats = 1;
+	ONE(CHECK_IOSTATS);
+	devs[0].iostats = 0;
 	NONE();
 }
 
@@ -319,7 +434,8 @@ static void test_nomerges(void)
 	f = ONE(CHECK_NOMERGES);
 	TEXT(f, now, "0");
 	TEXT(f, better, "2");
-	TEXT(f, fix, "echo 2 > /sys/block/nvme0n1/queue/nomerges");
+	FIX_IS(f, "echo 2 > /sys/block/nvme0n1/queue/nomerges");
+	SYSFS(f, "block/nvme0n1/queue/nomerges", "2");
 	devs[0].nomerges = 1;
 	f = ONE(CHECK_NOMERGES);
 	TEXT(f, now, "1");
@@ -338,7 +454,8 @@ static void test_wbt(void)
 	f = ONE(CHECK_WBT);
 	TEXT(f, now, "2000");
 	TEXT(f, better, "0");
-	TEXT(f, fix, "echo 0 > /sys/block/nvme0n1/queue/wbt_lat_usec");
+	FIX_IS(f, "echo 0 > /sys/block/nvme0n1/queue/wbt_lat_usec");
+	SYSFS(f, "block/nvme0n1/queue/wbt_lat_usec", "0");
 	devs[0].wbt_lat_usec = 0;
 	NONE();
 	devs[0].wbt_lat_usec = -1;
@@ -356,7 +473,7 @@ static void test_nr_requests(void)
 	f = ONE(CHECK_NR_REQUESTS);
 	TEXT(f, now, "31");
 	TEXT(f, better, "32");
-	TEXT(f, fix, "echo 32 > /sys/block/nvme0n1/queue/nr_requests");
+	FIX_IS(f, "echo 32 > /sys/block/nvme0n1/queue/nr_requests");
 	devs[0].nr_requests = 32;
 	NONE();
 	/* two queues for four workers: few_queues says so too */
@@ -379,10 +496,57 @@ static void test_nr_requests(void)
 	ask.qd = 4096;
 	devs[0].nr_requests = CHECK_NR_REQUESTS_CAP - 1;
 	f = ONE(CHECK_NR_REQUESTS);
-	TEXT(f, fix, "echo 2048 > /sys/block/nvme0n1/queue/nr_requests");
+	FIX_IS(f, "echo 2048 > /sys/block/nvme0n1/queue/nr_requests");
 	devs[0].nr_requests = CHECK_NR_REQUESTS_CAP;
 	NONE();
 	devs[0].nr_requests = -1;
+	NONE();
+}
+
+/* rq_affinity 2 sends every completion back to its submitting CPU by an
+ * IPI: a cost where a queue's interrupt serves several CPUs. */
+static void test_rq_affinity(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	devs[0].rq_affinity = 2;
+	/* a queue per CPU: the interrupt lands on the submitter */
+	NONE();
+	devs[0].nhwq = devs[0].nirq_queues = 2;
+	ask.workers_per_dev = 2;
+	f = ONE(CHECK_RQ_AFFINITY);
+	TEXT(f, now, "2 (2 interrupt queues for 8 CPUs: an IPI per completion)");
+	SYSFS(f, "block/nvme0n1/queue/rq_affinity", "1");
+	/* polled completions are the submitter's own */
+	ask.poll = true;
+	NONE();
+	ask.poll = false;
+	devs[0].rq_affinity = 1;
+	NONE();
+	devs[0].rq_affinity = -1;
+	NONE();
+}
+
+/* Readahead costs only reads through the page cache. */
+static void test_read_ahead(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	NONE();
+	ask.buffered = true;
+	ask.bs = 4096;
+	f = ONE(CHECK_READ_AHEAD);
+	TEXT(f, now, "128 KiB");
+	SYSFS(f, "block/nvme0n1/queue/read_ahead_kb", "0");
+	/* no more than the IO asks for */
+	devs[0].read_ahead_kb = 4;
+	NONE();
+	ask.bs = 1 << 20;
+	devs[0].read_ahead_kb = 1024;
+	NONE();
+	devs[0].read_ahead_kb = -1;
 	NONE();
 }
 
@@ -396,8 +560,24 @@ static void test_poll_queues(void)
 	f = ONE(CHECK_NO_POLL_QUEUES);
 	TEXT(f, now, "no poll queues");
 	TEXT(f, better, "poll_queues=4");
-	TEXT(f, fix, "echo \"options nvme poll_queues=4\" > /etc/modprobe.d/nvme-poll.conf"
+	FIX_IS(f, "echo \"options nvme poll_queues=4\" > /etc/modprobe.d/nvme-poll_queues.conf"
 	     " && update-initramfs -u && reboot");
+	/* nvme built in ignores modprobe.d: the kernel command line */
+	mach.nvme_builtin = 1;
+	f = ONE(CHECK_NO_POLL_QUEUES);
+	CHECK(f && f->fix.act == CHECK_ACT_MODULE && f->fix.builtin);
+	FIX_HAS(f, "\\1nvme.poll_queues=4 /;t");
+	CHECKF(f && !strstr(fixtext(f), "modprobe.d"), "built in: %s", fixbuf);
+	/* where the initramfs tool is not known, the fix says so */
+	mach.nvme_builtin = 0;
+	f = ONE(CHECK_NO_POLL_QUEUES);
+	if (f) {
+		struct cli_boot bare = { "", "", false, "", "reboot" };
+
+		cli_fix_text(f, &bare, fixbuf, sizeof(fixbuf));
+		CHECKF(!strstr(fixbuf, "update-initramfs") && strstr(fixbuf, "rebuild the initramfs"),
+		       "no initramfs tool: %s", fixbuf);
+	}
 	/* io_poll unknown: the module's parameter says */
 	devs[0].io_poll = -1;
 	mach.nvme_poll_queues = 0;
@@ -422,7 +602,7 @@ static void test_write_queues(void)
 	f = ONE(CHECK_WRITE_QUEUES);
 	TEXT(f, now, "write_queues=2");
 	TEXT(f, better, "write_queues=0");
-	HOLDS(f, fix, "options nvme write_queues=0");
+	FIX_HAS(f, "options nvme write_queues=0");
 	mach.nvme_write_queues = 0;
 	NONE();
 	mach.nvme_write_queues = -1;
@@ -438,27 +618,41 @@ static void test_apst(void)
 	f = ONE(CHECK_APST);
 	TEXT(f, now, "pm_qos_latency_tolerance_us 100000");
 	TEXT(f, better, "0 (APST off)");
-	HOLDS(f, fix, "echo 0 > /sys/class/nvme/nvme0/power/pm_qos_latency_tolerance_us");
-	/* the controller's value unknown: the module's default says */
+	SYSFS(f, "class/nvme/nvme0/power/pm_qos_latency_tolerance_us", "0");
+	FIX_HAS(f, "echo 0 > /sys/class/nvme/nvme0/power/pm_qos_latency_tolerance_us");
+	FIX_HAS(f, "# lasting: nvme_core.default_ps_max_latency_us=0 on the kernel command line");
+	/* "any" and "auto" are no limit at all */
+	devs[0].apst_latency_us = INT64_MAX;
+	f = ONE(CHECK_APST);
+	TEXT(f, now, "pm_qos_latency_tolerance_us any (no limit)");
+	/* a steady run (a closed loop) never idles the drive long enough */
+	ask.steady = true;
+	NONE();
+	ask.steady = false;
+	/* a controller without APST has no such file, whatever the module's
+	 * default says: nothing to turn off */
+	devs[0].apst_supported = 0;
 	devs[0].apst_latency_us = -1;
 	mach.nvme_ps_max_latency_us = 100000;
-	f = ONE(CHECK_APST);
-	TEXT(f, now, "default_ps_max_latency_us=100000");
-	HOLDS(f, fix, "nvme_core.default_ps_max_latency_us=0 /' /etc/default/grub");
-	mach.nvme_ps_max_latency_us = 0;
 	NONE();
-	mach.nvme_ps_max_latency_us = -1;
+	/* not known whether it has APST: nothing said */
+	devs[0].apst_supported = -1;
 	NONE();
 	/* the controller's own 0 wins over the module's default */
+	devs[0].apst_supported = 1;
 	devs[0].apst_latency_us = 0;
-	mach.nvme_ps_max_latency_us = 100000;
 	NONE();
 	/* the drive's own word wins over both: on, with the limit at 0 */
 	devs[0].apst_enabled = 1;
 	devs[0].power_state = 3;
 	f = ONE(CHECK_APST);
 	TEXT(f, now, "APST on in the drive, the drive in power state 3 now");
-	HOLDS(f, fix, "nvme_core.default_ps_max_latency_us=0");
+	SYSFS(f, "class/nvme/nvme0/power/pm_qos_latency_tolerance_us", "0");
+	/* on in the drive, no file: the command line */
+	devs[0].apst_supported = 0;
+	f = ONE(CHECK_APST);
+	CMDLINE(f, "nvme_core.default_ps_max_latency_us", "0", "");
+	devs[0].apst_supported = 1;
 	/* off in the drive, whatever the kernel's limit */
 	devs[0].apst_enabled = 0;
 	devs[0].apst_latency_us = 100000;
@@ -468,6 +662,52 @@ static void test_apst(void)
 	devs[0].power_state = 0;
 	f = ONE(CHECK_APST);
 	TEXT(f, now, "pm_qos_latency_tolerance_us 100000, the drive in power state 0");
+}
+
+/* ASPM costs the first IO after an idle gap: not a steady run. */
+static void test_aspm(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	devs[0].l1_aspm = 1;
+	snprintf(mach.aspm_policy, sizeof(mach.aspm_policy), "default");
+	f = ONE(CHECK_ASPM);
+	TEXT(f, now, "L1 on (pcie_aspm.policy default)");
+	SYSFS(f, "bus/pci/devices/0000:01:00.0/link/l1_aspm", "0");
+	FIX_HAS(f, "# lasting: pcie_aspm.policy=performance on the kernel command line");
+	ask.steady = true;
+	NONE();
+	ask.steady = false;
+	devs[0].l1_aspm = 0;
+	devs[0].l0s_aspm = 1;
+	f = ONE(CHECK_ASPM);
+	SYSFS(f, "bus/pci/devices/0000:01:00.0/link/l0s_aspm", "0");
+	devs[0].l0s_aspm = -1;
+	devs[0].l1_aspm = -1;
+	NONE();
+}
+
+/* io.max caps the cgroup's IOs; the fix lifts it where it was found. */
+static void test_blk_cgroup(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	devs[0].cg_riops = 10000;
+	snprintf(devs[0].cg_max_at, sizeof(devs[0].cg_max_at), "/system.slice");
+	f = ONE(CHECK_BLK_CGROUP);
+	TEXT(f, now, "io.max riops=10000 in cgroup /system.slice");
+	SYSFS(f, "fs/cgroup/system.slice/io.max", "259:0 riops=max rbps=max");
+	FIX_IS(f, "echo '259:0 riops=max rbps=max' > /sys/fs/cgroup/system.slice/io.max");
+	devs[0].cg_riops = -1;
+	NONE();
+	devs[0].cg_iocost = 1;
+	f = ONE(CHECK_BLK_CGROUP);
+	SYSFS(f, "fs/cgroup/io.cost.qos", "259:0 enable=0");
+	/* the disk's number unknown: nothing to write */
+	devs[0].devt[0] = '\0';
+	NONE();
 }
 
 static void test_link(void)
@@ -480,7 +720,7 @@ static void test_link(void)
 	f = ONE(CHECK_LINK);
 	TEXT(f, now, "8 GT/s x2");
 	TEXT(f, better, "16 GT/s x4");
-	HOLDS(f, fix, "reseat 0000:01:00.0 in a slot of full width (x4)");
+	FIX_HAS(f, "reseat 0000:01:00.0 in a slot of full width (x4)");
 	devs[0].link_gts = 16;
 	f = ONE(CHECK_LINK);
 	TEXT(f, now, "16 GT/s x2");
@@ -516,7 +756,7 @@ static void test_few_queues(void)
 	f = ONE(CHECK_FEW_QUEUES);
 	TEXT(f, now, "3 interrupt queues for 4 workers");
 	TEXT(f, better, "a queue per worker (4)");
-	TEXT(f, fix, "--jobs-per-device 3");
+	FIX_IS(f, "--jobs-per-device 3");
 	devs[0].nhwq = devs[0].nirq_queues = 4;
 	NONE();
 	/* no interrupt found: /proc/interrupts was not read */
@@ -530,7 +770,7 @@ static void test_few_queues(void)
 	devs[0].nirq_queues = 6;
 	f = ONE(CHECK_FEW_QUEUES);
 	TEXT(f, now, "2 poll queues for 4 workers");
-	HOLDS(f, fix, "options nvme poll_queues=4");
+	FIX_HAS(f, "options nvme poll_queues=4");
 	devs[0].hwq[2].irq = devs[0].hwq[3].irq = -1;
 	devs[0].nirq_queues = 4;
 	NONE();
@@ -557,9 +797,9 @@ static void test_one_cpu_irqs(void)
 	f = ONE(CHECK_ONE_CPU_IRQS);
 	TEXT(f, now, "every queue's interrupt lands on CPU 0");
 	/* nvme's vectors are the kernel's: the fix is a run that polls */
-	HOLDS(f, fix, "--completion poll");
-	CHECKF(f && !strstr(f->fix, "smp_affinity"), "an nvme vector cannot be moved: %s",
-	       f ? f->fix : "");
+	FIX_HAS(f, "--completion poll");
+	CHECKF(f && !strstr(fixtext(f), "smp_affinity"), "an nvme vector cannot be moved: %s",
+	       fixbuf);
 	/* a poll queue's missing interrupt does not count */
 	devs[0].hwq[7].irq = -1;
 	devs[0].hwq[7].irq_cpus[0] = '\0';
@@ -604,7 +844,7 @@ static void test_irq_remote(void)
 	f = ONE(CHECK_IRQ_REMOTE);
 	TEXT(f, now, "CPUs 0-1 (node 0) take their interrupts on node 1");
 	TEXT(f, better, "each worker's queue interrupts its own node");
-	TEXT(f, fix, "--cpus 2-3");
+	FIX_IS(f, "--cpus 2-3");
 	/* the workers asked are the ones looked at */
 	ask.worker_cpus = cpus;
 	cpus[0] = "1,3";
@@ -626,9 +866,9 @@ static void test_irq_remote(void)
 	snprintf(devs[0].hwq[3].irq_cpus, sizeof(devs[0].hwq[3].irq_cpus), "7");
 	f = ONE(CHECK_IRQ_REMOTE);
 	TEXT(f, now, "CPUs 0-3 (node 0) take their interrupts on node 1");
-	HOLDS(f, fix, "--completion poll");
-	CHECKF(f && !strstr(f->fix, "smp_affinity"), "an nvme vector cannot be moved: %s",
-	       f ? f->fix : "");
+	FIX_HAS(f, "--completion poll");
+	CHECKF(f && !strstr(fixtext(f), "smp_affinity"), "an nvme vector cannot be moved: %s",
+	       fixbuf);
 	/* polled IO takes no interrupt */
 	ask.poll = true;
 	NONE();
@@ -654,7 +894,7 @@ static void test_governor(void)
 	f = ONE(CHECK_GOVERNOR);
 	TEXT(f, now, "powersave (3 of 8 CPUs not performance)");
 	TEXT(f, better, "performance");
-	TEXT(f, fix, "cpupower frequency-set -g performance");
+	FIX_IS(f, "cpupower frequency-set -g performance");
 	mach.ncpufreq_slow = 0;
 	NONE();
 	mach.ncpufreq = 0;
@@ -669,8 +909,13 @@ static void test_boost(void)
 	reset();
 	mach.boost = 0;
 	f = ONE(CHECK_BOOST);
-	HOLDS(f, fix, "echo 1 > /sys/devices/system/cpu/cpufreq/boost");
-	HOLDS(f, fix, "echo 0 > /sys/devices/system/cpu/intel_pstate/no_turbo");
+	SYSFS(f, "devices/system/cpu/cpufreq/boost", "1");
+	FIX_IS(f, "echo 1 > /sys/devices/system/cpu/cpufreq/boost");
+	/* read from intel_pstate: the fix writes there */
+	mach.boost_no_turbo = true;
+	f = ONE(CHECK_BOOST);
+	SYSFS(f, "devices/system/cpu/intel_pstate/no_turbo", "0");
+	mach.boost_no_turbo = false;
 	mach.boost = 1;
 	NONE();
 	mach.boost = -1;
@@ -687,7 +932,9 @@ static void test_cstate(void)
 	f = ONE(CHECK_CSTATE);
 	TEXT(f, now, "C6, exit latency 133 us (idle governor menu)");
 	TEXT(f, better, "no state deeper than 10 us");
-	HOLDS(f, fix, "cpupower idle-set -D 10");
+	/* -D N disables N and above: a state of exactly 10 us is kept */
+	FIX_IS(f, "cpupower idle-set -D 11");
+	CHECK(f && f->fix.act == CHECK_ACT_IDLE_BELOW && atoi(f->fix.value) == CHECK_CSTATE_MAX_US + 1);
 	mach.deepest_cstate_us = CHECK_CSTATE_MAX_US + 1;
 	ONE(CHECK_CSTATE);
 	mach.deepest_cstate_us = CHECK_CSTATE_MAX_US;
@@ -720,7 +967,7 @@ static void test_smt(void)
 	f = ONE(CHECK_SMT);
 	TEXT(f, now, "on, 5 workers on 4 cores (8 CPUs)");
 	TEXT(f, better, "one worker per core");
-	HOLDS(f, fix, "echo off > /sys/devices/system/cpu/smt/control");
+	FIX_HAS(f, "echo off > /sys/devices/system/cpu/smt/control");
 	mach.smt_active = 0;
 	NONE();
 	mach.smt_active = -1;
@@ -740,18 +987,96 @@ static void test_mitigations(void)
 	f = ONE(CHECK_MITIGATIONS);
 	TEXT(f, now, "3 of 20 mitigated");
 	HOLDS(f, better, "runs nothing untrusted");
-	HOLDS(f, fix, "&mitigations=off /' /etc/default/grub");
+	CMDLINE(f, "mitigations", "off", "");
+	FIX_HAS(f, "\\1mitigations=off /;t");
 	/* a word that only holds it */
 	snprintf(mach.cmdline, sizeof(mach.cmdline), "xmitigations=off mitigations=offx");
 	ONE(CHECK_MITIGATIONS);
 	snprintf(mach.cmdline, sizeof(mach.cmdline), "quiet mitigations=off\n");
 	NONE();
+	/* the last occurrence is the one in force */
+	snprintf(mach.cmdline, sizeof(mach.cmdline), "mitigations=off quiet mitigations=auto");
+	ONE(CHECK_MITIGATIONS);
+	snprintf(mach.cmdline, sizeof(mach.cmdline), "mitigations=auto quiet mitigations=off");
+	NONE();
+	/* what mitigations=off leaves (arm64's spectre_v1, l1tf's PTE
+	 * inversion) is no finding: its fix would not clear it */
+	snprintf(mach.cmdline, sizeof(mach.cmdline), "quiet");
+	mach.vulns.mitigated = 2;
+	mach.vulns.mitigated_kept = 2;
+	NONE();
+	mach.vulns.mitigated = 3;
+	f = ONE(CHECK_MITIGATIONS);
+	TEXT(f, now, "1 of 20 mitigated");
+	mach.vulns.mitigated_kept = 0;
 	mach.cmdline[0] = '\0';
 	NONE();
 	snprintf(mach.cmdline, sizeof(mach.cmdline), "quiet");
 	mach.vulns.mitigated = 0;
 	NONE();
-	mach.vulns = (struct setup_vulns){ 0, 0, 0, 0 };
+	mach.vulns = (struct setup_vulns){ 0, 0, 0, 0, 0 };
+	NONE();
+}
+
+static void test_numa_balancing(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	mach.numa_balancing = 1;
+	f = ONE(CHECK_NUMA_BALANCING);
+	TEXT(f, now, "1 (on, 2 nodes)");
+	FIX_IS(f, "sysctl -w kernel.numa_balancing=0");
+	/* one node: nothing to balance */
+	mach.nnodes = 1;
+	NONE();
+	mach.nnodes = 2;
+	mach.numa_balancing = 0;
+	NONE();
+	mach.numa_balancing = -1;
+	NONE();
+}
+
+/* Only passthrough commands go through security_uring_cmd. */
+static void test_selinux(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	mach.selinux_enforce = 1;
+	NONE();
+	ask.passthrough = true;
+	f = ONE(CHECK_SELINUX);
+	TEXT(f, now, "on (enforcing)");
+	CMDLINE(f, "selinux", "0", "");
+	/* permissive still checks every command */
+	mach.selinux_enforce = 0;
+	f = ONE(CHECK_SELINUX);
+	TEXT(f, now, "on (permissive)");
+	mach.selinux_enforce = -1;
+	NONE();
+}
+
+static void test_debug_kernel(void)
+{
+	const struct check_finding *f;
+
+	reset();
+	mach.kconfig.lockdep = 1;
+	mach.kconfig.kasan = 1;
+	f = ONE(CHECK_DEBUG_KERNEL);
+	TEXT(f, now, "lockdep, KASAN (6.14.2-amd64, HZ=250)");
+	FIX_HAS(f, "boot a kernel built without");
+	mach.kconfig.lockdep = mach.kconfig.kasan = 0;
+	NONE();
+	/* DEBUG_PAGEALLOC built but off costs nothing; on by the command
+	 * line, off by it */
+	mach.kconfig.debug_pagealloc = 1;
+	NONE();
+	mach.kconfig.debug_pagealloc_on = 1;
+	f = ONE(CHECK_DEBUG_KERNEL);
+	CMDLINE(f, "debug_pagealloc", "off", "");
+	mach.kconfig = (struct setup_kconfig){ -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
 	NONE();
 }
 
@@ -767,6 +1092,7 @@ static void test_kernel(void)
 	f = ONE(CHECK_KERNEL);
 	TEXT(f, now, "6.12.48-amd64");
 	TEXT(f, better, "6.13 or newer (hybrid polling)");
+	FIX_IS(f, "--completion poll  # or: boot a 6.13 or newer kernel");
 	mach.kernel_major = 5;
 	mach.kernel_minor = 15;
 	ONE(CHECK_KERNEL);
@@ -781,6 +1107,7 @@ static void test_kernel(void)
 	mach.kernel_minor = 0;
 	f = ONE(CHECK_KERNEL);
 	TEXT(f, better, "6.1 or newer (polled passthrough)");
+	FIX_IS(f, "boot a 6.1 or newer kernel");
 	mach.kernel_minor = 1;
 	NONE();
 	mach.kernel_minor = 0;
@@ -796,9 +1123,16 @@ static void test_io_uring_disabled(void)
 	mach.io_uring_disabled = 2;
 	f = ONE(CHECK_IO_URING_DISABLED);
 	TEXT(f, better, "0");
-	TEXT(f, fix, "sysctl -w kernel.io_uring_disabled=0");
-	mach.io_uring_disabled = 1;
+	FIX_IS(f, "sysctl -w kernel.io_uring_disabled=0");
+	/* 2 refuses root too */
+	ask.uring_privileged = true;
 	ONE(CHECK_IO_URING_DISABLED);
+	/* 1 refuses only who is neither CAP_SYS_ADMIN nor in the group */
+	mach.io_uring_disabled = 1;
+	NONE();
+	ask.uring_privileged = false;
+	f = ONE(CHECK_IO_URING_DISABLED);
+	TEXT(f, now, "1 (only CAP_SYS_ADMIN and kernel.io_uring_group)");
 	mach.io_uring_disabled = 0;
 	NONE();
 	mach.io_uring_disabled = -1;
@@ -815,7 +1149,7 @@ static void test_memlock(void)
 	f = ONE(CHECK_MEMLOCK);
 	TEXT(f, now, "64 KiB");
 	TEXT(f, better, "unlimited, or at least 4096 KiB");
-	HOLDS(f, fix, "ulimit -l unlimited");
+	FIX_HAS(f, "ulimit -l unlimited");
 	mach.memlock_bytes = 4 << 20;
 	NONE();
 	mach.memlock_bytes = INT64_MAX;
@@ -889,7 +1223,7 @@ static void test_not_nvme(void)
 		CHECKF(found[i].kind == want[i], "finding %u: %s", i,
 		       check_kind_info(found[i].kind)->name);
 	if (nfound)
-		TEXT(&found[0], fix, "echo none > /sys/block/loop3/queue/scheduler");
+		FIX_IS(&found[0], "echo none > /sys/block/loop3/queue/scheduler");
 	d->disk[0] = '\0';
 	run(1);
 	CHECKF(nfound == 0, "a file on tmpfs: %d findings", nfound);
@@ -976,13 +1310,18 @@ int main(void)
 	test_iommu();
 	test_scheduler();
 	test_iostats();
+	test_iostats_passthrough();
 	test_nomerges();
 	test_wbt();
 	test_nr_requests();
+	test_rq_affinity();
+	test_read_ahead();
 	test_poll_queues();
 	test_write_queues();
 	test_apst();
 	test_link();
+	test_aspm();
+	test_blk_cgroup();
 	test_few_queues();
 	test_one_cpu_irqs();
 	test_irq_remote();
@@ -992,6 +1331,9 @@ int main(void)
 	test_smt();
 	test_mitigations();
 	test_kernel();
+	test_numa_balancing();
+	test_selinux();
+	test_debug_kernel();
 	test_io_uring_disabled();
 	test_memlock();
 	test_order();

@@ -65,9 +65,9 @@ static void show(void)
 	int i;
 
 	for (i = 0; i < nfound; i++)
-		fprintf(stderr, "    %s: now '%s', better '%s', fix '%s'\n",
+		fprintf(stderr, "    %s: now '%s', better '%s', fix act %d %s=%s\n",
 			check_kind_info(found[i].kind)->name, found[i].now, found[i].better,
-			found[i].fix);
+			found[i].fix.act, found[i].fix.key, found[i].fix.value);
 }
 
 static const struct check_finding *find(enum check_kind k, const char *in_now)
@@ -102,6 +102,15 @@ static int count(enum check_kind k)
 	if (f)								\
 		CHECKF(!strcmp((f)->field, want), "%s: '%s', want '%s'",	\
 		       #field, (f)->field, want);			\
+} while (0)
+
+/* The fix as values: act, key (a sysfs path below /sys, an option) and
+ * the value to write; cli/check/fix_cmd.c makes the words. */
+#define FIX(f, a, k, v) do {						\
+	if (f)								\
+		CHECKF((f)->fix.act == (a) && !strcmp((f)->fix.key, k) &&	\
+		       !strcmp((f)->fix.value, v), "fix: act %d %s=%s, want %d %s=%s", \
+		       (f)->fix.act, (f)->fix.key, (f)->fix.value, a, k, v);	\
 } while (0)
 
 static void test_paths_read(void)
@@ -188,13 +197,13 @@ static void test_path_queue(void)
 	WANT(f, CHECK_PATH_SCHEDULER, "nvme0c1n1", __LINE__);
 	TEXT(f, now, "mq-deadline (path nvme0c1n1, iopolicy numa)");
 	TEXT(f, better, "none");
-	TEXT(f, fix, "echo none > /sys/block/nvme0c1n1/queue/scheduler");
+	FIX(f, CHECK_ACT_SYSFS, "block/nvme0c1n1/queue/scheduler", "none");
 	if (f)
 		CHECK(f->dev == 0);
 	WANT(f, CHECK_PATH_NR_REQUESTS, "nvme0c1n1", __LINE__);
 	TEXT(f, now, "64 (path nvme0c1n1, iopolicy numa)");
 	TEXT(f, better, "128");
-	TEXT(f, fix, "echo 128 > /sys/block/nvme0c1n1/queue/nr_requests");
+	FIX(f, CHECK_ACT_SYSFS, "block/nvme0c1n1/queue/nr_requests", "128");
 	/* nvme0c0n1 runs none with 1023 tags; the head's own queue is none */
 	CHECKF(count(CHECK_PATH_SCHEDULER) == 1 && count(CHECK_PATH_NR_REQUESTS) == 1 &&
 	       count(CHECK_SCHEDULER) == 0 && count(CHECK_NR_REQUESTS) == 0,
@@ -272,7 +281,7 @@ static void test_shared_poll(void)
 	WANT(f, CHECK_SHARED_POLL_QUEUE, "CPUs", __LINE__);
 	TEXT(f, now, "CPUs 0,1: 2 polling workers on 1 poll queue");
 	TEXT(f, better, "a poll queue each: CPUs 0,2");
-	TEXT(f, fix, "--cpus 0,2");
+	FIX(f, CHECK_ACT_OPTION, "--cpus", "0,2");
 	if (f)
 		CHECK(f->dev == 0);
 	/* the counts alone (2 poll queues, 2 workers) are fine */

@@ -80,6 +80,17 @@ static void test_strict_machine(void)
 	       m.vulns.total == 7, "%u %u %u %u", m.vulns.vulnerable, m.vulns.mitigated,
 	       m.vulns.not_affected, m.vulns.total);
 	CHECKF(m.io_uring_disabled == 0, "%d", m.io_uring_disabled);
+	/* no io_uring_group file: unknown; spectre_v1's swapgs barriers are
+	 * x86's, which mitigations=off removes */
+	CHECKF(m.io_uring_group == -1 && m.vulns.mitigated_kept == 0, "%lld %u",
+	       (long long)m.io_uring_group, m.vulns.mitigated_kept);
+	CHECKF(!strcmp(m.arch, "x86_64") && !m.boost_no_turbo, "%s %d", m.arch, m.boost_no_turbo);
+	/* a loaded module shows initstate */
+	CHECKF(m.nvme_builtin == 0, "%d", m.nvme_builtin);
+	/* no boot/ config, no selinuxfs, no numa_balancing file: unknown */
+	CHECKF(m.kconfig.hz == -1 && m.kconfig.kasan == -1 && m.selinux_enforce == -1 &&
+	       m.numa_balancing == -1 && m.nnodes == 2, "%d %d %d %d %d", m.kconfig.hz,
+	       m.kconfig.kasan, m.selinux_enforce, m.numa_balancing, m.nnodes);
 	/* the soft limit, not the hard one */
 	CHECKF(m.memlock_bytes == 8388608, "%lld", (long long)m.memlock_bytes);
 	CHECKF(m.nvme_poll_queues == 0 && m.nvme_write_queues == 0 &&
@@ -115,7 +126,10 @@ static void test_strict_dev(void)
 	CHECKF(d.link_gts == 8.0 && d.link_width == 2 && d.link_max_gts == 16.0 &&
 	       d.link_max_width == 4, "%g x%d of %g x%d", d.link_gts, d.link_width,
 	       d.link_max_gts, d.link_max_width);
-	CHECKF(d.apst_latency_us == 100000, "%lld", (long long)d.apst_latency_us);
+	CHECKF(d.apst_latency_us == 100000 && d.apst_supported == 1, "%lld %d",
+	       (long long)d.apst_latency_us, d.apst_supported);
+	/* a kernel before 6.13 has no iostats_passthrough */
+	CHECKF(d.iostats_passthrough == -1, "%d", d.iostats_passthrough);
 	CHECKF(d.nhwq == 4 && d.nirq_queues == 4 && d.hwq, "%u %u", d.nhwq, d.nirq_queues);
 	for (i = 0; d.hwq && i < d.nhwq && i < 4; i++) {
 		char cpu[8];
@@ -137,6 +151,49 @@ static void test_strict_dev(void)
 	       d.nvme && !strcmp(d.controller, "nvme0") && d.nhwq == 4, "%s %d %lld %s %u",
 	       d.scheduler, d.iostats, (long long)d.nr_requests, d.controller, d.nhwq);
 	CHECKF(d.capacity_bytes == 2000400000LL * 512, "%lld", (long long)d.capacity_bytes);
+	setup_dev_free(&d);
+}
+
+/* An arm64 datacenter server: nvme built in, a controller without APST
+ * (power/ without pm_qos_latency_tolerance_us), iostats_passthrough on,
+ * io_uring_disabled=1 with no group, spectre_v1's unswitchable mitigation. */
+static void test_dc(void)
+{
+	struct setup_dev d = { 0 };
+
+	if (read_machine("check-dc"))
+		return;
+	CHECKF(!strcmp(m.arch, "aarch64"), "%s", m.arch);
+	CHECKF(m.io_uring_disabled == 1 && m.io_uring_group == -1, "%d %lld", m.io_uring_disabled,
+	       (long long)m.io_uring_group);
+	CHECKF(m.nvme_builtin == 1, "%d", m.nvme_builtin);
+	CHECKF(m.vulns.mitigated == 1 && m.vulns.mitigated_kept == 1, "%u %u", m.vulns.mitigated,
+	       m.vulns.mitigated_kept);
+	CHECKF(m.numa_balancing == 1 && m.nnodes == 2 && m.selinux_enforce == 1 &&
+	       !strcmp(m.aspm_policy, "default"), "%d %d %d %s", m.numa_balancing, m.nnodes,
+	       m.selinux_enforce, m.aspm_policy);
+	/* boot/config-RELEASE beside the recorded sys/ */
+	CHECKF(m.kconfig.hz == 250 && m.kconfig.lockdep == 0 && m.kconfig.kasan == 0 &&
+	       m.kconfig.debug_pagealloc == 1 && m.kconfig.debug_pagealloc_on == 0 &&
+	       m.kconfig.blk_cgroup == 1 && m.kconfig.blk_throttle == 1, "hz %d lockdep %d kasan %d "
+	       "pagealloc %d/%d blkcg %d", m.kconfig.hz, m.kconfig.lockdep, m.kconfig.kasan,
+	       m.kconfig.debug_pagealloc, m.kconfig.debug_pagealloc_on, m.kconfig.blk_cgroup);
+	if (read_dev("check-dc", "/dev/nvme0n1", &d))
+		return;
+	CHECKF(d.apst_supported == 0 && d.apst_latency_us == -1, "%d %lld", d.apst_supported,
+	       (long long)d.apst_latency_us);
+	CHECKF(d.iostats == 1 && d.iostats_passthrough == 1, "%d %d", d.iostats,
+	       d.iostats_passthrough);
+	CHECKF(d.l1_aspm == 1 && d.l0s_aspm == 0, "%d %d", d.l1_aspm, d.l0s_aspm);
+	CHECKF(d.rq_affinity == 2 && d.read_ahead_kb == 128, "%d %d", d.rq_affinity,
+	       d.read_ahead_kb);
+	/* the ancestor's io.max for this disk; the other disk's lower one in
+	 * our own cgroup is not this disk's */
+	CHECKF(!strcmp(d.devt, "259:0") && !strcmp(d.cgroup, "/system.slice/iostorm.service") &&
+	       d.cg_riops == 20000 && d.cg_rbps == -1 && !strcmp(d.cg_max_at, "/system.slice") &&
+	       d.cg_latency_us == -1 && d.cg_iocost == 0, "%s %s %lld %lld %s %lld %d", d.devt,
+	       d.cgroup, (long long)d.cg_riops, (long long)d.cg_rbps, d.cg_max_at,
+	       (long long)d.cg_latency_us, d.cg_iocost);
 	setup_dev_free(&d);
 }
 
@@ -559,6 +616,7 @@ int main(void)
 	test_cpulist();
 	test_strict_machine();
 	test_strict_dev();
+	test_dc();
 	test_onequeue();
 	test_poll();
 	test_errors();

@@ -24,10 +24,33 @@ static char *cpus_list(const struct cli_opts *o)
 	return s;
 }
 
-/* What the run asks: its depth, workers, completion and locked memory.
- * Registered buffers count against RLIMIT_MEMLOCK unless the process has
- * CAP_IPC_LOCK, which root has. */
-static void check_ask(const struct cli_opts *o, unsigned n, struct check_ask *a)
+/* Whether this process may create a ring under io_uring_disabled=1:
+ * CAP_SYS_ADMIN (root stands for it here) or a member of gid. */
+static bool uring_privileged(int64_t gid)
+{
+	gid_t groups[256];
+	int n, i;
+
+	if (!geteuid())
+		return true;
+	if (gid < 0)
+		return false;
+	if (getegid() == (gid_t)gid)
+		return true;
+	n = getgroups((int)(sizeof(groups) / sizeof(groups[0])), groups);
+	for (i = 0; i < n; i++)
+		if (groups[i] == (gid_t)gid)
+			return true;
+	return false;
+}
+
+/* What the run asks: its depth, workers, completion, engine and locked
+ * memory. Registered buffers count against RLIMIT_MEMLOCK unless the
+ * process has CAP_IPC_LOCK, which root has. A run is steady (a closed
+ * loop that never leaves a drive idle) unless it has a --rate (or sweeps
+ * by load); check itself asks for every setting, steady or not. */
+static void check_ask(const struct cli_opts *o, const struct setup_machine *m, unsigned n,
+		      struct check_ask *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->qd = o->qd;
@@ -36,6 +59,12 @@ static void check_ask(const struct cli_opts *o, unsigned n, struct check_ask *a)
 	a->hybrid = o->mode == ENG_MODE_HYBRID;
 	a->cpus = o->ncpus ? o->cpus : NULL;
 	a->ncpus = o->ncpus;
+	a->passthrough = o->backend == ENG_BACKEND_URING_CMD;
+	a->buffered = o->buffered;
+	a->bs = o->bs;
+	a->steady = !o->rate && !o->rate_list && o->cmd && strcmp(o->cmd, "check") &&
+		    strcmp(o->cmd, "latency");
+	a->uring_privileged = uring_privileged(m->io_uring_group);
 	if (geteuid() && o->backend != ENG_BACKEND_LIBAIO)
 		a->fixed_buffer_bytes = (int64_t)n * o->jobs_per_device * o->qd * o->bs;
 }
@@ -71,7 +100,8 @@ int cli_check_gather(const struct cli_opts *o, const char *const *paths, unsigne
 		if (c->worker_cpus)
 			c->worker_cpus[i] = c->cpus;
 	}
-	check_ask(o, n, &c->ask);
+	check_ask(o, c->m, n, &c->ask);
+	cli_boot_find(&c->boot);
 	c->ask.worker_cpus = c->worker_cpus;
 	rc = check_findings(c->m, c->devs, c->ndevs, &c->ask, &c->f);
 	if (rc < 0) {

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli/check/fix_cmd.h"
 #include "cli/opts/opts.h"
 #include "model/check.h"
 #include "setup/setup.h"
@@ -27,6 +28,7 @@ struct cli_check {
 	const char **worker_cpus;	/* ndevs entries of cpus, or NULL */
 	struct check_finding *f;
 	unsigned nf;
+	struct cli_boot boot;		/* the tools the fixes name */
 };
 
 /* Reads the machine and paths[0..n), and finds what costs IOPS at the

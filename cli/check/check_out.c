@@ -14,6 +14,7 @@ static const char *where(const struct cli_check *c, const struct check_finding *
 
 void cli_check_print(const struct cli_check *c, const struct cli_opts *o, FILE *f)
 {
+	char fix[CLI_FIX_MAX];
 	unsigned i, ndev = 0;
 
 	for (i = 0; i < c->nf; i++) {
@@ -25,7 +26,8 @@ void cli_check_print(const struct cli_check *c, const struct cli_opts *o, FILE *
 		if (k->cost[0])
 			fprintf(f, "%-10s   costs: %s (docs/check.md#%s)\n", "", k->cost,
 				k->cost_source[0] ? k->cost_source : k->name);
-		fprintf(f, "%-10s   fix: %s\n", "", x->fix);
+		cli_fix_text(x, &c->boot, fix, sizeof(fix));
+		fprintf(f, "%-10s   fix: %s\n", "", fix);
 	}
 	if (c->nf && c->ndevs)
 		fprintf(f, "%u setting%s cost%s IOPS: %u on the target%s, %u on the machine\n",
@@ -45,15 +47,35 @@ static json_t *str_or_null(const char *s)
 	return s && s[0] ? json_string(s) : json_null();
 }
 
+/* The fix's values, as model/check.c states them: what a script sets
+ * without reading the shell of "fix". */
+static json_t *set_json(const struct check_fix *x)
+{
+	static const char *const acts[] = {
+		[CHECK_ACT_NONE] = "none", [CHECK_ACT_SYSFS] = "sysfs",
+		[CHECK_ACT_SYSCTL] = "sysctl", [CHECK_ACT_CMDLINE] = "cmdline",
+		[CHECK_ACT_MODULE] = "module", [CHECK_ACT_OPTION] = "option",
+		[CHECK_ACT_GOVERNOR] = "governor", [CHECK_ACT_IDLE_BELOW] = "idle_below",
+		[CHECK_ACT_MEMLOCK] = "memlock", [CHECK_ACT_KERNEL] = "kernel",
+	};
+
+	return json_pack("{s:s, s:o, s:s, s:o, s:o, s:b}", "act", acts[x->act],
+			 "key", str_or_null(x->key), "value", x->value,
+			 "module", str_or_null(x->module), "drop", str_or_null(x->drop),
+			 "builtin", x->builtin);
+}
+
 static json_t *finding_json(const struct cli_check *c, const struct check_finding *x)
 {
 	const struct check_kind_info *k = check_kind_info(x->kind);
+	char fix[CLI_FIX_MAX];
 
-	return json_pack("{s:s, s:s, s:o, s:s, s:s, s:s, s:o, s:o, s:b}",
+	cli_fix_text(x, &c->boot, fix, sizeof(fix));
+	return json_pack("{s:s, s:s, s:o, s:s, s:s, s:s, s:o, s:o, s:o, s:b}",
 			 "kind", k->name,
 			 "scope", k->scope == CHECK_SCOPE_DEVICE ? "device" : "machine",
 			 "device", x->dev >= 0 ? json_string(where(c, x)) : json_null(),
-			 "now", x->now, "better", x->better, "fix", x->fix,
+			 "now", x->now, "better", x->better, "fix", fix, "set", set_json(&x->fix),
 			 "cost", str_or_null(k->cost), "cost_source", str_or_null(k->cost_source),
 			 "runtime", k->runtime);
 }

@@ -136,7 +136,7 @@ static int apply(struct meas *m, const struct row *w, bool better)
 	int err;
 
 	if (better)
-		err = setup_knob_set(m->ks, w->disk, w->knob, w->f->better);
+		err = setup_knob_set(m->ks, w->disk, w->knob, w->f->fix.value);
 	else
 		err = setup_knob_restore(m->ks, w->disk, w->knob);
 	return err ? knob_failed(m, w, better ? "set" : "put back", err) : 0;

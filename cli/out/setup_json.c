@@ -39,11 +39,23 @@ static json_t *utc_now(void)
 	return json_string(buf);
 }
 
+/* The kernel's build options check reads (docs/check.md#debug_kernel). */
+static json_t *kconfig_json(const struct setup_kconfig *k)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "hz", num(k->hz), "lockdep", flag(k->lockdep), "kasan", flag(k->kasan),
+			 "kmemleak", flag(k->kmemleak), "debug_pagealloc", flag(k->debug_pagealloc_on),
+			 "blk_cgroup", flag(k->blk_cgroup), "blk_throttling", flag(k->blk_throttle),
+			 "blk_iolatency", flag(k->blk_iolatency), "blk_iocost", flag(k->blk_iocost),
+			 "blk_wbt", flag(k->blk_wbt));
+}
+
 static json_t *machine_json(const struct setup_machine *m)
 {
 	const struct setup_vulns *v = &m->vulns;
+	json_t *o;
 
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+	o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
 			 " s:{s:o, s:o},"
 			 " s:{s:o, s:o, s:o}, s:o, s:o,"
 			 " s:{s:o, s:o},"
@@ -71,6 +83,11 @@ static json_t *machine_json(const struct setup_machine *m)
 			 "nvme", "poll_queues", num(m->nvme_poll_queues),
 			 "write_queues", num(m->nvme_write_queues),
 			 "ps_max_latency_us", num(m->nvme_ps_max_latency_us));
+	if (o && json_object_set_new(o, "kernel_config", kconfig_json(&m->kconfig))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 static json_t *queues_json(const struct setup_dev *d)

@@ -1,0 +1,76 @@
+/* What the running kernel was built with: the debug options that cost
+ * every IO (lockdep, KASAN, kmemleak, DEBUG_PAGEALLOC), the tick rate and
+ * the blk-cgroup options, from /boot/config-RELEASE. /proc/config.gz is
+ * compressed and read by no one here. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "setup/setup_int.h"
+
+/* Where /boot is: the live one, or boot/ beside a recorded tree's sys/. */
+static int boot_dir(const struct setup_at *at, char *out, size_t len)
+{
+	const char *slash;
+
+	if (at->live_sys)
+		return snprintf(out, len, "/boot") < (int)len ? 0 : -1;
+	slash = strrchr(at->sys, '/');
+	if (!slash)
+		return snprintf(out, len, "boot") < (int)len ? 0 : -1;
+	return snprintf(out, len, "%.*s/boot", (int)(slash - at->sys), at->sys) < (int)len ? 0 : -1;
+}
+
+/* "CONFIG_X=y" or "=m" 1, "# CONFIG_X is not set" 0: into *out when line
+ * names option. */
+static void option(const char *line, const char *opt, int *out)
+{
+	size_t n = strlen(opt);
+
+	if (!strncmp(line, opt, n) && line[n] == '=')
+		*out = line[n + 1] == 'y' || line[n + 1] == 'm';
+	else if (!strncmp(line, "# ", 2) && !strncmp(line + 2, opt, n) &&
+		 !strncmp(line + 2 + n, " is not set", 11))
+		*out = 0;
+}
+
+void setup_kconfig_read(const struct setup_at *at, const char *release, const char *cmdline,
+			struct setup_kconfig *k)
+{
+	char dir[PATH_MAX], path[PATH_MAX + SETUP_NAME_MAX + 16], line[256];
+	int prove = -1, lockdep = -1, enable_default = -1;
+	FILE *f;
+
+	if (!release[0] || boot_dir(at, dir, sizeof(dir)))
+		return;
+	snprintf(path, sizeof(path), "%s/config-%s", dir, release);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	/* a config file that is there: every option it does not set is off */
+	k->lockdep = k->kasan = k->kmemleak = k->debug_pagealloc = 0;
+	k->blk_cgroup = k->blk_throttle = k->blk_iolatency = k->blk_iocost = k->blk_wbt = 0;
+	prove = lockdep = enable_default = 0;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		option(line, "CONFIG_PROVE_LOCKING", &prove);
+		option(line, "CONFIG_LOCKDEP", &lockdep);
+		option(line, "CONFIG_KASAN", &k->kasan);
+		option(line, "CONFIG_DEBUG_KMEMLEAK", &k->kmemleak);
+		option(line, "CONFIG_DEBUG_PAGEALLOC", &k->debug_pagealloc);
+		option(line, "CONFIG_DEBUG_PAGEALLOC_ENABLE_DEFAULT", &enable_default);
+		option(line, "CONFIG_BLK_CGROUP", &k->blk_cgroup);
+		option(line, "CONFIG_BLK_DEV_THROTTLING", &k->blk_throttle);
+		option(line, "CONFIG_BLK_CGROUP_IOLATENCY", &k->blk_iolatency);
+		option(line, "CONFIG_BLK_CGROUP_IOCOST", &k->blk_iocost);
+		option(line, "CONFIG_BLK_WBT", &k->blk_wbt);
+		if (!strncmp(line, "CONFIG_HZ=", 10))
+			k->hz = atoi(line + 10);
+	}
+	fclose(f);
+	k->lockdep = prove || lockdep;
+	/* DEBUG_PAGEALLOC costs only when on: by default, or debug_pagealloc=on */
+	k->debug_pagealloc_on = k->debug_pagealloc &&
+				(enable_default || (cmdline && strstr(cmdline, "debug_pagealloc=on")));
+}
