@@ -230,7 +230,12 @@ static int bounded_put(const struct put *p)
 		return r;
 	}
 	if (!pid) {
+		/* nothing else of ours held open while the kernel holds it: a
+		 * pipe our caller reads ends when we do */
 		close(fd[0]);
+		close(STDIN_FILENO);
+		close(STDOUT_FILENO);
+		close(STDERR_FILENO);
 		r = put(p);
 		_exit(write(fd[1], &r, sizeof(r)) == sizeof(r) ? 0 : 1);
 	}
