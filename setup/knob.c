@@ -166,16 +166,14 @@ static unsigned group_end(const struct setup_knobs *s, unsigned i)
 int setup_knob_set(struct setup_knobs *s, const char *disk, enum setup_knob k,
 		   const char *value)
 {
-	char path[PATH_MAX];
 	unsigned first = s->n, ndisks = s->ndisks, j, end;
+	bool wrote;
 	int i, ret;
 
 	if ((unsigned)k >= SETUP_NKNOBS || !setup_knob_plain_name(disk, SETUP_NAME_MAX) ||
 	    !setup_knob_valid_value(value))
 		return -EINVAL;
-	ret = setup_knob_queue_path(path, disk, setup_knob_file(k));
-	if (!ret)
-		ret = identify(s, disk);
+	ret = identify(s, disk);
 	if (ret)
 		return ret;
 	i = find(s, disk, setup_knob_file(k));
@@ -198,7 +196,7 @@ int setup_knob_set(struct setup_knobs *s, const char *disk, enum setup_knob k,
 	end = group_end(s, (unsigned)i);
 	for (j = (unsigned)i; j < end; j++)
 		s->saved[j].changed = true;
-	return setup_knob_write_value(path, value);
+	return setup_knob_put_back(disk, setup_knob_file(k), value, true, &wrote);
 }
 
 /* Puts back entries [i, end) that were changed, each on a disk still the

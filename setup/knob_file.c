@@ -255,16 +255,9 @@ static int bounded_put(const struct put *p)
 	return r;
 }
 
-int setup_knob_write_value(const char *path, const char *value)
-{
-	struct put p = { .path = path, .value = value, .always = true };
-	int ret = bounded_put(&p);
-
-	return ret < 0 ? ret : 0;
-}
-
 /* Writes old into file unless it already holds it: a companion that the
- * switch back left as it was needs no write (and some refuse one). */
+ * switch back left as it was needs no write (and some refuse one). The
+ * one way this code writes a queue file. */
 int setup_knob_put_back(const char *disk, const char *file, const char *old, bool always,
 			bool *wrote)
 {

@@ -32,13 +32,12 @@ bool setup_knob_valid_value(const char *v);
 /* /sys/block/<disk>/queue/<file> into out (PATH_MAX). */
 int setup_knob_queue_path(char *out, const char *disk, const char *file);
 int setup_knob_read_value(const char *path, bool scheduler, char *buf, size_t len);
-/* value into path: opened with O_NOFOLLOW, refused (-EXDEV) when it is
- * not a sysfs file, written by a child process that is given
- * SETUP_KNOB_WRITE_MS (-ETIMEDOUT after, the child left to finish). */
-int setup_knob_write_value(const char *path, const char *value);
-/* old into disk's file unless it already holds it, under the same bound
- * (the read too: a stalled queue's scheduler file may block it): 0 with
- * *wrote, or -errno. */
+/* old into disk's file (always: even when it holds it already, but for
+ * the scheduler, whose switch to itself would still freeze the queue):
+ * the file opened with O_NOFOLLOW and refused (-EXDEV) when it is not a
+ * sysfs file, read and written by a child process given
+ * SETUP_KNOB_WRITE_MS (-ETIMEDOUT after, the child left to finish). 0
+ * with *wrote, or -errno. The one way setup/ writes a queue file. */
 int setup_knob_put_back(const char *disk, const char *file, const char *old, bool always,
 			bool *wrote);
 
