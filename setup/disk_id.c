@@ -114,12 +114,17 @@ int setup_disk_id_line(const struct setup_disk_id *id, char *buf, size_t len)
 /* "NAME PATH MAJ:MIN diskseq N|-" */
 int setup_disk_id_parse(char *fields, struct setup_disk_id *id)
 {
-	char *save, *name = strtok_r(fields, " ", &save), *path = strtok_r(NULL, " ", &save);
-	char *devt = strtok_r(NULL, " ", &save), *key = strtok_r(NULL, " ", &save);
-	char *seq = strtok_r(NULL, " ", &save), *end;
+	char *save = NULL, *name, *path, *devt, *key, *seq, *end;
 	struct setup_disk_id d;
 	int used = 0;
 
+	if (!fields)
+		return -EBADMSG;
+	name = strtok_r(fields, " ", &save);
+	path = strtok_r(NULL, " ", &save);
+	devt = strtok_r(NULL, " ", &save);
+	key = strtok_r(NULL, " ", &save);
+	seq = strtok_r(NULL, " ", &save);
 	if (!name || !path || !devt || !key || !seq || strtok_r(NULL, " ", &save) ||
 	    strcmp(key, "diskseq") || !setup_knob_plain_name(name, sizeof(d.disk)) ||
 	    !valid_path(path))
