@@ -10,7 +10,9 @@
 # setting stays changed and journaled through other commands (nop, tab
 # completion, a check of a recorded tree) until a `check` puts it back and
 # says so; (d) a journal that cannot be put back is said, other commands
-# say nothing, and check --measure changes nothing while it is there;
+# say nothing, and check --measure changes nothing while it is there; a
+# journal naming a setting of a disk it does not identify, or of the
+# older format (names only), is said, kept and not applied;
 # (e) under strace, the journal is synced and linked before the first
 # write to a queue setting; a journal (f) from another boot, (g) of a disk
 # whose diskseq changed (the loop device detached and attached again
@@ -281,6 +283,19 @@ grep -q "journal of changed settings $J is there" "$T_ERR" ||
 	check_fail "(d) check --measure did not name the journal in its way: $(cat "$T_ERR")"
 ! grep -Eq "[0-9]+/[0-9]+ $name " "$T_ERR" || check_fail "(d) check --measure ran trials with a journal left there"
 same_settings "(d) with a journal left there"
+# a setting of a disk the journal does not identify, and a journal of the
+# format before disks were identified: said, kept, nothing written
+printf 'iostorm settings journal 2\nboot %s\nset %s scheduler none\n' \
+	"$(cat /proc/sys/kernel/random/boot_id)" "$name" >"$J"
+run_iostorm check --restore
+[ "$T_RC" -eq 1 ] && grep -q "(journal $J): Bad message$" "$T_ERR" ||
+	{ check_fail "(d) a setting of an unidentified disk: exit $T_RC, want 1 and the journal refused"; show_output; }
+printf 'iostorm settings journal 1\nroot /sys\nset %s scheduler none\n' "$name" >"$J"
+run_iostorm check --restore
+[ "$T_RC" -eq 1 ] && grep -q "^iostorm check: the journal $J is an older iostorm's, which named disks by name only: not applied" "$T_ERR" ||
+	{ check_fail "(d) a version 1 journal: exit $T_RC, want 1 and it said as older"; show_output; }
+[ -f "$J" ] || check_fail "(d) the version 1 journal was removed"
+same_settings "(d) after journals that are not applied"
 rm -f "$J"
 
 # ---- (e) the journal is on disk before the first change ----
