@@ -290,6 +290,13 @@ printf 'iostorm settings journal 2\nboot %s\nset %s scheduler none\n' \
 run_iostorm check --restore
 [ "$T_RC" -eq 1 ] && grep -q "(journal $J): Bad message$" "$T_ERR" ||
 	{ check_fail "(d) a setting of an unidentified disk: exit $T_RC, want 1 and the journal refused"; show_output; }
+# a disk identified, then a line that is no setting
+printf 'iostorm settings journal 2\nboot %s\ndisk %s %s %s diskseq %s\nset %s scheduler\n' \
+	"$(cat /proc/sys/kernel/random/boot_id)" "$name" "$(readlink -f "/sys/block/$name" | sed 's|^/sys/||')" \
+	"$(cat "/sys/block/$name/dev")" "$(cat "/sys/block/$name/diskseq" 2>/dev/null || echo -)" "$name" >"$J"
+run_iostorm check --restore
+[ "$T_RC" -eq 1 ] && grep -q "(journal $J): Bad message$" "$T_ERR" ||
+	{ check_fail "(d) a bad line after a disk's: exit $T_RC, want 1 and the journal refused"; show_output; }
 printf 'iostorm settings journal 1\nroot /sys\nset %s scheduler none\n' "$name" >"$J"
 run_iostorm check --restore
 [ "$T_RC" -eq 1 ] && grep -q "^iostorm check: the journal $J is an older iostorm's, which named disks by name only: not applied" "$T_ERR" ||

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,17 @@ static void say_disks(const struct setup_recovery *r, const char *path)
 	}
 }
 
+/* A disk's failure was said (say_disks). */
+static bool disk_failed(const struct setup_recovery *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->ndisks; i++)
+		if (r->disk[i].err)
+			return true;
+	return false;
+}
+
 static unsigned gone_of(const struct setup_recovery *r)
 {
 	unsigned i, n = 0;
@@ -107,12 +119,14 @@ static int say_recovery(const struct setup_recovery *r, const char *path, int n)
 			"not applied; put back by hand what it lists, then remove it", path);
 		return n;
 	}
-	if (n < 0 && !r->ndisks) {
+	say_disks(r, path);
+	/* a journal refused whole (not a journal, not ours), or one whose
+	 * removal failed: no disk said why */
+	if (n < 0 && !disk_failed(r)) {
 		cli_say("cannot put back the settings an interrupted 'check --measure' left "
 			"changed (journal %s): %s", path, strerror(-n));
 		return n;
 	}
-	say_disks(r, path);
 	if (n > 0 || gone)
 		cli_say("put back %d setting%s an interrupted 'check --measure' left changed "
 			"(journal %s)%s", n > 0 ? n : 0, n == 1 ? "" : "s", path,
