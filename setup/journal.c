@@ -189,7 +189,12 @@ int setup_journal_write(struct setup_knobs *s, unsigned first)
 			break;
 		n = snprintf(text + len, SETUP_JOURNAL_MAX - len, "%s %s %s %s\n",
 			     e->primary ? "set" : "also", e->disk, e->file, e->value);
-		n = n < 0 || (size_t)n >= SETUP_JOURNAL_MAX - len ? -ENOSPC : (len += (size_t)n, 0);
+		if (n < 0 || (size_t)n >= SETUP_JOURNAL_MAX - len) {
+			n = -ENOSPC;
+			break;
+		}
+		len += (size_t)n;
+		n = 0;
 	}
 	if (!n && s->fd < 0)
 		n = journal_create(s, text, len);
