@@ -242,8 +242,10 @@ static int measure_finding(struct meas *m, struct row *rows, unsigned n)
 	int err, back;
 
 	/* --measure takes named targets only (cmd_check), one device each */
-	if (dev >= m->o->ntargets)
-		return -EINVAL;
+	if (dev >= m->o->ntargets) {
+		cli_say("%s: not one of the targets named", rows[0].device);
+		return -ENODEV;
+	}
 	one.targets = &m->o->targets[dev];
 	one.ntargets = 1;
 	err = setup_knob_get(m->ks, rows[0].disk, rows[0].knob, rows[0].now, sizeof(rows[0].now));
