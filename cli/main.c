@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/check/measure.h"
 #include "cli/commands.h"
 #include "cli/opts/complete.h"
 #include "cli/opts/jobfile.h"
@@ -171,12 +170,9 @@ int main(int argc, char **argv)
 	int rc;
 
 	signal(SIGPIPE, SIG_IGN);
-	/* Settings a 'check --measure' that died left changed go back first,
-	 * whatever the command: one open when there is no journal. One that
-	 * cannot be put back is said and left in place; check --measure then
-	 * refuses to change anything while it is there (exit 1), and every
-	 * other command goes on, since its run does not depend on it. */
-	cli_check_recover();
+	/* No command but check writes to sysfs, not even to put back what a
+	 * 'check --measure' that died left changed (cli/check/restore.h):
+	 * tab completion as root, or a run on a stalled queue, must not. */
 	rc = dispatch(argc, argv);
 	if (fflush(stdout) || ferror(stdout)) {
 		cli_say("cannot write the report to standard output: %s",

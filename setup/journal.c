@@ -1,17 +1,24 @@
-/* The journal of the settings a measurement changed (setup/knob.h): written
- * and synced before the first change, read back by a recovery. The journal is text, one setting a line, so a person
- * can read what an interrupted measurement left changed:
+/* The journal of the settings a measurement changed (setup/knob.h), and
+ * the session lock beside it: written and synced before the first
+ * change, read back by a recovery (setup/recover.c). The journal is text,
+ * one fact a line, so a person can read what an interrupted measurement
+ * left changed:
  *
- *   iostorm settings journal 1
- *   root /sys
+ *   iostorm settings journal 2
+ *   boot 8b77d44c-fa15-4404-9f6b-a83e8a5fa819
+ *   disk loop3 devices/virtual/block/loop3 7:3 diskseq 91
  *   set loop3 scheduler mq-deadline
  *   also loop3 nr_requests 64
  *   also loop3 iosched/read_expire 100
  *
- * "set" is a setting a caller changed, "also" one saved beside a
- * scheduler because switching it resets them (nr_requests, wbt_lat_usec,
- * the elevator's tunables in iosched/). A line is complete only with its
- * newline: a line cut by a crash was never followed by its change. */
+ * "boot" is the boot it was written in, "disk" what identifies a disk
+ * (before its first setting), "set" a setting a caller changed, "also"
+ * one saved beside a scheduler because switching it resets them
+ * (nr_requests, wbt_lat_usec, the elevator's tunables in iosched/).
+ * Writes go to the live /sys only, so the journal names no root. A line
+ * is complete only with its newline: a line cut by a crash was never
+ * followed by its change. Version 1 (before the boot and disk lines)
+ * named disks by name only. */
 #include "setup/knob.h"
 
 #include <errno.h>
@@ -19,15 +26,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "setup/knob_int.h"
 #include "setup/setup_int.h"
 
-#define JOURNAL_MAGIC "iostorm settings journal 1"
-#define JOURNAL_MAX (64 * 1024)	/* far more than SETUP_KNOB_MAX_SAVED lines */
+_Static_assert(SETUP_KNOB_MAX_SAVED <= 64, "setup_knobs.journaled is a 64-bit mask");
 
 int setup_journal_path(char *buf, size_t len)
 {
@@ -38,6 +43,15 @@ int setup_journal_path(char *buf, size_t len)
 		p = SETUP_JOURNAL_DEFAULT;
 	n = snprintf(buf, len, "%s", p);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int setup_journal_exists(const char *path)
+{
+	struct stat st;
+
+	if (!lstat(path, &st))
+		return 1;
+	return errno == ENOENT || errno == EACCES ? 0 : -errno;
 }
 
 /* ---- the journal file ---- */
@@ -92,11 +106,11 @@ static void make_dir(const char *path)
 	if (!slash || slash == dir)
 		return;
 	*slash = '\0';
-	(void)mkdir(dir, 0700);	/* EEXIST mostly; a real failure shows at mkstemp */
+	(void)mkdir(dir, 0700);	/* EEXIST mostly; a real failure shows at the open */
 }
 
-/* The journal born whole: written and synced under a temporary name,
- * locked, then linked to its name, which fails when another is there. */
+/* The journal born whole: written and synced under a temporary name, then
+ * linked to its name, which fails when another is there. */
 static int journal_create(struct setup_knobs *s, const char *text, size_t len)
 {
 	char tmp[PATH_MAX + 16];
@@ -107,9 +121,7 @@ static int journal_create(struct setup_knobs *s, const char *text, size_t len)
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ret = flock(fd, LOCK_EX) ? -errno : 0;
-	if (!ret)
-		ret = write_all(fd, text, len);
+	ret = write_all(fd, text, len);
 	if (!ret && fsync(fd))
 		ret = -errno;
 	if (!ret && link(tmp, s->journal))
@@ -127,39 +139,76 @@ static int journal_create(struct setup_knobs *s, const char *text, size_t len)
 	return 0;
 }
 
-/* Entries [first, s->n) into the journal, synced: created with them when
- * there is none. */
+/* The identity line of e's disk, when the journal does not hold it yet. */
+static int add_disk(struct setup_knobs *s, const struct setup_saved *e, char *text,
+		    size_t cap, size_t *len, unsigned long long *lines)
+{
+	char line[SETUP_DEVPATH_MAX + 2 * SETUP_NAME_MAX];
+	unsigned i;
+	int n, ret;
+
+	for (i = 0; i < s->ndisks && strcmp(s->disks[i].disk, e->disk); i++)
+		;
+	if (i == s->ndisks)
+		return -EINVAL;	/* setup_knob_set identifies a disk first */
+	if ((s->journaled | *lines) & (1ull << i))
+		return 0;
+	ret = setup_disk_id_line(&s->disks[i], line, sizeof(line));
+	if (ret)
+		return ret;
+	n = snprintf(text + *len, cap - *len, "%s\n", line);
+	if (n < 0 || (size_t)n >= cap - *len)
+		return -ENOSPC;
+	*len += (size_t)n;
+	*lines |= 1ull << i;
+	return 0;
+}
+
 int setup_journal_write(struct setup_knobs *s, unsigned first)
 {
-	char text[JOURNAL_MAX];
+	unsigned long long lines = 0;
+	char *text = malloc(SETUP_JOURNAL_MAX);
 	size_t len = 0;
 	unsigned i;
-	int n;
+	int n = 0;
 
+	if (!text)
+		return -ENOMEM;
 	if (s->fd < 0) {
-		n = snprintf(text, sizeof(text), "%s\nroot %s\n", JOURNAL_MAGIC, s->sys);
-		if (n < 0 || (size_t)n >= sizeof(text))
-			return -ENAMETOOLONG;
+		n = snprintf(text, SETUP_JOURNAL_MAX, "%s%d\nboot %s\n", SETUP_JOURNAL_MAGIC,
+			     SETUP_JOURNAL_VERSION, s->boot);
 		len = (size_t)n;
+		n = 0;
+		s->journaled = 0;
 	}
-	for (i = first; i < s->n; i++) {
+	for (i = first; !n && i < s->n; i++) {
 		const struct setup_saved *e = &s->saved[i];
 
-		n = snprintf(text + len, sizeof(text) - len, "%s %s %s %s\n",
+		n = add_disk(s, e, text, SETUP_JOURNAL_MAX, &len, &lines);
+		if (n)
+			break;
+		n = snprintf(text + len, SETUP_JOURNAL_MAX - len, "%s %s %s %s\n",
 			     e->primary ? "set" : "also", e->disk, e->file, e->value);
-		if (n < 0 || (size_t)n >= sizeof(text) - len)
-			return -ENOSPC;
+		if (n < 0 || (size_t)n >= SETUP_JOURNAL_MAX - len) {
+			n = -ENOSPC;
+			break;
+		}
 		len += (size_t)n;
+		n = 0;
 	}
-	if (s->fd < 0)
-		return journal_create(s, text, len);
-	n = write_all(s->fd, text, len);
+	if (!n && s->fd < 0)
+		n = journal_create(s, text, len);
+	else if (!n)
+		n = write_all(s->fd, text, len);
 	if (!n && fsync(s->fd))
 		n = -errno;
+	if (!n)
+		s->journaled |= lines;
+	free(text);
 	return n;
 }
 
-/* Everything is back: the journal goes, then its lock. */
+/* Everything is back: the journal goes. */
 void setup_journal_remove(struct setup_knobs *s)
 {
 	if (s->fd >= 0) {
@@ -168,130 +217,75 @@ void setup_journal_remove(struct setup_knobs *s)
 		s->fd = -1;
 	}
 	s->n = 0;
+	s->journaled = 0;
 }
 
-/* ---- recovery ---- */
+/* ---- the session lock ---- */
 
-/* The journal's text, from a journal that is this user's own: 0 or
- * -errno; *len its length. */
-static int read_journal(int fd, char *buf, size_t cap, size_t *len)
+static int lock_path(char *out, size_t len, const char *journal)
 {
-	struct stat st;
-	ssize_t n;
-	size_t got = 0;
+	int n = snprintf(out, len, "%s.lock", journal);
 
-	if (fstat(fd, &st))
-		return -errno;
-	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
-		return -EPERM;
-	while (got < cap) {
-		n = read(fd, buf + got, cap - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (!n)
-			break;
-		got += (size_t)n;
-	}
-	if (got == cap)
-		return -EBADMSG;
-	buf[got] = '\0';
-	*len = got;
-	return 0;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-/* One complete line "set|also DISK FILE VALUE", put back below root. */
-static int recover_line(const char *root, char *line, int *back, unsigned *missing)
+/* Who holds the lock on fd: 0 when it was let go meanwhile (or its
+ * holder cannot be seen), else its pid. */
+static pid_t holder_of(int fd)
 {
-	char *save_p, *kind = strtok_r(line, " ", &save_p);
-	char *disk = strtok_r(NULL, " ", &save_p), *file = strtok_r(NULL, " ", &save_p);
-	char *value = strtok_r(NULL, "", &save_p);
-	bool primary, wrote;
-	int ret;
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 
-	if (!kind || !disk || !file || !value || (strcmp(kind, "set") && strcmp(kind, "also")) ||
-	    !setup_knob_plain_name(disk, SETUP_NAME_MAX) || !setup_knob_valid_file(file) || !setup_knob_valid_value(value))
-		return -EBADMSG;
-	primary = !strcmp(kind, "set");
-	/* recovery writes only what differs: a setting its session had put
-	 * back before it died is not counted as put back again */
-	ret = setup_knob_put_back(root, disk, file, value, false, &wrote);
-	if (ret == -ENOENT || ret == -ENODEV) {
-		*missing += primary;
+	if (fcntl(fd, F_GETLK, &fl) || fl.l_type == F_UNLCK)
 		return 0;
-	}
-	if (!ret && wrote)
-		*back += primary;
-	return ret;
+	return fl.l_pid;
 }
 
-static int recover_text(char *text, int *back, unsigned *missing)
+int setup_session_lock(struct setup_lock *l, const char *path, pid_t *holder)
 {
-	char *line = text, *nl, *root;
-	int ret = 0, r;
-	unsigned no = 0;
-
-	root = NULL;
-	while ((nl = strchr(line, '\n'))) {	/* a cut last line is left out */
-		*nl = '\0';
-		if (no == 0 && strcmp(line, JOURNAL_MAGIC))
-			return -EBADMSG;
-		if (no == 1) {
-			if (strncmp(line, "root /", 6))
-				return -EBADMSG;
-			root = line + 5;
-		}
-		if (no >= 2) {
-			r = recover_line(root, line, back, missing);
-			if (r && !ret)
-				ret = r;
-		}
-		no++;
-		line = nl + 1;
-	}
-	return no < 2 ? -EBADMSG : ret;
-}
-
-int setup_knobs_recover(const char *path, unsigned *missing)
-{
-	char own[PATH_MAX], *text;
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	char lp[PATH_MAX], pid[24];
 	struct stat st;
-	size_t len;
-	unsigned gone = 0;
-	int fd, ret, back = 0;
+	int fd, ret = 0, n;
 
-	if (!path) {
-		ret = setup_journal_path(own, sizeof(own));
-		if (ret)
-			return ret;
-		path = own;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	/* not there; or in a folder this user cannot read (root's 0700
-	 * /run/iostorm): no journal of theirs, and none they could act on */
+	l->fd = -1;
+	*holder = 0;
+	ret = lock_path(lp, sizeof(lp), path);
+	if (ret)
+		return ret;
+	make_dir(lp);
+	fd = open(lp, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return errno == ENOENT || errno == EACCES ? 0 : -errno;
-	/* a live session holds its journal locked: it is not ours to undo */
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		ret = errno == EWOULDBLOCK ? 0 : -errno;
+		return -errno;
+	if (fstat(fd, &st))
+		ret = -errno;
+	else if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
+		ret = -EPERM;
+	/* one try more when the holder let go between the two calls */
+	for (n = 0; !ret && n < 2 && fcntl(fd, F_SETLK, &fl); n++) {
+		if (errno != EAGAIN && errno != EACCES)
+			ret = -errno;
+		else if ((*holder = holder_of(fd)) || n == 1)
+			ret = -EBUSY;
+	}
+	if (!ret) {
+		/* for a person who looks; the kernel's answer is holder_of's */
+		n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+		if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)n, 0) != n)
+			ret = -errno;
+	}
+	if (ret) {
 		close(fd);
 		return ret;
 	}
-	/* removed by its session while we waited for nothing: all was back */
-	if (fstat(fd, &st) || !st.st_nlink) {
-		close(fd);
-		return 0;
-	}
-	text = malloc(JOURNAL_MAX);
-	ret = text ? read_journal(fd, text, JOURNAL_MAX, &len) : -ENOMEM;
-	if (!ret)
-		ret = recover_text(text, &back, &gone);
-	if (!ret && unlink(path) && errno != ENOENT)
-		ret = -errno;
-	free(text);
-	close(fd);
-	if (missing)
-		*missing = gone;
-	return ret ? ret : back;
+	l->fd = fd;
+	return 0;
+}
+
+void setup_session_unlock(struct setup_lock *l)
+{
+	/* the lock file stays: unlinking it would let a second session lock
+	 * a new file while a third still waits on the old one */
+	if (l->fd >= 0)
+		close(l->fd);
+	l->fd = -1;
 }

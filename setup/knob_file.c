@@ -1,14 +1,20 @@
 /* The queue files a measurement changes: which they are, which names a
  * journal may hold, and one file read, written and put back
- * (setup/knob.h). */
+ * (setup/knob.h). A write goes only to a sysfs file of the live /sys,
+ * opened without following a link, and is bounded in time. */
 #include "setup/knob.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "setup/knob_int.h"
@@ -74,9 +80,11 @@ bool setup_knob_valid_value(const char *v)
 
 /* ---- one sysfs file ---- */
 
-int setup_knob_queue_path(char *out, const char *sys, const char *disk, const char *file)
+#define SYSFS_MAGIC_NUMBER 0x62656572	/* linux/magic.h's SYSFS_MAGIC */
+
+int setup_knob_queue_path(char *out, const char *disk, const char *file)
 {
-	int n = snprintf(out, PATH_MAX, "%s/block/%s/queue/%s", sys, disk, file);
+	int n = snprintf(out, PATH_MAX, "%s/block/%s/queue/%s", SETUP_LIVE_SYS, disk, file);
 
 	return n < 0 || n >= PATH_MAX ? -ENAMETOOLONG : 0;
 }
@@ -118,44 +126,155 @@ int setup_knob_read_value(const char *path, bool scheduler, char *buf, size_t le
 	return 0;
 }
 
-int setup_knob_write_value(const char *path, const char *value)
+/* value into path, in this process: never through a link (a link put in
+ * place of a queue file could lead the write to another device's), and
+ * only into a sysfs file (a tree mounted over /sys is not written). */
+static int store(const char *path, const char *value)
 {
 	char line[SETUP_KNOB_VALUE_MAX + 1];
 	int n = snprintf(line, sizeof(line), "%s\n", value), fd, ret = 0;
+	struct statfs fs;
 
 	if (n < 0 || (size_t)n >= sizeof(line))
 		return -EOVERFLOW;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	if (fstatfs(fd, &fs))
+		ret = -errno;
+	else if (fs.f_type != SYSFS_MAGIC_NUMBER)
+		ret = -EXDEV;
 	/* sysfs takes a store in one write or refuses it whole */
-	if (write(fd, line, (size_t)n) != n)
+	if (!ret && write(fd, line, (size_t)n) != n)
 		ret = errno ? -errno : -EIO;
 	if (close(fd) && !ret)
 		ret = -errno;
 	return ret;
 }
 
-/* Writes old into file unless it already holds it: a companion that the
- * switch back left as it was needs no write (and some refuse one). */
-int setup_knob_put_back(const char *sys, const char *disk, const char *file, const char *old,
-		    bool always, bool *wrote)
+struct put {
+	const char *path, *value;
+	bool scheduler;
+	bool always;		/* written even when it already holds value */
+};
+
+/* 1 when written, 0 when it held the value already, or -errno */
+static int put(const struct put *p)
 {
-	char path[PATH_MAX], now[SETUP_KNOB_VALUE_MAX];
-	int ret = setup_knob_queue_path(path, sys, disk, file);
+	char now[SETUP_KNOB_VALUE_MAX];
+	int ret;
+
+	if (!p->always) {
+		ret = setup_knob_read_value(p->path, p->scheduler, now, sizeof(now));
+		if (ret == -ENOENT)
+			return ret;
+		if (!ret && !strcmp(now, p->value))
+			return 0;
+	}
+	ret = store(p->path, p->value);
+	return ret ? ret : 1;
+}
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* The child's answer within SETUP_KNOB_WRITE_MS: 1 when it came, 0 when
+ * not, -errno. */
+static int await_answer(int fd)
+{
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
+	struct timespec t0;
+	long left;
+	int n;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		left = SETUP_KNOB_WRITE_MS - ms_since(&t0);
+		if (left <= 0)
+			return 0;
+		n = poll(&pf, 1, (int)left);
+		if (n >= 0)
+			return n > 0;
+		if (errno != EINTR)
+			return -errno;
+	}
+}
+
+/*
+ * put(p) in a child process, given SETUP_KNOB_WRITE_MS. A scheduler
+ * switch freezes the queue and waits, uninterruptibly, for its IOs in
+ * flight: on a stalled queue, forever. The caller then gets -ETIMEDOUT
+ * and goes on; the child, sent SIGKILL, ends when the kernel lets it
+ * (its write done or abandoned) and is reaped by init if we are gone. A
+ * child rather than a thread: a process whose thread sleeps in the kernel
+ * cannot finish exiting. It inherits no session lock (a POSIX record
+ * lock) and does nothing but put and _exit.
+ */
+static int bounded_put(const struct put *p)
+{
+	int fd[2], r = -EIO, got;
+	pid_t pid;
+
+	if (pipe2(fd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		close(fd[0]);
+		close(fd[1]);
+		return r;
+	}
+	if (!pid) {
+		/* nothing else of ours held open while the kernel holds it: a
+		 * pipe our caller reads ends when we do */
+		close(fd[0]);
+		close(STDIN_FILENO);
+		close(STDOUT_FILENO);
+		close(STDERR_FILENO);
+		r = put(p);
+		_exit(write(fd[1], &r, sizeof(r)) == sizeof(r) ? 0 : 1);
+	}
+	close(fd[1]);
+	got = await_answer(fd[0]);
+	if (got > 0 && read(fd[0], &r, sizeof(r)) != sizeof(r))
+		r = -EIO;	/* the child died without an answer */
+	if (got <= 0) {
+		r = got < 0 ? got : -ETIMEDOUT;
+		kill(pid, SIGKILL);
+		/* reaped now if it is already gone, else left to init */
+		waitpid(pid, NULL, WNOHANG);
+	} else {
+		waitpid(pid, NULL, 0);
+	}
+	close(fd[0]);
+	return r;
+}
+
+/* Writes old into file unless it already holds it: a companion that the
+ * switch back left as it was needs no write (and some refuse one). The
+ * one way this code writes a queue file. */
+int setup_knob_put_back(const char *disk, const char *file, const char *old, bool always,
+			bool *wrote)
+{
+	char path[PATH_MAX];
+	struct put p = { .path = path, .value = old };
+	int ret = setup_knob_queue_path(path, disk, file);
 
 	*wrote = false;
 	if (ret)
 		return ret;
-	if (!always || !strcmp(file, "scheduler")) {
-		ret = setup_knob_read_value(path, !strcmp(file, "scheduler"), now, sizeof(now));
-		if (ret == -ENOENT)
-			return ret;
-		if (!ret && !strcmp(now, old))
-			return 0;
-	}
-	ret = setup_knob_write_value(path, old);
-	*wrote = !ret;
-	return ret;
+	p.scheduler = !strcmp(file, "scheduler");
+	/* a scheduler is read first even when always: writing the one in
+	 * place would still freeze the queue */
+	p.always = always && !p.scheduler;
+	ret = bounded_put(&p);
+	if (ret < 0)
+		return ret;
+	*wrote = ret == 1;
+	return 0;
 }
-

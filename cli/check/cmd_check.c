@@ -1,7 +1,9 @@
 /* iostorm check [options] [TARGET...]: the settings that cost IOPS on the
  * targets (every NVMe namespace without one) and on the machine, one
  * finding each with what is better, what it costs and the command that
- * changes it; --measure tries the ones that change at run time. */
+ * changes it; --measure tries the ones that change at run time, one
+ * measurement at a time, and a measurement that died has its settings put
+ * back here (cli/check/restore.h), never by another command. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,16 +14,22 @@
 #include "cli/check/check.h"
 #include "cli/check/check_out.h"
 #include "cli/check/measure.h"
+#include "cli/check/restore.h"
 #include "cli/commands.h"
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
 #include "cli/out/setup_json.h"
 
-enum { O_MEASURE = 0x300, O_ROUNDS };
+enum { O_MEASURE = 0x300, O_ROUNDS, O_RESTORE };
 
 static int set_measure(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	return cli_parse_flag("--measure", arg, &o->measure, err, errlen);
+}
+
+static int set_restore(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_flag("--restore", arg, &o->restore, err, errlen);
 }
 
 static int set_rounds(struct cli_opts *o, const char *arg, char *err, size_t errlen)
@@ -42,8 +50,12 @@ static int show_rounds(const struct cli_opts *o, char *buf, size_t len)
 static const struct cli_optdesc own[] = {
 	{ "measure", O_MEASURE, NULL, 0, 0, set_measure, NULL, NULL,
 	  "as root, measure each setting that changes at run time (scheduler,\n"
-	  "iostats, nomerges, wbt): A/B rounds at --qd and at QD1, every setting\n"
-	  "put back after, also on SIGINT and after a crash" },
+	  "iostats, nomerges, wbt) on the named targets: A/B rounds at --qd and\n"
+	  "at QD1, every setting put back after, also on SIGINT, and by the next\n"
+	  "check after a crash; one at a time" },
+	{ "restore", O_RESTORE, NULL, 0, 0, set_restore, NULL, NULL,
+	  "only put back what a 'check --measure' that died left changed (its\n"
+	  "journal), on the disks that are still the ones it names, and exit" },
 	{ "rounds", O_ROUNDS, "N", 0, 0, set_rounds, show_rounds, NULL,
 	  "A/B rounds per setting and depth (--measure); --time is each trial's" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
@@ -135,6 +147,36 @@ static int check_stat(const char *const *paths, unsigned n)
 	return 0;
 }
 
+/* --measure and --restore write to this machine's queues: refused, before
+ * anything is read or written, where that cannot be right. 0, -EINVAL (a
+ * usage error) or -EPERM, said. */
+static int writes_allowed(const struct cli_opts *o)
+{
+	if (o->measure && o->restore) {
+		cli_say("--measure and --restore: one or the other");
+		return -EINVAL;
+	}
+	if (o->restore && o->ntargets) {
+		cli_say("--restore takes no target: it puts back what the journal names");
+		return -EINVAL;
+	}
+	/* with no operand check takes every NVMe namespace, the boot disk's too */
+	if (o->measure && !o->ntargets) {
+		cli_say("--measure changes the settings of the targets it is given: name them");
+		return -EINVAL;
+	}
+	if ((o->measure || o->restore) && setup_sysfs_redirected()) {
+		cli_say("--%s writes to this machine's /sys, and IOSTORM_SYSFS_ROOT points at "
+			"another tree", o->measure ? "measure" : "restore");
+		return -EINVAL;
+	}
+	if (o->measure && geteuid()) {
+		cli_say("--measure changes the targets' queue settings: run it as root");
+		return -EPERM;
+	}
+	return 0;
+}
+
 static int cmd_check(int argc, char **argv)
 {
 	struct cli_opts o;
@@ -142,15 +184,23 @@ static int cmd_check(int argc, char **argv)
 	char (*owned)[SETUP_NAME_MAX + 8] = NULL;
 	const char **paths = NULL;
 	json_t *root = NULL;
+	struct setup_lock lock = { -1 };
 	int n = 0, rc = cli_opts_cmdline(&o, &cli_verb_check, argc, argv);
 
 	if (rc)
 		return cli_exit_status(rc);
 	memset(&c, 0, sizeof(c));
-	if (o.measure && geteuid()) {
-		cli_say("--measure changes the targets' queue settings: run it as root");
-		return CLI_EXIT_RUNTIME;
+	rc = writes_allowed(&o);
+	if (!rc && o.measure)
+		rc = cli_check_lock(&lock);
+	/* with the lock held, a journal left there is a dead session's;
+	 * without, a live one's is left alone (--restore then fails) */
+	if (!rc && !setup_sysfs_redirected()) {
+		n = cli_check_recover(o.measure ? &lock : NULL);
+		rc = o.restore ? n : 0;
 	}
+	if (rc || o.restore)
+		goto out;
 	n = check_targets(&o, &owned, &paths);
 	rc = n < 0 ? n : 0;
 	/* the namespaces found were listed by sysfs: only given ones are
@@ -174,6 +224,7 @@ static int cmd_check(int argc, char **argv)
 	if (o.json && root && cli_out_json(o.json, json_incref(root), CLI_JSON_REPORT))
 		rc = rc ? rc : -EIO;
 out:
+	setup_session_unlock(&lock);
 	json_decref(root);
 	if (!o.ntargets)
 		free(paths);

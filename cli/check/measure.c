@@ -3,8 +3,9 @@
  * two trials, A (the setting now) and B (the better one), in the order
  * AB BA AB ... so that a drift over the run (a drive warming up, a page
  * cache filling) falls on both sides alike, at --qd and at QD1. Every
- * change goes through setup/knob.h, whose journal puts it back at the next
- * start of iostorm when this process does not live to (cli_check_recover). */
+ * change goes through setup/knob.h, whose journal lets the next `check`
+ * put it back when this process does not live to (cli_check_recover);
+ * cmd_check holds the session lock around all of it. */
 #include "cli/check/measure.h"
 
 #include <errno.h>
@@ -111,6 +112,14 @@ static const char *kind_name(const struct row *w)
 	return check_kind_info(w->f->kind)->name;
 }
 
+/* The value B writes into the knob (and names in the table): the one
+ * place that reads it from the finding, the fix's value, never its text
+ * for people. */
+static const char *better_of(const struct row *w)
+{
+	return w->f->fix.value;
+}
+
 /* A knob's failure, said; -EINVAL (the kernel refusing a value) is not a
  * usage error. */
 static int knob_failed(const struct meas *m, const struct row *w, const char *what, int err)
@@ -121,6 +130,16 @@ static int knob_failed(const struct meas *m, const struct row *w, const char *wh
 		cli_say("another journal of changed settings is there (%s): a 'check --measure' "
 			"running, or one whose settings could not be put back",
 			m->ks->journal);
+	else if (err == -ETIMEDOUT)
+		cli_say("%s: the kernel did not take queue/%s within %d s (a stalled queue?): "
+			"it may stay changed; the journal %s keeps its old value", w->disk, file,
+			SETUP_KNOB_WRITE_MS / 1000, m->ks->journal);
+	else if (err == -ESTALE)
+		cli_say("%s is no longer the disk this measurement began on (removed and "
+			"another given its name): nothing more is written to it", w->disk);
+	else if (err == -ELOOP || err == -EXDEV)
+		cli_say("%s: queue/%s is %s: not written", w->disk, file,
+			err == -ELOOP ? "a symbolic link" : "not a sysfs file");
 	else if (err == -EACCES || err == -EPERM || err == -EROFS)
 		cli_say("--measure changes block queue settings, which needs root (%s queue/%s: %s)",
 			w->disk, file, strerror(-err));
@@ -136,7 +155,7 @@ static int apply(struct meas *m, const struct row *w, bool better)
 	int err;
 
 	if (better)
-		err = setup_knob_set(m->ks, w->disk, w->knob, w->f->fix.value);
+		err = setup_knob_set(m->ks, w->disk, w->knob, better_of(w));
 	else
 		err = setup_knob_restore(m->ks, w->disk, w->knob);
 	return err ? knob_failed(m, w, better ? "set" : "put back", err) : 0;
@@ -150,7 +169,7 @@ static int apply(struct meas *m, const struct row *w, bool better)
 static _Noreturn void abandon(const struct meas *m)
 {
 	cli_say("a stalled run holds the device: the settings it changed stay so until "
-		"the next start of iostorm puts them back (journal %s)", m->ks->journal);
+		"a later 'iostorm check' puts them back (journal %s)", m->ks->journal);
 	cli_runner_abandon(CLI_EXIT_RUNTIME);
 }
 
@@ -171,9 +190,9 @@ static int trial(struct meas *m, struct row *w, const struct eng_target *t, bool
 	/* after the change: a reader of this line knows the setting is in place */
 	if (!m->o->quiet)
 		cli_say("%u/%u %s %s %s (%s) at QD%u", m->trial, m->ntrials, w->device,
-			kind_name(w), better ? w->f->better : w->now, better ? "better" : "now",
+			kind_name(w), better ? better_of(w) : w->now, better ? "better" : "now",
 			w->qd);
-	snprintf(label, sizeof(label), "%s %s", kind_name(w), better ? w->f->better : w->now);
+	snprintf(label, sizeof(label), "%s %s", kind_name(w), better ? better_of(w) : w->now);
 	spec.label = label;
 	run.qd = w->qd;
 	err = cli_runner_run(&run, &spec, &rep);
@@ -221,15 +240,14 @@ static int measure_finding(struct meas *m, struct row *rows, unsigned n)
 	struct cli_opts one = m->run;
 	struct cli_targets ts = { NULL, 0 };
 	unsigned i, dev = (unsigned)rows[0].f->dev;
-	char path[SETUP_NAME_MAX + 8], *target = path;
 	int err, back;
 
-	/* a target given, or a namespace check found itself (no operand) */
-	if (dev < m->o->ntargets)
-		target = m->o->targets[dev];
-	else
-		snprintf(path, sizeof(path), "/dev/%s", rows[0].device);
-	one.targets = &target;
+	/* --measure takes named targets only (cmd_check), one device each */
+	if (dev >= m->o->ntargets) {
+		cli_say("%s: not one of the targets named", rows[0].device);
+		return -ENODEV;
+	}
+	one.targets = &m->o->targets[dev];
 	one.ntargets = 1;
 	err = setup_knob_get(m->ks, rows[0].disk, rows[0].knob, rows[0].now, sizeof(rows[0].now));
 	if (err)
@@ -290,7 +308,7 @@ static void print_table(const struct meas *m, FILE *out)
 		shown++;
 		s = figures(w);
 		fprintf(out, "%-12s %-10s %-12s %-8s %5u %12.0f %12.0f %+7.1f%%  %+.1f..%+.1f%%\n",
-			w->device, kind_name(w), w->now, w->f->better, w->qd, s.a, s.b, s.diff,
+			w->device, kind_name(w), w->now, better_of(w), w->qd, s.a, s.b, s.diff,
 			s.lo, s.hi);
 		unsure += s.lo < 0 && s.hi > 0;
 	}
@@ -330,7 +348,7 @@ static json_t *json_row(const struct row *w)
 	/* o: the arrays' references go to the row */
 	return json_pack("{s:s, s:s, s:I, s:s, s:s, s:o, s:o, s:f, s:[f, f]}",
 			 "device", w->device, "kind", kind_name(w), "qd", (json_int_t)w->qd,
-			 "now", w->now, "better", w->f->better, "iops_now", a,
+			 "now", w->now, "better", better_of(w), "iops_now", a,
 			 "iops_better", b, "diff_pct", s.diff, "spread_pct", s.lo, s.hi);
 }
 
@@ -357,15 +375,14 @@ static int add_json(const struct meas *m, json_t *root)
 
 /* ---- the command's part ---- */
 
-/* A journal left there (its recovery at this start failed, or another
- * measurement runs): nothing is changed while it is. */
+/* A journal left there (its recovery failed, or it was not applied):
+ * nothing is changed while it is. */
 static int journal_free(const struct meas *m)
 {
 	if (access(m->ks->journal, F_OK))
 		return 0;
-	cli_say("the journal of changed settings %s is there: another 'check --measure' "
-		"runs, or the settings it names could not be put back; nothing is changed "
-		"while it is", m->ks->journal);
+	cli_say("the journal of changed settings %s is there: the settings it names could "
+		"not be put back; nothing is changed while it is", m->ks->journal);
 	return -EBUSY;
 }
 
@@ -402,8 +419,9 @@ int cli_check_measure(const struct cli_opts *o, const struct setup_dev *devs,
 	err = m.ks ? plan(&m, devs, ndevs, f, nf) : -ENOMEM;
 	if (err == -ENOMEM && !m.ks)
 		cli_say("out of memory");
-	if (!err && (err = setup_knobs_init(m.ks, NULL)))
-		cli_say("cannot find the sysfs root or the journal: %s", strerror(-err));
+	if (!err && (err = setup_knobs_init(m.ks)))
+		cli_say("cannot begin a session of changed settings (this boot's id, the "
+			"journal's name): %s", strerror(-err));
 	if (!err && m.nrows)
 		err = journal_free(&m);
 	if (!err)
@@ -427,26 +445,4 @@ int cli_check_measure(const struct cli_opts *o, const struct setup_dev *devs,
 	free(m.rows);
 	free(m.ks);
 	return err;
-}
-
-/* ---- after a crash ---- */
-
-int cli_check_recover(void)
-{
-	char path[PATH_MAX];
-	unsigned gone = 0;
-	int n = setup_journal_path(path, sizeof(path));
-
-	if (!n)
-		n = setup_knobs_recover(path, &gone);
-	if (n < 0) {
-		cli_say("cannot put back the settings an interrupted 'check --measure' left "
-			"changed (journal %s): %s", path, strerror(-n));
-		return n;
-	}
-	if (n || gone)
-		cli_say("put back %d setting%s an interrupted 'check --measure' left changed "
-			"(journal %s)%s", n, n == 1 ? "" : "s", path,
-			gone ? "; the others were on devices that are gone" : "");
-	return 0;
 }

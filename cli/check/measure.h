@@ -2,7 +2,7 @@
  * IOPS on the targets (scheduler, iostats, nomerges, wbt), a short A/B
  * alternating over rounds, at --qd and at QD1, with its spread; every
  * setting restored after, also on SIGINT/SIGTERM, and from the journal
- * left by a crash at the next start of iostorm. */
+ * left by a crash at the next `check` (cli/check/restore.h). */
 #ifndef CLI_CHECK_MEASURE_H
 #define CLI_CHECK_MEASURE_H
 
@@ -19,11 +19,5 @@
 int cli_check_measure(const struct cli_opts *o, const struct setup_dev *devs,
 		      unsigned ndevs, const struct check_finding *f, unsigned nf,
 		      json_t *root);
-
-/* Puts back the settings a journal left by an iostorm that died while it
- * measured (cli/main.c calls it at every start, before anything else):
- * 0 when there was none or all went back, -errno (said) when one could
- * not. */
-int cli_check_recover(void);
 
 #endif

@@ -77,6 +77,7 @@ struct cli_opts {
 	/* a command's own options */
 	bool demo, compare_placement;	/* saturate */
 	bool measure;			/* check --measure */
+	bool restore;			/* check --restore */
 	unsigned rounds;		/* check --rounds: A/B rounds */
 	uint64_t demo_size;		/* saturate */
 	const char *qd_list;		/* sweep's --qd LIST, checked; NULL: default */
