@@ -413,6 +413,35 @@ static int moments(const double *a, const double *b, unsigned n, enum model_mean
 	return isfinite(*ss) ? 0 : -EDOM;
 }
 
+int model_mean_ci(const double *v, unsigned n, enum model_mean mean, double conf, double *m,
+		  double *lo, double *hi)
+{
+	double mv, ss, h, l = NAN, u = NAN;
+	int ret;
+
+	if (!n || !(conf > 0 && conf < 1) || (mean != MODEL_AMEAN && mean != MODEL_HMEAN))
+		return -EINVAL;
+	ret = moments(NULL, v, n, mean, &mv, &ss);
+	if (ret)
+		return ret;
+	if (n >= 2) {
+		h = -model_t_quantile((1 - conf) / 2, n - 1) * sqrt(ss / (n - 1) / n);
+		if (isnan(h))
+			return -EDOM;
+		l = mv - h;
+		u = mv + h;
+		if (mean == MODEL_HMEAN) {
+			/* a larger reciprocal is a smaller figure */
+			l = 1 / (mv + h);
+			u = mv - h > 0 ? 1 / (mv - h) : INFINITY;
+		}
+	}
+	*m = mean == MODEL_HMEAN ? 1 / mv : mv;
+	*lo = l;
+	*hi = u;
+	return 0;
+}
+
 /* The test of the difference d (on the mean's scale, b's less a's, a's
  * mean being ma) with standard error se and df degrees of freedom, and
  * the change and its interval mapped back from that scale. */

@@ -49,6 +49,14 @@ int model_welch(const double *a, unsigned na, const double *b, unsigned nb,
  * docs/compare.md, "One estimator per metric". */
 enum model_mean { MODEL_AMEAN, MODEL_HMEAN };
 
+/* The mean of the kind asked over n values, and its interval at conf
+ * (Student's t with n - 1 df, on the reciprocals for HMEAN and mapped
+ * back: hi may be INFINITY); lo and hi are NAN when n == 1. -EINVAL when
+ * n == 0, conf is not in (0,1), a value is not finite or (HMEAN) not
+ * > 0; -EDOM on overflow. Writes only on success. */
+int model_mean_ci(const double *v, unsigned n, enum model_mean mean, double conf, double *m,
+		  double *lo, double *hi);
+
 /* How a change was tested. */
 enum model_design {
 	MODEL_WELCH,		/* two independent sets, two or more each:

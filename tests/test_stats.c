@@ -359,6 +359,26 @@ static void test_paired(void)
 	CHECK(model_change_paired(zero3, pb, 3, MODEL_HMEAN, 0.95, &c) == -EINVAL);
 }
 
+/* A side's own mean and interval: Student's t on the values, or on the
+ * reciprocals for the Hmean (mpmath, as test_change) */
+static void test_mean_ci(void)
+{
+	double m, lo, hi;
+
+	CHECK(model_mean_ci(a3, 3, MODEL_AMEAN, 0.95, &m, &lo, &hi) == 0);
+	CHECK_NEAR(m, 1515);
+	CHECK_NEAR(lo, 1458.0812544960486);
+	CHECK_NEAR(hi, 1571.9187455039514);
+	CHECK(model_mean_ci(a3, 3, MODEL_HMEAN, 0.95, &m, &lo, &hi) == 0);
+	CHECK_NEAR(m, 1514.7678699810462);
+	CHECK_NEAR(lo, 1459.6638779992596);
+	CHECK_NEAR(hi, 1574.1955650139549);
+	CHECK(model_mean_ci(a3, 1, MODEL_HMEAN, 0.95, &m, &lo, &hi) == 0);
+	CHECK(m == 1520 && isnan(lo) && isnan(hi));
+	CHECK(model_mean_ci(zero3, 3, MODEL_HMEAN, 0.95, &m, &lo, &hi) == -EINVAL);
+	CHECK(model_mean_ci(a3, 0, MODEL_AMEAN, 0.95, &m, &lo, &hi) == -EINVAL);
+}
+
 /* Holm and Benjamini-Hochberg by their definitions (worked by hand and
  * in python: sort, scale by n - k + 1 or n / k, make monotone). */
 static void test_adjust(void)
@@ -457,6 +477,7 @@ int main(void)
 	test_edges();
 	test_change();
 	test_paired();
+	test_mean_ci();
 	test_adjust();
 	test_change_inside();
 	return t_result();
