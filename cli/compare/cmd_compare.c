@@ -1,8 +1,11 @@
-/* iostorm compare BASE.json NEW.json [MORE.json...]: is a change real?
- * Each report against the base, row by row (cli/compare/rows.h): every
- * side's summary over its repeats, the change, its confidence interval
- * and a significance mark from Welch's t-test, never from a single run;
- * then every difference in the setups they were measured on. */
+/* iostorm compare BASE.json NEW.json [MORE.json...], or
+ * iostorm compare BASE1.json BASE2.json -- NEW1.json NEW2.json [-- ...]:
+ * is a change real? Each side (a report, or the runs between two '--')
+ * against the base, row by row (cli/compare/rows.h): every side's figure,
+ * the change, its confidence interval and its test across runs, with the
+ * run-to-run noise beside it; marks by Benjamini-Hochberg and the
+ * --fail-worse gate by Holm over every test; then every difference in the
+ * setups they were measured on. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,10 +20,15 @@
 #include "cli/out/out.h"
 #include "cli/out/report_load.h"
 
-#define CMP_MAX_REPORTS 16
+#define CMP_MAX_REPORTS 64
 #define CMP_MAX_FAIL_PCT 1000.0
 
-enum { O_FORCE = 0x400, O_FAIL_WORSE, O_ALPHA };
+enum { O_FORCE = 0x400, O_FAIL_WORSE, O_ALPHA, O_TRUST_REPEATS };
+
+/* A '--' between operands, told apart from a file by its address: it
+ * separates one side's runs from the next side's. getopt takes it for a
+ * file (it is not "--", which would end the options and be dropped). */
+static char side_sep[] = "";
 
 /* The commands whose reports hold rows to compare. */
 static const char *const comparable[] = { "run", "nop", "latency", "sweep", "saturate", NULL };
@@ -54,6 +62,11 @@ static int parse_real(const char *opt, const char *arg, double min, double max, 
 	return 0;
 }
 
+static int set_trust_repeats(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_flag("--trust-repeats", arg, &o->trust_repeats, err, errlen);
+}
+
 static int set_fail_worse(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	return parse_real("--fail-worse", arg, 0.0, CMP_MAX_FAIL_PCT, true, &o->fail_worse_pct,
@@ -72,13 +85,21 @@ static int show_alpha(const struct cli_opts *o, char *buf, size_t len)
 
 static const struct cli_optdesc own[] = {
 	{ "alpha", O_ALPHA, "P", 0, 0, set_alpha, show_alpha, NULL,
-	  "significance level of Welch's t-test, in (0, 0.5];\n"
-	  "the intervals are at 1 - P confidence" },
+	  "significance level, in (0, 0.5]: the false-discovery\n"
+	  "rate of the marks (Benjamini-Hochberg) and the\n"
+	  "family-wise rate of --fail-worse (Holm); the\n"
+	  "intervals are at 1 - P confidence" },
 	{ "fail-worse", O_FAIL_WORSE, "PCT", 0, 0, set_fail_worse, NULL, NULL,
-	  "exit 4 when a metric is significantly worse than\n"
-	  "the base by more than PCT percent (0..1000)" },
+	  "exit 4 when a metric is worse than the base by more\n"
+	  "than PCT percent (0..1000) with Holm's p < --alpha\n"
+	  "across runs" },
 	{ "force", O_FORCE, NULL, 0, 0, set_force, NULL, NULL,
-	  "compare reports of different commands, --bs or --qd" },
+	  "compare reports of different commands, --bs, --qd\n"
+	  "or bounds (--time against --ios)" },
+	{ "trust-repeats", O_TRUST_REPEATS, NULL, 0, 0, set_trust_repeats, NULL, NULL,
+	  "let --fail-worse fail on a test of one run's repeats\n"
+	  "against another's (one run a side), though drift\n"
+	  "between runs is then not measured" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -87,13 +108,19 @@ static int cmd_compare(int argc, char **argv);
 const struct cli_verb cli_verb_compare = {
 	.name = "compare",
 	.what = "is a change real? reports against a base, with significance",
-	.synopsis = "iostorm compare [options] BASE.json NEW.json [MORE.json...]\n\n"
-		"Compares each report with BASE, device by device and for the total:\n"
-		"IOPS and mean, p50, p99 and p99.9 latency, each side's summary over its\n"
-		"repeats (--repeat), the change in %, its confidence interval and a mark\n"
-		"where Welch's t-test finds it significant; a side with one repeat gets\n"
-		"no mark. Then every difference between the setups the reports were\n"
-		"measured on: kernel, settings, IOMMU, firmware, options, placement.",
+	.synopsis = "iostorm compare [options] BASE.json NEW.json [MORE.json...]\n"
+		"       iostorm compare [options] BASE.json... -- NEW.json... [-- MORE.json...]\n\n"
+		"Compares each side with the base, device by device and for the total:\n"
+		"IOPS and mean, p50, p99 and p99.9 latency. A side is one report, or\n"
+		"several runs of one setup between '--'. A run is one sample: the test\n"
+		"and the change's confidence interval use the spread between runs, shown\n"
+		"as the noise beside every change. With one run a side, the repeats\n"
+		"(--repeat) inside each are tested, drift between runs is not measured,\n"
+		"and --fail-worse ignores them unless --trust-repeats. Marks (*) hold the\n"
+		"false-discovery rate over every test to --alpha (Benjamini-Hochberg),\n"
+		"--fail-worse the family-wise rate (Holm). Then every difference between\n"
+		"the setups the reports were measured on: kernel, settings, IOMMU,\n"
+		"firmware, options, placement.",
 	.operands = CLI_OPERANDS_FILES,
 	.groups = CLI_OG_JSON,
 	.own = own,
@@ -117,26 +144,46 @@ static long long config_num(const json_t *r, const char *key)
 	return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
 }
 
-/* Reports that measured different things are refused, unless --force. */
+/* How report r bounded its repeats: by IOs (--ios), and whether --rate
+ * held its IOs (a sweep by load too). */
+static struct cmp_bound bound_of(const json_t *r)
+{
+	const char *by = json_string_value(json_object_get(r, "by"));
+
+	return (struct cmp_bound){
+		.by_ios = config_num(r, "ios") > 0,
+		.open_loop = config_num(r, "rate") > 0 || (by && !strcmp(by, "rate")),
+	};
+}
+
+/* Reports that measured different things are refused, unless --force;
+ * report i against the first, f. */
 static int check_alike(const struct cli_opts *o, const char *const *file, json_t *const *r,
-		       const char *const *cmd, unsigned i)
+		       const char *const *cmd, unsigned f, unsigned i)
 {
 	static const char *const keys[] = { "bs", "qd" };
+	struct cmp_bound bf = bound_of(r[f]), bi = bound_of(r[i]);
 	size_t k;
 
 	if (o->force)
 		return 0;
-	if (strcmp(cmd[i], cmd[0])) {
+	if (strcmp(cmd[i], cmd[f])) {
 		cli_say("%s is a %s report, %s a %s report: they measure different things "
-			"(--force compares the rows they share)", file[i], cmd[i], file[0], cmd[0]);
+			"(--force compares the rows they share)", file[i], cmd[i], file[f], cmd[f]);
 		return -EINVAL;
 	}
 	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-		if (config_num(r[i], keys[k]) == config_num(r[0], keys[k]))
+		if (config_num(r[i], keys[k]) == config_num(r[f], keys[k]))
 			continue;
 		cli_say("%s ran at --%s %lld, %s at --%s %lld: comparing them is meaningless "
 			"(--force compares them anyway)", file[i], keys[k],
-			config_num(r[i], keys[k]), file[0], keys[k], config_num(r[0], keys[k]));
+			config_num(r[i], keys[k]), file[f], keys[k], config_num(r[f], keys[k]));
+		return -EINVAL;
+	}
+	if (bf.by_ios != bi.by_ios || bf.open_loop != bi.open_loop) {
+		cli_say("%s bounded its repeats by %s, %s by %s: their figures pool differently "
+			"(--force compares them with %s's estimators)", file[i], cmp_bound_name(bi),
+			file[f], cmp_bound_name(bf), file[f]);
 		return -EINVAL;
 	}
 	return 0;
@@ -151,7 +198,8 @@ static int check_json_path(const struct cli_opts *o)
 	if (!o->json || !strcmp(o->json, "-") || stat(o->json, &js))
 		return 0;
 	for (i = 0; i < o->ntargets; i++) {
-		if (stat(o->targets[i], &st) || st.st_dev != js.st_dev || st.st_ino != js.st_ino)
+		if (o->targets[i] == side_sep || stat(o->targets[i], &st) ||
+		    st.st_dev != js.st_dev || st.st_ino != js.st_ino)
 			continue;
 		cli_say("--json %s is the report %s: reports are only read, never written",
 			o->json, o->targets[i]);
@@ -160,13 +208,17 @@ static int check_json_path(const struct cli_opts *o)
 	return 0;
 }
 
+/* Every report, checked against the first. r[i] and cmd[i] stay NULL for
+ * a '--'. */
 static int load_all(const struct cli_opts *o, json_t **r, const char **cmd)
 {
 	const char *const *file = (const char *const *)o->targets;
-	unsigned i;
+	unsigned i, first = o->ntargets;
 	int rc = 0;
 
 	for (i = 0; i < o->ntargets && !rc; i++) {
+		if (file[i] == side_sep)
+			continue;
 		rc = cli_report_load(file[i], &r[i], &cmd[i]);
 		if (!rc && !is_comparable(cmd[i])) {
 			cli_say("%s: a report of '%s', which holds nothing to compare (compare takes "
@@ -174,89 +226,175 @@ static int load_all(const struct cli_opts *o, json_t **r, const char **cmd)
 				file[i], cmd[i]);
 			rc = -EINVAL;
 		}
+		if (first == o->ntargets)
+			first = i;
 		if (!rc)
-			rc = check_alike(o, file, r, cmd, i);
+			rc = check_alike(o, file, r, cmd, first, i);
 	}
 	return rc;
 }
 
-/* Report i against the base; a report that shares no row is refused. */
-static int build_side(const struct cli_opts *o, struct cmp_side *s, const struct cmp_rows *base,
-		      json_t *const *r, unsigned i)
+/* The operands as sides: without '--' each report is a side of one run;
+ * with it, the runs between two '--' are one side. The first side is the
+ * base. 0, or -EINVAL said. */
+static int split_sides(const struct cli_opts *o, unsigned *start, unsigned *len, unsigned *nsides)
 {
-	int rc;
+	unsigned i, n = 0, files = 0;
+	bool grouped = false;
 
-	s->file = o->targets[i];
-	rc = cmp_rows_of(r[i], &s->rows);
+	for (i = 0; i < o->ntargets; i++)
+		grouped |= o->targets[i] == side_sep;
+	for (i = 0; i < o->ntargets; i++) {
+		if (o->targets[i] == side_sep) {
+			if (!n || !len[n - 1] || i + 1 == o->ntargets) {
+				cli_say("a '--' with no report on one side of it: '--' separates the "
+					"base's runs from each compared side's (BASE.json... -- NEW.json...)");
+				return -EINVAL;
+			}
+			start[n] = i + 1;
+			len[n++] = 0;
+			continue;
+		}
+		if (!n || !grouped) {
+			start[n] = i;
+			len[n++] = 0;
+		}
+		len[n - 1]++;
+		files++;
+	}
+	if (n < 2) {
+		cli_say("%s (try 'iostorm compare --help')", files ? "NEW.json missing: "
+			"compare takes BASE.json and at least one more" : "no report given");
+		return -EINVAL;
+	}
+	*nsides = n;
+	return 0;
+}
+
+/* Side g's rows, from its reports r[start..start+n). 0 or -ENOMEM, said. */
+static int group_of(struct cmp_group *g, const struct cli_opts *o, json_t *const *r,
+		    const char *const *cmd, unsigned start, unsigned n)
+{
+	unsigned i;
+	int rc = 0;
+
+	g->file = (const char *const *)o->targets + start;
+	g->cmd = cmd[start];
+	g->rows = calloc(n, sizeof(*g->rows));
+	if (!g->rows)
+		rc = -ENOMEM;
+	for (i = 0; i < n && !rc; i++, g->n++)
+		rc = cmp_rows_of(r[start + i], &g->rows[i]);
+	if (rc)
+		cli_say("out of memory");
+	return rc;
+}
+
+/* Side s, from r[start..start+len), against the base, whose first
+ * report is r0; a side that shares no row is refused. */
+static int build_side(const struct cli_opts *o, struct cmp_side *s, const struct cmp_group *base,
+		      json_t *const *r, const char *const *cmd, const json_t *r0, unsigned start,
+		      unsigned len, struct cmp_bound bound)
+{
+	const struct cmp_rows *rows;
+	int rc = group_of(&s->g, o, r, cmd, start, len);
+
 	if (!rc)
-		rc = cmp_side_build(s, base, o->alpha, o->fail_worse_pct);
+		rc = cmp_side_build(s, base, bound, o->alpha);
 	if (!rc)
-		rc = cmp_setup_diff(r[0], r[i], &s->changes);
+		rc = cmp_setup_diff(r0, r[start], &s->changes);
 	if (rc) {
 		cli_say("out of memory");
 		return rc;
 	}
 	if (!s->nlines) {
+		rows = &s->g.rows[0];
 		cli_say("%s and %s share no device to compare (%s has %s%s): reports are matched "
-			"by device name", o->targets[0], s->file, s->file,
-			s->rows.n ? s->rows.r[0].key : "none", s->rows.n > 1 ? ", ..." : "");
+			"by device name", base->file[0], s->g.file[0], s->g.file[0],
+			rows->n ? rows->r[0].key : "none", rows->n > 1 ? ", ..." : "");
 		return -EINVAL;
 	}
 	return 0;
 }
 
-/* Every report against the base, shown; *gate: some metric is
- * significantly worse by more than --fail-worse. 0 or -errno, said. */
-static int compare(const struct cli_opts *o, json_t **r, const char **cmd, bool *gate)
+/* The sides (split_sides), each against the base, adjusted as one family
+ * and shown; *gate: some metric met --fail-worse. 0 or -errno, said. */
+static int compare(const struct cli_opts *o, json_t **r, const char **cmd, const unsigned *start,
+		   const unsigned *len, unsigned nsides, bool *gate)
 {
 	struct cmp_side side[CMP_MAX_REPORTS];
-	struct cmp_rows base;
+	struct cmp_bound bound = bound_of(r[start[0]]);
+	struct cmp_family family;
+	struct cmp_group base;
 	unsigned i, nside = 0;
 	int rc;
 
 	memset(side, 0, sizeof(side));
-	rc = cmp_rows_of(r[0], &base);
-	if (rc)
-		cli_say("out of memory");
-	for (i = 1; i < o->ntargets && !rc; i++, nside++)
-		rc = build_side(o, &side[nside], &base, r, i);
+	memset(&base, 0, sizeof(base));
+	rc = group_of(&base, o, r, cmd, start[0], len[0]);
+	for (i = 1; i < nsides && !rc; i++, nside++)
+		rc = build_side(o, &side[nside], &base, r, cmd, r[start[0]], start[i], len[i],
+				bound);
+	if (!rc) {
+		rc = cmp_family_adjust(side, nside, o->alpha, o->fail_worse_pct, o->trust_repeats,
+				       &family);
+		if (rc)
+			cli_say("out of memory");
+	}
 	if (!rc) {
 		for (i = 0; i < nside; i++)
 			*gate |= side[i].gate;
-		cmp_out_text(cli_out_text(o), o, (const char *const *)cmd, side, nside);
+		cmp_out_text(cli_out_text(o), o, &base, side, nside, &family, bound);
 		if (o->json)
-			rc = cmp_out_json(o, (const char *const *)cmd, side, nside, *gate);
+			rc = cmp_out_json(o, &base, side, nside, &family, bound, *gate);
 	}
 	for (i = 0; i < CMP_MAX_REPORTS; i++)
 		cmp_side_free(&side[i]);
-	cmp_rows_free(&base);
+	cmp_group_free(&base);
 	return rc;
+}
+
+/* argv with every '--' after the verb made side_sep, in args (argc + 1). */
+static void mark_sides(int argc, char **argv, char **args)
+{
+	int i;
+
+	for (i = 0; i < argc; i++)
+		args[i] = i && !strcmp(argv[i], "--") ? side_sep : argv[i];
+	args[argc] = NULL;
 }
 
 static int cmd_compare(int argc, char **argv)
 {
+	unsigned start[CMP_MAX_REPORTS], len[CMP_MAX_REPORTS], nsides = 0, i;
 	json_t *r[CMP_MAX_REPORTS] = { NULL };
-	const char *cmd[CMP_MAX_REPORTS];
+	const char *cmd[CMP_MAX_REPORTS] = { NULL };
+	char **args = calloc((size_t)argc + 1, sizeof(*args));
 	struct cli_opts o;
 	bool gate = false;
-	unsigned i;
-	int rc = cli_opts_cmdline(&o, &cli_verb_compare, argc, argv);
+	int rc;
 
-	if (!rc && o.ntargets < 2) {
-		cli_say("%s (try 'iostorm compare --help')", o.ntargets ? "NEW.json missing: "
-			"compare takes BASE.json and at least one more" : "no report given");
-		rc = -EINVAL;
-	} else if (!rc && o.ntargets > CMP_MAX_REPORTS) {
-		cli_say("%u reports: compare takes at most %u", o.ntargets, CMP_MAX_REPORTS);
+	if (!args) {
+		cli_say("out of memory");
+		return cli_exit_status(-ENOMEM);
+	}
+	mark_sides(argc, argv, args);
+	rc = cli_opts_cmdline(&o, &cli_verb_compare, argc, args);
+	if (!rc && o.ntargets > CMP_MAX_REPORTS) {
+		cli_say("%u operands: compare takes at most %u reports and '--'", o.ntargets,
+			CMP_MAX_REPORTS);
 		rc = -EINVAL;
 	}
+	if (!rc)
+		rc = split_sides(&o, start, len, &nsides);
 	if (!rc)
 		rc = check_json_path(&o);
 	if (!rc)
 		rc = load_all(&o, r, cmd);
 	if (!rc)
-		rc = compare(&o, r, cmd, &gate);
+		rc = compare(&o, r, cmd, start, len, nsides, &gate);
 	for (i = 0; i < CMP_MAX_REPORTS; i++)
 		json_decref(r[i]);
+	free(args);
 	return !rc && gate ? CLI_EXIT_WORSE : cli_exit_status(rc);
 }
