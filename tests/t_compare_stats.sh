@@ -67,7 +67,7 @@ if [ "$bad" -eq 0 ]; then
 	jq -e '.stated and .runs' "$d/null.json" >/dev/null ||
 		check_fail "the corrections or the level are not stated in the JSON"
 	jq -se '[.[].comparisons[0].rows[].metrics[] | select(.tested)
-		| select((.test.ci_pct[0] <= .change_pct and (.test.ci_pct[1] == "inf"
+		| select((.test.ci_pct[0] <= .change_pct and (.test.ci_pct[1] == null
 			or .change_pct <= .test.ci_pct[1])) | not)] | length == 0' \
 		"$d"/null/c*.json >/dev/null ||
 		check_fail "a change outside its own interval: $(jq -sc '[.[].comparisons[0].rows[].metrics[] | select(.tested) | select(.test.ci_pct[0] > .change_pct)][0]' "$d"/null/c*.json)"
