@@ -15,7 +15,8 @@
 # - A 10% drop of one row's IOPS, 5 runs a side at 1% drift: found
 #   (marked, worse, the gate met, exit 4) in each of 20 comparisons, and
 #   at 2% drift in most (at least 15 of 20).
-# - Every change lies inside its own interval.
+# - Every change lies inside its own interval, and each metric is pooled
+#   by the estimator that fits how the repeats were bounded (time or IOs).
 . "$(dirname "$0")/lib.sh"
 need_iostorm
 need_cmd jq awk
@@ -79,6 +80,46 @@ run_iostorm compare --fail-worse 3 $(sides "$d/null" 1 3)
 grep -q "; --fail-worse 3%: Holm's p < 0.05 (family-wise), [0-9]* met\.$" "$T_OUT" ||
 	{ check_fail "the text does not state Holm's gate"; show_output; }
 grep -q 'noise' "$T_OUT" || { check_fail "no noise column"; show_output; }
+
+# ---- the estimators: as the repeats were bounded ----
+# a run's figure is its repeats pooled, a side's its runs': over equal
+# time the Amean of the IOPS and the Hmean of the mean latencies, over
+# equal IOs (--ios) the other way round; the percentiles' Amean either way
+# est FILES...: row d1's base IOPS and mean latency pooled both ways, from
+# the reports themselves
+est() {
+	jq -s '[.[].devices[] | select(.name == "d1") | .repeats.runs] as $runs
+		| def am: add / length; def hm: length / (map(1 / .) | add);
+		{iops_am: ([$runs[] | map(.iops) | am] | am),
+		 iops_hm: ([$runs[] | map(.iops) | hm] | hm),
+		 mean_am: ([$runs[] | map(.lat_mean_ns) | am] | am),
+		 mean_hm: ([$runs[] | map(.lat_mean_ns) | hm] | hm),
+		 p99_am: ([$runs[] | map(.lat_p99_ns) | am] | am)}' "$@"
+}
+# near A B: to 1e-9
+near='def near(a; b): ((a - b) | fabs) <= 1e-9 * (b | fabs);'
+est "$d"/null/t1-a[123].json >"$d/est.json"
+run_iostorm compare --json "$d/est-time.json" $(sides "$d/null" 1 3)
+jq -e --slurpfile e "$d/est.json" "$near"'
+	.estimators == {"bound": "time", "iops": "amean", "lat_mean_ns": "hmean",
+		"lat_p50_ns": "amean", "lat_p99_ns": "amean", "lat_p999_ns": "amean"}
+	and (.comparisons[0].rows[0].metrics | (.[0].estimator == "amean" and near(.[0].base.center; $e[0].iops_am))
+		and (.[1].estimator == "hmean" and near(.[1].base.center; $e[0].mean_hm))
+		and (.[3].estimator == "amean" and near(.[3].base.center; $e[0].p99_am)))' \
+	"$d/est-time.json" >/dev/null ||
+	check_fail "over equal time: $(jq -c '[.estimators, (.comparisons[0].rows[0].metrics[] | [.estimator, .base.center])]' "$d/est-time.json"), want $(jq -c . "$d/est.json")"
+for i in 1 2 3; do
+	for s in a b; do
+		jq '.config.ios = 100000' "$d/null/t1-$s$i.json" >"$d/ios-$s$i.json"
+	done
+done
+run_iostorm compare --json "$d/est-ios.json" "$d"/ios-a[123].json -- "$d"/ios-b[123].json
+jq -e --slurpfile e "$d/est.json" "$near"'
+	.estimators.bound == "ios" and .estimators.iops == "hmean" and .estimators.lat_mean_ns == "amean"
+	and (.comparisons[0].rows[0].metrics | (.[0].estimator == "hmean" and near(.[0].base.center; $e[0].iops_hm))
+		and (.[1].estimator == "amean" and near(.[1].base.center; $e[0].mean_am)))' \
+	"$d/est-ios.json" >/dev/null ||
+	check_fail "over equal IOs: $(jq -c '[.estimators, (.comparisons[0].rows[0].metrics[] | [.estimator, .base.center])]' "$d/est-ios.json"), want $(jq -c . "$d/est.json")"
 
 # ---- the same data, one run a side ----
 marks=0
