@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "cli/commands.h"
+#include "cli/compare/ab.h"
 #include "cli/compare/cmp_out.h"
 #include "cli/compare/compare.h"
 #include "cli/opts/opts.h"
@@ -23,7 +24,7 @@
 #define CMP_MAX_REPORTS 64
 #define CMP_MAX_FAIL_PCT 1000.0
 
-enum { O_FORCE = 0x400, O_FAIL_WORSE, O_ALPHA, O_TRUST_REPEATS };
+enum { O_FORCE = 0x400, O_FAIL_WORSE, O_ALPHA, O_TRUST_REPEATS, O_AB };
 
 /* A '--' between operands, told apart from a file by its address: it
  * separates one side's runs from the next side's. getopt takes it for a
@@ -67,6 +68,16 @@ static int set_trust_repeats(struct cli_opts *o, const char *arg, char *err, siz
 	return cli_parse_flag("--trust-repeats", arg, &o->trust_repeats, err, errlen);
 }
 
+static int set_ab(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	uint64_t v;
+	int rc = cli_parse_count("--ab", arg, 2, CMP_AB_MAX_ROUNDS, &v, err, errlen);
+
+	if (!rc)
+		o->ab_rounds = (unsigned)v;
+	return rc;
+}
+
 static int set_fail_worse(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	return parse_real("--fail-worse", arg, 0.0, CMP_MAX_FAIL_PCT, true, &o->fail_worse_pct,
@@ -84,6 +95,10 @@ static int show_alpha(const struct cli_opts *o, char *buf, size_t len)
 }
 
 static const struct cli_optdesc own[] = {
+	{ "ab", O_AB, "N", 0, 0, set_ab, NULL, NULL,
+	  "run the two command lines after '--' alternately,\n"
+	  "ABBA over N rounds (2..32), and test the rounds'\n"
+	  "paired differences: -- A_COMMAND... -- B_COMMAND..." },
 	{ "alpha", O_ALPHA, "P", 0, 0, set_alpha, show_alpha, NULL,
 	  "significance level, in (0, 0.5]: the false-discovery\n"
 	  "rate of the marks (Benjamini-Hochberg) and the\n"
@@ -109,7 +124,8 @@ const struct cli_verb cli_verb_compare = {
 	.name = "compare",
 	.what = "is a change real? reports against a base, with significance",
 	.synopsis = "iostorm compare [options] BASE.json NEW.json [MORE.json...]\n"
-		"       iostorm compare [options] BASE.json... -- NEW.json... [-- MORE.json...]\n\n"
+		"       iostorm compare [options] BASE.json... -- NEW.json... [-- MORE.json...]\n"
+		"       iostorm compare --ab N [options] -- A_COMMAND... -- B_COMMAND...\n\n"
 		"Compares each side with the base, device by device and for the total:\n"
 		"IOPS and mean, p50, p99 and p99.9 latency. A side is one report, or\n"
 		"several runs of one setup between '--'. A run is one sample: the test\n"
@@ -120,7 +136,9 @@ const struct cli_verb cli_verb_compare = {
 		"false-discovery rate over every test to --alpha (Benjamini-Hochberg),\n"
 		"--fail-worse the family-wise rate (Holm). Then every difference between\n"
 		"the setups the reports were measured on: kernel, settings, IOMMU,\n"
-		"firmware, options, placement.",
+		"firmware, options, placement. With --ab, compare runs both command lines\n"
+		"itself (an iostorm command, or a binary's path then its command), round\n"
+		"by round, and tests the rounds' differences, in which drift cancels.",
 	.operands = CLI_OPERANDS_FILES,
 	.groups = CLI_OG_JSON,
 	.own = own,
@@ -271,14 +289,15 @@ static int split_sides(const struct cli_opts *o, unsigned *start, unsigned *len,
 	return 0;
 }
 
-/* Side g's rows, from its reports r[start..start+n). 0 or -ENOMEM, said. */
-static int group_of(struct cmp_group *g, const struct cli_opts *o, json_t *const *r,
+/* Side g's rows, from its reports r[start..start+n), named name[]. 0 or
+ * -ENOMEM, said. */
+static int group_of(struct cmp_group *g, const char *const *name, json_t *const *r,
 		    const char *const *cmd, unsigned start, unsigned n)
 {
 	unsigned i;
 	int rc = 0;
 
-	g->file = (const char *const *)o->targets + start;
+	g->file = name + start;
 	g->cmd = cmd[start];
 	g->rows = calloc(n, sizeof(*g->rows));
 	if (!g->rows)
@@ -290,19 +309,28 @@ static int group_of(struct cmp_group *g, const struct cli_opts *o, json_t *const
 	return rc;
 }
 
-/* Side s, from r[start..start+len), against the base, whose first
- * report is r0; a side that shares no row is refused. */
-static int build_side(const struct cli_opts *o, struct cmp_side *s, const struct cmp_group *base,
-		      json_t *const *r, const char *const *cmd, const json_t *r0, unsigned start,
-		      unsigned len, struct cmp_bound bound)
+/* The reports, the sides they form, and how they were made. */
+struct cmp_input {
+	const char *const *name;	/* the reports' files, or --ab's runs */
+	json_t *const *r;
+	const char *const *cmd;
+	const unsigned *start, *len;	/* each side's reports */
+	unsigned nsides;
+	const struct cmp_ab *ab;	/* --ab's sides; NULL: files */
+};
+
+/* Side s (side k of in) against the base; a side that shares no row is
+ * refused. */
+static int build_side(const struct cli_opts *o, const struct cmp_input *in, unsigned k,
+		      struct cmp_side *s, const struct cmp_group *base, struct cmp_bound bound)
 {
 	const struct cmp_rows *rows;
-	int rc = group_of(&s->g, o, r, cmd, start, len);
+	int rc = group_of(&s->g, in->name, in->r, in->cmd, in->start[k], in->len[k]);
 
 	if (!rc)
-		rc = cmp_side_build(s, base, bound, o->alpha);
+		rc = cmp_side_build(s, base, bound, o->alpha, in->ab != NULL);
 	if (!rc)
-		rc = cmp_setup_diff(r0, r[start], &s->changes);
+		rc = cmp_setup_diff(in->r[in->start[0]], in->r[in->start[k]], &s->changes);
 	if (rc) {
 		cli_say("out of memory");
 		return rc;
@@ -317,13 +345,12 @@ static int build_side(const struct cli_opts *o, struct cmp_side *s, const struct
 	return 0;
 }
 
-/* The sides (split_sides), each against the base, adjusted as one family
- * and shown; *gate: some metric met --fail-worse. 0 or -errno, said. */
-static int compare(const struct cli_opts *o, json_t **r, const char **cmd, const unsigned *start,
-		   const unsigned *len, unsigned nsides, bool *gate)
+/* The sides, each against the base, adjusted as one family and shown;
+ * *gate: some metric met --fail-worse. 0 or -errno, said. */
+static int compare(const struct cli_opts *o, const struct cmp_input *in, bool *gate)
 {
 	struct cmp_side side[CMP_MAX_REPORTS];
-	struct cmp_bound bound = bound_of(r[start[0]]);
+	struct cmp_bound bound = bound_of(in->r[in->start[0]]);
 	struct cmp_family family;
 	struct cmp_group base;
 	unsigned i, nside = 0;
@@ -331,10 +358,9 @@ static int compare(const struct cli_opts *o, json_t **r, const char **cmd, const
 
 	memset(side, 0, sizeof(side));
 	memset(&base, 0, sizeof(base));
-	rc = group_of(&base, o, r, cmd, start[0], len[0]);
-	for (i = 1; i < nsides && !rc; i++, nside++)
-		rc = build_side(o, &side[nside], &base, r, cmd, r[start[0]], start[i], len[i],
-				bound);
+	rc = group_of(&base, in->name, in->r, in->cmd, in->start[0], in->len[0]);
+	for (i = 1; i < in->nsides && !rc; i++, nside++)
+		rc = build_side(o, in, i, &side[nside], &base, bound);
 	if (!rc) {
 		rc = cmp_family_adjust(side, nside, o->alpha, o->fail_worse_pct, o->trust_repeats,
 				       &family);
@@ -344,9 +370,9 @@ static int compare(const struct cli_opts *o, json_t **r, const char **cmd, const
 	if (!rc) {
 		for (i = 0; i < nside; i++)
 			*gate |= side[i].gate;
-		cmp_out_text(cli_out_text(o), o, &base, side, nside, &family, bound);
+		cmp_out_text(cli_out_text(o), o, &base, side, nside, &family, bound, in->ab);
 		if (o->json)
-			rc = cmp_out_json(o, &base, side, nside, &family, bound, *gate);
+			rc = cmp_out_json(o, &base, side, nside, &family, bound, in->ab, *gate);
 	}
 	for (i = 0; i < CMP_MAX_REPORTS; i++)
 		cmp_side_free(&side[i]);
@@ -354,21 +380,84 @@ static int compare(const struct cli_opts *o, json_t **r, const char **cmd, const
 	return rc;
 }
 
-/* argv with every '--' after the verb made side_sep, in args (argc + 1). */
-static void mark_sides(int argc, char **argv, char **args)
+/* --ab: both command lines run here, round by round, then compared
+ * paired. */
+static int compare_ab(const struct cli_opts *o, bool *gate)
+{
+	unsigned n = o->ab_rounds, i, start[2] = { 0, n }, len[2] = { n, n };
+	json_t *r[2 * CMP_AB_MAX_ROUNDS] = { NULL };
+	const char *cmd[2 * CMP_AB_MAX_ROUNDS] = { NULL }, *name[2 * CMP_AB_MAX_ROUNDS];
+	char names[2 * CMP_AB_MAX_ROUNDS][24];
+	struct cmp_input in = { name, r, cmd, start, len, 2, NULL };
+	struct cmp_ab ab;
+	int rc = cmp_ab_parse(&ab, o->targets, o->ntargets, n, o->force);
+
+	for (i = 0; i < 2 * n; i++)
+		name[i] = names[i];
+	in.ab = &ab;
+	if (!rc)
+		rc = cmp_ab_run(&ab, r, cmd, names);
+	if (!rc)
+		rc = compare(o, &in, gate);
+	cmp_ab_clean(&ab);
+	for (i = 0; i < 2 * n; i++)
+		json_decref(r[i]);
+	return rc;
+}
+
+/* --ab before the first '--', where compare's own options end: then the
+ * operands are two command lines, and their '--' is theirs. */
+static bool ab_given(int argc, char **argv)
 {
 	int i;
 
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--ab") || !strncmp(argv[i], "--ab=", 5))
+			return true;
+	return false;
+}
+
+/* argv with every '--' after the verb made side_sep, in args (argc + 1);
+ * with --ab, argv as it is. */
+static void mark_sides(int argc, char **argv, char **args)
+{
+	bool ab = ab_given(argc, argv);
+	int i;
+
 	for (i = 0; i < argc; i++)
-		args[i] = i && !strcmp(argv[i], "--") ? side_sep : argv[i];
+		args[i] = i && !ab && !strcmp(argv[i], "--") ? side_sep : argv[i];
 	args[argc] = NULL;
+}
+
+/* The reports named on the command line, as sides. */
+static int compare_files(const struct cli_opts *o, bool *gate)
+{
+	unsigned start[CMP_MAX_REPORTS], len[CMP_MAX_REPORTS], i;
+	json_t *r[CMP_MAX_REPORTS] = { NULL };
+	const char *cmd[CMP_MAX_REPORTS] = { NULL };
+	struct cmp_input in = { (const char *const *)o->targets, r, cmd, start, len, 0, NULL };
+	int rc = 0;
+
+	if (o->ntargets > CMP_MAX_REPORTS) {
+		cli_say("%u operands: compare takes at most %u reports and '--'", o->ntargets,
+			CMP_MAX_REPORTS);
+		rc = -EINVAL;
+	}
+	if (!rc)
+		rc = split_sides(o, start, len, &in.nsides);
+	if (!rc)
+		rc = check_json_path(o);
+	if (!rc)
+		rc = load_all(o, r, cmd);
+	if (!rc)
+		rc = compare(o, &in, gate);
+	for (i = 0; i < CMP_MAX_REPORTS; i++)
+		json_decref(r[i]);
+	return rc;
 }
 
 static int cmd_compare(int argc, char **argv)
 {
-	unsigned start[CMP_MAX_REPORTS], len[CMP_MAX_REPORTS], nsides = 0, i;
-	json_t *r[CMP_MAX_REPORTS] = { NULL };
-	const char *cmd[CMP_MAX_REPORTS] = { NULL };
 	char **args = calloc((size_t)argc + 1, sizeof(*args));
 	struct cli_opts o;
 	bool gate = false;
@@ -380,21 +469,8 @@ static int cmd_compare(int argc, char **argv)
 	}
 	mark_sides(argc, argv, args);
 	rc = cli_opts_cmdline(&o, &cli_verb_compare, argc, args);
-	if (!rc && o.ntargets > CMP_MAX_REPORTS) {
-		cli_say("%u operands: compare takes at most %u reports and '--'", o.ntargets,
-			CMP_MAX_REPORTS);
-		rc = -EINVAL;
-	}
 	if (!rc)
-		rc = split_sides(&o, start, len, &nsides);
-	if (!rc)
-		rc = check_json_path(&o);
-	if (!rc)
-		rc = load_all(&o, r, cmd);
-	if (!rc)
-		rc = compare(&o, r, cmd, start, len, nsides, &gate);
-	for (i = 0; i < CMP_MAX_REPORTS; i++)
-		json_decref(r[i]);
+		rc = o.ab_rounds ? compare_ab(&o, &gate) : compare_files(&o, &gate);
 	free(args);
 	return !rc && gate ? CLI_EXIT_WORSE : cli_exit_status(rc);
 }

@@ -137,16 +137,22 @@ static void print_group(FILE *f, const struct cmp_group *g)
 	for (i = 0; i < g->n; i++)
 		fprintf(f, "%s%s", i ? ", " : "", g->file[i]);
 	fprintf(f, " (%s, %u run%s of %s%u repeat%s)", g->cmd, g->n, g->n == 1 ? "" : "s",
-		g->n > 1 || rep > 1 ? "up to " : "", rep, rep == 1 ? "" : "s");
+		rep > 1 ? "up to " : "", rep, rep == 1 ? "" : "s");
 }
 
 static void print_head(FILE *f, const struct cli_opts *o, const struct cmp_group *base,
-		       const struct cmp_family *fam, struct cmp_bound bound)
+		       const struct cmp_family *fam, struct cmp_bound bound, const struct cmp_ab *ab)
 {
 	fprintf(f, "iostorm compare: base ");
 	print_group(f, base);
-	fprintf(f, "\nA run is one sample: the test and the %g%% intervals use the spread "
-		"between runs (noise: one run's, %% of the base).\n", 100.0 * (1.0 - o->alpha));
+	if (ab)
+		fprintf(f, "\nA: %s\nB: %s\nA against B paired over %u rounds (ABBA): the test "
+			"and the %g%% intervals use the rounds' differences, in which drift "
+			"cancels (noise: one run's, %% of the base).\n", ab->side[0].label,
+			ab->side[1].label, ab->rounds, 100.0 * (1.0 - o->alpha));
+	else
+		fprintf(f, "\nA run is one sample: the test and the %g%% intervals use the spread "
+			"between runs (noise: one run's, %% of the base).\n", 100.0 * (1.0 - o->alpha));
 	fprintf(f, "Repeats over %s: IOPS pooled as %s, mean latency as %s, percentiles as "
 		"Amean.\n", cmp_bound_name(bound),
 		bound.by_ios ? "Hmean" : "Amean", bound.by_ios || bound.open_loop ? "Amean" : "Hmean");
@@ -160,11 +166,11 @@ static void print_head(FILE *f, const struct cli_opts *o, const struct cmp_group
 
 void cmp_out_text(FILE *f, const struct cli_opts *o, const struct cmp_group *base,
 		  const struct cmp_side *side, unsigned nside, const struct cmp_family *fam,
-		  struct cmp_bound bound)
+		  struct cmp_bound bound, const struct cmp_ab *ab)
 {
 	unsigned i;
 
-	print_head(f, o, base, fam, bound);
+	print_head(f, o, base, fam, bound, ab);
 	for (i = 0; i < nside; i++) {
 		const struct cmp_side *s = &side[i];
 
@@ -290,7 +296,7 @@ static json_t *estimators_json(struct cmp_bound b)
 
 int cmp_out_json(const struct cli_opts *o, const struct cmp_group *base,
 		 const struct cmp_side *side, unsigned nside, const struct cmp_family *fam,
-		 struct cmp_bound bound, bool gate)
+		 struct cmp_bound bound, const struct cmp_ab *ab, bool gate)
 {
 	json_t *a = json_array(), *j;
 	unsigned i;
@@ -309,5 +315,9 @@ int cmp_out_json(const struct cli_opts *o, const struct cmp_group *base,
 					  (json_int_t)fam->marked, "gate", "holm",
 					  "gated", (json_int_t)fam->gated),
 		      "comparisons", a ? a : json_null());
+	if (j)
+		json_object_set_new(j, "ab", !ab ? json_null() :
+				    json_pack("{s:I, s:s, s:s}", "rounds", (json_int_t)ab->rounds,
+					      "a", ab->side[0].label, "b", ab->side[1].label));
 	return cli_out_json(o->json, j, CLI_JSON_REPORT) ? -EIO : 0;
 }

@@ -7,18 +7,19 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli/compare/ab.h"
 #include "cli/compare/compare.h"
 #include "cli/opts/opts.h"
 
 /* The table of each side against the base, after a head that states the
  * tests, the corrections and the estimators (bound: how the repeats were
- * bounded). */
+ * bounded; ab: --ab's sides, or NULL). */
 void cmp_out_text(FILE *f, const struct cli_opts *o, const struct cmp_group *base,
 		  const struct cmp_side *side, unsigned nside, const struct cmp_family *fam,
-		  struct cmp_bound bound);
+		  struct cmp_bound bound, const struct cmp_ab *ab);
 /* The JSON to o->json; gate: --fail-worse was met. 0 or -EIO, said. */
 int cmp_out_json(const struct cli_opts *o, const struct cmp_group *base,
 		 const struct cmp_side *side, unsigned nside, const struct cmp_family *fam,
-		 struct cmp_bound bound, bool gate);
+		 struct cmp_bound bound, const struct cmp_ab *ab, bool gate);
 
 #endif

@@ -77,9 +77,11 @@ static void sum_of(struct cmp_sum *c, const double *v, unsigned n, enum model_me
 /* One metric of one row: the samples, each side's figure, the change and
  * its test. wa and wb have room for a figure per run. */
 static void metric(struct cmp_metric *x, const struct cmp_group *ga, const struct cmp_group *gb,
-		   const char *key, unsigned m, struct cmp_bound bound, double alpha,
+		   const char *key, unsigned m, struct cmp_bound bound, double alpha, bool paired,
 		   double *wa, double *wb)
 {
+	int rc;
+
 	const struct cmp_row *ra = NULL, *rb = NULL;
 	enum model_mean mean = mean_of(m, bound);
 	const double *va = wa, *vb = wb;
@@ -116,7 +118,12 @@ static void metric(struct cmp_metric *x, const struct cmp_group *ga, const struc
 	x->have = true;
 	x->change_pct = 100.0 * (x->next.center / x->base.center - 1.0);
 	x->ci_lo_pct = x->ci_hi_pct = x->noise_pct = x->q = x->p_holm = NAN;
-	if (!model_change_of(va, na, vb, nb, mean, 1.0 - alpha, &x->c)) {
+	/* round k's runs side by side: only where every round has the row */
+	if (paired && x->level == CMP_RUNS && na == ga->n && nb == gb->n && na == nb)
+		rc = model_change_paired(va, vb, na, mean, 1.0 - alpha, &x->c);
+	else
+		rc = model_change_of(va, na, vb, nb, mean, 1.0 - alpha, &x->c);
+	if (!rc) {
 		x->tested = true;
 		x->change_pct = 100.0 * x->c.change;
 		x->ci_lo_pct = 100.0 * x->c.ci_lo;
@@ -162,7 +169,7 @@ static bool group_has(const struct cmp_group *g, const char *key)
 }
 
 int cmp_side_build(struct cmp_side *s, const struct cmp_group *base, struct cmp_bound bound,
-		   double alpha)
+		   double alpha, bool paired)
 {
 	unsigned nb = group_rows(base), nn = group_rows(&s->g), i, m, nkb, nkn;
 	const char **kb, **kn;
@@ -189,7 +196,7 @@ int cmp_side_build(struct cmp_side *s, const struct cmp_group *base, struct cmp_
 		}
 		l->key = kb[i];
 		for (m = 0; m < CLI_NMETRICS; m++) {
-			metric(&l->m[m], base, &s->g, kb[i], m, bound, alpha, wa, wb);
+			metric(&l->m[m], base, &s->g, kb[i], m, bound, alpha, paired, wa, wb);
 			s->untested |= l->m[m].have && !l->m[m].tested;
 			s->within_run |= l->m[m].tested && l->m[m].level == CMP_REPEATS;
 		}

@@ -90,10 +90,12 @@ struct cmp_family {
 /* A group's union of row keys, in first-seen order, into keys (room for
  * every row of every report); returns how many. */
 unsigned cmp_group_keys(const struct cmp_group *g, const char **keys);
-/* s's rows (already in s->g) against base's at confidence 1 - alpha. The
- * marks and the gate wait for cmp_family_adjust. 0 or -ENOMEM. */
+/* s's rows (already in s->g) against base's at confidence 1 - alpha;
+ * paired: run k of each side was measured in round k (--ab), so a metric
+ * every round has is tested on the rounds' differences. The marks and the
+ * gate wait for cmp_family_adjust. 0 or -ENOMEM. */
 int cmp_side_build(struct cmp_side *s, const struct cmp_group *base, struct cmp_bound bound,
-		   double alpha);
+		   double alpha, bool paired);
 /* Holm and Benjamini-Hochberg over every tested metric of every side:
  * each metric's q, p_holm, significant and gate, each side's gate, and
  * the family's counts. fail_pct < 0: no gate; trust_repeats: the gate may

@@ -96,6 +96,7 @@ struct cli_opts {
 	double alpha;			/* compare --alpha: significance level */
 	bool trust_repeats;		/* compare --trust-repeats: the gate may
 					 * fail on one run's repeats */
+	unsigned ab_rounds;		/* compare --ab N: rounds; 0: off */
 	char **targets;			/* the operands, inside argv */
 	unsigned ntargets;
 };

@@ -60,11 +60,11 @@ static void compare(json_t *a, json_t *b)
 		free(rb);
 		return;
 	}
-	if (!cmp_rows_of(a, ra) && !cmp_rows_of(b, rb) && !cmp_side_build(&s, &base, bound, o.alpha) &&
+	if (!cmp_rows_of(a, ra) && !cmp_rows_of(b, rb) && !cmp_side_build(&s, &base, bound, o.alpha, false) &&
 	    !cmp_family_adjust(&s, 1, o.alpha, o.fail_worse_pct, false, &fam) &&
 	    !cmp_setup_diff(a, b, &s.changes)) {
 		check(&base, &s);
-		cmp_out_text(stdout, &o, &base, &s, 1, &fam, bound);
+		cmp_out_text(stdout, &o, &base, &s, 1, &fam, bound, NULL);
 	}
 	cmp_side_free(&s);
 	cmp_group_free(&base);
