@@ -56,7 +56,10 @@ if [ "$bad" -eq 0 ]; then
 		gated: (map(select(.fail_worse)) | length),
 		stated: all(.[]; .family.marks == "benjamini-hochberg" and .family.gate == "holm"
 			and .comparisons[0].drift_measured),
-		runs: all(.[].comparisons[0].rows[].metrics[]; .level == "runs" and .base.n == 3)}' \
+		runs: all(.[].comparisons[0].rows[].metrics[]; .level == "runs" and .base.n == 3),
+		one_estimator: all(.[].comparisons[0].rows[].metrics[];
+			((.change_pct - 100 * (.new.center / .base.center - 1)) | fabs)
+			<= 1e-9 * (.change_pct | fabs) + 1e-9)}' \
 		"$d"/null/c*.json >"$d/null.json"
 	echo "same setup, 200 comparisons: $(jq -c . "$d/null.json")"
 	jq -e '.tests == 21000 and .rejected >= 420 and .rejected <= 1260' "$d/null.json" >/dev/null ||
@@ -67,6 +70,8 @@ if [ "$bad" -eq 0 ]; then
 		check_fail "Holm: the gate failed $(jq .gated "$d/null.json") of 200 same-setup comparisons, want at most 20"
 	jq -e '.stated and .runs' "$d/null.json" >/dev/null ||
 		check_fail "the corrections or the level are not stated in the JSON"
+	jq -e '.one_estimator' "$d/null.json" >/dev/null ||
+		check_fail "a change is not its sides' figures' change (the estimator of the change differs from the sides')"
 	jq -se '[.[].comparisons[0].rows[].metrics[] | select(.tested)
 		| select((.test.ci_pct[0] <= .change_pct and (.test.ci_pct[1] == null
 			or .change_pct <= .test.ci_pct[1])) | not)] | length == 0' \

@@ -24,6 +24,11 @@ static const char *mean_name(enum model_mean m)
 	return m == MODEL_HMEAN ? "hmean" : "amean";
 }
 
+static const char *mean_label(enum model_mean m)
+{
+	return m == MODEL_HMEAN ? "Hmean" : "Amean";
+}
+
 static const char *design_name(enum model_design d)
 {
 	return d == MODEL_WELCH ? "welch" : d == MODEL_ONE_VS_MANY ? "one_vs_many" : "paired";
@@ -154,8 +159,8 @@ static void print_head(FILE *f, const struct cli_opts *o, const struct cmp_group
 		fprintf(f, "\nA run is one sample: the test and the %g%% intervals use the spread "
 			"between runs (noise: one run's, %% of the base).\n", 100.0 * (1.0 - o->alpha));
 	fprintf(f, "Repeats over %s: IOPS pooled as %s, mean latency as %s, percentiles as "
-		"Amean.\n", cmp_bound_name(bound),
-		bound.by_ios ? "Hmean" : "Amean", bound.by_ios || bound.open_loop ? "Amean" : "Hmean");
+		"%s.\n", cmp_bound_name(bound), mean_label(cmp_mean_of(CLI_M_IOPS, bound)),
+		mean_label(cmp_mean_of(CLI_M_MEAN, bound)), mean_label(cmp_mean_of(CLI_M_P99, bound)));
 	fprintf(f, "%u test%s: * where Benjamini-Hochberg's q < %g (false-discovery rate), %u "
 		"marked", fam->tests, fam->tests == 1 ? "" : "s", o->alpha, fam->marked);
 	if (o->fail_worse_pct >= 0)
@@ -287,11 +292,12 @@ static json_t *side_json(const struct cmp_side *s)
 
 static json_t *estimators_json(struct cmp_bound b)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}",
-			 "bound", b.by_ios ? "ios" : b.open_loop ? "time_rate" : "time",
-			 "iops", b.by_ios ? "hmean" : "amean",
-			 "lat_mean_ns", b.by_ios || b.open_loop ? "amean" : "hmean",
-			 "lat_p50_ns", "amean", "lat_p99_ns", "amean", "lat_p999_ns", "amean");
+	json_t *j = json_pack("{s:s}", "bound", b.by_ios ? "ios" : b.open_loop ? "time_rate" : "time");
+	unsigned m;
+
+	for (m = 0; j && m < CLI_NMETRICS; m++)
+		json_object_set_new(j, cli_metrics[m].key, json_string(mean_name(cmp_mean_of(m, b))));
+	return j;
 }
 
 int cmp_out_json(const struct cli_opts *o, const struct cmp_group *base,

@@ -17,7 +17,7 @@
  * repeat's IOs go as 1 / its mean latency); over equal IOs (--ios), or IOs
  * held by --rate, the other way round. Percentiles pool into no mean: the
  * Amean of each run's own. docs/compare.md says it at length. */
-static enum model_mean mean_of(unsigned m, struct cmp_bound b)
+enum model_mean cmp_mean_of(unsigned m, struct cmp_bound b)
 {
 	if (m == CLI_M_IOPS)
 		return b.by_ios ? MODEL_HMEAN : MODEL_AMEAN;
@@ -83,7 +83,7 @@ static void metric(struct cmp_metric *x, const struct cmp_group *ga, const struc
 	int rc;
 
 	const struct cmp_row *ra = NULL, *rb = NULL;
-	enum model_mean mean = mean_of(m, bound);
+	enum model_mean mean = cmp_mean_of(m, bound);
 	const double *va = wa, *vb = wb;
 	unsigned na, nb;
 	bool rate = cli_metrics[m].rate;
