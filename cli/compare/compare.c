@@ -43,9 +43,11 @@ static bool positive(const double *v, unsigned n)
 }
 
 /* Metric m of row key, one figure per run of g that has it, into out;
- * *last: the last such run's row. Returns how many. */
+ * *last: the last such run's row; *bad: whether a run's figure could not
+ * be pooled (an Hmean of a repeat at 0). Returns how many. */
 static unsigned run_figures(const struct cmp_group *g, const char *key, unsigned m,
-			    enum model_mean mean, double *out, const struct cmp_row **last)
+			    enum model_mean mean, double *out, const struct cmp_row **last,
+			    bool *bad)
 {
 	const struct cmp_row *r;
 	struct model_spread s;
@@ -56,8 +58,10 @@ static unsigned run_figures(const struct cmp_group *g, const char *key, unsigned
 		if (!r || !r->n[m] || model_spread(r->v[m], r->n[m], &s))
 			continue;
 		out[n] = mean == MODEL_HMEAN ? s.hmean : s.amean;
-		if (!isfinite(out[n]))
+		if (!isfinite(out[n])) {
+			*bad = true;
 			continue;
+		}
 		*last = r;
 		n++;
 	}
@@ -80,23 +84,22 @@ static void metric(struct cmp_metric *x, const struct cmp_group *ga, const struc
 		   const char *key, unsigned m, struct cmp_bound bound, double alpha, bool paired,
 		   double *wa, double *wb)
 {
-	int rc;
-
 	const struct cmp_row *ra = NULL, *rb = NULL;
 	enum model_mean mean = cmp_mean_of(m, bound);
 	const double *va = wa, *vb = wb;
+	bool rate = cli_metrics[m].rate, bad = false;
 	unsigned na, nb;
-	bool rate = cli_metrics[m].rate;
+	int rc;
 
 	memset(x, 0, sizeof(*x));
 	/* an Hmean needs every value above 0: a stalled repeat's 0 IOPS
 	 * falls back to the Amean */
-	na = run_figures(ga, key, m, mean, wa, &ra);
-	nb = run_figures(gb, key, m, mean, wb, &rb);
-	if (mean == MODEL_HMEAN && (na < ga->n || nb < gb->n)) {
+	na = run_figures(ga, key, m, mean, wa, &ra, &bad);
+	nb = run_figures(gb, key, m, mean, wb, &rb, &bad);
+	if (bad) {
 		mean = MODEL_AMEAN;
-		na = run_figures(ga, key, m, mean, wa, &ra);
-		nb = run_figures(gb, key, m, mean, wb, &rb);
+		na = run_figures(ga, key, m, mean, wa, &ra, &bad);
+		nb = run_figures(gb, key, m, mean, wb, &rb, &bad);
 	}
 	if (!na || !nb)
 		return;
