@@ -11,22 +11,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/compare/files.h"
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
 #include "cli/out/report_load.h"
-
-/* The commands whose runs compare can test. */
-static const char *const measured[] = { "run", "nop", "latency", "sweep", "saturate", NULL };
-
-static bool is_measured(const char *verb)
-{
-	size_t i;
-
-	for (i = 0; measured[i]; i++)
-		if (!strcmp(verb, measured[i]))
-			return true;
-	return false;
-}
 
 /* A side's command line as its own command parses it: a bad option is
  * refused now, not after the other side has run. A side given its own
@@ -49,7 +37,7 @@ static int side_check(struct cmp_ab_side *s, char which)
 	if (s->exe)
 		return 0;
 	v = cli_verb_find(verb);
-	if (!v || !is_measured(verb)) {
+	if (!v || !cmp_is_comparable(verb)) {
 		cli_say("--ab: %c is '%s', not a command that measures (run, nop, latency, sweep "
 			"or saturate)", which, verb);
 		return -EINVAL;
