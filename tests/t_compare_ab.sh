@@ -4,7 +4,9 @@
 # - Bad input is one line and exit 2, before any run: N out of range, one
 #   side only, a side that measures nothing, a bad option in a side, a
 #   side that gives --json, sides of different commands (without --force).
-# - A run that fails is named (round, side, command line) with exit 1.
+# - A run that fails is named (round, side, command line) with exit 1;
+#   SIGINT ends the run under way, starts no other, compares nothing and
+#   leaves no report behind (exit 1).
 # - The same command line on both sides: the runs alternate as ABBA says,
 #   every test is paired over the rounds, and the gate (Holm, --fail-worse
 #   0) does not fail; at most 5% per try, so one retry (said) is allowed.
@@ -38,6 +40,23 @@ run_iostorm compare --ab 2 -- run "${q[@]}" "$f" -- run "${q[@]}" "$r/missing"
 [ "$T_RC" -eq 1 ] || { check_fail "a failing side: exit $T_RC, want 1"; show_output; }
 grep -q "^iostorm compare: --ab: round 1, B (run .*missing) exited" "$T_ERR" ||
 	{ check_fail "a failing side is not named"; show_output; }
+
+# ---- SIGINT: the run under way ends, no other starts, nothing is left ----
+mkdir -p "$r/tmp"
+TMPDIR=$r/tmp timeout -k 5 "$T_RUN_GUARD" "$IOSTORM" compare --ab 3 -- run -q --buffered \
+	--time 3s --ramp 0 "$f" -- run -q --buffered --time 3s --ramp 0 "$f" >"$T_OUT" 2>"$T_ERR" </dev/null &
+pid=$!
+for ((i = 0; i < T_TRIES; i++)); do
+	grep -q 'round 1/3: A' "$T_ERR" && break
+	sleep 0.1
+done
+kill -INT "$pid"
+reap_within "$pid" "$T_TRIES"
+[ "$T_RC" -eq 1 ] || { check_fail "--ab, SIGINT: exit $T_RC, want 1"; show_output; }
+grep -q '^iostorm compare: --ab: interrupted in round 1 of 3: nothing compared$' "$T_ERR" ||
+	{ check_fail "--ab, SIGINT: not said"; show_output; }
+grep -q 'round 2/3' "$T_ERR" && check_fail "--ab, SIGINT: round 2 started"
+[ -z "$(ls -A "$r/tmp")" ] || check_fail "--ab, SIGINT: left $(ls -A "$r/tmp")"
 
 # ---- A against A: no gate failure; ABBA order ----
 same() {

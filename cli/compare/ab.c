@@ -15,6 +15,7 @@
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
 #include "cli/out/report_load.h"
+#include "cli/runner/stop.h"
 
 /* A side's command line as its own command parses it: a bad option is
  * refused now, not after the other side has run. A side given its own
@@ -209,6 +210,11 @@ int cmp_ab_run(struct cmp_ab *ab, json_t **r, const char **cmd, char (*name)[24]
 		ab->dir[0] = '\0';
 		return -errno;
 	}
+	/* SIGINT or SIGTERM: the run under way ends as it would alone (a
+	 * terminal's ^C reaches it too; exec gives it its own handlers), and
+	 * no other starts, so the folder is removed and nothing half-run is
+	 * compared */
+	cli_runner_signals();
 	for (k = 0; k < ab->rounds && !rc; k++)
 		for (j = 0; j < 2 && !rc; j++) {
 			/* ABBA: A first in even rounds, B first in odd ones */
@@ -219,6 +225,11 @@ int cmp_ab_run(struct cmp_ab *ab, json_t **r, const char **cmd, char (*name)[24]
 			snprintf(path, sizeof(path), "%s/%c%u.json", ab->dir, "ab"[s], k + 1);
 			snprintf(name[idx], sizeof(name[idx]), "%c round %u", "AB"[s], k + 1);
 			rc = run_once(&ab->side[s], path, k + 1, "AB"[s]);
+			if (!rc && cli_runner_interrupted()) {
+				cli_say("--ab: interrupted in round %u of %u: nothing compared", k + 1,
+					ab->rounds);
+				rc = -EINTR;
+			}
 			if (!rc)
 				rc = cli_report_load(path, &r[idx], &cmd[idx]);
 		}
