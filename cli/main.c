@@ -60,13 +60,21 @@ static int reserve_json(const struct cli_verb *v, int argc, char **argv)
 {
 	enum cli_parse_outcome outcome = CLI_PARSE_GO;
 	struct cli_opts o;
-	char err[512];
+	char err[512], **copy;
+	int rc;
 
 	if (!(v->groups & CLI_OG_JSON))
 		return 0;
+	/* on a copy: getopt permutes what it parses, and the verb reads argv
+	 * as given (compare: where each '--' stands between the operands) */
+	copy = calloc((size_t)argc + 1, sizeof(*copy));
+	if (!copy)
+		return 0;
+	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
 	cli_opts_init(&o, v->name, v->groups);
-	if (cli_opts_parse(&o, argc, argv, &outcome, err, sizeof(err)) ||
-	    outcome != CLI_PARSE_GO)
+	rc = cli_opts_parse(&o, argc, copy, &outcome, err, sizeof(err));
+	free(copy);
+	if (rc || outcome != CLI_PARSE_GO)
 		return 0;
 	cli_out_verb(v->name);
 	/* cli_out_reserve says why a path cannot be written */

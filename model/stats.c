@@ -1,5 +1,7 @@
-/* Spread of repeated runs, Welch's t-test, and the Student t distribution
- * it needs. P(|T| > t) is the regularized incomplete beta function
+/* Spread of repeated runs, Welch's t-test, a change with its interval and
+ * test on one estimator (independent sets or paired rounds), Holm's and
+ * Benjamini-Hochberg's adjustments, and the Student t distribution they
+ * need. P(|T| > t) is the regularized incomplete beta function
  * I_x(df/2, 1/2), x = df / (df + t^2): its continued fraction (Numerical
  * Recipes' betacf, modified Lentz) for small df and far tails, and an
  * asymptotic series where the fraction loses its precision (large df). */
@@ -10,6 +12,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #define LN_SQRT_PI 0.57236494292470008707	/* lgamma(1/2) */
 #define LN_SQRT_2PI 0.91893853320467274178
@@ -363,5 +366,234 @@ int model_welch(const double *a, unsigned na, const double *b, unsigned nb,
 		w.ci_hi = w.diff + q * w.se;
 	}
 	*out = w;
+	return 0;
+}
+
+/* ---- a change, its interval and its test, on one estimator ---- */
+
+/* Value i on the mean's own scale: itself, or its reciprocal for HMEAN;
+ * with a given, b[i]'s less a[i]'s (a paired difference). */
+static double scaled(const double *a, const double *b, unsigned i, enum model_mean mean)
+{
+	double x = mean == MODEL_HMEAN ? 1 / b[i] : b[i];
+
+	if (a)
+		x -= mean == MODEL_HMEAN ? 1 / a[i] : a[i];
+	return x;
+}
+
+/* The mean and the sum of squared deviations of the scaled values. A
+ * constant set's mean is its value exactly and its deviations 0, so that
+ * rounding is never read as noise. */
+static int moments(const double *a, const double *b, unsigned n, enum model_mean mean,
+		   double *m, double *ss)
+{
+	double sum = 0, first, d;
+	bool constant = true;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (!isfinite(b[i]) || (a && !isfinite(a[i])) ||
+		    (mean == MODEL_HMEAN && (!(b[i] > 0) || (a && !(a[i] > 0)))))
+			return -EINVAL;
+	first = scaled(a, b, 0, mean);
+	for (i = 0; i < n; i++) {
+		d = scaled(a, b, i, mean);
+		constant &= d == first;
+		sum += d;
+	}
+	if (!isfinite(sum))
+		return -EDOM;
+	*m = constant ? first : sum / n;
+	*ss = 0;
+	for (i = 0; i < n && !constant; i++) {
+		d = scaled(a, b, i, mean) - *m;
+		*ss += d * d;
+	}
+	return isfinite(*ss) ? 0 : -EDOM;
+}
+
+int model_mean_ci(const double *v, unsigned n, enum model_mean mean, double conf, double *m,
+		  double *lo, double *hi)
+{
+	double mv, ss, h, l = NAN, u = NAN;
+	int ret;
+
+	if (!n || !(conf > 0 && conf < 1) || (mean != MODEL_AMEAN && mean != MODEL_HMEAN))
+		return -EINVAL;
+	ret = moments(NULL, v, n, mean, &mv, &ss);
+	if (ret)
+		return ret;
+	if (n >= 2) {
+		h = -model_t_quantile((1 - conf) / 2, n - 1) * sqrt(ss / (n - 1) / n);
+		if (isnan(h))
+			return -EDOM;
+		l = mv - h;
+		u = mv + h;
+		if (mean == MODEL_HMEAN) {
+			/* a larger reciprocal is a smaller figure */
+			l = 1 / (mv + h);
+			u = mv - h > 0 ? 1 / (mv - h) : INFINITY;
+		}
+	}
+	*m = mean == MODEL_HMEAN ? 1 / mv : mv;
+	*lo = l;
+	*hi = u;
+	return 0;
+}
+
+/* The test of the difference d (on the mean's scale, b's less a's, a's
+ * mean being ma) with standard error se and df degrees of freedom, and
+ * the change and its interval mapped back from that scale. */
+static int change_finish(struct model_change *c, double ma, double d, double se, double df,
+			 double conf)
+{
+	double lo = d, hi = d, q;
+
+	if (!isfinite(d) || !isfinite(se))
+		return -EDOM;
+	if (se == 0) {
+		/* no noise at all: any difference is certain, none is none */
+		c->t = d == 0 ? 0 : copysign(INFINITY, d);
+		c->p = d == 0 ? 1 : 0;
+	} else {
+		c->t = d / se;
+		c->p = t_tail2(c->t, df);
+		/* the lower tail's (1 - conf) / 2 is exact where conf is near 1 */
+		q = -model_t_quantile((1 - conf) / 2, df);
+		if (isnan(c->p) || isnan(q))
+			return -EDOM;
+		lo = d - q * se;
+		hi = d + q * se;
+	}
+	c->df = df;
+	if (c->mean == MODEL_AMEAN) {
+		c->a = ma;
+		c->b = ma + d;
+		c->change = d / ma;
+		c->ci_lo = (ma > 0 ? lo : hi) / ma;
+		c->ci_hi = (ma > 0 ? hi : lo) / ma;
+	} else {
+		/* the Hmean is 1 / the reciprocals' Amean: a larger
+		 * reciprocal is a smaller figure, so the ends swap */
+		c->a = 1 / ma;
+		c->b = 1 / (ma + d);
+		c->t = -c->t;
+		c->change = ma / (ma + d) - 1;
+		c->ci_lo = ma / (ma + hi) - 1;
+		c->ci_hi = ma + lo > 0 ? ma / (ma + lo) - 1 : INFINITY;
+	}
+	return 0;
+}
+
+int model_change_of(const double *a, unsigned na, const double *b, unsigned nb,
+		    enum model_mean mean, double conf, struct model_change *out)
+{
+	struct model_change c = { .mean = mean, .na = na, .nb = nb };
+	double ma, mb, ssa, ssb, va, vb, ga, gb, se, df;
+	int ret;
+
+	if (!na || !nb || (na < 2 && nb < 2) || !(conf > 0 && conf < 1) ||
+	    (mean != MODEL_AMEAN && mean != MODEL_HMEAN))
+		return -EINVAL;
+	ret = moments(NULL, a, na, mean, &ma, &ssa);
+	if (!ret)
+		ret = moments(NULL, b, nb, mean, &mb, &ssb);
+	if (ret)
+		return ret;
+	if (ma == 0)
+		return -EINVAL;
+	if (na >= 2 && nb >= 2) {
+		c.design = MODEL_WELCH;
+		va = ssa / (na - 1);
+		vb = ssb / (nb - 1);
+		ga = va / na;
+		gb = vb / nb;
+		se = sqrt(ga + gb);
+		/* Welch-Satterthwaite, in the shares of se^2 (no underflow) */
+		df = ga + gb > 0 ? 1 / ((ga / (ga + gb)) * (ga / (ga + gb)) / (na - 1) +
+					(gb / (ga + gb)) * (gb / (ga + gb)) / (nb - 1)) :
+				   (double)na + nb - 2;
+		c.noise = sqrt((ssa + ssb) / (na + nb - 2)) / fabs(ma);
+	} else {
+		/* the single value is one more draw of the set's spread */
+		unsigned n = na >= 2 ? na : nb;
+		double v = (na >= 2 ? ssa : ssb) / (n - 1);
+
+		c.design = MODEL_ONE_VS_MANY;
+		se = sqrt(v * (1 + 1.0 / n));
+		df = n - 1;
+		c.noise = sqrt(v) / fabs(ma);
+	}
+	ret = change_finish(&c, ma, mb - ma, se, df, conf);
+	if (ret)
+		return ret;
+	*out = c;
+	return 0;
+}
+
+int model_change_paired(const double *a, const double *b, unsigned n, enum model_mean mean,
+			double conf, struct model_change *out)
+{
+	struct model_change c = { .design = MODEL_PAIRED, .mean = mean, .na = n, .nb = n };
+	double ma, ssa, md, ssd, sd;
+	int ret;
+
+	if (n < 2 || !(conf > 0 && conf < 1) || (mean != MODEL_AMEAN && mean != MODEL_HMEAN))
+		return -EINVAL;
+	ret = moments(NULL, a, n, mean, &ma, &ssa);
+	if (!ret)
+		ret = moments(a, b, n, mean, &md, &ssd);
+	if (ret)
+		return ret;
+	if (ma == 0)
+		return -EINVAL;
+	sd = sqrt(ssd / (n - 1));
+	/* a difference holds the noise of two runs */
+	c.noise = sd / sqrt(2.0) / fabs(ma);
+	ret = change_finish(&c, ma, md, sd / sqrt((double)n), n - 1, conf);
+	if (ret)
+		return ret;
+	*out = c;
+	return 0;
+}
+
+/* ---- multiple comparisons ---- */
+
+int model_p_adjust(const double *p, unsigned n, enum model_adjust how, unsigned *order,
+		   double *adj)
+{
+	double run, v;
+	unsigned i, j, k;
+
+	for (i = 0; i < n; i++)
+		if (!(p[i] >= 0 && p[i] <= 1))
+			return -EINVAL;
+	if (how != MODEL_HOLM && how != MODEL_BH)
+		return -EINVAL;
+	/* ascending p, ties in their given order (an insertion sort: a
+	 * family is hundreds of tests, not millions) */
+	for (i = 0; i < n; i++) {
+		for (j = i; j > 0 && p[order[j - 1]] > p[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	if (how == MODEL_HOLM) {
+		/* step down: the k-th smallest (from 0) times n - k, never
+		 * below the one before it */
+		for (k = 0, run = 0; k < n; k++) {
+			v = fmin(1, (double)(n - k) * p[order[k]]);
+			run = fmax(run, v);
+			adj[order[k]] = run;
+		}
+		return 0;
+	}
+	/* step up: the k-th smallest (from 1) times n / k, never above the
+	 * one after it */
+	for (k = n, run = 1; k > 0; k--) {
+		v = fmin(1, (double)n / k * p[order[k - 1]]);
+		run = fmin(run, v);
+		adj[order[k - 1]] = run;
+	}
 	return 0;
 }

@@ -1,7 +1,9 @@
-/* The statistics behind `iostorm compare`: the spread of N repeated
- * measurements of one figure, and whether two such sets differ by more
- * than their noise (Welch's t-test, as mmtests' compare-kernels marks a
- * significant change). Pure: figures in, figures out, nothing allocated.
+/* The statistics behind `iostorm compare` and `check --measure`: the
+ * spread of N repeated measurements of one figure, whether two such sets
+ * differ by more than their noise (Welch's t-test, as mmtests'
+ * compare-kernels marks a significant change; or paired rounds), the
+ * change on the estimator that fits the figure, and the corrections for
+ * testing many figures at once. Pure: figures in, figures out, nothing allocated.
  * Every call returns 0 or -errno and writes its out-parameter only on
  * success. */
 #ifndef MODEL_STATS_H
@@ -40,6 +42,82 @@ struct model_welch {
  * difference of the means overflows. */
 int model_welch(const double *a, unsigned na, const double *b, unsigned nb,
 		double conf, struct model_welch *w);
+
+/* How a figure's repeats (or runs) are summed up into one: by the
+ * arithmetic mean, or by the harmonic mean (1 / the Amean of the
+ * reciprocals). Which fits depends on how the repeats were bounded:
+ * docs/compare.md, "One estimator per metric". */
+enum model_mean { MODEL_AMEAN, MODEL_HMEAN };
+
+/* The mean of the kind asked over n values, and its interval at conf
+ * (Student's t with n - 1 df, on the reciprocals for HMEAN and mapped
+ * back: hi may be INFINITY); lo and hi are NAN when n == 1. -EINVAL when
+ * n == 0, conf is not in (0,1), a value is not finite or (HMEAN) not
+ * > 0; -EDOM on overflow. Writes only on success. */
+int model_mean_ci(const double *v, unsigned n, enum model_mean mean, double conf, double *m,
+		  double *lo, double *hi);
+
+/* How a change was tested. */
+enum model_design {
+	MODEL_WELCH,		/* two independent sets, two or more each:
+				 * Welch's unequal-variance t-test */
+	MODEL_ONE_VS_MANY,	/* one value against a set of two or more: the
+				 * set's variance stands for both (Student's t,
+				 * df = n - 1, se = s sqrt(1 + 1/n)) */
+	MODEL_PAIRED,		/* rounds of a and b measured side by side
+				 * (ABBA): the t-test of the rounds' differences */
+};
+
+/* A change of b against a: one estimator for the figure, its interval
+ * and its test. With MODEL_HMEAN everything is done on the reciprocals,
+ * whose Amean is 1 / the Hmean, and the interval mapped back; so the
+ * change always lies inside its own interval, and the interval leaves
+ * out 0 exactly when p < 1 - conf. */
+struct model_change {
+	enum model_design design;
+	enum model_mean mean;
+	unsigned na, nb;	/* values (rounds, for MODEL_PAIRED) */
+	double a, b;		/* each side's mean of the kind asked */
+	double change;		/* b / a - 1, a fraction */
+	double ci_lo, ci_hi;	/* its interval at conf, fractions; ci_hi may
+				 * be INFINITY (HMEAN, an interval of the
+				 * reciprocals that reaches 0) */
+	double t, df, p;	/* the test on the mean's own scale (values
+				 * or reciprocals), t signed as the change;
+				 * p two-sided */
+	double noise;		/* one value's own spread, a fraction of a's
+				 * mean on that scale: the pooled standard
+				 * deviation of both sides (of a's only, for
+				 * ONE_VS_MANY; of the differences / sqrt(2),
+				 * for PAIRED). 0 when every value is equal */
+};
+
+/* b against a, independent sets: Welch when both have two values or
+ * more, ONE_VS_MANY when one has a single value. -EINVAL when a side is
+ * empty, both have one value (no spread to test against), conf is not in
+ * (0,1), a value is not finite, or (HMEAN) not > 0, or a's mean is 0;
+ * -EDOM on overflow. */
+int model_change_of(const double *a, unsigned na, const double *b, unsigned nb,
+		    enum model_mean mean, double conf, struct model_change *c);
+
+/* Paired rounds: a[i] and b[i] were measured together (an ABBA round:
+ * a[i] the mean of its two A runs, b[i] of its two B runs), so drift that
+ * is slow next to a round cancels in the differences b[i] - a[i] (of the
+ * reciprocals, for HMEAN). The test is Student's one-sample t on them,
+ * df = n - 1. For `check --measure` and `compare --ab`. -EINVAL when
+ * n < 2 or as model_change_of. */
+int model_change_paired(const double *a, const double *b, unsigned n, enum model_mean mean,
+			double conf, struct model_change *c);
+
+/* Multiple comparisons: p-values of a family of tests adjusted so that
+ * "adjusted p < alpha" controls the family-wise error rate (Holm's
+ * step-down Bonferroni) or the false-discovery rate (Benjamini-Hochberg's
+ * step-up), at alpha. order is scratch space for n indexes; adj gets the
+ * n adjusted values, in p's order (adj may be p itself). -EINVAL when a
+ * p is not in [0,1]. n == 0 is nothing to do. */
+enum model_adjust { MODEL_HOLM, MODEL_BH };
+int model_p_adjust(const double *p, unsigned n, enum model_adjust how, unsigned *order,
+		   double *adj);
 
 /* Student's t distribution: P(T <= t) with df > 0 degrees of freedom (df
  * may be fractional), and its inverse for p in (0,1). NAN for a NaN

@@ -136,6 +136,12 @@ case $T_RC in
 0 | 4) report "compare --fail-worse" "$T_RC" compare --fail-worse 50 "$rep2" "$rep1" "$reports/1.json" ;;
 *) check_fail "compare --fail-worse: exit $T_RC, want 0 or 4"; show_output ;;
 esac
+# --ab runs both sides itself: its own options before the first '--', so
+# report's trailing --json would be B's
+n=$((n + 1))
+run_iostorm compare --ab 2 --json "$reports/$n.json" -- run "${q[@]}" "$file" -- run "${q[@]}" "$file"
+[ "$T_RC" -eq 0 ] && jq -e '.ab.rounds == 2' "$reports/$n.json" >/dev/null ||
+	{ check_fail "compare --ab: exit $T_RC, or no report"; show_output; }
 
 # ---- every key written, with its command and type ----
 : >"$T_DIR/emitted.tsv"

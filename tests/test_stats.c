@@ -53,6 +53,7 @@ static const double b2[] = { 10.9, 11.8, 10.2, 11.5, 10.7 };
 /* unequal sizes as well as unequal variances */
 static const double a3[] = { 1520, 1490, 1535 };
 static const double b3[] = { 1610, 1580, 1655, 1600, 1620, 1590, 1645 };
+static const double zero3[] = { 3, 0, 4 };
 
 static void check_spread(const double *v, unsigned n, double amean, double hmean,
 			 double stddev, double cov, double min, double max)
@@ -280,6 +281,193 @@ static void test_edges(void)
 	CHECK(model_welch(top, 2, bottom, 2, 0.95, &w) == -EDOM);
 }
 
+/* The change, its interval and its test on one estimator: figures from
+ * mpmath at 40 digits, apart from this code (the formulas are the
+ * definitions in docs/compare.md, Welch's df from the exact variances,
+ * p = I_x(df/2, 1/2), quantiles by root finding on it). */
+static void check_change(const struct model_change *c, double a, double b, double change,
+			 double lo, double hi, double t, double df, double p, double noise)
+{
+	CHECK_NEAR(c->a, a);
+	CHECK_NEAR(c->b, b);
+	CHECK_NEAR(c->change, change);
+	CHECK_NEAR(c->ci_lo, lo);
+	CHECK_NEAR(c->ci_hi, hi);
+	CHECK_NEAR(c->t, t);
+	CHECK_NEAR(c->df, df);
+	CHECK_NEAR(c->p, p);
+	CHECK_NEAR(c->noise, noise);
+}
+
+static void test_change(void)
+{
+	static const double one[] = { 1520 };
+	struct model_change c, keep;
+
+	/* Amean: Welch's test as test_welch's, the interval as % of a's mean */
+	CHECK(model_change_of(a1, 5, b1, 5, MODEL_AMEAN, 0.95, &c) == 0);
+	CHECK(c.design == MODEL_WELCH && c.na == 5 && c.nb == 5);
+	check_change(&c, 100, 105, 0.05, 0.026939958647958339, 0.073060041352041661, 5, 8,
+		     0.0010528257933665393, 0.015811388300841897);
+	/* Hmean: Welch on the reciprocals, the interval mapped back; t is
+	 * signed as the change */
+	CHECK(model_change_of(a3, 3, b3, 7, MODEL_HMEAN, 0.95, &c) == 0);
+	check_change(&c, 1514.7678699810462, 1613.878798483654, 0.065429780012331497,
+		     0.03302381969625032, 0.099934735972280032, 5.7564771291984404,
+		     4.0616026776344036, 0.0043097143247511433, 0.015845964664294862);
+	/* a side of one value: the other side's spread stands for both */
+	CHECK(model_change_of(one, 1, b3, 7, MODEL_AMEAN, 0.95, &c) == 0);
+	CHECK(c.design == MODEL_ONE_VS_MANY);
+	check_change(&c, 1520, 1614.2857142857143, 0.062030075187969925, 0.014267997880356052,
+		     0.1097921524955838, 3.1778794947987145, 6, 0.01912710100787277,
+		     0.018258660327514359);
+	CHECK(model_change_of(b3, 7, one, 1, MODEL_AMEAN, 0.9, &c) == 0);
+	check_change(&c, 1614.2857142857143, 1520, -0.058407079646017699, -0.094121299016635178,
+		     -0.02269286027540022, -3.1778794947987145, 6, 0.01912710100787277,
+		     0.017192225299535644);
+
+	/* refusals write nothing */
+	memset(&keep, 0xa5, sizeof(keep));
+	c = keep;
+	CHECK(model_change_of(one, 1, one, 1, MODEL_AMEAN, 0.95, &c) == -EINVAL);
+	CHECK(model_change_of(a1, 0, b1, 5, MODEL_AMEAN, 0.95, &c) == -EINVAL);
+	CHECK(model_change_of(a1, 5, b1, 5, MODEL_AMEAN, 1, &c) == -EINVAL);
+	CHECK(model_change_of(a1, 5, b1, 5, (enum model_mean)7, 0.95, &c) == -EINVAL);
+	CHECK(memcmp(&c, &keep, sizeof(c)) == 0);
+}
+
+static void test_paired(void)
+{
+	static const double pa[] = { 100, 102, 98, 101, 99 }, pb[] = { 104, 107, 101, 106, 102 };
+	static const double flat[] = { 105, 107, 103, 106, 104 };
+	struct model_change c;
+
+	CHECK(model_change_paired(pa, pb, 5, MODEL_AMEAN, 0.95, &c) == 0);
+	CHECK(c.design == MODEL_PAIRED && c.na == 5);
+	check_change(&c, 100, 104, 0.04, 0.027583360017962358, 0.052416639982037642,
+		     8.9442719099991588, 4, 0.00086421102888269733, 0.0070710678118654752);
+	CHECK(model_change_paired(pa, pb, 5, MODEL_HMEAN, 0.95, &c) == 0);
+	check_change(&c, 99.979997199319818, 103.94998954093817, 0.039707866101494133,
+		     0.028905028077092055, 0.050739956769730379, 10.50033282743013, 4,
+		     0.00046507757425814209, 0.0057508515664323056);
+	/* the same shift in every round: certain, whatever the drift */
+	CHECK(model_change_paired(a1, flat, 5, MODEL_AMEAN, 0.95, &c) == 0);
+	CHECK(c.p == 0 && c.t == INFINITY && c.change == 0.05 && c.ci_lo == c.ci_hi);
+	CHECK(model_change_paired(a1, a1, 5, MODEL_AMEAN, 0.95, &c) == 0);
+	CHECK(c.p == 1 && c.change == 0 && c.noise == 0);
+	CHECK(model_change_paired(pa, pb, 1, MODEL_AMEAN, 0.95, &c) == -EINVAL);
+	CHECK(model_change_paired(zero3, pb, 3, MODEL_HMEAN, 0.95, &c) == -EINVAL);
+}
+
+/* A side's own mean and interval: Student's t on the values, or on the
+ * reciprocals for the Hmean (mpmath, as test_change) */
+static void test_mean_ci(void)
+{
+	double m, lo, hi;
+
+	CHECK(model_mean_ci(a3, 3, MODEL_AMEAN, 0.95, &m, &lo, &hi) == 0);
+	CHECK_NEAR(m, 1515);
+	CHECK_NEAR(lo, 1458.0812544960486);
+	CHECK_NEAR(hi, 1571.9187455039514);
+	CHECK(model_mean_ci(a3, 3, MODEL_HMEAN, 0.95, &m, &lo, &hi) == 0);
+	CHECK_NEAR(m, 1514.7678699810462);
+	CHECK_NEAR(lo, 1459.6638779992596);
+	CHECK_NEAR(hi, 1574.1955650139549);
+	CHECK(model_mean_ci(a3, 1, MODEL_HMEAN, 0.95, &m, &lo, &hi) == 0);
+	CHECK(m == 1520 && isnan(lo) && isnan(hi));
+	CHECK(model_mean_ci(zero3, 3, MODEL_HMEAN, 0.95, &m, &lo, &hi) == -EINVAL);
+	CHECK(model_mean_ci(a3, 0, MODEL_AMEAN, 0.95, &m, &lo, &hi) == -EINVAL);
+}
+
+/* Holm and Benjamini-Hochberg by their definitions (worked by hand and
+ * in python: sort, scale by n - k + 1 or n / k, make monotone). */
+static void test_adjust(void)
+{
+	static const double p[] = { 0.01, 0.04, 0.03, 0.005, 0.2, 0.04 };
+	static const double holm[] = { 0.05, 0.12, 0.12, 0.03, 0.2, 0.12 };
+	static const double bh[] = { 0.03, 0.048, 0.048, 0.03, 0.2, 0.048 };
+	double adj[6], bad[] = { 0.1, 1.5 };
+	unsigned order[6], i;
+
+	CHECK(model_p_adjust(p, 6, MODEL_HOLM, order, adj) == 0);
+	for (i = 0; i < 6; i++)
+		CHECK_NEAR(adj[i], holm[i]);
+	CHECK(model_p_adjust(p, 6, MODEL_BH, order, adj) == 0);
+	for (i = 0; i < 6; i++)
+		CHECK_NEAR(adj[i], bh[i]);
+	/* in place, and one test is its own family */
+	memcpy(adj, p, sizeof(p));
+	CHECK(model_p_adjust(adj, 6, MODEL_BH, order, adj) == 0);
+	for (i = 0; i < 6; i++)
+		CHECK_NEAR(adj[i], bh[i]);
+	CHECK(model_p_adjust(p, 1, MODEL_HOLM, order, adj) == 0 && adj[0] == p[0]);
+	CHECK(model_p_adjust(p, 0, MODEL_HOLM, order, adj) == 0);
+	CHECK(model_p_adjust(bad, 2, MODEL_BH, order, adj) == -EINVAL);
+	bad[1] = NAN;
+	CHECK(model_p_adjust(bad, 2, MODEL_HOLM, order, adj) == -EINVAL);
+}
+
+/* xorshift64*: the same draws on every machine */
+static double draw(unsigned long long *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return (double)((*s * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
+}
+
+/* The change always lies inside its own interval, and the interval
+ * leaves 0 out exactly when p < 1 - conf, for every design and mean, on
+ * sets drawn at random: skewed, noisy, of every size. */
+static void test_change_inside(void)
+{
+	unsigned long long s = 0x9e3779b97f4a7c15ULL;
+	double a[9], b[9];
+	unsigned trial, i, na, nb, bad = 0, disagree = 0;
+
+	for (trial = 0; trial < 20000; trial++) {
+		struct model_change c;
+		enum model_mean mean = trial % 2 ? MODEL_HMEAN : MODEL_AMEAN;
+		double conf = trial % 3 ? 0.95 : 0.99, scale = 1 + 99 * draw(&s);
+		int ret;
+
+		na = 1 + (unsigned)(draw(&s) * 8);
+		nb = trial % 5 ? na : 1 + (unsigned)(draw(&s) * 8);
+		for (i = 0; i < 9; i++) {
+			/* a heavy right tail, as latencies have */
+			a[i] = scale * (1 + 0.3 * draw(&s) / (0.05 + draw(&s)));
+			b[i] = scale * (1 + 0.3 * draw(&s) / (0.05 + draw(&s))) *
+			       (0.8 + 0.4 * draw(&s));
+		}
+		if (trial % 4 == 3 && na >= 2)
+			ret = model_change_paired(a, b, na, mean, conf, &c);
+		else if (na + nb >= 3)
+			ret = model_change_of(a, na, b, nb, mean, conf, &c);
+		else
+			continue;
+		CHECK(ret == 0);
+		if (ret)
+			continue;
+		if (!(c.ci_lo <= c.change && c.change <= c.ci_hi)) {
+			if (!bad++)
+				CHECKF(0, "trial %u: change %g outside [%g, %g]", trial, c.change,
+				       c.ci_lo, c.ci_hi);
+		}
+		if ((c.ci_lo > 0 || c.ci_hi < 0) != (c.p < 1 - conf) &&
+		    fabs(c.p - (1 - conf)) > 1e-9)
+			disagree++;
+		/* the side's mean is the estimator named: Amean or Hmean */
+		if (c.design != MODEL_PAIRED) {
+			struct model_spread sp;
+
+			CHECK(model_spread(a, na, &sp) == 0);
+			CHECK_NEAR(c.a, mean == MODEL_HMEAN ? sp.hmean : sp.amean);
+		}
+	}
+	CHECKF(bad == 0, "%u changes outside their interval", bad);
+	CHECKF(disagree == 0, "%u intervals disagree with their p", disagree);
+}
+
 int main(void)
 {
 	test_spread();
@@ -287,5 +475,10 @@ int main(void)
 	test_t_cdf();
 	test_t_quantile();
 	test_edges();
+	test_change();
+	test_paired();
+	test_mean_ci();
+	test_adjust();
+	test_change_inside();
 	return t_result();
 }

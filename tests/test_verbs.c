@@ -33,7 +33,7 @@ static const char *sample(const char *name)
 		{ "topology", "server.xml" }, { "drive-iops", "1m" }, { "memory-bw", "150g" },
 		{ "host-bridge-bw", "20g" }, { "from", "saturate.json" }, { "free-slots", "0000:40=2" }, { "output", "x.svg" },
 		{ "reap", "8" }, { "rounds", "2" }, { "repeat", "3" }, { "alpha", "0.01" },
-		{ "fail-worse", "5" }, { "rate", "1k" }, { "arrival", "poisson" },
+		{ "fail-worse", "5" }, { "rate", "1k" }, { "arrival", "poisson" }, { "ab", "4" },
 	};
 	size_t i;
 

@@ -1,29 +1,30 @@
-/* iostorm compare BASE.json NEW.json [MORE.json...]: is a change real?
- * Each report against the base, row by row (cli/compare/rows.h): every
- * side's summary over its repeats, the change, its confidence interval
- * and a significance mark from Welch's t-test, never from a single run;
- * then every difference in the setups they were measured on. */
+/* iostorm compare BASE.json NEW.json [MORE.json...], or
+ * iostorm compare BASE1.json BASE2.json -- NEW1.json NEW2.json [-- ...]:
+ * is a change real? Each side (a report, or the runs between two '--')
+ * against the base, row by row (cli/compare/rows.h): every side's figure,
+ * the change, its confidence interval and its test across runs, with the
+ * run-to-run noise beside it; marks by Benjamini-Hochberg and the
+ * --fail-worse gate by Holm over every test; then every difference in the
+ * setups they were measured on. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/commands.h"
+#include "cli/compare/ab.h"
 #include "cli/compare/cmp_out.h"
 #include "cli/compare/compare.h"
+#include "cli/compare/files.h"
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
-#include "cli/out/report_load.h"
 
-#define CMP_MAX_REPORTS 16
 #define CMP_MAX_FAIL_PCT 1000.0
 
-enum { O_FORCE = 0x400, O_FAIL_WORSE, O_ALPHA };
+enum { O_FORCE = 0x400, O_FAIL_WORSE, O_ALPHA, O_TRUST_REPEATS, O_AB };
 
-/* The commands whose reports hold rows to compare. */
-static const char *const comparable[] = { "run", "nop", "latency", "sweep", "saturate", NULL };
+
 
 static int set_force(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
@@ -54,6 +55,21 @@ static int parse_real(const char *opt, const char *arg, double min, double max, 
 	return 0;
 }
 
+static int set_trust_repeats(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_flag("--trust-repeats", arg, &o->trust_repeats, err, errlen);
+}
+
+static int set_ab(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	uint64_t v;
+	int rc = cli_parse_count("--ab", arg, 2, CMP_AB_MAX_ROUNDS, &v, err, errlen);
+
+	if (!rc)
+		o->ab_rounds = (unsigned)v;
+	return rc;
+}
+
 static int set_fail_worse(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	return parse_real("--fail-worse", arg, 0.0, CMP_MAX_FAIL_PCT, true, &o->fail_worse_pct,
@@ -71,14 +87,26 @@ static int show_alpha(const struct cli_opts *o, char *buf, size_t len)
 }
 
 static const struct cli_optdesc own[] = {
+	{ "ab", O_AB, "N", 0, 0, set_ab, NULL, NULL,
+	  "run the two command lines after '--' alternately,\n"
+	  "ABBA over N rounds (2..32), and test the rounds'\n"
+	  "paired differences: -- A_COMMAND... -- B_COMMAND..." },
 	{ "alpha", O_ALPHA, "P", 0, 0, set_alpha, show_alpha, NULL,
-	  "significance level of Welch's t-test, in (0, 0.5];\n"
-	  "the intervals are at 1 - P confidence" },
+	  "significance level, in (0, 0.5]: the false-discovery\n"
+	  "rate of the marks (Benjamini-Hochberg) and the\n"
+	  "family-wise rate of --fail-worse (Holm); the\n"
+	  "intervals are at 1 - P confidence" },
 	{ "fail-worse", O_FAIL_WORSE, "PCT", 0, 0, set_fail_worse, NULL, NULL,
-	  "exit 4 when a metric is significantly worse than\n"
-	  "the base by more than PCT percent (0..1000)" },
+	  "exit 4 when a metric is worse than the base by more\n"
+	  "than PCT percent (0..1000) with Holm's p < --alpha\n"
+	  "across runs" },
 	{ "force", O_FORCE, NULL, 0, 0, set_force, NULL, NULL,
-	  "compare reports of different commands, --bs or --qd" },
+	  "compare reports of different commands, --bs, --qd\n"
+	  "or bounds (--time against --ios)" },
+	{ "trust-repeats", O_TRUST_REPEATS, NULL, 0, 0, set_trust_repeats, NULL, NULL,
+	  "let --fail-worse fail on a test of one run's repeats\n"
+	  "against another's (one run a side), though drift\n"
+	  "between runs is then not measured" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -87,176 +115,186 @@ static int cmd_compare(int argc, char **argv);
 const struct cli_verb cli_verb_compare = {
 	.name = "compare",
 	.what = "is a change real? reports against a base, with significance",
-	.synopsis = "iostorm compare [options] BASE.json NEW.json [MORE.json...]\n\n"
-		"Compares each report with BASE, device by device and for the total:\n"
-		"IOPS and mean, p50, p99 and p99.9 latency, each side's summary over its\n"
-		"repeats (--repeat), the change in %, its confidence interval and a mark\n"
-		"where Welch's t-test finds it significant; a side with one repeat gets\n"
-		"no mark. Then every difference between the setups the reports were\n"
-		"measured on: kernel, settings, IOMMU, firmware, options, placement.",
+	.synopsis = "iostorm compare [options] BASE.json NEW.json [MORE.json...]\n"
+		"       iostorm compare [options] BASE.json... -- NEW.json... [-- MORE.json...]\n"
+		"       iostorm compare --ab N [options] -- A_COMMAND... -- B_COMMAND...\n\n"
+		"Compares each side with the base, device by device and for the total:\n"
+		"IOPS and mean, p50, p99 and p99.9 latency. A side is one report, or\n"
+		"several runs of one setup between '--'. A run is one sample: the test\n"
+		"and the change's confidence interval use the spread between runs, shown\n"
+		"as the noise beside every change. With one run a side, the repeats\n"
+		"(--repeat) inside each are tested, drift between runs is not measured,\n"
+		"and --fail-worse ignores them unless --trust-repeats. Marks (*) hold the\n"
+		"false-discovery rate over every test to --alpha (Benjamini-Hochberg),\n"
+		"--fail-worse the family-wise rate (Holm). Then every difference between\n"
+		"the setups the reports were measured on: kernel, settings, IOMMU,\n"
+		"firmware, options, placement. With --ab, compare runs both command lines\n"
+		"itself (an iostorm command, or a binary's path then its command), round\n"
+		"by round, and tests the rounds' differences, in which drift cancels.",
 	.operands = CLI_OPERANDS_FILES,
 	.groups = CLI_OG_JSON,
 	.own = own,
 	.run = cmd_compare,
 };
 
-static bool is_comparable(const char *cmd)
+/* Side g's rows, from its reports r[start..start+n), named name[]. 0 or
+ * -ENOMEM, said. */
+static int group_of(struct cmp_group *g, const char *const *name, json_t *const *r,
+		    const char *const *cmd, unsigned start, unsigned n)
 {
-	size_t i;
-
-	for (i = 0; comparable[i]; i++)
-		if (!strcmp(cmd, comparable[i]))
-			return true;
-	return false;
-}
-
-static long long config_num(const json_t *r, const char *key)
-{
-	const json_t *v = json_object_get(json_object_get(r, "config"), key);
-
-	return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
-}
-
-/* Reports that measured different things are refused, unless --force. */
-static int check_alike(const struct cli_opts *o, const char *const *file, json_t *const *r,
-		       const char *const *cmd, unsigned i)
-{
-	static const char *const keys[] = { "bs", "qd" };
-	size_t k;
-
-	if (o->force)
-		return 0;
-	if (strcmp(cmd[i], cmd[0])) {
-		cli_say("%s is a %s report, %s a %s report: they measure different things "
-			"(--force compares the rows they share)", file[i], cmd[i], file[0], cmd[0]);
-		return -EINVAL;
-	}
-	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-		if (config_num(r[i], keys[k]) == config_num(r[0], keys[k]))
-			continue;
-		cli_say("%s ran at --%s %lld, %s at --%s %lld: comparing them is meaningless "
-			"(--force compares them anyway)", file[i], keys[k],
-			config_num(r[i], keys[k]), file[0], keys[k], config_num(r[0], keys[k]));
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* --json naming one of the reports would write over it: refused. */
-static int check_json_path(const struct cli_opts *o)
-{
-	struct stat js, st;
-	unsigned i;
-
-	if (!o->json || !strcmp(o->json, "-") || stat(o->json, &js))
-		return 0;
-	for (i = 0; i < o->ntargets; i++) {
-		if (stat(o->targets[i], &st) || st.st_dev != js.st_dev || st.st_ino != js.st_ino)
-			continue;
-		cli_say("--json %s is the report %s: reports are only read, never written",
-			o->json, o->targets[i]);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int load_all(const struct cli_opts *o, json_t **r, const char **cmd)
-{
-	const char *const *file = (const char *const *)o->targets;
 	unsigned i;
 	int rc = 0;
 
-	for (i = 0; i < o->ntargets && !rc; i++) {
-		rc = cli_report_load(file[i], &r[i], &cmd[i]);
-		if (!rc && !is_comparable(cmd[i])) {
-			cli_say("%s: a report of '%s', which holds nothing to compare (compare takes "
-				"run, nop, latency, sweep and saturate reports, iostorm-mpi's too)",
-				file[i], cmd[i]);
-			rc = -EINVAL;
-		}
-		if (!rc)
-			rc = check_alike(o, file, r, cmd, i);
-	}
+	g->file = name + start;
+	g->cmd = cmd[start];
+	g->rows = calloc(n, sizeof(*g->rows));
+	if (!g->rows)
+		rc = -ENOMEM;
+	for (i = 0; i < n && !rc; i++, g->n++)
+		rc = cmp_rows_of(r[start + i], &g->rows[i]);
+	if (rc)
+		cli_say("out of memory");
 	return rc;
 }
 
-/* Report i against the base; a report that shares no row is refused. */
-static int build_side(const struct cli_opts *o, struct cmp_side *s, const struct cmp_rows *base,
-		      json_t *const *r, unsigned i)
-{
-	int rc;
+/* The reports, the sides they form, and how they were made. */
+struct cmp_input {
+	const char *const *name;	/* the reports' files, or --ab's runs */
+	json_t *const *r;
+	const char *const *cmd;
+	const unsigned *start, *len;	/* each side's reports */
+	unsigned nsides;
+	const struct cmp_ab *ab;	/* --ab's sides; NULL: files */
+};
 
-	s->file = o->targets[i];
-	rc = cmp_rows_of(r[i], &s->rows);
+/* Side s (side k of in) against the base; a side that shares no row is
+ * refused. */
+static int build_side(const struct cli_opts *o, const struct cmp_input *in, unsigned k,
+		      struct cmp_side *s, const struct cmp_group *base, struct cmp_bound bound)
+{
+	const struct cmp_rows *rows;
+	int rc = group_of(&s->g, in->name, in->r, in->cmd, in->start[k], in->len[k]);
+
 	if (!rc)
-		rc = cmp_side_build(s, base, o->alpha, o->fail_worse_pct);
+		rc = cmp_side_build(s, base, bound, o->alpha, in->ab != NULL);
 	if (!rc)
-		rc = cmp_setup_diff(r[0], r[i], &s->changes);
+		rc = cmp_setup_diff(in->r[in->start[0]], in->r[in->start[k]], &s->changes);
 	if (rc) {
 		cli_say("out of memory");
 		return rc;
 	}
 	if (!s->nlines) {
+		rows = &s->g.rows[0];
 		cli_say("%s and %s share no device to compare (%s has %s%s): reports are matched "
-			"by device name", o->targets[0], s->file, s->file,
-			s->rows.n ? s->rows.r[0].key : "none", s->rows.n > 1 ? ", ..." : "");
+			"by device name", base->file[0], s->g.file[0], s->g.file[0],
+			rows->n ? rows->r[0].key : "none", rows->n > 1 ? ", ..." : "");
 		return -EINVAL;
 	}
 	return 0;
 }
 
-/* Every report against the base, shown; *gate: some metric is
- * significantly worse by more than --fail-worse. 0 or -errno, said. */
-static int compare(const struct cli_opts *o, json_t **r, const char **cmd, bool *gate)
+/* The sides, each against the base, adjusted as one family and shown;
+ * *gate: some metric met --fail-worse. 0 or -errno, said. */
+static int compare(const struct cli_opts *o, const struct cmp_input *in, bool *gate)
 {
 	struct cmp_side side[CMP_MAX_REPORTS];
-	struct cmp_rows base;
+	struct cmp_bound bound = cmp_bound_of(in->r[in->start[0]]);
+	struct cmp_family family;
+	struct cmp_group base;
 	unsigned i, nside = 0;
 	int rc;
 
 	memset(side, 0, sizeof(side));
-	rc = cmp_rows_of(r[0], &base);
-	if (rc)
-		cli_say("out of memory");
-	for (i = 1; i < o->ntargets && !rc; i++, nside++)
-		rc = build_side(o, &side[nside], &base, r, i);
+	memset(&base, 0, sizeof(base));
+	rc = group_of(&base, in->name, in->r, in->cmd, in->start[0], in->len[0]);
+	for (i = 1; i < in->nsides && !rc; i++, nside++)
+		rc = build_side(o, in, i, &side[nside], &base, bound);
+	if (!rc) {
+		rc = cmp_family_adjust(side, nside, o->alpha, o->fail_worse_pct, o->trust_repeats,
+				       &family);
+		if (rc)
+			cli_say("out of memory");
+	}
 	if (!rc) {
 		for (i = 0; i < nside; i++)
 			*gate |= side[i].gate;
-		cmp_out_text(cli_out_text(o), o, (const char *const *)cmd, side, nside);
+		cmp_out_text(cli_out_text(o), o, &base, side, nside, &family, bound, in->ab);
 		if (o->json)
-			rc = cmp_out_json(o, (const char *const *)cmd, side, nside, *gate);
+			rc = cmp_out_json(o, &base, side, nside, &family, bound, in->ab, *gate);
 	}
 	for (i = 0; i < CMP_MAX_REPORTS; i++)
 		cmp_side_free(&side[i]);
-	cmp_rows_free(&base);
+	cmp_group_free(&base);
+	return rc;
+}
+
+/* --ab: both command lines run here, round by round, then compared
+ * paired. */
+static int compare_ab(const struct cli_opts *o, bool *gate)
+{
+	unsigned n = o->ab_rounds, i, start[2] = { 0, n }, len[2] = { n, n };
+	json_t *r[2 * CMP_AB_MAX_ROUNDS] = { NULL };
+	const char *cmd[2 * CMP_AB_MAX_ROUNDS] = { NULL }, *name[2 * CMP_AB_MAX_ROUNDS];
+	char names[2 * CMP_AB_MAX_ROUNDS][24];
+	struct cmp_input in = { name, r, cmd, start, len, 2, NULL };
+	struct cmp_ab ab;
+	int rc = cmp_ab_parse(&ab, o->targets, o->ntargets, n, o->force);
+
+	for (i = 0; i < 2 * n; i++)
+		name[i] = names[i];
+	in.ab = &ab;
+	if (!rc)
+		rc = cmp_ab_run(&ab, r, cmd, names);
+	if (!rc)
+		rc = compare(o, &in, gate);
+	cmp_ab_clean(&ab);
+	for (i = 0; i < 2 * n; i++)
+		json_decref(r[i]);
+	return rc;
+}
+
+/* The reports named on the command line, as sides. */
+static int compare_files(const struct cli_opts *o, bool *gate)
+{
+	unsigned start[CMP_MAX_REPORTS], len[CMP_MAX_REPORTS], i;
+	json_t *r[CMP_MAX_REPORTS] = { NULL };
+	const char *cmd[CMP_MAX_REPORTS] = { NULL };
+	struct cmp_input in = { (const char *const *)o->targets, r, cmd, start, len, 0, NULL };
+	int rc = 0;
+
+	if (o->ntargets > CMP_MAX_REPORTS) {
+		cli_say("%u operands: compare takes at most %u reports and '--'", o->ntargets,
+			CMP_MAX_REPORTS);
+		rc = -EINVAL;
+	}
+	if (!rc)
+		rc = cmp_files_split(o, start, len, &in.nsides);
+	if (!rc)
+		rc = cmp_files_check_json(o);
+	if (!rc)
+		rc = cmp_files_load(o, r, cmd);
+	if (!rc)
+		rc = compare(o, &in, gate);
+	for (i = 0; i < CMP_MAX_REPORTS; i++)
+		json_decref(r[i]);
 	return rc;
 }
 
 static int cmd_compare(int argc, char **argv)
 {
-	json_t *r[CMP_MAX_REPORTS] = { NULL };
-	const char *cmd[CMP_MAX_REPORTS];
+	char **args = calloc((size_t)argc + 1, sizeof(*args));
 	struct cli_opts o;
 	bool gate = false;
-	unsigned i;
-	int rc = cli_opts_cmdline(&o, &cli_verb_compare, argc, argv);
+	int rc;
 
-	if (!rc && o.ntargets < 2) {
-		cli_say("%s (try 'iostorm compare --help')", o.ntargets ? "NEW.json missing: "
-			"compare takes BASE.json and at least one more" : "no report given");
-		rc = -EINVAL;
-	} else if (!rc && o.ntargets > CMP_MAX_REPORTS) {
-		cli_say("%u reports: compare takes at most %u", o.ntargets, CMP_MAX_REPORTS);
-		rc = -EINVAL;
+	if (!args) {
+		cli_say("out of memory");
+		return cli_exit_status(-ENOMEM);
 	}
+	cmp_files_mark(argc, argv, args);
+	rc = cli_opts_cmdline(&o, &cli_verb_compare, argc, args);
 	if (!rc)
-		rc = check_json_path(&o);
-	if (!rc)
-		rc = load_all(&o, r, cmd);
-	if (!rc)
-		rc = compare(&o, r, cmd, &gate);
-	for (i = 0; i < CMP_MAX_REPORTS; i++)
-		json_decref(r[i]);
+		rc = o.ab_rounds ? compare_ab(&o, &gate) : compare_files(&o, &gate);
+	free(args);
 	return !rc && gate ? CLI_EXIT_WORSE : cli_exit_status(rc);
 }

@@ -8,14 +8,30 @@
 #include "cli/commands.h"
 #include "cli/out/out.h"
 
-static unsigned max_repeats(const struct cmp_rows *rows)
+static unsigned max_repeats(const struct cmp_group *g)
 {
-	unsigned i, n = 0;
+	unsigned i, k, n = 0;
 
-	for (i = 0; i < rows->n; i++)
-		if (rows->r[i].n[CLI_M_IOPS] > n)
-			n = rows->r[i].n[CLI_M_IOPS];
+	for (k = 0; k < g->n; k++)
+		for (i = 0; i < g->rows[k].n; i++)
+			if (g->rows[k].r[i].n[CLI_M_IOPS] > n)
+				n = g->rows[k].r[i].n[CLI_M_IOPS];
 	return n;
+}
+
+static const char *mean_name(enum model_mean m)
+{
+	return m == MODEL_HMEAN ? "hmean" : "amean";
+}
+
+static const char *mean_label(enum model_mean m)
+{
+	return m == MODEL_HMEAN ? "Hmean" : "Amean";
+}
+
+static const char *design_name(enum model_design d)
+{
+	return d == MODEL_WELCH ? "welch" : d == MODEL_ONE_VS_MANY ? "one_vs_many" : "paired";
 }
 
 /* A metric's value as the table shows it: IOPS whole, times in us. */
@@ -30,35 +46,41 @@ static const char *fmt_val(char *buf, size_t len, unsigned m, double v)
 	return cli_fmt_us(buf, len, v, true);
 }
 
-static const char *fmt_pct(char *buf, size_t len, double v)
+static const char *fmt_p(char *buf, size_t len, double p)
 {
-	if (!isfinite(v))
+	snprintf(buf, len, p < 0.0001 ? "%.1e" : "%.4f", p);
+	return buf;
+}
+
+static const char *fmt_ci(char *buf, size_t len, double lo, double hi)
+{
+	if (!isfinite(lo))
 		return "-";
-	snprintf(buf, len, "%.1f%%", 100.0 * v);
+	if (isinf(hi))
+		snprintf(buf, len, "[%+.2f, +inf]", lo);
+	else
+		snprintf(buf, len, "[%+.2f, %+.2f]", lo, hi);
 	return buf;
 }
 
 static void print_metric(FILE *f, const char *row, int namew, unsigned m,
 			 const struct cmp_metric *x)
 {
-	char b[32], bc[16], n[32], nc[16], ci[48], p[16], label[16];
+	char b[32], n[32], ci[48], noise[16], p[16], q[16], label[16];
 
 	snprintf(label, sizeof(label), "%s%s", cli_metrics[m].label, cli_metrics[m].rate ? "" : " us");
-	fprintf(f, "%-*s %-9s %10s %6s %10s %6s %+8.2f%%", namew, row, label,
-		fmt_val(b, sizeof(b), m, x->base.center), fmt_pct(bc, sizeof(bc), x->base.s.cov),
-		fmt_val(n, sizeof(n), m, x->next.center), fmt_pct(nc, sizeof(nc), x->next.s.cov),
+	fprintf(f, "%-*s %-9s %10s %10s %+8.2f%%", namew, row, label,
+		fmt_val(b, sizeof(b), m, x->base.center), fmt_val(n, sizeof(n), m, x->next.center),
 		x->change_pct);
 	if (!x->tested) {
-		fprintf(f, "  %-18s %8s\n", "-", "one run");
+		fprintf(f, "  %-22s %7s %8s %8s  one value a side\n", "-", "-", "-", "-");
 		return;
 	}
-	if (isfinite(x->ci_lo_pct))
-		snprintf(ci, sizeof(ci), "[%+.2f, %+.2f]", x->ci_lo_pct, x->ci_hi_pct);
-	else
-		snprintf(ci, sizeof(ci), "-");
-	snprintf(p, sizeof(p), x->w.p < 0.0001 ? "%.1e" : "%.4f", x->w.p);
-	fprintf(f, "  %-18s %8s%s%s\n", ci, p, x->significant ? " *" : "",
-		!x->significant ? "" : x->worse ? " worse" : " better");
+	snprintf(noise, sizeof(noise), "%.1f%%", x->noise_pct);
+	fprintf(f, "  %-22s %7s %8s %8s%s%s%s\n", fmt_ci(ci, sizeof(ci), x->ci_lo_pct, x->ci_hi_pct),
+		noise, fmt_p(p, sizeof(p), x->c.p), fmt_p(q, sizeof(q), x->q),
+		x->significant ? "  *" : "", !x->significant ? "" : x->worse ? " worse" : " better",
+		x->gate ? ", fails --fail-worse" : "");
 }
 
 static void print_lines(FILE *f, const struct cmp_side *s)
@@ -68,71 +90,110 @@ static void print_lines(FILE *f, const struct cmp_side *s)
 	bool first;
 
 	for (i = 0; i < s->nlines; i++)
-		if ((int)strlen(s->lines[i].base->key) > namew)
-			namew = (int)strlen(s->lines[i].base->key);
-	fprintf(f, "%-*s %-9s %10s %6s %10s %6s %9s  %-18s %8s\n", namew, "row", "metric",
-		"base", "CoV", "new", "CoV", "change", "CI of change, %", "p");
+		if ((int)strlen(s->lines[i].key) > namew)
+			namew = (int)strlen(s->lines[i].key);
+	fprintf(f, "%-*s %-9s %10s %10s %9s  %-22s %7s %8s %8s\n", namew, "row", "metric",
+		"base", "new", "change", "CI of change, %", "noise", "p", "q");
 	for (i = 0; i < s->nlines; i++) {
 		first = true;
 		for (m = 0; m < CLI_NMETRICS; m++) {
 			if (!s->lines[i].m[m].have)
 				continue;
-			print_metric(f, first ? s->lines[i].base->key : "", namew, m, &s->lines[i].m[m]);
+			print_metric(f, first ? s->lines[i].key : "", namew, m, &s->lines[i].m[m]);
 			first = false;
 		}
 	}
 }
 
-static void print_keys(FILE *f, const char *what, const char *file, const char *const *k,
-		       unsigned n)
+static void print_keys(FILE *f, const char *file, const char *const *k, unsigned n)
 {
 	unsigned i;
 
 	if (!n)
 		return;
-	fprintf(f, "only in %s%s:", file, what);
+	fprintf(f, "only in %s:", file);
 	for (i = 0; i < n; i++)
 		fprintf(f, "%s %s", i ? "," : "", k[i]);
 	fputc('\n', f);
 }
 
-static void print_changes(FILE *f, const struct cli_opts *o, const struct cmp_side *s)
+static void print_changes(FILE *f, const struct cmp_group *base, const struct cmp_side *s)
 {
 	unsigned i;
 
 	if (!s->changes.n) {
 		fprintf(f, "setup: no difference between %s and %s (beyond the time and the seed)\n",
-			o->targets[0], s->file);
+			base->file[0], s->g.file[0]);
 		return;
 	}
 	fprintf(f, "setup: %u difference%s between %s and %s:\n", s->changes.n,
-		s->changes.n == 1 ? "" : "s", o->targets[0], s->file);
+		s->changes.n == 1 ? "" : "s", base->file[0], s->g.file[0]);
 	for (i = 0; i < s->changes.n; i++)
 		fprintf(f, "  %s: %s -> %s\n", s->changes.c[i].key,
 			s->changes.c[i].base ? s->changes.c[i].base : "(absent)",
 			s->changes.c[i].next ? s->changes.c[i].next : "(absent)");
 }
 
-void cmp_out_text(FILE *f, const struct cli_opts *o, const char *const *cmd,
-		  const struct cmp_side *side, unsigned nside)
+/* "a.json, b.json (sweep, 2 runs of up to 3 repeats)" */
+static void print_group(FILE *f, const struct cmp_group *g)
+{
+	unsigned i, rep = max_repeats(g);
+
+	for (i = 0; i < g->n; i++)
+		fprintf(f, "%s%s", i ? ", " : "", g->file[i]);
+	fprintf(f, " (%s, %u run%s of %s%u repeat%s)", g->cmd, g->n, g->n == 1 ? "" : "s",
+		rep > 1 ? "up to " : "", rep, rep == 1 ? "" : "s");
+}
+
+static void print_head(FILE *f, const struct cli_opts *o, const struct cmp_group *base,
+		       const struct cmp_family *fam, struct cmp_bound bound, const struct cmp_ab *ab)
+{
+	fprintf(f, "iostorm compare: base ");
+	print_group(f, base);
+	if (ab)
+		fprintf(f, "\nA: %s\nB: %s\nA against B paired over %u rounds (ABBA): the test "
+			"and the %g%% intervals use the rounds' differences, in which drift "
+			"cancels (noise: one run's, %% of the base).\n", ab->side[0].label,
+			ab->side[1].label, ab->rounds, 100.0 * (1.0 - o->alpha));
+	else
+		fprintf(f, "\nA run is one sample: the test and the %g%% intervals use the spread "
+			"between runs (noise: one run's, %% of the base).\n", 100.0 * (1.0 - o->alpha));
+	fprintf(f, "Repeats over %s: IOPS pooled as %s, mean latency as %s, percentiles as "
+		"%s.\n", cmp_bound_name(bound), mean_label(cmp_mean_of(CLI_M_IOPS, bound)),
+		mean_label(cmp_mean_of(CLI_M_MEAN, bound)), mean_label(cmp_mean_of(CLI_M_P99, bound)));
+	fprintf(f, "%u test%s: * where Benjamini-Hochberg's q < %g (false-discovery rate), %u "
+		"marked", fam->tests, fam->tests == 1 ? "" : "s", o->alpha, fam->marked);
+	if (o->fail_worse_pct >= 0)
+		fprintf(f, "; --fail-worse %g%%: Holm's p < %g (family-wise), %u met", o->fail_worse_pct,
+			o->alpha, fam->gated);
+	fprintf(f, ".\n");
+}
+
+void cmp_out_text(FILE *f, const struct cli_opts *o, const struct cmp_group *base,
+		  const struct cmp_side *side, unsigned nside, const struct cmp_family *fam,
+		  struct cmp_bound bound, const struct cmp_ab *ab)
 {
 	unsigned i;
 
-	fprintf(f, "iostorm compare: base %s (%s); intervals at %g%% confidence, Welch's t-test "
-		"at alpha %g, * where significant\n", o->targets[0], cmd[0],
-		100.0 * (1.0 - o->alpha), o->alpha);
+	print_head(f, o, base, fam, bound, ab);
 	for (i = 0; i < nside; i++) {
 		const struct cmp_side *s = &side[i];
 
-		fprintf(f, "\n%s (%s, up to %u repeat%s) against %s:\n", s->file, cmd[i + 1],
-			max_repeats(&s->rows), max_repeats(&s->rows) == 1 ? "" : "s", o->targets[0]);
+		fputc('\n', f);
+		print_group(f, &s->g);
+		fprintf(f, " against the base:\n");
 		print_lines(f, s);
+		if (s->within_run)
+			fprintf(f, "one run a side: drift between runs is not measured; each run's "
+				"repeats were tested instead, and --fail-worse %s them%s\n",
+				o->trust_repeats ? "trusts" : "ignores",
+				o->trust_repeats ? " (--trust-repeats)" : " (--trust-repeats: use them)");
 		if (s->untested)
-			fprintf(f, "one run on a side: its changes are shown without significance "
-				"(--repeat 5 on both sides tests them)\n");
-		print_keys(f, "", o->targets[0], (const char *const *)s->only_base, s->nonly_base);
-		print_keys(f, "", s->file, (const char *const *)s->only_next, s->nonly_next);
-		print_changes(f, o, s);
+			fprintf(f, "one value a side: its changes are shown without a test (several runs "
+				"a side, or --repeat 5, test them)\n");
+		print_keys(f, base->file[0], (const char *const *)s->only_base, s->nonly_base);
+		print_keys(f, s->g.file[0], (const char *const *)s->only_next, s->nonly_next);
+		print_changes(f, base, s);
 	}
 	fflush(f);
 }
@@ -155,8 +216,10 @@ static json_t *sum_json(const struct cmp_sum *c)
 
 static json_t *metric_json(unsigned m, const struct cmp_metric *x)
 {
-	json_t *j = json_pack("{s:s, s:o, s:o, s:f, s:b, s:b, s:b}",
-			      "metric", cli_metrics[m].key, "base", sum_json(&x->base),
+	json_t *j = json_pack("{s:s, s:s, s:s, s:o, s:o, s:f, s:b, s:b, s:b}",
+			      "metric", cli_metrics[m].key,
+			      "level", x->level == CMP_RUNS ? "runs" : "repeats",
+			      "estimator", mean_name(x->mean), "base", sum_json(&x->base),
 			      "new", sum_json(&x->next), "change_pct", x->change_pct,
 			      "tested", x->tested, "worse", x->worse, "fail_worse", x->gate);
 
@@ -166,9 +229,10 @@ static json_t *metric_json(unsigned m, const struct cmp_metric *x)
 		json_object_set_new(j, "test", json_null());
 		return j;
 	}
-	json_object_set_new(j, "test", json_pack("{s:o, s:o, s:o, s:o, s:[o, o], s:b}",
-		"t", num(x->w.t), "df", num(x->w.df), "p", num(x->w.p), "diff", num(x->w.diff),
-		"ci_pct", num(x->ci_lo_pct), num(x->ci_hi_pct), "significant", x->significant));
+	json_object_set_new(j, "test", json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:[o, o], s:o, s:b}",
+		"design", design_name(x->c.design), "t", num(x->c.t), "df", num(x->c.df),
+		"p", num(x->c.p), "q", num(x->q), "p_holm", num(x->p_holm),
+		"ci_pct", num(x->ci_lo_pct), num(x->ci_hi_pct), "noise_pct", num(x->noise_pct), "significant", x->significant));
 	return j;
 }
 
@@ -180,7 +244,7 @@ static json_t *line_json(const struct cmp_line *l)
 	for (m = 0; ms && m < CLI_NMETRICS; m++)
 		if (l->m[m].have)
 			json_array_append_new(ms, metric_json(m, &l->m[m]));
-	return json_pack("{s:s, s:o}", "key", l->base->key, "metrics", ms ? ms : json_null());
+	return json_pack("{s:s, s:o}", "key", l->key, "metrics", ms ? ms : json_null());
 }
 
 static json_t *keys_json(const char *const *k, unsigned n)
@@ -217,38 +281,49 @@ static json_t *side_json(const struct cmp_side *s)
 
 	for (i = 0; lines && i < s->nlines; i++)
 		json_array_append_new(lines, line_json(&s->lines[i]));
-	return json_pack("{s:s, s:o, s:b, s:b, s:o, s:o, s:o}", "file", s->file,
+	return json_pack("{s:s, s:o, s:s, s:o, s:b, s:b, s:b, s:o, s:o, s:o}", "file", s->g.file[0],
+			 "files", keys_json(s->g.file, s->g.n), "command", s->g.cmd,
 			 "rows", lines ? lines : json_null(), "untested", s->untested,
-			 "fail_worse", s->gate,
+			 "drift_measured", !s->within_run, "fail_worse", s->gate,
 			 "only_in_base", keys_json((const char *const *)s->only_base, s->nonly_base),
 			 "only_in_new", keys_json((const char *const *)s->only_next, s->nonly_next),
 			 "setup_changes", changes_json(&s->changes));
 }
 
-static json_t *reports_json(const struct cli_opts *o, const char *const *cmd)
+static json_t *estimators_json(struct cmp_bound b)
 {
-	json_t *a = json_array();
-	unsigned i;
+	json_t *j = json_pack("{s:s}", "bound", b.by_ios ? "ios" : b.open_loop ? "time_rate" : "time");
+	unsigned m;
 
-	for (i = 0; a && i < o->ntargets; i++)
-		json_array_append_new(a, json_pack("{s:s, s:s}", "file", o->targets[i],
-						   "command", cmd[i]));
-	return a;
+	for (m = 0; j && m < CLI_NMETRICS; m++)
+		json_object_set_new(j, cli_metrics[m].key, json_string(mean_name(cmp_mean_of(m, b))));
+	return j;
 }
 
-int cmp_out_json(const struct cli_opts *o, const char *const *cmd,
-		 const struct cmp_side *side, unsigned nside, bool gate)
+int cmp_out_json(const struct cli_opts *o, const struct cmp_group *base,
+		 const struct cmp_side *side, unsigned nside, const struct cmp_family *fam,
+		 struct cmp_bound bound, const struct cmp_ab *ab, bool gate)
 {
 	json_t *a = json_array(), *j;
 	unsigned i;
 
 	for (i = 0; a && i < nside; i++)
 		json_array_append_new(a, side_json(&side[i]));
-	j = json_pack("{s:s, s:s, s:s, s:f, s:f, s:o, s:b, s:b, s:o, s:o}",
-		      "schema", CLI_JSON_SCHEMA, "command", "compare", "base", o->targets[0],
+	j = json_pack("{s:s, s:s, s:s, s:o, s:s, s:f, s:f, s:o, s:b, s:b, s:b, s:o, s:o, s:o}",
+		      "schema", CLI_JSON_SCHEMA, "command", "compare", "base", base->file[0],
+		      "base_files", keys_json(base->file, base->n), "base_command", base->cmd,
 		      "alpha", o->alpha, "confidence", 1.0 - o->alpha,
 		      "fail_worse_pct", o->fail_worse_pct >= 0 ? json_real(o->fail_worse_pct) : json_null(),
-		      "force", o->force, "fail_worse", gate,
-		      "reports", reports_json(o, cmd), "comparisons", a ? a : json_null());
+		      "force", o->force, "trust_repeats", o->trust_repeats, "fail_worse", gate,
+		      "estimators", estimators_json(bound),
+		      "family", json_pack("{s:I, s:s, s:I, s:s, s:I}", "tests", (json_int_t)fam->tests,
+					  "marks", "benjamini-hochberg", "marked",
+					  (json_int_t)fam->marked, "gate", "holm",
+					  "gated", (json_int_t)fam->gated),
+		      "comparisons", a ? a : json_null());
+	if (j)
+		json_object_set_new(j, "ab", !ab ? json_null() :
+				    json_pack("{s:I, s:s, s:s}", "rounds", (json_int_t)ab->rounds,
+					      "a", ab->side[0].label, "b", ab->side[1].label));
 	return cli_out_json(o->json, j, CLI_JSON_REPORT) ? -EIO : 0;
 }

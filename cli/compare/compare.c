@@ -1,7 +1,9 @@
-/* A report against the base (compare.h). The change is the summaries'
- * (Hmean for IOPS, Amean for times, as mmtests shows them); the test and
- * its interval are Welch's on the repeats' Ameans, the interval given as
- * % of the base's Amean. */
+/* A side against the base (compare.h). A run is one sample: its figure
+ * is its repeats summed up by the metric's estimator, and the test uses
+ * the spread of those figures across runs, the run-to-run noise that
+ * repeats inside one run never see. With one run on each side there is
+ * nothing else, so that run's repeats are tested, and the side says that
+ * drift between runs was not measured. */
 #include "cli/compare/compare.h"
 
 #include <errno.h>
@@ -9,84 +11,289 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void sum_of(struct cmp_sum *c, const double *v, unsigned n, bool rate, double alpha)
+/* The estimator that pools a metric over repeats (or runs) the way they
+ * were bounded: over equal time, IOs / time is the Amean of the rates
+ * and the mean latency per IO the Hmean of the means (a closed loop: a
+ * repeat's IOs go as 1 / its mean latency); over equal IOs (--ios), or IOs
+ * held by --rate, the other way round. Percentiles pool into no mean: the
+ * Amean of each run's own. docs/compare.md says it at length. */
+enum model_mean cmp_mean_of(unsigned m, struct cmp_bound b)
 {
-	double q;
-
-	memset(c, 0, sizeof(*c));
-	c->n = n;
-	c->ci_lo = c->ci_hi = NAN;
-	if (model_spread(v, n, &c->s)) {
-		c->n = 0;
-		return;
-	}
-	c->center = rate && isfinite(c->s.hmean) ? c->s.hmean : c->s.amean;
-	if (n < 2)
-		return;
-	q = model_t_quantile(1.0 - alpha / 2.0, (double)(n - 1));
-	c->ci_lo = c->s.amean - q * c->s.stddev / sqrt((double)n);
-	c->ci_hi = c->s.amean + q * c->s.stddev / sqrt((double)n);
+	if (m == CLI_M_IOPS)
+		return b.by_ios ? MODEL_HMEAN : MODEL_AMEAN;
+	if (m == CLI_M_MEAN)
+		return b.by_ios || b.open_loop ? MODEL_AMEAN : MODEL_HMEAN;
+	return MODEL_AMEAN;
 }
 
-static void metric(struct cmp_metric *x, const struct cmp_row *a, const struct cmp_row *b,
-		   unsigned m, double alpha, double fail_pct)
+const char *cmp_bound_name(struct cmp_bound b)
 {
-	bool rate = cli_metrics[m].rate;
+	return b.by_ios ? "equal IOs (--ios)" : b.open_loop ? "equal time at a held rate (--rate)" :
+		"equal time";
+}
+
+static bool positive(const double *v, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return false;
+	return true;
+}
+
+/* Metric m of row key, one figure per run of g that has it, into out;
+ * *last: the last such run's row; *bad: whether a run's figure could not
+ * be pooled (an Hmean of a repeat at 0). Returns how many. */
+static unsigned run_figures(const struct cmp_group *g, const char *key, unsigned m,
+			    enum model_mean mean, double *out, const struct cmp_row **last,
+			    bool *bad)
+{
+	const struct cmp_row *r;
+	struct model_spread s;
+	unsigned i, n = 0;
+
+	for (i = 0; i < g->n; i++) {
+		r = cmp_row_find(&g->rows[i], key);
+		if (!r || !r->n[m] || model_spread(r->v[m], r->n[m], &s))
+			continue;
+		out[n] = mean == MODEL_HMEAN ? s.hmean : s.amean;
+		if (!isfinite(out[n])) {
+			*bad = true;
+			continue;
+		}
+		*last = r;
+		n++;
+	}
+	return n;
+}
+
+static void sum_of(struct cmp_sum *c, const double *v, unsigned n, enum model_mean mean,
+		   double alpha)
+{
+	memset(c, 0, sizeof(*c));
+	if (model_spread(v, n, &c->s) ||
+	    model_mean_ci(v, n, mean, 1.0 - alpha, &c->center, &c->ci_lo, &c->ci_hi))
+		return;
+	c->n = n;
+}
+
+/* One metric of one row: the samples, each side's figure, the change and
+ * its test. wa and wb have room for a figure per run. */
+static void metric(struct cmp_metric *x, const struct cmp_group *ga, const struct cmp_group *gb,
+		   const char *key, unsigned m, struct cmp_bound bound, double alpha, bool paired,
+		   double *wa, double *wb)
+{
+	const struct cmp_row *ra = NULL, *rb = NULL;
+	enum model_mean mean = cmp_mean_of(m, bound);
+	const double *va = wa, *vb = wb;
+	bool rate = cli_metrics[m].rate, bad = false;
+	unsigned na, nb;
+	int rc;
 
 	memset(x, 0, sizeof(*x));
-	if (!a->n[m] || !b->n[m])
+	/* an Hmean needs every value above 0: a stalled repeat's 0 IOPS
+	 * falls back to the Amean */
+	na = run_figures(ga, key, m, mean, wa, &ra, &bad);
+	nb = run_figures(gb, key, m, mean, wb, &rb, &bad);
+	if (bad) {
+		mean = MODEL_AMEAN;
+		na = run_figures(ga, key, m, mean, wa, &ra, &bad);
+		nb = run_figures(gb, key, m, mean, wb, &rb, &bad);
+	}
+	if (!na || !nb)
 		return;
-	sum_of(&x->base, a->v[m], a->n[m], rate, alpha);
-	sum_of(&x->next, b->v[m], b->n[m], rate, alpha);
+	x->level = CMP_RUNS;
+	if (na == 1 && nb == 1) {
+		x->level = CMP_REPEATS;
+		va = ra->v[m];
+		na = ra->n[m];
+		vb = rb->v[m];
+		nb = rb->n[m];
+		if (mean == MODEL_HMEAN && (!positive(va, na) || !positive(vb, nb)))
+			mean = MODEL_AMEAN;
+	}
+	x->mean = mean;
+	sum_of(&x->base, va, na, mean, alpha);
+	sum_of(&x->next, vb, nb, mean, alpha);
 	if (!x->base.n || !x->next.n || x->base.center == 0.0)
 		return;
 	x->have = true;
-	x->change_pct = 100.0 * (x->next.center - x->base.center) / x->base.center;
-	x->worse = rate ? x->change_pct < 0 : x->change_pct > 0;
-	x->ci_lo_pct = x->ci_hi_pct = NAN;
-	if (model_welch(a->v[m], a->n[m], b->v[m], b->n[m], 1.0 - alpha, &x->w))
-		return;
-	x->tested = true;
-	x->significant = x->w.p < alpha;
-	if (x->base.s.amean != 0.0) {
-		x->ci_lo_pct = 100.0 * x->w.ci_lo / x->base.s.amean;
-		x->ci_hi_pct = 100.0 * x->w.ci_hi / x->base.s.amean;
+	x->change_pct = 100.0 * (x->next.center / x->base.center - 1.0);
+	x->ci_lo_pct = x->ci_hi_pct = x->noise_pct = x->q = x->p_holm = NAN;
+	/* round k's runs side by side: only where every round has the row */
+	if (paired && x->level == CMP_RUNS && na == ga->n && nb == gb->n && na == nb)
+		rc = model_change_paired(va, vb, na, mean, 1.0 - alpha, &x->c);
+	else
+		rc = model_change_of(va, na, vb, nb, mean, 1.0 - alpha, &x->c);
+	if (!rc) {
+		x->tested = true;
+		x->change_pct = 100.0 * x->c.change;
+		x->ci_lo_pct = 100.0 * x->c.ci_lo;
+		x->ci_hi_pct = 100.0 * x->c.ci_hi;
+		x->noise_pct = 100.0 * x->c.noise;
 	}
-	x->gate = fail_pct >= 0 && x->significant && x->worse && fabs(x->change_pct) > fail_pct;
+	x->worse = rate ? x->change_pct < 0 : x->change_pct > 0;
 }
 
-int cmp_side_build(struct cmp_side *s, const struct cmp_rows *base, double alpha,
-		   double fail_pct)
+unsigned cmp_group_keys(const struct cmp_group *g, const char **keys)
 {
-	const struct cmp_row *b;
-	unsigned i, m;
+	unsigned i, j, k, n = 0;
 
-	s->lines = calloc(base->n ? base->n : 1, sizeof(*s->lines));
-	s->only_base = calloc(base->n ? base->n : 1, sizeof(*s->only_base));
-	s->only_next = calloc(s->rows.n ? s->rows.n : 1, sizeof(*s->only_next));
-	if (!s->lines || !s->only_base || !s->only_next)
-		return -ENOMEM;
-	for (i = 0; i < base->n; i++) {
-		b = cmp_row_find(&s->rows, base->r[i].key);
-		if (!b) {
-			s->only_base[s->nonly_base++] = base->r[i].key;
+	for (i = 0; i < g->n; i++)
+		for (j = 0; j < g->rows[i].n; j++) {
+			const char *key = g->rows[i].r[j].key;
+
+			for (k = 0; k < n && strcmp(keys[k], key); k++)
+				;
+			if (k == n)
+				keys[n++] = key;
+		}
+	return n;
+}
+
+static unsigned group_rows(const struct cmp_group *g)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < g->n; i++)
+		n += g->rows[i].n;
+	return n;
+}
+
+static bool group_has(const struct cmp_group *g, const char *key)
+{
+	unsigned i;
+
+	for (i = 0; i < g->n; i++)
+		if (cmp_row_find(&g->rows[i], key))
+			return true;
+	return false;
+}
+
+int cmp_side_build(struct cmp_side *s, const struct cmp_group *base, struct cmp_bound bound,
+		   double alpha, bool paired)
+{
+	unsigned nb = group_rows(base), nn = group_rows(&s->g), i, m, nkb, nkn;
+	const char **kb, **kn;
+	double *wa, *wb;
+	int rc = -ENOMEM;
+
+	kb = calloc(nb ? nb : 1, sizeof(*kb));
+	kn = calloc(nn ? nn : 1, sizeof(*kn));
+	wa = calloc(base->n ? base->n : 1, sizeof(*wa));
+	wb = calloc(s->g.n ? s->g.n : 1, sizeof(*wb));
+	s->lines = calloc(nb ? nb : 1, sizeof(*s->lines));
+	s->only_base = calloc(nb ? nb : 1, sizeof(*s->only_base));
+	s->only_next = calloc(nn ? nn : 1, sizeof(*s->only_next));
+	if (!kb || !kn || !wa || !wb || !s->lines || !s->only_base || !s->only_next)
+		goto out;
+	nkb = cmp_group_keys(base, kb);
+	nkn = cmp_group_keys(&s->g, kn);
+	for (i = 0; i < nkb; i++) {
+		struct cmp_line *l = &s->lines[s->nlines];
+
+		if (!group_has(&s->g, kb[i])) {
+			s->only_base[s->nonly_base++] = kb[i];
 			continue;
 		}
-		s->lines[s->nlines].base = &base->r[i];
-		s->lines[s->nlines].next = b;
+		l->key = kb[i];
 		for (m = 0; m < CLI_NMETRICS; m++) {
-			struct cmp_metric *x = &s->lines[s->nlines].m[m];
-
-			metric(x, &base->r[i], b, m, alpha, fail_pct);
-			s->untested |= x->have && !x->tested;
-			s->gate |= x->gate;
+			metric(&l->m[m], base, &s->g, kb[i], m, bound, alpha, paired, wa, wb);
+			s->untested |= l->m[m].have && !l->m[m].tested;
+			s->within_run |= l->m[m].tested && l->m[m].level == CMP_REPEATS;
 		}
 		s->nlines++;
 	}
-	for (i = 0; i < s->rows.n; i++)
-		if (!cmp_row_find(base, s->rows.r[i].key))
-			s->only_next[s->nonly_next++] = s->rows.r[i].key;
-	return 0;
+	for (i = 0; i < nkn; i++)
+		if (!group_has(base, kn[i]))
+			s->only_next[s->nonly_next++] = kn[i];
+	rc = 0;
+out:
+	free(kb);
+	free(kn);
+	free(wa);
+	free(wb);
+	return rc;
+}
+
+/* Every tested metric of every side, in order, into out (NULL: counted
+ * only). Returns how many. */
+static unsigned tested(struct cmp_side *side, unsigned nside, struct cmp_metric **out)
+{
+	unsigned s, l, m, n = 0;
+
+	for (s = 0; s < nside; s++)
+		for (l = 0; l < side[s].nlines; l++)
+			for (m = 0; m < CLI_NMETRICS; m++) {
+				if (!side[s].lines[l].m[m].tested)
+					continue;
+				if (out)
+					out[n] = &side[s].lines[l].m[m];
+				n++;
+			}
+	return n;
+}
+
+int cmp_family_adjust(struct cmp_side *side, unsigned nside, double alpha, double fail_pct,
+		      bool trust_repeats, struct cmp_family *f)
+{
+	unsigned n = tested(side, nside, NULL), *order, k, s, l, m;
+	struct cmp_metric **t, *x;
+	double *p, *holm, *bh;
+	int rc = -ENOMEM;
+
+	memset(f, 0, sizeof(*f));
+	t = calloc(n ? n : 1, sizeof(*t));
+	p = calloc(n ? n : 1, sizeof(*p));
+	holm = calloc(n ? n : 1, sizeof(*holm));
+	bh = calloc(n ? n : 1, sizeof(*bh));
+	order = calloc(n ? n : 1, sizeof(*order));
+	if (!t || !p || !holm || !bh || !order)
+		goto out;
+	tested(side, nside, t);
+	for (k = 0; k < n; k++)
+		p[k] = t[k]->c.p;
+	/* model_change_of's p is always in [0,1] */
+	if (model_p_adjust(p, n, MODEL_HOLM, order, holm) ||
+	    model_p_adjust(p, n, MODEL_BH, order, bh)) {
+		rc = -EINVAL;
+		goto out;
+	}
+	for (k = 0; k < n; k++) {
+		x = t[k];
+		x->p_holm = holm[k];
+		x->q = bh[k];
+		x->significant = x->q < alpha;
+		x->gate = fail_pct >= 0 && x->p_holm < alpha && x->worse &&
+			  fabs(x->change_pct) > fail_pct &&
+			  (x->level == CMP_RUNS || trust_repeats);
+		f->marked += x->significant;
+		f->gated += x->gate;
+	}
+	f->tests = n;
+	for (s = 0; s < nside; s++)
+		for (l = 0; l < side[s].nlines; l++)
+			for (m = 0; m < CLI_NMETRICS; m++)
+				side[s].gate |= side[s].lines[l].m[m].gate;
+	rc = 0;
+out:
+	free(t);
+	free(p);
+	free(holm);
+	free(bh);
+	free(order);
+	return rc;
+}
+
+void cmp_group_free(struct cmp_group *g)
+{
+	unsigned i;
+
+	for (i = 0; g->rows && i < g->n; i++)
+		cmp_rows_free(&g->rows[i]);
+	free(g->rows);
+	memset(g, 0, sizeof(*g));
 }
 
 void cmp_side_free(struct cmp_side *s)
@@ -94,7 +301,7 @@ void cmp_side_free(struct cmp_side *s)
 	free(s->lines);
 	free(s->only_base);
 	free(s->only_next);
-	cmp_rows_free(&s->rows);
+	cmp_group_free(&s->g);
 	cmp_changes_free(&s->changes);
 	memset(s, 0, sizeof(*s));
 }

@@ -153,6 +153,16 @@ static int add_sum(struct cmp_rows *rows, const char *key, const json_t *rec)
 	return rc;
 }
 
+/* A record's device name; a report that lacks one (hand-made, or cut)
+ * still gets a row, under a name no device has, not printf's "(null)"
+ * (NULL to %s is undefined). */
+static const char *dev_name(const json_t *d)
+{
+	const char *name = json_string_value(json_object_get(d, "name"));
+
+	return name ? name : "(no name)";
+}
+
 static void keyf(char *buf, size_t len, const char *prefix, const char *a, const char *b)
 {
 	snprintf(buf, len, "%s%s%s%s", prefix, a, b ? " " : "", b ? b : "");
@@ -168,7 +178,7 @@ static int rows_run(const json_t *j, const char *prefix, struct cmp_rows *rows,
 	int rc = 0;
 
 	json_array_foreach(json_object_get(j, "devices"), i, d) {
-		keyf(key, sizeof(key), prefix, json_string_value(json_object_get(d, "name")), NULL);
+		keyf(key, sizeof(key), prefix, dev_name(d), NULL);
 		rc = add_record(rows, key, d);
 		if (rc)
 			return rc;
@@ -198,7 +208,7 @@ static int rows_sweep(const json_t *j, const char *prefix, struct cmp_rows *rows
 		json_array_foreach(json_object_get(p, "by_device"), k, d) {
 			if (rc)
 				return rc;
-			keyf(key, sizeof(key), prefix, qd, json_string_value(json_object_get(d, "name")));
+			keyf(key, sizeof(key), prefix, qd, dev_name(d));
 			rc = add_record(rows, key, d);
 		}
 		if (rc)
@@ -224,7 +234,7 @@ static int rows_saturate(const json_t *j, const char *prefix, struct cmp_rows *r
 				return rc;
 			rec = json_object_get(json_object_get(d, sat_step_key[s][0]),
 					      sat_step_key[s][1]);
-			keyf(key, sizeof(key), prefix, json_string_value(json_object_get(d, "name")),
+			keyf(key, sizeof(key), prefix, dev_name(d),
 			     sat_step_name[s]);
 			rc = add_record(rows, key, rec);
 		}

@@ -97,6 +97,9 @@ struct cli_opts {
 	bool force;			/* compare --force: unlike settings */
 	double fail_worse_pct;		/* compare --fail-worse; < 0: off */
 	double alpha;			/* compare --alpha: significance level */
+	bool trust_repeats;		/* compare --trust-repeats: the gate may
+					 * fail on one run's repeats */
+	unsigned ab_rounds;		/* compare --ab N: rounds; 0: off */
 	char **targets;			/* the operands, inside argv */
 	unsigned ntargets;
 };

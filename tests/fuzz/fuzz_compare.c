@@ -3,7 +3,8 @@
  * Each is parsed as any JSON at all and walked as compare walks it: its
  * rows, the new's rows against the base's, the setup diff, the table onto
  * stdout (/dev/null: fuzz_common.c). Never a crash, a leak, a row both sides hold that is also
- * listed as one side's only, or a matched row whose keys differ. */
+ * listed as one side's only, a matched row one side lacks, or a change
+ * outside its own interval. */
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,24 +13,37 @@
 #include "cli/compare/compare.h"
 #include "tests/fuzz/fuzz.h"
 
-static void check(const struct cmp_rows *base, const struct cmp_side *s)
+static void check(const struct cmp_group *base, const struct cmp_side *s)
 {
-	unsigned i;
+	const struct cmp_rows *b = &base->rows[0], *n = &s->g.rows[0];
+	unsigned i, m;
 
-	if (s->nlines + s->nonly_base != base->n || s->nlines + s->nonly_next != s->rows.n)
+	if (s->nlines + s->nonly_base != b->n || s->nlines + s->nonly_next != n->n)
 		fuzz_fail("%u rows matched, %u and %u only on one side, of %u and %u",
-			  s->nlines, s->nonly_base, s->nonly_next, base->n, s->rows.n);
-	for (i = 0; i < s->nlines; i++)
-		if (strcmp(s->lines[i].base->key, s->lines[i].next->key))
-			fuzz_fail("row %s matched to %s", s->lines[i].base->key,
-				  s->lines[i].next->key);
+			  s->nlines, s->nonly_base, s->nonly_next, b->n, n->n);
+	for (i = 0; i < s->nlines; i++) {
+		if (!cmp_row_find(b, s->lines[i].key) || !cmp_row_find(n, s->lines[i].key))
+			fuzz_fail("row %s matched but not on both sides", s->lines[i].key);
+		/* the change always lies inside its own interval: exactly, as
+		 * rounding is monotonic */
+		for (m = 0; m < CLI_NMETRICS; m++) {
+			const struct cmp_metric *x = &s->lines[i].m[m];
+
+			if (x->tested && !(x->ci_lo_pct <= x->change_pct &&
+					   x->change_pct <= x->ci_hi_pct))
+				fuzz_fail("row %s: change %g outside [%g, %g]", s->lines[i].key,
+					  x->change_pct, x->ci_lo_pct, x->ci_hi_pct);
+		}
+	}
 }
 
 static void compare(json_t *a, json_t *b)
 {
 	char *names[] = { (char *)"base.json", (char *)"new.json" };
-	const char *cmd[] = { "run", "run" };
-	struct cmp_rows base;
+	struct cmp_bound bound = { false, false };
+	struct cmp_rows *ra = calloc(1, sizeof(*ra)), *rb = calloc(1, sizeof(*rb));
+	struct cmp_family fam;
+	struct cmp_group base;
 	struct cmp_side s;
 	struct cli_opts o;
 
@@ -39,16 +53,21 @@ static void compare(json_t *a, json_t *b)
 	o.ntargets = 2;
 	o.alpha = 0.05;
 	o.fail_worse_pct = 5.0;
-	s.file = names[1];
-	if (cmp_rows_of(a, &base))
+	base = (struct cmp_group){ (const char *const *)names, "run", 1, ra };
+	s.g = (struct cmp_group){ (const char *const *)names + 1, "run", 1, rb };
+	if (!ra || !rb) {
+		free(ra);
+		free(rb);
 		return;
-	if (!cmp_rows_of(b, &s.rows) && !cmp_side_build(&s, &base, o.alpha, o.fail_worse_pct) &&
+	}
+	if (!cmp_rows_of(a, ra) && !cmp_rows_of(b, rb) && !cmp_side_build(&s, &base, bound, o.alpha, false) &&
+	    !cmp_family_adjust(&s, 1, o.alpha, o.fail_worse_pct, false, &fam) &&
 	    !cmp_setup_diff(a, b, &s.changes)) {
 		check(&base, &s);
-		cmp_out_text(stdout, &o, cmd, &s, 1);
+		cmp_out_text(stdout, &o, &base, &s, 1, &fam, bound, NULL);
 	}
 	cmp_side_free(&s);
-	cmp_rows_free(&base);
+	cmp_group_free(&base);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
