@@ -154,8 +154,9 @@ run_iostorm check --measure --rounds $rounds --time 200ms --ramp 0 --qd 4 \
 if [ "$T_RC" -ne 3 ]; then
 	check_fail "(a) check --measure exited $T_RC, want 3 (settings cost IOPS)"
 	show_output
-elif ! jq -e --arg dev "$name" --argjson r $rounds '
+elif ! jq -e --arg dev "$name" --argjson r $rounds --argjson alpha 0.05 '
 	def num: type == "number";
+	.measured as $m |
 	def row(k; now; better; qd): [.measured[] | select(.kind == k and .qd == qd
 		and .device == $dev and .now == now and .better == better)] | length == 1;
 	(.measured | type == "array")
@@ -163,12 +164,26 @@ elif ! jq -e --arg dev "$name" --argjson r $rounds '
 		and (.qd|num) and (.now|type == "string") and (.better|type == "string")
 		and (.iops_now | length == $r and all(.[]; num and . > 0))
 		and (.iops_better | length == $r and all(.[]; num and . > 0))
-		and (.diff_pct|num) and (.spread_pct | length == 2 and all(.[]; num))
-		and .spread_pct[0] <= .spread_pct[1])
+		and (.diff_pct|num)
+		# the paired test of the rounds: the change inside its interval,
+		# p and the Holm p in [0,1], never below p, and the verdict from
+		# the Holm p and the sign of the change
+		and (.ci_pct | length == 2 and (.[0]|num) and (.[1]|num or . == null))
+		and .ci_pct[0] <= .diff_pct and (.ci_pct[1] == null or .diff_pct <= .ci_pct[1])
+		and (.p|num) and .p >= 0 and .p <= 1
+		and (.p_holm|num) and .p_holm >= .p and .p_holm <= 1
+		and (.noise_pct|num) and .noise_pct >= 0
+		and .verdict == (if .p_holm >= $alpha then "no_difference"
+			elif .diff_pct > 0 then "better" else "worse" end))
+	and (.measured_test | .estimator == "amean" and .test == "paired" and .adjust == "holm"
+		and .alpha == $alpha and .tests == ($m | length))
+	# Holm: the smallest p times the family, and never below the one before
+	and ($m | min_by(.p) | .p_holm - ([1, ($m | length) * .p] | min) | fabs < 1e-9)
+	and ([$m | sort_by(.p)[] | .p_holm] as $h | $h == ($h | sort))
 	and row("scheduler"; "mq-deadline"; "none"; 4) and row("scheduler"; "mq-deadline"; "none"; 1)
 	and row("iostats"; "1"; "0"; 4) and row("iostats"; "1"; "0"; 1)
 	' "$T_DIR/a.json" >/dev/null; then
-	check_fail "(a) the JSON's measured rows: $(jq -c '.measured' "$T_DIR/a.json" 2>&1 | head -c 2000)"
+	check_fail "(a) the JSON's measured rows: $(jq -c '[.measured, .measured_test]' "$T_DIR/a.json" 2>&1 | head -c 2000)"
 else
 	# a line as each trial starts, "K/N DEV KIND VALUE (now|better) at QDd":
 	# N of them, numbered in order, N = rows x rounds x 2
@@ -181,11 +196,20 @@ else
 	# ABBA: the iostats row at QD4 is now, better, better, now
 	order=$(grep -E " $name iostats .* at QD4$" "$T_ERR" | grep -Eo '\((now|better)\)' | tr -d '()' | tr '\n' ' ')
 	[ "$order" = "now better better now " ] || check_fail "(a) iostats at QD4 ran in the order '$order', want ABBA"
-	# the table: a row per setting and depth
+	# the table: a row per setting and depth, each ending with its verdict
+	# as the JSON says it; the head names the test and the correction
 	for k in scheduler iostats; do
 		[ "$(grep -Ec "^$name +$k +" "$T_OUT")" -eq 2 ] ||
 			check_fail "(a) the table has no two rows (QD4, QD1) for $k"
+		for qd in 4 1; do
+			v=$(jq -r --arg k $k --argjson qd $qd '.measured[] | select(.kind == $k and .qd == $qd)
+				| .verdict | sub("_"; " ")' "$T_DIR/a.json")
+			grep -Eq "^$name +$k +[^ ]+ +[^ ]+ +$qd .* $v$" "$T_OUT" ||
+				check_fail "(a) the table's $k row at QD$qd does not end with its verdict '$v'"
+		done
 	done
+	grep -q "paired t-test of the rounds.*Holm's p < 0.05 over the $rows tests of this session" "$T_OUT" ||
+		check_fail "(a) the table does not say how it judges: $(grep -i holm "$T_OUT")"
 fi
 same_settings "(a) after check --measure"
 [ ! -e "$J" ] || check_fail "(a) the journal $J is left after a measurement that ended"
