@@ -2,7 +2,9 @@
  * IOPS costs here, measured. For each one, on its target alone, rounds of
  * two trials, A (the setting now) and B (the better one), in the order
  * AB BA AB ... so that a drift over the run (a drive warming up, a page
- * cache filling) falls on both sides alike, at --qd and at QD1. Every
+ * cache filling) falls on both sides alike, at --qd and at QD1; judged
+ * as compare --ab judges its rounds (the paired t-test on compare's
+ * estimator), with Holm over the session's tests. Every
  * change goes through setup/knob.h, whose journal lets the next `check`
  * put it back when this process does not live to (cli_check_recover);
  * cmd_check holds the session lock around all of it. */
@@ -17,8 +19,8 @@
 
 #include "cli/check/check.h"
 #include "cli/commands.h"
-#include "cli/compare/compare.h"
 #include "cli/out/out.h"
+#include "cli/out/spread.h"
 #include "cli/runner/runner.h"
 #include "cli/runner/stop.h"
 #include "cli/runner/targets.h"
@@ -289,9 +291,7 @@ static const struct {
  * bounded as the trials are (equal time: the Amean; --ios: the Hmean). */
 static enum model_mean iops_mean(const struct meas *m)
 {
-	struct cmp_bound b = { .by_ios = m->run.ios > 0, .open_loop = false };
-
-	return cmp_mean_of(CLI_M_IOPS, b);
+	return cli_mean_of(CLI_M_IOPS, m->run.ios > 0, false);
 }
 
 /* Each row's change of B against A, its interval and the paired t-test
