@@ -1,8 +1,9 @@
 # iostorm check --measure on a loop device over /dev/shm set to mq-deadline
 # and iostats 1 (with nr_requests and a tunable of mq-deadline's off their
 # defaults, which a scheduler switch resets): (a) it measures both
-# settings at --qd and QD1 in ABBA order, and leaves every setting as it
-# was; (b) SIGINT while a better setting is in place puts it back and
+# settings at --qd and QD1 in ABBA order, judges each (its change inside
+# its interval, p, Holm's p over the session, the verdict they give, in
+# the JSON and the table), and leaves every setting as it was; (b) SIGINT while a better setting is in place puts it back and
 # leaves no journal, and another iostorm started meanwhile (nop, a plain
 # check) leaves the live measurement's journal alone; (lock) a second
 # --measure, even while the first has changed nothing yet, is refused in
@@ -94,6 +95,10 @@ start_measure() {
 		want="1/"
 		shift
 	fi
+	# emptied here: the shell opens them in the child, which may come after
+	# the first look below, and a file of an earlier case holds the line
+	: >"$out"
+	: >"$err"
 	"$IOSTORM" check --measure --rounds 1 --time 5s --ramp 0 --qd 1 "$@" "$dev" \
 		>"$out" 2>"$err" </dev/null &
 	T_PID=$!
