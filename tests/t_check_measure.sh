@@ -218,6 +218,14 @@ else
 fi
 same_settings "(a) after check --measure"
 [ ! -e "$J" ] || check_fail "(a) the journal $J is left after a measurement that ended"
+# one round: the change without a test, said so
+run_iostorm check --measure --rounds 1 --time 100ms --ramp 0 --qd 1 --json "$T_DIR/a1.json" "$dev"
+[ "$T_RC" -eq 3 ] && jq -e '(.measured | length > 0) and .measured_test.tests == 0
+	and all(.measured[]; .verdict == "untested" and .ci_pct == null and .p == null
+		and .p_holm == null and (.diff_pct | type == "number"))' "$T_DIR/a1.json" >/dev/null &&
+	grep -q "^untested: one round has no test" "$T_OUT" ||
+	{ check_fail "(a) one round: exit $T_RC, $(jq -c '[.measured, .measured_test]' "$T_DIR/a1.json" 2>&1 | head -c 1000)"; show_output; }
+same_settings "(a) after one round"
 
 # ---- (b) SIGINT while the better scheduler is in place ----
 if start_measure "$T_DIR/b.out" "$T_DIR/b.err"; then

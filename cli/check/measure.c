@@ -281,7 +281,7 @@ static int measure_finding(struct meas *m, struct row *rows, unsigned n)
 static const struct {
 	const char *json, *text;
 } verdicts[] = {
-	[V_UNTESTED] = { "untested", "untested (1 round)" },
+	[V_UNTESTED] = { "untested", "untested" },
 	[V_SAME] = { "no_difference", "no difference" },
 	[V_BETTER] = { "better", "better" },
 	[V_WORSE] = { "worse", "worse" },
@@ -415,7 +415,8 @@ static void print_table(const struct meas *m, FILE *out)
 			verdicts[w->verdict].text);
 	}
 	if (untested)
-		fprintf(out, "a setting with one round has no test: --rounds 2 or more gives one\n");
+		fprintf(out, "untested: one round has no test (--rounds 2 or more gives one), nor "
+			"rounds whose A is 0 IOPS\n");
 	if (!shown)
 		fprintf(out, "(no setting measured at a depth over all its rounds before the stop)\n");
 	fflush(out);
