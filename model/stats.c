@@ -597,3 +597,20 @@ int model_p_adjust(const double *p, unsigned n, enum model_adjust how, unsigned 
 	}
 	return 0;
 }
+
+int model_verdicts(const double *change, const double *p, unsigned n, enum model_adjust how,
+		   double alpha, unsigned *order, double *adj, enum model_verdict *v)
+{
+	unsigned i;
+	int ret;
+
+	if (!(alpha > 0 && alpha < 1))
+		return -EINVAL;
+	ret = model_p_adjust(p, n, how, order, adj);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++)
+		v[i] = !(adj[i] < alpha) || change[i] == 0 ? MODEL_NO_DIFFERENCE :
+		       change[i] > 0 ? MODEL_HIGHER : MODEL_LOWER;
+	return 0;
+}

@@ -119,6 +119,16 @@ enum model_adjust { MODEL_HOLM, MODEL_BH };
 int model_p_adjust(const double *p, unsigned n, enum model_adjust how, unsigned *order,
 		   double *adj);
 
+/* What each test of a family says: its p adjusted over the family (as
+ * model_p_adjust, into adj), and where that is below alpha the
+ * direction of its change (change[i]: a model_change's change), else no
+ * difference. A change of 0 found certain is no difference too. -EINVAL
+ * as model_p_adjust, or when alpha is not in (0,1); writes adj and v
+ * only on success. */
+enum model_verdict { MODEL_NO_DIFFERENCE, MODEL_HIGHER, MODEL_LOWER };
+int model_verdicts(const double *change, const double *p, unsigned n, enum model_adjust how,
+		   double alpha, unsigned *order, double *adj, enum model_verdict *v);
+
 /* Student's t distribution: P(T <= t) with df > 0 degrees of freedom (df
  * may be fractional), and its inverse for p in (0,1). NAN for a NaN
  * argument, df <= 0, or p outside [0,1]; the quantile of 0 and 1 is

@@ -1,8 +1,9 @@
 # iostorm check --measure on a loop device over /dev/shm set to mq-deadline
 # and iostats 1 (with nr_requests and a tunable of mq-deadline's off their
 # defaults, which a scheduler switch resets): (a) it measures both
-# settings at --qd and QD1 in ABBA order, and leaves every setting as it
-# was; (b) SIGINT while a better setting is in place puts it back and
+# settings at --qd and QD1 in ABBA order, judges each (its change inside
+# its interval, p, Holm's p over the session, the verdict they give, in
+# the JSON and the table), and leaves every setting as it was; (b) SIGINT while a better setting is in place puts it back and
 # leaves no journal, and another iostorm started meanwhile (nop, a plain
 # check) leaves the live measurement's journal alone; (lock) a second
 # --measure, even while the first has changed nothing yet, is refused in
@@ -94,6 +95,10 @@ start_measure() {
 		want="1/"
 		shift
 	fi
+	# emptied here: the shell opens them in the child, which may come after
+	# the first look below, and a file of an earlier case holds the line
+	: >"$out"
+	: >"$err"
 	"$IOSTORM" check --measure --rounds 1 --time 5s --ramp 0 --qd 1 "$@" "$dev" \
 		>"$out" 2>"$err" </dev/null &
 	T_PID=$!
@@ -154,8 +159,9 @@ run_iostorm check --measure --rounds $rounds --time 200ms --ramp 0 --qd 4 \
 if [ "$T_RC" -ne 3 ]; then
 	check_fail "(a) check --measure exited $T_RC, want 3 (settings cost IOPS)"
 	show_output
-elif ! jq -e --arg dev "$name" --argjson r $rounds '
+elif ! jq -e --arg dev "$name" --argjson r $rounds --argjson alpha 0.05 '
 	def num: type == "number";
+	.measured as $m |
 	def row(k; now; better; qd): [.measured[] | select(.kind == k and .qd == qd
 		and .device == $dev and .now == now and .better == better)] | length == 1;
 	(.measured | type == "array")
@@ -163,12 +169,26 @@ elif ! jq -e --arg dev "$name" --argjson r $rounds '
 		and (.qd|num) and (.now|type == "string") and (.better|type == "string")
 		and (.iops_now | length == $r and all(.[]; num and . > 0))
 		and (.iops_better | length == $r and all(.[]; num and . > 0))
-		and (.diff_pct|num) and (.spread_pct | length == 2 and all(.[]; num))
-		and .spread_pct[0] <= .spread_pct[1])
+		and (.diff_pct|num)
+		# the paired test of the rounds: the change inside its interval,
+		# p and the Holm p in [0,1], never below p, and the verdict from
+		# the Holm p and the sign of the change
+		and (.ci_pct | length == 2 and (.[0]|num) and (.[1]|num or . == null))
+		and .ci_pct[0] <= .diff_pct and (.ci_pct[1] == null or .diff_pct <= .ci_pct[1])
+		and (.p|num) and .p >= 0 and .p <= 1
+		and (.p_holm|num) and .p_holm >= .p and .p_holm <= 1
+		and (.noise_pct|num) and .noise_pct >= 0
+		and .verdict == (if .p_holm >= $alpha then "no_difference"
+			elif .diff_pct > 0 then "better" else "worse" end))
+	and (.measured_test | .estimator == "amean" and .test == "paired" and .adjust == "holm"
+		and .alpha == $alpha and .tests == ($m | length))
+	# Holm: the smallest p times the family, and never below the one before
+	and ($m | min_by(.p) | .p_holm - ([1, ($m | length) * .p] | min) | fabs < 1e-9)
+	and ([$m | sort_by(.p)[] | .p_holm] as $h | $h == ($h | sort))
 	and row("scheduler"; "mq-deadline"; "none"; 4) and row("scheduler"; "mq-deadline"; "none"; 1)
 	and row("iostats"; "1"; "0"; 4) and row("iostats"; "1"; "0"; 1)
 	' "$T_DIR/a.json" >/dev/null; then
-	check_fail "(a) the JSON's measured rows: $(jq -c '.measured' "$T_DIR/a.json" 2>&1 | head -c 2000)"
+	check_fail "(a) the JSON's measured rows: $(jq -c '[.measured, .measured_test]' "$T_DIR/a.json" 2>&1 | head -c 2000)"
 else
 	# a line as each trial starts, "K/N DEV KIND VALUE (now|better) at QDd":
 	# N of them, numbered in order, N = rows x rounds x 2
@@ -181,14 +201,31 @@ else
 	# ABBA: the iostats row at QD4 is now, better, better, now
 	order=$(grep -E " $name iostats .* at QD4$" "$T_ERR" | grep -Eo '\((now|better)\)' | tr -d '()' | tr '\n' ' ')
 	[ "$order" = "now better better now " ] || check_fail "(a) iostats at QD4 ran in the order '$order', want ABBA"
-	# the table: a row per setting and depth
+	# the table: a row per setting and depth, each ending with its verdict
+	# as the JSON says it; the head names the test and the correction
 	for k in scheduler iostats; do
 		[ "$(grep -Ec "^$name +$k +" "$T_OUT")" -eq 2 ] ||
 			check_fail "(a) the table has no two rows (QD4, QD1) for $k"
+		for qd in 4 1; do
+			v=$(jq -r --arg k $k --argjson qd $qd '.measured[] | select(.kind == $k and .qd == $qd)
+				| .verdict | sub("_"; " ")' "$T_DIR/a.json")
+			grep -Eq "^$name +$k +[^ ]+ +[^ ]+ +$qd .* $v$" "$T_OUT" ||
+				check_fail "(a) the table's $k row at QD$qd does not end with its verdict '$v'"
+		done
 	done
+	grep -q "paired t-test of the rounds.*Holm's p < 0.05 over the $rows tests of this session" "$T_OUT" ||
+		check_fail "(a) the table does not say how it judges: $(grep -i holm "$T_OUT")"
 fi
 same_settings "(a) after check --measure"
 [ ! -e "$J" ] || check_fail "(a) the journal $J is left after a measurement that ended"
+# one round: the change without a test, said so
+run_iostorm check --measure --rounds 1 --time 100ms --ramp 0 --qd 1 --json "$T_DIR/a1.json" "$dev"
+[ "$T_RC" -eq 3 ] && jq -e '(.measured | length > 0) and .measured_test.tests == 0
+	and all(.measured[]; .verdict == "untested" and .ci_pct == null and .p == null
+		and .p_holm == null and (.diff_pct | type == "number"))' "$T_DIR/a1.json" >/dev/null &&
+	grep -q "^untested: one round has no test" "$T_OUT" ||
+	{ check_fail "(a) one round: exit $T_RC, $(jq -c '[.measured, .measured_test]' "$T_DIR/a1.json" 2>&1 | head -c 1000)"; show_output; }
+same_settings "(a) after one round"
 
 # ---- (b) SIGINT while the better scheduler is in place ----
 if start_measure "$T_DIR/b.out" "$T_DIR/b.err"; then

@@ -3,7 +3,8 @@
 # per NUMA node, host bridge, bridge, controller and drive; the findings
 # colour what they name (few cores, the crowded node, degraded links from
 # the recorded sysfs tree); a hostile model string stays one label; the
-# live machine draws too; plan --dot draws the plan over the tree.
+# live machine draws too; plan --dot draws the plan over the tree, moves
+# into slots that no bus id names (given or assumed) too.
 . "$(dirname "$0")/lib.sh"
 need_iostorm
 need_cmd dot xmllint
@@ -101,6 +102,47 @@ pdraw() {
 	count plan 'label="move 1: 976562 IOPS"' 1 "move arrows"
 }
 pdraw
+# plan --dot with slots no bus id names: topo-2node-noslot.xml lists no free
+# root port (15 boxes), so one slot is assumed under each of 0000:00,
+# 0000:40 and 0000:80 and three drives move there: a dashed box per slot,
+# "(assumed)", under its host bridge, with its move's arrow; a slot given
+# by --free-slots is drawn the same, not assumed
+# slots NAME BOXES ARGS...: plan --dot ARGS renders to NAME.svg with BOXES
+slots() {
+	local name=$1 want=$2 n
+	shift 2
+	expect_ok "plan --dot $*" plan --dot --topology $fx/topo-2node-noslot.xml --drive-iops 1m "$@" ||
+		return 1
+	cp "$T_OUT" "$T_DIR/$name.dot"
+	dot -Tsvg "$T_DIR/$name.dot" >"$T_DIR/$name.svg" 2>"$T_DIR/dot.err" && [ ! -s "$T_DIR/dot.err" ] &&
+		xmllint --noout "$T_DIR/$name.svg" || { check_fail "$name: the drawing does not render"; return 1; }
+	n=$(grep -c '<g id="node[0-9]*" class="node">' "$T_DIR/$name.svg")
+	[ "$n" -eq "$want" ] || check_fail "$name: $n nodes in the drawing, want $want"
+}
+# hangs NAME HB K: slot sK hangs from host bridge HB's box, and a drive's
+# move arrow ends there
+hangs() {
+	local hb
+	hb=$(sed -n "s/^  \(i[0-9]*\) \[.*label=\"host bridge\\\\n$2\".*/\1/p" "$T_DIR/$1.dot")
+	grep -q "^  $hb -> s$3 \[style=dashed\];$" "$T_DIR/$1.dot" ||
+		check_fail "$1: slot s$3 does not hang from host bridge $2 (${hb:-no box})"
+	grep -Eq "^  d[0-9]+ -> s$3 \[.*label=\"move $(($3 + 1)): [0-9]+ IOPS\"\];$" "$T_DIR/$1.dot" ||
+		check_fail "$1: no move arrow into slot s$3"
+}
+if slots assumed 18; then
+	count assumed '\n(assumed)", style="rounded,dashed"]' 3 "assumed slots"
+	count assumed 'label="free slot under 0000:' 3 "slots"
+	hangs assumed 0000:00 0
+	hangs assumed 0000:40 1
+	hangs assumed 0000:80 2
+	grep -q 'a free slot no bus id names (--free-slots, or assumed)' "$T_DIR/assumed.dot" ||
+		check_fail "assumed: the legend does not say what a slot's box is"
+fi
+if slots given 16 --free-slots 0000:80=1; then
+	count given 'label="free slot under 0000:80", style="rounded,dashed"]' 1 "given slots"
+	count given '(assumed)' 0 "assumed slots"
+	hangs given 0000:80 0
+fi
 expect_error "plan --dot --json -" 2 'both want stdout' plan --dot --json - \
 	--topology $fx/topo-2node-free.xml --drive-iops 1m
 t_done

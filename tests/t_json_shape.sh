@@ -102,13 +102,14 @@ for m in setup-strict setup-onequeue setup-poll; do
 	IOSTORM_SYSFS_ROOT=$fx/$m/sys IOSTORM_PROCFS_ROOT=$fx/$m/proc \
 		report "check $m" 3 check --jobs-per-device 2 --completion poll
 done
-# --measure on the loop device (root), its queue set to cost IOPS first
+# --measure on the loop device (root), its queue set to cost IOPS first;
+# two rounds, so each row has its test
 if [ -n "$loop" ]; then
 	lq=/sys/block/${loop#/dev/}/queue
 	T_SYSFS+=("$lq/iostats $(cat "$lq/iostats")")
 	echo 1 >"$lq/iostats" || fail "cannot set iostats on $loop"
 	IOSTORM_JOURNAL=$T_DIR/settings.journal \
-		report "check --measure" 3 check --measure --rounds 1 --time 100ms --ramp 0 --qd 2 "$loop"
+		report "check --measure" 3 check --measure --rounds 2 --time 100ms --ramp 0 --qd 2 "$loop"
 else
 	printf '%s\t%s\n' '^measured' 'check --measure needs root and a loop device' >>"$T_DIR/unseeable"
 fi

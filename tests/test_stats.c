@@ -407,6 +407,39 @@ static void test_adjust(void)
 	CHECK(model_p_adjust(bad, 2, MODEL_HOLM, order, adj) == -EINVAL);
 }
 
+/* A family's verdicts: test_adjust's p, Holm's {0.05, 0.12, 0.12, 0.03,
+ * 0.2, 0.12} and BH's {0.03, 0.048, 0.048, 0.03, 0.2, 0.048}; a change's
+ * direction only where the adjusted p is under alpha (0.05 is not under
+ * 0.05) */
+static void test_verdicts(void)
+{
+	static const double p[] = { 0.01, 0.04, 0.03, 0.005, 0.2, 0.04 };
+	static const double ch[] = { 0.02, -0.01, 0.03, -0.1, 0.5, 0 };
+	enum model_verdict v[6], keep[6];
+	double adj[6], bad[] = { 0.1, 1.5 };
+	unsigned order[6], i;
+
+	CHECK(model_verdicts(ch, p, 6, MODEL_HOLM, 0.05, order, adj, v) == 0);
+	CHECK_NEAR(adj[3], 0.03);
+	CHECK_NEAR(adj[0], 0.05);
+	for (i = 0; i < 6; i++)
+		CHECK(v[i] == (i == 3 ? MODEL_LOWER : MODEL_NO_DIFFERENCE));
+	CHECK(model_verdicts(ch, p, 6, MODEL_HOLM, 0.1, order, adj, v) == 0);
+	CHECK(v[0] == MODEL_HIGHER && v[3] == MODEL_LOWER && v[1] == MODEL_NO_DIFFERENCE &&
+	      v[4] == MODEL_NO_DIFFERENCE);
+	/* BH marks all but the 0.2; a change of 0 is no difference */
+	CHECK(model_verdicts(ch, p, 6, MODEL_BH, 0.05, order, adj, v) == 0);
+	CHECK(v[0] == MODEL_HIGHER && v[1] == MODEL_LOWER && v[2] == MODEL_HIGHER &&
+	      v[3] == MODEL_LOWER && v[4] == MODEL_NO_DIFFERENCE && v[5] == MODEL_NO_DIFFERENCE);
+	CHECK(model_verdicts(ch, p, 0, MODEL_HOLM, 0.05, order, adj, v) == 0);
+	/* refused: nothing written */
+	memcpy(keep, v, sizeof(v));
+	CHECK(model_verdicts(ch, bad, 2, MODEL_HOLM, 0.05, order, adj, v) == -EINVAL);
+	CHECK(model_verdicts(ch, p, 6, MODEL_HOLM, 0, order, adj, v) == -EINVAL);
+	CHECK(model_verdicts(ch, p, 6, MODEL_HOLM, 1, order, adj, v) == -EINVAL);
+	CHECK(memcmp(keep, v, sizeof(v)) == 0);
+}
+
 /* xorshift64*: the same draws on every machine */
 static double draw(unsigned long long *s)
 {
@@ -479,6 +512,7 @@ int main(void)
 	test_paired();
 	test_mean_ci();
 	test_adjust();
+	test_verdicts();
 	test_change_inside();
 	return t_result();
 }

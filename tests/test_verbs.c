@@ -17,6 +17,7 @@
 #include "cli/out/json.h"
 #include "cli/opts/opts_int.h"
 #include "cli/out/report.h"
+#include "model/check.h"
 #include "tests/helpers.h"
 
 static char ini[64], out[64], cpu[16];
@@ -369,6 +370,33 @@ static void test_outcomes(void)
 	      outcome == CLI_PARSE_HELP);
 }
 
+/* check's --help lists what check reads: every kind's setting in the one
+ * table of kinds (model/check_table.c), in its scope's line, and no word
+ * of a setting the table does not hold */
+static void test_check_synopsis(void)
+{
+	static char buf[1 << 15];
+	const struct check_kind_info *ki;
+	const char *dev, *mach, *at;
+	unsigned k;
+
+	help_text(&cli_verb_check, buf, sizeof(buf));
+	dev = strstr(buf, "\non each device:");
+	mach = strstr(buf, "\non the machine:");
+	CHECKF(dev && mach && dev < mach, "check --help has no line per scope:\n%s", buf);
+	if (!dev || !mach)
+		return;
+	for (k = 0; k < CHECK_NKINDS; k++) {
+		ki = check_kind_info((enum check_kind)k);
+		at = strstr(ki->scope == CHECK_SCOPE_DEVICE ? dev : mach, ki->setting);
+		CHECKF(at && (ki->scope != CHECK_SCOPE_DEVICE || at < mach),
+		       "check --help does not list %s (%s) where its scope is", ki->name,
+		       ki->setting);
+	}
+	CHECKF(!strstr(buf, "locked\nmemory") && !strstr(buf, "IOMMU mode"),
+	       "check --help keeps the old list of settings");
+}
+
 int main(void)
 {
 	cpu_set_t set;
@@ -386,6 +414,7 @@ int main(void)
 	test_defaults();
 	test_fmt();
 	test_outcomes();
+	test_check_synopsis();
 	unlink(ini);
 	unlink(out);
 	return t_result();

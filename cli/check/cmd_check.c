@@ -62,6 +62,7 @@ static const struct cli_optdesc own[] = {
 };
 
 static int cmd_check(int argc, char **argv);
+static void synopsis_kinds(FILE *f);
 
 const struct cli_verb cli_verb_check = {
 	.name = "check",
@@ -69,12 +70,10 @@ const struct cli_verb cli_verb_check = {
 	.synopsis = "iostorm check [options] [TARGET...]\n\n"
 		"Checks the settings that cost IOPS on each TARGET (every NVMe namespace\n"
 		"without one; files and loop devices for what applies to them) and on\n"
-		"the machine: IOMMU mode, scheduler, iostats, merges, wbt, queue depth,\n"
-		"poll queues, power states, link, IO queues and where their interrupts\n"
-		"land, governors, C-states, SMT, mitigations, kernel, io_uring_disabled,\n"
-		"locked memory. --qd, --completion and --jobs-per-device say what the\n"
-		"run will ask. Exits 0 when nothing costs IOPS, 3 when something does\n"
+		"the machine. --qd, --completion and --jobs-per-device say what the run\n"
+		"will ask. Exits 0 when nothing costs IOPS, 3 when something does\n"
 		"(docs/check.md).",
+	.synopsis_more = synopsis_kinds,
 	.operands = CLI_OPERANDS_TARGETS,
 	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON,
 	.own = own,
@@ -83,6 +82,57 @@ const struct cli_verb cli_verb_check = {
 	.jobfile = true,
 	.run = cmd_check,
 };
+
+/* ---- the settings read, from model/check_table.c ---- */
+
+#define SYNOPSIS_WIDTH 76
+
+/* Kind k's setting was named by a kind before it (iommu_strict and
+ * iommu_lazy are one setting, the IOMMU domain). */
+static bool named_before(unsigned k)
+{
+	unsigned j;
+
+	for (j = 0; j < k; j++)
+		if (!strcmp(check_kind_info((enum check_kind)j)->setting,
+			    check_kind_info((enum check_kind)k)->setting))
+			return true;
+	return false;
+}
+
+/* "On each device: A, B, ...", the kinds of one scope, wrapped. */
+static void synopsis_scope(FILE *f, enum check_scope scope, const char *head)
+{
+	const struct check_kind_info *ki;
+	size_t col = strlen(head), w;
+	bool first = true;
+	unsigned k;
+
+	fprintf(f, "\n%s", head);
+	for (k = 0; k < CHECK_NKINDS; k++) {
+		ki = check_kind_info((enum check_kind)k);
+		if (ki->scope != scope || named_before(k))
+			continue;
+		w = strlen(ki->setting) + 2;
+		if (col + w > SYNOPSIS_WIDTH) {
+			fprintf(f, "%s\n  %s", first ? "" : ",", ki->setting);
+			col = 2 + w - 2;
+		} else {
+			fprintf(f, "%s %s", first ? "" : ",", ki->setting);
+			col += w;
+		}
+		first = false;
+	}
+	fprintf(f, ".");
+}
+
+/* What check reads, kind by kind, as the one table of kinds says. */
+static void synopsis_kinds(FILE *f)
+{
+	fprintf(f, "\n\nWhat it reads:");
+	synopsis_scope(f, CHECK_SCOPE_DEVICE, "on each device:");
+	synopsis_scope(f, CHECK_SCOPE_MACHINE, "on the machine:");
+}
 
 /* The targets as given, or every NVMe namespace setup/ finds (below
  * $IOSTORM_SYSFS_ROOT when set, so a recorded machine can be checked):

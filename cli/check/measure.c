@@ -2,7 +2,9 @@
  * IOPS costs here, measured. For each one, on its target alone, rounds of
  * two trials, A (the setting now) and B (the better one), in the order
  * AB BA AB ... so that a drift over the run (a drive warming up, a page
- * cache filling) falls on both sides alike, at --qd and at QD1. Every
+ * cache filling) falls on both sides alike, at --qd and at QD1; judged
+ * as compare --ab judges its rounds (the paired t-test on compare's
+ * estimator), with Holm over the session's tests. Every
  * change goes through setup/knob.h, whose journal lets the next `check`
  * put it back when this process does not live to (cli_check_recover);
  * cmd_check holds the session lock around all of it. */
@@ -18,12 +20,17 @@
 #include "cli/check/check.h"
 #include "cli/commands.h"
 #include "cli/out/out.h"
+#include "cli/out/spread.h"
 #include "cli/runner/runner.h"
 #include "cli/runner/stop.h"
 #include "cli/runner/targets.h"
+#include "model/stats.h"
 #include "setup/knob.h"
 
-/* One setting at one depth: its figures round by round. */
+/* What the rounds of a row say (judge()). */
+enum verdict { V_UNTESTED, V_SAME, V_BETTER, V_WORSE };
+
+/* One setting at one depth: its figures round by round, and the test. */
 struct row {
 	const struct check_finding *f;
 	const char *device;		/* devs[f->dev].name */
@@ -33,6 +40,9 @@ struct row {
 	char now[SETUP_KNOB_VALUE_MAX];	/* A, as read before the first trial */
 	double a[CLI_CHECK_MAX_ROUNDS], b[CLI_CHECK_MAX_ROUNDS];
 	unsigned done;			/* rounds with both trials */
+	struct model_change c;		/* B against A, when tested */
+	double p_holm;			/* c.p adjusted over the session */
+	enum verdict verdict;
 };
 
 struct meas {
@@ -43,6 +53,7 @@ struct meas {
 	unsigned nrows;
 	unsigned rounds;
 	unsigned trial, ntrials;	/* for the line each trial starts with */
+	unsigned ntests;		/* rows tested, Holm's family */
 	bool interrupted;
 };
 
@@ -266,55 +277,146 @@ static int measure_finding(struct meas *m, struct row *rows, unsigned n)
 
 /* ---- figures ---- */
 
-struct figs {
-	double a, b;		/* means over the rounds */
-	double diff;		/* (b - a) / a, % */
-	double lo, hi;		/* the rounds' own differences, % */
+/* The words for a verdict: in the JSON, in the table. */
+static const struct {
+	const char *json, *text;
+} verdicts[] = {
+	[V_UNTESTED] = { "untested", "untested" },
+	[V_SAME] = { "no_difference", "no difference" },
+	[V_BETTER] = { "better", "better" },
+	[V_WORSE] = { "worse", "worse" },
 };
 
-static struct figs figures(const struct row *w)
+/* The estimator of IOPS over the rounds, the one compare uses for runs
+ * bounded as the trials are (equal time: the Amean; --ios: the Hmean). */
+static enum model_mean iops_mean(const struct meas *m)
 {
-	struct figs s = { 0, 0, 0, INFINITY, -INFINITY };
-	double d;
+	return cli_mean_of(CLI_M_IOPS, m->run.ios > 0, false);
+}
+
+/* Each row's change of B against A, its interval and the paired t-test
+ * of its rounds (model_change_paired, as compare --ab); then Holm over
+ * every row tested in this session, and the verdict: better or worse
+ * where Holm's p < alpha, no difference elsewhere (model_verdicts). A
+ * row of one round has no test. 0 or -errno, said. */
+static int judge(struct meas *m)
+{
+	static const enum verdict of[] = {
+		[MODEL_NO_DIFFERENCE] = V_SAME, [MODEL_HIGHER] = V_BETTER, [MODEL_LOWER] = V_WORSE,
+	};
+	enum model_mean mean = iops_mean(m);
+	size_t k = m->nrows + 1;
+	unsigned i, n = 0, *order = calloc(k, sizeof(*order));
+	double *ch = calloc(k, sizeof(*ch)), *p = calloc(k, sizeof(*p));
+	enum model_verdict *v = calloc(k, sizeof(*v));
+	struct row **t = calloc(k, sizeof(*t));
+	int rc = -ENOMEM;
+
+	if (!order || !ch || !p || !v || !t) {
+		cli_say("out of memory");
+		goto out;
+	}
+	for (i = 0; i < m->nrows; i++) {
+		m->rows[i].verdict = V_UNTESTED;
+		if (m->rows[i].done < 2 || model_change_paired(m->rows[i].a, m->rows[i].b,
+							       m->rows[i].done, mean,
+							       1.0 - m->o->alpha, &m->rows[i].c))
+			continue;
+		t[n] = &m->rows[i];
+		ch[n] = t[n]->c.change;
+		p[n] = t[n]->c.p;
+		n++;
+	}
+	m->ntests = n;
+	/* model_change_paired's p is in [0,1], and alpha opts' 0.05 */
+	rc = model_verdicts(ch, p, n, MODEL_HOLM, m->o->alpha, order, p, v);
+	if (rc) {
+		cli_say("cannot judge the rounds: %s", strerror(-rc));
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		t[i]->p_holm = p[i];
+		t[i]->verdict = of[v[i]];
+	}
+out:
+	free(order);
+	free(ch);
+	free(p);
+	free(v);
+	free(t);
+	return rc;
+}
+
+/* A side's IOPS over the rounds, by the estimator. */
+static double mean_of(const struct meas *m, const double *v, unsigned n)
+{
+	bool h = iops_mean(m) == MODEL_HMEAN;
+	double s = 0;
 	unsigned r;
 
-	for (r = 0; r < w->done; r++) {
-		s.a += w->a[r] / w->done;
-		s.b += w->b[r] / w->done;
-		d = w->a[r] > 0 ? 100.0 * (w->b[r] - w->a[r]) / w->a[r] : 0;
-		s.lo = d < s.lo ? d : s.lo;
-		s.hi = d > s.hi ? d : s.hi;
-	}
-	s.diff = s.a > 0 ? 100.0 * (s.b - s.a) / s.a : 0;
-	return s;
+	for (r = 0; r < n; r++)
+		s += h ? 1.0 / v[r] : v[r];
+	s /= n;
+	return h ? 1.0 / s : s;
+}
+
+/* B against A as a fraction: the test's, or for a row of one round the
+ * same estimator's without a test. */
+static double change_of(const struct meas *m, const struct row *w)
+{
+	if (w->verdict != V_UNTESTED)
+		return w->c.change;
+	return mean_of(m, w->b, w->done) / mean_of(m, w->a, w->done) - 1.0;
+}
+
+/* "+1.2..+3.4%", "+1.2..inf%", or "-" without a test */
+static const char *ci_text(const struct row *w, char *buf, size_t len)
+{
+	if (w->verdict == V_UNTESTED)
+		snprintf(buf, len, "-");
+	else if (isfinite(w->c.ci_hi))
+		snprintf(buf, len, "%+.1f..%+.1f%%", 100.0 * w->c.ci_lo, 100.0 * w->c.ci_hi);
+	else
+		snprintf(buf, len, "%+.1f..inf%%", 100.0 * w->c.ci_lo);
+	return buf;
 }
 
 static void print_table(const struct meas *m, FILE *out)
 {
 	const struct row *w;
-	struct figs s;
-	unsigned i, shown = 0, unsure = 0;
+	char ci[64], p[16], holm[16];
+	unsigned i, shown = 0, untested = 0;
 
 	fprintf(out, "\nmeasured: the better setting (B) against the one now (A), on each target "
 		"alone, %u round%s of A and B (ABBA...), %.3gs a trial after a %.3gs ramp%s\n",
 		m->rounds, m->rounds == 1 ? "" : "s", cli_secs(m->run.time_ns),
 		cli_secs(m->run.ramp_ns), m->interrupted ? "; INTERRUPTED" : "");
-	fprintf(out, "%-12s %-10s %-12s %-8s %5s %12s %12s %8s  %s\n", "DEVICE", "SETTING",
-		"NOW", "BETTER", "QD", "IOPS NOW", "IOPS BETTER", "DIFF", "SPREAD (rounds)");
+	fprintf(out, "change: B / A - 1 of the rounds' %s IOPS (%s, as compare), its %g%% "
+		"interval and p from the paired t-test of the rounds (as compare --ab); "
+		"verdict: Holm's p < %g over the %u test%s of this session (family-wise)\n",
+		iops_mean(m) == MODEL_HMEAN ? "Hmean" : "Amean",
+		m->run.ios ? "equal IOs (--ios)" : "equal time", 100.0 * (1.0 - m->o->alpha),
+		m->o->alpha, m->ntests, m->ntests == 1 ? "" : "s");
+	fprintf(out, "%-12s %-10s %-12s %-8s %5s %12s %12s %8s %-18s %8s %8s  %s\n", "DEVICE",
+		"SETTING", "NOW", "BETTER", "QD", "IOPS NOW", "IOPS BETTER", "CHANGE", "CI",
+		"P", "P HOLM", "VERDICT");
 	for (i = 0; i < m->nrows; i++) {
 		w = &m->rows[i];
 		if (!w->done)
 			continue;
 		shown++;
-		s = figures(w);
-		fprintf(out, "%-12s %-10s %-12s %-8s %5u %12.0f %12.0f %+7.1f%%  %+.1f..%+.1f%%\n",
-			w->device, kind_name(w), w->now, better_of(w), w->qd, s.a, s.b, s.diff,
-			s.lo, s.hi);
-		unsure += s.lo < 0 && s.hi > 0;
+		untested += w->verdict == V_UNTESTED;
+		snprintf(p, sizeof(p), w->verdict == V_UNTESTED ? "-" : "%.3g", w->c.p);
+		snprintf(holm, sizeof(holm), w->verdict == V_UNTESTED ? "-" : "%.3g", w->p_holm);
+		fprintf(out, "%-12s %-10s %-12s %-8s %5u %12.0f %12.0f %+7.1f%% %-18s %8s %8s  %s\n",
+			w->device, kind_name(w), w->now, better_of(w), w->qd,
+			mean_of(m, w->a, w->done), mean_of(m, w->b, w->done),
+			100.0 * change_of(m, w), ci_text(w, ci, sizeof(ci)), p, holm,
+			verdicts[w->verdict].text);
 	}
-	if (unsure)
-		fprintf(out, "a spread across 0 is a difference these rounds cannot tell from noise "
-			"(more --rounds or a longer --time can)\n");
+	if (untested)
+		fprintf(out, "untested: one round has no test (--rounds 2 or more gives one), nor "
+			"rounds whose A is 0 IOPS\n");
 	if (!shown)
 		fprintf(out, "(no setting measured at a depth over all its rounds before the stop)\n");
 	fflush(out);
@@ -333,40 +435,58 @@ static json_t *json_iops(const double *v, unsigned n)
 	return a;
 }
 
-/* A row with its rounds: [{device, kind, qd, now, better, iops_now,
- * iops_better, diff_pct, spread_pct: [min, max]}]. */
-static json_t *json_row(const struct row *w)
+static json_t *num(double v, bool have)
 {
-	struct figs s = figures(w);
-	json_t *a = json_iops(w->a, w->done), *b = json_iops(w->b, w->done);
-
-	if (!a || !b) {
-		json_decref(a);
-		json_decref(b);
-		return NULL;
-	}
-	/* o: the arrays' references go to the row */
-	return json_pack("{s:s, s:s, s:I, s:s, s:s, s:o, s:o, s:f, s:[f, f]}",
-			 "device", w->device, "kind", kind_name(w), "qd", (json_int_t)w->qd,
-			 "now", w->now, "better", better_of(w), "iops_now", a,
-			 "iops_better", b, "diff_pct", s.diff, "spread_pct", s.lo, s.hi);
+	return have && isfinite(v) ? json_real(v) : json_null();
 }
 
+/* A row with its rounds: [{device, kind, qd, now, better, iops_now,
+ * iops_better, diff_pct, ci_pct: [lo, hi], p, p_holm, noise_pct,
+ * verdict}]; the test's figures null without one. */
+static json_t *json_row(const struct meas *m, const struct row *w)
+{
+	bool t = w->verdict != V_UNTESTED;
+	json_t *a = json_iops(w->a, w->done), *b = json_iops(w->b, w->done);
+	json_t *ci = t ? json_pack("[o, o]", num(100.0 * w->c.ci_lo, t),
+				   num(100.0 * w->c.ci_hi, t)) : json_null();
+
+	if (!a || !b || !ci) {
+		json_decref(a);
+		json_decref(b);
+		json_decref(ci);
+		return NULL;
+	}
+	/* o: the references go to the row */
+	return json_pack("{s:s, s:s, s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
+			 "device", w->device, "kind", kind_name(w), "qd", (json_int_t)w->qd,
+			 "now", w->now, "better", better_of(w), "iops_now", a,
+			 "iops_better", b, "diff_pct", num(100.0 * change_of(m, w), true),
+			 "ci_pct", ci, "p", num(w->c.p, t), "p_holm", num(w->p_holm, t),
+			 "noise_pct", num(100.0 * w->c.noise, t), "verdict",
+			 verdicts[w->verdict].json);
+}
+
+/* "measured" (the rows) and "measured_test" (how they were judged). */
 static int add_json(const struct meas *m, json_t *root)
 {
-	json_t *a = json_array(), *r;
+	json_t *a = json_array(), *r, *t;
 	unsigned i;
 
 	for (i = 0; a && i < m->nrows; i++) {
 		if (!m->rows[i].done)
 			continue;
-		r = json_row(&m->rows[i]);
+		r = json_row(m, &m->rows[i]);
 		if (!r || json_array_append_new(a, r)) {
 			json_decref(a);
 			a = NULL;
 		}
 	}
-	if (!a || json_object_set_new(root, "measured", a)) {
+	t = json_pack("{s:s, s:s, s:f, s:f, s:s, s:I}", "estimator",
+		      iops_mean(m) == MODEL_HMEAN ? "hmean" : "amean", "test", "paired",
+		      "alpha", m->o->alpha, "confidence", 1.0 - m->o->alpha, "adjust", "holm",
+		      "tests", (json_int_t)m->ntests);
+	if (!a || !t || json_object_set_new(root, "measured", a) ||
+	    json_object_set_new(root, "measured_test", t)) {
 		cli_say("out of memory");
 		return -ENOMEM;
 	}
@@ -436,6 +556,9 @@ int cli_check_measure(const struct cli_opts *o, const struct setup_dev *devs,
 		}
 		setup_knobs_close(m.ks);
 	}
+	/* the rows measured are judged whatever stopped the rest */
+	if (m.nrows && (left = judge(&m)) && !err)
+		err = left;
 	if (m.nrows && (!o->json || strcmp(o->json, "-")))
 		print_table(&m, cli_out_text(o));
 	else if (!err && !m.nrows)

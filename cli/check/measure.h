@@ -1,6 +1,7 @@
 /* iostorm check --measure: for each runtime-changeable setting that costs
  * IOPS on the targets (scheduler, iostats, nomerges, wbt), a short A/B
- * alternating over rounds, at --qd and at QD1, with its spread; every
+ * alternating over rounds, at --qd and at QD1, judged as compare --ab
+ * judges (the paired t-test, Holm over the session); every
  * setting restored after, also on SIGINT/SIGTERM, and from the journal
  * left by a crash at the next `check` (cli/check/restore.h). */
 #ifndef CLI_CHECK_MEASURE_H

@@ -11,19 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The estimator that pools a metric over repeats (or runs) the way they
- * were bounded: over equal time, IOs / time is the Amean of the rates
- * and the mean latency per IO the Hmean of the means (a closed loop: a
- * repeat's IOs go as 1 / its mean latency); over equal IOs (--ios), or IOs
- * held by --rate, the other way round. Percentiles pool into no mean: the
- * Amean of each run's own. docs/compare.md says it at length. */
 enum model_mean cmp_mean_of(unsigned m, struct cmp_bound b)
 {
-	if (m == CLI_M_IOPS)
-		return b.by_ios ? MODEL_HMEAN : MODEL_AMEAN;
-	if (m == CLI_M_MEAN)
-		return b.by_ios || b.open_loop ? MODEL_AMEAN : MODEL_HMEAN;
-	return MODEL_AMEAN;
+	return cli_mean_of((enum cli_metric)m, b.by_ios, b.open_loop);
 }
 
 const char *cmp_bound_name(struct cmp_bound b)

@@ -287,7 +287,7 @@ static void usage_line(FILE *f, int val, const char *name, const char *arg,
 
 /* The defaults come from a fresh copy of o's verb's options, so the text
  * says what runs whatever came before --help on the command line. */
-static void usage(const struct cli_opts *o, const char *synopsis, FILE *f)
+static void usage(const struct cli_opts *o, const struct cli_verb *v, FILE *f)
 {
 	const struct cli_optdesc *d;
 	struct cli_opts def;
@@ -295,7 +295,10 @@ static void usage(const struct cli_opts *o, const char *synopsis, FILE *f)
 	size_t i = 0;
 
 	cli_opts_init(&def, o->cmd, o->groups);
-	fprintf(f, "usage: %s\n\noptions:\n", synopsis);
+	fprintf(f, "usage: %s", v->synopsis);
+	if (v->synopsis_more)
+		v->synopsis_more(f);
+	fprintf(f, "\n\noptions:\n");
 	while ((d = opt_next(o, &i))) {
 		if (d->choices)
 			cli_choices_text(d->choices, choices, sizeof(choices));
@@ -312,7 +315,7 @@ static void usage(const struct cli_opts *o, const char *synopsis, FILE *f)
 /* ---- a command's front end ---- */
 
 /* Parses into o as it is (defaults already there); see cli_opts_cmdline. */
-static int parse_cmdline(struct cli_opts *o, const char *synopsis, int argc,
+static int parse_cmdline(struct cli_opts *o, const struct cli_verb *v, int argc,
 			 char **argv)
 {
 	enum cli_parse_outcome outcome = CLI_PARSE_GO;
@@ -323,7 +326,7 @@ static int parse_cmdline(struct cli_opts *o, const char *synopsis, int argc,
 		return -EINVAL;
 	}
 	if (outcome == CLI_PARSE_HELP)
-		usage(o, synopsis, stdout);
+		usage(o, v, stdout);
 	else if (outcome == CLI_PARSE_VERSION)
 		printf("iostorm %s\n", IOSTORM_VERSION);
 	return outcome == CLI_PARSE_GO ? 0 : -ECANCELED;
@@ -334,5 +337,5 @@ int cli_opts_cmdline(struct cli_opts *o, const struct cli_verb *v, int argc,
 {
 	cli_opts_init(o, v->name, v->groups);
 	cli_out_verb(v->name);
-	return parse_cmdline(o, v->synopsis, argc, argv);
+	return parse_cmdline(o, v, argc, argv);
 }

@@ -148,6 +148,8 @@ struct cli_verb {
 	const char *synopsis;		/* "iostorm NAME ...", a blank line, a
 					 * paragraph; no defaults (--help prints
 					 * them from the options) */
+	void (*synopsis_more)(FILE *f);	/* prints the rest of the paragraph
+					 * where a table holds it (NULL: none) */
 	enum cli_operands operands;
 	unsigned groups;		/* the shared option groups it accepts */
 	const struct cli_optdesc *own;	/* its own options, ending with a NULL name

@@ -16,6 +16,20 @@ const struct cli_metric_desc cli_metrics[CLI_NMETRICS] = {
 	[CLI_M_P999] = { "lat_p999_ns", "p99.9", false },
 };
 
+/* Over equal time, IOs / time is the Amean of the rates and the mean
+ * latency per IO the Hmean of the means (a closed loop: a repeat's IOs go
+ * as 1 / its mean latency); over equal IOs (--ios), or IOs held by
+ * --rate, the other way round. Percentiles pool into no mean: the Amean
+ * of each one's own. */
+enum model_mean cli_mean_of(enum cli_metric m, bool by_ios, bool open_loop)
+{
+	if (m == CLI_M_IOPS)
+		return by_ios ? MODEL_HMEAN : MODEL_AMEAN;
+	if (m == CLI_M_MEAN)
+		return by_ios || open_loop ? MODEL_AMEAN : MODEL_HMEAN;
+	return MODEL_AMEAN;
+}
+
 double cli_rep_value(const struct cli_rep *x, enum cli_metric m)
 {
 	switch (m) {

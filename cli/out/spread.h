@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "cli/out/report.h"
+#include "model/stats.h"
 
 enum cli_metric { CLI_M_IOPS, CLI_M_MEAN, CLI_M_P50, CLI_M_P99, CLI_M_P999, CLI_NMETRICS };
 
@@ -21,6 +22,12 @@ struct cli_metric_desc {
 };
 
 extern const struct cli_metric_desc cli_metrics[CLI_NMETRICS];
+
+/* The estimator that pools metric m over repeats, runs or rounds bounded
+ * alike: by_ios (--ios: equal IOs each) or else equal time, open_loop
+ * (--rate: the IOs held). docs/compare.md, "One estimator per metric":
+ * the one table of it, which compare and check --measure read. */
+enum model_mean cli_mean_of(enum cli_metric m, bool by_ios, bool open_loop);
 
 /* d's own figures as one repeat's. */
 void cli_rep_of(const struct cli_dev *d, struct cli_rep *x);

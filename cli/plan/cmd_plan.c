@@ -313,6 +313,8 @@ static int draw(struct topo *t, const struct cli_opts *o, const struct model_cei
 	for (i = 0; i < m->nmoves; i++)
 		mv[i] = (struct cli_dot_move){ m->res[m->move[i].drive].name,
 					       m->port[m->move[i].to_port].name,
+					       m->res[m->move[i].to_bridge].name,
+					       m->port[m->move[i].to_port].assumed,
 					       m->move[i].ceiling_after };
 	cli_ceil_binding_text(bind, sizeof(bind), m, s);
 	ret = cli_topo_dot_plan(stdout, t, o->topology, devs, n, &pl);

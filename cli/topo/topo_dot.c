@@ -364,6 +364,22 @@ static int find_drive(const struct topo_dev *const *devs, unsigned ndevs, const 
 	return -1;
 }
 
+/* Move i's slot where no bus id names it (--free-slots, or assumed): a
+ * dashed box of its own under its host bridge, each move its own slot;
+ * then the start of the move's arrow to it. */
+static void print_slot(FILE *f, const struct tree *tr, const struct cli_dot_move *mv,
+		       unsigned i, int d)
+{
+	int hb = find_item(tr, IT_HOST_BRIDGE, mv->host_bridge);
+
+	fprintf(f, "  s%u [label=\"free slot under ", i);
+	dot_esc(f, mv->host_bridge);
+	fprintf(f, "%s\", style=\"rounded,dashed\"];\n", mv->assumed ? "\\n(assumed)" : "");
+	if (hb >= 0)
+		fprintf(f, "  i%d -> s%u [style=dashed];\n", hb, i);
+	fprintf(f, "  d%d -> s%u", d, i);
+}
+
 /* The binding resource outlined, the moves drawn. */
 static void print_plan(FILE *f, struct topo *t, const struct tree *tr,
 		       const struct topo_dev *const *devs, unsigned ndevs,
@@ -389,12 +405,16 @@ static void print_plan(FILE *f, struct topo *t, const struct tree *tr,
 		fprintf(f, "  i%d [%s, xlabel=\"binds\"];\n", x, out);
 	for (i = 0; i < pl->nmoves; i++) {
 		d = find_drive(devs, ndevs, pl->moves[i].drive);
-		x = find_item(tr, IT_BRIDGE, pl->moves[i].port);
-		if (d < 0 || x < 0)
+		if (d < 0)
 			continue;
-		fprintf(f, "  d%d -> i%d [style=dashed, color=\"#2e86c1\", fontcolor=\"#2e86c1\", "
+		x = pl->moves[i].port[0] ? find_item(tr, IT_BRIDGE, pl->moves[i].port) : -1;
+		if (x >= 0)
+			fprintf(f, "  d%d -> i%d", d, x);
+		else
+			print_slot(f, tr, &pl->moves[i], i, d);
+		fprintf(f, " [style=dashed, color=\"#2e86c1\", fontcolor=\"#2e86c1\", "
 			   "arrowhead=normal, constraint=false, label=\"move %u: %.0f IOPS\"];\n",
-			d, x, i + 1, pl->moves[i].ceiling_after);
+			i + 1, pl->moves[i].ceiling_after);
 	}
 }
 
@@ -436,7 +456,8 @@ static int dot_draw(FILE *f, struct topo *t, const char *source,
 		fprintf(f, "predicted %.0f IOPS; ", pl->predicted);
 		dot_esc(f, pl->binding_text ? pl->binding_text : "");
 		fprintf(f, "\\nred outline: the binding resource; dashed box: a free root "
-			   "port; blue arrow: a move and the ceiling after it");
+			   "port, or a free slot no bus id names (--free-slots, or assumed); "
+			   "blue arrow: a move and the ceiling after it");
 	} else {
 		fprintf(f, "orange: a drive a finding names, or a node with more drives than "
 			   "its share; red edge: a link below its maximum");

@@ -3,6 +3,7 @@
 #ifndef CLI_TOPO_DOT_H
 #define CLI_TOPO_DOT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "topo/topo.h"
@@ -19,10 +20,14 @@ int cli_topo_dot(FILE *f, struct topo *t, const char *source,
 /* What plan adds to the drawing: the free root ports (dashed boxes), the
  * binding resource (a thick red outline: a port or switch by its bus id, a
  * host bridge by its name, a node's memory or CPU on its NUMA node), and
- * each move as a dashed blue arrow from the drive to its new port. */
+ * each move as a dashed blue arrow from the drive to its new port, or,
+ * for a slot no bus id names (given by --free-slots, or assumed), to a
+ * dashed box of its own under its host bridge. */
 struct cli_dot_move {
 	const char *drive;		/* the device's name */
-	const char *port;		/* the free root port's bus id */
+	const char *port;		/* the free root port's bus id; "" none */
+	const char *host_bridge;	/* the slot's host bridge */
+	bool assumed;			/* no fact shows the slot */
 	double ceiling_after;
 };
 
