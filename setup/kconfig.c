@@ -1,11 +1,14 @@
 /* What the running kernel was built with: the debug options that cost
  * every IO (lockdep, KASAN, kmemleak, DEBUG_PAGEALLOC), the tick rate and
- * the blk-cgroup options, from /boot/config-RELEASE. /proc/config.gz is
- * compressed and read by no one here. */
+ * the blk-cgroup options, from /boot/config-RELEASE (Debian, Fedora) or
+ * else /proc/config.gz (CONFIG_IKCONFIG_PROC: Arch, Android, many custom
+ * kernels). zlib's gzopen reads a plain file as it is, so one reader takes
+ * both. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "setup/setup_int.h"
 
@@ -40,19 +43,21 @@ void setup_kconfig_read(const struct setup_at *at, const char *release, const ch
 {
 	char dir[PATH_MAX], path[PATH_MAX + SETUP_NAME_MAX + 16], line[256];
 	int prove = -1, lockdep = -1, enable_default = -1;
-	FILE *f;
+	gzFile f = NULL;
 
-	if (!release[0] || boot_dir(at, dir, sizeof(dir)))
-		return;
-	snprintf(path, sizeof(path), "%s/config-%s", dir, release);
-	f = fopen(path, "re");
+	if (release[0] && !boot_dir(at, dir, sizeof(dir))) {
+		snprintf(path, sizeof(path), "%s/config-%s", dir, release);
+		f = gzopen(path, "rb");
+	}
+	if (!f && snprintf(path, sizeof(path), "%s/config.gz", at->proc) < (int)sizeof(path))
+		f = gzopen(path, "rb");
 	if (!f)
 		return;
 	/* a config file that is there: every option it does not set is off */
 	k->lockdep = k->kasan = k->kmemleak = k->debug_pagealloc = 0;
 	k->blk_cgroup = k->blk_throttle = k->blk_iolatency = k->blk_iocost = k->blk_wbt = 0;
 	prove = lockdep = enable_default = 0;
-	while (fgets(line, sizeof(line), f)) {
+	while (gzgets(f, line, sizeof(line))) {
 		line[strcspn(line, "\n")] = '\0';
 		option(line, "CONFIG_PROVE_LOCKING", &prove);
 		option(line, "CONFIG_LOCKDEP", &lockdep);
@@ -68,7 +73,7 @@ void setup_kconfig_read(const struct setup_at *at, const char *release, const ch
 		if (!strncmp(line, "CONFIG_HZ=", 10))
 			k->hz = atoi(line + 10);
 	}
-	fclose(f);
+	gzclose(f);
 	k->lockdep = prove || lockdep;
 	/* DEBUG_PAGEALLOC costs only when on: by default, or debug_pagealloc=on */
 	k->debug_pagealloc_on = k->debug_pagealloc &&

@@ -161,6 +161,15 @@ sed -i 's/^# CONFIG_KASAN is not set/CONFIG_KASAN=y/' "$dcv/boot/config-6.14.0-3
 check_fx "$dcv"
 jq -e '.findings[] | select(.kind == "debug_kernel") | .now == "KASAN (6.14.0-3-arm64, HZ=250)"' \
 	"$T_DIR/fx.json" >/dev/null || check_fail "dc fixture, KASAN: no debug_kernel finding"
+# a kernel whose config is only in /proc/config.gz (CONFIG_IKCONFIG_PROC),
+# compressed, with no /boot/config-RELEASE
+gzip -c "$dcv/boot/config-6.14.0-3-arm64" >"$dcv/proc/config.gz" || fail "cannot gzip the config"
+mv "$dcv/boot/config-6.14.0-3-arm64" "$T_DIR/config.boot"
+check_fx "$dcv"
+jq -e '.findings[] | select(.kind == "debug_kernel") | .now == "KASAN (6.14.0-3-arm64, HZ=250)"' \
+	"$T_DIR/fx.json" >/dev/null || check_fail "dc fixture, KASAN in /proc/config.gz: no debug_kernel finding"
+mv "$T_DIR/config.boot" "$dcv/boot/config-6.14.0-3-arm64"
+rm "$dcv/proc/config.gz"
 dq=$dcv/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/nvme/nvme0
 # iostats_passthrough 0, or a kernel without it: passthrough IO is not counted
 echo 0 >"$dq/nvme0n1/queue/iostats_passthrough"
