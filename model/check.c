@@ -660,6 +660,18 @@ static void rule_blk_cgroup(struct check_list *l, const struct dev_ctx *c)
 		check_act(&f->fix, CHECK_ACT_SYSFS, "", "fs/cgroup%s/io.max",
 		    strcmp(d->cg_max_at, "/") ? d->cg_max_at : "");
 		snprintf(f->fix.value, sizeof(f->fix.value), "%s riops=max rbps=max", d->devt);
+	} else if (d->cg_latency_us > 0) {
+		/* blk-iolatency times every bio on the disk once a target is
+		 * set, and when a peer with a lower target misses it, scales
+		 * the queue depth of the groups with higher ones down to 1 */
+		if (!(f = check_add(l, CHECK_BLK_CGROUP, c->i)))
+			return;
+		NOW(f, "io.latency target=%lld us in cgroup %s", (long long)d->cg_latency_us,
+		    d->cg_latency_at);
+		BETTER(f, "no io.latency target on %s", d->devt);
+		check_act(&f->fix, CHECK_ACT_SYSFS, "", "fs/cgroup%s/io.latency",
+			  strcmp(d->cg_latency_at, "/") ? d->cg_latency_at : "");
+		snprintf(f->fix.value, sizeof(f->fix.value), "%s target=max", d->devt);
 	} else if (d->cg_iocost == 1) {
 		if (!(f = check_add(l, CHECK_BLK_CGROUP, c->i)))
 			return;

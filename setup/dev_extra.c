@@ -119,8 +119,9 @@ static void cgroup_limits(const struct setup_at *at, const char *ddir, struct se
 		if (!r && (lowest(&d->cg_riops, field(line, "riops")) |
 			   lowest(&d->cg_rbps, field(line, "rbps"))))
 			setup_copy(d->cg_max_at, sizeof(d->cg_max_at), cg);
-		if (!dev_line(at, cg, "io.latency", devt, line, sizeof(line)))
-			(void)lowest(&d->cg_latency_us, field(line, "target"));
+		if (!dev_line(at, cg, "io.latency", devt, line, sizeof(line)) &&
+		    lowest(&d->cg_latency_us, field(line, "target")))
+			setup_copy(d->cg_latency_at, sizeof(d->cg_latency_at), cg);
 		if (!strcmp(cg, "/"))
 			break;
 		slash = strrchr(cg, '/');

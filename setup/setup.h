@@ -163,6 +163,8 @@ struct setup_dev {
 	char cgroup[256];		/* the cgroup they were read for; "" unknown */
 	char cg_max_at[256];		/* the cgroup whose io.max holds the
 					 * lowest riops or rbps; "" none */
+	char cg_latency_at[256];	/* the cgroup whose io.latency holds
+					 * the lowest target; "" none */
 	char devt[16];			/* the disk's MAJ:MIN; "" unknown */
 	unsigned nhwq;			/* hardware queues (mq/N) */
 	struct setup_hwq *hwq;		/* nhwq of them, malloc'd */

@@ -170,6 +170,18 @@ jq -e '.findings[] | select(.kind == "debug_kernel") | .now == "KASAN (6.14.0-3-
 	"$T_DIR/fx.json" >/dev/null || check_fail "dc fixture, KASAN in /proc/config.gz: no debug_kernel finding"
 mv "$T_DIR/config.boot" "$dcv/boot/config-6.14.0-3-arm64"
 rm "$dcv/proc/config.gz"
+# io.latency, no io.max: a target on iostorm's own cgroup is named with
+# the write that removes it (target=max, blk-iolatency's "no target")
+cgd=$dcv/sys/fs/cgroup/system.slice
+mv "$cgd/io.max" "$T_DIR/io.max.slice"
+echo '259:0 target=500' >"$cgd/iostorm.service/io.latency"
+check_fx "$dcv"
+[ "$(set_of blk_cgroup)" = "sysfs fs/cgroup/system.slice/iostorm.service/io.latency 259:0 target=max false" ] ||
+	check_fail "dc fixture, io.latency: blk_cgroup fix '$(set_of blk_cgroup)'"
+jq -e '.findings[] | select(.kind == "blk_cgroup") | .now == "io.latency target=500 us in cgroup /system.slice/iostorm.service"' \
+	"$T_DIR/fx.json" >/dev/null || check_fail "dc fixture, io.latency: $(jq -c '[.findings[] | select(.kind == "blk_cgroup") | .now]' "$T_DIR/fx.json")"
+rm "$cgd/iostorm.service/io.latency"
+mv "$T_DIR/io.max.slice" "$cgd/io.max"
 dq=$dcv/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/nvme/nvme0
 # iostats_passthrough 0, or a kernel without it: passthrough IO is not counted
 echo 0 >"$dq/nvme0n1/queue/iostats_passthrough"
