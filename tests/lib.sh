@@ -312,6 +312,12 @@ await_live() {
 	await_in "$T_ERR" "[$1" "$2"
 }
 
+# sched_of QUEUE: the IO scheduler in force in QUEUE (a queue/ folder), the
+# one the kernel shows in brackets
+sched_of() {
+	sed -n 's/.*\[\(.*\)\].*/\1/p' "$1/scheduler"
+}
+
 # dev_reads DEV: reads submitted to block device DEV so far (its stat
 # file: completed plus merged into others), 0 where it cannot be read.
 dev_reads() {

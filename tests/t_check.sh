@@ -231,7 +231,7 @@ for s in scheduler iostats nomerges wbt_lat_usec; do
 done
 grep -qw mq-deadline "$q/scheduler" || skip "no mq-deadline scheduler for $loop"
 # every setting is put back by the EXIT trap, as found
-sched=$(sed 's/.*\[\(.*\)\].*/\1/' "$q/scheduler")
+sched=$(sched_of "$q")
 T_SYSFS+=("$q/scheduler $sched" "$q/iostats $(cat "$q/iostats")"
 	"$q/nomerges $(cat "$q/nomerges")" "$q/wbt_lat_usec $(cat "$q/wbt_lat_usec")")
 

@@ -36,14 +36,11 @@ q=/sys/block/$name/queue
 export IOSTORM_JOURNAL=$T_DIR/run/settings.journal
 J=$IOSTORM_JOURNAL
 
-sched_now() {
-	sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler"
-}
 
 # settings: every value a measurement may touch, one per line
 settings() {
 	local f
-	echo "scheduler=$(sched_now)"
+	echo "scheduler=$(sched_of "$q")"
 	for f in iostats nomerges wbt_lat_usec nr_requests; do
 		[ -r "$q/$f" ] && echo "$f=$(cat "$q/$f")"
 	done
@@ -54,7 +51,7 @@ settings() {
 
 # the loop device's own settings come back however the test ends
 # (companions after the scheduler, which resets them)
-T_SYSFS+=("$q/scheduler $(sched_now)")
+T_SYSFS+=("$q/scheduler $(sched_of "$q")")
 for f in iostats nomerges wbt_lat_usec nr_requests; do
 	[ -w "$q/$f" ] && T_SYSFS+=("$q/$f $(cat "$q/$f")")
 done
@@ -63,7 +60,7 @@ done
 # leaves the measurement's change in place on purpose)
 prepare() {
 	echo mq-deadline >"$q/scheduler" 2>/dev/null
-	[ "$(sched_now)" = mq-deadline ] || skip "no mq-deadline scheduler for $name on this kernel"
+	[ "$(sched_of "$q")" = mq-deadline ] || skip "no mq-deadline scheduler for $name on this kernel"
 	echo 1 >"$q/iostats" || fail "cannot set $name's iostats to 1"
 	# off the defaults, so a switch back that forgets them shows
 	echo 64 >"$q/nr_requests" || fail "cannot set $name's nr_requests"
@@ -134,8 +131,8 @@ killed_measure() {
 	fi
 	kill -s KILL "$T_PID"
 	reap_measure 100 2>/dev/null
-	if [ "$(sched_now)" != none ] || [ ! -f "$J" ]; then
-		check_fail "$1: after kill -9 the scheduler is $(sched_now) (want none still), journal: $(cat "$J" 2>&1)"
+	if [ "$(sched_of "$q")" != none ] || [ ! -f "$J" ]; then
+		check_fail "$1: after kill -9 the scheduler is $(sched_of "$q") (want none still), journal: $(cat "$J" 2>&1)"
 		return 1
 	fi
 }
@@ -148,7 +145,7 @@ not_applied() {
 	[[ $T_RC =~ ^[03]$ ]] || { check_fail "$1: check exited $T_RC, want 0 or 3"; show_output; }
 	grep -Eq -- "$2" "$T_ERR" || { check_fail "$1: check did not say /$2/"; show_output; }
 	! grep -q "put back [1-9]" "$T_ERR" || check_fail "$1: check put something back: $(cat "$T_ERR")"
-	[ "$(sched_now)" = none ] || check_fail "$1: the scheduler was written: $(sched_now), want none still"
+	[ "$(sched_of "$q")" = none ] || check_fail "$1: the scheduler was written: $(sched_of "$q"), want none still"
 	[ ! -e "$J" ] || check_fail "$1: the journal is left: $(cat "$J")"
 }
 
@@ -229,7 +226,7 @@ same_settings "(a) after one round"
 
 # ---- (b) SIGINT while the better scheduler is in place ----
 if start_measure "$T_DIR/b.out" "$T_DIR/b.err"; then
-	[ "$(sched_now)" = none ] || check_fail "(b) the trial line came before the setting (scheduler $(sched_now))"
+	[ "$(sched_of "$q")" = none ] || check_fail "(b) the trial line came before the setting (scheduler $(sched_of "$q"))"
 	[ -f "$J" ] || check_fail "(b) no journal while a setting is changed"
 	grep -q "^set $name scheduler mq-deadline$" "$J" 2>/dev/null ||
 		check_fail "(b) the journal does not hold the old scheduler: $(cat "$J" 2>&1)"
@@ -248,7 +245,7 @@ if start_measure "$T_DIR/b.out" "$T_DIR/b.err"; then
 	grep -q "a 'check --measure' runs (pid $T_PID)" "$T_ERR" ||
 		check_fail "(b) a check beside a measurement did not name it: $(cat "$T_ERR")"
 	! grep -q "put back [0-9]" "$T_ERR" || check_fail "(b) check put back a live measurement's settings: $(cat "$T_ERR")"
-	[ "$(sched_now)" = none ] || check_fail "(b) another iostorm changed the scheduler under a measurement"
+	[ "$(sched_of "$q")" = none ] || check_fail "(b) another iostorm changed the scheduler under a measurement"
 	kill -s INT "$T_PID"
 	reap_measure 600
 	[[ $T_RC =~ ^[03]$ ]] || check_fail "(b) interrupted check --measure exited $T_RC, want 0 or 3"
@@ -285,8 +282,8 @@ if killed_measure "(c)"; then
 	IOSTORM_SYSFS_ROOT=$IOSTORM_SRC/tests/fixtures/setup-strict/sys \
 		IOSTORM_PROCFS_ROOT=$IOSTORM_SRC/tests/fixtures/setup-strict/proc run_iostorm check
 	! grep -q "put back" "$T_ERR" || check_fail "(c) a check of a recorded tree recovered: $(cat "$T_ERR")"
-	[ "$(sched_now)" = none ] && [ -f "$J" ] ||
-		check_fail "(c) a command other than check put the journal back (scheduler $(sched_now))"
+	[ "$(sched_of "$q")" = none ] && [ -f "$J" ] ||
+		check_fail "(c) a command other than check put the journal back (scheduler $(sched_of "$q"))"
 	run_iostorm check "$dev"
 	[[ $T_RC =~ ^[03]$ ]] || check_fail "(c) check after the kill exited $T_RC, want 0 or 3"
 	msg="iostorm check: put back 1 setting an interrupted 'check --measure' left changed (journal $J)"

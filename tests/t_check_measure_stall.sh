@@ -18,12 +18,9 @@ q=/sys/block/$name/queue
 export IOSTORM_JOURNAL=$T_DIR/run/settings.journal
 J=$IOSTORM_JOURNAL
 
-sched_now() {
-	sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler"
-}
-T_SYSFS+=("$q/scheduler $(sched_now)")
+T_SYSFS+=("$q/scheduler $(sched_of "$q")")
 echo mq-deadline >"$q/scheduler" 2>/dev/null
-[ "$(sched_now)" = mq-deadline ] || skip "no mq-deadline scheduler for $name on this kernel"
+[ "$(sched_of "$q")" = mq-deadline ] || skip "no mq-deadline scheduler for $name on this kernel"
 
 "$IOSTORM" check --measure --rounds 1 --time 1s --ramp 0 --qd 1 "$dev" \
 	>"$T_DIR/m.out" 2>"$T_DIR/m.err" </dev/null &
@@ -35,8 +32,8 @@ for ((i = 0; i < T_TRIES; i++)); do
 done
 kill -s KILL "$pid" 2>/dev/null
 { wait "$pid"; } 2>/dev/null
-[ "$(sched_now)" = none ] && [ -f "$J" ] ||
-	fail "the killed measurement left no changed scheduler and journal: $(sched_now); $(tail -n 3 "$T_DIR/m.err")"
+[ "$(sched_of "$q")" = none ] && [ -f "$J" ] ||
+	fail "the killed measurement left no changed scheduler and journal: $(sched_of "$q"); $(tail -n 3 "$T_DIR/m.err")"
 
 # a read held in flight on the device, answered by the watchdog at worst
 echo hang >"$ctl"
@@ -59,6 +56,6 @@ kill "$dog" 2>/dev/null
 wait "$dog" 2>/dev/null
 run_iostorm check --restore
 [ "$T_RC" -eq 0 ] || { check_fail "check --restore once the queue drained exited $T_RC, want 0"; show_output; }
-[ "$(sched_now)" = mq-deadline ] || check_fail "the scheduler is $(sched_now) once the queue drained, want mq-deadline"
+[ "$(sched_of "$q")" = mq-deadline ] || check_fail "the scheduler is $(sched_of "$q") once the queue drained, want mq-deadline"
 [ ! -e "$J" ] || check_fail "the journal is left once everything is back: $(cat "$J")"
 t_done
