@@ -7,6 +7,8 @@
 # A test that passed only when one of its checks ran again prints a line
 # "retried: WHAT" (lib.sh's retried): it shows as "PASS name (retried)".
 # EXPECTED_SKIPS=FILE reads that list instead (t_runner tests the runner).
+# TEST_TIMES=FILE appends each test's seconds and name, tab-separated, to
+# FILE (.ci/run prints the slowest, to keep CI within its time).
 # With SANITIZE naming thread (make SANITIZE=thread check), the tests in
 # tests/threadless (THREADLESS=FILE instead), whose subject starts no
 # thread, are not run, and are named after the summary line.
@@ -71,8 +73,10 @@ run_one() {
 		notrun+=("$name")
 		return
 	fi
+	local t0=$SECONDS
 	timeout -k 10 "$timeout_s" "$@" >"$out" 2>&1 </dev/null
 	rc=$?
+	[ -z "${TEST_TIMES:-}" ] || printf '%s\t%s\n' "$((SECONDS - t0))" "$name" >>"$TEST_TIMES"
 	case $rc in
 	0)
 		if grep -q '^retried: ' "$out"; then

@@ -22,7 +22,7 @@ printf 't_listed\tlisted: make other\twhy: a test of the list\n' >"$T_DIR/expect
 
 # runner [ENV...]: tests/run.sh on that folder; output in $T_OUT, status in $T_RC
 runner() {
-	env "$@" EXPECTED_SKIPS="$T_DIR/expected" T_SCRIPTS="$d" \
+	env TEST_TIMES= "$@" EXPECTED_SKIPS="$T_DIR/expected" T_SCRIPTS="$d" \
 		"$IOSTORM_SRC/tests/run.sh" >"$T_OUT" 2>&1 </dev/null
 	T_RC=$?
 }
@@ -53,6 +53,12 @@ grep -q '^CI=true: 1 unexpected skips' "$T_OUT" || check_fail "CI=true does not 
 rm "$d/t_skip.sh"
 runner CI=true
 [ "$T_RC" -eq 0 ] || { check_fail "only a listed skip under CI=true: exit $T_RC, want 0"; cat "$T_OUT" >&2; }
+
+# TEST_TIMES: a line per test run, its seconds then its name
+runner CI=true TEST_TIMES="$T_DIR/times"
+[ "$(cut -f2 "$T_DIR/times" | sort | tr '\n' ' ')" = "t_listed t_pass t_retry " ] ||
+	{ check_fail "TEST_TIMES does not name each test once"; cat "$T_DIR/times" >&2; }
+grep -qvE '^[0-9]+'$'\t' "$T_DIR/times" && check_fail "a TEST_TIMES line does not start with its seconds"
 
 # under TSan the threadless tests are left out and named, and only then
 printf 't_pass\tmade up\n' >"$T_DIR/threadless"
