@@ -261,6 +261,7 @@ static void hardware(const struct setup_at *at, const char *ddir, struct setup_d
 			d->numa_node = node < 0 ? -1 : node;
 		apst(at, d);
 		setup_nvme_power(at, d);
+		setup_nvme_dlfeat(at, d);
 	} else {
 		pci_of(ddir, d->pci, sizeof(d->pci));
 	}
@@ -294,7 +295,7 @@ static void unknown(struct setup_dev *d)
 	d->link_width = d->link_max_width = -1;
 	d->apst_latency_us = -1;
 	d->apst_supported = -1;
-	d->power_state = d->apst_enabled = -1;
+	d->power_state = d->apst_enabled = d->dealloc_read = -1;
 	d->l1_aspm = d->l0s_aspm = -1;
 	d->cg_riops = d->cg_rbps = d->cg_latency_us = -1;
 	d->cg_iocost = -1;

@@ -151,6 +151,10 @@ struct setup_dev {
 	 * machine, CAP_SYS_ADMIN): -1 unknown */
 	int power_state;		/* Power Management: PS now, 0 the fastest */
 	int apst_enabled;		/* Autonomous Power State Transition: 1 on */
+	int dealloc_read;		/* Identify Namespace DLFEAT bits 2:0,
+					 * what a deallocated (never written,
+					 * trimmed) block reads as: 0 not
+					 * reported, 1 zeros, 2 FFh */
 	/* the PCI function's link/l1_aspm and link/l0s_aspm (5.5+): 1 the
 	 * link may enter that state when idle, 0 not, -1 unknown */
 	int l1_aspm, l0s_aspm;

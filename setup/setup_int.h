@@ -40,12 +40,16 @@ int setup_realpath(const char *root, char *out, const char *fmt, ...)
 int setup_list(const char *root, char (**out)[SETUP_NAME_MAX], const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* The hardware queues of the disk whose sysfs folder is ddir (relative to
- * at->sys) and, for an NVMe controller ctrl ("" none), the interrupt
- * vector of each: d->nhwq, d->hwq, d->nirq_queues. 0 or -ENOMEM. */
 /* The drive's power state and APST enable (setup/nvme_admin.c): set in d
  * where the live controller answers, else left unknown. */
 void setup_nvme_power(const struct setup_at *at, struct setup_dev *d);
+/* What d->disk's namespace reads from a deallocated block (DLFEAT, by
+ * admin Identify Namespace): d->dealloc_read, where the live drive
+ * answers. */
+void setup_nvme_dlfeat(const struct setup_at *at, struct setup_dev *d);
+/* The hardware queues of the disk whose sysfs folder is ddir (relative to
+ * at->sys) and, for an NVMe controller ctrl ("" none), the interrupt
+ * vector of each: d->nhwq, d->hwq, d->nirq_queues. 0 or -ENOMEM. */
 int setup_hwq_read(const struct setup_at *at, const char *ddir, const char *ctrl,
 		   struct setup_dev *d);
 /* The target's facts beyond its queue (setup/dev_extra.c): its link's

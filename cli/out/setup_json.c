@@ -108,11 +108,20 @@ static json_t *queues_json(const struct setup_dev *d)
 	return a;
 }
 
+/* DLFEAT's read behaviour (setup_dev.dealloc_read): what a block the drive
+ * holds no data for reads as; values 3-7 are reserved */
+static json_t *dealloc_read(int v)
+{
+	static const char *const name[] = { "not_reported", "zeros", "ones" };
+
+	return v >= 0 && v < 3 ? json_string(name[v]) : json_null();
+}
+
 static json_t *dev_json(const struct setup_dev *d)
 {
 	return json_pack("{s:s, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o,"
 			 " s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o},"
-			 " s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o, s:o}, s:o, s:o}",
+			 " s:o, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o, s:o}, s:o, s:o}",
 			 "name", d->name, "disk", str(d->disk), "nvme", d->nvme,
 			 "pci", str(d->pci), "model", str(d->model), "firmware", str(d->firmware),
 			 "capacity_bytes", num(d->capacity_bytes),
@@ -125,6 +134,7 @@ static json_t *dev_json(const struct setup_dev *d)
 			 "iommu_type", str(d->iommu_type),
 			 "apst_latency_us", num(d->apst_latency_us),
 			 "power_state", num(d->power_state), "apst_enabled", flag(d->apst_enabled),
+			 "dealloc_read", dealloc_read(d->dealloc_read),
 			 "link", "speed_gts", real(d->link_gts), "width", num(d->link_width),
 			 "max_speed_gts", real(d->link_max_gts), "max_width", num(d->link_max_width),
 			 "hw_queues", d->nhwq ? queues_json(d) : json_array(),
@@ -157,7 +167,7 @@ static void dev_unknown(struct setup_dev *d, const char *path)
 	d->logical_block_size = d->iostats = d->nomerges = d->io_poll = d->rotational = -1;
 	d->numa_node = d->link_width = d->link_max_width = -1;
 	d->link_gts = d->link_max_gts = -1;
-	d->power_state = d->apst_enabled = -1;
+	d->power_state = d->apst_enabled = d->dealloc_read = -1;
 }
 
 json_t *cli_json_setup(const char *const *paths, unsigned n)
