@@ -55,5 +55,6 @@ extern const struct cli_verb cli_verb_nop;
 extern const struct cli_verb cli_verb_plot;
 extern const struct cli_verb cli_verb_check;
 extern const struct cli_verb cli_verb_compare;
+extern const struct cli_verb cli_verb_fill;
 
 #endif

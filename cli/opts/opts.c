@@ -21,7 +21,7 @@ void cli_opts_init(struct cli_opts *o, const char *cmd, unsigned groups)
 	memset(o, 0, sizeof(*o));
 	o->cmd = cmd;
 	o->groups = groups;
-	o->bs = 4096;
+	o->bs = v && v->bs ? v->bs : 4096;
 	o->qd = v && v->qd ? v->qd : 32;
 	o->batch = 32;
 	o->reap = 1;
@@ -97,7 +97,7 @@ static const struct cli_optdesc *opt_next(const struct cli_opts *o, size_t *i)
 	while (*i < n) {
 		d = &cli_opts_table[(*i)++];
 		if (own_named(own, d->name))
-			return own_named(own, d->name);
+			return own_named(own, d->name)->set ? own_named(own, d->name) : d;
 		if (d->group & o->groups)
 			return d;
 	}

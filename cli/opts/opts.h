@@ -78,6 +78,7 @@ struct cli_opts {
 	bool demo, compare_placement;	/* saturate */
 	bool measure;			/* check --measure */
 	bool restore;			/* check --restore */
+	bool yes_destroy;		/* fill --yes-destroy-data */
 	unsigned rounds;		/* check --rounds: A/B rounds */
 	uint64_t demo_size;		/* saturate */
 	const char *qd_list;		/* sweep's --qd LIST, checked; NULL: default */
@@ -154,8 +155,9 @@ struct cli_verb {
 	unsigned groups;		/* the shared option groups it accepts */
 	const struct cli_optdesc *own;	/* its own options, ending with a NULL name
 					 * (NULL: none); one named like a shared
-					 * option replaces it */
-	uint32_t qd;			/* defaults; 0: the shared ones */
+					 * option replaces it, or, with no setter,
+					 * takes it whatever its group */
+	uint32_t qd, bs;		/* defaults; 0: the shared ones */
 	uint64_t ramp_ns, time_ns;
 	bool jobfile;			/* may be a job file's command */
 	int (*run)(int argc, char **argv);	/* returns the exit status */

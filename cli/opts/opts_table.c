@@ -473,7 +473,8 @@ const struct cli_optdesc cli_opts_table[] = {
 	{ "buffered", O_BUFFERED, NULL, CLI_OG_TARGET, 0, set_buffered, NULL, NULL,
 	  "read through the page cache (no O_DIRECT)" },
 	{ "range", O_RANGE, "[OFF:]LEN", CLI_OG_TARGET, 0, set_range, NULL, NULL,
-	  "read only LEN bytes from OFF (without it: all)" },
+	  "only the LEN bytes from OFF of each target (without\n"
+	  "it: all of it)" },
 	{ "no-latency", O_NOLAT, NULL, CLI_OG_ENGINE, 0, set_nolat, NULL, NULL,
 	  "do not time each IO" },
 	{ "json", O_JSON, "FILE", CLI_OG_JSON, 0, set_json, NULL, NULL,

@@ -70,7 +70,12 @@ void cli_progress_show(const char *phase, double elapsed_s, double total_s,
 		at = append(line, width + 1, at, piece);
 	}
 	line[at < width ? at : width] = '\0';
-	fprintf(stderr, "\r%s\033[K", line);
+	cli_progress_line(line);
+}
+
+void cli_progress_line(const char *line)
+{
+	fprintf(stderr, "\r%.*s\033[K", (int)(term_width() - 1), line);
 	fflush(stderr);
 	shown = true;
 }

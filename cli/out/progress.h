@@ -15,6 +15,9 @@ bool cli_progress_enabled(bool quiet);
 /* phase: "ramp", "run", or a command's own step label. total_s 0: no ETA. */
 void cli_progress_show(const char *phase, double elapsed_s, double total_s,
 		       const struct cli_progress_dev *dev, unsigned ndev);
+/* Shows line (a command's own: fill's bytes and MB/s) in the live line's
+ * place, cut to the terminal's width. */
+void cli_progress_line(const char *line);
 /* Erases the line if one was shown. */
 void cli_progress_clear(void);
 

@@ -1,0 +1,134 @@
+/* The sequential writer of iostorm fill (engine/fill.h). */
+#include <errno.h>
+#include <liburing.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/fill.h"
+#include "engine/rng.h"
+
+#define STAMP 4096u	/* each 4K block carries its own offset */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Buffer k's bytes, random once; each write stamps its blocks' offsets */
+static void fill_random(unsigned char *buf, size_t n, uint64_t seed)
+{
+	struct eng_rng r;
+	size_t i;
+
+	eng_rng_init(&r, seed, 0, STAMP, STAMP);
+	for (i = 0; i + 8 <= n; i += 8) {
+		uint64_t v = eng_rng_next(&r);
+
+		memcpy(buf + i, &v, 8);
+	}
+}
+
+static void stamp(unsigned char *buf, uint32_t n, uint64_t off)
+{
+	for (uint32_t i = 0; i < n; i += STAMP) {
+		uint64_t v = off + i;
+
+		memcpy(buf + i, &v, sizeof(v));
+	}
+}
+
+int eng_fill(int fd, uint64_t off, uint64_t len, uint32_t bs, unsigned qd, uint64_t seed,
+	     eng_fill_progress_fn progress, void *arg, struct eng_fill_result *res)
+{
+	struct io_uring ring;
+	unsigned char *bufs = NULL;
+	unsigned *free_slot = NULL, nfree = 0, inflight = 0;
+	uint64_t next = off, end = off + len, t0;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	if (!len || !qd || qd > 4096 || bs < STAMP || bs % STAMP || end < off)
+		return -EINVAL;
+	if (posix_memalign((void **)&bufs, 4096, (size_t)bs * qd))
+		return -ENOMEM;
+	free_slot = malloc(qd * sizeof(*free_slot));
+	if (!free_slot) {
+		free(bufs);
+		return -ENOMEM;
+	}
+	fill_random(bufs, (size_t)bs * qd, seed);
+	for (unsigned k = 0; k < qd; k++)
+		free_slot[nfree++] = qd - 1 - k;
+	ret = io_uring_queue_init(qd, &ring, 0);
+	if (ret)
+		goto out_free;
+	t0 = mono_ns();
+	while (!ret && (next < end || inflight)) {
+		struct io_uring_cqe *cqe;
+		unsigned head, seen = 0;
+
+		while (nfree && next < end) {
+			struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+			unsigned k = free_slot[--nfree];
+			uint32_t n = end - next < bs ? (uint32_t)(end - next) : bs;
+			unsigned char *b = bufs + (size_t)k * bs;
+
+			stamp(b, n, next);
+			io_uring_prep_write(sqe, fd, b, n, next);
+			/* the slot and the length; the offset is the
+			 * buffer's first stamp */
+			sqe->user_data = (uint64_t)k << 32 | n;
+			next += n;
+			inflight++;
+		}
+		ret = io_uring_submit_and_wait(&ring, 1);
+		if (ret < 0)
+			break;
+		ret = 0;
+		io_uring_for_each_cqe(&ring, head, cqe) {
+			unsigned k = (unsigned)(cqe->user_data >> 32);
+			uint32_t n = (uint32_t)cqe->user_data;
+
+			seen++;
+			inflight--;
+			free_slot[nfree++] = k;
+			if (ret)
+				continue;
+			if (cqe->res < 0 || (uint32_t)cqe->res != n) {
+				uint64_t at;
+
+				memcpy(&at, bufs + (size_t)k * bs, sizeof(at));
+				res->fail_off = at;
+				ret = cqe->res < 0 ? cqe->res : -EIO;
+				continue;
+			}
+			res->bytes += n;
+		}
+		io_uring_cq_advance(&ring, seen);
+		if (!ret && progress && progress(arg, res->bytes))
+			ret = -EINTR;
+	}
+	/* what is in flight after a failure or a stop is waited for: the
+	 * buffers are the ring's until then */
+	while (inflight) {
+		struct io_uring_cqe *cqe;
+
+		if (io_uring_wait_cqe(&ring, &cqe))
+			break;
+		io_uring_cqe_seen(&ring, cqe);
+		inflight--;
+	}
+	if (!ret && fdatasync(fd))
+		ret = -errno;
+	res->elapsed_ns = mono_ns() - t0;
+	io_uring_queue_exit(&ring);
+out_free:
+	free(free_slot);
+	free(bufs);
+	return ret;
+}
