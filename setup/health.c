@@ -5,13 +5,12 @@
  * NVME_IOCTL_ADMIN_CMD on the controller's char device. */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/nvme_ioctl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "setup/health.h"
+#include "setup/setup_int.h"
 
 #define NVME_ADMIN_GET_LOG_PAGE 0x02
 #define NVME_LOG_HEALTH 0x02
@@ -72,7 +71,6 @@ int setup_health_parse(const void *page, size_t len, struct setup_health *h)
 int setup_health_read(const char *controller, struct setup_health *h)
 {
 	uint8_t page[SETUP_HEALTH_PAGE];
-	struct nvme_admin_cmd c;
 	char dev[64];
 	int fd, r;
 
@@ -81,17 +79,11 @@ int setup_health_read(const char *controller, struct setup_health *h)
 	fd = open(dev, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	memset(&c, 0, sizeof(c));
 	memset(page, 0, sizeof(page));
-	c.opcode = NVME_ADMIN_GET_LOG_PAGE;
-	c.nsid = NVME_NSID_ALL;
-	c.addr = (uint64_t)(uintptr_t)page;
-	c.data_len = sizeof(page);
 	/* CDW10: NUMDL (dwords - 1, bits 31:16) and LID (bits 7:0) */
-	c.cdw10 = (uint32_t)(sizeof(page) / 4 - 1) << 16 | NVME_LOG_HEALTH;
-	c.timeout_ms = 2000;
-	r = ioctl(fd, NVME_IOCTL_ADMIN_CMD, &c);
-	r = r < 0 ? -errno : r > 0 ? -EOPNOTSUPP : 0;
+	r = setup_nvme_admin(fd, NVME_ADMIN_GET_LOG_PAGE, NVME_NSID_ALL,
+			     (uint32_t)(sizeof(page) / 4 - 1) << 16 | NVME_LOG_HEALTH, page,
+			     sizeof(page), NULL);
 	close(fd);
 	return r ? r : setup_health_parse(page, sizeof(page), h);
 }

@@ -24,16 +24,16 @@
 #define ID_NS_BYTES 4096
 #define ID_NS_DLFEAT 33			/* byte 33; bits 2:0 the read behaviour */
 
-/* cdw0 of Get Features FID (the current value), 0 or -errno; an NVMe
- * status (the drive does not support the feature) is -EOPNOTSUPP. */
-static int get_feature(int fd, unsigned fid, void *buf, unsigned len, uint32_t *out)
+int setup_nvme_admin(int fd, uint8_t opcode, uint32_t nsid, uint32_t cdw10, void *buf,
+		     uint32_t len, uint32_t *result)
 {
 	struct nvme_admin_cmd c;
 	int r;
 
 	memset(&c, 0, sizeof(c));
-	c.opcode = NVME_ADMIN_GET_FEATURES;
-	c.cdw10 = fid;			/* SEL 0: current */
+	c.opcode = opcode;
+	c.nsid = nsid;
+	c.cdw10 = cdw10;
 	c.addr = (uint64_t)(uintptr_t)buf;
 	c.data_len = len;
 	c.timeout_ms = 2000;
@@ -42,8 +42,15 @@ static int get_feature(int fd, unsigned fid, void *buf, unsigned len, uint32_t *
 		return -errno;
 	if (r > 0)
 		return -EOPNOTSUPP;
-	*out = c.result;
+	if (result)
+		*result = c.result;
 	return 0;
+}
+
+/* cdw0 of Get Features FID (the current value, SEL 0), 0 or -errno */
+static int get_feature(int fd, unsigned fid, void *buf, unsigned len, uint32_t *out)
+{
+	return setup_nvme_admin(fd, NVME_ADMIN_GET_FEATURES, 0, fid, buf, len, out);
 }
 
 void setup_nvme_power(const struct setup_at *at, struct setup_dev *d)
@@ -69,7 +76,6 @@ void setup_nvme_power(const struct setup_at *at, struct setup_dev *d)
 void setup_nvme_dlfeat(const struct setup_at *at, struct setup_dev *d)
 {
 	static uint8_t id[ID_NS_BYTES];	/* setup reads one device at a time */
-	struct nvme_admin_cmd c;
 	char dev[SETUP_NAME_MAX + 8];
 	int fd, nsid;
 
@@ -80,14 +86,8 @@ void setup_nvme_dlfeat(const struct setup_at *at, struct setup_dev *d)
 	if (fd < 0)
 		return;
 	nsid = ioctl(fd, NVME_IOCTL_ID);
-	memset(&c, 0, sizeof(c));
-	c.opcode = NVME_ADMIN_IDENTIFY;
-	c.nsid = (uint32_t)nsid;
-	c.addr = (uint64_t)(uintptr_t)id;
-	c.data_len = sizeof(id);
-	c.cdw10 = NVME_ID_CNS_NS;
-	c.timeout_ms = 2000;
-	if (nsid > 0 && ioctl(fd, NVME_IOCTL_ADMIN_CMD, &c) == 0)
+	if (nsid > 0 && !setup_nvme_admin(fd, NVME_ADMIN_IDENTIFY, (uint32_t)nsid, NVME_ID_CNS_NS,
+					  id, sizeof(id), NULL))
 		d->dealloc_read = id[ID_NS_DLFEAT] & 7;
 	close(fd);
 }

@@ -40,6 +40,12 @@ int setup_realpath(const char *root, char *out, const char *fmt, ...)
 int setup_list(const char *root, char (**out)[SETUP_NAME_MAX], const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* One admin command through fd (a controller's or a namespace's device,
+ * NVME_IOCTL_ADMIN_CMD), reading len bytes into buf: 0 with cdw0 in
+ * *result (NULL: not wanted), -errno, or -EOPNOTSUPP where the drive
+ * answered with an error status. */
+int setup_nvme_admin(int fd, uint8_t opcode, uint32_t nsid, uint32_t cdw10, void *buf,
+		     uint32_t len, uint32_t *result);
 /* The drive's power state and APST enable (setup/nvme_admin.c): set in d
  * where the live controller answers, else left unknown. */
 void setup_nvme_power(const struct setup_at *at, struct setup_dev *d);
