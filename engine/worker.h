@@ -52,6 +52,8 @@ struct eng_worker {
 	uint64_t *slot_ns;	/* submission stamp of each slot, ns */
 	char *buf;		/* qd * bs bytes, slot i at i * bs */
 	struct eng_hist *hist;
+	struct eng_hist *run_hist;	/* where runs go: hist, or the open
+					 * loop's svc_hist */
 	uint64_t run_ns;	/* latency of the run of completions not yet */
 	uint64_t run_n;		/* in hist, and how many (eng_done_io) */
 	uint64_t ios, errors, calls;
@@ -102,8 +104,8 @@ struct eng_worker {
 
 	/* open loop only (eng_job.rate, engine/uring_rate.c) */
 	struct eng_arrival arr;
-	uint64_t *sub_ns;	/* submission stamp of each slot; slot_ns
-				 * holds when it was due */
+	uint64_t *due_ns;	/* when each slot's IO was due; slot_ns
+				 * holds its submission, as in a closed loop */
 	struct eng_hist *svc_hist;
 	uint64_t late;		/* eng_result.late, so far */
 	uint64_t last_ns;	/* the previous loop's clock read */
@@ -202,7 +204,7 @@ void eng_worker_end(struct eng_worker *w);
 static inline void eng_worker_flush(struct eng_worker *w)
 {
 	if (w->run_n)
-		eng_hist_add_n(w->hist, w->run_ns, w->run_n);
+		eng_hist_add_n(w->run_hist, w->run_ns, w->run_n);
 	w->run_n = 0;
 }
 
@@ -283,7 +285,7 @@ ENG_ALWAYS_INLINE bool eng_done_io(struct eng_worker *w, const struct eng_done *
 		(*d->run_n)++;
 	} else {
 		if (*d->run_n)
-			eng_hist_add_n(w->hist, *d->run_ns, *d->run_n);
+			eng_hist_add_n(w->run_hist, *d->run_ns, *d->run_n);
 		*d->run_ns = dt;
 		*d->run_n = 1;
 	}
