@@ -102,7 +102,7 @@ ENG_ALWAYS_INLINE unsigned uring_lanes(const struct eng_group *g, const struct u
  */
 ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worker *w,
 					 uint64_t now, uint32_t n, const struct uring_how h,
-					 const bool fixed)
+					 const bool fixed, const bool poisson)
 {
 	const bool cmd = h.kind == URING_CMD, read = h.kind != URING_NOP;
 	struct io_uring_sq *sq = &ring->sq;
@@ -113,18 +113,24 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 	uint32_t lba_shift = w->u.lba_shift;
 	int fd = (int)w->u.file_idx;
 	uint64_t *slot_ns = w->slot_ns, *due_ns = w->due_ns, tag = (uint64_t)w->u.file_idx << 32;
-	uint64_t late = w->late;
+	/* the IOs due up to bound, first those issued late (due more than
+	 * ENG_RATE_LATE_NS before now: the schedule's order makes them a
+	 * prefix, counted once), then the rest due by now */
+	uint64_t bound = now > ENG_RATE_LATE_NS ? now - ENG_RATE_LATE_NS - 1 : now;
+	bool late_phase = now > ENG_RATE_LATE_NS;
 	struct eng_arrival arr;
 	struct eng_rng rng = w->rng;
 	char *buf = w->buf;
 
 	if (h.open)
 		arr = w->arr;
-	for (i = 0; i < n; i++) {
+	i = 0;
+again:
+	for (; i < n; i++) {
 		struct io_uring_sqe *sqe;
 		uint32_t slot;
 
-		if (h.open && arr.next_ns > now)
+		if (h.open && arr.next_ns > bound)
 			break;
 		slot = free_slot[--nfree];
 		sqe = uring_sqe_at(sqes, (tail + i) & mask, cmd);
@@ -139,8 +145,7 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 		}
 		if (h.open) {
 			due_ns[slot] = arr.next_ns;
-			late += now - arr.next_ns > ENG_RATE_LATE_NS;
-			eng_arrival_advance(&arr);
+			eng_arrival_advance_as(&arr, poisson);
 		}
 		if (cmd) {
 			eng_nvme_read_at((struct nvme_uring_cmd *)(void *)sqe->cmd,
@@ -154,26 +159,33 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 		sqe->user_data = h.group ? tag | slot : slot;
 		uring_chk_prep(slot);
 	}
-	sq->sqe_tail = tail + i;
-	if (h.open) {
-		w->arr = arr;
-		w->late = late;
+	if (h.open && late_phase) {
+		w->late += i;
+		late_phase = false;
+		bound = now;
+		goto again;
 	}
+	sq->sqe_tail = tail + i;
+	if (h.open)
+		w->arr = arr;
 	w->rng = rng;
 	w->nfree = nfree;
 	w->inflight += i;
 	return i;
 }
 
-/* Reads get one SQE loop with and one without registered buffers, so no
- * SQE tests which one it is. */
+/* Reads get one SQE loop with and one without registered buffers, and an
+ * open loop one per kind of schedule, so no SQE tests which it is. */
 ENG_ALWAYS_INLINE uint32_t uring_prep(struct io_uring *ring, struct eng_worker *w, uint64_t now,
 				      uint32_t n, const struct uring_how h)
 {
 	if (h.kind == URING_NOP)
-		return uring_prep_as(ring, w, now, n, h, false);
-	return w->u.fixed ? uring_prep_as(ring, w, now, n, h, true) :
-			    uring_prep_as(ring, w, now, n, h, false);
+		return uring_prep_as(ring, w, now, n, h, false, false);
+	if (h.open && w->arr.poisson)
+		return w->u.fixed ? uring_prep_as(ring, w, now, n, h, true, true) :
+				    uring_prep_as(ring, w, now, n, h, false, true);
+	return w->u.fixed ? uring_prep_as(ring, w, now, n, h, true, false) :
+			    uring_prep_as(ring, w, now, n, h, false, false);
 }
 
 /* One submitting call in the middle of a fill. */
@@ -233,69 +245,180 @@ out:
 }
 
 /*
+ * An open loop's latencies from when each IO was due, for one reap run,
+ * kept on locals and added to hist at the run's end. Unlike the service
+ * times they seldom repeat (every IO has a due time of its own), but
+ * those reaped together lie close: a run of them in one bucket costs a
+ * compare and an increment each, and the bucket is found again only when
+ * a value leaves it. The histogram is the one eng_hist_add per IO would
+ * record (sumsq up to rounding).
+ */
+struct uring_due {
+	struct eng_hist *h;
+	const uint64_t *due_ns;
+	uint64_t lo, span;	/* the current bucket's values */
+	uint32_t n0;		/* the CQE that entered it */
+	unsigned idx;
+	uint64_t sum, min, max;
+	double sumsq;
+};
+
+ENG_ALWAYS_INLINE void uring_due_get(struct uring_due *u, const struct eng_worker *w,
+				    uint32_t at)
+{
+	u->h = w->hist;
+	u->due_ns = w->due_ns;
+	u->lo = u->span = 0;	/* bucket 0, empty */
+	u->n0 = at;
+	u->idx = 0;
+	u->sum = u->max = 0;
+	u->min = UINT64_MAX;
+	u->sumsq = 0;
+}
+
+/* at: the CQE's place in the ring; every good completion of the run is
+ * added here in that order, so a bucket's count is the places since it
+ * began. */
+ENG_ALWAYS_INLINE void uring_due_add(struct uring_due *u, uint32_t slot, uint64_t now,
+				    uint32_t at)
+{
+	uint64_t dt = now - u->due_ns[slot];
+
+	/* a wrapped negative interval is never in a bucket (span < 2^63):
+	 * clamped to 0 there, as eng_done_io does */
+	if (eng_unlikely(dt - u->lo > u->span)) {
+		u->h->b[u->idx] += (uint32_t)(at - u->n0);
+		u->n0 = at;
+		dt = (int64_t)dt < 0 ? 0 : dt;
+		u->idx = eng_hist_bucket(dt, &u->lo, &u->span);
+	}
+	u->sum += dt;
+	u->sumsq += (double)(int64_t)dt * (double)(int64_t)dt;
+	u->min = dt < u->min ? dt : u->min;
+	u->max = dt > u->max ? dt : u->max;
+}
+
+/* The run's good completions are the CQEs from start to end. */
+ENG_ALWAYS_INLINE void uring_due_put(const struct uring_due *u, uint32_t start, uint32_t end)
+{
+	struct eng_hist *h = u->h;
+
+	if (end == start)
+		return;
+	h->b[u->idx] += (uint32_t)(end - u->n0);
+	h->count += (uint32_t)(end - start);
+	h->sum_ns += u->sum;
+	h->sumsq += u->sumsq;
+	h->min_ns = u->min < h->min_ns ? u->min : h->min_ns;
+	h->max_ns = u->max > h->max_ns ? u->max : h->max_ns;
+}
+
+/*
+ * A run of lane w's CQEs from head on, completed by eng_done_io on locals
+ * (struct eng_done says why), timed or not as the copy says: up to tail,
+ * to a CQE of another lane (a group's CQE carries its lane in the high 32
+ * bits of user_data), or to the first IO that its worker must settle
+ * itself (eng_worker_settle): a failed or short one, or the one that
+ * reaches the IO limit (the run stops short of it, so no IO before it
+ * tests the limit), with the locals written back first. Returns the head
+ * after the run.
+ */
+ENG_ALWAYS_INLINE uint32_t uring_reap_run(struct eng_worker *w, const struct io_uring_cq *cq,
+					  uint32_t head, uint32_t tail, uint32_t lane,
+					  uint64_t now, const struct uring_how h, const bool timed)
+{
+	uint32_t expect, nfree, end, n = tail - head, start = head;
+	uint64_t run_ns, run_n, left = eng_worker_left(w), ios0 = w->ios;
+	bool tm;
+	/* ios is left to the run: every CQE it walks past is a good one */
+	const struct eng_done d = {
+		.free_slot = w->free_slot, .slot_ns = w->slot_ns,
+		.expect = &expect, .timed = &tm, .nfree = &nfree,
+		.run_ns = &run_ns, .run_n = &run_n,
+	};
+	const struct io_uring_cqe *cqe;
+	struct uring_due u;
+	int res;
+	bool ok;
+
+	eng_done_get(&d, w);
+	tm = timed;	/* w->latency, as the caller chose this copy by it */
+	if (h.open && timed)
+		uring_due_get(&u, w, start);
+	end = head + (left <= 1 ? 0 : left - 1 < n ? (uint32_t)(left - 1) : n);
+	for (; head != end; head++) {
+		uint32_t slot;
+
+		cqe = uring_cqe_at(cq, head, h.kind == URING_CMD);
+		if (h.group && (uint32_t)(cqe->user_data >> 32) != lane)
+			goto out;
+		slot = (uint32_t)cqe->user_data;
+		res = cqe->res;
+		uring_chk_reap(w, slot, res, now);
+		if (eng_unlikely(!eng_done_io(w, &d, slot, res, now)))
+			goto bad;
+		if (h.open && timed)
+			uring_due_add(&u, slot, now, head);
+	}
+	if (head == tail)
+		goto out;
+	/* the IO that reaches the limit, or one drained after it */
+	cqe = uring_cqe_at(cq, head, h.kind == URING_CMD);
+	if (h.group && (uint32_t)(cqe->user_data >> 32) != lane)
+		goto out;
+	res = cqe->res;
+	uring_chk_reap(w, (uint32_t)cqe->user_data, res, now);
+	ok = eng_done_io(w, &d, (uint32_t)cqe->user_data, res, now);
+	if (ok && h.open && timed)
+		uring_due_add(&u, (uint32_t)cqe->user_data, now, head);
+	head += ok;	/* counted among the good ones below */
+	goto settle;
+bad:
+	ok = false;
+settle:
+	/* the window may end here, and the histograms with it: the run's
+	 * figures go in first */
+	if (h.open && timed)
+		uring_due_put(&u, start, head);
+	w->ios = ios0 + (head - start);
+	eng_done_put(w, &d);
+	eng_worker_settle(w, ok, res);
+	return ok ? head : head + 1;
+out:
+	if (h.open && timed)
+		uring_due_put(&u, start, head);
+	w->ios = ios0 + (head - start);
+	eng_done_put(w, &d);
+	return head;
+}
+
+/*
  * Walk every ready CQE, then publish the head once. The tail is read once
- * (acquire: the CQEs before it are written), not once per CQE. Each CQE is
- * completed by eng_done_io on locals (struct eng_done says why); an error,
- * a short read or the IO that reaches the limit is settled by its worker
- * itself (eng_worker_settle), with the locals written back first and read
- * again after. A group's CQE carries its lane in the high 32 bits of
- * user_data, and a lane's CQEs mostly come in runs (its IOs went out
- * together): the locals change lanes only between runs. An open loop
- * times each IO from its submission as a closed one does (runs of equal
- * service time, into svc_hist), and from when it was due into hist.
+ * (acquire: the CQEs before it are written), not once per CQE. A lane's
+ * CQEs mostly come in runs (its IOs went out together), each completed on
+ * locals by uring_reap_run, in a copy timed or not by the lane's worker's
+ * latency now (the window's end turns it off). An open loop times each IO
+ * from its submission as a closed one does (runs of equal service time,
+ * into svc_hist), and from when it was due into hist.
  */
 ENG_ALWAYS_INLINE uint32_t uring_reap(struct eng_group *g, uint64_t now, const struct uring_how h)
 {
 	struct io_uring_cq *cq = &g->lane[0].u.ring.cq;
 	uint32_t head = *cq->khead, tail = io_uring_smp_load_acquire(cq->ktail);
-	uint32_t n = tail - head, expect = 0, nfree = 0, cur = 0;
-	uint64_t left = 0, ios = 0, run_ns = 0, run_n = 0;
-	struct eng_worker *w = &g->lane[0];
-	bool timed = false;
-	struct eng_done d = {
-		.free_slot = w->free_slot, .slot_ns = w->slot_ns,
-		.expect = &expect, .timed = &timed, .nfree = &nfree,
-		.ios = &ios, .run_ns = &run_ns, .run_n = &run_n,
-	};
+	uint32_t n = tail - head, lane = 0;
 	unsigned k;
 
-	eng_done_get(&d, w);
-	left = eng_worker_left(w);
-	for (; head != tail; head++) {
-		const struct io_uring_cqe *cqe = uring_cqe_at(cq, head, h.kind == URING_CMD);
-		uint32_t slot = (uint32_t)cqe->user_data;
-		int res = cqe->res;
-		bool ok;
+	while (head != tail) {
+		struct eng_worker *w;
 
-		if (h.group && eng_unlikely((uint32_t)(cqe->user_data >> 32) != cur)) {
-			eng_done_put(w, &d);
-			cur = (uint32_t)(cqe->user_data >> 32);
-			w = &g->lane[cur];
-			d.free_slot = w->free_slot;
-			d.slot_ns = w->slot_ns;
-			eng_done_get(&d, w);
-			left = eng_worker_left(w);
-		}
-		uring_chk_reap(w, slot, res, now);
-		ok = eng_done_io(w, &d, slot, res, now);
-		if (h.open && ok && timed) {
-			uint64_t dt = now - w->due_ns[slot];
-
-			/* never a wrapped negative interval, as eng_done_io */
-			eng_hist_add(w->hist, (int64_t)dt < 0 ? 0 : dt);
-		}
-		if (eng_likely(ok && left > 1)) {
-			left--;
-			continue;
-		}
-		eng_done_put(w, &d);
-		eng_worker_settle(w, ok, res);
-		eng_done_get(&d, w);
-		left = eng_worker_left(w);
+		if (h.group)
+			lane = (uint32_t)(uring_cqe_at(cq, head, h.kind == URING_CMD)->user_data >> 32);
+		w = &g->lane[lane];
+		head = w->latency ? uring_reap_run(w, cq, head, tail, lane, now, h, true) :
+				    uring_reap_run(w, cq, head, tail, lane, now, h, false);
 	}
 	if (n)
 		io_uring_smp_store_release(cq->khead, tail);
-	eng_done_put(w, &d);
 	for (k = 0; k < uring_lanes(g, h); k++)
 		if (g->lane[k].run_hist)
 			eng_worker_flush(&g->lane[k]);

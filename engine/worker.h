@@ -220,7 +220,8 @@ static inline void eng_worker_flush(struct eng_worker *w)
  * alias them, and it would reload them for every IO. The two arrays are
  * copied: their addresses never change. A reap leaves inflight NULL and
  * counts the slots it freed instead, each one IO fewer in flight
- * (eng_done_put).
+ * (eng_done_put), and may leave ios NULL and count the good completions
+ * itself (a run of them is the CQEs it walked).
  */
 struct eng_done {
 	uint32_t *free_slot;
@@ -237,7 +238,8 @@ ENG_ALWAYS_INLINE void eng_done_put(struct eng_worker *w, const struct eng_done 
 {
 	w->inflight -= *d->nfree - w->nfree;
 	w->nfree = *d->nfree;
-	w->ios = *d->ios;
+	if (d->ios)
+		w->ios = *d->ios;
 	w->run_ns = *d->run_ns;
 	w->run_n = *d->run_n;
 }
@@ -247,7 +249,8 @@ ENG_ALWAYS_INLINE void eng_done_get(const struct eng_done *d, const struct eng_w
 	*d->expect = w->expect;
 	*d->timed = w->latency;	/* the window may have ended */
 	*d->nfree = w->nfree;
-	*d->ios = w->ios;
+	if (d->ios)
+		*d->ios = w->ios;
 	*d->run_ns = w->run_ns;
 	*d->run_n = w->run_n;
 }
@@ -274,14 +277,20 @@ ENG_ALWAYS_INLINE bool eng_done_io(struct eng_worker *w, const struct eng_done *
 	/* a negative errno never equals expect (at most 1 MiB) once unsigned */
 	if (eng_unlikely((uint32_t)res != *d->expect))
 		return false;
-	(*d->ios)++;
+	if (d->ios)
+		(*d->ios)++;
 	if (!*d->timed)
 		return true;
-	/* never a wrapped negative interval (a clock step, a CPU whose TSC
-	 * lags): count it as 0 rather than as centuries */
 	dt = now - d->slot_ns[slot];
-	dt = (int64_t)dt < 0 ? 0 : dt;
 	if (eng_likely(dt == *d->run_ns)) {
+		(*d->run_n)++;
+		return true;
+	}
+	/* never a wrapped negative interval (a clock step, a CPU whose TSC
+	 * lags): count it as 0 rather than as centuries. A run's value is
+	 * already clamped, so only a new one needs it. */
+	dt = (int64_t)dt < 0 ? 0 : dt;
+	if (dt == *d->run_ns) {
 		(*d->run_n)++;
 	} else {
 		if (*d->run_n)
