@@ -509,33 +509,11 @@ int eng_uring_cmd_probe(void)
 	return ret;
 }
 
-/* The closed loop of one job, a copy per kind, each a function of its
- * own: compiled into one, the registers are allocated over all of them,
- * and a NOP or a block read paid for the others (callgrind: up to 2
- * instructions per IO, docs/engine.md). The block path's copy has no
+/* The closed loop of one job, a copy per kind: the block path's has no
  * trace of the wider entries; passthrough's shifts its ring indexes. */
-#define URING_CLOSED(k) ((struct uring_how){ .open = false, .group = false, .kind = (k) })
-
-static __attribute__((noinline)) int uring_loop_nop(struct eng_worker *w)
-{
-	struct eng_group g = { .lane = w, .n = 1 };
-
-	return uring_loop_as(&g, URING_CLOSED(URING_NOP));
-}
-
-static __attribute__((noinline)) int uring_loop_read(struct eng_worker *w)
-{
-	struct eng_group g = { .lane = w, .n = 1 };
-
-	return uring_loop_as(&g, URING_CLOSED(URING_READ));
-}
-
-static __attribute__((noinline)) int uring_loop_cmd(struct eng_worker *w)
-{
-	struct eng_group g = { .lane = w, .n = 1 };
-
-	return uring_loop_as(&g, URING_CLOSED(URING_CMD));
-}
+URING_LOOP_JOB(uring_loop_nop, .kind = URING_NOP)
+URING_LOOP_JOB(uring_loop_read, .kind = URING_READ)
+URING_LOOP_JOB(uring_loop_cmd, .kind = URING_CMD)
 
 static int uring_loop(struct eng_worker *w)
 {

@@ -1,9 +1,9 @@
 /* Several drives per worker (eng_job.group): one thread, one io_uring
  * ring, each job a lane with its own registered file, depth, buffers,
  * counters and histogram. A CQE's user_data is its lane in the high 32
- * bits and the lane's slot in the low. The single-job loop (uring.c) is
- * left as it is: this loop writes whole SQEs (their file and command
- * differ by lane) and completes one CQE at a time on its lane. */
+ * bits and the lane's slot in the low. The loop is the single job's
+ * (engine/uring_loop_int.h) compiled for a group; what is here is the
+ * group's own: its setup, and per loop its lanes' ticks and settling. */
 #include "engine/run_int.h"
 #include "engine/uring_loop_int.h"
 
@@ -112,22 +112,9 @@ void eng_uring_group_fail(struct eng_group *g, int ret)
 }
 
 /* The group's copies of the loop (engine/uring_loop_int.h), one per kind. */
-#define URING_GROUP(k) ((struct uring_how){ .open = false, .group = true, .kind = (k) })
-
-static __attribute__((noinline)) int group_loop_nop(struct eng_group *g)
-{
-	return uring_loop_as(g, URING_GROUP(URING_NOP));
-}
-
-static __attribute__((noinline)) int group_loop_read(struct eng_group *g)
-{
-	return uring_loop_as(g, URING_GROUP(URING_READ));
-}
-
-static __attribute__((noinline)) int group_loop_cmd(struct eng_group *g)
-{
-	return uring_loop_as(g, URING_GROUP(URING_CMD));
-}
+URING_LOOP_GROUP(group_loop_nop, .kind = URING_NOP)
+URING_LOOP_GROUP(group_loop_read, .kind = URING_READ)
+URING_LOOP_GROUP(group_loop_cmd, .kind = URING_CMD)
 
 int eng_uring_group_loop(struct eng_group *g)
 {

@@ -619,4 +619,21 @@ ENG_ALWAYS_INLINE int uring_loop_as(struct eng_group *g, const struct uring_how 
 	return ret;
 }
 
+/* A copy of the loop as a function of its own, name(w) for one job (a
+ * group of one lane) or name(g) for a group; the fields of struct
+ * uring_how follow (.open, .group, .kind), constants. noinline: compiled
+ * into one function, the copies' registers are allocated over all of
+ * them, and each paid for the others (docs/engine.md). */
+#define URING_LOOP_JOB(name, ...)						\
+	static __attribute__((noinline)) int name(struct eng_worker *w)		\
+	{									\
+		struct eng_group g = { .lane = w, .n = 1 };			\
+		return uring_loop_as(&g, (struct uring_how){ __VA_ARGS__ });	\
+	}
+#define URING_LOOP_GROUP(name, ...)						\
+	static __attribute__((noinline)) int name(struct eng_group *g)		\
+	{									\
+		return uring_loop_as(g, (struct uring_how){ .group = true, __VA_ARGS__ }); \
+	}
+
 #endif

@@ -29,21 +29,8 @@ int eng_uring_rate_check(struct eng_worker *w)
 	return -EOPNOTSUPP;
 }
 
-#define URING_OPEN(k) ((struct uring_how){ .open = true, .group = false, .kind = (k) })
-
-static __attribute__((noinline)) int rate_loop_read(struct eng_worker *w)
-{
-	struct eng_group g = { .lane = w, .n = 1 };
-
-	return uring_loop_as(&g, URING_OPEN(URING_READ));
-}
-
-static __attribute__((noinline)) int rate_loop_cmd(struct eng_worker *w)
-{
-	struct eng_group g = { .lane = w, .n = 1 };
-
-	return uring_loop_as(&g, URING_OPEN(URING_CMD));
-}
+URING_LOOP_JOB(rate_loop_read, .open = true, .kind = URING_READ)
+URING_LOOP_JOB(rate_loop_cmd, .open = true, .kind = URING_CMD)
 
 /* Reads only: an open loop of NOPs is refused (engine/run.c). */
 int eng_uring_rate_loop(struct eng_worker *w)
