@@ -327,7 +327,8 @@ ENG_ALWAYS_INLINE uint32_t uring_reap_run(struct eng_worker *w, const struct io_
 					  uint32_t head, uint32_t tail, uint32_t lane,
 					  uint64_t now, const struct uring_how h, const bool timed)
 {
-	uint32_t expect, nfree, end, n = tail - head, start = head;
+	uint32_t expect, nfree, end, n = tail - head, start = head, qd = w->job->qd;
+	uint64_t tag = h.group ? (uint64_t)lane << 32 : 0;
 	uint64_t run_ns, run_n, left = eng_worker_left(w), ios0 = w->ios;
 	bool tm;
 	/* ios is left to the run: every CQE it walks past is a good one */
@@ -347,12 +348,15 @@ ENG_ALWAYS_INLINE uint32_t uring_reap_run(struct eng_worker *w, const struct io_
 		uring_due_get(&u, w, start);
 	end = head + (left <= 1 ? 0 : left - 1 < n ? (uint32_t)(left - 1) : n);
 	for (; head != end; head++) {
+		uint64_t ud;
 		uint32_t slot;
 
 		cqe = uring_cqe_at(cq, head, h.kind == URING_CMD);
-		if (h.group && (uint32_t)(cqe->user_data >> 32) != lane)
+		/* lane's CQE: user_data minus its tag is one of its slots */
+		ud = cqe->user_data - tag;
+		if (h.group && ud >= qd)
 			goto out;
-		slot = (uint32_t)cqe->user_data;
+		slot = (uint32_t)ud;
 		res = cqe->res;
 		uring_chk_reap(w, slot, res, now);
 		if (eng_unlikely(!eng_done_io(w, &d, slot, res, now)))
@@ -364,7 +368,7 @@ ENG_ALWAYS_INLINE uint32_t uring_reap_run(struct eng_worker *w, const struct io_
 		goto out;
 	/* the IO that reaches the limit, or one drained after it */
 	cqe = uring_cqe_at(cq, head, h.kind == URING_CMD);
-	if (h.group && (uint32_t)(cqe->user_data >> 32) != lane)
+	if (h.group && cqe->user_data - tag >= qd)
 		goto out;
 	res = cqe->res;
 	uring_chk_reap(w, (uint32_t)cqe->user_data, res, now);
