@@ -526,17 +526,19 @@ ENG_ALWAYS_INLINE void uring_tick(struct eng_group *g, uint64_t now, const struc
 {
 	unsigned k;
 
-	if (h.group) {
-		eng_uring_group_tick(g);
-	} else {
-		(void)eng_worker_tick(&g->lane[0]);
-		uring_chk_tick(&g->lane[0]);
-	}
+	/* before the tick: the interval up to now belongs to the window
+	 * only if the window had begun before it (the tick may begin it) */
 	for (k = 0; h.open && k < uring_lanes(g, h); k++) {
 		struct eng_worker *w = &g->lane[k];
 
 		w->inflight_ns += (double)w->inflight * (double)(now - w->last_ns);
 		w->last_ns = now;
+	}
+	if (h.group) {
+		eng_uring_group_tick(g);
+	} else {
+		(void)eng_worker_tick(&g->lane[0]);
+		uring_chk_tick(&g->lane[0]);
 	}
 }
 
