@@ -97,8 +97,7 @@ ENG_ALWAYS_INLINE unsigned uring_lanes(const struct eng_group *g, const struct u
  * arrays could alias them, and the compiler would reload them for every
  * SQE. A closed loop stamps each slot with now; an open one takes only
  * the IOs due by now, each keeping its due time (due_ns) besides now
- * (slot_ns, its service time's start), and counts those issued late.
- * Returns how many it prepared.
+ * (slot_ns, its service time's start). Returns how many it prepared.
  */
 ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worker *w,
 					 uint64_t now, uint32_t n, const struct uring_how h,
@@ -113,24 +112,17 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 	uint32_t lba_shift = w->u.lba_shift;
 	int fd = (int)w->u.file_idx;
 	uint64_t *slot_ns = w->slot_ns, *due_ns = w->due_ns, tag = (uint64_t)w->u.file_idx << 32;
-	/* the IOs due up to bound, first those issued late (due more than
-	 * ENG_RATE_LATE_NS before now: the schedule's order makes them a
-	 * prefix, counted once), then the rest due by now */
-	uint64_t bound = now > ENG_RATE_LATE_NS ? now - ENG_RATE_LATE_NS - 1 : now;
-	bool late_phase = now > ENG_RATE_LATE_NS;
 	struct eng_arrival arr;
 	struct eng_rng rng = w->rng;
 	char *buf = w->buf;
 
 	if (h.open)
 		arr = w->arr;
-	i = 0;
-again:
-	for (; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		struct io_uring_sqe *sqe;
 		uint32_t slot;
 
-		if (h.open && arr.next_ns > bound)
+		if (h.open && arr.next_ns > now)
 			break;
 		slot = free_slot[--nfree];
 		sqe = uring_sqe_at(sqes, (tail + i) & mask, cmd);
@@ -158,12 +150,6 @@ again:
 			sqe->buf_index = (uint16_t)(h.group ? base + (slot >> shift) : slot >> shift);
 		sqe->user_data = h.group ? tag | slot : slot;
 		uring_chk_prep(slot);
-	}
-	if (h.open && late_phase) {
-		w->late += i;
-		late_phase = false;
-		bound = now;
-		goto again;
 	}
 	sq->sqe_tail = tail + i;
 	if (h.open)
@@ -255,7 +241,6 @@ out:
  */
 struct uring_due {
 	struct eng_hist *h;
-	const uint64_t *due_ns;
 	uint64_t lo, span;	/* the current bucket's values */
 	uint32_t n0;		/* the CQE that entered it */
 	unsigned idx;
@@ -267,7 +252,6 @@ ENG_ALWAYS_INLINE void uring_due_get(struct uring_due *u, const struct eng_worke
 				    uint32_t at)
 {
 	u->h = w->hist;
-	u->due_ns = w->due_ns;
 	u->lo = u->span = 0;	/* bucket 0, empty */
 	u->n0 = at;
 	u->idx = 0;
@@ -279,10 +263,10 @@ ENG_ALWAYS_INLINE void uring_due_get(struct uring_due *u, const struct eng_worke
 /* at: the CQE's place in the ring; every good completion of the run is
  * added here in that order, so a bucket's count is the places since it
  * began. */
-ENG_ALWAYS_INLINE void uring_due_add(struct uring_due *u, uint32_t slot, uint64_t now,
+ENG_ALWAYS_INLINE void uring_due_add(struct uring_due *u, uint64_t due, uint64_t now,
 				    uint32_t at)
 {
-	uint64_t dt = now - u->due_ns[slot];
+	uint64_t dt = now - due;
 
 	/* a wrapped negative interval is never in a bucket (span < 2^63):
 	 * clamped to 0 there, as eng_done_io does */
@@ -296,6 +280,17 @@ ENG_ALWAYS_INLINE void uring_due_add(struct uring_due *u, uint32_t slot, uint64_
 	u->sumsq += (double)(int64_t)dt * (double)(int64_t)dt;
 	u->min = dt < u->min ? dt : u->min;
 	u->max = dt > u->max ? dt : u->max;
+}
+
+/* An open loop's good completion: issued late (more than
+ * ENG_RATE_LATE_NS after it was due, eng_result.late) or not, and when
+ * timed, its latency from when it was due. */
+ENG_ALWAYS_INLINE void uring_done_open(struct uring_due *u, uint64_t sub, uint64_t due,
+				      uint64_t now, uint32_t at, uint64_t *late, const bool timed)
+{
+	*late += sub - due > ENG_RATE_LATE_NS;
+	if (timed)
+		uring_due_add(u, due, now, at);
 }
 
 /* The run's good completions are the CQEs from start to end. */
@@ -337,8 +332,10 @@ ENG_ALWAYS_INLINE uint32_t uring_reap_run(struct eng_worker *w, const struct io_
 		.expect = &expect, .timed = &tm, .nfree = &nfree,
 		.run_ns = &run_ns, .run_n = &run_n,
 	};
+	const uint64_t *slot_ns = w->slot_ns, *due_ns = w->due_ns;
 	const struct io_uring_cqe *cqe;
 	struct uring_due u;
+	uint64_t late = 0;
 	int res;
 	bool ok;
 
@@ -361,8 +358,8 @@ ENG_ALWAYS_INLINE uint32_t uring_reap_run(struct eng_worker *w, const struct io_
 		uring_chk_reap(w, slot, res, now);
 		if (eng_unlikely(!eng_done_io(w, &d, slot, res, now)))
 			goto bad;
-		if (h.open && timed)
-			uring_due_add(&u, slot, now, head);
+		if (h.open)
+			uring_done_open(&u, slot_ns[slot], due_ns[slot], now, head, &late, timed);
 	}
 	if (head == tail)
 		goto out;
@@ -373,8 +370,9 @@ ENG_ALWAYS_INLINE uint32_t uring_reap_run(struct eng_worker *w, const struct io_
 	res = cqe->res;
 	uring_chk_reap(w, (uint32_t)cqe->user_data, res, now);
 	ok = eng_done_io(w, &d, (uint32_t)cqe->user_data, res, now);
-	if (ok && h.open && timed)
-		uring_due_add(&u, (uint32_t)cqe->user_data, now, head);
+	if (ok && h.open)
+		uring_done_open(&u, slot_ns[(uint32_t)cqe->user_data],
+				due_ns[(uint32_t)cqe->user_data], now, head, &late, timed);
 	head += ok;	/* counted among the good ones below */
 	goto settle;
 bad:
@@ -384,6 +382,8 @@ settle:
 	 * figures go in first */
 	if (h.open && timed)
 		uring_due_put(&u, start, head);
+	if (h.open)
+		w->late += late;
 	w->ios = ios0 + (head - start);
 	eng_done_put(w, &d);
 	eng_worker_settle(w, ok, res);
@@ -391,6 +391,8 @@ settle:
 out:
 	if (h.open && timed)
 		uring_due_put(&u, start, head);
+	if (h.open)
+		w->late += late;
 	w->ios = ios0 + (head - start);
 	eng_done_put(w, &d);
 	return head;

@@ -171,6 +171,9 @@ static void open_errors(void)
 	       "open errors: %" PRIu64 " IOs %" PRIu64 " errors (%" PRIu64 " short)", res->ios,
 	       res->errors, res->errs.count[0]);
 	CHECKF(res->hist && res->hist->count == 0, "open errors: failed IOs timed");
+	/* all were issued late (every IO due at once), none counts: late
+	 * is of the good IOs */
+	CHECKF(res->late == 0, "open errors: %" PRIu64 " late of no good IO", res->late);
 	eng_run_destroy(r);
 }
 
