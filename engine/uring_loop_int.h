@@ -308,6 +308,21 @@ ENG_ALWAYS_INLINE void uring_due_put(const struct uring_due *u, uint32_t start, 
 	h->max_ns = u->max > h->max_ns ? u->max : h->max_ns;
 }
 
+/* A run's figures back to its worker: its good completions are the CQEs
+ * from start to end, late of them issued late (an open loop's). */
+ENG_ALWAYS_INLINE void uring_run_put(struct eng_worker *w, const struct eng_done *d,
+				     const struct uring_due *u, uint32_t start, uint32_t end,
+				     uint64_t ios0, uint64_t late, const struct uring_how h,
+				     const bool timed)
+{
+	if (h.open && timed)
+		uring_due_put(u, start, end);
+	if (h.open)
+		w->late += late;
+	w->ios = ios0 + (end - start);
+	eng_done_put(w, d);
+}
+
 /*
  * A run of lane w's CQEs from head on, completed by eng_done_io on locals
  * (struct eng_done says why), timed or not as the copy says: up to tail,
@@ -380,21 +395,11 @@ bad:
 settle:
 	/* the window may end here, and the histograms with it: the run's
 	 * figures go in first */
-	if (h.open && timed)
-		uring_due_put(&u, start, head);
-	if (h.open)
-		w->late += late;
-	w->ios = ios0 + (head - start);
-	eng_done_put(w, &d);
+	uring_run_put(w, &d, &u, start, head, ios0, late, h, timed);
 	eng_worker_settle(w, ok, res);
 	return ok ? head : head + 1;
 out:
-	if (h.open && timed)
-		uring_due_put(&u, start, head);
-	if (h.open)
-		w->late += late;
-	w->ios = ios0 + (head - start);
-	eng_done_put(w, &d);
+	uring_run_put(w, &d, &u, start, head, ios0, late, h, timed);
 	return head;
 }
 
