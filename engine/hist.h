@@ -55,6 +55,28 @@ static inline unsigned eng_hist_index(uint64_t ns)
 	return idx;
 }
 
+/* The bucket of ns (eng_hist_index) and the values it holds, lo to
+ * lo + span; the last bucket's up to INT64_MAX, the longest interval a
+ * caller keeps after clamping wrapped ones to 0. For a caller that adds
+ * a run of nearby values a bucket at a time (engine/uring_loop_int.h). */
+static inline unsigned eng_hist_bucket(uint64_t ns, uint64_t *lo, uint64_t *span)
+{
+	unsigned idx = eng_hist_index(ns), shift;
+
+	if (ns < ENG_HIST_SUB) {
+		*lo = ns;
+		*span = 0;
+	} else if (idx == ENG_HIST_BUCKETS - 1) {
+		*lo = (2ull * ENG_HIST_SUB - 1) << (ENG_HIST_MAX_EXP - ENG_HIST_SUB_BITS);
+		*span = (uint64_t)INT64_MAX - *lo;
+	} else {
+		shift = 63u - (unsigned)__builtin_clzll(ns) - ENG_HIST_SUB_BITS;
+		*lo = ns >> shift << shift;
+		*span = (1ull << shift) - 1;
+	}
+	return idx;
+}
+
 /* n samples of the same value: what eng_hist_add n times would record
  * (sumsq up to rounding). */
 static inline void eng_hist_add_n(struct eng_hist *h, uint64_t ns, uint64_t n)

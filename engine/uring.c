@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
-#include <sys/utsname.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "engine/nvme_cmd.h"
@@ -57,13 +57,46 @@ static int uring_sq_cpu(const struct eng_job *j)
 	return -1;
 }
 
+/* Newer than liburing 2.3's header: Linux 6.6, SQ entries indexed by the
+ * ring's tail itself, with no SQ array between. */
+#ifndef IORING_SETUP_NO_SQARRAY
+#define IORING_SETUP_NO_SQARRAY (1U << 16)
+#endif
+
 /*
- * Try the cheapest task-running flags first and drop what the kernel
- * refuses: DEFER_TASKRUN (6.1) needs SINGLE_ISSUER (6.0); COOP_TASKRUN is
- * 5.19. SQPOLL takes none of the task-running flags (the kernel thread
- * runs completions), only SINGLE_ISSUER. The completion mode's
- * own flags are never dropped: if even the bare mode fails with EINVAL, the
- * kernel refuses the mode.
+ * io_uring_queue_init_params, but for NO_SQARRAY: liburing before 2.5
+ * writes the SQ array's identity map at setup from sq_off.array, which
+ * that flag leaves 0, and would write it over the ring's head and tail.
+ * Without the flag the map is written here as liburing does.
+ */
+static int uring_queue_init(unsigned entries, struct io_uring *ring, struct io_uring_params *p)
+{
+	long fd = syscall(__NR_io_uring_setup, entries, p);
+	unsigned i;
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = io_uring_queue_mmap((int)fd, p, ring);
+	if (ret) {
+		close((int)fd);
+		return ret;
+	}
+	if (!(p->flags & IORING_SETUP_NO_SQARRAY))
+		for (i = 0; i < ring->sq.ring_entries; i++)
+			ring->sq.array[i] = i;
+	ring->features = p->features;
+	return 0;
+}
+
+/*
+ * Try the cheapest flags first and drop what the kernel refuses:
+ * NO_SQARRAY (6.6) is dropped on its own the first time it is refused;
+ * then the task-running flags rung by rung: DEFER_TASKRUN (6.1) needs
+ * SINGLE_ISSUER (6.0); COOP_TASKRUN is 5.19. SQPOLL takes none of the
+ * task-running flags (the kernel thread runs completions), only
+ * SINGLE_ISSUER. The completion mode's own flags are never dropped: if
+ * even the bare mode fails with EINVAL, the kernel refuses the mode.
  */
 int eng_uring_init(struct eng_worker *w, unsigned sq_entries, unsigned cq_entries)
 {
@@ -76,6 +109,7 @@ int eng_uring_init(struct eng_worker *w, unsigned sq_entries, unsigned cq_entrie
 	};
 	const struct eng_job *j = w->job;
 	unsigned mode = uring_mode_flags(j), i, tried = ~0u;
+	unsigned nosq = IORING_SETUP_NO_SQARRAY;
 	int ret = -EINVAL, sq_cpu = uring_sq_cpu(j);
 
 	for (i = 0; i < sizeof(ladder) / sizeof(ladder[0]); i++) {
@@ -84,11 +118,11 @@ int eng_uring_init(struct eng_worker *w, unsigned sq_entries, unsigned cq_entrie
 
 		if (mode & IORING_SETUP_SQPOLL)
 			rung &= IORING_SETUP_SINGLE_ISSUER;
-		if (rung == tried)
+		if ((rung | nosq) == tried)
 			continue;
-		tried = rung;
+		tried = rung | nosq;
 		memset(&p, 0, sizeof(p));
-		p.flags = rung | mode | IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP |
+		p.flags = rung | nosq | mode | IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP |
 			  (w->u.cmd ? IORING_SETUP_SQE128 | IORING_SETUP_CQE32 : 0);
 		p.cq_entries = cq_entries;
 		if ((mode & IORING_SETUP_SQPOLL) && sq_cpu >= 0) {
@@ -96,9 +130,13 @@ int eng_uring_init(struct eng_worker *w, unsigned sq_entries, unsigned cq_entrie
 			p.sq_thread_cpu = (unsigned)sq_cpu;
 			p.sq_thread_idle = 1000;
 		}
-		ret = io_uring_queue_init_params(sq_entries, &w->u.ring, &p);
+		ret = uring_queue_init(sq_entries, &w->u.ring, &p);
 		if (ret != -EINVAL)
 			break;
+		if (nosq) {
+			nosq = 0;	/* older than 6.6: the same rung again */
+			i--;
+		}
 	}
 	if (!ret) {
 		w->res->setup_flags = w->u.ring.flags;
@@ -111,30 +149,43 @@ int eng_uring_init(struct eng_worker *w, unsigned sq_entries, unsigned cq_entrie
 	return ret;
 }
 
+unsigned eng_uring_iov_count(const struct eng_worker *lanes, unsigned n)
+{
+	size_t region = (size_t)1 << URING_REGION_SHIFT;
+	unsigned k, nv = 0;
+
+	for (k = 0; k < n; k++)
+		nv += (unsigned)((lanes[k].buf_len + region - 1) / region);
+	return nv;
+}
+
 /* The kernel counts registered buffers against RLIMIT_MEMLOCK (unless the
  * process has CAP_IPC_LOCK): over it, registering fails with ENOMEM (older
  * kernels: EFAULT or EPERM). Plain reads into the same buffers still work,
- * at the cost of pinning pages per IO: fall back and record why. */
+ * at the cost of pinning pages per IO: fall back and record why. The
+ * iovecs are as many as the lanes' buffers take (a lane of more than
+ * 1 GiB takes several), allocated here at setup. */
 int eng_uring_register_bufs(struct eng_worker *ring_w, struct eng_worker *lanes, unsigned n)
 {
-	struct iovec iov[64] = { { 0 } };
 	size_t region = (size_t)1 << URING_REGION_SHIFT, off;
-	unsigned nv = 0, k;
+	unsigned nv = 0, k, count = eng_uring_iov_count(lanes, n);
+	struct iovec *iov = calloc(count ? count : 1, sizeof(*iov));
 	int ret;
 
+	if (!iov)
+		return -ENOMEM;
 	for (k = 0; k < n; k++) {
 		struct eng_worker *w = &lanes[k];
 
 		w->u.buf_base = nv;
 		w->u.region_shift = URING_REGION_SHIFT - (uint32_t)__builtin_ctz(w->bs);
-		for (off = 0; off < w->buf_len && nv < 64; off += region, nv++) {
+		for (off = 0; off < w->buf_len; off += region, nv++) {
 			iov[nv].iov_base = w->buf + off;
 			iov[nv].iov_len = w->buf_len - off < region ? w->buf_len - off : region;
 		}
-		if (off < w->buf_len)
-			return -E2BIG;
 	}
 	ret = io_uring_register_buffers(&ring_w->u.ring, iov, nv);
+	free(iov);
 	for (k = 0; k < n; k++) {
 		struct eng_worker *w = &lanes[k];
 
@@ -148,38 +199,66 @@ int eng_uring_register_bufs(struct eng_worker *ring_w, struct eng_worker *lanes,
 	return ret == -ENOMEM || ret == -EFAULT || ret == -EPERM ? 0 : ret;
 }
 
-/* Registered buffers for passthrough (IORING_URING_CMD_FIXED) came with
- * Linux 6.1; before it the flag's field had to be zero and every command
- * fails with EINVAL. Older kernels read into plain buffers, and the result
- * says so (unfixed_err). */
-bool eng_uring_cmd_fixed_ok(void)
+/*
+ * Registered buffers for passthrough (IORING_URING_CMD_FIXED) came with
+ * Linux 6.1, and distribution kernels carry them back, so the kernel is
+ * asked rather than its version: a command no driver knows (cmd_op 0)
+ * with the flag set. A kernel without the flag refuses it before any
+ * driver sees the command (EINVAL: the field had to be zero); one with it
+ * passes the command on, and the driver refuses the unknown op (ENOTTY;
+ * EOPNOTSUPP from a file without commands). No IO is done either way.
+ */
+bool eng_uring_cmd_fixed_probe(struct io_uring *ring)
 {
-	struct utsname u;
-	unsigned maj = 0, min = 0;
-
-	if (uname(&u) || sscanf(u.release, "%u.%u", &maj, &min) != 2)
-		return false;
-	return maj > 6 || (maj == 6 && min >= 1);
-}
-
-static int uring_register(struct eng_worker *w)
-{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+	struct io_uring_cqe *cqe;
 	int ret;
 
-	if (w->job->op == ENG_OP_NOP)
+	if (!sqe)
+		return false;
+	memset(sqe, 0, (ring->flags & IORING_SETUP_SQE128 ? 2 : 1) * sizeof(*sqe));
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->flags = IOSQE_FIXED_FILE;
+	sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
+	ret = io_uring_submit_and_wait(ring, 1);
+	if (ret < 0 || io_uring_peek_cqe(ring, &cqe))
+		return false;
+	ret = cqe->res;
+	io_uring_cqe_seen(ring, cqe);
+	return ret != -EINVAL;
+}
+
+/* Lane k's target is registered file k, its buffers from u.buf_base on;
+ * passthrough keeps them only where the kernel takes them for commands
+ * (the result says why not). */
+static int uring_register(struct eng_group *g)
+{
+	struct eng_worker *w0 = &g->lane[0];
+	int fds[ENG_GROUP_MAX], ret;
+	unsigned k;
+
+	if (w0->job->op == ENG_OP_NOP)
 		return 0;
-	if (w->u.cmd && !eng_uring_cmd_fixed_ok()) {
-		w->res->unfixed_err = -EOPNOTSUPP;
-		ret = 0;
-	} else {
-		ret = eng_uring_register_bufs(w, w, 1);
-	}
+	if (g->n > sizeof(fds) / sizeof(fds[0]))
+		return -E2BIG;
+	ret = eng_uring_register_bufs(w0, g->lane, g->n);
+	for (k = 0; k < g->n && !ret; k++)
+		fds[k] = g->lane[k].job->target->fd;
 	if (!ret)
-		ret = io_uring_register_files(&w->u.ring, &w->job->target->fd, 1);
+		ret = io_uring_register_files(&w0->u.ring, fds, g->n);
+	if (ret || !w0->u.cmd || !w0->u.fixed || eng_uring_cmd_fixed_probe(&w0->u.ring))
+		return ret;
+	ret = io_uring_unregister_buffers(&w0->u.ring);
+	for (k = 0; k < g->n; k++) {
+		g->lane[k].u.fixed = false;
+		g->lane[k].res->fixed_bufs = false;
+		g->lane[k].res->unfixed_err = -EOPNOTSUPP;
+	}
 	return ret;
 }
 
 #ifdef ENG_STAMP_CHECK
+#define URING_CHK 1
 /*
  * The stamp check (engine.h, struct eng_stampcheck), compiled only into
  * the copy of this file that tests/test_engine_stamps links
@@ -296,342 +375,123 @@ static void uring_chk_reap(const struct eng_worker *w, uint32_t slot, int res,
 	c->cmp_early_max = cmp_early > c->cmp_early_max ? cmp_early : c->cmp_early_max;
 }
 #else
-/* The shipped loop: no check, and no trace of one in the binary. */
+/* The shipped loop: no check, and no trace of one in the binary (the
+ * loop's own hooks are no-ops, engine/uring_loop_int.h). */
 #define uring_chk_teardown() ((void)0)
 #define uring_chk_setup(w) 0
-#define uring_chk_tick(w) ((void)0)
-#define uring_chk_prep(slot) ((void)0)
-#define uring_chk_submit(w, now) ((void)(now))
-#define uring_chk_reap(w, slot, res, now) ((void)0)
 #endif
 
-static void uring_teardown(struct eng_worker *w)
+/* The loop itself, one source for every copy. */
+#include "engine/uring_loop_int.h"
+
+void eng_uring_teardown(struct eng_group *g)
 {
-	if (w->u.ring_ok)
-		io_uring_queue_exit(&w->u.ring);
-	w->u.ring_ok = false;
-	uring_chk_teardown();
+	struct eng_worker *w0 = &g->lane[0];
+
+	if (w0->u.ring_ok)
+		io_uring_queue_exit(&w0->u.ring);
+	w0->u.ring_ok = false;
 }
 
-/* Passthrough's SQEs are 128 bytes, the NVMe command in their second
- * half: a Read of bs from the namespace, into a registered buffer where
- * there are some. */
-static void uring_cmd_templates(struct eng_worker *w)
+/*
+ * An SQE written whole with what never changes between lane w's IOs
+ * (opcode, flags, its file, length; for passthrough the 80-byte NVMe Read
+ * in the second half of a 128-byte SQE, into a registered buffer where
+ * there are some), zeros elsewhere: the kernel only reads SQEs, so
+ * uring_prep_as then writes just the fields that differ per IO instead of
+ * all of them through liburing's prep helpers.
+ */
+static void uring_sqe_template(struct io_uring_sqe *sqe, const struct eng_worker *w)
 {
-	struct io_uring_sq *sq = &w->u.ring.sq;
 	const struct eng_target *t = w->job->target;
-	unsigned i;
 
-	for (i = 0; i < sq->ring_entries; i++) {
-		struct io_uring_sqe *sqe = &sq->sqes[i << 1];
-
-		memset(sqe, 0, 2 * sizeof(*sqe));
+	memset(sqe, 0, (w->u.cmd ? 2 : 1) * sizeof(*sqe));
+	if (!w->expect && !w->u.cmd) {
+		io_uring_prep_nop(sqe);
+		return;
+	}
+	if (w->u.cmd) {
 		sqe->opcode = IORING_OP_URING_CMD;
-		sqe->fd = 0;		/* the registered char device */
-		sqe->flags = IOSQE_FIXED_FILE;
 		sqe->cmd_op = NVME_URING_CMD_IO;
 		if (w->u.fixed)
 			sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
 		eng_nvme_read_template((struct nvme_uring_cmd *)(void *)sqe->cmd, t->nsid, w->bs,
 				       t->lba_shift);
+	} else if (w->u.fixed) {
+		io_uring_prep_read_fixed(sqe, 0, NULL, w->bs, 0, 0);
+	} else {
+		io_uring_prep_read(sqe, 0, NULL, w->bs, 0);
 	}
+	sqe->fd = 0;	/* registered file 0 (a group's IO writes its lane's) */
+	sqe->flags |= IOSQE_FIXED_FILE;
 }
 
-/*
- * Every SQE of the ring is written whole once, here, with what never
- * changes between IOs (opcode, flags, file, length, zeros elsewhere): the
- * kernel only reads SQEs, so uring_prep then writes just the four fields
- * that differ per IO instead of all of them through liburing's prep
- * helpers. The ring's SQE array is fixed at setup.
- */
-static void uring_sqe_templates(struct eng_worker *w)
+/* Every SQE of the ring is written once, with lane 0's template: a
+ * group's lanes differ only in what their IOs write (uring_loop_int.h). */
+static void uring_templates(struct eng_group *g)
 {
-	struct io_uring_sq *sq = &w->u.ring.sq;
+	struct io_uring_sq *sq = &g->lane[0].u.ring.sq;
 	unsigned i;
 
-	if (w->u.cmd) {
-		uring_cmd_templates(w);
-		return;
-	}
-	for (i = 0; i < sq->ring_entries; i++) {
-		struct io_uring_sqe *sqe = &sq->sqes[i];
+	for (i = 0; i < sq->ring_entries; i++)
+		uring_sqe_template(uring_sqe_at(sq->sqes, i, g->lane[0].u.cmd), &g->lane[0]);
+}
 
-		if (!w->expect) {
-			io_uring_prep_nop(sqe);
-			continue;
-		}
-		if (w->u.fixed)
-			io_uring_prep_read_fixed(sqe, 0, NULL, w->bs, 0, 0);
-		else
-			io_uring_prep_read(sqe, 0, NULL, w->bs, 0);
-		sqe->flags |= IOSQE_FIXED_FILE;
+int eng_uring_setup(struct eng_group *g, bool group)
+{
+	struct eng_worker *w0 = &g->lane[0];
+	unsigned k, sq = 0, cq = 0;
+	int ret;
+
+	for (k = 0; k < g->n; k++) {
+		struct eng_worker *w = &g->lane[k];
+
+		w->u.cmd = w->passthru;
+		w->u.lba_shift = w->u.cmd ? w->job->target->lba_shift : 0;
+		w->u.file_idx = k;
+		sq += w->batch;
+		cq += w->job->qd;
 	}
+	/* SQPOLL consumes a single job's SQ ring asynchronously: room for all */
+	if (!group && w0->job->mode == ENG_MODE_SQPOLL)
+		sq = w0->job->qd;
+	ret = eng_uring_init(w0, sq, cq);
+	if (ret)
+		return ret;
+	ret = uring_register(g);
+	if (ret) {
+		w0->res->stage = ENG_STAGE_REGISTER;
+		w0->res->err = ret;
+		eng_uring_teardown(g);
+		return ret;
+	}
+	/* saves an fget/fput per enter; older kernels just lack it */
+	(void)io_uring_register_ring_fd(&w0->u.ring);
+	uring_templates(g);
+	return 0;
+}
+
+static void uring_teardown(struct eng_worker *w)
+{
+	struct eng_group g = { .lane = w, .n = 1 };
+
+	eng_uring_teardown(&g);
+	uring_chk_teardown();
 }
 
 static int uring_setup(struct eng_worker *w)
 {
-	int ret;
-
-	w->u.cmd = w->passthru;
-	w->u.lba_shift = w->u.cmd ? w->job->target->lba_shift : 0;
-	/* SQPOLL consumes the SQ ring asynchronously: room for all */
-	ret = eng_uring_init(w, w->job->mode == ENG_MODE_SQPOLL ? w->job->qd : w->job->batch,
-			     w->job->qd);
+	struct eng_group g = { .lane = w, .n = 1 };
+	int ret = eng_uring_setup(&g, false);
 
 	if (ret)
 		return ret;
-	ret = uring_register(w);
-	if (ret) {
-		w->res->stage = ENG_STAGE_REGISTER;
-		w->res->err = ret;
-		uring_teardown(w);
-		return ret;
-	}
-	/* saves an fget/fput per enter; older kernels just lack it */
-	(void)io_uring_register_ring_fd(&w->u.ring);
-	uring_sqe_templates(w);
 	ret = w->job->rate > 0 ? eng_uring_rate_check(w) : 0;
 	if (!ret)
 		ret = uring_chk_setup(w);
 	if (ret)
 		uring_teardown(w);
 	return ret;
-}
-
-/* The hot loop's pieces below are inlined into the one loop body
- * (uring_loop), whatever the compiler would choose. */
-
-/*
- * Up to a batch of SQEs, written in place: the ring is this thread's alone
- * and (without SQPOLL) empty after every submitting call, so the room is
- * read once and the SQE index is the local tail, with none of
- * io_uring_get_sqe's per-SQE head load and flag tests. The worker's
- * fields used per SQE are copied to locals first: stores into the SQEs and
- * the slot arrays could alias them, and the compiler would reload them for
- * every SQE.
- */
-ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct eng_worker *w, uint64_t now, const bool read,
-					 const bool cmd, const bool fixed)
-{
-	struct io_uring_sq *sq = &w->u.ring.sq;
-	uint32_t n = eng_worker_budget(w), room = io_uring_sq_space_left(&w->u.ring), i;
-	uint32_t *free_slot = w->free_slot, nfree = w->nfree, mask = sq->ring_mask;
-	uint32_t tail = sq->sqe_tail, shift = w->u.region_shift, bs = w->bs;
-	uint64_t *slot_ns = w->slot_ns;
-	struct io_uring_sqe *sqes = sq->sqes;
-	struct eng_rng rng = w->rng;
-	char *buf = w->buf;
-
-	n = n < room ? n : room;
-	for (i = 0; i < n; i++) {
-		/* an SQE128 ring's entries are two SQEs long */
-		struct io_uring_sqe *sqe = &sqes[((tail + i) & mask) << cmd];
-		uint32_t slot = free_slot[--nfree];
-
-		slot_ns[slot] = now;
-		if (cmd) {
-			eng_nvme_read_at((struct nvme_uring_cmd *)(void *)sqe->cmd,
-					 buf + (size_t)slot * bs, eng_rng_offset(&rng), w->u.lba_shift);
-			if (fixed)
-				sqe->buf_index = (uint16_t)(slot >> shift);
-		} else if (read) {
-			sqe->addr = (uint64_t)(uintptr_t)(buf + (size_t)slot * bs);
-			sqe->off = eng_rng_offset(&rng);
-			if (fixed)
-				sqe->buf_index = (uint16_t)(slot >> shift);
-		}
-		sqe->user_data = slot;
-		uring_chk_prep(slot);
-	}
-	sq->sqe_tail = tail + n;
-	w->rng = rng;
-	w->nfree = nfree;
-	w->inflight += n;
-	return n;
-}
-
-/* What a worker's loop submits: each kind is a copy of the loop of its
- * own (uring_loop), reads one SQE loop with and one without registered
- * buffers, so no SQE tests which one it is. */
-enum uring_kind {
-	URING_NOP,
-	URING_READ,	/* IORING_OP_READ(_FIXED) on a file or block device */
-	URING_CMD,	/* NVMe passthrough */
-};
-
-ENG_ALWAYS_INLINE uint32_t uring_prep(struct eng_worker *w, uint64_t now, const enum uring_kind k)
-{
-	const bool cmd = k == URING_CMD;
-
-	if (k == URING_NOP)
-		return uring_prep_as(w, now, false, false, false);
-	return w->u.fixed ? uring_prep_as(w, now, true, cmd, true) :
-			    uring_prep_as(w, now, true, cmd, false);
-}
-
-/*
- * Every free slot goes out in the loop that freed it, batch SQEs per
- * system call: a slot left for a later loop would sit idle for a whole
- * reap, and the depth in flight would fall below the depth asked for (at
- * --batch 1 by a third). All but the last batch are submitted here; the
- * last one goes with uring_enter, which may also wait. SQPOLL's ring holds
- * the whole depth and its kernel thread takes the SQEs itself. Returns 0
- * with *queued the SQEs still to submit, or -errno.
- */
-ENG_ALWAYS_INLINE int uring_fill(struct eng_worker *w, uint64_t now, uint32_t *queued,
-				 const enum uring_kind k)
-{
-	uint32_t n = uring_prep(w, now, k), pending = n;
-
-	while (n && eng_worker_budget(w)) {
-		if (!w->u.sqpoll) {
-			int ret;
-
-			uring_chk_submit(w, now);
-			ret = io_uring_submit(&w->u.ring);
-
-			w->calls++;
-			if (ret == -EAGAIN || ret == -EBUSY || ret == -EINTR)
-				break;	/* uring_enter retries what is left */
-			if (ret < 0)
-				return ret;
-			pending = 0;
-		}
-		n = uring_prep(w, now, k);
-		pending += n;
-	}
-	*queued = pending;
-	return 0;
-}
-
-/*
- * Walk every ready CQE, then publish the head once. The tail is read once
- * (acquire: the CQEs before it are written), not once per CQE. Each CQE is
- * completed by eng_done_io on locals (struct eng_done says why); an error,
- * a short read or the IO that reaches the limit is settled by the worker
- * itself, with the locals written back first and read again after.
- */
-ENG_ALWAYS_INLINE uint32_t uring_reap(struct eng_worker *w, uint64_t now, const bool cmd)
-{
-	struct io_uring_cq *cq = &w->u.ring.cq;
-	uint32_t head = *cq->khead, tail = io_uring_smp_load_acquire(cq->ktail);
-	uint32_t n = tail - head, mask = cq->ring_mask, expect, nfree;
-	uint64_t left = eng_worker_left(w), ios, run_ns, run_n;
-	bool timed;
-	const struct eng_done d = {
-		.free_slot = w->free_slot, .slot_ns = w->slot_ns,
-		.expect = &expect, .timed = &timed, .nfree = &nfree,
-		.ios = &ios, .run_ns = &run_ns, .run_n = &run_n,
-	};
-
-	eng_done_get(&d, w);
-	for (; head != tail; head++) {
-		/* a CQE32 ring's entries are two CQEs long */
-		const struct io_uring_cqe *cqe = &cq->cqes[(head & mask) << cmd];
-		uint32_t slot = (uint32_t)cqe->user_data;
-		int res = cqe->res;
-		bool ok;
-
-		uring_chk_reap(w, slot, res, now);
-		ok = eng_done_io(w, &d, slot, res, now);
-		if (eng_likely(ok && left > 1)) {
-			left--;
-			continue;
-		}
-		eng_done_put(w, &d);
-		eng_worker_settle(w, ok, res);
-		eng_done_get(&d, w);
-		left = eng_worker_left(w);
-	}
-	if (n)
-		io_uring_smp_store_release(cq->khead, tail);
-	eng_done_put(w, &d);
-	if (w->hist)
-		eng_worker_flush(w);
-	return n;
-}
-
-/* SQPOLL: the kernel thread takes SQEs by itself, so the kernel is entered
- * only to wake that thread or to sleep until a completion; calls counts the
- * entries that really happen. */
-static int uring_enter_sqpoll(struct eng_worker *w, uint32_t queued,
-			      uint32_t reaped, bool wait)
-{
-	struct io_uring *ring = &w->u.ring;
-	struct io_uring_cqe *cqe;
-	int ret = 0;
-
-	if (queued) {
-		if (IO_URING_READ_ONCE(*ring->sq.kflags) & IORING_SQ_NEED_WAKEUP)
-			w->calls++;
-		ret = io_uring_submit(ring);
-		if (ret < 0)
-			return ret;
-	}
-	if (!wait || reaped || io_uring_cq_ready(ring))
-		return 0;
-	w->calls++;
-	return io_uring_wait_cqe_nr(ring, &cqe, eng_worker_reap_min(w));
-}
-
-/* One io_uring_enter: submit what was queued and, when nothing more can be
- * queued, wait for a completion; otherwise just let the kernel run
- * completions (DEFER_TASKRUN runs them only when asked). */
-ENG_ALWAYS_INLINE int uring_enter(struct eng_worker *w, uint32_t queued, uint32_t reaped,
-				 uint64_t now)
-{
-	bool wait = !queued || !w->nfree;
-
-	eng_worker_publish_inflight(w);
-	if (w->u.sqpoll)
-		return uring_enter_sqpoll(w, queued, reaped, wait);
-	uring_chk_submit(w, now);
-	w->calls++;
-	return wait ? io_uring_submit_and_wait(&w->u.ring, eng_worker_reap_min(w)) :
-		      io_uring_submit_and_get_events(&w->u.ring);
-}
-
-/* One copy of the loop per kind: the block path's is the one it always
- * was, passthrough's shifts its ring indexes (SQE128, CQE32). */
-ENG_ALWAYS_INLINE int uring_loop_as(struct eng_worker *w, const enum uring_kind k)
-{
-	struct io_uring *ring = &w->u.ring;
-
-	for (;;) {
-		uint64_t now = eng_worker_now(w);
-		uint32_t queued, reaped;
-		int ret;
-
-		/* the tick first: after a stop (seen late by a thread that was
-		 * descheduled across the window's end) the completions reaped
-		 * below are the drain's, not the window's, and are not timed */
-		(void)eng_worker_tick(w);
-		uring_chk_tick(w);
-		reaped = uring_reap(w, now, k == URING_CMD);
-		/* stopping: by the tick, or by an IO limit reached just now */
-		if (w->stopping && !w->inflight)
-			break;
-		ret = uring_fill(w, now, &queued, k);
-		if (eng_unlikely(ret < 0)) {
-			w->fatal = w->fatal ? w->fatal : ret;
-			eng_worker_end(w);
-			return ret;
-		}
-		if (eng_unlikely(!queued && !w->inflight)) {
-			/* SQPOLL: every IO is done but the kernel thread has not
-			 * yet moved the SQ head, so no SQE was free. */
-			io_uring_sqring_wait(ring);
-			continue;
-		}
-		ret = uring_enter(w, queued, reaped, now);
-		if (eng_unlikely(ret < 0 && ret != -EINTR && ret != -EAGAIN &&
-				 ret != -EBUSY && ret != -ETIME)) {
-			w->fatal = w->fatal ? w->fatal : ret;
-			eng_worker_end(w);
-			return ret;
-		}
-	}
-	return 0;
 }
 
 int eng_uring_cmd_probe(void)
@@ -649,23 +509,11 @@ int eng_uring_cmd_probe(void)
 	return ret;
 }
 
-/* Each copy is a function of its own: compiled into one, the registers
- * are allocated over all of them, and a NOP or a block read paid for the
- * others (callgrind: up to 2 instructions per IO, docs/engine.md). */
-static __attribute__((noinline)) int uring_loop_nop(struct eng_worker *w)
-{
-	return uring_loop_as(w, URING_NOP);
-}
-
-static __attribute__((noinline)) int uring_loop_read(struct eng_worker *w)
-{
-	return uring_loop_as(w, URING_READ);
-}
-
-static __attribute__((noinline)) int uring_loop_cmd(struct eng_worker *w)
-{
-	return uring_loop_as(w, URING_CMD);
-}
+/* The closed loop of one job, a copy per kind: the block path's has no
+ * trace of the wider entries; passthrough's shifts its ring indexes. */
+URING_LOOP_JOB(uring_loop_nop, .kind = URING_NOP)
+URING_LOOP_JOB(uring_loop_read, .kind = URING_READ)
+URING_LOOP_JOB(uring_loop_cmd, .kind = URING_CMD)
 
 static int uring_loop(struct eng_worker *w)
 {

@@ -8,15 +8,19 @@
 #include "engine/worker.h"
 
 /* Sets up w's ring with room for sq_entries SQEs and cq_entries CQEs, the
- * cheapest task-running flags the kernel takes and the job's completion
- * mode. 0 or -errno, with w->res's stage and setup flags set. */
+ * cheapest flags the kernel takes and the job's completion mode. 0 or
+ * -errno, with w->res's stage and setup flags set. */
 int eng_uring_init(struct eng_worker *w, unsigned sq_entries, unsigned cq_entries);
 /* Registers the buffers of lanes[0..n-1] in ring_w's ring, each lane's
- * from its u.buf_base on. Over RLIMIT_MEMLOCK they stay plain (each
- * lane's result says why) and it returns 0; another failure is -errno. */
+ * from its u.buf_base on, in iovecs of at most 1 GiB. Over RLIMIT_MEMLOCK
+ * they stay plain (each lane's result says why) and it returns 0; another
+ * failure is -errno. */
 int eng_uring_register_bufs(struct eng_worker *ring_w, struct eng_worker *lanes, unsigned n);
-/* Whether passthrough may read into registered buffers (Linux 6.1). */
-bool eng_uring_cmd_fixed_ok(void);
+/* The iovecs that registering lanes[0..n-1]'s buffers takes. */
+unsigned eng_uring_iov_count(const struct eng_worker *lanes, unsigned n);
+/* Whether the kernel lets passthrough read into registered buffers
+ * (IORING_URING_CMD_FIXED), asked on ring, whose file 0 is registered. */
+bool eng_uring_cmd_fixed_probe(struct io_uring *ring);
 
 /* The open loop (eng_job.rate, engine/uring_rate.c): whether w's ring
  * can run it (0, or -EOPNOTSUPP with w->res's stage set: the kernel lacks
@@ -35,10 +39,22 @@ struct eng_group {
 	uint64_t calls;
 };
 
+/* The ring of g's lanes, lane[0]'s (a single job: a group of one lane;
+ * group: the ring holds the sum of the lanes' batches and depths). 0 or
+ * -errno, with the stage in lane[0]'s result. */
+int eng_uring_setup(struct eng_group *g, bool group);
+void eng_uring_teardown(struct eng_group *g);
+
 int eng_uring_group_setup(struct eng_group *g);
 /* Runs until every lane has stopped and holds no IO; a lane that does
  * so before the others settles (eng_live.settled): its result is final. */
 int eng_uring_group_loop(struct eng_group *g);
 void eng_uring_group_teardown(struct eng_group *g);
+/* The group loop's per-loop steps (engine/uring_loop_int.h): every lane
+ * ticks; lanes that are done settle (returns how many still run); a
+ * failure ends every lane. */
+void eng_uring_group_tick(struct eng_group *g);
+unsigned eng_uring_group_settle_done(struct eng_group *g);
+void eng_uring_group_fail(struct eng_group *g, int ret);
 
 #endif

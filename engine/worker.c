@@ -105,13 +105,16 @@ static int worker_alloc(struct eng_worker *w)
 		eng_hist_reset(w->hist);
 	}
 	if (w->job->rate > 0) {
-		w->sub_ns = worker_lines(qd * sizeof(*w->sub_ns));
+		w->due_ns = worker_lines(qd * sizeof(*w->due_ns));
 		w->svc_hist = w->job->latency ? worker_lines(sizeof(*w->svc_hist)) : NULL;
-		if (!w->sub_ns || (w->job->latency && !w->svc_hist))
+		if (!w->due_ns || (w->job->latency && !w->svc_hist))
 			return worker_fail(w, ENG_STAGE_MEMORY, -ENOMEM);
 		if (w->svc_hist)
 			eng_hist_reset(w->svc_hist);
 	}
+	/* a closed loop's runs of equal latency are its latency; an open
+	 * loop's are its service time (from submission) */
+	w->run_hist = w->job->rate > 0 ? w->svc_hist : w->hist;
 	if (worker_alloc_buf(w))
 		return worker_fail(w, ENG_STAGE_MEMORY, -ENOMEM);
 	return 0;
@@ -121,7 +124,7 @@ static void worker_free(struct eng_worker *w)
 {
 	if (w->buf)
 		munmap(w->buf, w->buf_len);
-	free(w->sub_ns);
+	free(w->due_ns);
 	free(w->slot_ns);
 	free(w->free_slot);
 	/* the histograms outlive the worker: the run hands it to the caller */
@@ -214,7 +217,7 @@ void eng_worker_end(struct eng_worker *w)
 
 	if (w->stopping)
 		return;
-	if (w->hist)
+	if (w->run_hist)
 		eng_worker_flush(w);	/* the window's last run, mid-reap */
 	w->stopping = true;
 	w->latency = false;	/* the drain after the window is not timed */

@@ -52,6 +52,8 @@ struct eng_worker {
 	uint64_t *slot_ns;	/* submission stamp of each slot, ns */
 	char *buf;		/* qd * bs bytes, slot i at i * bs */
 	struct eng_hist *hist;
+	struct eng_hist *run_hist;	/* where runs go: hist, or the open
+					 * loop's svc_hist */
 	uint64_t run_ns;	/* latency of the run of completions not yet */
 	uint64_t run_n;		/* in hist, and how many (eng_done_io) */
 	uint64_t ios, errors, calls;
@@ -102,8 +104,8 @@ struct eng_worker {
 
 	/* open loop only (eng_job.rate, engine/uring_rate.c) */
 	struct eng_arrival arr;
-	uint64_t *sub_ns;	/* submission stamp of each slot; slot_ns
-				 * holds when it was due */
+	uint64_t *due_ns;	/* when each slot's IO was due; slot_ns
+				 * holds its submission, as in a closed loop */
 	struct eng_hist *svc_hist;
 	uint64_t late;		/* eng_result.late, so far */
 	uint64_t last_ns;	/* the previous loop's clock read */
@@ -202,7 +204,7 @@ void eng_worker_end(struct eng_worker *w);
 static inline void eng_worker_flush(struct eng_worker *w)
 {
 	if (w->run_n)
-		eng_hist_add_n(w->hist, w->run_ns, w->run_n);
+		eng_hist_add_n(w->run_hist, w->run_ns, w->run_n);
 	w->run_n = 0;
 }
 
@@ -218,7 +220,8 @@ static inline void eng_worker_flush(struct eng_worker *w)
  * alias them, and it would reload them for every IO. The two arrays are
  * copied: their addresses never change. A reap leaves inflight NULL and
  * counts the slots it freed instead, each one IO fewer in flight
- * (eng_done_put).
+ * (eng_done_put), and may leave ios NULL and count the good completions
+ * itself (a run of them is the CQEs it walked).
  */
 struct eng_done {
 	uint32_t *free_slot;
@@ -235,7 +238,8 @@ ENG_ALWAYS_INLINE void eng_done_put(struct eng_worker *w, const struct eng_done 
 {
 	w->inflight -= *d->nfree - w->nfree;
 	w->nfree = *d->nfree;
-	w->ios = *d->ios;
+	if (d->ios)
+		w->ios = *d->ios;
 	w->run_ns = *d->run_ns;
 	w->run_n = *d->run_n;
 }
@@ -245,7 +249,8 @@ ENG_ALWAYS_INLINE void eng_done_get(const struct eng_done *d, const struct eng_w
 	*d->expect = w->expect;
 	*d->timed = w->latency;	/* the window may have ended */
 	*d->nfree = w->nfree;
-	*d->ios = w->ios;
+	if (d->ios)
+		*d->ios = w->ios;
 	*d->run_ns = w->run_ns;
 	*d->run_n = w->run_n;
 }
@@ -272,18 +277,24 @@ ENG_ALWAYS_INLINE bool eng_done_io(struct eng_worker *w, const struct eng_done *
 	/* a negative errno never equals expect (at most 1 MiB) once unsigned */
 	if (eng_unlikely((uint32_t)res != *d->expect))
 		return false;
-	(*d->ios)++;
+	if (d->ios)
+		(*d->ios)++;
 	if (!*d->timed)
 		return true;
-	/* never a wrapped negative interval (a clock step, a CPU whose TSC
-	 * lags): count it as 0 rather than as centuries */
 	dt = now - d->slot_ns[slot];
-	dt = (int64_t)dt < 0 ? 0 : dt;
 	if (eng_likely(dt == *d->run_ns)) {
+		(*d->run_n)++;
+		return true;
+	}
+	/* never a wrapped negative interval (a clock step, a CPU whose TSC
+	 * lags): count it as 0 rather than as centuries. A run's value is
+	 * already clamped, so only a new one needs it. */
+	dt = (int64_t)dt < 0 ? 0 : dt;
+	if (dt == *d->run_ns) {
 		(*d->run_n)++;
 	} else {
 		if (*d->run_n)
-			eng_hist_add_n(w->hist, *d->run_ns, *d->run_n);
+			eng_hist_add_n(w->run_hist, *d->run_ns, *d->run_n);
 		*d->run_ns = dt;
 		*d->run_n = 1;
 	}

@@ -1,0 +1,652 @@
+/*
+ * Internal to engine/: the io_uring hot loop, one source for every copy.
+ * A copy is the loop compiled with constant parameters (struct uring_how):
+ * closed (a slot is refilled when it frees) or open (an IO is issued when
+ * it is due, eng_job.rate), one job or a group of lanes sharing the ring
+ * (eng_job.group), and the kind of IO (NOP, block read, NVMe passthrough).
+ * Each instantiating file makes its copies noinline functions of their
+ * own: engine/uring.c the closed single-job loop, engine/uring_rate.c the
+ * open one, engine/uring_group.c the group's. Each per-IO step below is
+ * written once: preparing an SQE, completing a CQE (eng_done_io, the IO
+ * limit and the error test through eng_worker_settle), the retry
+ * predicate, the ring index of a wide (SQE128/CQE32) entry.
+ *
+ * Every IO is written in the SQE at the SQ ring's tail (NO_SQARRAY where
+ * the kernel has it), whose template holds what never changes (uring.c).
+ * A group's lanes share the op, the mode and the buffers' registration,
+ * so one template serves them all; an IO of a group writes besides what a
+ * single job's does only what differs by lane: its file and length (for
+ * passthrough its command's template, eng_nvme_read_template).
+ */
+#ifndef ENG_URING_LOOP_INT_H
+#define ENG_URING_LOOP_INT_H
+
+#include <errno.h>
+
+#include "engine/arrival.h"
+#include "engine/nvme_cmd.h"
+#include "engine/uring_int.h"
+#include "engine/worker.h"
+
+/* The stamp check (uring.c, built into test_engine_stamps only) defines
+ * these before including this file; every other copy has none of it. */
+#ifndef URING_CHK
+#define uring_chk_tick(w) ((void)0)
+#define uring_chk_prep(slot) ((void)0)
+#define uring_chk_submit(w, now) ((void)(now))
+#define uring_chk_reap(w, slot, res, now) ((void)0)
+#endif
+
+/* What a copy submits: reads get one SQE loop with and one without
+ * registered buffers (uring_prep). */
+enum uring_kind {
+	URING_NOP,
+	URING_READ,	/* IORING_OP_READ(_FIXED) on a file or block device */
+	URING_CMD,	/* NVMe passthrough */
+};
+
+/* What a copy of the loop is; every field a constant where it is used. */
+struct uring_how {
+	bool open;		/* IOs when due (eng_job.rate) */
+	bool group;		/* lanes of a group share the ring */
+	enum uring_kind kind;
+};
+
+/* A call that submitted nothing this time and is simply made again:
+ * the loop's next enter retries what is left. */
+static inline bool uring_retry(int ret)
+{
+	return ret == -EAGAIN || ret == -EBUSY || ret == -EINTR;
+}
+
+/* A failure that ends the loop: not a retry, nor a wait's timeout. */
+static inline bool uring_fatal(int ret)
+{
+	return ret < 0 && !uring_retry(ret) && ret != -ETIME;
+}
+
+/* Entry idx of a ring whose entries are twice as wide with SQE128 and
+ * CQE32 (passthrough): the one place the shift is written. */
+ENG_ALWAYS_INLINE struct io_uring_sqe *uring_sqe_at(struct io_uring_sqe *sqes, uint32_t idx,
+						  const bool wide)
+{
+	return &sqes[(size_t)idx << wide];
+}
+
+ENG_ALWAYS_INLINE const struct io_uring_cqe *uring_cqe_at(const struct io_uring_cq *cq,
+							 uint32_t head, const bool wide)
+{
+	return &cq->cqes[(size_t)(head & cq->ring_mask) << wide];
+}
+
+/* The thread's system calls: a single job's own, a group's shared. */
+ENG_ALWAYS_INLINE uint64_t *uring_calls(struct eng_group *g, const struct uring_how h)
+{
+	return h.group ? &g->calls : &g->lane[0].calls;
+}
+
+ENG_ALWAYS_INLINE unsigned uring_lanes(const struct eng_group *g, const struct uring_how h)
+{
+	return h.group ? g->n : 1;
+}
+
+/*
+ * Up to n SQEs of lane w, written in place: only the fields that differ
+ * per IO (the SQE is its template, uring.c). The lane's fields used per
+ * SQE are copied to locals first: stores into the SQEs and the slot
+ * arrays could alias them, and the compiler would reload them for every
+ * SQE. A closed loop stamps each slot with now; an open one takes only
+ * the IOs due by now, each keeping its due time (due_ns) besides now
+ * (slot_ns, its service time's start). Returns how many it prepared.
+ */
+ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worker *w,
+					 uint64_t now, uint32_t n, const struct uring_how h,
+					 const bool fixed, const bool poisson)
+{
+	const bool cmd = h.kind == URING_CMD, read = h.kind != URING_NOP;
+	struct io_uring_sq *sq = &ring->sq;
+	struct io_uring_sqe *sqes = sq->sqes;
+	uint32_t *free_slot = w->free_slot, nfree = w->nfree, mask = sq->ring_mask;
+	uint32_t tail = sq->sqe_tail, shift = w->u.region_shift, bs = w->bs, i;
+	uint32_t base = w->u.buf_base, nsid = cmd ? w->job->target->nsid : 0;
+	uint32_t lba_shift = w->u.lba_shift;
+	int fd = (int)w->u.file_idx;
+	uint64_t *slot_ns = w->slot_ns, *due_ns = w->due_ns, tag = (uint64_t)w->u.file_idx << 32;
+	struct eng_arrival arr;
+	struct eng_rng rng = w->rng;
+	char *buf = w->buf;
+
+	if (h.open)
+		arr = w->arr;
+	for (i = 0; i < n; i++) {
+		struct io_uring_sqe *sqe;
+		uint32_t slot;
+
+		if (h.open && arr.next_ns > now)
+			break;
+		slot = free_slot[--nfree];
+		sqe = uring_sqe_at(sqes, (tail + i) & mask, cmd);
+		slot_ns[slot] = now;
+		if (h.group && read) {
+			sqe->fd = fd;
+			if (cmd)
+				eng_nvme_read_template((struct nvme_uring_cmd *)(void *)sqe->cmd,
+						       nsid, bs, lba_shift);
+			else
+				sqe->len = bs;
+		}
+		if (h.open) {
+			due_ns[slot] = arr.next_ns;
+			eng_arrival_advance_as(&arr, poisson);
+		}
+		if (cmd) {
+			eng_nvme_read_at((struct nvme_uring_cmd *)(void *)sqe->cmd,
+					 buf + (size_t)slot * bs, eng_rng_offset(&rng), lba_shift);
+		} else if (read) {
+			sqe->addr = (uint64_t)(uintptr_t)(buf + (size_t)slot * bs);
+			sqe->off = eng_rng_offset(&rng);
+		}
+		if (read && fixed)
+			sqe->buf_index = (uint16_t)(h.group ? base + (slot >> shift) : slot >> shift);
+		sqe->user_data = h.group ? tag | slot : slot;
+		uring_chk_prep(slot);
+	}
+	sq->sqe_tail = tail + i;
+	if (h.open)
+		w->arr = arr;
+	w->rng = rng;
+	w->nfree = nfree;
+	w->inflight += i;
+	return i;
+}
+
+/* Reads get one SQE loop with and one without registered buffers, and an
+ * open loop one per kind of schedule, so no SQE tests which it is. */
+ENG_ALWAYS_INLINE uint32_t uring_prep(struct io_uring *ring, struct eng_worker *w, uint64_t now,
+				      uint32_t n, const struct uring_how h)
+{
+	if (h.kind == URING_NOP)
+		return uring_prep_as(ring, w, now, n, h, false, false);
+	if (h.open && w->arr.poisson)
+		return w->u.fixed ? uring_prep_as(ring, w, now, n, h, true, true) :
+				    uring_prep_as(ring, w, now, n, h, false, true);
+	return w->u.fixed ? uring_prep_as(ring, w, now, n, h, true, false) :
+			    uring_prep_as(ring, w, now, n, h, false, false);
+}
+
+/* One submitting call in the middle of a fill. */
+ENG_ALWAYS_INLINE int uring_submit(struct eng_group *g, struct io_uring *ring, uint64_t now,
+				   const struct uring_how h)
+{
+	uring_chk_submit(&g->lane[0], now);
+	(*uring_calls(g, h))++;
+	return io_uring_submit(ring);
+}
+
+/*
+ * Every free slot of every lane goes out in the loop that freed it (an
+ * open loop's: every IO due by now), up to a batch per lane per call: a
+ * slot left for a later loop would sit idle for a whole reap, and the
+ * depth in flight would fall below the depth asked for (at --batch 1 by
+ * a third). A full ring is submitted here (a single job's is its batch, a
+ * group's the lanes' batches); what is left goes with
+ * uring_enter, which may also wait. SQPOLL's kernel thread takes the SQEs
+ * itself. Returns 0 with *queued the SQEs still to submit, or -errno.
+ */
+ENG_ALWAYS_INLINE int uring_fill(struct eng_group *g, uint64_t now, uint32_t *queued,
+				 const struct uring_how h)
+{
+	struct io_uring *ring = &g->lane[0].u.ring;
+	uint32_t pending = 0, n, room, got;
+	unsigned k;
+	int ret;
+
+	for (k = 0; k < uring_lanes(g, h); k++) {
+		struct eng_worker *w = &g->lane[k];
+
+		while ((n = eng_worker_budget(w))) {
+			if (h.open && w->arr.next_ns > now)
+				break;
+			room = io_uring_sq_space_left(ring);
+			if (!room) {
+				if (w->u.sqpoll && !h.group)
+					break;	/* its ring holds the whole depth */
+				ret = uring_submit(g, ring, now, h);
+				if (uring_retry(ret))
+					goto out;	/* the enter retries */
+				if (ret < 0)
+					return ret;
+				pending = 0;
+				continue;
+			}
+			got = uring_prep(ring, w, now, n < room ? n : room, h);
+			pending += got;
+			if (!got)
+				break;
+		}
+	}
+out:
+	*queued = pending;
+	return 0;
+}
+
+/*
+ * An open loop's latencies from when each IO was due, for one reap run,
+ * kept on locals and added to hist at the run's end. Unlike the service
+ * times they seldom repeat (every IO has a due time of its own), but
+ * those reaped together lie close: a run of them in one bucket costs a
+ * compare and an increment each, and the bucket is found again only when
+ * a value leaves it. The histogram is the one eng_hist_add per IO would
+ * record (sumsq up to rounding).
+ */
+struct uring_due {
+	struct eng_hist *h;
+	uint64_t lo, span;	/* the current bucket's values */
+	uint32_t n0;		/* the CQE that entered it */
+	unsigned idx;
+	uint64_t sum, min, max;
+	double sumsq;
+};
+
+ENG_ALWAYS_INLINE void uring_due_get(struct uring_due *u, const struct eng_worker *w,
+				    uint32_t at)
+{
+	u->h = w->hist;
+	u->lo = u->span = 0;	/* bucket 0, empty */
+	u->n0 = at;
+	u->idx = 0;
+	u->sum = u->max = 0;
+	u->min = UINT64_MAX;
+	u->sumsq = 0;
+}
+
+/* at: the CQE's place in the ring; every good completion of the run is
+ * added here in that order, so a bucket's count is the places since it
+ * began. */
+ENG_ALWAYS_INLINE void uring_due_add(struct uring_due *u, uint64_t due, uint64_t now,
+				    uint32_t at)
+{
+	uint64_t dt = now - due;
+
+	/* a wrapped negative interval is never in a bucket (span < 2^63):
+	 * clamped to 0 there, as eng_done_io does */
+	if (eng_unlikely(dt - u->lo > u->span)) {
+		u->h->b[u->idx] += (uint32_t)(at - u->n0);
+		u->n0 = at;
+		dt = (int64_t)dt < 0 ? 0 : dt;
+		u->idx = eng_hist_bucket(dt, &u->lo, &u->span);
+	}
+	u->sum += dt;
+	u->sumsq += (double)(int64_t)dt * (double)(int64_t)dt;
+	u->min = dt < u->min ? dt : u->min;
+	u->max = dt > u->max ? dt : u->max;
+}
+
+/* An open loop's good completion: issued late (more than
+ * ENG_RATE_LATE_NS after it was due, eng_result.late) or not, and when
+ * timed, its latency from when it was due. */
+ENG_ALWAYS_INLINE void uring_done_open(struct uring_due *u, uint64_t sub, uint64_t due,
+				      uint64_t now, uint32_t at, uint64_t *late, const bool timed)
+{
+	*late += sub - due > ENG_RATE_LATE_NS;
+	if (timed)
+		uring_due_add(u, due, now, at);
+}
+
+/* The run's good completions are the CQEs from start to end. */
+ENG_ALWAYS_INLINE void uring_due_put(const struct uring_due *u, uint32_t start, uint32_t end)
+{
+	struct eng_hist *h = u->h;
+
+	if (end == start)
+		return;
+	h->b[u->idx] += (uint32_t)(end - u->n0);
+	h->count += (uint32_t)(end - start);
+	h->sum_ns += u->sum;
+	h->sumsq += u->sumsq;
+	h->min_ns = u->min < h->min_ns ? u->min : h->min_ns;
+	h->max_ns = u->max > h->max_ns ? u->max : h->max_ns;
+}
+
+/* A run's figures back to its worker: its good completions are the CQEs
+ * from start to end, late of them issued late (an open loop's). */
+ENG_ALWAYS_INLINE void uring_run_put(struct eng_worker *w, const struct eng_done *d,
+				     const struct uring_due *u, uint32_t start, uint32_t end,
+				     uint64_t ios0, uint64_t late, const struct uring_how h,
+				     const bool timed)
+{
+	if (h.open && timed)
+		uring_due_put(u, start, end);
+	if (h.open)
+		w->late += late;
+	w->ios = ios0 + (end - start);
+	eng_done_put(w, d);
+}
+
+/*
+ * A run of lane w's CQEs from head on, completed by eng_done_io on locals
+ * (struct eng_done says why), timed or not as the copy says: up to tail,
+ * to a CQE of another lane (a group's CQE carries its lane in the high 32
+ * bits of user_data), or to the first IO that its worker must settle
+ * itself (eng_worker_settle): a failed or short one, or the one that
+ * reaches the IO limit (the run stops short of it, so no IO before it
+ * tests the limit), with the locals written back first. Returns the head
+ * after the run.
+ */
+ENG_ALWAYS_INLINE uint32_t uring_reap_run(struct eng_worker *w, const struct io_uring_cq *cq,
+					  uint32_t head, uint32_t tail, uint32_t lane,
+					  uint64_t now, const struct uring_how h, const bool timed)
+{
+	uint32_t expect, nfree, end, n = tail - head, start = head, qd = w->job->qd;
+	uint64_t tag = h.group ? (uint64_t)lane << 32 : 0;
+	uint64_t run_ns, run_n, left = eng_worker_left(w), ios0 = w->ios;
+	bool tm;
+	/* ios is left to the run: every CQE it walks past is a good one */
+	const struct eng_done d = {
+		.free_slot = w->free_slot, .slot_ns = w->slot_ns,
+		.expect = &expect, .timed = &tm, .nfree = &nfree,
+		.run_ns = &run_ns, .run_n = &run_n,
+	};
+	const uint64_t *slot_ns = w->slot_ns, *due_ns = w->due_ns;
+	const struct io_uring_cqe *cqe;
+	struct uring_due u;
+	uint64_t late = 0;
+	int res;
+	bool ok;
+
+	eng_done_get(&d, w);
+	tm = timed;	/* w->latency, as the caller chose this copy by it */
+	if (h.open && timed)
+		uring_due_get(&u, w, start);
+	end = head + (left <= 1 ? 0 : left - 1 < n ? (uint32_t)(left - 1) : n);
+	for (; head != end; head++) {
+		uint64_t ud;
+		uint32_t slot;
+
+		cqe = uring_cqe_at(cq, head, h.kind == URING_CMD);
+		/* lane's CQE: user_data minus its tag is one of its slots */
+		ud = cqe->user_data - tag;
+		if (h.group && ud >= qd)
+			goto out;
+		slot = (uint32_t)ud;
+		res = cqe->res;
+		uring_chk_reap(w, slot, res, now);
+		if (eng_unlikely(!eng_done_io(w, &d, slot, res, now)))
+			goto bad;
+		if (h.open)
+			uring_done_open(&u, slot_ns[slot], due_ns[slot], now, head, &late, timed);
+	}
+	if (head == tail)
+		goto out;
+	/* the IO that reaches the limit, or one drained after it */
+	cqe = uring_cqe_at(cq, head, h.kind == URING_CMD);
+	if (h.group && cqe->user_data - tag >= qd)
+		goto out;
+	res = cqe->res;
+	uring_chk_reap(w, (uint32_t)cqe->user_data, res, now);
+	ok = eng_done_io(w, &d, (uint32_t)cqe->user_data, res, now);
+	if (ok && h.open)
+		uring_done_open(&u, slot_ns[(uint32_t)cqe->user_data],
+				due_ns[(uint32_t)cqe->user_data], now, head, &late, timed);
+	head += ok;	/* counted among the good ones below */
+	goto settle;
+bad:
+	ok = false;
+settle:
+	/* the window may end here, and the histograms with it: the run's
+	 * figures go in first */
+	uring_run_put(w, &d, &u, start, head, ios0, late, h, timed);
+	eng_worker_settle(w, ok, res);
+	return ok ? head : head + 1;
+out:
+	uring_run_put(w, &d, &u, start, head, ios0, late, h, timed);
+	return head;
+}
+
+/*
+ * Walk every ready CQE, then publish the head once. The tail is read once
+ * (acquire: the CQEs before it are written), not once per CQE. A lane's
+ * CQEs mostly come in runs (its IOs went out together), each completed on
+ * locals by uring_reap_run, in a copy timed or not by the lane's worker's
+ * latency now (the window's end turns it off). An open loop times each IO
+ * from its submission as a closed one does (runs of equal service time,
+ * into svc_hist), and from when it was due into hist.
+ */
+ENG_ALWAYS_INLINE uint32_t uring_reap(struct eng_group *g, uint64_t now, const struct uring_how h)
+{
+	struct io_uring_cq *cq = &g->lane[0].u.ring.cq;
+	uint32_t head = *cq->khead, tail = io_uring_smp_load_acquire(cq->ktail);
+	uint32_t n = tail - head, lane = 0;
+	unsigned k;
+
+	while (head != tail) {
+		struct eng_worker *w;
+
+		if (h.group)
+			lane = (uint32_t)(uring_cqe_at(cq, head, h.kind == URING_CMD)->user_data >> 32);
+		w = &g->lane[lane];
+		head = w->latency ? uring_reap_run(w, cq, head, tail, lane, now, h, true) :
+				    uring_reap_run(w, cq, head, tail, lane, now, h, false);
+	}
+	if (n)
+		io_uring_smp_store_release(cq->khead, tail);
+	for (k = 0; k < uring_lanes(g, h); k++)
+		if (g->lane[k].run_hist)
+			eng_worker_flush(&g->lane[k]);
+	return n;
+}
+
+/* SQPOLL: the kernel thread takes SQEs by itself, so the kernel is entered
+ * only to wake that thread or to sleep until a completion; calls counts the
+ * entries that really happen. */
+ENG_ALWAYS_INLINE int uring_enter_sqpoll(struct eng_group *g, uint32_t queued, uint32_t reaped,
+					 bool wait, uint32_t min, const struct uring_how h)
+{
+	struct io_uring *ring = &g->lane[0].u.ring;
+	struct io_uring_cqe *cqe;
+	int ret = 0;
+
+	if (queued) {
+		if (IO_URING_READ_ONCE(*ring->sq.kflags) & IORING_SQ_NEED_WAKEUP)
+			(*uring_calls(g, h))++;
+		ret = io_uring_submit(ring);
+		if (ret < 0)
+			return ret;
+	}
+	if (!wait || reaped || io_uring_cq_ready(ring))
+		return 0;
+	(*uring_calls(g, h))++;
+	return io_uring_wait_cqe_nr(ring, &cqe, min);
+}
+
+/* The open loop's wait when it may issue more: none while an IO is due
+ * within twice the spin margin (or the ring is polled: its wait polls the
+ * device and ignores a timeout), else a sleep in the ring's wait until
+ * ENG_RATE_SPIN_NS before the next due IO, at most ENG_RATE_SLEEP_MAX_NS
+ * (arrival.h); a completion ends it early. */
+ENG_ALWAYS_INLINE int uring_enter_open(struct eng_group *g, uint64_t now, const struct uring_how h)
+{
+	struct io_uring *ring = &g->lane[0].u.ring;
+	const struct eng_job *j = g->lane[0].job;
+	uint64_t next = UINT64_MAX, gap;
+	struct __kernel_timespec ts;
+	struct io_uring_cqe *cqe;
+	unsigned k;
+
+	for (k = 0; k < uring_lanes(g, h); k++)
+		if (!g->lane[k].stopping && g->lane[k].arr.next_ns < next)
+			next = g->lane[k].arr.next_ns;
+	gap = next > now ? next - now : 0;
+	if (j->mode == ENG_MODE_POLL || j->mode == ENG_MODE_HYBRID || gap <= 2 * ENG_RATE_SPIN_NS)
+		return io_uring_submit_and_get_events(ring);
+	gap -= ENG_RATE_SPIN_NS;
+	gap = gap < ENG_RATE_SLEEP_MAX_NS ? gap : ENG_RATE_SLEEP_MAX_NS;
+	ts.tv_sec = 0;
+	ts.tv_nsec = (long long)gap;
+	return io_uring_submit_and_wait_timeout(ring, &cqe, 1, &ts, NULL);
+}
+
+/*
+ * The loop's one io_uring_enter: submit what was queued and, when no lane
+ * can queue more (a full depth, a drain, the --ios limit's last IOs in
+ * flight), wait for completions: --reap of them (t/io_uring's -c), but
+ * never more than the lane with the fewest IOs in flight holds, so a
+ * stalled drive's IOs are not the ones waited for. An open loop that may
+ * issue more waits for its next due IO instead. Otherwise the kernel just
+ * runs completions (DEFER_TASKRUN runs them only when asked).
+ */
+ENG_ALWAYS_INLINE int uring_enter(struct eng_group *g, uint32_t queued, uint32_t reaped,
+				  uint64_t now, const struct uring_how h)
+{
+	struct io_uring *ring = &g->lane[0].u.ring;
+	uint32_t min = g->lane[0].job->reap ? g->lane[0].job->reap : 1;
+	bool more = false, wait;
+	unsigned k;
+
+	for (k = 0; k < uring_lanes(g, h); k++) {
+		struct eng_worker *w = &g->lane[k];
+
+		eng_worker_publish_inflight(w);
+		if (w->inflight && w->inflight < min)
+			min = w->inflight;
+		more |= h.open ? eng_worker_budget(w) != 0 : !w->stopping && w->nfree;
+	}
+	wait = h.open ? !more : !queued || !more;
+	if (!h.group && g->lane[0].u.sqpoll)
+		return uring_enter_sqpoll(g, queued, reaped, wait, min, h);
+	uring_chk_submit(&g->lane[0], now);
+	(*uring_calls(g, h))++;
+	if (wait)
+		return io_uring_submit_and_wait(ring, h.open ? 1 : min);
+	if (h.open)
+		return uring_enter_open(g, now, h);
+	return io_uring_submit_and_get_events(ring);
+}
+
+/* Once per loop, before the reap: every lane notices phase changes and
+ * snapshot requests; after a stop (seen late by a thread that was
+ * descheduled across the window's end) the completions reaped next are
+ * the drain's, not the window's, and are not timed. An open loop also
+ * integrates the IOs in flight since the last loop (their mean is the
+ * window's depth: Little's law). */
+ENG_ALWAYS_INLINE void uring_tick(struct eng_group *g, uint64_t now, const struct uring_how h)
+{
+	unsigned k;
+
+	/* before the tick: the interval up to now belongs to the window
+	 * only if the window had begun before it (the tick may begin it) */
+	for (k = 0; h.open && k < uring_lanes(g, h); k++) {
+		struct eng_worker *w = &g->lane[k];
+
+		w->inflight_ns += (double)w->inflight * (double)(now - w->last_ns);
+		w->last_ns = now;
+	}
+	if (h.group) {
+		eng_uring_group_tick(g);
+	} else {
+		(void)eng_worker_tick(&g->lane[0]);
+		uring_chk_tick(&g->lane[0]);
+	}
+}
+
+/* Whether any lane still runs: a group settles the lanes that have
+ * stopped and hold no IO (eng_uring_group_settle_done). */
+ENG_ALWAYS_INLINE bool uring_running(struct eng_group *g, const struct uring_how h)
+{
+	const struct eng_worker *w = &g->lane[0];
+
+	if (h.group)
+		return eng_uring_group_settle_done(g) != 0;
+	return !(w->stopping && !w->inflight);
+}
+
+static inline void uring_fail(struct eng_group *g, int ret, const struct uring_how h)
+{
+	struct eng_worker *w = &g->lane[0];
+
+	if (h.group) {
+		eng_uring_group_fail(g, ret);
+		return;
+	}
+	w->fatal = w->fatal ? w->fatal : ret;
+	eng_worker_end(w);
+}
+
+/* An open loop's schedules start now, one per lane. 0 or -errno. */
+static inline int uring_open_start(struct eng_group *g, const struct uring_how h)
+{
+	uint64_t now = eng_ticks_to_ns(eng_ticks());
+	unsigned k;
+	int ret;
+
+	for (k = 0; k < uring_lanes(g, h); k++) {
+		struct eng_worker *w = &g->lane[k];
+		const struct eng_job *j = w->job;
+
+		ret = eng_arrival_init(&w->arr, j->rate, j->arrival,
+				       j->seed ^ 0x6a09e667f3bcc908ull, now, j->rate_phase);
+		if (ret)
+			return ret;
+		w->last_ns = now;
+	}
+	return 0;
+}
+
+/* The loop: one clock read, the tick, the reap, the fill, one enter. */
+ENG_ALWAYS_INLINE int uring_loop_as(struct eng_group *g, const struct uring_how h)
+{
+	struct io_uring *ring = &g->lane[0].u.ring;
+	int ret = h.open ? uring_open_start(g, h) : 0;
+
+	if (ret) {
+		uring_fail(g, ret, h);
+		return ret;
+	}
+	for (;;) {
+		/* an open loop's schedule runs on the clock even untimed */
+		uint64_t now = h.open || (h.group ? g->timed : g->lane[0].latency) ?
+			       eng_ticks_to_ns(eng_ticks()) : 0;
+		uint32_t queued, reaped;
+
+		uring_tick(g, now, h);
+		reaped = uring_reap(g, now, h);
+		/* stopping: by the tick, or by an IO limit reached just now */
+		if (!uring_running(g, h))
+			break;
+		ret = uring_fill(g, now, &queued, h);
+		if (eng_unlikely(ret < 0))
+			break;
+		if (!h.group && !h.open && eng_unlikely(!queued && !g->lane[0].inflight)) {
+			/* SQPOLL: every IO is done but the kernel thread has not
+			 * yet moved the SQ head, so no SQE was free. */
+			io_uring_sqring_wait(ring);
+			continue;
+		}
+		ret = uring_enter(g, queued, reaped, now, h);
+		if (eng_unlikely(uring_fatal(ret)))
+			break;
+		ret = 0;
+	}
+	if (ret < 0)
+		uring_fail(g, ret, h);
+	return ret;
+}
+
+/* A copy of the loop as a function of its own, name(w) for one job (a
+ * group of one lane) or name(g) for a group; the fields of struct
+ * uring_how follow (.open, .group, .kind), constants. noinline: compiled
+ * into one function, the copies' registers are allocated over all of
+ * them, and each paid for the others (docs/engine.md). */
+#define URING_LOOP_JOB(name, ...)						\
+	static __attribute__((noinline)) int name(struct eng_worker *w)		\
+	{									\
+		struct eng_group g = { .lane = w, .n = 1 };			\
+		return uring_loop_as(&g, (struct uring_how){ __VA_ARGS__ });	\
+	}
+#define URING_LOOP_GROUP(name, ...)						\
+	static __attribute__((noinline)) int name(struct eng_group *g)		\
+	{									\
+		return uring_loop_as(g, (struct uring_how){ .group = true, __VA_ARGS__ }); \
+	}
+
+#endif
