@@ -11,7 +11,11 @@
 #include "cli/out/report.h"
 #include "model/stats.h"
 
-enum cli_metric { CLI_M_IOPS, CLI_M_MEAN, CLI_M_P50, CLI_M_P99, CLI_M_P999, CLI_NMETRICS };
+enum cli_metric {
+	CLI_M_IOPS, CLI_M_MEAN, CLI_M_P50, CLI_M_P99, CLI_M_P999,
+	CLI_M_CPU_USER, CLI_M_CPU_SYS, CLI_M_IOS_PER_CPU,	/* model/cost.h */
+	CLI_NMETRICS
+};
 
 struct cli_metric_desc {
 	const char *key;	/* in repeats.runs[] and repeats: "lat_p99_ns" */
@@ -31,7 +35,8 @@ enum model_mean cli_mean_of(enum cli_metric m, bool by_ios, bool open_loop);
 
 /* d's own figures as one repeat's. */
 void cli_rep_of(const struct cli_dev *d, struct cli_rep *x);
-/* Metric m of one repeat; NAN where it has no latency. */
+/* Metric m of one repeat; NAN where it has no latency, or no cost (no
+ * IO, no CPU time). */
 double cli_rep_value(const struct cli_rep *x, enum cli_metric m);
 /* d's repeats as {"n", "runs": [...], "iops": spread, "lat_mean_ns": ...}
  * (docs/json.md, shape `repeats`): a device of one run (no reps) is one
