@@ -94,6 +94,8 @@ struct cli_opts {
 	bool bs_set;			/* plan: --bs was given */
 	bool dot;			/* topo's --dot */
 	const char *plot_out;		/* plot's -o FILE.svg|FILE.png */
+	const char *plot_metric;	/* plot's --metric, one of
+					 * cli_metric_keys; NULL: p99 latency */
 	bool force;			/* compare --force: unlike settings */
 	double fail_worse_pct;		/* compare --fail-worse; < 0: off */
 	double alpha;			/* compare --alpha: significance level */
