@@ -223,6 +223,11 @@ const char *cli_arrival_name(enum eng_arrival_kind a);
 int cli_fmt_size(uint64_t v, char *buf, size_t len);
 int cli_fmt_count(uint64_t v, char *buf, size_t len);
 int cli_fmt_duration(uint64_t ns, char *buf, size_t len);
+/* The index of arg in names (NULL-terminated), or -EINVAL with one line
+ * in err that lists them ("--engine: unknown engine 'x' (auto, ... or
+ * io_uring_cmd)"): a setter of an option with choices. */
+int cli_opt_choose(const char *opt, const char *kind, const char *const *names,
+		   const char *arg, char *err, size_t errlen);
 /* A flag's value: 1, true, yes, on or 0, false, no, off (NULL: true). */
 int cli_parse_flag(const char *what, const char *s, bool *out, char *err,
 		   size_t errlen);

@@ -32,20 +32,12 @@ enum { O_METRIC = 0x400 };
 
 static int set_metric(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	char list[256];
-	size_t at = 0;
-	int m;
+	int m = cli_opt_choose("--metric", "metric", cli_metric_keys, arg, err, errlen);
 
-	if (cli_metric_by_key(arg) >= 0) {
-		o->plot_metric = arg;
-		return 0;
-	}
-	list[0] = '\0';
-	for (m = 0; cli_metric_keys[m] && at < sizeof(list); m++)
-		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", m ? ", " : "",
-				       cli_metric_keys[m]);
-	snprintf(err, errlen, "--metric: unknown metric '%s' (%s)", arg, list);
-	return -EINVAL;
+	if (m < 0)
+		return m;
+	o->plot_metric = cli_metric_keys[m];
+	return 0;
 }
 
 static const struct cli_optdesc own[] = {
