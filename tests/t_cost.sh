@@ -1,9 +1,10 @@
 # The CPU cost adds up in every report that carries it (docs/json.md,
 # shape `cpu`): each cpu object's user and system ns per IO, times its
 # IOs, are its user and system CPU seconds, and their sum the workers'
-# CPU time; its IOs are the record's good and failed IOs (nothing stalls
-# here); IOs per CPU-second and the user share follow from the same
-# seconds. A total's seconds and IOs are its parts' summed, and its cost is
+# CPU time; its IOs are the record's good and failed IOs, less a stalled
+# worker's (which reports IOs and no CPU time: a device whose reads fail,
+# one whose reads hang, as root); IOs per CPU-second and the user share
+# follow from the same seconds. A total's seconds and IOs are its parts' summed, and its cost is
 # worked out from those sums, not averaged from its parts' ratios: run's
 # total against its devices, a sweep point against its targets,
 # saturate's system against the devices of each step. The run table's
@@ -90,9 +91,9 @@ while IFS= read -r line; do
 	[ -z "$line" ] || check_fail "run table: $line"
 done <<<"$table"
 
-# ---- run with a target whose reads fail: its failed IOs cost CPU too ----
-# (root, a loop device over the fault file system; elsewhere the check is
-# left out, and said so)
+# ---- run with a target whose reads fail, then one that stalls ----
+# (root, a loop device over the fault file system; elsewhere the checks
+# are left out, and said so)
 if [ "$(id -u)" -eq 0 ]; then
 	make_fault_loop fault ctl 16
 	echo eio >"$ctl"
@@ -103,8 +104,29 @@ if [ "$(id -u)" -eq 0 ]; then
 	jq -e '.total.errors > 0' "$json" >/dev/null || check_fail "run, a failing target: no errors"
 	cost_check "run, a failing target" "$json" '(.devices[] | record(.name)),
 		(.total | record("total")), summed("total"; .total.cpu; [.devices[].cpu])'
+
+	# a target that stalls (its reads held after 200): its worker reports
+	# IOs and no CPU time, so they are left out of what the cost divides
+	# by, the device's own cost is null, and the total is the healthy one's
+	json=$T_DIR/stall.json
+	echo "ok 200 hang" >"$ctl"
+	"$IOSTORM" run -q --time 1 --ramp 0 --qd 8 --stall-timeout 1s --json "$json" \
+		"$f1" "$fault" >"$T_OUT" 2>"$T_ERR" </dev/null &
+	pid=$!
+	# a guard against a hang: answers the held reads, then kills iostorm
+	(sleep "$T_RUN_GUARD" && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &
+	dog=$!
+	await_json "$pid" "$json" "$T_TRIES" || check_fail "stall: no report, and iostorm still running"
+	release_reap "$pid" "$dog" "$ctl"
+	[ "$T_RC" -eq 1 ] && jq -e '[.devices[] | select(.stalled)] | length == 1' "$json" >/dev/null ||
+		{ show_output; fail "run, a stalled target: exit $T_RC, or no device stalled"; }
+	cost_check "run, a stalled target" "$json" '(.devices[] | select(.stalled | not) | record(.name)),
+		(.devices[] | select(.stalled) | .name as $n
+		 | if .ios > 0 and .cpu.ios == 0 then .cpu | cost($n)
+		   else "\($n): stalled with \(.ios) IOs, cpu.ios \(.cpu.ios), want its IOs left out" end),
+		summed("total"; .total.cpu; [.devices[].cpu])'
 else
-	echo "note: no failing target here (needs root): failed IOs' share of the cost not checked"
+	echo "note: no failing or stalling target here (needs root): their share of the cost not checked"
 fi
 
 # ---- nop ----
