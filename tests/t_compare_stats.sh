@@ -107,7 +107,8 @@ est "$d"/null/t1-a[123].json >"$d/est.json"
 run_iostorm compare --json "$d/est-time.json" $(sides "$d/null" 1 3)
 jq -e --slurpfile e "$d/est.json" "$near"'
 	.estimators == {"bound": "time", "iops": "amean", "lat_mean_ns": "hmean",
-		"lat_p50_ns": "amean", "lat_p99_ns": "amean", "lat_p999_ns": "amean"}
+		"lat_p50_ns": "amean", "lat_p99_ns": "amean", "lat_p999_ns": "amean",
+		"cpu_user_ns_per_io": "hmean", "cpu_sys_ns_per_io": "hmean", "ios_per_cpu_s": "amean"}
 	and (.comparisons[0].rows[0].metrics | (.[0].estimator == "amean" and near(.[0].base.center; $e[0].iops_am))
 		and (.[1].estimator == "hmean" and near(.[1].base.center; $e[0].mean_hm))
 		and (.[3].estimator == "amean" and near(.[3].base.center; $e[0].p99_am)))' \

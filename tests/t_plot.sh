@@ -36,6 +36,20 @@ check_svg() {
 	[ "$n" -eq "$want" ] || check_fail "plot $report: $n series in the SVG, want $want"
 }
 
+# check_svg_as REPORT SVG SERIES ARGS...: plot ARGS -o SVG REPORT parses
+# and holds SERIES
+check_svg_as() {
+	local report=$1 svg=$2 want=$3 n
+	shift 3
+	expect_ok "plot $* $report" plot "$@" -o "$svg" "$report" || return
+	if ! xmllint --noout "$svg" 2>"$T_DIR/xmllint"; then
+		check_fail "plot $* $report: the SVG does not parse: $(head -3 "$T_DIR/xmllint")"
+		return
+	fi
+	n=$(series "$svg")
+	[ "$n" -eq "$want" ] || check_fail "plot $* $report: $n series in the SVG, want $want"
+}
+
 # check_png REPORT PANELS: plotted to PNG, it is 900 x 380*PANELS
 check_png() {
 	local report=$1 png=$T_DIR/$(basename "$1" .json).png size
@@ -194,6 +208,51 @@ if command -v jq >/dev/null; then
 	[ "$(grep -c '<text>\*</text>' "$svg")" -eq 1 ] && [ "$(wc -l <<<"$marks")" -eq 1 ] &&
 		awk -v x="$x" -v hi="$hi" '{ sub(",", "", $5); if ($5 != x || $6 <= hi) exit 1 }' <<<"$marks" ||
 		check_fail "compare: the one significant change (report 3's IOPS, x $x, CI to $hi) is marked: [$marks]"
+
+	# --metric: the second panel the CPU cost per IO, each side's center
+	# and interval the report's, in us (system time: a tick-sampled user
+	# time may be 0 in every repeat of a short run, and then compare has
+	# no change to draw)
+	rm -f "$T_DIR/cmp.gp"
+	GP_SCRIPT=$T_DIR/cmp.gp IOSTORM_GNUPLOT=$T_DIR/gptee \
+		check_svg_as "$T_DIR/cmp.json" "$T_DIR/cmpm.svg" 12 --metric cpu_sys_ns_per_io
+	for s in 0 1 2; do
+		block "$T_DIR/cmp.gp" "cpu_sys_ns_per_io$s" | cut -d' ' -f2- >"$T_DIR/got"
+		sides "$T_DIR/cmp.json" cpu_sys_ns_per_io 0.001 "$s" >"$T_DIR/want"
+		same_numbers "$T_DIR/got" "$T_DIR/want" ||
+			check_fail "compare --metric: side $s: drawn [$(tr '\n' ' ' <"$T_DIR/got")], the report [$(tr '\n' ' ' <"$T_DIR/want")]"
+	done
+	grep -qF '<text>system CPU time per IO (us)</text>' "$T_DIR/cmpm.svg" ||
+		check_fail "compare --metric: the panel's axis does not name the metric"
+	block "$T_DIR/cmp.gp" lat_p99_ns0 | grep -q . &&
+		check_fail "compare --metric: p99 drawn too"
+
+	# a sweep of depths: each point's and each target's own CPU per IO
+	make_data_file cf2 16
+	sw=$T_DIR/sw.json
+	run_iostorm sweep "${q[@]}" --ramp 0 --qd 1,4 --json "$sw" "$cf" "$cf2"
+	[ "$T_RC" -eq 0 ] || { show_output; fail "sweep --json: exit $T_RC"; }
+	rm -f "$T_DIR/cmp.gp"
+	GP_SCRIPT=$T_DIR/cmp.gp IOSTORM_GNUPLOT=$T_DIR/gptee \
+		check_svg_as "$sw" "$T_DIR/swm.svg" 6 --metric cpu_sys_ns_per_io
+	block "$T_DIR/cmp.gp" all | cut -d' ' -f1,3 >"$T_DIR/got"
+	jq -r '.points[] | "\(.qd) \(.cpu.sys_ns_per_io / 1000)"' "$sw" >"$T_DIR/want"
+	same_numbers "$T_DIR/got" "$T_DIR/want" ||
+		check_fail "sweep --metric: drawn [$(tr '\n' ' ' <"$T_DIR/got")], the report [$(tr '\n' ' ' <"$T_DIR/want")]"
+	block "$T_DIR/cmp.gp" dev1 | cut -d' ' -f1,3 >"$T_DIR/got"
+	jq -r '.points[] | "\(.qd) \(.by_device[1].cpu.sys_ns_per_io / 1000)"' "$sw" >"$T_DIR/want"
+	same_numbers "$T_DIR/got" "$T_DIR/want" ||
+		check_fail "sweep --metric, a target: drawn [$(tr '\n' ' ' <"$T_DIR/got")], the report [$(tr '\n' ' ' <"$T_DIR/want")]"
+	grep -qF 'system CPU time per IO against queue depth' "$T_DIR/swm.svg" ||
+		check_fail "sweep --metric: the panel's title does not name the metric"
+
+	# --metric where it draws nothing, or names no metric: one line, exit 2
+	expect_error "plot --metric of a run" 2 'a run report draws no chosen metric' \
+		plot --metric ios_per_cpu_s -o "$T_DIR/x.svg" "$ca"
+	expect_error "plot --metric of a sweep by load" 2 'a sweep by load' \
+		plot --metric ios_per_cpu_s -o "$T_DIR/x.svg" $fx/report-sweep-rate.json
+	expect_error "plot --metric unknown" 2 "unknown metric 'cpu'.*ios_per_cpu_s" \
+		plot --metric cpu -o "$T_DIR/x.svg" "$sw"
 
 	# one repeat on a side: its bar without error bars
 	plot_cmp "$T_DIR/cmp1.json" 6

@@ -42,7 +42,7 @@ sums=$(jq -r '
 	   | ($r | sum(.[$k])) as $s | $r.total[$k] as $t
 	   | if ($how == "int" and $s != $t) or ($how == "exact" and (close($s; $t) | not))
 	     then "total.\($k) is \($t), the devices add up to \($s)" else empty end),
-	  (["user_s", "sys_s"][] | . as $k | ($r | sum(.cpu[$k])) as $s | $r.total.cpu[$k] as $t
+	  (["user_s", "sys_s", "ios"][] | . as $k | ($r | sum(.cpu[$k])) as $s | $r.total.cpu[$k] as $t
 	   | if close($s; $t) then empty else "total.cpu.\($k) is \($t), the devices add up to \($s)" end),
 	  (($r.devices[], $r.total) | select(([.timeline[].ios] | add // 0) != .ios)
 	   | "\(.name // "total"): its timeline holds \([.timeline[].ios] | add) IOs, not \(.ios)"),
@@ -54,9 +54,9 @@ while IFS= read -r line; do
 done <<<"$sums"
 
 # ---- run: the table says the same, and its total row adds up ----
-# rows: name IOPS MiB/s mean p50 p90 p99 p99.9 p99.99 max CPU% IO/call errors
-awk '/^device +IOPS/ { on = 1; next } /^latency in/ { on = 0 } on && NF == 13 {
-	print $1, $2, $3, $12, $13 }' "$T_DIR/table" >"$T_DIR/rows"
+# rows: name IOPS MiB/s mean p50 p90 p99 p99.9 p99.99 max CPU% ns/IO usr% IO/call errors
+awk '/^device +IOPS/ { on = 1; next } /^latency in/ { on = 0 } on && NF == 15 {
+	print $1, $2, $3, $14, $15 }' "$T_DIR/table" >"$T_DIR/rows"
 [ "$(wc -l <"$T_DIR/rows")" -eq $((${#targets[@]} + 1)) ] ||
 	{ check_fail "table: want ${#targets[@]} device rows and a total row"; cat "$T_DIR/table" >&2; }
 jq -r '(.devices[], (.total | .name = "total"))

@@ -159,8 +159,10 @@ static void print_head(FILE *f, const struct cli_opts *o, const struct cmp_group
 		fprintf(f, "\nA run is one sample: the test and the %g%% intervals use the spread "
 			"between runs (noise: one run's, %% of the base).\n", 100.0 * (1.0 - o->alpha));
 	fprintf(f, "Repeats over %s: IOPS pooled as %s, mean latency as %s, percentiles as "
-		"%s.\n", cmp_bound_name(bound), mean_label(cmp_mean_of(CLI_M_IOPS, bound)),
-		mean_label(cmp_mean_of(CLI_M_MEAN, bound)), mean_label(cmp_mean_of(CLI_M_P99, bound)));
+		"%s, CPU time per IO as %s, IOs per CPU-second as %s.\n", cmp_bound_name(bound),
+		mean_label(cmp_mean_of(CLI_M_IOPS, bound)), mean_label(cmp_mean_of(CLI_M_MEAN, bound)),
+		mean_label(cmp_mean_of(CLI_M_P99, bound)), mean_label(cmp_mean_of(CLI_M_CPU_USER, bound)),
+		mean_label(cmp_mean_of(CLI_M_IOS_PER_CPU, bound)));
 	fprintf(f, "%u test%s: * where Benjamini-Hochberg's q < %g (false-discovery rate), %u "
 		"marked", fam->tests, fam->tests == 1 ? "" : "s", o->alpha, fam->marked);
 	if (o->fail_worse_pct >= 0)

@@ -80,14 +80,9 @@ static int metric_of_runs(struct cmp_row *row, const json_t *runs, unsigned m)
 /* The one value of a record without repeats: its own figure. */
 static int metric_of_record(struct cmp_row *row, const json_t *rec, unsigned m)
 {
-	static const char *const lat_key[CLI_NMETRICS] = {
-		[CLI_M_MEAN] = "mean", [CLI_M_P50] = "p50", [CLI_M_P99] = "p99",
-		[CLI_M_P999] = "p99.9",
-	};
-	const json_t *v = m == CLI_M_IOPS ? json_object_get(rec, "iops") :
-		json_object_get(json_object_get(rec, "lat_ns"), lat_key[m]);
+	const json_t *v = cli_metric_of_record(rec, (enum cli_metric)m);
 
-	if (!json_is_number(v))
+	if (!v)
 		return 0;
 	row->v[m] = malloc(sizeof(double));
 	if (!row->v[m])

@@ -95,6 +95,8 @@ struct cli_opts {
 	bool bs_set;			/* plan: --bs was given */
 	bool dot;			/* topo's --dot */
 	const char *plot_out;		/* plot's -o FILE.svg|FILE.png */
+	const char *plot_metric;	/* plot's --metric, one of
+					 * cli_metric_keys; NULL: p99 latency */
 	bool force;			/* compare --force: unlike settings */
 	double fail_worse_pct;		/* compare --fail-worse; < 0: off */
 	double alpha;			/* compare --alpha: significance level */
@@ -223,6 +225,11 @@ const char *cli_arrival_name(enum eng_arrival_kind a);
 int cli_fmt_size(uint64_t v, char *buf, size_t len);
 int cli_fmt_count(uint64_t v, char *buf, size_t len);
 int cli_fmt_duration(uint64_t ns, char *buf, size_t len);
+/* The index of arg in names (NULL-terminated), or -EINVAL with one line
+ * in err that lists them ("--engine: unknown engine 'x' (auto, ... or
+ * io_uring_cmd)"): a setter of an option with choices. */
+int cli_opt_choose(const char *opt, const char *kind, const char *const *names,
+		   const char *arg, char *err, size_t errlen);
 /* A flag's value: 1, true, yes, on or 0, false, no, off (NULL: true). */
 int cli_parse_flag(const char *what, const char *s, bool *out, char *err,
 		   size_t errlen);

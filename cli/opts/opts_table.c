@@ -70,11 +70,10 @@ static int set_jobs(struct cli_opts *o, const char *arg, char *err, size_t errle
 	return set_u32("--jobs", arg, 1, CLI_MAX_JOBS, &o->jobs, err, errlen);
 }
 
-/* The index of arg in names (NULL-terminated), or one line that lists
- * them: each option's table entry points at the same names, so --help,
- * completion and this message read one list. */
-static int choose(const char *opt, const char *kind, const char *const *names,
-		  const char *arg, char *err, size_t errlen)
+/* Each option's table entry points at the same names as its setter, so
+ * --help, completion and the refusal read one list. */
+int cli_opt_choose(const char *opt, const char *kind, const char *const *names,
+		   const char *arg, char *err, size_t errlen)
 {
 	char list[256];
 	int i;
@@ -96,7 +95,7 @@ _Static_assert(NELEM(engine_vals) + 1 == NELEM(engine_names), "one value per eng
 
 static int set_engine(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	int i = choose("--engine", "engine", engine_names, arg, err, errlen);
+	int i = cli_opt_choose("--engine", "engine", engine_names, arg, err, errlen);
 
 	if (i < 0)
 		return i;
@@ -113,7 +112,7 @@ _Static_assert(NELEM(mode_vals) + 1 == NELEM(mode_names), "one value per mode na
 
 static int set_completion(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	int i = choose("--completion", "mode", mode_names, arg, err, errlen);
+	int i = cli_opt_choose("--completion", "mode", mode_names, arg, err, errlen);
 
 	if (i < 0)
 		return i;
@@ -174,7 +173,7 @@ _Static_assert(NELEM(placement_vals) + 1 == NELEM(placement_names),
 
 static int set_placement(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	int i = choose("--placement", "placement", placement_names, arg, err, errlen);
+	int i = cli_opt_choose("--placement", "placement", placement_names, arg, err, errlen);
 
 	if (i < 0)
 		return i;
@@ -189,7 +188,7 @@ _Static_assert(NELEM(group_vals) + 1 == NELEM(group_names), "one value per group
 
 static int set_group(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	int i = choose("--group", "group", group_names, arg, err, errlen);
+	int i = cli_opt_choose("--group", "group", group_names, arg, err, errlen);
 
 	if (i < 0)
 		return i;
@@ -228,7 +227,7 @@ _Static_assert(NELEM(arrival_vals) + 1 == NELEM(arrival_names), "one value per a
 
 static int set_arrival(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	int i = choose("--arrival", "arrival", arrival_names, arg, err, errlen);
+	int i = cli_opt_choose("--arrival", "arrival", arrival_names, arg, err, errlen);
 
 	if (i < 0)
 		return i;

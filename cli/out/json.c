@@ -210,16 +210,35 @@ json_t *cli_json_timeline(const struct cli_tl_series *tl)
 	return a;
 }
 
+/* A cost figure: null where it cannot be worked out (no IO, no CPU). */
+static json_t *cost_num(double v)
+{
+	return model_cost_known(v) ? json_real(v) : json_null();
+}
+
+json_t *cli_json_cpu(const struct cli_dev *d)
+{
+	struct model_cost c;
+
+	cli_dev_cost(d, &c);
+	return json_pack("{s:f, s:f, s:I, s:o, s:o, s:o, s:o}", "user_s", d->user_s,
+			 "sys_s", d->sys_s, "ios", ji(d->cpu_ios),
+			 "user_ns_per_io", cost_num(c.user_ns_per_io),
+			 "sys_ns_per_io", cost_num(c.sys_ns_per_io),
+			 "ios_per_cpu_s", cost_num(c.ios_per_cpu_s),
+			 "user_share", cost_num(c.user_share));
+}
+
 json_t *cli_json_dev(const struct cli_dev *d)
 {
 	return json_pack("{s:s, s:s, s:f, s:f, s:I, s:I, s:o, s:o, s:I, s:o,"
-			 " s:{s:f, s:f}, s:f, s:s?, s:o, s:I, s:f, s:b, s:I, s:o, s:o, s:o, s:o}",
+			 " s:o, s:f, s:s?, s:o, s:I, s:f, s:b, s:I, s:o, s:o, s:o, s:o}",
 			 "name", d->name, "path", d->path, "iops", d->iops,
 			 "bw_bytes", d->bw_bytes, "ios", ji(d->ios),
 			 "errors", ji(d->errors), "first_error", first_error(d),
 			 "most_common_error", most_common_error(d), "calls", ji(d->calls),
 			 "lat_ns", cli_json_lat(d),
-			 "cpu", "user_s", d->user_s, "sys_s", d->sys_s,
+			 "cpu", cli_json_cpu(d),
 			 "ios_per_call", d->ios_per_call, "engine", d->engine,
 			 "cpus", cpus_array(d->cpus, d->cpus ? d->nworkers : 0),
 			 "devices_per_worker", (json_int_t)(d->devices_per_worker ? d->devices_per_worker : 1),
@@ -250,14 +269,14 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 	const struct cli_dev *t = &r->total;
 
 	return json_pack("{s:s, s:s, s:o, s:o, s:{s:f, s:f, s:I, s:I, s:I, s:o,"
-			 " s:{s:f, s:f}, s:f, s:o, s:f, s:o, s:o}, s:f, s:b, s:o}",
+			 " s:o, s:f, s:o, s:f, s:o, s:o}, s:f, s:b, s:o}",
 			 "schema", CLI_JSON_SCHEMA, "command", r->command,
 			 "config", cli_json_config(o, r),
 			 "devices", devices_array(r),
 			 "total", "iops", t->iops, "bw_bytes", t->bw_bytes,
 			 "ios", ji(t->ios), "errors", ji(t->errors),
 			 "calls", ji(t->calls), "lat_ns", cli_json_lat(t),
-			 "cpu", "user_s", t->user_s, "sys_s", t->sys_s,
+			 "cpu", cli_json_cpu(t),
 			 "ios_per_call", t->ios_per_call, "timeline", cli_json_timeline(&t->tl),
 			 "elapsed_s", t->elapsed_s, "repeats", cli_json_repeats(t),
 			 "open_loop", cli_open_json(t),

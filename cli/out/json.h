@@ -24,6 +24,11 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r);
  * null in a sample without it; NULL when out of memory. */
 json_t *cli_json_timeline(const struct cli_tl_series *tl);
 json_t *cli_json_dev(const struct cli_dev *d);
+/* d's workers' CPU time and its cost per IO: {"user_s", "sys_s", "ios",
+ * "user_ns_per_io", "sys_ns_per_io", "ios_per_cpu_s", "user_share"}, a
+ * figure null where it cannot be worked out (docs/json.md, shape `cpu`).
+ * New reference. */
+json_t *cli_json_cpu(const struct cli_dev *d);
 /* The whole report; NULL when out of memory. New reference. */
 json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o);
 

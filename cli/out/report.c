@@ -135,6 +135,14 @@ void cli_dev_add_counters(struct cli_dev *t, const struct cli_dev *d)
 	t->calls += d->calls;
 	t->user_s += d->user_s;
 	t->sys_s += d->sys_s;
+	t->cpu_ios += d->cpu_ios;
+}
+
+void cli_dev_cost(const struct cli_dev *d, struct model_cost *c)
+{
+	if (model_cost(d->user_s, d->sys_s, d->cpu_ios, c))
+		*c = (struct model_cost){ MODEL_COST_UNKNOWN, MODEL_COST_UNKNOWN,
+					  MODEL_COST_UNKNOWN, MODEL_COST_UNKNOWN };
 }
 
 static void add_counts(struct cli_dev *t, const struct cli_dev *d)
@@ -194,6 +202,33 @@ static void print_lat(FILE *f, const struct cli_dev *d)
 		fprintf(f, " %*s", LATW, cli_fmt_us(buf, sizeof(buf), v[i], d->has_lat));
 }
 
+const char *cli_fmt_cost(char *buf, size_t len, const struct cli_dev *d)
+{
+	struct model_cost c;
+
+	cli_dev_cost(d, &c);
+	if (model_cost_known(c.user_ns_per_io) && model_cost_known(c.sys_ns_per_io))
+		snprintf(buf, len, "%.0f", c.user_ns_per_io + c.sys_ns_per_io);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+/* The CPU cost columns: user+sys ns per IO and user's share, percent;
+ * "-" where unknown. */
+static void print_cost(FILE *f, const struct cli_dev *d)
+{
+	struct model_cost c;
+	char buf[32];
+
+	cli_dev_cost(d, &c);
+	fprintf(f, " %7s", cli_fmt_cost(buf, sizeof(buf), d));
+	if (model_cost_known(c.user_share))
+		fprintf(f, " %5.1f", 100.0 * c.user_share);
+	else
+		fprintf(f, " %5s", "-");
+}
+
 static void print_row(FILE *f, const struct cli_dev *d, int namew)
 {
 	double cpu = d->elapsed_s > 0 ? 100.0 * (d->user_s + d->sys_s) / d->elapsed_s : 0.0;
@@ -201,8 +236,9 @@ static void print_row(FILE *f, const struct cli_dev *d, int namew)
 	fprintf(f, "%-*s %10.0f %9.1f", namew, d->name, d->iops,
 		d->bw_bytes / CLI_MIB);
 	print_lat(f, d);
-	fprintf(f, " %6.1f %7.2f %7llu\n", cpu, d->ios_per_call,
-		(unsigned long long)d->errors);
+	fprintf(f, " %6.1f", cpu);
+	print_cost(f, d);
+	fprintf(f, " %7.2f %7llu\n", d->ios_per_call, (unsigned long long)d->errors);
 }
 
 static void print_config(const struct cli_report *r, const struct cli_opts *o,
@@ -237,10 +273,10 @@ static void print_table(const struct cli_report *r, const struct cli_opts *o,
 		if ((int)strlen(r->dev[i].name) > namew)
 			namew = (int)strlen(r->dev[i].name);
 	print_config(r, o, f);
-	fprintf(f, "%-*s %10s %9s %*s %*s %*s %*s %*s %*s %*s %6s %7s %7s\n",
+	fprintf(f, "%-*s %10s %9s %*s %*s %*s %*s %*s %*s %*s %6s %7s %5s %7s %7s\n",
 		namew, "device", "IOPS", "MiB/s", LATW, "mean", LATW, "p50",
 		LATW, "p90", LATW, "p99", LATW, "p99.9", LATW, "p99.99",
-		LATW, "max", "CPU%", "IO/call", "errors");
+		LATW, "max", "CPU%", "ns/IO", "usr%", "IO/call", "errors");
 	for (i = 0; i < r->ndev; i++)
 		print_row(f, &r->dev[i], namew);
 	if (r->ndev > 1)
@@ -248,7 +284,8 @@ static void print_table(const struct cli_report *r, const struct cli_opts *o,
 	if (r->elapsed_s <= 0)
 		fprintf(f, "nothing was measured: the run stopped before its ramp ended\n");
 	else
-		fprintf(f, "latency in microseconds over %.2fs measured; CPU%% is user+sys of the workers%s\n",
+		fprintf(f, "latency in microseconds over %.2fs measured; CPU%% is user+sys of the workers%s,\n"
+			"ns/IO that CPU time per IO completed, usr%% its share in user space (iostorm; the rest is the kernel's)\n",
 			r->elapsed_s, r->mode == ENG_MODE_SQPOLL ?
 			" (not of the SQPOLL kernel threads, which keep a core busy each)" : "");
 	cli_open_print(f, r);

@@ -14,6 +14,7 @@
 #include "engine/engine.h"
 #include "engine/hist.h"
 #include "cli/out/timeline.h"
+#include "model/cost.h"
 
 struct cli_lat {
 	double mean, stddev;		/* ns */
@@ -27,6 +28,8 @@ struct cli_lat {
 struct cli_rep {
 	uint64_t ios;
 	double elapsed_s, iops;
+	double user_s, sys_s;		/* the workers' CPU time... */
+	uint64_t cpu_ios;		/* ...and the IOs it was spent on */
 	bool has_lat;
 	double mean_ns;
 	uint64_t p50_ns, p99_ns, p999_ns;
@@ -68,6 +71,10 @@ struct cli_dev {
 	double elapsed_s;		/* longest worker's measured window */
 	double iops, bw_bytes;		/* per second */
 	double user_s, sys_s;		/* summed over the device's workers */
+	uint64_t cpu_ios;		/* IOs, good and failed, of the workers
+					 * whose CPU time is known (all but a
+					 * stalled one's): what the cost per IO
+					 * divides by */
 	double busiest_s;		/* user+sys of its busiest worker */
 	double ios_per_call;
 	bool has_lat;
@@ -125,6 +132,12 @@ void cli_lat_from_hist(struct cli_dev *d, const struct eng_hist *h);
 bool cli_lat_fill(struct cli_lat *l, const struct eng_hist *h);
 /* d's IOs, bytes, errors, calls and CPU seconds added to t's. */
 void cli_dev_add_counters(struct cli_dev *t, const struct cli_dev *d);
+/* d's CPU cost per IO (model/cost.h) from its CPU seconds and cpu_ios;
+ * every figure unknown where they make none. */
+void cli_dev_cost(const struct cli_dev *d, struct model_cost *c);
+/* d's user+sys CPU time per IO in ns, as the tables show it: "-" where
+ * unknown. buf is returned. */
+const char *cli_fmt_cost(char *buf, size_t len, const struct cli_dev *d);
 /* Rates from the counters and elapsed_s. */
 void cli_dev_rates(struct cli_dev *d);
 /* Sums the devices into r->total (merging histograms when present). */

@@ -8,13 +8,44 @@
 #include "cli/out/out.h"
 #include "model/stats.h"
 
-const struct cli_metric_desc cli_metrics[CLI_NMETRICS] = {
-	[CLI_M_IOPS] = { "iops", "IOPS", true },
-	[CLI_M_MEAN] = { "lat_mean_ns", "mean", false },
-	[CLI_M_P50] = { "lat_p50_ns", "p50", false },
-	[CLI_M_P99] = { "lat_p99_ns", "p99", false },
-	[CLI_M_P999] = { "lat_p999_ns", "p99.9", false },
-};
+/* The one table of the metrics: enum, key, label, rate, and where a
+ * record holds it; the descriptions and the names --metric takes are both
+ * made from it. */
+#define METRICS(X)										\
+	X(CLI_M_IOPS, "iops", "IOPS", "IOPS", true, NULL, "iops")				\
+	X(CLI_M_MEAN, "lat_mean_ns", "mean", "mean latency", false, "lat_ns", "mean")		\
+	X(CLI_M_P50, "lat_p50_ns", "p50", "p50 latency", false, "lat_ns", "p50")		\
+	X(CLI_M_P99, "lat_p99_ns", "p99", "p99 latency", false, "lat_ns", "p99")		\
+	X(CLI_M_P999, "lat_p999_ns", "p99.9", "p99.9 latency", false, "lat_ns", "p99.9")	\
+	X(CLI_M_CPU_USER, "cpu_user_ns_per_io", "usr/IO", "user CPU time per IO", false,	\
+	  "cpu", "user_ns_per_io")								\
+	X(CLI_M_CPU_SYS, "cpu_sys_ns_per_io", "sys/IO", "system CPU time per IO", false,	\
+	  "cpu", "sys_ns_per_io")								\
+	X(CLI_M_IOS_PER_CPU, "ios_per_cpu_s", "IO/CPU-s", "IOs per CPU-second", true,		\
+	  "cpu", "ios_per_cpu_s")
+#define DESC(m, key, label, what, rate, obj, field) [m] = { key, label, what, rate, obj, field },
+#define KEY(m, key, label, what, rate, obj, field) [m] = key,
+
+const struct cli_metric_desc cli_metrics[CLI_NMETRICS] = { METRICS(DESC) };
+const char *const cli_metric_keys[CLI_NMETRICS + 1] = { METRICS(KEY) [CLI_NMETRICS] = NULL };
+
+int cli_metric_by_key(const char *key)
+{
+	int m;
+
+	for (m = 0; key && m < CLI_NMETRICS; m++)
+		if (!strcmp(cli_metrics[m].key, key))
+			return m;
+	return -1;
+}
+
+const json_t *cli_metric_of_record(const json_t *rec, enum cli_metric m)
+{
+	const struct cli_metric_desc *d = &cli_metrics[m];
+	const json_t *v = json_object_get(d->obj ? json_object_get(rec, d->obj) : rec, d->field);
+
+	return json_is_number(v) ? v : NULL;
+}
 
 /* Over equal time, IOs / time is the Amean of the rates and the mean
  * latency per IO the Hmean of the means (a closed loop: a repeat's IOs go
@@ -23,11 +54,31 @@ const struct cli_metric_desc cli_metrics[CLI_NMETRICS] = {
  * of each one's own. */
 enum model_mean cli_mean_of(enum cli_metric m, bool by_ios, bool open_loop)
 {
+	enum model_mean per_io = by_ios || open_loop ? MODEL_AMEAN : MODEL_HMEAN;
+
 	if (m == CLI_M_IOPS)
 		return by_ios ? MODEL_HMEAN : MODEL_AMEAN;
-	if (m == CLI_M_MEAN)
-		return by_ios || open_loop ? MODEL_AMEAN : MODEL_HMEAN;
+	/* CPU time per IO pools as time over IOs, like the mean latency: a
+	 * busy worker's IOs over equal time go as 1 / its cost per IO; IOs
+	 * per CPU-second, its reciprocal, by the other mean */
+	if (m == CLI_M_MEAN || m == CLI_M_CPU_USER || m == CLI_M_CPU_SYS)
+		return per_io;
+	if (m == CLI_M_IOS_PER_CPU)
+		return per_io == MODEL_HMEAN ? MODEL_AMEAN : MODEL_HMEAN;
 	return MODEL_AMEAN;
+}
+
+/* A cost figure of one repeat, NAN where unknown. */
+static double rep_cost(const struct cli_rep *x, enum cli_metric m)
+{
+	struct model_cost c;
+	double v;
+
+	if (model_cost(x->user_s, x->sys_s, x->cpu_ios, &c))
+		return NAN;
+	v = m == CLI_M_CPU_USER ? c.user_ns_per_io : m == CLI_M_CPU_SYS ? c.sys_ns_per_io :
+		c.ios_per_cpu_s;
+	return model_cost_known(v) ? v : NAN;
 }
 
 double cli_rep_value(const struct cli_rep *x, enum cli_metric m)
@@ -43,6 +94,10 @@ double cli_rep_value(const struct cli_rep *x, enum cli_metric m)
 		return x->has_lat ? (double)x->p99_ns : NAN;
 	case CLI_M_P999:
 		return x->has_lat ? (double)x->p999_ns : NAN;
+	case CLI_M_CPU_USER:
+	case CLI_M_CPU_SYS:
+	case CLI_M_IOS_PER_CPU:
+		return rep_cost(x, m);
 	default:
 		return NAN;
 	}
@@ -54,6 +109,9 @@ void cli_rep_of(const struct cli_dev *d, struct cli_rep *x)
 	x->ios = d->ios;
 	x->elapsed_s = d->elapsed_s;
 	x->iops = d->iops;
+	x->user_s = d->user_s;
+	x->sys_s = d->sys_s;
+	x->cpu_ios = d->cpu_ios;
 	x->has_lat = d->has_lat;
 	if (!d->has_lat)
 		return;

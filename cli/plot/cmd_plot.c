@@ -13,6 +13,7 @@
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
 #include "cli/out/report_load.h"
+#include "cli/out/spread.h"
 #include "cli/plot/plot_int.h"
 
 static int set_output(struct cli_opts *o, const char *arg, char *err, size_t errlen)
@@ -27,10 +28,26 @@ static int set_output(struct cli_opts *o, const char *arg, char *err, size_t err
 	return 0;
 }
 
+enum { O_METRIC = 0x400 };
+
+static int set_metric(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	int m = cli_opt_choose("--metric", "metric", cli_metric_keys, arg, err, errlen);
+
+	if (m < 0)
+		return m;
+	o->plot_metric = cli_metric_keys[m];
+	return 0;
+}
+
 static const struct cli_optdesc own[] = {
 	{ "output", 'o', "FILE", 0, 0, set_output, NULL, NULL,
 	  "the picture: FILE.svg or FILE.png (without it: the\n"
 	  "report's name with .svg)" },
+	{ "metric", O_METRIC, "NAME", 0, 0, set_metric, NULL, cli_metric_keys,
+	  "the second panel of a sweep or compare picture:\n"
+	  "that metric instead of p99 latency, such as the\n"
+	  "workers' CPU cost per IO" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -39,7 +56,7 @@ static int cmd_plot(int argc, char **argv);
 const struct cli_verb cli_verb_plot = {
 	.name = "plot",
 	.what = "draw a JSON report with gnuplot (SVG or PNG)",
-	.synopsis = "iostorm plot [-o FILE.svg|FILE.png] REPORT.json\n\n"
+	.synopsis = "iostorm plot [-o FILE.svg|FILE.png] [--metric NAME] REPORT.json\n\n"
 		"Draws a report that 'iostorm run', 'latency', 'sweep', 'saturate' or\n"
 		"'compare' wrote with --json, with gnuplot (Debian's gnuplot-nox): a run's\n"
 		"latency distribution and IOPS per second per device; latency's p50, p99\n"
@@ -47,25 +64,33 @@ const struct cli_verb cli_verb_plot = {
 		"knee and the p99 doubling; saturate's IOPS per device alone and all at\n"
 		"once, with the loss, and the ceiling's resources where the report has\n"
 		"them; compare's IOPS and p99 per row, each report's center with its\n"
-		"confidence interval, and * over a significant change.",
+		"confidence interval, and * over a significant change. --metric draws\n"
+		"another metric than p99 in a sweep's or compare's second panel: the CPU\n"
+		"cost per IO, a mean latency.",
 	.operands = CLI_OPERANDS_FILES,
 	.own = own,
 	.run = cmd_plot,
 };
 
-static const struct {
+/* What draws each command's report: fn, or mfn for a kind that takes
+ * --metric. */
+struct kind {
 	const char *command;
 	plot_kind_fn fn;
-} kinds[] = {
-	{ "run", cli_plot_run }, { "nop", cli_plot_run },
-	{ "latency", cli_plot_latency }, { "sweep", cli_plot_sweep },
-	{ "saturate", cli_plot_saturate }, { "compare", cli_plot_compare },
+	plot_metric_fn mfn;
+};
+
+static const struct kind kinds[] = {
+	{ "run", cli_plot_run, NULL }, { "nop", cli_plot_run, NULL },
+	{ "latency", cli_plot_latency, NULL }, { "sweep", NULL, cli_plot_sweep },
+	{ "saturate", cli_plot_saturate, NULL }, { "compare", NULL, cli_plot_compare },
 };
 
 /* The report into *out, checked to be one of ours that plot draws, and
- * its kind's function. 0 or -errno, said: -EINVAL when it is not a report
- * plot takes; another -errno when it cannot be opened or read. */
-static int load(const char *path, json_t **out, plot_kind_fn *fn)
+ * its kind. 0 or -errno, said: -EINVAL when it is not a report plot
+ * takes, or --metric was given for one that draws no chosen metric;
+ * another -errno when it cannot be opened or read. */
+static int load(const char *path, const char *metric, json_t **out, const struct kind **fn)
 {
 	const char *cmd;
 	json_t *r;
@@ -75,14 +100,20 @@ static int load(const char *path, json_t **out, plot_kind_fn *fn)
 	if (err)
 		return err;
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		if (!strcmp(cmd, kinds[i].command)) {
-			*fn = kinds[i].fn;
-			*out = r;
-			return 0;
+		if (strcmp(cmd, kinds[i].command))
+			continue;
+		if (metric && !kinds[i].mfn) {
+			cli_say("%s: --metric: a %s report draws no chosen metric (sweep and compare "
+				"reports do)", path, cmd);
+			break;
 		}
+		*fn = &kinds[i];
+		*out = r;
+		return 0;
 	}
-	cli_say("%s: a report of '%s', which plot does not draw (it draws run, nop, latency, "
-		"sweep, saturate and compare reports)", path, cmd);
+	if (i == sizeof(kinds) / sizeof(kinds[0]))
+		cli_say("%s: a report of '%s', which plot does not draw (it draws run, nop, latency, "
+			"sweep, saturate and compare reports)", path, cmd);
 	json_decref(r);
 	return -EINVAL;
 }
@@ -111,9 +142,9 @@ static bool is_png(const char *out)
 }
 
 /* The terminal, then the kind's panels in a multiplot, as one script in
- * *buf. 0, -ENODATA (err said), or -ENOMEM. */
-static int script(plot_kind_fn fn, const json_t *r, bool png, char **buf, size_t *len,
-		  char *err, size_t errlen)
+ * *buf. 0, -ENODATA or -EINVAL (err said), or -ENOMEM. */
+static int script(const struct kind *k, int metric, const json_t *r, bool png, char **buf,
+		  size_t *len, char *err, size_t errlen)
 {
 	char *body = NULL;
 	size_t blen = 0;
@@ -122,7 +153,7 @@ static int script(plot_kind_fn fn, const json_t *r, bool png, char **buf, size_t
 
 	if (!b)
 		return -ENOMEM;
-	panels = fn(b, r, err, errlen);
+	panels = k->mfn ? k->mfn(b, r, metric, err, errlen) : k->fn(b, r, err, errlen);
 	if (fclose(b) || panels < 0) {
 		free(body);
 		return panels < 0 ? panels : -ENOMEM;
@@ -159,7 +190,7 @@ static int script(plot_kind_fn fn, const json_t *r, bool png, char **buf, size_t
 static int plot(const struct cli_opts *o)
 {
 	struct cli_outfile pic = { .fd = -1 };
-	plot_kind_fn fn = NULL;
+	const struct kind *fn = NULL;
 	json_t *r = NULL;
 	char *out = NULL, *buf = NULL, err[1024];
 	size_t len = 0;
@@ -183,12 +214,17 @@ static int plot(const struct cli_opts *o)
 		rc = rc == -EINVAL ? -EIO : rc;		/* the world, not the command line */
 		goto done;
 	}
-	rc = load(o->targets[0], &r, &fn);
+	rc = load(o->targets[0], o->plot_metric, &r, &fn);
 	if (rc)
 		goto done;
-	rc = script(fn, r, is_png(out), &buf, &len, err, sizeof(err));
+	rc = script(fn, o->plot_metric ? cli_metric_by_key(o->plot_metric) : CLI_M_P99, r,
+		    is_png(out), &buf, &len, err, sizeof(err));
 	if (rc == -ENOMEM) {
 		cli_say("out of memory");
+		goto done;
+	}
+	if (rc == -EINVAL) {
+		cli_say("%s: %s", o->targets[0], err);
 		goto done;
 	}
 	if (!buf) {

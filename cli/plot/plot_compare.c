@@ -1,5 +1,5 @@
 /* A compare report drawn: per row (the first CMP_ROWS), IOPS in one panel
- * and p99 latency in the next, each side a bar at its center with its
+ * and p99 latency (or the metric --metric chose) in the next, each side a bar at its center with its
  * confidence interval as an error bar (none where the side has one
  * repeat), the base first, then each compared report; a '*' above a
  * compared side whose change is significant. Every figure is the
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/out/spread.h"
 #include "cli/plot/plot_int.h"
 
 #define CMP_ROWS 12	/* more bars than this are too narrow to read */
@@ -254,9 +255,11 @@ static bool panel(FILE *gp, const struct cmp *c, const char *name, double scale,
 	return true;
 }
 
-int cli_plot_compare(FILE *gp, const json_t *r, char *err, size_t errlen)
+int cli_plot_compare(FILE *gp, const json_t *r, int metric, char *err, size_t errlen)
 {
+	const struct cli_metric_desc *m = &cli_metrics[metric];
 	struct cmp *c = calloc(1, sizeof(*c));
+	char ylabel[64];
 	int panels = 0;
 
 	if (!c || collect(r, c)) {
@@ -265,8 +268,10 @@ int cli_plot_compare(FILE *gp, const json_t *r, char *err, size_t errlen)
 	}
 	if (c->nrows && panel(gp, c, "iops", 1, "IOPS", "IOPS", "%.1s%c"))
 		panels++;
-	if (panels && panel(gp, c, "lat_p99_ns", 1e-3, "p99 latency", "p99 latency (us)",
-				"%g"))
+	/* a time in us, as the compare table shows it */
+	snprintf(ylabel, sizeof(ylabel), "%s%s", m->what, m->rate ? "" : " (us)");
+	if (panels && metric != CLI_M_IOPS &&
+	    panel(gp, c, m->key, m->rate ? 1 : 1e-3, m->what, ylabel, m->rate ? "%.1s%c" : "%g"))
 		panels++;
 	free(c);
 	if (!panels) {

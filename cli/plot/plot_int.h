@@ -23,14 +23,20 @@
  * drawn (at least 1), or -ENODATA with err saying what is missing. r is
  * the whole report, its command already checked. */
 typedef int (*plot_kind_fn)(FILE *gp, const json_t *r, char *err, size_t errlen);
+/* A kind whose second panel draws a chosen metric (--metric: an enum
+ * cli_metric) against its x axis; -EINVAL with err where this report
+ * cannot draw one. */
+typedef int (*plot_metric_fn)(FILE *gp, const json_t *r, int metric, char *err,
+			      size_t errlen);
 
 int cli_plot_run(FILE *gp, const json_t *r, char *err, size_t errlen);
 int cli_plot_latency(FILE *gp, const json_t *r, char *err, size_t errlen);
-int cli_plot_sweep(FILE *gp, const json_t *r, char *err, size_t errlen);
+/* The second panel p99 latency unless metric says another (cli_metrics). */
+int cli_plot_sweep(FILE *gp, const json_t *r, int metric, char *err, size_t errlen);
 /* A sweep by load ("by": "rate"), which cli_plot_sweep hands on. */
 int cli_plot_sweep_rate(FILE *gp, const json_t *r, char *err, size_t errlen);
 int cli_plot_saturate(FILE *gp, const json_t *r, char *err, size_t errlen);
-int cli_plot_compare(FILE *gp, const json_t *r, char *err, size_t errlen);
+int cli_plot_compare(FILE *gp, const json_t *r, int metric, char *err, size_t errlen);
 
 /* ---- plot_gp.c: the script's pieces ---- */
 

@@ -1,13 +1,15 @@
 /* A sweep report drawn: IOPS against queue depth with the knee marked,
- * then p99 against queue depth with the depth where it doubled marked;
- * all targets together in bold, and each target on its own where the
- * report has by_device and more than one target ran. */
+ * then p99 against queue depth with the depth where it doubled marked (or
+ * the metric --metric chose, the CPU cost per IO); all targets together in
+ * bold, and each target on its own where the report has by_device and
+ * more than one target ran. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/out/spread.h"
 #include "cli/plot/plot_int.h"
 
 #define MAX_NAMES 256
@@ -15,11 +17,31 @@
 /* The targets by_device names, each once, in the order first seen. */
 struct names {
 	const char *n[MAX_NAMES];
-	bool p99[MAX_NAMES];	/* a point has its p99 */
+	bool has[MAX_NAMES];	/* a point has its figure of the metric */
 	size_t count;
 };
 
-static void collect(const json_t *pts, struct names *nm)
+/* Target d's figure of the metric at one point (by_device holds its p99
+ * as p99_ns), scaled as drawn: times in us; NAN where it has none. */
+static double dev_value(const json_t *d, int metric)
+{
+	const json_t *v = metric == CLI_M_P99 ? json_object_get(d, "p99_ns") :
+		cli_metric_of_record(d, (enum cli_metric)metric);
+	double x = json_is_number(v) ? json_number_value(v) : NAN;
+
+	return cli_metrics[metric].rate ? x : x / 1000.0;
+}
+
+/* The same of a point, all its targets. */
+static double point_value(const json_t *p, int metric)
+{
+	const json_t *v = cli_metric_of_record(p, (enum cli_metric)metric);
+	double x = v ? json_number_value(v) : NAN;
+
+	return cli_metrics[metric].rate ? x : x / 1000.0;
+}
+
+static void collect(const json_t *pts, struct names *nm, int metric)
 {
 	const json_t *p, *d;
 	const char *name;
@@ -34,18 +56,18 @@ static void collect(const json_t *pts, struct names *nm)
 				;
 			if (j == nm->count && nm->count < MAX_NAMES)
 				nm->n[nm->count++] = name;
-			if (j < nm->count && cli_gp_num(d, "p99_ns") > 0)
-				nm->p99[j] = true;
+			if (j < nm->count && dev_value(d, metric) > 0)
+				nm->has[j] = true;
 		}
 	}
 }
 
-/* $all: qd, IOPS, p99 in us (NaN: none) of every point; the points
- * written, *p99 whether any has a p99. */
-static int all_block(FILE *gp, const json_t *pts, bool *p99, double *deepest)
+/* $all: qd, IOPS, the metric (times in us; NaN: none) of every point;
+ * the points written, *has whether any has the metric. */
+static int all_block(FILE *gp, const json_t *pts, int metric, bool *has, double *deepest)
 {
 	const json_t *p;
-	double qd, iops, ns;
+	double qd, iops, v;
 	size_t i;
 	int n = 0;
 
@@ -53,12 +75,12 @@ static int all_block(FILE *gp, const json_t *pts, bool *p99, double *deepest)
 	json_array_foreach(pts, i, p) {
 		qd = cli_gp_num(p, "qd");
 		iops = cli_gp_num(p, "iops");
-		ns = cli_gp_num(json_object_get(p, "lat_ns"), "p99");
+		v = point_value(p, metric);
 		if (!(qd > 0) || !isfinite(iops))
 			continue;
-		*p99 |= ns > 0;
+		*has |= v > 0;
 		*deepest = fmax(*deepest, qd);
-		fprintf(gp, "%.9g %.9g %.9g\n", qd, iops, ns > 0 ? ns / 1000.0 : NAN);
+		fprintf(gp, "%.9g %.9g %.9g\n", qd, iops, v > 0 ? v : NAN);
 		n++;
 	}
 	fputs("EOD\n", gp);
@@ -66,10 +88,10 @@ static int all_block(FILE *gp, const json_t *pts, bool *p99, double *deepest)
 }
 
 /* $devJ: the same for target J, from each point's by_device. */
-static void dev_block(FILE *gp, const json_t *pts, const char *name, size_t j)
+static void dev_block(FILE *gp, const json_t *pts, const char *name, size_t j, int metric)
 {
 	const json_t *p, *d;
-	double qd, iops, ns;
+	double qd, iops, v;
 	size_t i, k;
 
 	fprintf(gp, "$dev%zu << EOD\n", j);
@@ -81,9 +103,9 @@ static void dev_block(FILE *gp, const json_t *pts, const char *name, size_t j)
 			if (!dn || strcmp(dn, name))
 				continue;
 			iops = cli_gp_num(d, "iops");
-			ns = cli_gp_num(d, "p99_ns");
+			v = dev_value(d, metric);
 			if (qd > 0 && isfinite(iops))
-				fprintf(gp, "%.9g %.9g %.9g\n", qd, iops, ns > 0 ? ns / 1000.0 : NAN);
+				fprintf(gp, "%.9g %.9g %.9g\n", qd, iops, v > 0 ? v : NAN);
 			break;
 		}
 	}
@@ -105,14 +127,14 @@ static void mark(FILE *gp, double qd, double deepest, const char *what)
 
 /* One panel: column col of $all and of each $devJ against depth. */
 static void panel(FILE *gp, const struct names *nm, bool per_dev, int col,
-		  bool only_p99)
+		  bool only_has)
 {
 	size_t j;
 
 	fprintf(gp, "plot $all using 1:%d with linespoints linewidth 3 pointtype 7 "
 		    "linecolor rgb '#222222' title 'all targets'", col);
 	for (j = 0; per_dev && j < nm->count; j++) {
-		if (only_p99 && !nm->p99[j])
+		if (only_has && !nm->has[j])
 			continue;
 		fprintf(gp, ", \\\n  $dev%zu using 1:%d with linespoints pointtype 7 "
 			    "pointsize 0.6 title ", j, col);
@@ -121,41 +143,52 @@ static void panel(FILE *gp, const struct names *nm, bool per_dev, int col,
 	fputc('\n', gp);
 }
 
-int cli_plot_sweep(FILE *gp, const json_t *r, char *err, size_t errlen)
+int cli_plot_sweep(FILE *gp, const json_t *r, int metric, char *err, size_t errlen)
 {
+	const struct cli_metric_desc *m = &cli_metrics[metric];
 	const json_t *pts = json_object_get(r, "points");
-	struct names *nm = calloc(1, sizeof(*nm));
-	bool p99 = false, per_dev;
+	struct names *nm;
+	bool has = false, per_dev;
 	double deepest = 0;
 	size_t j;
 	int panels;
 
+	if (cli_gp_name(r, "by") && !strcmp(cli_gp_name(r, "by"), "rate")) {
+		if (metric == CLI_M_P99)
+			return cli_plot_sweep_rate(gp, r, err, errlen);
+		snprintf(err, errlen, "--metric: a sweep by load draws its latencies against the "
+			 "load, no chosen metric (a sweep of depths does)");
+		return -EINVAL;
+	}
+	nm = calloc(1, sizeof(*nm));
 	if (!nm)
 		return -ENOMEM;
-	if (cli_gp_name(r, "by") && !strcmp(cli_gp_name(r, "by"), "rate")) {
-		free(nm);
-		return cli_plot_sweep_rate(gp, r, err, errlen);
-	}
-	collect(pts, nm);
+	collect(pts, nm, metric);
 	per_dev = nm->count > 1;
-	if (!all_block(gp, pts, &p99, &deepest)) {
+	if (!all_block(gp, pts, metric, &has, &deepest)) {
 		snprintf(err, errlen, "no point with a queue depth and IOPS");
 		free(nm);
 		return -ENODATA;
 	}
 	for (j = 0; per_dev && j < nm->count; j++)
-		dev_block(gp, pts, nm->n[j], j);
+		dev_block(gp, pts, nm->n[j], j, metric);
 	cli_gp_panel(gp, "IOPS against queue depth");
 	fputs("set logscale x 2\nset xlabel 'queue depth'\nset ylabel 'IOPS'\n"
 	      "set yrange [0:*]\nset format y '%.1s%c'\n", gp);
 	mark(gp, cli_gp_num(r, "knee_qd"), deepest, "knee");
 	panel(gp, nm, per_dev, 2, false);
 	panels = 1;
-	if (p99) {
-		cli_gp_panel(gp, "p99 latency against queue depth");
-		fputs("set logscale x 2\nset logscale y 10\nset xlabel 'queue depth'\n"
-		      "set ylabel 'p99 latency (us)'\n", gp);
-		mark(gp, cli_gp_num(r, "p99_double_qd"), deepest, "p99 doubled at");
+	if (has && metric != CLI_M_IOPS) {
+		char t[96];
+
+		snprintf(t, sizeof(t), "%s against queue depth", m->what);
+		cli_gp_panel(gp, t);
+		/* latency spans decades; a cost per IO or a rate is read from 0 */
+		fprintf(gp, "set logscale x 2\n%sset xlabel 'queue depth'\nset ylabel '%s%s'\n",
+			m->obj && !strcmp(m->obj, "lat_ns") ? "set logscale y 10\n" :
+			"set yrange [0:*]\n", m->what, m->rate ? "" : " (us)");
+		if (metric == CLI_M_P99)
+			mark(gp, cli_gp_num(r, "p99_double_qd"), deepest, "p99 doubled at");
 		panel(gp, nm, per_dev, 3, true);
 		panels++;
 	}

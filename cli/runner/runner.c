@@ -610,6 +610,10 @@ static void add_result(struct cli_dev *d, unsigned w, const struct eng_result *r
 	d->calls += res->calls;
 	d->user_s += res->user_s;
 	d->sys_s += res->sys_s;
+	/* a stalled worker reports IOs but no CPU time: its IOs would make
+	 * the others' look cheap */
+	if (!res->stalled)
+		d->cpu_ios += res->ios + res->errors;
 	if (res->user_s + res->sys_s > d->busiest_s)
 		d->busiest_s = res->user_s + res->sys_s;
 	if (el > d->elapsed_s)

@@ -5,11 +5,29 @@
 #include "cli/saturate/sat_int.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 double cli_sat_iops(const struct satdev *sd, enum sat_fig f)
 {
 	return sd->done[f] ? sd->fig[f].iops : MODEL_GAP_UNKNOWN;
+}
+
+bool cli_sat_cpu_sum(const struct sat *s, enum sat_fig f, struct cli_dev *sum)
+{
+	bool any = false;
+	unsigned i;
+
+	memset(sum, 0, sizeof(*sum));
+	snprintf(sum->name, sizeof(sum->name), "system");
+	for (i = 0; i < s->n; i++) {
+		if (s->dev[i].failed || !s->dev[i].done[f])
+			continue;
+		cli_dev_add_counters(sum, &s->dev[i].fig[f]);
+		any = true;
+	}
+	return any;
 }
 
 static double p99_of(const struct satdev *sd, enum sat_fig f)

@@ -60,13 +60,17 @@ static int measure_memory(struct sat *s)
 	return 0;
 }
 
-/* Per node: the solo QDn steps' IOs over their workers' CPU seconds. */
+/* Per node: the solo QDn steps' IOs over their workers' CPU seconds, the
+ * cost every report gives (model/cost.h) on the node's sums. */
 static void cpu_rates(struct sat *s)
 {
-	double ios[SAT_CEIL_MAX_NODES] = { 0 }, cpu_s[SAT_CEIL_MAX_NODES] = { 0 };
+	double user_s[SAT_CEIL_MAX_NODES] = { 0 }, sys_s[SAT_CEIL_MAX_NODES] = { 0 };
+	uint64_t ios[SAT_CEIL_MAX_NODES] = { 0 };
+	struct model_cost c;
 	const struct cli_dev *d;
 	unsigned i, k;
 	int node;
+
 
 	for (i = 0; i < s->n; i++) {
 		d = &s->dev[i].fig[SAT_QDN_SOLO];
@@ -80,11 +84,13 @@ static void cpu_rates(struct sat *s)
 				continue;
 			s->ceil.cpu[s->ceil.ncpu++] = (struct cli_plan_cpu){ (unsigned)node, 0, 1 };
 		}
-		ios[k] += (double)d->ios;
-		cpu_s[k] += d->user_s + d->sys_s;
+		user_s[k] += d->user_s;
+		sys_s[k] += d->sys_s;
+		ios[k] += d->cpu_ios;
 	}
 	for (k = 0; k < s->ceil.ncpu; k++) {
-		s->ceil.cpu[k].ios_per_cpu_s = cpu_s[k] > 0 ? ios[k] / cpu_s[k] : 0;
+		s->ceil.cpu[k].ios_per_cpu_s = !model_cost(user_s[k], sys_s[k], ios[k], &c) &&
+			model_cost_known(c.ios_per_cpu_s) ? c.ios_per_cpu_s : 0;
 		s->ceil.cpu[k].smt = s->smt.ratio > 1 ? s->smt.ratio : 1;
 	}
 }

@@ -28,6 +28,11 @@ json_t *cli_sat_ceiling_json(const struct sat *s);
 /* sat_analyse.c */
 /* A step's IOPS, or MODEL_GAP_UNKNOWN where the step did not run. */
 double cli_sat_iops(const struct satdev *sd, enum sat_fig f);
+/* Step f's CPU seconds and the IOs they were spent on, summed over the
+ * devices the system sums cover (those that failed no step) into *sum
+ * (zeroed first, named "system"): its cost (cli_dev_cost) is the system's.
+ * Whether any of them ran the step. */
+bool cli_sat_cpu_sum(const struct sat *s, enum sat_fig f, struct cli_dev *sum);
 
 /* sat_report.c: the table, the gap and its attribution, to s->out. */
 void cli_sat_print_report(const struct sat *s);

@@ -43,7 +43,18 @@ static json_t *fig_json(const struct satdev *sd, enum sat_fig f, bool lat)
 		json_object_set_new(j, "repeats", cli_json_repeats(d));
 	if (j)
 		json_object_set_new(j, "open_loop", cli_open_json(d));
+	if (j)
+		json_object_set_new(j, "cpu", cli_json_cpu(d));
 	return j;
+}
+
+/* Step f's cost over the devices the system sums cover; null where none
+ * of them ran it. */
+static json_t *sys_cpu(const struct sat *s, enum sat_fig f)
+{
+	struct cli_dev sum;
+
+	return cli_sat_cpu_sum(s, f, &sum) ? cli_json_cpu(&sum) : json_null();
 }
 
 static json_t *nodes_of(const struct satdev *sd)
@@ -101,12 +112,15 @@ static json_t *sys_json(const struct sat *s)
 {
 	const struct model_gap_sys *y = &s->gap.sys;
 
-	return json_pack("{s:I, s:o, s:{s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}",
+	return json_pack("{s:I, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:o},"
+			 " s:{s:o, s:o, s:o, s:o, s:o, s:o}}",
 			 "qd", (json_int_t)s->o->qd, "devices", covered(s),
 			 "qd1", "solo_sum_iops", jnum(y->qd1_solo), "all_iops", jnum(y->qd1_all),
 			 "gap_iops", jnum(y->qd1_gap), "gap_pct", jpct(y->qd1_gap_pct),
+			 "solo_cpu", sys_cpu(s, SAT_QD1_SOLO), "all_cpu", sys_cpu(s, SAT_QD1_ALL),
 			 "qdn", "solo_sum_iops", jnum(y->qdn_solo), "all_iops", jnum(y->qdn_all),
-			 "gap_iops", jnum(y->qdn_gap), "gap_pct", jpct(y->qdn_gap_pct));
+			 "gap_iops", jnum(y->qdn_gap), "gap_pct", jpct(y->qdn_gap_pct),
+			 "solo_cpu", sys_cpu(s, SAT_QDN_SOLO), "all_cpu", sys_cpu(s, SAT_QDN_ALL));
 }
 
 static json_t *node_json(const struct model_gap_node *n)

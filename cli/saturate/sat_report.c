@@ -157,6 +157,44 @@ static void print_system(const struct sat *s)
 	print_sys_row(s->out, qdn, y->qdn_solo, y->qdn_all, y->qdn_gap, y->qdn_gap_pct);
 }
 
+/* "-" where the step did not run or its cost is unknown. */
+static void put_cost(FILE *f, const struct cli_dev *d, bool done)
+{
+	char buf[32];
+
+	fprintf(f, " %*s", IW + 1, done ? cli_fmt_cost(buf, sizeof(buf), d) : "-");
+}
+
+/* The workers' CPU per IO in each step, the devices' and the system's
+ * (summed CPU over summed IOs, the devices that failed no step). */
+static void print_cost(const struct sat *s, int namew)
+{
+	static const enum sat_fig step[] = { SAT_QD1_SOLO, SAT_QD1_ALL, SAT_QDN_SOLO,
+					     SAT_QDN_ALL, SAT_QDN_REMOTE };
+	unsigned nstep = s->so->compare_placement ? 5 : 4, i, k;
+	struct cli_dev sum;
+	bool any;
+
+	fprintf(s->out, "\nCPU per IO, ns (user+sys of the workers)\n%-*s %*s %*s %*s %*s",
+		namew, "device", IW + 1, "QD1 alone", IW + 1, "QD1 all", IW + 1, "QDn alone",
+		IW + 1, "QDn all");
+	if (nstep > 4)
+		fprintf(s->out, " %*s", IW + 1, "QDn remote");
+	fputc('\n', s->out);
+	for (i = 0; i < s->n; i++) {
+		fprintf(s->out, "%-*s", namew, s->dev[i].t->name);
+		for (k = 0; k < nstep; k++)
+			put_cost(s->out, &s->dev[i].fig[step[k]], s->dev[i].done[step[k]]);
+		fputc('\n', s->out);
+	}
+	fprintf(s->out, "%-*s", namew, "system");
+	for (k = 0; k < nstep; k++) {
+		any = cli_sat_cpu_sum(s, step[k], &sum);
+		put_cost(s->out, &sum, any);
+	}
+	fputc('\n', s->out);
+}
+
 static void print_remote(const struct sat *s)
 {
 	unsigned i;
@@ -275,6 +313,7 @@ void cli_sat_print_report(const struct sat *s)
 	for (i = 0; any_bridge(s) && i < s->gap.nbridges; i++)
 		print_bridge(s, &s->gap.bridges[i], namew);
 	print_system(s);
+	print_cost(s, namew);
 	print_overloads(s);
 	print_remote(s);
 	print_smt(s);

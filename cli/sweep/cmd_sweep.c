@@ -148,15 +148,16 @@ static void rate_col(const struct point *p, char *buf, size_t len)
 static void print_rate_point(FILE *f, const struct point *p)
 {
 	const struct cli_dev *d = &p->total;
-	char col[24], p50[16], p99[16], p9999[16], mean[16], svc[16];
+	char col[24], p50[16], p99[16], p9999[16], mean[16], svc[16], cost[32];
 
 	rate_col(p, col, sizeof(col));
-	fprintf(f, "%7s %10.0f %10.0f %8s %8s %8s %8s %8s%s%s\n", col, d->open.asked, d->iops,
+	fprintf(f, "%7s %10.0f %10.0f %8s %8s %8s %8s %8s %7s%s%s\n", col, d->open.asked, d->iops,
 		cli_fmt_us(mean, sizeof(mean), (double)(uint64_t)d->lat.mean, d->has_lat),
 		cli_fmt_us(p50, sizeof(p50), (double)d->lat.p50, d->has_lat),
 		cli_fmt_us(p99, sizeof(p99), (double)d->lat.p99, d->has_lat),
 		cli_fmt_us(p9999, sizeof(p9999), (double)d->lat.p9999, d->has_lat),
 		cli_fmt_us(svc, sizeof(svc), (double)d->open.svc.p99, d->open.has_svc),
+		cli_fmt_cost(cost, sizeof(cost), d),
 		cli_open_overloaded(d) ? "   overloaded" : "",
 		p->partial ? "   (interrupted: part of its window)" : "");
 	fflush(f);
@@ -165,18 +166,19 @@ static void print_rate_point(FILE *f, const struct point *p)
 static void print_point(FILE *f, const struct point *p)
 {
 	const struct cli_dev *d = &p->total;
-	char p50[16], p99[16], p9999[16], mean[16];
+	char p50[16], p99[16], p9999[16], mean[16], cost[32];
 
 	if (p->rated) {
 		print_rate_point(f, p);
 		return;
 	}
 	/* the mean cut to whole ns, like the percentiles */
-	fprintf(f, "%6u %10.0f %9.1f %8s %8s %8s %8s%s\n", p->qd, d->iops, d->bw_bytes / CLI_MIB,
+	fprintf(f, "%6u %10.0f %9.1f %8s %8s %8s %8s %7s%s\n", p->qd, d->iops, d->bw_bytes / CLI_MIB,
 		cli_fmt_us(mean, sizeof(mean), (double)(uint64_t)d->lat.mean, d->has_lat),
 		cli_fmt_us(p50, sizeof(p50), (double)d->lat.p50, d->has_lat),
 		cli_fmt_us(p99, sizeof(p99), (double)d->lat.p99, d->has_lat),
 		cli_fmt_us(p9999, sizeof(p9999), (double)d->lat.p9999, d->has_lat),
+		cli_fmt_cost(cost, sizeof(cost), d),
 		p->partial ? "   (interrupted: part of its window)" : "");
 	fflush(f);
 }
@@ -270,12 +272,12 @@ static int run_points(const struct cli_opts *o, struct cli_targets *ts,
 
 	step.json = NULL;
 	if (n && pt[0].rated)
-		fprintf(f, "%7s %10s %10s %8s %8s %8s %8s %8s   (latency in us from when due, all targets; svc: from submission)\n",
+		fprintf(f, "%7s %10s %10s %8s %8s %8s %8s %8s %7s   (latency in us from when due, all targets; svc: from submission; ns/IO: the workers' CPU per IO)\n",
 			pt[0].load_pct >= 0 ? "load" : "rate", "asked", "IOPS", "mean", "p50", "p99",
-			"p99.99", "svc p99");
+			"p99.99", "svc p99", "ns/IO");
 	else
-		fprintf(f, "%6s %10s %9s %8s %8s %8s %8s   (latency in us, all targets)\n",
-			"qd", "IOPS", "MiB/s", "mean", "p50", "p99", "p99.99");
+		fprintf(f, "%6s %10s %9s %8s %8s %8s %8s %7s   (latency in us, all targets; ns/IO: the workers' CPU per IO)\n",
+			"qd", "IOPS", "MiB/s", "mean", "p50", "p99", "p99.99", "ns/IO");
 	for (i = 0; i < n && !rc && !cli_runner_interrupted(); i++) {
 		for (spec.ntargets = 0, t = 0; t < ts->n; t++) {
 			if (fl->why[t][0])
@@ -347,12 +349,13 @@ static json_t *by_device(const struct point *p)
 
 	for (t = 0; a && p->dev && t < p->ndev; t++) {
 		d = &p->dev[t].d;
-		json_array_append_new(a, json_pack("{s:s, s:f, s:o, s:o, s:o, s:o}", "name", d->name,
+		json_array_append_new(a, json_pack("{s:s, s:f, s:o, s:o, s:o, s:o, s:o}", "name", d->name,
 			"iops", d->iops,
 			"p50_ns", d->has_lat ? json_integer((json_int_t)d->lat.p50) : json_null(),
 			"p99_ns", d->has_lat ? json_integer((json_int_t)d->lat.p99) : json_null(),
 			"repeats", cli_json_repeats(d),
-			"asked_iops", d->open.on ? json_real(d->open.asked) : json_null()));
+			"asked_iops", d->open.on ? json_real(d->open.asked) : json_null(),
+			"cpu", cli_json_cpu(d)));
 	}
 	return a;
 }
@@ -384,6 +387,7 @@ static json_t *points_json(const struct point *pt, unsigned n,
 			json_object_set_new(x, "asked_iops", pt[i].rated ?
 					    json_real(pt[i].total.open.asked) : json_null());
 			json_object_set_new(x, "open_loop", cli_open_json(&pt[i].total));
+			json_object_set_new(x, "cpu", cli_json_cpu(&pt[i].total));
 		}
 		json_array_append_new(a, x);
 	}
