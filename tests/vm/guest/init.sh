@@ -1,8 +1,9 @@
 #!/bin/sh
 # The guest's /init: mounts the kernel's file systems, loads the nvme driver
-# (poll_queues and, for nvme_core, multipath from the kernel command line), waits for every namespace the
-# layout describes, then runs /guest/test.sh (results out on the second
-# serial port) or a shell on the console, and powers off.
+# (poll_queues, and multipath for nvme_core, from the kernel command line),
+# waits for every namespace the layout describes, then runs /guest/test.sh
+# (results out on the second serial port) or a shell on the console, and
+# powers off.
 /bin/busybox --install -s /bin
 export PATH=/bin:/sbin
 mount -t proc proc /proc
