@@ -7,14 +7,15 @@ VM_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VM_OUT=
 VM_N=0
 
-# vm_need: skip where the rig cannot run (no QEMU, no static busybox, no
-# cpio); the kernels themselves are fetched on first use (a failure to
-# fetch them fails the test: the suite must not pass without running).
+# vm_need: skip where the rig cannot run (no static busybox, no cpio); the
+# emulator (qemu.sh) and the kernels are fetched on first use, and a failure
+# to fetch them fails the test: the suite must not pass without running.
 vm_need() {
 	need_iostorm
-	need_cmd qemu-system-x86_64 cpio gzip base64 jq
+	need_cmd cpio gzip base64 jq
 	command -v busybox >/dev/null 2>&1 || skip "busybox-static is not installed"
 	! ldd "$(command -v busybox)" >/dev/null 2>&1 || skip "busybox is not the static build (busybox-static)"
+	[ -n "${IOSTORM_VM_QEMU:-}" ] || "$VM_HERE/qemu.sh" >/dev/null || fail "cannot fetch the rig's QEMU (tests/vm/qemu.sh)"
 }
 
 # vm_initrd KERNEL: the guest's base initramfs for KERNEL, made once per test.

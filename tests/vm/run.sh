@@ -22,6 +22,9 @@
 #                   when the guest script says "mark TEXT", send CMD to the
 #                   QEMU monitor (e.g. "device_del c_NAME" pulls drive
 #                   NAME's controller out of its slot); may be repeated
+#   --trace EVENTS  QEMU's trace events matching EVENTS (a comma-separated
+#                   list of patterns, e.g. 'pci_nvme_mmio_doorbell_sq,
+#                   pci_nvme_io_cmd') into DIR/qemu-trace.log (--out)
 # KVM is used where /dev/kvm can be opened, TCG software emulation elsewhere.
 # Every guest started here is killed and every file made here removed when
 # this script ends, also on failure or SIGINT/SIGTERM.
@@ -31,10 +34,10 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 IOSTORM=${IOSTORM:-$root/iostorm}
 
-kernel=7.2 mode= script= outdir= initrd= timeout_s=300 hmp_dir= console_keep=
+kernel=7.2 mode= script= outdir= initrd= timeout_s=300 hmp_dir= console_keep= trace=
 mark_text=() mark_cmd=()
 usage() {
-	sed -n '2,22s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+	sed -n '2,25s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
 	exit 2
 }
 die() {
@@ -52,6 +55,7 @@ while [ $# -gt 0 ]; do
 	--hmp-dir) hmp_dir=${2:?}; shift 2 ;;
 	--console) console_keep=${2:?}; shift 2 ;;
 	--on-mark) mark_text+=("${2:?}"); mark_cmd+=("${3:?}"); shift 3 ;;
+	--trace) trace=${2:?}; shift 2 ;;
 	-h|--help) usage ;;
 	-*) echo "vm/run.sh: unknown option $1" >&2; usage ;;
 	*) break ;;
@@ -62,7 +66,13 @@ done
 layout=$1
 [ -f "$layout" ] || layout=$here/layouts/${1%.layout}.layout
 [ -f "$layout" ] || die "no layout $1 (see tests/vm/layouts/)"
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
+# QEMU 10 from bookworm-backports, fetched once (qemu.sh says why not the
+# host's 7.2); IOSTORM_VM_QEMU=PROGRAM runs another emulator instead, e.g.
+# /usr/bin/qemu-system-x86_64 to see 7.2's lost doorbells again
+qemu=${IOSTORM_VM_QEMU:-}
+if [ -z "$qemu" ]; then
+	qemu=$("$here/qemu.sh")/bin/qemu-system-x86_64 || die "cannot fetch the rig's QEMU (tests/vm/qemu.sh)"
+fi
 
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/iostorm-vm.XXXXXX")
 qpid=
@@ -81,7 +91,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # ---- the layout: machine and drives as QEMU arguments
-nodes=1 cpus=1 poll=0 ndrives=0 chassis=0 nbridges=0 iommu=
+nodes=1 cpus=1 poll=0 ndrives=0 chassis=0 nbridges=0 iommu= mpath=0
 declare -A bridge_bus
 qargs=()
 drive_disk() { # ID IMAGE ERRORS: a block node for an image, with faults
@@ -146,6 +156,7 @@ while read -r kw name rest; do
 		qargs+=(-device "nvme,id=c_$name,serial=$name,drive=d_$name,bus=rp_$name${queues:+,max_ioqpairs=$queues}$nvme_opts")
 		ndrives=$((ndrives + 1)) ;;
 	multipath)
+		mpath=1
 		qargs+=(-device "nvme-subsys,id=s_$name,nqn=$name")
 		i=0
 		for br in ${bridges//,/ }; do
@@ -229,7 +240,14 @@ if [ "$mode" = script ]; then
 	(cd "$work/extra" && find . | cpio -o -H newc --quiet --owner 0:0) >>"$work/initrd"
 fi
 
-append="console=ttyS0 panic=-1 mitigations=off${iommu_append:+ $iommu_append} vm_poll=$poll vm_drives=$ndrives vm_mode=$mode"
+# QEMU 10 puts every controller in an NVMe subsystem of its own and says
+# so (CMIC multi-controller, OACS namespace management), so Linux makes
+# every namespace a multipath head over one hidden path nvmeXcYnZ. A layout
+# that describes no multipath namespace gets drives that are their
+# controller's own namespace, as a single-ported drive is: its guest loads
+# nvme_core with multipath=N (vm_mpath=0). A layout with a multipath line
+# keeps native multipath, every drive of it a head.
+append="console=ttyS0 panic=-1 mitigations=off${iommu_append:+ $iommu_append} vm_poll=$poll vm_drives=$ndrives vm_mpath=$mpath vm_mode=$mode"
 [ "$mode" = shell ] || append+=" quiet"
 hmp=${hmp_dir:-$work}/hmp
 rm -f "$hmp.in" "$hmp.out"
@@ -238,16 +256,24 @@ common=("${machine[@]}" -nodefaults -display none -no-reboot
 	-kernel "$kdir/vmlinuz" -initrd "$work/initrd" -append "$append"
 	-chardev "pipe,id=hmp,path=$hmp" -mon chardev=hmp,mode=readline
 	"${iommu_args[@]}" "${qargs[@]}")
+if [ -n "$trace" ]; then
+	[ -n "$outdir" ] || usage
+	mkdir -p "$outdir"
+	for ev in ${trace//,/ }; do
+		common+=(-trace "enable=$ev")
+	done
+	common+=(-D "$outdir/qemu-trace.log")
+fi
 
 if [ "$mode" = shell ]; then
 	# the console on this terminal; results port unused
-	qemu-system-x86_64 "${common[@]}" -serial mon:stdio -serial null
+	"$qemu" "${common[@]}" -serial mon:stdio -serial null
 	exit 0
 fi
 
 : >"$work/data.log"
 # QEMU's own messages (one per failed IO under blkdebug) to a file
-qemu-system-x86_64 "${common[@]}" -serial "file:$work/console.log" -serial "file:$work/data.log" \
+"$qemu" "${common[@]}" -serial "file:$work/console.log" -serial "file:$work/data.log" \
 	>"$work/qemu.log" 2>&1 &
 qpid=$!
 # drain the monitor's output so it never fills the FIFO

@@ -4,8 +4,8 @@
 # takes every completion on one CPU, while nva has a vector per CPU and 2
 # poll queues on its 4 CPUs, which two polling workers can share (named by
 # check, spared by placement). iommu-pt: identity domains, two nodes, and
-# nvd's one vector on one of them; nvm, a multipath namespace whose second
-# path runs mq-deadline, named through its head. What the guest's sysfs,
+# nvd's one vector on one of them (a multipath head's path on mq-deadline
+# is t_vm_topo's, on multipath.layout). What the guest's sysfs,
 # /proc/irq and debugfs say is read back beside what iostorm reports.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
@@ -246,17 +246,6 @@ step check iostorm check --json -
 c=$(irq_cpu nvd)
 step local iostorm check --cpus "$c" --json - $(dev nvd)
 step remote iostorm check --cpus $((1 - c)) --json - $(dev nvd)
-# nvm's last path on mq-deadline: its head's queue still says none. The
-# paths are nvmeXcYnZ for head nvmeXnZ (a multipath/ folder lists them
-# from 6.14 only)
-h=$(basename "$(dev nvm)")
-p=$(ls /sys/block | grep -E "^${h%n*}c[0-9]+n${h##*n}\$" | tail -n 1)
-keep mpath echo "$p"
-keep mhead echo "$h"
-keep iopolicy cat "/sys/block/$h/device/iopolicy"
-echo mq-deadline >"/sys/block/$p/queue/scheduler"
-keep sched cat "/sys/block/$p/queue/scheduler"
-step mpath iostorm check --json - $(dev nvm)
 GUEST
 vm_boot "$K" iommu-pt <"$T_DIR/pt.sh" || t_done
 grep -qw 'iommu.passthrough=1' "$VM_OUT/cmdline" ||
@@ -278,7 +267,7 @@ esac
 vm_rc check | grep -qxE '0|3' || { check_fail "check on iommu-pt: exit $(vm_rc check), want 0 or 3"; vm_show check; }
 check_json check "check on iommu-pt" '
 	def on(k): [.findings[] | select(.kind == k)];
-	(.setup.devices | length == 3) and all(.setup.devices[]; .iommu_type == "identity")
+	(.setup.devices | length == 2) and all(.setup.devices[]; .iommu_type == "identity")
 	and on("iommu_strict") == [] and on("iommu_lazy") == []
 	and (on("irq_remote") | map(.device)) == (if $c == "0" then [$f.nvd.name] else [] end)' --arg c "$c"
 # a worker on the CPU the vector lands on takes it locally; one on the
@@ -294,19 +283,6 @@ check_json remote "check --cpus $((1 - c)) (the other node)" '
 	| length == 1 and .[0].device == $f.nvd.name and .[0].scope == "device"
 		and .[0].now == "CPUs \($o) (node \($o)) take their interrupts on node \($c)"
 		and (if $c == "1" then .[0].fix == "--cpus 1" else true end)' --arg c "$c" --arg o "$((1 - c))"
-# the multipath head: the path that runs mq-deadline is named, with the
-# subsystem's iopolicy, and the fix writes that path's queue
-p=$(cat "$VM_OUT/mpath") pol=$(cat "$VM_OUT/iopolicy") h=$(cat "$VM_OUT/mhead")
-grep -q '\[mq-deadline\]' "$VM_OUT/sched" ||
-	check_fail "iommu-pt: $p's scheduler is not mq-deadline: $(cat "$VM_OUT/sched")"
-[ "$(vm_rc mpath)" = 3 ] || { check_fail "check on the multipath head: exit $(vm_rc mpath), want 3"; vm_show mpath; }
-vm_jq mpath "check on the multipath head, $p on mq-deadline" '
-	def on(k): [.findings[] | select(.kind == k)];
-	(.setup.devices | length == 1) and on("scheduler") == []
-	and (on("path_scheduler") | length == 1 and .[0].device == $h
-		and .[0].now == "mq-deadline (path \($p), iopolicy \($pol))"
-		and .[0].fix == "echo none > /sys/block/\($p)/queue/scheduler")' \
-	--arg p "$p" --arg pol "$pol" --arg h "$h"
 
 # ---- lazy (iommu.strict=0): DMA-FQ, the cheaper of the two translated
 # domains, named iommu_lazy and not iommu_strict

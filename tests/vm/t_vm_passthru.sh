@@ -13,10 +13,10 @@
 # without the engine, a target that is no NVMe namespace; exit 2: a --bs
 # past the drive's largest command (passthrough is never split). On 6.12,
 # a drive pulled mid-run (PCIe hot removal) is named and stops alone while
-# the other keeps its whole figures, exit 1. On 7.2 the pull made the
-# other controller stop completing its commands in 2 of 2 guests (the
-# guest kernel: "QID 1 timeout, aborting"; iostorm named that drive
-# stalled and ended on time): the rig's fault below, so not run there.
+# the other keeps its whole figures, exit 1. On QEMU 7.2 and the 7.2
+# guest the pull made the other controller stop completing its commands in
+# 2 of 2 guests (the guest kernel: "QID 1 timeout, aborting"): the
+# emulator's fault (docs/testing.md), so the pull runs on 6.12 alone.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
 vm_need
@@ -27,11 +27,13 @@ ok_run='.config.engine_used == "io_uring_cmd" and .config.completion_used == $m
 	and .config.fixed_buffers == true and (.devices | length == $n)
 	and all(.devices[]; .ios > 0 and .errors == 0 and .engine == "io_uring_cmd")'
 
-# The same steps on both kernels, sweep and saturate on 6.12 only: on 7.2
-# they hit the rig's fault below in about half the guests (a run at QD1,
-# then one at QD4 leaves its first batch unfetched), on 6.12 in none. The
-# failing drive last: on 7.2, after its storm of failed commands the other
-# controllers' interrupt queues stop completing (docs/testing.md).
+# The same steps on both kernels, sweep and saturate on 6.12 only. On QEMU
+# 7.2 and the 7.2 guest they hit the emulator's lost doorbells (a run at
+# QD1, then one at QD4 left its first batch unfetched in about half the
+# guests), and after the failing drive's storm of failed commands the other
+# controllers' interrupt queues stopped completing (docs/testing.md: QEMU
+# 7.2 dropped the guest's barriers); they stay on 6.12 alone, which keeps
+# vmcheck's time, and the failing drive stays last.
 guest_for() {
 	cat <<GUEST
 $guest_ng
@@ -78,30 +80,19 @@ echo $? >/results/pull.rc
 GUEST
 	fi
 	cat <<GUEST
-# a stalled drive: wait out the nvme driver's 30 s timeout, whose line says
-# whether the drive never completed the commands (the rig's fault)
+# a stalled drive fails its step; the nvme driver's 30 s timeout then says
+# who held the commands ("timeout, aborting": no completion was posted)
 if grep -q 'stalled' /results/*.err; then
 	keep hang sh -c 'sleep 35; dmesg | grep -E "timeout|abort" | head -n 4'
 fi
 GUEST
 }
 
-# The rig's fault (docs/testing.md): now and then an emulated controller
-# never fetches a batch of commands, and the queue serves nothing more.
-# iostorm names the stall; when the guest kernel's timeout then shows the
-# drive held the commands, the guest boots again, visibly, at most 3 boots
-# in all (on 7.2 two guests in a row have faulted so). Any other failure
-# fails at once.
 boot() {
-	local pull=() try
+	local pull=()
 	# the hot removal on 6.12 only (see the top)
 	[ "$1" = 6.12 ] && pull=(--on-mark pull "device_del c_nvb")
-	vm_boot "$1" passthru "${pull[@]}" <<<"$(guest_for "$1")" || return 1
-	for try in 2 3; do
-		[ -s "$VM_OUT/hang" ] && grep -q 'timeout, aborting' "$VM_OUT/hang" || return 0
-		retried "$1: a drive never completed its passthrough commands: $(grep -h -m 1 -o '[a-z0-9]*: stalled[^;]*' "$VM_OUT"/*.err | head -n 1); the guest kernel: $(head -n 1 "$VM_OUT/hang"); boot $try of at most 3"
-		vm_boot "$1" passthru "${pull[@]}" <<<"$(guest_for "$1")" || return 1
-	done
+	vm_boot "$1" passthru "${pull[@]}" <<<"$(guest_for "$1")"
 }
 
 for k in 7.2 6.12; do
@@ -138,7 +129,11 @@ for k in 7.2 6.12; do
 		{ check_fail "$k: the failing drive's line does not name its NVMe status"; vm_show err; }
 	if [ $k = 6.12 ]; then
 	# the pulled drive: named, stopped, its reads before the pull kept; the
-	# other drive's figures whole; the run's window its --time; exit 1
+	# other drive's figures whole; the run's window its --time; exit 1.
+	# This layout has a multipath namespace, so under QEMU 10 every drive
+	# is a multipath head (docs/testing.md): once its one path is gone,
+	# the head's char device answers a command with EINVAL
+	# (nvme_ns_head_chr_uring_cmd finds no path), a plain one's ENODEV
 	[ "$(cat "$VM_OUT/gone")" = gone ] || check_fail "$k: the pulled drive is still there"
 	rc=$(vm_rc pull)
 	[ "$rc" = 1 ] || { check_fail "$k: passthrough with a drive pulled: exit $rc, want 1"; vm_show pull; }
@@ -147,7 +142,7 @@ for k in 7.2 6.12; do
 		.interrupted == false and .elapsed_s > 9.9 and .elapsed_s < 11
 		and (dev($a) | .ios > 0 and .errors == 0 and .stopped_by == null and .stalled == false)
 		and (dev($b) | .ios > 0 and .errors > 0 and .first_error.at_s > 0
-			and (.stopped_by == "ENODEV" or .stopped_by == "ENXIO"))
+			and (.stopped_by == "ENODEV" or .stopped_by == "ENXIO" or .stopped_by == "EINVAL"))
 		and .total.ios == ([.devices[].ios] | add)' --arg a "$1" --arg b "$2"
 	fi
 	if [ $k = 6.12 ]; then

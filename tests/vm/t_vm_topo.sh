@@ -52,7 +52,9 @@ if vm_expect_ok topo "topo on all-on-node1"; then
 	grep -q "0000:20" "$VM_OUT/text.out" || check_fail "topo text: the finding does not name node 0's bridges"
 fi
 # multipath.layout: namespace nvm shared by a controller behind hb0 (node
-# 0) and one behind hb1 (node 1), and a plain drive nva behind hb0.
+# 0) and one behind hb1 (node 1), and a drive nva behind hb0. QEMU 10 puts
+# every controller in a subsystem (docs/testing.md), so on a layout with
+# native multipath nva is a head too, over its one path.
 vm_boot 7.2 multipath <<'GUEST' || t_done
 step topo iostorm topo --json -
 step text iostorm topo
@@ -60,6 +62,16 @@ keep head basename $(dev nvm)
 keep paths ls /sys/block/$(basename $(dev nvm))/multipath
 keep ndrives vm_ndrives
 step check iostorm check --json -
+# nvm's last path on mq-deadline: its head's queue still says none. The
+# paths are nvmeXcYnZ for head nvmeXnZ (a multipath/ folder lists them
+# from 6.14 only)
+h=$(basename "$(dev nvm)")
+p=$(ls /sys/block | grep -E "^${h%n*}c[0-9]+n${h##*n}\$" | tail -n 1)
+keep mpath echo "$p"
+keep iopolicy cat "/sys/block/$h/device/iopolicy"
+echo mq-deadline >"/sys/block/$p/queue/scheduler"
+keep sched cat "/sys/block/$p/queue/scheduler"
+step mpath iostorm check --json - $(dev nvm)
 GUEST
 # a multipath namespace is checked once, as its head
 vm_check check "check on multipath" '[.setup.devices[].name] | index($h) != null' \
@@ -76,10 +88,24 @@ if vm_expect_ok topo "topo on multipath"; then
 			and ([.paths[] | {hb: .host_bridge, n: .numa_nodes}] | sort_by(.hb))
 				== [{hb: "0000:20", n: [0]}, {hb: "0000:40", n: [1]}]
 			and all(.paths[]; .controller | test("^nvme[0-9]+$")))
-		and (first(.devices[] | select(.serial == "nva")) | .paths == [] and .numa_nodes == [0])
+		and (first(.devices[] | select(.serial == "nva")) | .numa_nodes == [0]
+			and (.paths | length == 1) and .paths[0].host_bridge == "0000:20")
 		and all(.findings[]; .kind != "imbalance")' \
 		--arg h "$head" --argjson p "$(jq -R . "$VM_OUT/paths" | jq -sc 'sort')"
-	[ "$(grep -c '^    path nvme' "$VM_OUT/text.out")" -eq 2 ] ||
-		{ check_fail "topo text: want two path lines under the head"; vm_show text; }
+	[ "$(grep -c '^    path nvme' "$VM_OUT/text.out")" -eq 3 ] ||
+		{ check_fail "topo text: want two path lines under nvm's head and one under nva's"; vm_show text; }
 fi
+# the multipath head: the path that runs mq-deadline is named, with the
+# subsystem's iopolicy, and the fix writes that path's queue
+p=$(cat "$VM_OUT/mpath") pol=$(cat "$VM_OUT/iopolicy") h=$(cat "$VM_OUT/head")
+grep -q '\[mq-deadline\]' "$VM_OUT/sched" ||
+	check_fail "multipath: $p's scheduler is not mq-deadline: $(cat "$VM_OUT/sched")"
+[ "$(vm_rc mpath)" = 3 ] || { check_fail "check on the multipath head: exit $(vm_rc mpath), want 3"; vm_show mpath; }
+vm_jq mpath "check on the multipath head, $p on mq-deadline" '
+	def on(k): [.findings[] | select(.kind == k)];
+	(.setup.devices | length == 1) and on("scheduler") == []
+	and (on("path_scheduler") | length == 1 and .[0].device == $h
+		and .[0].now == "mq-deadline (path \($p), iopolicy \($pol))"
+		and .[0].fix == "echo none > /sys/block/\($p)/queue/scheduler")' \
+	--arg p "$p" --arg pol "$pol" --arg h "$h"
 t_done

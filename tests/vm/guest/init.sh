@@ -1,8 +1,9 @@
 #!/bin/sh
 # The guest's /init: mounts the kernel's file systems, loads the nvme driver
-# (poll_queues from the kernel command line), waits for every namespace the
-# layout describes, then runs /guest/test.sh (results out on the second
-# serial port) or a shell on the console, and powers off.
+# (poll_queues, and multipath for nvme_core, from the kernel command line),
+# waits for every namespace the layout describes, then runs /guest/test.sh
+# (results out on the second serial port) or a shell on the console, and
+# powers off.
 /bin/busybox --install -s /bin
 export PATH=/bin:/sbin
 mount -t proc proc /proc
@@ -19,10 +20,14 @@ arg() {
 poll=$(arg vm_poll)
 want=$(arg vm_drives)
 mode=$(arg vm_mode)
+mpath=$(arg vm_mpath)
 
 for m in $(cat /lib/modules/modules.order); do
 	if [ "$m" = nvme ] && [ -n "$poll" ] && [ "$poll" != 0 ]; then
 		insmod "/lib/modules/$m.ko" "poll_queues=$poll"
+	elif [ "$m" = nvme_core ] && [ "$mpath" = 0 ]; then
+		# no multipath namespace in the layout (run.sh says why)
+		insmod "/lib/modules/$m.ko" multipath=N
 	else
 		insmod "/lib/modules/$m.ko"
 	fi
