@@ -212,10 +212,19 @@ if command -v jq >/dev/null; then
 	# --metric: the second panel the CPU cost per IO, each side's center
 	# and interval the report's, in us (system time: a tick-sampled user
 	# time may be 0 in every repeat of a short run, and then compare has
-	# no change to draw)
+	# no change to draw). Its series: each side's bars, and its error bars
+	# where one of its intervals is bounded (an Hmean's may not be)
+	want=$(jq '[range(0; 3) as $s
+		| (if $s == 0 then .comparisons[0] else .comparisons[$s - 1] end) as $c
+		| [$c.rows[:12][].metrics[] | select(.metric == "cpu_sys_ns_per_io")
+		   | if $s == 0 then .base else .new end]
+		| select(length > 0)
+		| 1 + (if any(.[]; .ci[0] != null and .ci[1] != null) then 1 else 0 end)] | add // 0' \
+		"$T_DIR/cmp.json")
+	[ "$want" -ge 3 ] || check_fail "compare --metric: a side without the system CPU per IO"
 	rm -f "$T_DIR/cmp.gp"
 	GP_SCRIPT=$T_DIR/cmp.gp IOSTORM_GNUPLOT=$T_DIR/gptee \
-		check_svg_as "$T_DIR/cmp.json" "$T_DIR/cmpm.svg" 12 --metric cpu_sys_ns_per_io
+		check_svg_as "$T_DIR/cmp.json" "$T_DIR/cmpm.svg" $((6 + want)) --metric cpu_sys_ns_per_io
 	for s in 0 1 2; do
 		block "$T_DIR/cmp.gp" "cpu_sys_ns_per_io$s" | cut -d' ' -f2- >"$T_DIR/got"
 		sides "$T_DIR/cmp.json" cpu_sys_ns_per_io 0.001 "$s" >"$T_DIR/want"
