@@ -170,6 +170,8 @@ static void test_table(void)
 	static char help[1 << 14];
 	const char *src = getenv("IOSTORM_SRC");
 	char man_path[512];
+	const struct cli_optdesc *d;
+	struct cli_opts o;
 	const char *man;
 	size_t i, k;
 
@@ -182,11 +184,10 @@ static void test_table(void)
 		CHECK(cli_verb_find(v->name) == v && v->run && v->synopsis && v->what);
 		help_text(v, help, sizeof(help));
 		CHECKF(!strncmp(help, "usage: iostorm ", 15), "%s --help: '%.40s'", v->name, help);
-		for (k = 0; cli_opts_table[k].name; k++)
-			if (cli_opts_table[k].group & v->groups)
-				check_option(v, &cli_opts_table[k], help, man);
-		for (k = 0; v->own && v->own[k].name; k++)
-			check_option(v, &v->own[k], help, man);
+		/* what the parser takes: an own option without a setter is the shared one */
+		cli_opts_init(&o, v->name, v->groups);
+		for (k = 0; (d = cli_opt_next(&o, &k));)
+			check_option(v, d, help, man);
 	}
 }
 
@@ -299,14 +300,9 @@ static void test_defaults(void)
 		       "the synopsis of %s words a default", v->name);
 		help_text(v, help, sizeof(help));
 		cli_opts_init(&o, v->name, v->groups);
-		for (k = 0; cli_opts_table[k].name; k++)
-			if ((d = cli_opt_find(&o, cli_opts_table[k].name))) {
-				check_default(v, d, help);
-				check_choices(v, d);
-			}
-		for (k = 0; v->own && v->own[k].name; k++) {
-			check_default(v, &v->own[k], help);
-			check_choices(v, &v->own[k]);
+		for (k = 0; (d = cli_opt_next(&o, &k));) {
+			check_default(v, d, help);
+			check_choices(v, d);
 		}
 	}
 }

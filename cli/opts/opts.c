@@ -85,10 +85,8 @@ static size_t nshared(void)
 	return n;
 }
 
-/* The next option o's verb takes, from cursor *i (start at 0): the shared
- * ones in table order (an own option of the same name in its place), then
- * the verb's own that replace none. NULL at the end. */
-static const struct cli_optdesc *opt_next(const struct cli_opts *o, size_t *i)
+/* opts.h: the next option o's verb takes */
+const struct cli_optdesc *cli_opt_next(const struct cli_opts *o, size_t *i)
 {
 	const struct cli_verb *v = o->cmd ? cli_verb_find(o->cmd) : NULL;
 	const struct cli_optdesc *own = v ? v->own : NULL, *d;
@@ -114,7 +112,7 @@ const struct cli_optdesc *cli_opt_find(const struct cli_opts *o, const char *nam
 	const struct cli_optdesc *d;
 	size_t i = 0;
 
-	while ((d = opt_next(o, &i)))
+	while ((d = cli_opt_next(o, &i)))
 		if (!strcmp(d->name, name))
 			return d;
 	return NULL;
@@ -125,7 +123,7 @@ const struct cli_optdesc *cli_opt_find_short(const struct cli_opts *o, int val)
 	const struct cli_optdesc *d;
 	size_t i = 0;
 
-	while ((d = opt_next(o, &i)))
+	while ((d = cli_opt_next(o, &i)))
 		if (d->val == val)
 			return d;
 	return NULL;
@@ -136,7 +134,7 @@ const struct cli_optdesc *cli_opt_find_abbrev(const struct cli_opts *o, const ch
 	const struct cli_optdesc *d, *found = NULL;
 	size_t i = 0, len = strlen(name);
 
-	while ((d = opt_next(o, &i))) {
+	while ((d = cli_opt_next(o, &i))) {
 		if (!strcmp(d->name, name))
 			return d;
 		if (len && !strncmp(d->name, name, len)) {
@@ -172,7 +170,7 @@ static void build_tables(const struct cli_opts *o, struct option *lo, char *so,
 	size_t i = 0, n = 0, k = 0;
 
 	so[k++] = ':';
-	while ((d = opt_next(o, &i)) && n < MAX_OPTS - 3)
+	while ((d = cli_opt_next(o, &i)) && n < MAX_OPTS - 3)
 		lo[n++] = (struct option){ d->name, d->arg ? required_argument : no_argument,
 					   NULL, d->val };
 	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
@@ -299,7 +297,7 @@ static void usage(const struct cli_opts *o, const struct cli_verb *v, FILE *f)
 	if (v->synopsis_more)
 		v->synopsis_more(f);
 	fprintf(f, "\n\noptions:\n");
-	while ((d = opt_next(o, &i))) {
+	while ((d = cli_opt_next(o, &i))) {
 		if (d->choices)
 			cli_choices_text(d->choices, choices, sizeof(choices));
 		usage_line(f, d->val, d->name, d->arg, d->help, d->choices ? choices : NULL,

@@ -186,6 +186,11 @@ void cli_opts_init(struct cli_opts *o, const char *cmd, unsigned groups);
  * ramp with --ios) have been applied. */
 int cli_opts_parse(struct cli_opts *o, int argc, char **argv,
 		   enum cli_parse_outcome *outcome, char *err, size_t errlen);
+/* The options o's verb takes, one per call from cursor *i (start at 0):
+ * the shared ones in table order, a verb's own of the same name in its
+ * place (or the shared one, where the own one has no setter), then the
+ * verb's own that replace none. NULL at the end. */
+const struct cli_optdesc *cli_opt_next(const struct cli_opts *o, size_t *i);
 /* The option a long name or a short letter means for o's verb, or NULL. */
 const struct cli_optdesc *cli_opt_find(const struct cli_opts *o, const char *name);
 const struct cli_optdesc *cli_opt_find_short(const struct cli_opts *o, int val);
