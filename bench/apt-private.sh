@@ -1,4 +1,4 @@
-# Sourced by bench/tio.sh and tests/vm/kernel.sh: a private apt
+# Sourced by bench/tio.sh, tests/vm/kernel.sh and tests/vm/qemu.sh: a private apt
 # configuration that reaches the same Debian mirror as this machine's own
 # apt sources, so that a package or a source package can be fetched without
 # touching the host's sources, lists or dpkg status.
@@ -42,4 +42,33 @@ apt_private_init() {
 		-o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache"
 		-o Dir::State::status="$dir/status" -o Debug::NoLocking=1
 		-o APT::Sandbox::User=root)
+}
+
+# apt_debian_binary DIR URI SUITE: apt_private_init for Debian's binary
+# packages of SUITE at URI, signed by Debian's archive keyring, amd64,
+# with the lists updated. 0, or 1 with a line on stderr.
+apt_debian_binary() {
+	local dir=$1 uri=$2 suite=$3 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	[ -r "$keyring" ] || { echo "no $keyring (apt-get install debian-archive-keyring)" >&2; return 1; }
+	apt_private_init "$dir" "deb [signed-by=$keyring] $uri $suite main" ||
+		{ echo "cannot make $dir" >&2; return 1; }
+	mkdir -p "$dir/debs" || return 1
+	apt_opts+=(-o APT::Architecture=amd64)
+	apt-get "${apt_opts[@]}" -qq update >&2 ||
+		{ echo "apt-get update of the private $suite list failed" >&2; return 1; }
+}
+
+# apt_unpack DIR ROOT PKG...: downloads PKG... (name or name=version)
+# through the private tree under DIR (apt_debian_binary first) and
+# unpacks them into ROOT; no maintainer script runs, nothing is
+# installed. The .debs are removed again. 0, or 1 with a line on stderr.
+apt_unpack() {
+	local dir=$1 root=$2 d
+	shift 2
+	(cd "$dir/debs" && rm -f ./*.deb && apt-get "${apt_opts[@]}" -qq download "$@") >&2 ||
+		{ echo "apt-get download $* failed" >&2; return 1; }
+	for d in "$dir"/debs/*.deb; do
+		dpkg-deb -x "$d" "$root" || { echo "dpkg-deb -x $d failed" >&2; return 1; }
+	done
+	rm -f "$dir"/debs/*.deb
 }

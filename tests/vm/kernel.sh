@@ -25,7 +25,7 @@ if [ -s "$out/vmlinuz" ] && [ -s "$out/release" ] && [ -s "$out/modules/modules.
 	exit 0
 fi
 
-# apt_host_uri and apt_private_init: the host's mirror, a private apt tree
+# apt_host_uri, apt_debian_binary and apt_unpack: the host's mirror, a private apt tree
 . "$(dirname "${BASH_SOURCE[0]}")/../../bench/apt-private.sh"
 
 case $series in
@@ -44,14 +44,8 @@ case $series in
 esac
 
 apt_dir=$cache/apt-$series
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-[ -r "$keyring" ] || die "no $keyring (apt-get install debian-archive-keyring)"
-apt_private_init "$apt_dir" "deb [signed-by=$keyring] $uri $suite main" || die "cannot make $apt_dir"
-mkdir -p "$apt_dir/debs"
-apt_opts+=(-o APT::Architecture=amd64)
-
 echo "kernel.sh: fetching the $series guest kernel from $suite" >&2
-apt-get "${apt_opts[@]}" -qq update >&2 || die "apt-get update of the private $suite list failed"
+apt_debian_binary "$apt_dir" "$uri" "$suite" || die "no private apt list for $suite"
 pkg=$(apt-cache "${apt_opts[@]}" pkgnames linux- | grep -E "$pkgs_re" | sort -V | tail -n 1)
 [ -n "$pkg" ] || die "no package matching $pkgs_re in $suite"
 pkgs=("$pkg")
@@ -59,11 +53,7 @@ pkgs=("$pkg")
 
 tmp=$(mktemp -d "$cache/.fetch-$series.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-(cd "$apt_dir/debs" && rm -f ./*.deb && apt-get "${apt_opts[@]}" -qq download "${pkgs[@]}") >&2 ||
-	die "apt-get download ${pkgs[*]} failed"
-for d in "$apt_dir"/debs/*.deb; do
-	dpkg-deb -x "$d" "$tmp/root"
-done
+apt_unpack "$apt_dir" "$tmp/root" "${pkgs[@]}" || die "cannot fetch ${pkgs[*]}"
 
 vmlinuz=
 for f in "$tmp"/root/boot/vmlinuz-* "$tmp"/root/usr/lib/modules/*/vmlinuz; do
@@ -109,5 +99,4 @@ echo "$release" >"$tmp/new/release"
 echo "${pkgs[*]}" >"$tmp/new/packages"
 rm -rf "$out"
 mv "$tmp/new" "$out"
-rm -f "$apt_dir"/debs/*.deb
 echo "$out"

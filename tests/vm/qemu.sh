@@ -36,21 +36,15 @@ if [ -x "$out/bin/qemu-system-x86_64" ] && [ -s "$out/version" ]; then
 	exit 0
 fi
 
-# apt_host_uri and apt_private_init: the host's mirror, a private apt tree
+# apt_host_uri, apt_debian_binary and apt_unpack: the host's mirror, a private apt tree
 . "$(dirname "${BASH_SOURCE[0]}")/../../bench/apt-private.sh"
 
 suite=bookworm-backports
 uri=$(apt_host_uri bookworm | head -n 1)
 [ -n "$uri" ] || die "no bookworm line in /etc/apt sources to take the mirror from"
 apt_dir=$cache/apt-qemu
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-[ -r "$keyring" ] || die "no $keyring (apt-get install debian-archive-keyring)"
-apt_private_init "$apt_dir" "deb [signed-by=$keyring] $uri $suite main" || die "cannot make $apt_dir"
-mkdir -p "$apt_dir/debs"
-apt_opts+=(-o APT::Architecture=amd64)
-
 echo "qemu.sh: fetching QEMU $series from $suite" >&2
-apt-get "${apt_opts[@]}" -qq update >&2 || die "apt-get update of the private $suite list failed"
+apt_debian_binary "$apt_dir" "$uri" "$suite" || die "no private apt list for $suite"
 ver=$(apt-cache "${apt_opts[@]}" show qemu-system-x86 2>/dev/null |
 	sed -n 's/^Version: //p' | grep -E "^1:$series\.[0-9.]+" | sort -V | tail -n 1)
 [ -n "$ver" ] || die "no qemu-system-x86 $series.x in $suite"
@@ -58,11 +52,7 @@ pkgs=("qemu-system-x86=$ver" "qemu-system-common=$ver" "qemu-system-data=$ver" s
 
 tmp=$(mktemp -d "$cache/.fetch-qemu.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-(cd "$apt_dir/debs" && rm -f ./*.deb && apt-get "${apt_opts[@]}" -qq download "${pkgs[@]}") >&2 ||
-	die "apt-get download ${pkgs[*]} failed"
-for d in "$apt_dir"/debs/*.deb; do
-	dpkg-deb -x "$d" "$tmp/root"
-done
+apt_unpack "$apt_dir" "$tmp/root" "${pkgs[@]}" || die "cannot fetch ${pkgs[*]}"
 bin=$tmp/root/usr/bin/qemu-system-x86_64
 [ -x "$bin" ] || die "no qemu-system-x86_64 in ${pkgs[*]}"
 missing=$(ldd "$bin" | awk '/not found/ { print $1 }' | tr '\n' ' ')
@@ -84,5 +74,4 @@ chmod +x "$tmp/new/bin/qemu-system-x86_64"
 echo "${pkgs[*]}" >"$tmp/new/packages"
 rm -rf "$out"
 mv "$tmp/new" "$out"
-rm -f "$apt_dir"/debs/*.deb
 echo "$out"
