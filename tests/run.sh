@@ -103,6 +103,10 @@ run_one() {
 		else
 			echo "FAIL $name (exit $rc)"
 		fi
+		# what failed first (a shell test's FAIL: lines, a C test's
+		# CHECK failed lines), then the end of its output: a dump after
+		# a failed check can be longer than the tail
+		grep -E '^FAIL: |CHECK failed' "$out" | head -n 10 | sed 's/^/    /'
 		tail -n 20 "$out" | sed 's/^/    /'
 		failed=$((failed + 1)) ;;
 	esac

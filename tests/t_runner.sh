@@ -18,6 +18,8 @@ printf '. %q\nskip "no widget here"\n' "$lib" >"$d/t_skip.sh"
 printf '. %q\nskip "listed: make other runs it"\n' "$lib" >"$d/t_listed.sh"
 printf '. %q\nretried "case 3 missed once"\nt_done\n' "$lib" >"$d/t_retry.sh"
 printf '. %q\nt_done\n' "$lib" >"$d/t_pass.sh"
+# a failed check, then a dump longer than the tail the runner shows
+printf '. %q\ncheck_fail "the buried check"\nseq 1 40 >&2\nt_done\n' "$lib" >"$d/t_dump.sh"
 printf 't_listed\tlisted: make other\twhy: a test of the list\n' >"$T_DIR/expected"
 
 # runner [ENV...]: tests/run.sh on that folder; output in $T_OUT, status in $T_RC
@@ -35,7 +37,9 @@ grep -q 'skipped (no widget here) after a failed check: the first check' "$T_OUT
 grep -qx 'SKIP t_skip: no widget here' "$T_OUT" || check_fail "a plain skip is not a SKIP"
 grep -qx 'PASS t_retry (retried)' "$T_OUT" || check_fail "a retried pass is not marked"
 grep -qx 'PASS t_pass' "$T_OUT" || check_fail "a plain pass is marked"
-grep -qx '2 passed, 1 failed, 2 skipped' "$T_OUT" || check_fail "the summary line changed form"
+grep -qx '    FAIL: the buried check' "$T_OUT" ||
+	check_fail "a failed check that a long dump follows is not shown"
+grep -qx '2 passed, 2 failed, 2 skipped' "$T_OUT" || check_fail "the summary line changed form"
 grep -qx 'skipped: t_listed t_skip' "$T_OUT" || check_fail "the skipped tests are not named"
 grep -qx 'retried: 1 (t_retry)' "$T_OUT" || check_fail "the retried tests are not counted"
 grep -qx 'unexpected skip: t_skip: no widget here' "$T_OUT" ||
@@ -43,8 +47,8 @@ grep -qx 'unexpected skip: t_skip: no widget here' "$T_OUT" ||
 grep -q 'unexpected skip: t_listed' "$T_OUT" && check_fail "a listed skip is called unexpected"
 [ "$T_RC" -eq 1 ] || check_fail "a failed test: the runner exited $T_RC, want 1"
 
-# without the failing test: outside CI skips pass, under CI an unlisted one fails
-rm "$d/t_failskip.sh"
+# without the failing tests: outside CI skips pass, under CI an unlisted one fails
+rm "$d/t_failskip.sh" "$d/t_dump.sh"
 runner CI=
 [ "$T_RC" -eq 0 ] || { check_fail "skips outside CI: exit $T_RC, want 0"; cat "$T_OUT" >&2; }
 runner CI=true
