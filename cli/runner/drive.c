@@ -162,8 +162,7 @@ static void read_drive(const struct eng_target *t, struct cli_drive *d)
 	d->has_before = !d->health_err;
 }
 
-/* "spare, read-only" in words: every bit of w, from the table. */
-static void warn_list(char *buf, size_t len, unsigned w)
+void cli_drive_warn_words(char *buf, size_t len, unsigned w)
 {
 	size_t at = 0;
 	unsigned i;
@@ -194,7 +193,7 @@ static void say_health_before(const struct cli_drive *d)
 	char w[256];
 
 	if (d->has_before && (d->before.critical_warning & SETUP_WARN_ALL)) {
-		warn_list(w, sizeof(w), d->before.critical_warning);
+		cli_drive_warn_words(w, sizeof(w), d->before.critical_warning);
 		cli_say("%s: the drive reports a critical warning before the run (%s, 0x%02x): measuring anyway",
 			d->name, w, d->before.critical_warning);
 	}
@@ -261,16 +260,17 @@ bool cli_drive_change(const struct cli_drive *d, struct model_health_change *c)
 	return d && d->has_before && d->has_after && model_health_change(&d->before, &d->after, c);
 }
 
-/* "; TMT1 3 times, 12 s" and the like, for what moved. */
-static void say_moved(const struct cli_drive *d, const struct model_health_change *c)
+void cli_drive_moved_words(char *buf, size_t len, const char *name,
+			   const struct model_health_change *c)
 {
-	char line[768], w[256];
-	size_t at = 0, len = sizeof(line);
+	char parts[640], w[256];
+	size_t at = 0, n = sizeof(parts);
 
+	parts[0] = parts[1] = '\0';
 #define PART(...) \
 	do { \
-		if (at < len) \
-			at += (size_t)snprintf(line + at, len - at, __VA_ARGS__); \
+		if (at < n) \
+			at += (size_t)snprintf(parts + at, n - at, __VA_ARGS__); \
 	} while (0)
 	if (c->throttled_s || c->tmt_count[0] || c->tmt_count[1])
 		PART("; throttled %u s (TMT1: %u transitions, %u s; TMT2: %u, %u s)", c->throttled_s,
@@ -283,13 +283,13 @@ static void say_moved(const struct cli_drive *d, const struct model_health_chang
 	if (c->error_log_entries)
 		PART("; %llu new error log entries", (unsigned long long)c->error_log_entries);
 	if (c->warn_new) {
-		warn_list(w, sizeof(w), c->warn_new);
+		cli_drive_warn_words(w, sizeof(w), c->warn_new);
 		PART("; a new critical warning: %s", w);
 	}
 	if (c->temp_c_before != INT32_MIN && c->temp_c_after != INT32_MIN)
 		PART("; %d C before, %d C after", c->temp_c_before, c->temp_c_after);
 #undef PART
-	cli_say("%s: the drive's own log moved during the run: %s", d->name, line + 2);
+	snprintf(buf, len, "%s: the drive's own log moved during the run: %s", name, parts + 2);
 }
 
 void cli_drive_after(const struct eng_target *const *t, unsigned n)
@@ -297,14 +297,17 @@ void cli_drive_after(const struct eng_target *const *t, unsigned n)
 	struct model_health_change c;
 	struct setup_health h;
 	struct cli_drive *d;
+	char line[1024];
 	unsigned i;
 
 	for (i = 0; t && i < n; i++) {
 		d = (struct cli_drive *)cli_drive_find(t[i]->path);
 		if (!d || !d->has_before || setup_health_read(d->ctrl, &h))
 			continue;
-		if (model_health_change(d->has_after ? &d->after : &d->before, &h, &c))
-			say_moved(d, &c);
+		if (model_health_change(d->has_after ? &d->after : &d->before, &h, &c)) {
+			cli_drive_moved_words(line, sizeof(line), d->name, &c);
+			cli_say("%s", line);
+		}
 		d->after = h;
 		d->has_after = true;
 	}

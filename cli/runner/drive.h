@@ -51,4 +51,13 @@ const struct cli_drive *cli_drive_find(const char *path);
  * must be told did; false, c zeroed, without both reads. */
 bool cli_drive_change(const struct cli_drive *d, struct model_health_change *c);
 
+/* The words of the lines, for their tests. The Critical Warning bits of
+ * w (enum setup_health_warn), "; "-separated; "" none: */
+void cli_drive_warn_words(char *buf, size_t len, unsigned w);
+/* "NAME: the drive's own log moved during the run: throttled 12 s (TMT1:
+ * 3 transitions, 10 s; TMT2: 1, 2 s); 31 C before, 48 C after", of what
+ * moved (model_health_change): */
+void cli_drive_moved_words(char *buf, size_t len, const char *name,
+			   const struct model_health_change *c);
+
 #endif
