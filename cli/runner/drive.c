@@ -133,14 +133,22 @@ static void sample_finish(struct sampler *s, const struct timespec *deadline, st
 	sampler_put(s);
 }
 
-static struct cli_drive *slot(const char *path)
+const struct cli_drive *cli_drive_find(const char *path)
 {
 	unsigned i;
 
-	for (i = 0; i < ndrives; i++)
+	for (i = 0; path && i < ndrives; i++)
 		if (!strcmp(drives[i].path, path))
 			return &drives[i];
-	return ndrives < CLI_MAX_TARGETS ? &drives[ndrives++] : NULL;
+	return NULL;
+}
+
+/* A new account for path; NULL when it has one already: a command that
+ * opens its targets again (check --measure, for each setting) keeps the
+ * first sample and log, and says their lines once. */
+static struct cli_drive *new_slot(const char *path)
+{
+	return cli_drive_find(path) || ndrives == CLI_MAX_TARGETS ? NULL : &drives[ndrives++];
 }
 
 /* The drive under t (setup/'s reader finds the controller and DLFEAT),
@@ -223,7 +231,7 @@ void cli_drive_before(const struct cli_opts *o, const struct eng_target *t, unsi
 		deadline.tv_nsec -= 1000000000L;
 	}
 	for (i = 0; i < n && i < CLI_MAX_TARGETS; i++) {
-		d[i] = slot(t[i].path);
+		d[i] = new_slot(t[i].path);
 		if (!d[i])
 			continue;
 		memset(d[i], 0, sizeof(*d[i]));
@@ -242,16 +250,6 @@ void cli_drive_before(const struct cli_opts *o, const struct eng_target *t, unsi
 		say_zeros(d[i], &t[i]);
 		say_health_before(d[i]);
 	}
-}
-
-const struct cli_drive *cli_drive_find(const char *path)
-{
-	unsigned i;
-
-	for (i = 0; path && i < ndrives; i++)
-		if (!strcmp(drives[i].path, path))
-			return &drives[i];
-	return NULL;
 }
 
 bool cli_drive_change(const struct cli_drive *d, struct model_health_change *c)

@@ -38,8 +38,9 @@ struct cli_drive {
 
 /* Samples each target's range and reads its drive's log, saying in one
  * line each a high share of zeros and a critical warning, and once that
- * the log cannot be read (not root). Nothing fails: what cannot be known
- * is left unknown. */
+ * the log cannot be read (not root). A target opened before in this
+ * process keeps its account. Nothing fails: what cannot be known is left
+ * unknown. */
 void cli_drive_before(const struct cli_opts *o, const struct eng_target *t, unsigned n);
 /* Reads the log of each target's drive again after a run, saying in one
  * line a drive whose log moved during it (throttling, time above a
