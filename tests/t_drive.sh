@@ -51,8 +51,12 @@ fi
 if expect_ok sweep sweep "${q[@]}" --qd 1,2 --json "$T_DIR/s.json" "$sparse"; then
 	grep -Eq "^iostorm sweep: $sname: [0-9]+% of .* read as zeros" "$T_ERR" ||
 		{ check_fail "sweep: no zeros line"; show_output; }
-	jq -e '.setup.devices[0].zero_read_pct >= 90' "$T_DIR/s.json" >/dev/null ||
-		check_fail "sweep: the setup record has no zero_read_pct"
+	jq -e --arg s "$sname" '.setup.devices[0].zero_read_pct >= 90
+		and .drives == [{"name": $s, "drive": .drives[0].drive}]
+		and .drives[0].drive.zero_read_pct == .setup.devices[0].zero_read_pct' \
+		"$T_DIR/s.json" >/dev/null ||
+		{ check_fail "sweep: the setup record or drives[] without the share"; \
+			jq -c '.drives, [.setup.devices[].zero_read_pct]' "$T_DIR/s.json" >&2; }
 fi
 if expect_ok saturate saturate "${q[@]}" --qd 2 --json "$T_DIR/t.json" "$sparse" "$data"; then
 	[ "$(grep -c "read as zeros" "$T_ERR")" -eq 1 ] ||
