@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/out/out.h"
+#include "cli/runner/stop.h"
 #include "engine/rng.h"
 #include "setup/setup.h"
 
@@ -223,6 +224,10 @@ void cli_drive_before(const struct cli_opts *o, const struct eng_target *t, unsi
 	struct timespec deadline;
 	unsigned i;
 
+	/* the sample is the command's first read of its targets: a stop
+	 * request from then on is the run's (stopped before its window), not
+	 * the default end of the process */
+	cli_runner_signals();
 	clock_gettime(CLOCK_REALTIME, &deadline);
 	deadline.tv_sec += (time_t)(SAMPLE_WAIT_NS / 1000000000ull);
 	deadline.tv_nsec += (long)(SAMPLE_WAIT_NS % 1000000000ull);
