@@ -410,6 +410,24 @@ static void rule_latency(const struct model_gap_in *in, struct model_gap *g)
 	}
 }
 
+/* A device that lost all at once and throttled: its own log names the
+ * cause. */
+static void rule_throttled(const struct model_gap_in *in, struct model_gap *g)
+{
+	unsigned i;
+
+	for (i = 0; i < in->ndev; i++) {
+		const struct model_gap_dev *d = &in->dev[i];
+		double l = dev_loss(d);
+
+		if (!d->throttled_s || !model_gap_known(l) || l < MODEL_GAP_LOSS_PCT)
+			continue;
+		finding(g, MODEL_GAP_THROTTLED, d->name,
+			"%s throttled for %u s (its own SMART / Health log) and lost %.0f%% of its solo QD%u IOPS all at once: cool it (airflow, a heatsink) before its figures count.",
+			d->name, d->throttled_s, l, in->qd);
+	}
+}
+
 static void rule_numa(const struct model_gap_in *in, struct model_gap *g)
 {
 	unsigned i;
@@ -451,6 +469,11 @@ static void verdict(const struct model_gap_in *in, struct model_gap *g)
 		snprintf(g->verdict_text, sizeof(g->verdict_text),
 			 "the devices add up: all at once they deliver %.0f%% of the sum of each alone at QD%u.",
 			 100.0 - pct, in->qd);
+	} else if (any(g, MODEL_GAP_THROTTLED)) {
+		g->verdict = MODEL_GAP_V_THERMAL;
+		snprintf(g->verdict_text, sizeof(g->verdict_text),
+			 "thermal: the %.0f%% gap at QD%u comes with drives that throttled during the run, by their own logs; the drives ran hot, so their figures are not the host's limit.",
+			 pct, in->qd);
 	} else if (any(g, MODEL_GAP_CPU_BOUND) || any(g, MODEL_GAP_CPU_SHARED)) {
 		g->verdict = MODEL_GAP_V_HOST;
 		snprintf(g->verdict_text, sizeof(g->verdict_text),
@@ -546,6 +569,7 @@ void model_gap_analyse(const struct model_gap_in *in, struct model_gap *out)
 	rule_off_node(in, out);
 	rule_latency(in, out);
 	rule_numa(in, out);
+	rule_throttled(in, out);
 	verdict(in, out);
 	verdict_failed(in, out);
 }
@@ -563,6 +587,7 @@ const char *model_gap_kind_name(enum model_gap_kind k)
 	case MODEL_GAP_LATENCY: return "latency";
 	case MODEL_GAP_NUMA_PENALTY: return "numa_penalty";
 	case MODEL_GAP_FAILED_DEVICE: return "failed_device";
+	case MODEL_GAP_THROTTLED: return "throttled";
 	}
 	return "?";
 }
@@ -578,6 +603,7 @@ const char *model_gap_verdict_name(enum model_gap_verdict v)
 	case MODEL_GAP_V_PLACEMENT: return "placement";
 	case MODEL_GAP_V_DEVICES: return "devices";
 	case MODEL_GAP_V_UNEXPLAINED: return "unexplained";
+	case MODEL_GAP_V_THERMAL: return "thermal";
 	}
 	return "?";
 }

@@ -45,6 +45,9 @@ struct model_gap_dev {
 	bool off_node;			/* a worker ran outside the local node */
 	double qdn_remote;		/* all-QDn with remote placement, or
 					 * MODEL_GAP_UNKNOWN: not run */
+	unsigned throttled_s;		/* seconds the drive's own SMART / Health
+					 * log says it throttled (TMT1 + TMT2)
+					 * during the command; 0 none or unknown */
 };
 
 /* A device that failed a step (IO errors, a stall, gone): left out of
@@ -97,6 +100,7 @@ enum model_gap_kind {
 	MODEL_GAP_LATENCY,	/* QD1 latency rose with the neighbours busy */
 	MODEL_GAP_NUMA_PENALTY,	/* remote placement cost IOPS */
 	MODEL_GAP_FAILED_DEVICE,	/* a device failed a step: named first */
+	MODEL_GAP_THROTTLED,	/* a device that lost throttled (its own log) */
 };
 
 struct model_gap_finding {
@@ -116,6 +120,9 @@ enum model_gap_verdict {
 	MODEL_GAP_V_PLACEMENT,	/* workers off their node */
 	MODEL_GAP_V_DEVICES,	/* some devices lost, no cause singled out */
 	MODEL_GAP_V_UNEXPLAINED,
+	MODEL_GAP_V_THERMAL,	/* a device that lost throttled: checked
+				 * right after V_NONE, the drive's own word
+				 * coming before any inference */
 };
 
 struct model_gap {

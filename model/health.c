@@ -14,6 +14,13 @@ const struct model_health_bit model_health_bits[] = {
 };
 const unsigned model_health_nbits = sizeof(model_health_bits) / sizeof(model_health_bits[0]);
 
+const double model_zero_high_pct = 25.0;
+
+bool model_zero_high(double pct)
+{
+	return pct >= model_zero_high_pct;
+}
+
 int32_t model_health_celsius(uint16_t kelvin)
 {
 	return kelvin ? (int32_t)kelvin - 273 : INT32_MIN;

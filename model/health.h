@@ -17,6 +17,15 @@ struct model_health_bit {
 extern const struct model_health_bit model_health_bits[];
 extern const unsigned model_health_nbits;
 
+/* The share of a run's sampled blocks (engine/zeroes.h) that read as
+ * zeros, 0-100, from which the run is said to read never-written or
+ * trimmed blocks: a drive answers those from its mapping table, so a
+ * quarter of them already lifts IOPS well above what written data gives.
+ * Below it, zero-filled data of a written file system is common enough. */
+extern const double model_zero_high_pct;
+/* Whether pct (-1: not sampled) reaches it. */
+bool model_zero_high(double pct);
+
 /* Kelvin to whole degrees Celsius, as the nvme driver's hwmon and
  * nvme-cli show them; INT32_MIN where the drive gave none (0 K). */
 int32_t model_health_celsius(uint16_t kelvin);

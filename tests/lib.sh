@@ -126,7 +126,10 @@ make_loop() {
 
 # make_fault_loop VAR CTLVAR SIZE_MIB: a loop device over the file of a
 # fusefault mount (tests/fusefault.c) in $T_DIR, and its control file:
-# echo eio (or hang, or ok) >"$CTLVAR". The EXIT trap answers held reads
+# echo eio (or hang, or ok) >"$CTLVAR". A schedule counted in reads
+# ("ok 200 hang") counts from the command's first read, and each command
+# first samples its targets for never-written blocks (cli/runner/drive.h):
+# a run whose schedule is set before it starts passes --no-zero-sample. The EXIT trap answers held reads
 # first, then detaches and unmounts. Skips without root, /dev/fuse,
 # fusermount3 or the fusefault binary (built only where libfuse3 is).
 make_fault_loop() {

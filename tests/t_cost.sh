@@ -110,7 +110,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	# by, the device's own cost is null, and the total is the healthy one's
 	json=$T_DIR/stall.json
 	echo "ok 200 hang" >"$ctl"
-	"$IOSTORM" run -q --time 1 --ramp 0 --qd 8 --stall-timeout 1s --json "$json" \
+	"$IOSTORM" run -q --no-zero-sample --time 1 --ramp 0 --qd 8 --stall-timeout 1s --json "$json" \
 		"$f1" "$fault" >"$T_OUT" 2>"$T_ERR" </dev/null &
 	pid=$!
 	# a guard against a hang: answers the held reads, then kills iostorm

@@ -78,7 +78,7 @@ start_held()
 {
 	rm -f "$json"
 	echo "ok 200 hang" >"$ctl"
-	taskset -c "$cpu" "$IOSTORM" run -q --ramp 0 --qd 8 --group on "$@" \
+	taskset -c "$cpu" "$IOSTORM" run -q --no-zero-sample --ramp 0 --qd 8 --group on "$@" \
 		--json "$json" "$good" "$bad" >"$T_OUT" 2>"$T_ERR" </dev/null &
 	pid=$!
 	(sleep "$T_RUN_GUARD" && echo ok >"$ctl" 2>/dev/null && sleep 1 && kill -KILL "$pid" 2>/dev/null) &

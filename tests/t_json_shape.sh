@@ -144,6 +144,14 @@ run_iostorm compare --ab 2 --json "$reports/$n.json" -- run "${q[@]}" "$file" --
 [ "$T_RC" -eq 0 ] && jq -e '.ab.rounds == 2' "$reports/$n.json" >/dev/null ||
 	{ check_fail "compare --ab: exit $T_RC, or no report"; show_output; }
 
+# the drive's SMART / Health log is read only as root on an NVMe drive
+if ! jq -e '[.devices[]?.drive.smart_before // empty] | length > 0' "$reports"/*.json >/dev/null 2>&1; then
+	printf '%s\t%s\n' 'drive\.smart_(before|after|change)\.' \
+		'no NVMe drive whose log root can read here' >>"$T_DIR/unseeable"
+fi
+printf '%s\t%s\n' 'critical_warnings\[\]|new_warnings\[\]|\.warnings\[\]' \
+	'no drive here holds a critical warning' >>"$T_DIR/unseeable"
+
 # ---- every key written, with its command and type ----
 : >"$T_DIR/emitted.tsv"
 for f in "$reports"/*.json; do

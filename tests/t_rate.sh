@@ -123,7 +123,7 @@ stall_run() {
 	local what=$1 pid
 	shift
 	echo "ok 600 hang" >"$ctl"
-	"$IOSTORM" run -q --ramp 0 --time 2s --qd 8 --stall-timeout 10s --json - "$@" "$fdev" \
+	"$IOSTORM" run -q --no-zero-sample --ramp 0 --time 2s --qd 8 --stall-timeout 10s --json - "$@" "$fdev" \
 		>"$T_OUT" 2>"$T_ERR" </dev/null &
 	pid=$!
 	await_fault "$ctl" held 1 "$T_TRIES" || check_fail "$what: no read was ever held"

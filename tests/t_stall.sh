@@ -39,7 +39,7 @@ still_held() {
 
 # ---- a device that hangs after 200 reads of a 4 s run ----
 echo "ok 200 hang" >"$ctl"
-"$IOSTORM" run -q --time 4 --ramp 0 --qd 8 --stall-timeout 1s --json "$json" \
+"$IOSTORM" run -q --no-zero-sample --time 4 --ramp 0 --qd 8 --stall-timeout 1s --json "$json" \
 	"$good" "$bad" >"$T_OUT" 2>"$T_ERR" </dev/null &
 pid=$!
 watchdog "$pid"
@@ -73,7 +73,7 @@ jq -e --arg g "$gname" '.devices[] | select(.name == $g)
 # ---- the watch off: the end waits for the IOs, a second request ends it ----
 rm -f "$json"
 echo "ok 200 hang" >"$ctl"
-"$IOSTORM" run -q --time 60 --ramp 0 --qd 8 --stall-timeout 0 --json "$json" \
+"$IOSTORM" run -q --no-zero-sample --time 60 --ramp 0 --qd 8 --stall-timeout 0 --json "$json" \
 	"$good" "$bad" >"$T_OUT" 2>"$T_ERR" </dev/null &
 pid=$!
 watchdog "$pid"

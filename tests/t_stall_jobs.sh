@@ -20,7 +20,7 @@ json=$T_DIR/r.json
 	skip "the loop device on FUSE has no direct IO here: one held read holds them all"
 
 echo "ok 100 hang 1 ok" >"$ctl"
-"$IOSTORM" run -q --time 300 --ramp 0 --qd 1 --jobs-per-device 4 --stall-timeout 1s \
+"$IOSTORM" run -q --no-zero-sample --time 300 --ramp 0 --qd 1 --jobs-per-device 4 --stall-timeout 1s \
 	--json "$json" "$bad" >"$T_OUT" 2>"$T_ERR" </dev/null &
 pid=$!
 # the watchdog: released and killed after 120 s whatever happens

@@ -84,7 +84,7 @@ jq -e --arg g "$gname" --arg b "$bname" '
 
 # ---- saturate: the second device never answers ----
 echo hang >"$ctl"
-bg_until_json saturate -q --time 1 --ramp 0 --qd 4 --stall-timeout 1s --json "$json" "$good" "$bad"
+bg_until_json saturate -q --no-zero-sample --time 1 --ramp 0 --qd 4 --stall-timeout 1s --json "$json" "$good" "$bad"
 [ "$T_RC" -eq 1 ] || { check_fail "saturate hang: exit $T_RC, want 1"; show_output; }
 # the steps after the stalled one go on without it: the report is out
 # while its reads are still held, not for ever
@@ -102,7 +102,7 @@ jq -e --arg g "$gname" --arg b "$bname" '
 
 # ---- latency: the device never answers ----
 echo hang >"$ctl"
-bg_until_json latency -q --time 2 --ramp 0 --stall-timeout 1s --json "$json" "$bad"
+bg_until_json latency -q --no-zero-sample --time 2 --ramp 0 --stall-timeout 1s --json "$json" "$bad"
 [ "$T_RC" -eq 1 ] || { check_fail "latency hang: exit $T_RC, want 1"; show_output; }
 held_at_report "latency hang"
 jq -e '.devices[0].stalled == true and .devices[0].inflight_at_end == 1' "$json" >/dev/null ||
@@ -112,7 +112,7 @@ jq -e '.devices[0].stalled == true and .devices[0].inflight_at_end == 1' "$json"
 # file: a loop device would turn ENODEV into EIO) ----
 data=${ctl%/ctl}/data
 echo "ok 2000 gone" >"$ctl"
-run_iostorm run -q --time 3 --ramp 0 --qd 4 --buffered --json "$json" "$good" "$data"
+run_iostorm run -q --no-zero-sample --time 3 --ramp 0 --qd 4 --buffered --json "$json" "$good" "$data"
 gone=$(fault_count "$ctl" failed)
 echo ok >"$ctl"
 [ "$T_RC" -eq 1 ] || { check_fail "gone: exit $T_RC, want 1"; show_output; }

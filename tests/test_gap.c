@@ -128,6 +128,35 @@ static void test_cpu_bound(void)
 	CHECK(g.verdict == MODEL_GAP_V_HOST);
 }
 
+/* A drive that lost and throttled (its own log) is named with its
+ * seconds, and the verdict is thermal even with CPU-bound workers; one
+ * that throttled but lost nothing is not named. */
+static void test_throttled(void)
+{
+	struct model_gap_dev d[3] = { dev("nvme0n1", 0, 0), dev("nvme1n1", 0, 1), dev("nvme2n1", 0, 2) };
+	const struct model_gap_finding *f;
+	struct model_gap g;
+
+	d[1].qdn_all = 420e3;
+	d[1].throttled_s = 20;
+	d[1].cpu_pct = 97;
+	d[2].throttled_s = 5;
+	analyse(&g, d, 3, 8);
+	CHECK(count(&g, MODEL_GAP_THROTTLED) == 1);
+	f = first(&g, MODEL_GAP_THROTTLED);
+	CHECK(f && !strcmp(f->device, "nvme1n1"));
+	CHECKF(f && strstr(f->text, "nvme1n1 throttled for 20 s") && strstr(f->text, "lost 40%"),
+	       "'%s'", f ? f->text : "");
+	CHECK(g.verdict == MODEL_GAP_V_THERMAL);
+	CHECK(!strcmp(model_gap_verdict_name(g.verdict), "thermal"));
+	CHECK(!strcmp(model_gap_kind_name(MODEL_GAP_THROTTLED), "throttled"));
+
+	/* no throttling: the same loss is the host's */
+	d[1].throttled_s = 0;
+	analyse(&g, d, 3, 8);
+	CHECK(count(&g, MODEL_GAP_THROTTLED) == 0 && g.verdict != MODEL_GAP_V_THERMAL);
+}
+
 /* Two workers pinned to one CPU, and more workers than CPUs. */
 static void test_cpu_shared(void)
 {
@@ -323,6 +352,7 @@ int main(void)
 	test_clean();
 	test_no_cause();
 	test_cpu_bound();
+	test_throttled();
 	test_cpu_shared();
 	test_shared_link();
 	test_node_and_placement();

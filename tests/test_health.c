@@ -4,7 +4,9 @@
  * and Critical Composite Temperature Time at 192 and 196, the sensors at
  * 200-215, the Thermal Management Temperature 1 and 2 transition counts at
  * 216 and 220 and their total times at 224 and 228), each warning bit,
- * counters past 64 bits, and what model_health_change makes of two reads. */
+ * counters past 64 bits, and what model_health_change makes of two reads;
+ * the zero-read share from which a run is said to read never-written
+ * blocks (model_zero_high). */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
@@ -138,5 +140,12 @@ int main(void)
 
 	/* the live read: no such controller, and a device that is not one */
 	CHECK(setup_health_read("nvme-no-such-controller", &a) == -ENOENT);
+
+	/* the zero-read share that is said: from the threshold on, never
+	 * for a target not sampled (-1) */
+	CHECK(model_zero_high_pct > 0 && model_zero_high_pct < 100);
+	CHECK(model_zero_high(model_zero_high_pct) && model_zero_high(100));
+	CHECK(!model_zero_high(model_zero_high_pct - 0.5) && !model_zero_high(0));
+	CHECK(!model_zero_high(-1));
 	return t_result();
 }

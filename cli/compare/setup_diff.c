@@ -136,6 +136,27 @@ static int placement(struct facts *fs, const char *prefix, const json_t *r)
 	return rc;
 }
 
+/* What each device's drive said moved during the run (run, latency,
+ * saturate): a side that throttled, or saw errors, is not the same setup. */
+static int drive_moved(struct facts *fs, const char *prefix, const json_t *r)
+{
+	char key[512];
+	const json_t *d, *c;
+	size_t i;
+	int rc = 0;
+
+	json_array_foreach(json_object_get(r, "devices"), i, d) {
+		c = json_object_get(json_object_get(d, "drive"), "smart_change");
+		if (!json_is_object(c) || !json_is_string(json_object_get(d, "name")))
+			continue;
+		snprintf(key, sizeof(key), "%sdrive[%s].smart_change", prefix,
+			 json_string_value(json_object_get(d, "name")));
+		if ((rc = flatten(fs, key, c)))
+			break;
+	}
+	return rc;
+}
+
 static int facts_of_one(struct facts *fs, const char *prefix, const json_t *r)
 {
 	char key[128];
@@ -146,6 +167,8 @@ static int facts_of_one(struct facts *fs, const char *prefix, const json_t *r)
 	snprintf(key, sizeof(key), "%ssetup", prefix);
 	if (!rc && json_object_get(r, "setup"))
 		rc = flatten(fs, key, json_object_get(r, "setup"));
+	if (!rc)
+		rc = drive_moved(fs, prefix, r);
 	return rc ? rc : placement(fs, prefix, r);
 }
 

@@ -37,6 +37,7 @@ void cli_opts_init(struct cli_opts *o, const char *cmd, unsigned groups)
 	o->alpha = 0.05;
 	o->placement = TOPO_PLACE_LOCAL;
 	o->latency = true;
+	o->zero_sample = true;
 	o->demo_size = CLI_DEMO_SIZE;
 }
 

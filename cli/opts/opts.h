@@ -65,6 +65,8 @@ struct cli_opts {
 	uint64_t range_off;
 	uint64_t range_len;		/* 0: to the end of the target */
 	bool latency;
+	bool zero_sample;		/* sample each target for never-written
+					 * blocks before the run (cli/runner/drive.h) */
 	const char *json;		/* NULL, a path or "-" */
 	bool quiet;
 	uint64_t seed;

@@ -282,6 +282,16 @@ static int set_nolat(struct cli_opts *o, const char *arg, char *err, size_t errl
 	return rc;
 }
 
+static int set_nozero(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	bool v;
+	int rc = cli_parse_flag("--no-zero-sample", arg, &v, err, errlen);
+
+	if (!rc)
+		o->zero_sample = !v;
+	return rc;
+}
+
 static int set_json(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	if (!*arg)
@@ -420,7 +430,7 @@ static int show_jobs(const struct cli_opts *o, char *buf, size_t len)
 enum {
 	O_BATCH = 0x100, O_ENGINE, O_COMPLETION, O_RAMP, O_IOS, O_JPD, O_CPUS,
 	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED, O_STALL, O_REAP,
-	O_TOPOLOGY, O_DOT, O_REPEAT, O_GROUP, O_RATE, O_ARRIVAL,
+	O_TOPOLOGY, O_DOT, O_REPEAT, O_GROUP, O_RATE, O_ARRIVAL, O_NOZERO,
 };
 
 /* Each shared option once: the groups say which verbs offer it. A help
@@ -474,6 +484,9 @@ const struct cli_optdesc cli_opts_table[] = {
 	{ "range", O_RANGE, "[OFF:]LEN", CLI_OG_TARGET, 0, set_range, NULL, NULL,
 	  "only the LEN bytes from OFF of each target (without\n"
 	  "it: all of it)" },
+	{ "no-zero-sample", O_NOZERO, NULL, CLI_OG_TARGET, 0, set_nozero, NULL, NULL,
+	  "do not read a few hundred blocks of each target\n"
+	  "before the run to find never-written ones" },
 	{ "no-latency", O_NOLAT, NULL, CLI_OG_ENGINE, 0, set_nolat, NULL, NULL,
 	  "do not time each IO" },
 	{ "json", O_JSON, "FILE", CLI_OG_JSON, 0, set_json, NULL, NULL,

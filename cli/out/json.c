@@ -1,6 +1,7 @@
 /* The report as JSON through jansson: every figure of the table, and every
  * option, so a result file says how it was obtained. */
 #include "cli/out/json.h"
+#include "cli/out/drive_json.h"
 #include "cli/out/openloop.h"
 #include "cli/out/setup_json.h"
 #include "cli/out/spread.h"
@@ -232,7 +233,7 @@ json_t *cli_json_cpu(const struct cli_dev *d)
 json_t *cli_json_dev(const struct cli_dev *d)
 {
 	return json_pack("{s:s, s:s, s:f, s:f, s:I, s:I, s:o, s:o, s:I, s:o,"
-			 " s:o, s:f, s:s?, s:o, s:I, s:f, s:b, s:I, s:o, s:o, s:o, s:o}",
+			 " s:o, s:f, s:s?, s:o, s:I, s:f, s:b, s:I, s:o, s:o, s:o, s:o, s:o}",
 			 "name", d->name, "path", d->path, "iops", d->iops,
 			 "bw_bytes", d->bw_bytes, "ios", ji(d->ios),
 			 "errors", ji(d->errors), "first_error", first_error(d),
@@ -247,7 +248,8 @@ json_t *cli_json_dev(const struct cli_dev *d)
 			 "stopped_by", d->fatal ? json_string(cli_errno_name(d->fatal)) : json_null(),
 			 "timeline", cli_json_timeline(&d->tl),
 			 "repeats", cli_json_repeats(d),
-			 "open_loop", cli_open_json(d));
+			 "open_loop", cli_open_json(d),
+			 "drive", cli_json_drive(d->path[0] ? cli_drive_find(d->path) : NULL));
 }
 
 static json_t *devices_array(const struct cli_report *r)

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli/commands.h"
+#include "cli/out/drive_json.h"
 #include "cli/out/setup_json.h"
 
 static json_t *str(const char *s)
@@ -117,9 +118,10 @@ static json_t *dealloc_read(int v)
 	return v >= 0 && v < 3 ? json_string(name[v]) : json_null();
 }
 
-static json_t *dev_json(const struct setup_dev *d)
+/* dr: the target's drive account (cli/runner/drive.h), NULL none */
+static json_t *dev_json(const struct setup_dev *d, const struct cli_drive *dr)
 {
-	return json_pack("{s:s, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o,"
+	json_t *j = json_pack("{s:s, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o,"
 			 " s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o},"
 			 " s:o, s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o, s:o}, s:o, s:o}",
 			 "name", d->name, "disk", str(d->disk), "nvme", d->nvme,
@@ -139,16 +141,25 @@ static json_t *dev_json(const struct setup_dev *d)
 			 "max_speed_gts", real(d->link_max_gts), "max_width", num(d->link_max_width),
 			 "hw_queues", d->nhwq ? queues_json(d) : json_array(),
 			 "irq_queues", d->nhwq ? json_integer(d->nirq_queues) : json_null());
+
+	if (j && (json_object_set_new(j, "zero_read_pct", cli_json_zero_pct(dr)) ||
+		  json_object_set_new(j, "critical_warnings", cli_json_warnings_before(dr)))) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
 }
 
-json_t *cli_json_setup_of(const struct setup_machine *m, const struct setup_dev *devs,
-			  unsigned ndevs)
+/* The facts of setup_dev and the drive account of each target (drs NULL:
+ * none). */
+static json_t *setup_json(const struct setup_machine *m, const struct setup_dev *devs,
+			  const struct cli_drive *const *drs, unsigned ndevs)
 {
 	json_t *a = json_array();
 	unsigned i;
 
 	for (i = 0; a && i < ndevs; i++) {
-		if (json_array_append_new(a, dev_json(&devs[i]))) {
+		if (json_array_append_new(a, dev_json(&devs[i], drs ? drs[i] : NULL))) {
 			json_decref(a);
 			return NULL;
 		}
@@ -156,6 +167,12 @@ json_t *cli_json_setup_of(const struct setup_machine *m, const struct setup_dev 
 	if (!a)
 		return NULL;
 	return json_pack("{s:o, s:o}", "machine", machine_json(m), "devices", a);
+}
+
+json_t *cli_json_setup_of(const struct setup_machine *m, const struct setup_dev *devs,
+			  unsigned ndevs)
+{
+	return setup_json(m, devs, NULL, ndevs);
 }
 
 /* A target whose settings could not be read: its name, nothing known. */
@@ -174,22 +191,26 @@ json_t *cli_json_setup(const char *const *paths, unsigned n)
 {
 	struct setup_machine *m = calloc(1, sizeof(*m));
 	struct setup_dev *d = n ? calloc(n, sizeof(*d)) : NULL;
+	const struct cli_drive **dr = n ? calloc(n, sizeof(*dr)) : NULL;
 	json_t *j = NULL;
 	unsigned i;
 
-	if (!m || (n && !d))
+	if (!m || (n && (!d || !dr)))
 		goto out;
 	/* only running out of memory stops setup_machine_read: then the
 	 * record is missing too */
 	if (setup_machine_read(NULL, m))
 		goto out;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (setup_dev_read(NULL, paths[i], &d[i]))
 			dev_unknown(&d[i], paths[i]);
-	j = cli_json_setup_of(m, d, n);
+		dr[i] = cli_drive_find(paths[i]);
+	}
+	j = setup_json(m, d, dr, n);
 	for (i = 0; i < n; i++)
 		setup_dev_free(&d[i]);
 out:
+	free(dr);
 	free(d);
 	free(m);
 	return j;

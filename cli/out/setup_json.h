@@ -12,9 +12,10 @@
  * memory. A fact not known is null, never a zero. */
 json_t *cli_json_setup_of(const struct setup_machine *m, const struct setup_dev *devs,
 			  unsigned ndevs);
-/* The same, reading the live machine and paths[0..n) now. A target whose
- * settings cannot be read is kept with its name and nulls; NULL: no
- * memory. */
+/* The same, reading the live machine and paths[0..n) now, with what each
+ * target's drive said of the run (cli/runner/drive.h: the share read as
+ * zeros, the warnings before it). A target whose settings cannot be read
+ * is kept with its name and nulls; NULL: no memory. */
 json_t *cli_json_setup(const char *const *paths, unsigned n);
 
 #endif

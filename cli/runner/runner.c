@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/runner/drive.h"
 #include "cli/runner/limits.h"
 #include "cli/out/openloop.h"
 #include "cli/out/out.h"
@@ -792,6 +793,8 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 		out->unfixed_bufs = say_unfixed(&c);
 	if (!err) {
 		measure(&c);
+		/* the drive's log after the run, outside the measured window */
+		cli_drive_after(spec->targets, spec->targets ? spec->ntargets : 0);
 		err = refused(check_results(&c, 0));
 	}
 	if (!err && collect(&c, out)) {

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "cli/commands.h"
+#include "cli/runner/drive.h"
 #include "cli/runner/limits.h"
 #include "cli/out/out.h"
 #include "topo/topo.h"
@@ -249,6 +250,8 @@ int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o)
 		err = check_targets(ts, o);
 	if (err)
 		cli_targets_close(ts);
+	else	/* before any IO of the command's runs */
+		cli_drive_before(o, ts->t, ts->n);
 	return err;
 }
 

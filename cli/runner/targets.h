@@ -15,7 +15,9 @@ struct cli_targets {
  * listed twice, and that --bs and --range fit its logical block size.
  * 0 or -errno, said: -EINVAL when the options do not fit a target (a
  * usage error); a target that cannot be opened is any other -errno (a
- * file system refusing O_DIRECT too). */
+ * file system refusing O_DIRECT too). Once open, each target's range is
+ * sampled for never-written blocks and its drive's log read
+ * (cli/runner/drive.h), before any IO of the command's runs. */
 int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o);
 void cli_targets_close(struct cli_targets *ts);
 

@@ -1,6 +1,7 @@
 /* saturate's gathered facts into model/gap.c's input: each device's NUMA
  * node and PCI path, whether its workers ran off its node, and the IOPS,
- * latency and CPU figures of every step. A pure step: sat_run.c loads the
+ * latency and CPU figures of every step, and the seconds its drive
+ * throttled by its own log (cli/runner/drive.h). A pure step: sat_run.c loads the
  * topology and reads the affinity; nothing here does I/O or prints. */
 #include "cli/saturate/sat_int.h"
 
@@ -8,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "cli/runner/drive.h"
 
 double cli_sat_iops(const struct satdev *sd, enum sat_fig f)
 {
@@ -62,6 +65,15 @@ static bool off_node(const struct satdev *sd)
 	return off;
 }
 
+/* What the drive's own log says it throttled during the command. */
+static unsigned throttled_s(const struct satdev *sd)
+{
+	struct model_health_change c;
+
+	cli_drive_change(cli_drive_find(sd->t->path), &c);
+	return c.throttled_s;
+}
+
 static struct model_gap_dev gap_dev(const struct satdev *sd)
 {
 	const struct topo_dev *td = sd->td;
@@ -79,6 +91,7 @@ static struct model_gap_dev gap_dev(const struct satdev *sd)
 		.nworkers = sd->fig[SAT_QDN_ALL].nworkers,
 		.off_node = sd->off_node,
 		.qdn_remote = cli_sat_iops(sd, SAT_QDN_REMOTE),
+		.throttled_s = throttled_s(sd),
 	};
 }
 

@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "cli/out/drive_json.h"
 #include "cli/out/json.h"
 #include "cli/out/openloop.h"
 #include "cli/out/setup_json.h"
@@ -86,6 +87,8 @@ static json_t *dev_json(const struct sat *s, const struct satdev *sd)
 		      "off_node", sd->off_node);
 	if (j)
 		json_object_set_new(j, "failed", sd->failed ? json_string(sd->why) : json_null());
+	if (j)
+		json_object_set_new(j, "drive", cli_json_drive(cli_drive_find(sd->t->path)));
 	if (j && s->so->compare_placement) {
 		json_object_set_new(json_object_get(j, "qdn"), "remote",
 				    fig_json(sd, SAT_QDN_REMOTE, true));

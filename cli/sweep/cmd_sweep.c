@@ -13,6 +13,7 @@
 #include "cli/check/check.h"
 #include "cli/commands.h"
 #include "cli/runner/limits.h"
+#include "cli/out/drive_json.h"
 #include "cli/out/json.h"
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
@@ -462,6 +463,22 @@ static json_t *max_json(const struct sweep *w)
 	return json_pack("{s:I, s:o}", "qd", (json_int_t)w->o->qd, "by_device", a);
 }
 
+/* What each target's drive said of the sweep: [{"name", "drive"}]. */
+static json_t *drives_json(const struct sweep *w)
+{
+	json_t *a = json_array();
+	unsigned t;
+
+	for (t = 0; a && t < w->ts->n; t++) {
+		if (json_array_append_new(a, json_pack("{s:s, s:o}", "name", w->ts->t[t].name,
+						       "drive", cli_json_drive(cli_drive_find(w->ts->t[t].path))))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 static json_t *summary_json(const struct sweep *w, int knee, int dbl)
 {
 	const struct point *pt = w->pt;
@@ -478,7 +495,7 @@ static json_t *summary_json(const struct sweep *w, int knee, int dbl)
 		paths[i] = w->ts->t[i].path;
 	bool rated = w->n && pt[0].rated;
 
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:s, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:s, s:o, s:o, s:o, s:o}",
 			 "schema", CLI_JSON_SCHEMA, "command", "sweep",
 			 "config", cli_json_config(w->o, &meta),
 			 "points", points_json(pt, w->m, w->ts, w->fl),
@@ -492,7 +509,8 @@ static json_t *summary_json(const struct sweep *w, int knee, int dbl)
 			 "p99_double_load_pct", dbl >= 0 && rated && pt[dbl].load_pct >= 0 ?
 				json_real(pt[dbl].load_pct) : json_null(),
 			 "p99_double_asked_iops", dbl >= 0 && rated ?
-				json_real(pt[dbl].total.open.asked) : json_null());
+				json_real(pt[dbl].total.open.asked) : json_null(),
+			 "drives", drives_json(w));
 }
 
 /* The depths the knee and p99 doubling are read over: the points that

@@ -94,9 +94,16 @@ trap 'exit 143' TERM
 nodes=1 cpus=1 poll=0 ndrives=0 chassis=0 nbridges=0 iommu= mpath=0
 declare -A bridge_bus
 qargs=()
-drive_disk() { # ID IMAGE ERRORS: a block node for an image, with faults
-	local id=$1 img=$2 errors=$3
-	truncate -s 64M "$img"
+drive_disk() { # ID IMAGE ERRORS [DATA]: a block node for an image, with faults
+	local id=$1 img=$2 errors=$3 data=${4:-}
+	# written, as a drive in use is: a never-written drive reads as zeros,
+	# which iostorm names before every run (data=blank keeps it so)
+	case $data in
+	# (yes ends on SIGPIPE: not a failure under pipefail)
+	"") { yes iostorm-vm-drive || :; } | head -c 64M >"$img" ;;
+	blank) truncate -s 64M "$img" ;;
+	*) die "$layout: data=$data: only blank is known" ;;
+	esac
 	case $errors in
 	"") qargs+=(-blockdev "driver=file,node-name=$id,filename=$img") ;;
 	eio)
@@ -126,11 +133,11 @@ root_port() { # NAME BRIDGE SPEED WIDTH: a root port under a host bridge
 }
 while read -r kw name rest; do
 	case $kw in ''|'#'*) continue ;; esac
-	bridge= speed= width= queues= errors= bridges= node=
+	bridge= speed= width= queues= errors= bridges= node= data= warn=
 	for kv in $rest; do
 		case $kv in
 		'#'*) break ;;
-		bridge=*|speed=*|width=*|queues=*|errors=*|bridges=*|node=*) eval "${kv%%=*}=\${kv#*=}" ;;
+		bridge=*|speed=*|width=*|queues=*|errors=*|bridges=*|node=*|data=*|warn=*) eval "${kv%%=*}=\${kv#*=}" ;;
 		*) die "$layout: unknown setting $kv" ;;
 		esac
 	done
@@ -152,8 +159,8 @@ while read -r kw name rest; do
 		root_port "$name" "$bridge" "$speed" "$width" ;;
 	drive)
 		root_port "$name" "$bridge" "$speed" "$width"
-		drive_disk "d_$name" "$work/$name.img" "$errors"
-		qargs+=(-device "nvme,id=c_$name,serial=$name,drive=d_$name,bus=rp_$name${queues:+,max_ioqpairs=$queues}$nvme_opts")
+		drive_disk "d_$name" "$work/$name.img" "$errors" "$data"
+		qargs+=(-device "nvme,id=c_$name,serial=$name,drive=d_$name,bus=rp_$name${queues:+,max_ioqpairs=$queues}${warn:+,smart_critical_warning=$warn}$nvme_opts")
 		ndrives=$((ndrives + 1)) ;;
 	multipath)
 		mpath=1

@@ -1,0 +1,59 @@
+# What the drive itself says, on the real nvme driver (7.2): a drive never
+# written (a fresh sparse image) is named before the run with its share of
+# all-zero blocks and the namespace's own word (DLFEAT: deallocated blocks
+# read as zeros), a written one is not; as root each drive's SMART / Health
+# log is read before and after (QEMU's composite temperature), and the
+# controller found from the namespace; a drive whose log holds a critical
+# warning (QEMU's smart_critical_warning) is named before the run, which
+# goes on; as a user who may read the namespace but not its controller,
+# the log is null, said once.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
+vm_need
+
+vm_boot 7.2 drive <<'GUEST' || t_done
+q="-q --time 0.5 --ramp 0 --qd 4 --json -"
+for d in nva nvb nvw; do basename $(dev $d); done >/results/names
+step run iostorm run $q $(dev nva) $(dev nvb)
+step warn iostorm run $q $(dev nvw)
+echo 'nobody:x:65534:65534::/:/bin/sh' >>/etc/passwd
+echo 'nogroup:x:65534:' >>/etc/group
+chmod o+r $(dev nva) $(dev nvb)
+step notroot su nobody -s /bin/sh -c "iostorm run $q $(dev nva) $(dev nvb)"
+GUEST
+
+set -- $(cat "$VM_OUT/names")
+a=$1 b=$2 w=$3
+vm_expect_ok run "a blank and a written drive" &&
+	vm_jq run "a blank and a written drive: the share, and the log before and after" '
+		def dev(n): first(.devices[] | select(.name == n));
+		(dev($a).drive | .zero_read_pct == 100 and .zero_sampled > 0)
+		and (dev($b).drive | .zero_read_pct == 0)
+		and all(.devices[].drive; (.smart_before.temperature_c | type) == "number"
+			and .smart_before.critical_warning == 0 and .smart_before.warnings == []
+			and .smart_after != null and .smart_change.moved == false)
+		and ([.setup.devices[] | .zero_read_pct] == [100, 0])
+		and ([.setup.devices[] | .critical_warnings] == [[], []])
+		and ([.setup.devices[] | .dealloc_read] == ["zeros", "zeros"])' --arg a "$a" --arg b "$b"
+grep -q "^iostorm run: $a: 100% of [0-9]* sampled blocks read as zeros (never written or trimmed; the namespace says such blocks read as zeros): the drive may answer them without reading flash" "$VM_OUT/run.err" ||
+	{ check_fail "the blank drive $a is not named with its share"; vm_show run; }
+grep -q "^iostorm run: $b: .*read as zeros" "$VM_OUT/run.err" &&
+	{ check_fail "the written drive $b is named as reading zeros"; vm_show run; }
+grep -Eiq "SMART|critical warning|log moved" "$VM_OUT/run.err" &&
+	{ check_fail "a healthy drive's log said something"; vm_show run; }
+
+vm_expect_ok warn "a drive with a critical warning: the run goes on" &&
+	vm_jq warn "a drive with a critical warning" '.devices[0].ios > 0
+		and .devices[0].drive.smart_before.critical_warning == 1
+		and .devices[0].drive.smart_before.warnings == ["spare"]
+		and .setup.devices[0].critical_warnings == ["spare"]'
+[ "$(grep -c "^iostorm run: $w: the drive reports a critical warning before the run (available spare below its threshold, 0x01): measuring anyway$" "$VM_OUT/warn.err")" = 1 ] ||
+	{ check_fail "the warning of $w is not named in one line before the run"; vm_show warn; }
+
+vm_expect_ok notroot "not root: the log unread" &&
+	vm_jq notroot "not root: the log null, the share still there" '
+		all(.devices[].drive; .smart_before == null and .smart_after == null and .smart_change == null)
+		and (.devices[0].drive.zero_read_pct == 100)'
+[ "$(grep -c "SMART / Health log is not read: asking /dev/nvme[0-9]* needs root" "$VM_OUT/notroot.err")" = 1 ] ||
+	{ check_fail "not root: not said once that the log needs root"; vm_show notroot; }
+t_done
