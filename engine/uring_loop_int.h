@@ -399,15 +399,28 @@ static inline bool uring_due_batch_add(struct eng_hist *h, const struct eng_due_
 }
 
 /* The run of stamp u->sub from u->start to end (good completions, reaped
- * at now) into the worker's histogram. */
-ENG_ALWAYS_INLINE void uring_due_close(struct eng_worker *w, const struct io_uring_cq *cq,
-				       const struct uring_due *u, uint32_t end, uint64_t now,
-				       uint64_t *late, const bool wide)
+ * at now) into the worker's histograms: their service time is one, and
+ * joins the run of equal ones that eng_done_io keeps (d); their latencies
+ * from when they were due go into hist. */
+ENG_ALWAYS_INLINE void uring_due_close(struct eng_worker *w, const struct eng_done *d,
+				       const struct io_uring_cq *cq, const struct uring_due *u,
+				       uint32_t end, uint64_t now, uint64_t *late, const bool wide)
 {
 	const struct eng_due_batch *b;
+	uint64_t svc = now - u->sub;
 
 	if (end == u->start)
 		return;
+	/* a wrapped negative interval counts as 0, as eng_done_io's */
+	svc = (int64_t)svc < 0 ? 0 : svc;
+	if (svc == *d->run_ns) {
+		*d->run_n += end - u->start;
+	} else {
+		if (*d->run_n)
+			eng_hist_add_n(w->run_hist, *d->run_ns, *d->run_n);
+		*d->run_ns = svc;
+		*d->run_n = end - u->start;
+	}
 	/* now > sub: no service time was clamped, so equal ones had one stamp */
 	b = now > u->sub ? uring_due_find(w, u->sub) : NULL;
 	if (b && b->n == end - u->start && uring_due_batch_add(w->hist, b, now, late))
@@ -419,7 +432,8 @@ ENG_ALWAYS_INLINE void uring_due_close(struct eng_worker *w, const struct io_uri
  * issued late (more than ENG_RATE_LATE_NS after it was due,
  * eng_result.late), from its two stamps; timed, it joins the run of its
  * stamp or closes that run and begins the next. */
-ENG_ALWAYS_INLINE void uring_done_open(struct eng_worker *w, const struct io_uring_cq *cq,
+ENG_ALWAYS_INLINE void uring_done_open(struct eng_worker *w, const struct eng_done *d,
+				      const struct io_uring_cq *cq,
 				      struct uring_due *u, uint32_t slot, uint32_t at,
 				      uint64_t now, uint64_t *late, const bool wide,
 				      const bool timed)
@@ -431,7 +445,7 @@ ENG_ALWAYS_INLINE void uring_done_open(struct eng_worker *w, const struct io_uri
 		return;
 	}
 	if (eng_unlikely(sub != u->sub)) {
-		uring_due_close(w, cq, u, at, now, late, wide);
+		uring_due_close(w, d, cq, u, at, now, late, wide);
 		u->sub = sub;
 		u->start = at;
 	}
@@ -445,7 +459,7 @@ ENG_ALWAYS_INLINE void uring_run_put(struct eng_worker *w, const struct eng_done
 				     uint64_t late, const struct uring_how h, const bool timed)
 {
 	if (h.open && timed)
-		uring_due_close(w, cq, u, end, now, &late, h.kind == URING_CMD);
+		uring_due_close(w, d, cq, u, end, now, &late, h.kind == URING_CMD);
 	if (h.open)
 		w->late += late;
 	w->ios = ios0 + (end - start);
@@ -484,7 +498,10 @@ ENG_ALWAYS_INLINE uint32_t uring_reap_run(struct eng_worker *w, const struct io_
 	bool ok;
 
 	eng_done_get(&d, w);
-	tm = timed;	/* w->latency, as the caller chose this copy by it */
+	/* w->latency, as the caller chose this copy by it; an open loop's
+	 * service times are timed a run of one stamp at a time instead
+	 * (uring_due_close) */
+	tm = timed && !h.open;
 	end = head + (left <= 1 ? 0 : left - 1 < n ? (uint32_t)(left - 1) : n);
 	for (; head != end; head++) {
 		uint64_t ud;
@@ -501,7 +518,7 @@ ENG_ALWAYS_INLINE uint32_t uring_reap_run(struct eng_worker *w, const struct io_
 		if (eng_unlikely(!eng_done_io(w, &d, slot, res, now)))
 			goto bad;
 		if (h.open)
-			uring_done_open(w, cq, &u, slot, head, now, &late, wide, timed);
+			uring_done_open(w, &d, cq, &u, slot, head, now, &late, wide, timed);
 	}
 	if (head == tail)
 		goto out;
@@ -513,8 +530,8 @@ ENG_ALWAYS_INLINE uint32_t uring_reap_run(struct eng_worker *w, const struct io_
 	uring_chk_reap(w, (uint32_t)cqe->user_data, res, now);
 	ok = eng_done_io(w, &d, (uint32_t)cqe->user_data, res, now);
 	if (ok && h.open)
-		uring_done_open(w, cq, &u, (uint32_t)cqe->user_data, head, now, &late, wide,
-				timed);
+		uring_done_open(w, &d, cq, &u, (uint32_t)cqe->user_data, head, now, &late,
+				wide, timed);
 	head += ok;	/* counted among the good ones below */
 	goto settle;
 bad:
