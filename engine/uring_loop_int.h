@@ -164,18 +164,18 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 		struct io_uring_sqe *sqe;
 		uint32_t slot;
 
-		if (h.open) {
+		if (h.open && !timed && arr.next_ns > now)
+			break;
+		if (h.open && timed) {
 			due = arr.next_ns;
 			if (eng_unlikely(due > bound)) {
-				if (!timed || bound == now)
+				if (bound == now)
 					break;
 				nlate = i;
 				bound = now;
 				if (due > now)
 					break;
 			}
-		}
-		if (h.open && timed) {
 			/* modulo 2^64, all uring_due_batch_add needs */
 			sum += due;
 			sum2 += due * due;
@@ -192,7 +192,7 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 				sqe->len = bs;
 		}
 		if (h.open) {
-			due_ns[slot] = due;
+			due_ns[slot] = timed ? due : arr.next_ns;
 			eng_arrival_advance_as(&arr, poisson);
 		}
 		if (cmd) {
@@ -322,6 +322,7 @@ out:
  * rounding: here it is exact and rounded once).
  */
 struct uring_due {
+	const uint64_t *due_ns;	/* the worker's */
 	uint64_t sub;		/* the run's stamp */
 	uint32_t start;		/* its first CQE */
 };
@@ -438,10 +439,10 @@ ENG_ALWAYS_INLINE void uring_done_open(struct eng_worker *w, const struct eng_do
 				      uint64_t now, uint64_t *late, const bool wide,
 				      const bool timed)
 {
-	uint64_t sub = w->slot_ns[slot];
+	uint64_t sub = d->slot_ns[slot];
 
 	if (!timed) {
-		*late += sub - w->due_ns[slot] > ENG_RATE_LATE_NS;
+		*late += sub - u->due_ns[slot] > ENG_RATE_LATE_NS;
 		return;
 	}
 	if (eng_unlikely(sub != u->sub)) {
@@ -492,7 +493,7 @@ ENG_ALWAYS_INLINE uint32_t uring_reap_run(struct eng_worker *w, const struct io_
 		.run_ns = &run_ns, .run_n = &run_n,
 	};
 	const struct io_uring_cqe *cqe;
-	struct uring_due u = { .sub = UINT64_MAX, .start = head };
+	struct uring_due u = { .due_ns = w->due_ns, .sub = UINT64_MAX, .start = head };
 	uint64_t late = 0;
 	int res;
 	bool ok;
