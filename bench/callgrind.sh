@@ -74,8 +74,8 @@ count() {
 smallest() {
 	local name=$1 ios=$2 best="" c i
 	for ((i = 0; i < reps; i++)); do
-		c=$(count "$name" "$ios")
-		[ -z "$best" ] || [ "$c" -lt "$best" ] && best=$c
+		c=$(count "$name" "$ios") || exit 1
+		if [ -z "$best" ] || [ "$c" -lt "$best" ]; then best=$c; fi
 	done
 	echo "$best"
 }
@@ -84,8 +84,8 @@ smallest() {
 printf '%-14s %-16s %14s %14s %9s\n' case function "Ir $lo" "Ir $hi" "per IO"
 for name in "${order[@]}"; do
 	[ -n "${fn[$name]:-}" ] || die "no case '$name' (${!fn[*]})"
-	a=$(smallest "$name" "$lo")
-	b=$(smallest "$name" "$hi")
+	a=$(smallest "$name" "$lo") || exit 1
+	b=$(smallest "$name" "$hi") || exit 1
 	printf '%-14s %-16s %14s %14s %9s\n' "$name" "${fn[$name]}" "$a" "$b" \
 		"$(awk -v a="$a" -v b="$b" -v n=$(((hi - lo) * lanes[$name])) \
 			'BEGIN { printf "%.2f", (b - a) / n }')"
