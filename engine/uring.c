@@ -381,7 +381,8 @@ static void uring_chk_reap(const struct eng_worker *w, uint32_t slot, int res,
 #define uring_chk_setup(w) 0
 #endif
 
-/* The loop itself, one source for every copy. */
+/* The loop itself, one source for every copy; only closed ones here. */
+#define URING_CLOSED_ONLY
 #include "engine/uring_loop_int.h"
 
 void eng_uring_teardown(struct eng_group *g)

@@ -5,6 +5,7 @@
  * (engine/uring_loop_int.h) compiled for a group; what is here is the
  * group's own: its setup, and per loop its lanes' ticks and settling. */
 #include "engine/run_int.h"
+#define URING_CLOSED_ONLY	/* a group is never open (run_rate_fits) */
 #include "engine/uring_loop_int.h"
 
 /* Every lane's result says what the ring is. */
