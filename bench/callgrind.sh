@@ -25,13 +25,8 @@ die() { echo "callgrind: $*" >&2; exit 1; }
 command -v valgrind >/dev/null || die "needs valgrind"
 [ -x "$bin" ] || die "no binary $bin (make iostorm)"
 [ "$hi" -gt "$lo" ] 2>/dev/null || die "HI ($hi) must exceed LO ($lo)"
-mkdir -p "$dir"
-files=()
-for f in f1 f2 f3; do
-	[ -s "$dir/$f" ] || dd if=/dev/urandom of="$dir/$f" bs=1M count=16 status=none
-	cat "$dir/$f" >/dev/null	# cached
-	files+=("$dir/$f")
-done
+mapfile -t files < <("$here/cached16m.sh" "$dir")
+[ "${#files[@]}" -eq 3 ] || die "no cached files in $dir (bench/cached16m.sh)"
 
 # case name: the copy's function, lanes, then the command's arguments
 # (the IO count and the files are added)
