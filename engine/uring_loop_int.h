@@ -139,7 +139,8 @@ static inline struct eng_due_batch *uring_due_batch(struct eng_worker *w, uint64
  */
 ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worker *w,
 					 uint64_t now, uint32_t n, const struct uring_how h,
-					 const bool fixed, const bool poisson, const bool timed)
+					 const bool fixed, const bool poisson, const bool timed,
+					 const bool alike)
 {
 	const bool cmd = h.kind == URING_CMD, read = h.kind != URING_NOP;
 	struct io_uring_sq *sq = &ring->sq;
@@ -199,7 +200,7 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 			if (cmd)
 				eng_nvme_read_template((struct nvme_uring_cmd *)(void *)sqe->cmd,
 						       nsid, bs, lba_shift);
-			else
+			else if (!alike)
 				sqe->len = bs;
 		}
 		if (h.open) {
@@ -214,7 +215,8 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 			sqe->off = eng_rng_offset(&rng);
 		}
 		if (read && fixed)
-			sqe->buf_index = (uint16_t)(h.group ? base + (slot >> shift) : slot >> shift);
+			sqe->buf_index = (uint16_t)(!h.group ? slot >> shift :
+						    alike ? base : base + (slot >> shift));
 		sqe->user_data = h.group ? tag | slot : slot;
 		uring_chk_prep(slot);
 	}
@@ -239,26 +241,29 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_open(struct io_uring *ring, struct eng_wor
 					   const bool timed)
 {
 	if (w->arr.poisson)
-		return w->u.fixed ? uring_prep_as(ring, w, now, n, h, true, true, timed) :
-				    uring_prep_as(ring, w, now, n, h, false, true, timed);
-	return w->u.fixed ? uring_prep_as(ring, w, now, n, h, true, false, timed) :
-			    uring_prep_as(ring, w, now, n, h, false, false, timed);
+		return w->u.fixed ? uring_prep_as(ring, w, now, n, h, true, true, timed, false) :
+				    uring_prep_as(ring, w, now, n, h, false, true, timed, false);
+	return w->u.fixed ? uring_prep_as(ring, w, now, n, h, true, false, timed, false) :
+			    uring_prep_as(ring, w, now, n, h, false, false, timed, false);
 }
 
-/* Reads get one SQE loop with and one without registered buffers, and an
- * open loop one per kind of schedule and one timed, so no SQE tests
- * which it is. */
+/* Reads get one SQE loop with and one without registered buffers, an
+ * open loop one per kind of schedule and one timed, and a group of lanes
+ * alike (u.alike) one of its own, so no SQE tests which it is. */
 ENG_ALWAYS_INLINE uint32_t uring_prep(struct io_uring *ring, struct eng_worker *w, uint64_t now,
 				      uint32_t n, const struct uring_how h)
 {
 	if (h.kind == URING_NOP)
-		return uring_prep_as(ring, w, now, n, h, false, false, false);
+		return uring_prep_as(ring, w, now, n, h, false, false, false, false);
 	if (h.open && w->latency)
 		return uring_prep_open(ring, w, now, n, h, true);
 	if (h.open)
 		return uring_prep_open(ring, w, now, n, h, false);
-	return w->u.fixed ? uring_prep_as(ring, w, now, n, h, true, false, false) :
-			    uring_prep_as(ring, w, now, n, h, false, false, false);
+	if (h.group && h.kind == URING_READ && w->u.alike)
+		return w->u.fixed ? uring_prep_as(ring, w, now, n, h, true, false, false, true) :
+				    uring_prep_as(ring, w, now, n, h, false, false, false, true);
+	return w->u.fixed ? uring_prep_as(ring, w, now, n, h, true, false, false, false) :
+			    uring_prep_as(ring, w, now, n, h, false, false, false, false);
 }
 
 /* One submitting call in the middle of a fill. */

@@ -106,6 +106,11 @@ struct eng_worker {
 			 * registered buffer there */
 			uint32_t file_idx;
 			uint32_t buf_base;
+			/* every lane reads blocks of lane 0's size into one
+			 * registered buffer (its depth fits one region): the
+			 * SQE template's length serves them all, and a
+			 * lane's buffer index is buf_base (uring_prep) */
+			bool alike;
 		} u;
 		struct {
 			io_context_t ctx;

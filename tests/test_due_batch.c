@@ -91,7 +91,7 @@ static void one_case(uint64_t *x, double rate, enum eng_arrival_kind kind)
 		for (p = 1 + (uint32_t)(xs(x) % 3); p-- && w.nfree;) {
 			want = 1 + (uint32_t)(xs(x) % w.nfree);
 			(void)uring_prep_as(&ring, &w, now, want, h, true, kind == ENG_ARRIVAL_POISSON,
-					     true);
+					     true, false);
 		}
 		/* the CQEs of all in flight, in some order, reaped later */
 		n = QD - w.nfree;
