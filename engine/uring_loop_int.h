@@ -715,10 +715,15 @@ ENG_ALWAYS_INLINE void uring_tick(struct eng_group *g, uint64_t now, const struc
 ENG_ALWAYS_INLINE bool uring_running(struct eng_group *g, const struct uring_how h)
 {
 	const struct eng_worker *w = &g->lane[0];
+	unsigned k;
 
-	if (h.group)
-		return eng_uring_group_settle_done(g) != 0;
-	return !(w->stopping && !w->inflight);
+	if (!h.group)
+		return !(w->stopping && !w->inflight);
+	/* only a lane that has stopped has anything to settle */
+	for (k = 0; k < g->n; k++)
+		if (g->lane[k].stopping)
+			return eng_uring_group_settle_done(g) != 0;
+	return true;
 }
 
 static inline void uring_fail(struct eng_group *g, int ret, const struct uring_how h)
