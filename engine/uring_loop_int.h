@@ -702,11 +702,20 @@ ENG_ALWAYS_INLINE void uring_tick(struct eng_group *g, uint64_t now, const struc
 		w->inflight_ns += (double)w->inflight * (double)(now - w->last_ns);
 		w->last_ns = now;
 	}
-	if (h.group) {
-		eng_uring_group_tick(g);
-	} else {
+	if (!h.group) {
 		(void)eng_worker_tick(&g->lane[0]);
 		uring_chk_tick(&g->lane[0]);
+		return;
+	}
+	/* every lane as a worker of its own would; the thread's calls are
+	 * counted from when the first lane's window begins */
+	for (k = 0; k < g->n; k++) {
+		if (!g->lane[k].settled)
+			(void)eng_worker_tick(&g->lane[k]);
+		if (eng_unlikely(!g->measuring && g->lane[k].t_start_ns)) {
+			g->measuring = true;
+			g->calls = 0;
+		}
 	}
 }
 
