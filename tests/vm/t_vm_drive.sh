@@ -20,6 +20,14 @@ echo 'nobody:x:65534:65534::/:/bin/sh' >>/etc/passwd
 echo 'nogroup:x:65534:' >>/etc/group
 chmod o+r $(dev nva) $(dev nvb)
 step notroot su nobody -s /bin/sh -c "iostorm run $q $(dev nva) $(dev nvb)"
+# fill: the blank drive written whole, then it reads as data; refused on
+# a drive holding a file system (busybox's mke2fs), which keeps it
+step fill iostorm fill --yes-destroy-data --quiet $(dev nva)
+step filled iostorm run $q $(dev nva)
+mke2fs -q $(dev nvb) >/dev/null 2>&1
+keep fs_before dd if=$(dev nvb) bs=4096 count=1 skip=0 2>/dev/null | md5sum
+step fill_fs iostorm fill --yes-destroy-data --quiet $(dev nvb)
+keep fs_after dd if=$(dev nvb) bs=4096 count=1 skip=0 2>/dev/null | md5sum
 GUEST
 
 set -- $(cat "$VM_OUT/names")
@@ -56,4 +64,19 @@ vm_expect_ok notroot "not root: the log unread" &&
 		and (.devices[0].drive.zero_read_pct == 100)'
 [ "$(grep -c "SMART / Health log is not read: asking /dev/nvme[0-9]* needs root" "$VM_OUT/notroot.err")" = 1 ] ||
 	{ check_fail "not root: not said once that the log needs root"; vm_show notroot; }
+
+# fill on the never-written drive: it says what it wrote, and the next
+# run's sample finds data where it found 100% zeros
+vm_expect_ok fill "fill on the blank drive" &&
+	{ grep -Eq "^/dev/$a: wrote .* in [0-9.]+ s: [0-9]+ MB/s$" "$VM_OUT/fill.out" ||
+		{ check_fail "fill on $a: not said what it wrote"; vm_show fill; }; }
+vm_expect_ok filled "a run after fill" &&
+	vm_jq filled "after fill: the share near 0, no line" '.devices[0].drive.zero_read_pct < 1
+		and .devices[0].drive.zero_sampled > 0'
+grep -q "read as zeros" "$VM_OUT/filled.err" &&
+	{ check_fail "after fill, $a is still named as reading zeros"; vm_show filled; }
+# a drive holding a file system: one line, exit 2, its first block kept
+vm_expect_error fill_fs "fill on a drive holding ext2" 2 "^iostorm fill: /dev/$b holds .*ext2.* signature: fill writes only a device with no data on it"
+[ -s "$VM_OUT/fs_before" ] && cmp -s "$VM_OUT/fs_before" "$VM_OUT/fs_after" ||
+	check_fail "fill refused $b but its first block changed"
 t_done
