@@ -149,6 +149,9 @@ if ! jq -e '[.devices[]?.drive.smart_before // empty] | length > 0' "$reports"/*
 	printf '%s\t%s\n' 'drive\.smart_(before|after|change)\.' \
 		'no NVMe drive whose log root can read here' >>"$T_DIR/unseeable"
 fi
+# a drop needs 3 seconds on each side of it: t_drop writes one
+printf '%s\t%s\n' 'devices\[\]\.drop\.' \
+	'a drop takes 6 s or more of a device that slows down (t_drop checks it)' >>"$T_DIR/unseeable"
 printf '%s\t%s\n' 'critical_warnings\[\]|new_warnings\[\]|\.warnings\[\]' \
 	'no drive here holds a critical warning' >>"$T_DIR/unseeable"
 

@@ -103,6 +103,14 @@ if command -v jq >/dev/null; then
 	check_png "$T_DIR/nolat.json" 1
 	jq '.devices = [.devices[0]] | del(.points[].by_device)' $fx/report-sweep.json >"$T_DIR/one.json"
 	check_svg "$T_DIR/one.json" 2
+	# a drop (devices[].drop) is marked on the timeline where it began;
+	# a device without one (null) is not
+	jq '.devices[0].drop = {at_s: 3, iops_before: 400000, iops_after: 12000,
+		fall_pct: 97, errors_at: 0, throttled_s: null} | .devices[1].drop = null' \
+		$fx/report-run.json >"$T_DIR/drop.json"
+	check_svg "$T_DIR/drop.json" 4
+	grep -q 'disk-a: drop -97% at 3 s' "$T_DIR/drop.svg" || check_fail "run: the drop is not marked"
+	grep -q 'disk-b: drop' "$T_DIR/drop.svg" && check_fail "run: a device without a drop is marked"
 fi
 
 # a hostile report: its names hold quotes, a backslash, newlines, gnuplot

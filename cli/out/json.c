@@ -2,6 +2,7 @@
  * option, so a result file says how it was obtained. */
 #include "cli/out/json.h"
 #include "cli/out/drive_json.h"
+#include "cli/out/drop.h"
 #include "cli/out/openloop.h"
 #include "cli/out/setup_json.h"
 #include "cli/out/spread.h"
@@ -190,8 +191,8 @@ json_t *cli_json_timeline(const struct cli_tl_series *tl)
 
 	for (i = 0; a && i < tl->n; i++) {
 		p = &tl->s[i];
-		x = json_pack("{s:f, s:f, s:I, s:f}", "t_s", p->t_s, "dt_s", p->dt_s,
-			      "ios", ji(p->ios), "iops", p->iops);
+		x = json_pack("{s:f, s:f, s:I, s:I, s:f}", "t_s", p->t_s, "dt_s", p->dt_s,
+			      "ios", ji(p->ios), "errors", ji(p->errors), "iops", p->iops);
 		if (x && p->has_lat) {
 			json_object_set_new(x, "mean_ns", json_real(p->mean_ns));
 			json_object_set_new(x, "p50_ns", json_integer((json_int_t)p->p50_ns));
@@ -233,7 +234,7 @@ json_t *cli_json_cpu(const struct cli_dev *d)
 json_t *cli_json_dev(const struct cli_dev *d)
 {
 	return json_pack("{s:s, s:s, s:f, s:f, s:I, s:I, s:o, s:o, s:I, s:o,"
-			 " s:o, s:f, s:s?, s:o, s:I, s:f, s:b, s:I, s:o, s:o, s:o, s:o, s:o}",
+			 " s:o, s:f, s:s?, s:o, s:I, s:f, s:b, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "name", d->name, "path", d->path, "iops", d->iops,
 			 "bw_bytes", d->bw_bytes, "ios", ji(d->ios),
 			 "errors", ji(d->errors), "first_error", first_error(d),
@@ -247,6 +248,7 @@ json_t *cli_json_dev(const struct cli_dev *d)
 			 "inflight_at_end", ji(d->inflight_at_end),
 			 "stopped_by", d->fatal ? json_string(cli_errno_name(d->fatal)) : json_null(),
 			 "timeline", cli_json_timeline(&d->tl),
+			 "drop", cli_drop_json(d),
 			 "repeats", cli_json_repeats(d),
 			 "open_loop", cli_open_json(d),
 			 "drive", cli_json_drive(d->path[0] ? cli_drive_find(d->path) : NULL));

@@ -18,6 +18,7 @@ struct cli_tl_sample {
 	double t_s;		/* end of the interval, seconds into the window */
 	double dt_s;		/* its length */
 	uint64_t ios;		/* completed OK in it */
+	uint64_t errors;	/* completed with an error in it */
 	double iops;
 	bool has_lat;		/* latency measured and some IO completed */
 	double mean_ns;

@@ -1,7 +1,8 @@
 /* A run (or nop) report drawn: the latency distribution of each device
  * (latency on a log scale against the percentile on a scale of nines, so
  * p99, p99.9 and p99.99 are equally far apart and marked on the axis),
- * then each device's IOPS per second. */
+ * then each device's IOPS per second, a drop (devices[].drop) marked at
+ * the second it began. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -105,6 +106,22 @@ static int iops_blocks(FILE *gp, const json_t *devs, bool *has)
 	return n;
 }
 
+/* A dashed line at the second d's drop began, named with its fall. */
+static void drop_mark(FILE *gp, const json_t *d)
+{
+	const json_t *x = json_object_get(d, "drop");
+	double at = cli_gp_num(x, "at_s"), pct = cli_gp_num(x, "fall_pct");
+	char what[160];
+
+	if (!isfinite(at) || !isfinite(pct))
+		return;
+	fprintf(gp, "set arrow from %.9g, graph 0 to %.9g, graph 1 nohead dashtype 2\n", at, at);
+	snprintf(what, sizeof(what), "%s: drop -%.0f%% at %.0f s", cli_gp_name(d, "name"), pct, at);
+	fputs("set label ", gp);
+	cli_gp_str(gp, what);
+	fprintf(gp, " at %.9g, graph 0.95 left offset 0.5, 0 front\n", at);
+}
+
 static void iops_panel(FILE *gp, const json_t *devs, const bool *has)
 {
 	const json_t *d;
@@ -114,6 +131,9 @@ static void iops_panel(FILE *gp, const json_t *devs, const bool *has)
 	cli_gp_panel(gp, "IOPS per second per device");
 	fputs("set xlabel 'seconds into the measured window'\nset ylabel 'IOPS'\n"
 	      "set yrange [0:*]\nset format y '%.1s%c'\n", gp);
+	json_array_foreach(devs, i, d)
+		if (has[i])
+			drop_mark(gp, d);
 	json_array_foreach(devs, i, d) {
 		if (!has[i])
 			continue;
