@@ -3,6 +3,7 @@
 #include "cli/out/json.h"
 #include "cli/out/drive_json.h"
 #include "cli/out/drop.h"
+#include "cli/runner/steady.h"
 #include "cli/out/openloop.h"
 #include "cli/out/setup_json.h"
 #include "cli/out/spread.h"
@@ -122,7 +123,7 @@ static json_t *fixed_buffers(const struct cli_report *r)
 json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 {
 	return json_pack("{s:I, s:I, s:I, s:I, s:s, s:s, s:s, s:s?, s:o, s:f, s:f, s:I,"
-			 " s:I, s:I, s:o, s:s, s:s, s:b, s:I, s:I, s:b, s:I, s:o, s:I, s:I, s:s}",
+			 " s:I, s:I, s:o, s:s, s:s, s:b, s:I, s:I, s:b, s:I, s:o, s:I, s:I, s:s, s:o}",
 			 "bs", (json_int_t)o->bs, "qd", (json_int_t)o->qd,
 			 "batch", (json_int_t)o->batch, "reap", (json_int_t)o->reap,
 			 "engine", backend_str(o->backend),
@@ -143,7 +144,10 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 			 "latency", o->latency, "seed", ji(o->seed),
 			 "targets", targets_array(o),
 			 "repeat", (json_int_t)(o->repeat ? o->repeat : 1),
-			 "rate", ji(o->rate), "arrival", cli_arrival_name(o->arrival));
+			 "rate", ji(o->rate), "arrival", cli_arrival_name(o->arrival),
+			 "steady", !o->steady_pct ? json_null() :
+			 json_pack("{s:f, s:I, s:b}", "pct", o->steady_pct,
+				   "window_s", (json_int_t)cli_steady_window(o), "lat", o->steady_lat));
 }
 
 /* An error slot (engine.h) as an errno, null for an NVMe status... */
@@ -271,8 +275,9 @@ static json_t *devices_array(const struct cli_report *r)
 json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 {
 	const struct cli_dev *t = &r->total;
+	json_t *j;
 
-	return json_pack("{s:s, s:s, s:o, s:o, s:{s:f, s:f, s:I, s:I, s:I, s:o,"
+	j = json_pack("{s:s, s:s, s:o, s:o, s:{s:f, s:f, s:I, s:I, s:I, s:o,"
 			 " s:o, s:f, s:o, s:f, s:o, s:o}, s:f, s:b, s:o}",
 			 "schema", CLI_JSON_SCHEMA, "command", r->command,
 			 "config", cli_json_config(o, r),
@@ -286,4 +291,9 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 			 "open_loop", cli_open_json(t),
 			 "elapsed_s", r->elapsed_s, "interrupted", r->interrupted,
 			 "setup", cli_json_setup((const char *const *)o->targets, o->ntargets));
+	if (j && json_object_set_new(j, "steady", cli_steady_json(&r->steady))) {
+		json_decref(j);
+		j = NULL;
+	}
+	return j;
 }

@@ -37,7 +37,30 @@ void cli_tl_free(struct cli_timeline *tl)
 	free(tl->prev);
 	free(tl->have);
 	free(tl->sum);
+	free(tl->ring);
 	memset(tl, 0, sizeof(*tl));
+}
+
+int cli_tl_keep(struct cli_timeline *tl, unsigned keep)
+{
+	tl->ring = calloc((size_t)keep * tl->ndev, sizeof(*tl->ring));
+	if (!tl->ring)
+		return -ENOMEM;
+	tl->keep = keep;
+	return 0;
+}
+
+int cli_tl_window_hist(const struct cli_timeline *tl, unsigned d, unsigned from,
+		       unsigned to, struct eng_hist *h)
+{
+	unsigned k;
+
+	eng_hist_reset(h);
+	if (!tl->keep || to > tl->dev[d].n || from > to || tl->dev[d].n - from > tl->keep)
+		return -ERANGE;
+	for (k = from; k < to; k++)
+		eng_hist_merge(h, &tl->ring[(size_t)(k % tl->keep) * tl->ndev + d]);
+	return 0;
 }
 
 static int push(struct cli_tl_series *sr, const struct cli_tl_sample *x)
@@ -128,6 +151,9 @@ int cli_tl_second(struct cli_timeline *tl, struct eng_run *r, uint64_t wait_ns)
 			continue;	/* none answered: the next sample has it */
 		x = sample(ios, errs, dt, t, &tl->sum[H_SUM]);
 		err = push(&tl->dev[d], &x);
+		if (!err && tl->keep)
+			memcpy(&tl->ring[(size_t)((tl->dev[d].n - 1) % tl->keep) * tl->ndev + d],
+			       &tl->sum[H_SUM], sizeof(*tl->ring));
 		eng_hist_merge(&tl->sum[H_ALL], &tl->sum[H_SUM]);
 		all_ios += ios;
 		all_errs += errs;
