@@ -122,7 +122,26 @@ static void drop_mark(FILE *gp, const json_t *d)
 	fprintf(gp, " at %.9g, graph 0.95 left offset 0.5, 0 front\n", at);
 }
 
-static void iops_panel(FILE *gp, const json_t *devs, const bool *has)
+/* --steady: the window it settled in shaded and named, or a word that it
+ * never did. */
+static void steady_mark(FILE *gp, const json_t *r)
+{
+	const json_t *s = json_object_get(r, "steady");
+	double at = cli_gp_num(s, "at_s"), w = cli_gp_num(s, "window_s");
+
+	if (!json_is_object(s))
+		return;
+	if (!json_is_true(json_object_get(s, "reached")) || !isfinite(at) || !isfinite(w)) {
+		fputs("set label 'steady state never reached' at graph 0.02, graph 0.05 left front\n", gp);
+		return;
+	}
+	fprintf(gp, "set object rect from %.9g, graph 0 to %.9g, graph 1 behind "
+		"fillstyle transparent solid 0.15 noborder fillcolor 'dark-green'\n", at - w, at);
+	fprintf(gp, "set label 'steady window %.0f-%.0f s' at %.9g, graph 0.05 left front\n",
+		at - w, at, at - w);
+}
+
+static void iops_panel(FILE *gp, const json_t *r, const json_t *devs, const bool *has)
 {
 	const json_t *d;
 	const char *sep = "plot ";
@@ -134,6 +153,7 @@ static void iops_panel(FILE *gp, const json_t *devs, const bool *has)
 	json_array_foreach(devs, i, d)
 		if (has[i])
 			drop_mark(gp, d);
+	steady_mark(gp, r);
 	json_array_foreach(devs, i, d) {
 		if (!has[i])
 			continue;
@@ -160,7 +180,7 @@ int cli_plot_run(FILE *gp, const json_t *r, char *err, size_t errlen)
 		panels++;
 	}
 	if (iops_blocks(gp, devs, tl)) {
-		iops_panel(gp, devs, tl);
+		iops_panel(gp, r, devs, tl);
 		panels++;
 	}
 	if (!panels) {
