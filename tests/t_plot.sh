@@ -121,6 +121,13 @@ if command -v jq >/dev/null; then
 	check_svg "$T_DIR/never.json" 4
 	grep -q 'steady state never reached' "$T_DIR/never.svg" || check_fail "run: a run that never settled is not said"
 	grep -q 'steady' "$T_DIR/drop.svg" && check_fail "run: a run without --steady has a steady mark"
+	# --temperature-every: each drive's temperature beside its IOPS (one
+	# more series), on the right-hand axis
+	jq '.devices[0].timeline |= (to_entries | map(.value + {temp_c: (40 + .key)}))' \
+		$fx/report-run.json >"$T_DIR/temp.json"
+	check_svg "$T_DIR/temp.json" 5
+	grep -q 'disk-a temperature (C)' "$T_DIR/temp.svg" || check_fail "run: the temperature is not drawn"
+	grep -q 'drive temperature (C)' "$T_DIR/temp.svg" || check_fail "run: no axis for the temperature"
 fi
 
 # a hostile report: its names hold quotes, a backslash, newlines, gnuplot

@@ -27,7 +27,8 @@
 #define CLI_OG_TOPO	0x10u	/* --topology --dot: a machine's topology, drawn */
 #define CLI_OG_REPEAT	0x20u	/* --repeat: several measurements, compared */
 #define CLI_OG_RATE	0x40u	/* --rate --arrival: an open loop */
-#define CLI_OG_STEADY	0x80u	/* --steady: measure until steady */
+#define CLI_OG_STEADY	0x80u	/* --steady --temperature-every: run's
+				 * timeline */
 #define CLI_MAX_REPEAT 1000u
 #define CLI_MAX_RATE 1000000000ull	/* --rate: IOs per second per device */
 #define CLI_STEADY_WINDOW_NS (30 * CLI_NS_PER_S)	/* --steady's default */
@@ -86,6 +87,8 @@ struct cli_opts {
 	double steady_pct;
 	uint64_t steady_ns;
 	bool steady_lat;
+	uint64_t temp_every_ns;		/* --temperature-every: the drive's
+					 * temperature into the timeline; 0 off */
 	/* a command's own options */
 	bool demo, compare_placement;	/* saturate */
 	bool measure;			/* check --measure */

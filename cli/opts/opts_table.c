@@ -102,6 +102,18 @@ static int set_steady(struct cli_opts *o, const char *arg, char *err, size_t err
 	return rc;
 }
 
+static int set_temp_every(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	int rc = cli_parse_duration("--temperature-every", arg, CLI_NS_PER_S, 3600 * CLI_NS_PER_S,
+				    &o->temp_every_ns, err, errlen);
+
+	if (!rc && o->temp_every_ns % CLI_NS_PER_S)
+		rc = cli_opts_fail(err, errlen, "--temperature-every: '%s' is not whole seconds", arg);
+	if (rc)
+		o->temp_every_ns = 0;
+	return rc;
+}
+
 static int set_jobs(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	return set_u32("--jobs", arg, 1, CLI_MAX_JOBS, &o->jobs, err, errlen);
@@ -468,6 +480,7 @@ enum {
 	O_BATCH = 0x100, O_ENGINE, O_COMPLETION, O_RAMP, O_IOS, O_JPD, O_CPUS,
 	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED, O_STALL, O_REAP,
 	O_TOPOLOGY, O_DOT, O_REPEAT, O_GROUP, O_RATE, O_ARRIVAL, O_NOZERO, O_STEADY,
+	O_TEMP,
 };
 
 /* Each shared option once: the groups say which verbs offer it. A help
@@ -553,6 +566,10 @@ const struct cli_optdesc cli_opts_table[] = {
 	  "2s..10m) of per-second IOPS stays within PCT of its\n"
 	  "mean with a flat slope (and mean latency too, with\n"
 	  "lat), up to --time; then report only that window" },
+	{ "temperature-every", O_TEMP, "DURATION", CLI_OG_STEADY, 0, set_temp_every, NULL, NULL,
+	  "read each NVMe drive's composite temperature (its\n"
+	  "hwmon: an admin command each) every DURATION (whole\n"
+	  "seconds) into the timeline, and say what it cost" },
 	{ "quiet", 'q', NULL, CLI_OG_ENGINE, 0, set_quiet, NULL, NULL,
 	  "no live progress line" },
 	{ "seed", O_SEED, "N", CLI_OG_ENGINE, 0, set_seed, NULL, NULL,

@@ -4,6 +4,7 @@
 #include "cli/out/drive_json.h"
 #include "cli/out/drop.h"
 #include "cli/runner/steady.h"
+#include "cli/runner/temp.h"
 #include "cli/out/openloop.h"
 #include "cli/out/setup_json.h"
 #include "cli/out/spread.h"
@@ -123,7 +124,7 @@ static json_t *fixed_buffers(const struct cli_report *r)
 json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 {
 	return json_pack("{s:I, s:I, s:I, s:I, s:s, s:s, s:s, s:s?, s:o, s:f, s:f, s:I,"
-			 " s:I, s:I, s:o, s:s, s:s, s:b, s:I, s:I, s:b, s:I, s:o, s:I, s:I, s:s, s:o}",
+			 " s:I, s:I, s:o, s:s, s:s, s:b, s:I, s:I, s:b, s:I, s:o, s:I, s:I, s:s, s:o, s:o}",
 			 "bs", (json_int_t)o->bs, "qd", (json_int_t)o->qd,
 			 "batch", (json_int_t)o->batch, "reap", (json_int_t)o->reap,
 			 "engine", backend_str(o->backend),
@@ -147,7 +148,9 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 			 "rate", ji(o->rate), "arrival", cli_arrival_name(o->arrival),
 			 "steady", !o->steady_pct ? json_null() :
 			 json_pack("{s:f, s:I, s:b}", "pct", o->steady_pct,
-				   "window_s", (json_int_t)cli_steady_window(o), "lat", o->steady_lat));
+				   "window_s", (json_int_t)cli_steady_window(o), "lat", o->steady_lat),
+			 "temperature_every_s", o->temp_every_ns ?
+			 json_integer((json_int_t)(o->temp_every_ns / CLI_NS_PER_S)) : json_null());
 }
 
 /* An error slot (engine.h) as an errno, null for an NVMe status... */
@@ -208,6 +211,9 @@ json_t *cli_json_timeline(const struct cli_tl_series *tl)
 			json_object_set_new(x, "p99_ns", json_null());
 			json_object_set_new(x, "max_ns", json_null());
 		}
+		if (x)
+			json_object_set_new(x, "temp_c", p->has_temp ? json_integer(p->temp_c) :
+					    json_null());
 		if (json_array_append_new(a, x)) {
 			json_decref(a);
 			return NULL;
@@ -291,7 +297,8 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 			 "open_loop", cli_open_json(t),
 			 "elapsed_s", r->elapsed_s, "interrupted", r->interrupted,
 			 "setup", cli_json_setup((const char *const *)o->targets, o->ntargets));
-	if (j && json_object_set_new(j, "steady", cli_steady_json(&r->steady))) {
+	if (j && (json_object_set_new(j, "steady", cli_steady_json(&r->steady)) ||
+		  json_object_set_new(j, "temperature", cli_temp_json(r)))) {
 		json_decref(j);
 		j = NULL;
 	}

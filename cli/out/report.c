@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/out/drop.h"
 #include "cli/runner/steady.h"
+#include "cli/runner/temp.h"
 #include "cli/out/json.h"
 #include "cli/out/nvme_status.h"
 #include "cli/out/openloop.h"
@@ -295,6 +296,7 @@ static void print_table(const struct cli_report *r, const struct cli_opts *o,
 	cli_report_print_errors(f, r);
 	cli_drop_print(f, r);
 	cli_steady_print(f, r);
+	cli_temp_print(f, r);
 	print_stalled(f, r);
 }
 

@@ -111,6 +111,13 @@ struct cli_steady {
 					 * looked at; lat only with steady_lat */
 };
 
+/* --temperature-every: what reading the drives' temperature cost. */
+struct cli_temp {
+	bool asked;
+	unsigned reads;			/* of every drive, all together */
+	double read_us;			/* the mean time of one, microseconds */
+};
+
 struct cli_report {
 	const char *command;		/* "run", "nop", ... */
 	const char *engine;		/* backend of the first worker */
@@ -129,6 +136,7 @@ struct cli_report {
 					 * for one */
 	struct cli_steady steady;	/* --steady; the devices' figures are
 					 * then the window's once reached */
+	struct cli_temp temp;		/* --temperature-every */
 };
 
 /* An errno as its symbolic name ("EIO") and as text ("Input/output

@@ -24,6 +24,8 @@ struct cli_tl_sample {
 	double mean_ns;
 	uint64_t p50_ns, p99_ns, max_ns;	/* max: its highest bucket's
 						 * bound, capped by the max */
+	bool has_temp;		/* --temperature-every read the drive at its end */
+	int32_t temp_c;		/* composite temperature, whole degrees C */
 };
 
 /* A device's (or the total's) samples. */

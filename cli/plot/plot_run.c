@@ -2,7 +2,8 @@
  * (latency on a log scale against the percentile on a scale of nines, so
  * p99, p99.9 and p99.99 are equally far apart and marked on the axis),
  * then each device's IOPS per second, a drop (devices[].drop) marked at
- * the second it began. */
+ * the second it began, the steady window (--steady) shaded, and the drive's
+ * temperature (--temperature-every) on the right-hand axis. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -106,6 +107,35 @@ static int iops_blocks(FILE *gp, const json_t *devs, bool *has)
 	return n;
 }
 
+/* Whether d's timeline has a temperature (--temperature-every). */
+static bool has_temp(const json_t *d)
+{
+	const json_t *x;
+	size_t k;
+
+	json_array_foreach(json_object_get(d, "timeline"), k, x)
+		if (json_is_integer(json_object_get(x, "temp_c")))
+			return true;
+	return false;
+}
+
+/* d's temperatures as $tempI: t_s and temp_c, the seconds with one. */
+static void temp_block(FILE *gp, const json_t *d, size_t i)
+{
+	const json_t *x;
+	double t, v;
+	size_t k;
+
+	fprintf(gp, "$temp%zu << EOD\n", i);
+	json_array_foreach(json_object_get(d, "timeline"), k, x) {
+		t = cli_gp_num(x, "t_s");
+		v = cli_gp_num(x, "temp_c");
+		if (isfinite(t) && isfinite(v))
+			fprintf(gp, "%.9g %.9g\n", t, v);
+	}
+	fprintf(gp, "EOD\n");
+}
+
 /* A dashed line at the second d's drop began, named with its fall. */
 static void drop_mark(FILE *gp, const json_t *d)
 {
@@ -145,6 +175,8 @@ static void iops_panel(FILE *gp, const json_t *r, const json_t *devs, const bool
 {
 	const json_t *d;
 	const char *sep = "plot ";
+	char what[160];
+	bool temps = false;
 	size_t i;
 
 	cli_gp_panel(gp, "IOPS per second per device");
@@ -155,12 +187,25 @@ static void iops_panel(FILE *gp, const json_t *r, const json_t *devs, const bool
 			drop_mark(gp, d);
 	steady_mark(gp, r);
 	json_array_foreach(devs, i, d) {
+		if (!has[i] || !has_temp(d))
+			continue;
+		temp_block(gp, d, i);
+		temps = true;
+	}
+	if (temps)
+		fputs("set y2label 'drive temperature (C)'\nset y2tics\nset y2range [*:*]\n", gp);
+	json_array_foreach(devs, i, d) {
 		if (!has[i])
 			continue;
 		fprintf(gp, "%s$iops%zu using 1:2 with linespoints pointtype 7 pointsize 0.5 title ",
 			sep, i);
 		cli_gp_str(gp, cli_gp_name(d, "name"));
 		sep = ", \\\n  ";
+		if (!has_temp(d))
+			continue;
+		snprintf(what, sizeof(what), "%s temperature (C)", cli_gp_name(d, "name"));
+		fprintf(gp, "%s$temp%zu using 1:2 axes x1y2 with lines dashtype 3 title ", sep, i);
+		cli_gp_str(gp, what);
 	}
 	fputc('\n', gp);
 }

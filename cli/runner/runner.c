@@ -20,6 +20,7 @@
 #include "cli/out/progress.h"
 #include "cli/out/timeline.h"
 #include "cli/runner/steady.h"
+#include "cli/runner/temp.h"
 #include "engine/clock.h"
 #include "engine/rng.h"
 #include "topo/topo.h"
@@ -53,6 +54,8 @@ struct runctx {
 	struct cli_timeline tl;	/* a sample per second per device */
 	bool tl_ok;		/* no sample lost to a failed allocation */
 	struct cli_steady steady;	/* --steady */
+	struct cli_temp_watch temp;	/* --temperature-every */
+	struct cli_temp temp_acct;
 	uint64_t wall_start, wall_end;	/* the measured window, CLOCK_REALTIME */
 };
 
@@ -514,6 +517,7 @@ static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns,
 		    (!dur_ns || (uint64_t)(sec + 1) * CLI_NS_PER_S < dur_ns)) {
 			sec++;
 			c->tl_ok &= !cli_tl_second(&c->tl, c->r, TL_WAIT_NS);
+			cli_temp_second(&c->temp, sec, &c->tl);
 			if (c->spec->each_second)
 				c->spec->each_second(c->spec->ctx, &c->tl);
 			/* settled: the window just seen is the report */
@@ -683,6 +687,7 @@ static int collect(struct runctx *c, struct cli_report *out)
 		out->stalled |= out->dev[i].stalled;
 	}
 	out->steady = c->steady;
+	out->temp = c->temp_acct;
 	if (cli_steady_apply(c->o, &c->tl, &c->steady, out) || cli_report_total(out) ||
 	    cli_tl_last(&c->tl, c->r) || !c->tl_ok)
 		return -ENOMEM;
@@ -723,6 +728,9 @@ static int ctx_init(struct runctx *c, const struct cli_opts *o,
 		c->steady.asked = true;
 		c->steady.window_s = (double)cli_steady_window(o);
 	}
+	if (cli_temp_start(&c->temp, o, spec->targets, spec->targets ? spec->ntargets : 0,
+			   &c->temp_acct))
+		return -ENOMEM;
 	for (unsigned d = 0; d < c->ndev; d++)
 		c->pd[d].name = job_name(c, d * c->per);
 	return 0;
@@ -825,5 +833,6 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 	/* a stalled worker may still answer a snapshot into the run's memory,
 	 * not into the timeline's copies: those are the runner's own */
 	cli_tl_free(&c.tl);
+	cli_temp_free(&c.temp);
 	return err;
 }
