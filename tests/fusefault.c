@@ -47,7 +47,7 @@
 #define MAX_READ (1u << 20)
 #define MAX_STEPS 8
 
-#define SLOW_US 1000
+#define SLOW_US 2000
 #define DECAY_US 100
 #define DECAY_MAX_US 50000
 

@@ -1,7 +1,7 @@
 # A lasting drop in IOPS is named at the second it began, from the
 # report's own seconds: a loop device on the fault file system
-# (tests/fusefault.c) serves COUNT reads, then each after a millisecond (a
-# drive that throttles: at most 1000 a second). An open loop of 5000 IOs a
+# (tests/fusefault.c) serves COUNT reads, then each after 2 ms (a
+# drive that throttles: at most 500 a second). An open loop of 5000 IOs a
 # second keeps the seconds before as even as a drive's; the drop's second
 # is the one in which the report's own timeline reaches COUNT IOs (the
 # window starts with the first read: --ramp 0, no zero sample; less those

@@ -4,8 +4,8 @@
 # on the fault file system (tests/fusefault.c), in a band of 50% (a
 # sanitizer's build on a busy machine starves the worker for part of a
 # second now and then):
-#   - settles: read by an open loop of 2000 IOs a second, its first 1500
-#     reads each take a millisecond (slow: 1.5 s at 1000 a second), then
+#   - settles: read by an open loop of 2000 IOs a second, its first 750
+#     reads each take 2 ms (slow: 1.5 s at 500 a second), then
 #     all are served at once (the backlog caught up in the next second):
 #     the seconds after the slow start are even.
 #     steady.reached, the run stops at at_s (the report's own seconds:
@@ -29,7 +29,7 @@ json=$T_DIR/r.json
 q=(-q --ramp 0 --qd 8 --no-zero-sample --time 6s --steady 50%,2s)
 
 # ---- settles after a slow start ----
-echo "slow 1500 ok" >"$ctl"
+echo "slow 750 ok" >"$ctl"
 expect_ok "a device that settles" run "${q[@]}" --rate 2000 --json "$json" "$dev"
 echo ok >"$ctl"
 jq -e '.config.steady == {pct: 50, window_s: 2, lat: false}' "$json" >/dev/null ||
