@@ -45,6 +45,8 @@ jq -e '
 	and (($d.elapsed_s - ([$w[].dt_s] | add)) | fabs) < 1e-6
 	and (($d.elapsed_s - 2) | fabs) < 0.1
 	and (($d.iops - $d.ios / $d.elapsed_s) | fabs) < 1
+	and (($d.ios_per_call - .total.ios_per_call) | fabs) < 1e-9
+	and $d.ios_per_call > ($d.ios + $d.errors) / $d.calls
 	and $d.lat_ns.max == ([$w[].max_ns] | max) and $d.lat_ns.max < $d.timeline[0].max_ns
 	and $d.drop == null
 ' "$json" >/dev/null || check_fail "settles: the steady window's figures: $(jq -c '[.steady, .devices[0].ios, .devices[0].elapsed_s, .devices[0].lat_ns.p99, .devices[0].lat_ns.max, [.devices[0].timeline[] | [.t_s, .ios, .max_ns]]]' "$json")"

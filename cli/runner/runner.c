@@ -691,6 +691,7 @@ static int collect(struct runctx *c, struct cli_report *out)
 	if (cli_steady_apply(c->o, &c->tl, &c->steady, out) || cli_report_total(out) ||
 	    cli_tl_last(&c->tl, c->r) || !c->tl_ok)
 		return -ENOMEM;
+	cli_steady_total(out);
 	for (i = 0; i < c->ndev; i++) {
 		out->dev[i].tl = cli_tl_take(&c->tl, i);
 		out->dev[i].wall_start_ns = c->wall_start;

@@ -123,6 +123,21 @@ int cli_steady_apply(const struct cli_opts *o, const struct cli_timeline *tl,
 	return 0;
 }
 
+void cli_steady_total(struct cli_report *out)
+{
+	double ios = 0;
+	uint64_t calls = 0;
+	unsigned d;
+
+	if (!out->steady.reached)
+		return;
+	for (d = 0; d < out->ndev; d++) {
+		ios += out->dev[d].ios_per_call * (double)out->dev[d].calls;
+		calls += out->dev[d].calls;
+	}
+	out->total.ios_per_call = calls ? ios / (double)calls : 0.0;
+}
+
 void cli_steady_print(FILE *f, const struct cli_report *r)
 {
 	const struct cli_steady *s = &r->steady;

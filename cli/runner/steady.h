@@ -30,6 +30,9 @@ int cli_steady_apply(const struct cli_opts *o, const struct cli_timeline *tl,
 		     const struct cli_steady *s, struct cli_report *out);
 /* The report's steady: null without --steady. */
 json_t *cli_steady_json(const struct cli_steady *s);
+/* After the total is summed again: its IOs per call are the whole run's,
+ * as each device's are (calls are counted for the whole run only). */
+void cli_steady_total(struct cli_report *out);
 /* The line under the table: reached, with its window, or never. */
 void cli_steady_print(FILE *f, const struct cli_report *r);
 
