@@ -27,13 +27,8 @@ command -v jq >/dev/null || die "needs jq"
 [ "$reps" -ge 1 ] 2>/dev/null || die "BENCH_REPS must be a positive count, not '$reps'"
 [ "$secs" -ge 1 ] 2>/dev/null || die "BENCH_TIME must be whole seconds >= 1, not '$secs'"
 tio=$("$here/tio.sh") || die "no t/io_uring (bench/tio.sh)"
-mkdir -p "$dir"
-files=()
-for f in a b c; do
-	[ -s "$dir/$f" ] || dd if=/dev/urandom of="$dir/$f" bs=1M count=16 status=none
-	cat "$dir/$f" >/dev/null	# cached
-	files+=("$dir/$f")
-done
+mapfile -t files < <("$here/cached16m.sh" "$dir")
+[ "${#files[@]}" -eq 3 ] || die "no cached files in $dir (bench/cached16m.sh)"
 
 # iostorm BIN: the total IOPS of one run
 iostorm() {

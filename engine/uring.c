@@ -381,7 +381,8 @@ static void uring_chk_reap(const struct eng_worker *w, uint32_t slot, int res,
 #define uring_chk_setup(w) 0
 #endif
 
-/* The loop itself, one source for every copy. */
+/* The loop itself, one source for every copy; only closed ones here. */
+#define URING_CLOSED_ONLY
 #include "engine/uring_loop_int.h"
 
 void eng_uring_teardown(struct eng_group *g)
@@ -426,6 +427,24 @@ static void uring_sqe_template(struct io_uring_sqe *sqe, const struct eng_worker
 	sqe->flags |= IOSQE_FIXED_FILE;
 }
 
+/* Whether a group's block reads differ by lane only in their file: the
+ * template's length is every lane's, and each lane's depth fits one
+ * registered buffer (struct eng_worker's u.alike). */
+static void uring_lanes_alike(struct eng_group *g)
+{
+	const struct eng_worker *w0 = &g->lane[0];
+	bool alike = !w0->u.cmd && w0->expect;
+	unsigned k;
+
+	for (k = 0; k < g->n; k++) {
+		const struct eng_worker *w = &g->lane[k];
+
+		alike &= w->bs == w0->bs && !((w->job->qd - 1) >> w->u.region_shift);
+	}
+	for (k = 0; k < g->n; k++)
+		g->lane[k].u.alike = alike;
+}
+
 /* Every SQE of the ring is written once, with lane 0's template: a
  * group's lanes differ only in what their IOs write (uring_loop_int.h). */
 static void uring_templates(struct eng_group *g)
@@ -468,6 +487,7 @@ int eng_uring_setup(struct eng_group *g, bool group)
 	/* saves an fget/fput per enter; older kernels just lack it */
 	(void)io_uring_register_ring_fd(&w0->u.ring);
 	uring_templates(g);
+	uring_lanes_alike(g);
 	return 0;
 }
 

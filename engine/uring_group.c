@@ -3,8 +3,10 @@
  * counters and histogram. A CQE's user_data is its lane in the high 32
  * bits and the lane's slot in the low. The loop is the single job's
  * (engine/uring_loop_int.h) compiled for a group; what is here is the
- * group's own: its setup, and per loop its lanes' ticks and settling. */
+ * group's own: its setup, and per loop the settling of its lanes that
+ * are done (their ticks are the loop's, uring_tick). */
 #include "engine/run_int.h"
+#define URING_CLOSED_ONLY	/* a group is never open (run_rate_fits) */
 #include "engine/uring_loop_int.h"
 
 /* Every lane's result says what the ring is. */
@@ -54,22 +56,6 @@ static void group_settle(struct eng_group *g, struct eng_worker *w)
 	eng_worker_finish(w);
 	atomic_store_explicit(&w->live->settled, 1, memory_order_release);
 	eng_run_wake(w->th->run);
-}
-
-/* Once per loop, before the reap: every lane notices phase changes and
- * snapshot requests, as a worker of its own would. */
-void eng_uring_group_tick(struct eng_group *g)
-{
-	unsigned k;
-
-	for (k = 0; k < g->n; k++) {
-		if (!g->lane[k].settled)
-			(void)eng_worker_tick(&g->lane[k]);
-		if (!g->measuring && g->lane[k].t_start_ns) {
-			g->measuring = true;
-			g->calls = 0;
-		}
-	}
 }
 
 /* Settles the lanes that are done; how many still run. */

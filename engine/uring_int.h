@@ -50,10 +50,9 @@ int eng_uring_group_setup(struct eng_group *g);
  * so before the others settles (eng_live.settled): its result is final. */
 int eng_uring_group_loop(struct eng_group *g);
 void eng_uring_group_teardown(struct eng_group *g);
-/* The group loop's per-loop steps (engine/uring_loop_int.h): every lane
- * ticks; lanes that are done settle (returns how many still run); a
+/* The group loop's per-loop steps (engine/uring_loop_int.h, where every
+ * lane ticks): lanes that are done settle (returns how many still run); a
  * failure ends every lane. */
-void eng_uring_group_tick(struct eng_group *g);
 unsigned eng_uring_group_settle_done(struct eng_group *g);
 void eng_uring_group_fail(struct eng_group *g, int ret);
 

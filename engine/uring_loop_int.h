@@ -22,6 +22,7 @@
 #define ENG_URING_LOOP_INT_H
 
 #include <errno.h>
+#include <string.h>
 
 #include "engine/arrival.h"
 #include "engine/nvme_cmd.h"
@@ -35,6 +36,17 @@
 #define uring_chk_prep(slot) ((void)0)
 #define uring_chk_submit(w, now) ((void)(now))
 #define uring_chk_reap(w, slot, res, now) ((void)0)
+#endif
+
+/* A file that makes only closed copies (uring.c, uring_group.c) says so
+ * before including this one: then the open loop's reap-side calls are not
+ * in its function bodies even before the copy's constants remove them, so
+ * that they cannot sway the compiler's choices for the closed copies
+ * (they did, by 2 instructions per loop in the NOP copy). */
+#ifdef URING_CLOSED_ONLY
+#define URING_OPEN_CODE 0
+#else
+#define URING_OPEN_CODE 1
 #endif
 
 /* What a copy submits: reads get one SQE loop with and one without
@@ -91,6 +103,32 @@ ENG_ALWAYS_INLINE unsigned uring_lanes(const struct eng_group *g, const struct u
 }
 
 /*
+ * The batch that IOs issued now join: the newest, if it has this stamp
+ * (an earlier call of this loop), else a new one in the oldest's place,
+ * first due at next. A batch is known by its stamp, which is unique only
+ * while the clock never steps back; when it does, every batch is dropped
+ * and none is kept again (due_off), so a reap's run is never matched to
+ * a batch whose stamp another batch shares.
+ */
+static inline struct eng_due_batch *uring_due_batch(struct eng_worker *w, uint64_t now,
+						    uint64_t next)
+{
+	struct eng_due_batch *b = &w->due_batch[w->due_at];
+
+	if (eng_likely(b->stamp == now))
+		return b;
+	if (eng_unlikely(now < b->stamp)) {
+		memset(w->due_batch, 0, sizeof(w->due_batch));
+		w->due_off = true;
+		return NULL;
+	}
+	w->due_at = (w->due_at + 1) & (ENG_DUE_BATCHES - 1);
+	b = &w->due_batch[w->due_at];
+	*b = (struct eng_due_batch){ .stamp = now, .first = next };
+	return b;
+}
+
+/*
  * Up to n SQEs of lane w, written in place: only the fields that differ
  * per IO (the SQE is its template, uring.c). The lane's fields used per
  * SQE are copied to locals first: stores into the SQEs and the slot
@@ -101,7 +139,8 @@ ENG_ALWAYS_INLINE unsigned uring_lanes(const struct eng_group *g, const struct u
  */
 ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worker *w,
 					 uint64_t now, uint32_t n, const struct uring_how h,
-					 const bool fixed, const bool poisson)
+					 const bool fixed, const bool poisson, const bool timed,
+					 const bool alike)
 {
 	const bool cmd = h.kind == URING_CMD, read = h.kind != URING_NOP;
 	struct io_uring_sq *sq = &ring->sq;
@@ -115,15 +154,44 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 	struct eng_arrival arr;
 	struct eng_rng rng = w->rng;
 	char *buf = w->buf;
+	/* a timed open loop's batch (struct eng_due_batch): its IOs due
+	 * before lim were issued late (now - due > ENG_RATE_LATE_NS), and
+	 * come first, so the loop takes them up to bound = lim - 1, then
+	 * the rest up to now, and counts the first part once */
+	struct eng_due_batch *b = NULL;
+	uint64_t sum = 0, sum2 = 0, bound = now, due = 0;
+	uint32_t nlate = 0;
 
 	if (h.open)
 		arr = w->arr;
+	if (h.open && timed && !w->due_off)
+		b = uring_due_batch(w, now, arr.next_ns);
+	if (h.open && timed && b) {
+		sum = b->sum;
+		sum2 = b->sum2;
+		if (now > ENG_RATE_LATE_NS)
+			bound = now - ENG_RATE_LATE_NS - 1;
+	}
 	for (i = 0; i < n; i++) {
 		struct io_uring_sqe *sqe;
 		uint32_t slot;
 
-		if (h.open && arr.next_ns > now)
+		if (h.open && !timed && arr.next_ns > now)
 			break;
+		if (h.open && timed) {
+			due = arr.next_ns;
+			if (eng_unlikely(due > bound)) {
+				if (bound == now)
+					break;
+				nlate = i;
+				bound = now;
+				if (due > now)
+					break;
+			}
+			/* modulo 2^64, all uring_due_batch_add needs */
+			sum += due;
+			sum2 += due * due;
+		}
 		slot = free_slot[--nfree];
 		sqe = uring_sqe_at(sqes, (tail + i) & mask, cmd);
 		slot_ns[slot] = now;
@@ -132,11 +200,11 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 			if (cmd)
 				eng_nvme_read_template((struct nvme_uring_cmd *)(void *)sqe->cmd,
 						       nsid, bs, lba_shift);
-			else
+			else if (!alike)
 				sqe->len = bs;
 		}
 		if (h.open) {
-			due_ns[slot] = arr.next_ns;
+			due_ns[slot] = timed ? due : arr.next_ns;
 			eng_arrival_advance_as(&arr, poisson);
 		}
 		if (cmd) {
@@ -147,11 +215,19 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 			sqe->off = eng_rng_offset(&rng);
 		}
 		if (read && fixed)
-			sqe->buf_index = (uint16_t)(h.group ? base + (slot >> shift) : slot >> shift);
+			sqe->buf_index = (uint16_t)(!h.group ? slot >> shift :
+						    alike ? base : base + (slot >> shift));
 		sqe->user_data = h.group ? tag | slot : slot;
 		uring_chk_prep(slot);
 	}
 	sq->sqe_tail = tail + i;
+	if (h.open && timed && b && i) {
+		b->last = due;
+		b->n += i;
+		b->sum = sum;
+		b->sum2 = sum2;
+		b->late += bound == now ? nlate : i;
+	}
 	if (h.open)
 		w->arr = arr;
 	w->rng = rng;
@@ -160,18 +236,34 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 	return i;
 }
 
-/* Reads get one SQE loop with and one without registered buffers, and an
- * open loop one per kind of schedule, so no SQE tests which it is. */
+ENG_ALWAYS_INLINE uint32_t uring_prep_open(struct io_uring *ring, struct eng_worker *w,
+					   uint64_t now, uint32_t n, const struct uring_how h,
+					   const bool timed)
+{
+	if (w->arr.poisson)
+		return w->u.fixed ? uring_prep_as(ring, w, now, n, h, true, true, timed, false) :
+				    uring_prep_as(ring, w, now, n, h, false, true, timed, false);
+	return w->u.fixed ? uring_prep_as(ring, w, now, n, h, true, false, timed, false) :
+			    uring_prep_as(ring, w, now, n, h, false, false, timed, false);
+}
+
+/* Reads get one SQE loop with and one without registered buffers, an
+ * open loop one per kind of schedule and one timed, and a group of lanes
+ * alike (u.alike) one of its own, so no SQE tests which it is. */
 ENG_ALWAYS_INLINE uint32_t uring_prep(struct io_uring *ring, struct eng_worker *w, uint64_t now,
 				      uint32_t n, const struct uring_how h)
 {
 	if (h.kind == URING_NOP)
-		return uring_prep_as(ring, w, now, n, h, false, false);
-	if (h.open && w->arr.poisson)
-		return w->u.fixed ? uring_prep_as(ring, w, now, n, h, true, true) :
-				    uring_prep_as(ring, w, now, n, h, false, true);
-	return w->u.fixed ? uring_prep_as(ring, w, now, n, h, true, false) :
-			    uring_prep_as(ring, w, now, n, h, false, false);
+		return uring_prep_as(ring, w, now, n, h, false, false, false, false);
+	if (h.open && w->latency)
+		return uring_prep_open(ring, w, now, n, h, true);
+	if (h.open)
+		return uring_prep_open(ring, w, now, n, h, false);
+	if (h.group && h.kind == URING_READ && w->u.alike)
+		return w->u.fixed ? uring_prep_as(ring, w, now, n, h, true, false, false, true) :
+				    uring_prep_as(ring, w, now, n, h, false, false, false, true);
+	return w->u.fixed ? uring_prep_as(ring, w, now, n, h, true, false, false, false) :
+			    uring_prep_as(ring, w, now, n, h, false, false, false, false);
 }
 
 /* One submitting call in the middle of a fill. */
@@ -231,92 +323,160 @@ out:
 }
 
 /*
- * An open loop's latencies from when each IO was due, for one reap run,
- * kept on locals and added to hist at the run's end. Unlike the service
- * times they seldom repeat (every IO has a due time of its own), but
- * those reaped together lie close: a run of them in one bucket costs a
- * compare and an increment each, and the bucket is found again only when
- * a value leaves it. The histogram is the one eng_hist_add per IO would
- * record (sumsq up to rounding).
+ * An open loop's latencies from when each IO was due. Unlike the service
+ * times they never repeat within a run (every IO has a due time of its
+ * own), but a run of CQEs of one stamp (issued by one loop, reaped by
+ * one) that holds the whole batch issued with that stamp
+ * (struct eng_due_batch) needs none of them: its sum, sum of squares,
+ * minimum, maximum and late count were summed at issue, relative to the
+ * first one's due time, and when its first and last IO share a bucket
+ * the batch is one increment there. Stamps are unique to a batch (the
+ * clock never stepped back, or there are no batches), so a run of n IOs
+ * of the stamp of a batch of n is that batch. Any other run is added an
+ * IO at a time, walking its CQEs again (uring_due_each). The histogram
+ * is the one eng_hist_add per IO records (the sum of squares up to
+ * rounding: here it is exact and rounded once).
  */
 struct uring_due {
-	struct eng_hist *h;
-	uint64_t lo, span;	/* the current bucket's values */
-	uint32_t n0;		/* the CQE that entered it */
-	unsigned idx;
-	uint64_t sum, min, max;
-	double sumsq;
+	const uint64_t *due_ns;	/* the worker's */
+	uint64_t sub;		/* the run's stamp */
+	uint32_t start;		/* its first CQE */
 };
 
-ENG_ALWAYS_INLINE void uring_due_get(struct uring_due *u, const struct eng_worker *w,
-				    uint32_t at)
+/* The newest batch of stamp sub, or NULL. */
+static inline const struct eng_due_batch *uring_due_find(const struct eng_worker *w,
+							 uint64_t sub)
 {
-	u->h = w->hist;
-	u->lo = u->span = 0;	/* bucket 0, empty */
-	u->n0 = at;
-	u->idx = 0;
-	u->sum = u->max = 0;
-	u->min = UINT64_MAX;
-	u->sumsq = 0;
-}
+	unsigned k;
 
-/* at: the CQE's place in the ring; every good completion of the run is
- * added here in that order, so a bucket's count is the places since it
- * began. */
-ENG_ALWAYS_INLINE void uring_due_add(struct uring_due *u, uint64_t due, uint64_t now,
-				    uint32_t at)
-{
-	uint64_t dt = now - due;
+	for (k = 0; k < ENG_DUE_BATCHES; k++) {
+		const struct eng_due_batch *b =
+			&w->due_batch[(w->due_at - k) & (ENG_DUE_BATCHES - 1)];
 
-	/* a wrapped negative interval is never in a bucket (span < 2^63):
-	 * clamped to 0 there, as eng_done_io does */
-	if (eng_unlikely(dt - u->lo > u->span)) {
-		u->h->b[u->idx] += (uint32_t)(at - u->n0);
-		u->n0 = at;
-		dt = (int64_t)dt < 0 ? 0 : dt;
-		u->idx = eng_hist_bucket(dt, &u->lo, &u->span);
+		if (b->stamp == sub)
+			return b;
+		if (b->stamp < sub)	/* older ones are older still */
+			break;
 	}
-	u->sum += dt;
-	u->sumsq += (double)(int64_t)dt * (double)(int64_t)dt;
-	u->min = dt < u->min ? dt : u->min;
-	u->max = dt > u->max ? dt : u->max;
+	return NULL;
 }
 
-/* An open loop's good completion: issued late (more than
- * ENG_RATE_LATE_NS after it was due, eng_result.late) or not, and when
- * timed, its latency from when it was due. */
-ENG_ALWAYS_INLINE void uring_done_open(struct uring_due *u, uint64_t sub, uint64_t due,
-				      uint64_t now, uint32_t at, uint64_t *late, const bool timed)
+/* The CQEs from start to end, good completions of one stamp, one at a
+ * time: each IO's latency from when it was due and whether it was issued
+ * late (more than ENG_RATE_LATE_NS after), as eng_hist_add and
+ * uring_done_open would count them. */
+static __attribute__((noinline, cold)) void uring_due_each(struct eng_worker *w,
+							   const struct io_uring_cq *cq,
+							   uint32_t start, uint32_t end,
+							   uint64_t now, uint64_t *late, bool wide)
 {
-	*late += sub - due > ENG_RATE_LATE_NS;
-	if (timed)
-		uring_due_add(u, due, now, at);
+	for (; start != end; start++) {
+		uint32_t slot = (uint32_t)uring_cqe_at(cq, start, wide)->user_data;
+		uint64_t due = w->due_ns[slot], dt = now - due;
+
+		*late += w->slot_ns[slot] - due > ENG_RATE_LATE_NS;
+		/* a wrapped negative interval counts as 0, as eng_done_io's */
+		eng_hist_add(w->hist, (int64_t)dt < 0 ? 0 : dt);
+	}
 }
 
-/* The run's good completions are the CQEs from start to end. */
-ENG_ALWAYS_INLINE void uring_due_put(const struct uring_due *u, uint32_t start, uint32_t end)
+/* Whether batch b, reaped whole at now, is one bucket's: then its
+ * figures go in at once. The guards keep the sums exact: d below 2^26
+ * and at most 1024 IOs (sd below 2^36, sd2 below 2^62, so their values
+ * modulo 2^64 are them), latencies below 2^52 ns (the squares' sum in 128
+ * bits). */
+static inline bool uring_due_batch_add(struct eng_hist *h, const struct eng_due_batch *b,
+				       uint64_t now, uint64_t *late)
 {
-	struct eng_hist *h = u->h;
+	__extension__ typedef unsigned __int128 u128;
+	uint64_t lo, span, hi = now - b->first, low = now - b->last;
+	/* sums of d and d^2, exact modulo 2^64 from those of due and due^2
+	 * (which is all they need below the guards) */
+	uint64_t sd = b->sum - b->n * b->first;
+	uint64_t sd2 = b->sum2 - 2 * b->first * b->sum + b->n * b->first * b->first;
+	unsigned idx;
+	u128 sq;
 
-	if (end == start)
+	if (b->last - b->first >= 1ull << 26 || b->n > 1024 || hi >= 1ull << 52)
+		return false;
+	idx = eng_hist_bucket(low, &lo, &span);
+	if (hi - lo > span)
+		return false;
+	/* with d = due - first, each IO's latency is hi - d: their sum is
+	 * n hi - sd, that of their squares n hi^2 - 2 hi sd + sd2 */
+	sq = (u128)b->n * hi * hi - 2 * (u128)hi * sd + sd2;
+	h->b[idx] += b->n;
+	h->count += b->n;
+	h->sum_ns += b->n * hi - sd;
+	h->sumsq += (double)sq;
+	h->min_ns = low < h->min_ns ? low : h->min_ns;
+	h->max_ns = hi > h->max_ns ? hi : h->max_ns;
+	*late += b->late;
+	return true;
+}
+
+/* The run of stamp u->sub from u->start to end (good completions, reaped
+ * at now) into the worker's histograms: their service time is one, and
+ * joins the run of equal ones that eng_done_io keeps (d); their latencies
+ * from when they were due go into hist. */
+ENG_ALWAYS_INLINE void uring_due_close(struct eng_worker *w, const struct eng_done *d,
+				       const struct io_uring_cq *cq, const struct uring_due *u,
+				       uint32_t end, uint64_t now, uint64_t *late, const bool wide)
+{
+	const struct eng_due_batch *b;
+	uint64_t svc = now - u->sub;
+
+	if (end == u->start)
 		return;
-	h->b[u->idx] += (uint32_t)(end - u->n0);
-	h->count += (uint32_t)(end - start);
-	h->sum_ns += u->sum;
-	h->sumsq += u->sumsq;
-	h->min_ns = u->min < h->min_ns ? u->min : h->min_ns;
-	h->max_ns = u->max > h->max_ns ? u->max : h->max_ns;
+	/* a wrapped negative interval counts as 0, as eng_done_io's */
+	svc = (int64_t)svc < 0 ? 0 : svc;
+	if (svc == *d->run_ns) {
+		*d->run_n += end - u->start;
+	} else {
+		if (*d->run_n)
+			eng_hist_add_n(w->run_hist, *d->run_ns, *d->run_n);
+		*d->run_ns = svc;
+		*d->run_n = end - u->start;
+	}
+	/* now > sub: no service time was clamped, so equal ones had one stamp */
+	b = now > u->sub ? uring_due_find(w, u->sub) : NULL;
+	if (b && b->n == end - u->start && uring_due_batch_add(w->hist, b, now, late))
+		return;
+	uring_due_each(w, cq, u->start, end, now, late, wide);
+}
+
+/* An open loop's good completion at CQE at: untimed, whether it was
+ * issued late (more than ENG_RATE_LATE_NS after it was due,
+ * eng_result.late), from its two stamps; timed, it joins the run of its
+ * stamp or closes that run and begins the next. */
+ENG_ALWAYS_INLINE void uring_done_open(struct eng_worker *w, const struct eng_done *d,
+				      const struct io_uring_cq *cq,
+				      struct uring_due *u, uint32_t slot, uint32_t at,
+				      uint64_t now, uint64_t *late, const bool wide,
+				      const bool timed)
+{
+	uint64_t sub = d->slot_ns[slot];
+
+	if (!timed) {
+		*late += sub - u->due_ns[slot] > ENG_RATE_LATE_NS;
+		return;
+	}
+	if (eng_unlikely(sub != u->sub)) {
+		uring_due_close(w, d, cq, u, at, now, late, wide);
+		u->sub = sub;
+		u->start = at;
+	}
 }
 
 /* A run's figures back to its worker: its good completions are the CQEs
  * from start to end, late of them issued late (an open loop's). */
 ENG_ALWAYS_INLINE void uring_run_put(struct eng_worker *w, const struct eng_done *d,
-				     const struct uring_due *u, uint32_t start, uint32_t end,
-				     uint64_t ios0, uint64_t late, const struct uring_how h,
-				     const bool timed)
+				     const struct io_uring_cq *cq, const struct uring_due *u,
+				     uint32_t start, uint32_t end, uint64_t ios0, uint64_t now,
+				     uint64_t late, const struct uring_how h, const bool timed)
 {
-	if (h.open && timed)
-		uring_due_put(u, start, end);
+	if (URING_OPEN_CODE && h.open && timed)
+		uring_due_close(w, d, cq, u, end, now, &late, h.kind == URING_CMD);
 	if (h.open)
 		w->late += late;
 	w->ios = ios0 + (end - start);
@@ -337,6 +497,7 @@ ENG_ALWAYS_INLINE uint32_t uring_reap_run(struct eng_worker *w, const struct io_
 					  uint32_t head, uint32_t tail, uint32_t lane,
 					  uint64_t now, const struct uring_how h, const bool timed)
 {
+	const bool wide = h.kind == URING_CMD;
 	uint32_t expect, nfree, end, n = tail - head, start = head, qd = w->job->qd;
 	uint64_t tag = h.group ? (uint64_t)lane << 32 : 0;
 	uint64_t run_ns, run_n, left = eng_worker_left(w), ios0 = w->ios;
@@ -347,23 +508,23 @@ ENG_ALWAYS_INLINE uint32_t uring_reap_run(struct eng_worker *w, const struct io_
 		.expect = &expect, .timed = &tm, .nfree = &nfree,
 		.run_ns = &run_ns, .run_n = &run_n,
 	};
-	const uint64_t *slot_ns = w->slot_ns, *due_ns = w->due_ns;
 	const struct io_uring_cqe *cqe;
-	struct uring_due u;
+	struct uring_due u = { .due_ns = w->due_ns, .sub = UINT64_MAX, .start = head };
 	uint64_t late = 0;
 	int res;
 	bool ok;
 
 	eng_done_get(&d, w);
-	tm = timed;	/* w->latency, as the caller chose this copy by it */
-	if (h.open && timed)
-		uring_due_get(&u, w, start);
+	/* w->latency, as the caller chose this copy by it; an open loop's
+	 * service times are timed a run of one stamp at a time instead
+	 * (uring_due_close) */
+	tm = timed && !h.open;
 	end = head + (left <= 1 ? 0 : left - 1 < n ? (uint32_t)(left - 1) : n);
 	for (; head != end; head++) {
 		uint64_t ud;
 		uint32_t slot;
 
-		cqe = uring_cqe_at(cq, head, h.kind == URING_CMD);
+		cqe = uring_cqe_at(cq, head, wide);
 		/* lane's CQE: user_data minus its tag is one of its slots */
 		ud = cqe->user_data - tag;
 		if (h.group && ud >= qd)
@@ -373,21 +534,21 @@ ENG_ALWAYS_INLINE uint32_t uring_reap_run(struct eng_worker *w, const struct io_
 		uring_chk_reap(w, slot, res, now);
 		if (eng_unlikely(!eng_done_io(w, &d, slot, res, now)))
 			goto bad;
-		if (h.open)
-			uring_done_open(&u, slot_ns[slot], due_ns[slot], now, head, &late, timed);
+		if (URING_OPEN_CODE && h.open)
+			uring_done_open(w, &d, cq, &u, slot, head, now, &late, wide, timed);
 	}
 	if (head == tail)
 		goto out;
 	/* the IO that reaches the limit, or one drained after it */
-	cqe = uring_cqe_at(cq, head, h.kind == URING_CMD);
+	cqe = uring_cqe_at(cq, head, wide);
 	if (h.group && cqe->user_data - tag >= qd)
 		goto out;
 	res = cqe->res;
 	uring_chk_reap(w, (uint32_t)cqe->user_data, res, now);
 	ok = eng_done_io(w, &d, (uint32_t)cqe->user_data, res, now);
-	if (ok && h.open)
-		uring_done_open(&u, slot_ns[(uint32_t)cqe->user_data],
-				due_ns[(uint32_t)cqe->user_data], now, head, &late, timed);
+	if (URING_OPEN_CODE && ok && h.open)
+		uring_done_open(w, &d, cq, &u, (uint32_t)cqe->user_data, head, now, &late,
+				wide, timed);
 	head += ok;	/* counted among the good ones below */
 	goto settle;
 bad:
@@ -395,11 +556,11 @@ bad:
 settle:
 	/* the window may end here, and the histograms with it: the run's
 	 * figures go in first */
-	uring_run_put(w, &d, &u, start, head, ios0, late, h, timed);
+	uring_run_put(w, &d, cq, &u, start, head, ios0, now, late, h, timed);
 	eng_worker_settle(w, ok, res);
 	return ok ? head : head + 1;
 out:
-	uring_run_put(w, &d, &u, start, head, ios0, late, h, timed);
+	uring_run_put(w, &d, cq, &u, start, head, ios0, now, late, h, timed);
 	return head;
 }
 
@@ -541,11 +702,20 @@ ENG_ALWAYS_INLINE void uring_tick(struct eng_group *g, uint64_t now, const struc
 		w->inflight_ns += (double)w->inflight * (double)(now - w->last_ns);
 		w->last_ns = now;
 	}
-	if (h.group) {
-		eng_uring_group_tick(g);
-	} else {
+	if (!h.group) {
 		(void)eng_worker_tick(&g->lane[0]);
 		uring_chk_tick(&g->lane[0]);
+		return;
+	}
+	/* every lane as a worker of its own would; the thread's calls are
+	 * counted from when the first lane's window begins */
+	for (k = 0; k < g->n; k++) {
+		if (!g->lane[k].settled)
+			(void)eng_worker_tick(&g->lane[k]);
+		if (eng_unlikely(!g->measuring && g->lane[k].t_start_ns)) {
+			g->measuring = true;
+			g->calls = 0;
+		}
 	}
 }
 
@@ -554,10 +724,15 @@ ENG_ALWAYS_INLINE void uring_tick(struct eng_group *g, uint64_t now, const struc
 ENG_ALWAYS_INLINE bool uring_running(struct eng_group *g, const struct uring_how h)
 {
 	const struct eng_worker *w = &g->lane[0];
+	unsigned k;
 
-	if (h.group)
-		return eng_uring_group_settle_done(g) != 0;
-	return !(w->stopping && !w->inflight);
+	if (!h.group)
+		return !(w->stopping && !w->inflight);
+	/* only a lane that has stopped has anything to settle */
+	for (k = 0; k < g->n; k++)
+		if (g->lane[k].stopping)
+			return eng_uring_group_settle_done(g) != 0;
+	return true;
 }
 
 static inline void uring_fail(struct eng_group *g, int ret, const struct uring_how h)

@@ -38,6 +38,22 @@ struct eng_backend_ops {
 extern const struct eng_backend_ops eng_uring_ops;
 extern const struct eng_backend_ops eng_aio_ops;
 
+/*
+ * The IOs a timed open loop issued with one stamp (one loop's clock
+ * read), in the schedule's order, so their due times never decrease: the
+ * sums of their due times and of their squares, modulo 2^64, from which
+ * the sums of their latencies from when they were due and of the squares
+ * follow once they are reaped together (engine/uring_loop_int.h).
+ */
+#define ENG_DUE_BATCHES 16	/* a power of two */
+struct eng_due_batch {
+	uint64_t stamp;		/* slot_ns of each of them */
+	uint64_t first, last;	/* due times, the first and the last issued */
+	uint64_t sum, sum2;	/* of the due times and their squares */
+	uint32_t n;		/* how many; 0: none to match */
+	uint32_t late;		/* of them issued late (eng_result.late) */
+};
+
 struct eng_worker {
 	/* hot: touched every IO */
 	struct eng_rng rng;
@@ -90,6 +106,11 @@ struct eng_worker {
 			 * registered buffer there */
 			uint32_t file_idx;
 			uint32_t buf_base;
+			/* every lane reads blocks of lane 0's size into one
+			 * registered buffer (its depth fits one region): the
+			 * SQE template's length serves them all, and a
+			 * lane's buffer index is buf_base (uring_prep) */
+			bool alike;
 		} u;
 		struct {
 			io_context_t ctx;
@@ -104,6 +125,11 @@ struct eng_worker {
 
 	/* open loop only (eng_job.rate, engine/uring_rate.c) */
 	struct eng_arrival arr;
+	/* the last batches the timed open loop issued, newest at
+	 * due_batch[due_at]: stamps strictly increase (uring_loop_int.h) */
+	struct eng_due_batch due_batch[ENG_DUE_BATCHES];
+	uint32_t due_at;
+	bool due_off;		/* the clock stepped back: no batches */
 	uint64_t *due_ns;	/* when each slot's IO was due; slot_ns
 				 * holds its submission, as in a closed loop */
 	struct eng_hist *svc_hist;

@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/out/out.h"
+#include "cli/runner/drive.h"
 #include "cli/runner/stop.h"
 #include "cli/saturate/saturate.h"
 
@@ -73,7 +74,11 @@ static int setup(struct msat *x)
 		cli_say("out of memory");
 		rc = CLI_EXIT_RUNTIME;
 	}
-	return mpi_agree(m, rc);
+	rc = mpi_agree(m, rc);
+	/* every rank's refusals are in: the targets' first reads */
+	if (!rc)
+		cli_drive_before(&x->o, x->s.ts.t, x->s.ts.n);
+	return rc;
 }
 
 static void plan(struct msat *x)

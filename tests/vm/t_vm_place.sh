@@ -13,7 +13,10 @@ keep nodes cat /sys/bus/pci/devices/*/numa_node
 # reads completed on drive NAME so far
 reads() { read -r r _ <"/sys/block/$(basename $(dev $1))/stat"; echo "$r"; }
 a0=$(reads nva) c0=$(reads nvc)
-iostorm run -q --time 4 --ramp 0.5 --qd 8 --json - $(dev nva) $(dev nvc) >/results/run.out 2>/results/run.err &
+# --no-zero-sample: the sample's reads, from the main thread's helpers
+# before any worker exists, would end the wait below too soon (placecheck
+# then saw the main thread alone)
+iostorm run -q --no-zero-sample --time 4 --ramp 0.5 --qd 8 --json - $(dev nva) $(dev nvc) >/results/run.out 2>/results/run.err &
 pid=$!
 # placed before their first IO: look once both drives have served reads
 i=0
