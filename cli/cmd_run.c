@@ -23,7 +23,8 @@ const struct cli_verb cli_verb_run = {
 		"Reads random blocks from every TARGET (a block device or a file) at\n"
 		"once and reports IOPS, bandwidth, latency and CPU per device and in total.",
 	.operands = CLI_OPERANDS_TARGETS,
-	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON | CLI_OG_REPEAT | CLI_OG_RATE,
+	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON | CLI_OG_REPEAT | CLI_OG_RATE |
+		  CLI_OG_STEADY,
 	.jobfile = true,
 	.run = cmd_run,
 };

@@ -5,6 +5,7 @@
  * NVME_IOCTL_ADMIN_CMD on the controller's char device. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -86,4 +87,43 @@ int setup_health_read(const char *controller, struct setup_health *h)
 			     sizeof(page), NULL);
 	close(fd);
 	return r ? r : setup_health_parse(page, sizeof(page), h);
+}
+
+/* The first hwmon* entry of <root>/<dir>, into path. */
+static int hwmon_in(const char *root, const char *dir, char *path, size_t len)
+{
+	char (*names)[SETUP_NAME_MAX] = NULL;
+	int n, i, ret = -ENOENT;
+
+	n = setup_list(root, &names, "%s", dir);
+	for (i = 0; i < n && ret; i++) {
+		if (strncmp(names[i], "hwmon", 5))
+			continue;
+		ret = snprintf(path, len, "%s/%s/%s/temp1_input", root, dir, names[i]) < (int)len ?
+			0 : -ENAMETOOLONG;
+	}
+	free(names);
+	return ret;
+}
+
+int setup_health_temp_path(const char *controller, char *path, size_t len)
+{
+	struct setup_at at;
+	char dir[128];
+	int ret = setup_at_init(&at, NULL);
+
+	if (ret)
+		return ret;
+	snprintf(dir, sizeof(dir), "class/nvme/%s", controller);
+	ret = hwmon_in(at.sys, dir, path, len);
+	if (ret) {
+		snprintf(dir, sizeof(dir), "class/nvme/%s/device", controller);
+		ret = hwmon_in(at.sys, dir, path, len);
+	}
+	return ret;
+}
+
+int setup_health_temp_read(const char *path, int64_t *millic)
+{
+	return setup_read_i64("", millic, "%s", path);
 }

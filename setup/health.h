@@ -56,4 +56,13 @@ int setup_health_parse(const void *page, size_t len, struct setup_health *h);
  * controller refused the command, another -errno. It only reads. */
 int setup_health_read(const char *controller, struct setup_health *h);
 
+/* The composite temperature through the nvme driver's hwmon device, which
+ * asks the drive's log itself on each read (an admin command: its cost
+ * is the caller's to measure). path: the temp1_input of controller's
+ * hwmon folder (/sys/class/nvme/CTRL/hwmonN, or under its device/),
+ * under $IOSTORM_SYSFS_ROOT when set: 0, or -ENOENT where it has none. */
+int setup_health_temp_path(const char *controller, char *path, size_t len);
+/* One read of it, in millidegrees Celsius: 0 or -errno. */
+int setup_health_temp_read(const char *path, int64_t *millic);
+
 #endif

@@ -7,6 +7,12 @@
  *   gone  reads fail with ENODEV, as from a device that went away (read
  *         the file itself, not a loop device on it: the loop driver turns
  *         every failure into EIO)
+ *   slow  reads are served, each after SLOW_US (the one thread sleeps:
+ *         at most 1e6 / SLOW_US a second), a drive that throttles
+ *   decay reads are served, each after DECAY_US doubled for every
+ *         second since the command (up to DECAY_MAX_US): the rate halves
+ *         every second, a drive that never settles, whatever second a
+ *         reader's samples start on
  * or a schedule counted in reads, not in seconds, so a test knows what the
  * device did from the order of things rather than from a guess about how
  * fast it runs: MODE COUNT MODE [COUNT MODE]... takes the first mode for
@@ -34,13 +40,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #define INO_DATA 2
 #define INO_CTL 3
 #define MAX_READ (1u << 20)
 #define MAX_STEPS 8
 
-enum mode { MODE_OK, MODE_EIO, MODE_HANG, MODE_GONE };
+#define SLOW_US 2000
+#define DECAY_US 100
+#define DECAY_MAX_US 50000
+
+enum mode { MODE_OK, MODE_EIO, MODE_HANG, MODE_GONE, MODE_SLOW, MODE_DECAY };
 
 struct held {
 	fuse_req_t req;
@@ -57,11 +68,12 @@ struct sched {
 	uint64_t left;		/* reads left in step at */
 };
 
-static const char *const mode_name[] = { "ok", "eio", "hang", "gone" };
+static const char *const mode_name[] = { "ok", "eio", "hang", "gone", "slow", "decay" };
 static uint64_t data_size;
 static enum mode mode;
 static struct sched sched = { { MODE_OK }, { 0 }, 1, 0, 0 };
 static uint64_t nserved, nfailed;
+static struct timespec since;	/* the last command */
 static struct held *held;
 static size_t nheld, held_cap;
 
@@ -175,7 +187,7 @@ static void release(enum mode m)
 	size_t i;
 
 	for (i = 0; i < nheld; i++) {
-		if (m == MODE_OK)
+		if (m == MODE_OK || m == MODE_SLOW || m == MODE_DECAY)
 			serve(held[i].req, held[i].size, held[i].off);
 		else
 			fuse_reply_err(held[i].req, m == MODE_GONE ? ENODEV : EIO);
@@ -208,6 +220,21 @@ static void read_ctl(fuse_req_t req, off_t off)
 		       off < (off_t)len ? len - (size_t)off : 0);
 }
 
+/* How long a read in mode m waits before it is served, in us. */
+static long wait_us(enum mode m)
+{
+	struct timespec t;
+	long us = DECAY_US;
+	time_t s;
+
+	if (m != MODE_DECAY)
+		return m == MODE_SLOW ? SLOW_US : 0;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	for (s = t.tv_sec - since.tv_sec - (t.tv_nsec < since.tv_nsec); s > 0 && us < DECAY_MAX_US; s--)
+		us *= 2;
+	return us < DECAY_MAX_US ? us : DECAY_MAX_US;
+}
+
 static void ff_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
@@ -228,6 +255,8 @@ static void ff_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	else if (m == MODE_HANG)
 		hold(req, size, off);
 	else {
+		if (wait_us(m))
+			nanosleep(&(struct timespec){ 0, wait_us(m) * 1000l }, NULL);
 		nserved++;
 		serve(req, size, off);
 	}
@@ -296,6 +325,7 @@ static void ff_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	sched = next;
 	mode = sched.steps[0];
 	nserved = nfailed = 0;
+	clock_gettime(CLOCK_MONOTONIC, &since);
 	if (mode != MODE_HANG)
 		release(mode);
 	fuse_reply_write(req, size);

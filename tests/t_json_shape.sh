@@ -54,6 +54,12 @@ fi
 report "run" 0 run "${q[@]}" --jobs-per-device 2 --cpus 0,1 "$file"
 [ -z "$loop" ] || report "run, two targets" 0 run "${q[@]}" "$loop" "$file"
 report "run, no latency" 0 run "${q[@]}" --no-latency "$file"
+# ---- run --steady: a wide band, settled at its first window (2 s); the
+# temperature asked of a file, which has none ----
+report "run, steady" 0 run -q --ramp 0 --time 3s --steady 90%,2s,lat --temperature-every 1s "$file"
+jq -e '.steady.reached' "$reports/$n.json" >/dev/null ||
+	printf '%s\t%s\n' '^steady\.at_s' 'the run did not settle within 90% here' >>"$T_DIR/unseeable"
+printf '%s\t%s\n' '^(config\.)?steady\.|^temperature\.' '--steady and --temperature-every are options of run only' >>"$T_DIR/unseeable"
 # ---- run: a target whose reads fail (first_error, most_common_error) ----
 if [ -n "$fault" ]; then
 	echo eio >"$ctl"
@@ -149,6 +155,9 @@ if ! jq -e '[.devices[]?.drive.smart_before // empty] | length > 0' "$reports"/*
 	printf '%s\t%s\n' 'drive\.smart_(before|after|change)\.' \
 		'no NVMe drive whose log root can read here' >>"$T_DIR/unseeable"
 fi
+# a drop needs 3 seconds on each side of it: t_drop writes one
+printf '%s\t%s\n' 'devices\[\]\.drop\.' \
+	'a drop takes 6 s or more of a device that slows down (t_drop checks it)' >>"$T_DIR/unseeable"
 printf '%s\t%s\n' 'critical_warnings\[\]|new_warnings\[\]|\.warnings\[\]' \
 	'no drive here holds a critical warning' >>"$T_DIR/unseeable"
 

@@ -103,6 +103,31 @@ if command -v jq >/dev/null; then
 	check_png "$T_DIR/nolat.json" 1
 	jq '.devices = [.devices[0]] | del(.points[].by_device)' $fx/report-sweep.json >"$T_DIR/one.json"
 	check_svg "$T_DIR/one.json" 2
+	# a drop (devices[].drop) is marked on the timeline where it began;
+	# a device without one (null) is not
+	jq '.devices[0].drop = {at_s: 3, iops_before: 400000, iops_after: 12000,
+		fall_pct: 97, errors_at: 0, throttled_s: null} | .devices[1].drop = null' \
+		$fx/report-run.json >"$T_DIR/drop.json"
+	check_svg "$T_DIR/drop.json" 4
+	grep -q 'disk-a: drop -97% at 3 s' "$T_DIR/drop.svg" || check_fail "run: the drop is not marked"
+	grep -q 'disk-b: drop' "$T_DIR/drop.svg" && check_fail "run: a device without a drop is marked"
+	# --steady: the window it settled in named, or that it never did
+	jq '.steady = {reached: true, at_s: 6, window_s: 4, iops_dev_pct: 1, iops_slope_pct: 1,
+		lat_dev_pct: null, lat_slope_pct: null}' $fx/report-run.json >"$T_DIR/steady.json"
+	check_svg "$T_DIR/steady.json" 4
+	grep -q 'steady window 2-6 s' "$T_DIR/steady.svg" || check_fail "run: the steady window is not marked"
+	jq '.steady = {reached: false, at_s: null, window_s: 4, iops_dev_pct: 30, iops_slope_pct: 1,
+		lat_dev_pct: null, lat_slope_pct: null}' $fx/report-run.json >"$T_DIR/never.json"
+	check_svg "$T_DIR/never.json" 4
+	grep -q 'steady state never reached' "$T_DIR/never.svg" || check_fail "run: a run that never settled is not said"
+	grep -q 'steady' "$T_DIR/drop.svg" && check_fail "run: a run without --steady has a steady mark"
+	# --temperature-every: each drive's temperature beside its IOPS (one
+	# more series), on the right-hand axis
+	jq '.devices[0].timeline |= (to_entries | map(.value + {temp_c: (40 + .key)}))' \
+		$fx/report-run.json >"$T_DIR/temp.json"
+	check_svg "$T_DIR/temp.json" 5
+	grep -q 'disk-a temperature (C)' "$T_DIR/temp.svg" || check_fail "run: the temperature is not drawn"
+	grep -q 'drive temperature (C)' "$T_DIR/temp.svg" || check_fail "run: no axis for the temperature"
 fi
 
 # a hostile report: its names hold quotes, a backslash, newlines, gnuplot

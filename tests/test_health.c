@@ -9,7 +9,11 @@
  * blocks (model_zero_high). */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/health.h"
 #include "setup/health.h"
@@ -22,6 +26,38 @@ static void put(unsigned off, unsigned width, uint64_t v)
 {
 	for (unsigned i = 0; i < width; i++, v >>= 8)
 		page[off + i] = i < 8 ? (uint8_t)v : 0;
+}
+
+/* The nvme driver's hwmon temperature on a recorded tree: the folder under
+ * the controller or under its device, none, and what a read gives. */
+static void hwmon(void)
+{
+	char root[] = "/tmp/iostorm-hwmon.XXXXXX", path[4096], cmd[4200];
+	int64_t mc = 0;
+	FILE *f;
+
+	CHECK(mkdtemp(root) != NULL);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/class/nvme/nvme0/hwmon3 %s/class/nvme/nvme1/device/hwmon0 "
+		 "%s/class/nvme/nvme2/device", root, root, root);
+	CHECK(system(cmd) == 0);
+	snprintf(path, sizeof(path), "%s/class/nvme/nvme0/hwmon3/temp1_input", root);
+	CHECK((f = fopen(path, "w")) != NULL && fputs("45850\n", f) >= 0 && !fclose(f));
+	snprintf(path, sizeof(path), "%s/class/nvme/nvme1/device/hwmon0/temp1_input", root);
+	CHECK((f = fopen(path, "w")) != NULL && fputs("-5000\n", f) >= 0 && !fclose(f));
+	setenv("IOSTORM_SYSFS_ROOT", root, 1);
+
+	CHECK(setup_health_temp_path("nvme0", path, sizeof(path)) == 0);
+	CHECK(strstr(path, "/class/nvme/nvme0/hwmon3/temp1_input") != NULL);
+	CHECK(setup_health_temp_read(path, &mc) == 0 && mc == 45850);
+	CHECK(setup_health_temp_path("nvme1", path, sizeof(path)) == 0);
+	CHECK(setup_health_temp_read(path, &mc) == 0 && mc == -5000);
+	CHECK(setup_health_temp_path("nvme2", path, sizeof(path)) == -ENOENT);
+	CHECK(setup_health_temp_path("nvme9", path, sizeof(path)) < 0);
+	CHECK(setup_health_temp_read("/nonexistent/temp1_input", &mc) == -ENOENT);
+
+	unsetenv("IOSTORM_SYSFS_ROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	CHECK(system(cmd) == 0);
 }
 
 static void parse(struct setup_health *h)
@@ -147,5 +183,6 @@ int main(void)
 	CHECK(model_zero_high(model_zero_high_pct) && model_zero_high(100));
 	CHECK(!model_zero_high(model_zero_high_pct - 0.5) && !model_zero_high(0));
 	CHECK(!model_zero_high(-1));
+	hwmon();
 	return t_result();
 }

@@ -35,7 +35,8 @@ static const char *sample(const char *name)
 		{ "host-bridge-bw", "20g" }, { "from", "saturate.json" }, { "free-slots", "0000:40=2" }, { "output", "x.svg" },
 		{ "reap", "8" }, { "rounds", "2" }, { "repeat", "3" }, { "alpha", "0.01" },
 		{ "fail-worse", "5" }, { "rate", "1k" }, { "arrival", "poisson" }, { "ab", "4" },
-		{ "metric", "ios_per_cpu_s" },
+		{ "metric", "ios_per_cpu_s" }, { "steady", "20%,2s,lat" },
+		{ "temperature-every", "2s" },
 	};
 	size_t i;
 

@@ -31,30 +31,6 @@ static int set_force(struct cli_opts *o, const char *arg, char *err, size_t errl
 	return cli_parse_flag("--force", arg, &o->force, err, errlen);
 }
 
-/* A number in [min, max], with an optional % where pct says so. */
-static int parse_real(const char *opt, const char *arg, double min, double max, bool pct,
-		      double *out, char *err, size_t errlen)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (pct && end != arg && *end == '%')
-		end++;
-	if (end == arg || *end || errno || !isfinite(v)) {
-		snprintf(err, errlen, "%s: '%s' is not a number", opt, arg);
-		return -EINVAL;
-	}
-	if (v < min || v > max || (min == 0.0 && !pct && v <= 0.0)) {
-		snprintf(err, errlen, "%s: '%s' is outside %s%g..%g%s", opt, arg,
-			 !pct ? "(" : "", min, max, pct ? "%" : "]");
-		return -EINVAL;
-	}
-	*out = v;
-	return 0;
-}
-
 static int set_trust_repeats(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	return cli_parse_flag("--trust-repeats", arg, &o->trust_repeats, err, errlen);
@@ -72,13 +48,13 @@ static int set_ab(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 
 static int set_fail_worse(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	return parse_real("--fail-worse", arg, 0.0, CMP_MAX_FAIL_PCT, true, &o->fail_worse_pct,
+	return cli_parse_real("--fail-worse", arg, 0.0, CMP_MAX_FAIL_PCT, true, &o->fail_worse_pct,
 			  err, errlen);
 }
 
 static int set_alpha(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	return parse_real("--alpha", arg, 0.0, 0.5, false, &o->alpha, err, errlen);
+	return cli_parse_real("--alpha", arg, 0.0, 0.5, false, &o->alpha, err, errlen);
 }
 
 static int show_alpha(const struct cli_opts *o, char *buf, size_t len)

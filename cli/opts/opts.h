@@ -27,8 +27,13 @@
 #define CLI_OG_TOPO	0x10u	/* --topology --dot: a machine's topology, drawn */
 #define CLI_OG_REPEAT	0x20u	/* --repeat: several measurements, compared */
 #define CLI_OG_RATE	0x40u	/* --rate --arrival: an open loop */
+#define CLI_OG_STEADY	0x80u	/* --steady --temperature-every: run's
+				 * timeline */
 #define CLI_MAX_REPEAT 1000u
 #define CLI_MAX_RATE 1000000000ull	/* --rate: IOs per second per device */
+#define CLI_STEADY_WINDOW_NS (30 * CLI_NS_PER_S)	/* --steady's default */
+#define CLI_MAX_STEADY_NS (600 * CLI_NS_PER_S)	/* the timeline keeps each of
+							 * its seconds' latency */
 
 /* --group: when the devices whose workers are placed on one CPU share one
  * worker thread and ring (cli/runner/group.c). */
@@ -76,6 +81,14 @@ struct cli_opts {
 	uint64_t rate;			/* --rate: IOs per second per device,
 					 * split over its workers; 0: closed loop */
 	enum eng_arrival_kind arrival;	/* --arrival */
+	/* --steady PCT[,DURATION[,lat]]: measure until the last steady_ns of
+	 * per-second IOPS (and mean latency with steady_lat) is steady within
+	 * steady_pct (model/steady.h), up to --time; 0: off */
+	double steady_pct;
+	uint64_t steady_ns;
+	bool steady_lat;
+	uint64_t temp_every_ns;		/* --temperature-every: the drive's
+					 * temperature into the timeline; 0 off */
 	/* a command's own options */
 	bool demo, compare_placement;	/* saturate */
 	bool measure;			/* check --measure */
@@ -220,6 +233,10 @@ int cli_parse_count(const char *what, const char *s, uint64_t min,
 		    uint64_t max, uint64_t *out, char *err, size_t errlen);
 int cli_parse_duration(const char *what, const char *s, uint64_t min_ns,
 		       uint64_t max_ns, uint64_t *out, char *err, size_t errlen);
+/* A decimal number in [min, max] (above 0 where min is 0 and pct is
+ * false), with a trailing % where pct says so ("5%", "0.5"). */
+int cli_parse_real(const char *what, const char *s, double min, double max, bool pct,
+		   double *out, char *err, size_t errlen);
 /* v as a user would write it: a size in the largest of k, m, g, t that
  * divides it ("4k", "256m"), a count in k, m, g of 1000 where one divides
  * it, a duration in the largest of h, m, s, ms, us, ns that divides it

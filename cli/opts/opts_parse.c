@@ -309,3 +309,26 @@ int cli_fmt_duration(uint64_t ns, char *buf, size_t len)
 					(unsigned long long)(ns / units[i].ns), units[i].u);
 	return snprintf(buf, len, "%llu%s", (unsigned long long)ns, ns ? "ns" : "");
 }
+
+int cli_parse_real(const char *opt, const char *arg, double min, double max, bool pct,
+		   double *out, char *err, size_t errlen)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (pct && end != arg && *end == '%')
+		end++;
+	if (end == arg || *end || errno || !isfinite(v)) {
+		snprintf(err, errlen, "%s: '%s' is not a number", opt, arg);
+		return -EINVAL;
+	}
+	if (v < min || v > max || (min == 0.0 && !pct && v <= 0.0)) {
+		snprintf(err, errlen, "%s: '%s' is outside %s%g..%g%s", opt, arg,
+			 !pct ? "(" : "", min, max, pct ? "%" : "]");
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}

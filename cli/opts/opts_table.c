@@ -65,6 +65,55 @@ static int set_repeat(struct cli_opts *o, const char *arg, char *err, size_t err
 	return set_u32("--repeat", arg, 1, CLI_MAX_REPEAT, &o->repeat, err, errlen);
 }
 
+/* --steady PCT[,DURATION[,lat]] */
+static const char *const steady_names[] = { "lat", NULL };
+
+static int set_steady(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	char buf[64], *dur, *what;
+	int rc;
+
+	if (strlen(arg) >= sizeof(buf))
+		return cli_opts_fail(err, errlen, "--steady: '%s' is too long", arg);
+	strcpy(buf, arg);
+	dur = strchr(buf, ',');
+	what = dur ? strchr(dur + 1, ',') : NULL;
+	if (dur)
+		*dur++ = '\0';
+	if (what)
+		*what++ = '\0';
+	rc = cli_parse_real("--steady", buf, 0.0, 100.0, true, &o->steady_pct, err, errlen);
+	if (!rc && o->steady_pct <= 0.0)
+		rc = cli_opts_fail(err, errlen, "--steady: '%s' is not above 0%%", buf);
+	o->steady_ns = CLI_STEADY_WINDOW_NS;
+	if (!rc && dur)
+		rc = cli_parse_duration("--steady", dur, 2 * CLI_NS_PER_S, CLI_MAX_STEADY_NS,
+					&o->steady_ns, err, errlen);
+	if (!rc && o->steady_ns % CLI_NS_PER_S)
+		rc = cli_opts_fail(err, errlen, "--steady: '%s' is not whole seconds", dur);
+	o->steady_lat = false;
+	if (!rc && what) {
+		rc = cli_opt_choose("--steady", "figure", steady_names, what, err, errlen);
+		o->steady_lat = rc == 0;
+		rc = rc < 0 ? rc : 0;
+	}
+	if (rc)
+		o->steady_pct = 0;
+	return rc;
+}
+
+static int set_temp_every(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	int rc = cli_parse_duration("--temperature-every", arg, CLI_NS_PER_S, 3600 * CLI_NS_PER_S,
+				    &o->temp_every_ns, err, errlen);
+
+	if (!rc && o->temp_every_ns % CLI_NS_PER_S)
+		rc = cli_opts_fail(err, errlen, "--temperature-every: '%s' is not whole seconds", arg);
+	if (rc)
+		o->temp_every_ns = 0;
+	return rc;
+}
+
 static int set_jobs(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	return set_u32("--jobs", arg, 1, CLI_MAX_JOBS, &o->jobs, err, errlen);
@@ -430,7 +479,8 @@ static int show_jobs(const struct cli_opts *o, char *buf, size_t len)
 enum {
 	O_BATCH = 0x100, O_ENGINE, O_COMPLETION, O_RAMP, O_IOS, O_JPD, O_CPUS,
 	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED, O_STALL, O_REAP,
-	O_TOPOLOGY, O_DOT, O_REPEAT, O_GROUP, O_RATE, O_ARRIVAL, O_NOZERO,
+	O_TOPOLOGY, O_DOT, O_REPEAT, O_GROUP, O_RATE, O_ARRIVAL, O_NOZERO, O_STEADY,
+	O_TEMP,
 };
 
 /* Each shared option once: the groups say which verbs offer it. A help
@@ -511,6 +561,15 @@ const struct cli_optdesc cli_opts_table[] = {
 	{ "arrival", O_ARRIVAL, "KIND", CLI_OG_RATE, 0, set_arrival, show_arrival, arrival_names,
 	  "--rate's schedule: evenly spaced, or a Poisson\n"
 	  "process of that mean rate" },
+	{ "steady", O_STEADY, "PCT[,DURATION[,lat]]", CLI_OG_STEADY, 0, set_steady, NULL, NULL,
+	  "measure until the last DURATION (30s; whole seconds,\n"
+	  "2s..10m) of per-second IOPS stays within PCT of its\n"
+	  "mean with a flat slope (and mean latency too, with\n"
+	  "lat), up to --time; then report only that window" },
+	{ "temperature-every", O_TEMP, "DURATION", CLI_OG_STEADY, 0, set_temp_every, NULL, NULL,
+	  "read each NVMe drive's composite temperature (its\n"
+	  "hwmon: an admin command each) every DURATION (whole\n"
+	  "seconds) into the timeline, and say what it cost" },
 	{ "quiet", 'q', NULL, CLI_OG_ENGINE, 0, set_quiet, NULL, NULL,
 	  "no live progress line" },
 	{ "seed", O_SEED, "N", CLI_OG_ENGINE, 0, set_seed, NULL, NULL,

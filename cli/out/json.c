@@ -2,6 +2,9 @@
  * option, so a result file says how it was obtained. */
 #include "cli/out/json.h"
 #include "cli/out/drive_json.h"
+#include "cli/out/drop.h"
+#include "cli/runner/steady.h"
+#include "cli/runner/temp.h"
 #include "cli/out/openloop.h"
 #include "cli/out/setup_json.h"
 #include "cli/out/spread.h"
@@ -121,7 +124,7 @@ static json_t *fixed_buffers(const struct cli_report *r)
 json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 {
 	return json_pack("{s:I, s:I, s:I, s:I, s:s, s:s, s:s, s:s?, s:o, s:f, s:f, s:I,"
-			 " s:I, s:I, s:o, s:s, s:s, s:b, s:I, s:I, s:b, s:I, s:o, s:I, s:I, s:s}",
+			 " s:I, s:I, s:o, s:s, s:s, s:b, s:I, s:I, s:b, s:I, s:o, s:I, s:I, s:s, s:o, s:o}",
 			 "bs", (json_int_t)o->bs, "qd", (json_int_t)o->qd,
 			 "batch", (json_int_t)o->batch, "reap", (json_int_t)o->reap,
 			 "engine", backend_str(o->backend),
@@ -142,7 +145,12 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 			 "latency", o->latency, "seed", ji(o->seed),
 			 "targets", targets_array(o),
 			 "repeat", (json_int_t)(o->repeat ? o->repeat : 1),
-			 "rate", ji(o->rate), "arrival", cli_arrival_name(o->arrival));
+			 "rate", ji(o->rate), "arrival", cli_arrival_name(o->arrival),
+			 "steady", !o->steady_pct ? json_null() :
+			 json_pack("{s:f, s:I, s:b}", "pct", o->steady_pct,
+				   "window_s", (json_int_t)cli_steady_window(o), "lat", o->steady_lat),
+			 "temperature_every_s", o->temp_every_ns ?
+			 json_integer((json_int_t)(o->temp_every_ns / CLI_NS_PER_S)) : json_null());
 }
 
 /* An error slot (engine.h) as an errno, null for an NVMe status... */
@@ -190,8 +198,8 @@ json_t *cli_json_timeline(const struct cli_tl_series *tl)
 
 	for (i = 0; a && i < tl->n; i++) {
 		p = &tl->s[i];
-		x = json_pack("{s:f, s:f, s:I, s:f}", "t_s", p->t_s, "dt_s", p->dt_s,
-			      "ios", ji(p->ios), "iops", p->iops);
+		x = json_pack("{s:f, s:f, s:I, s:I, s:f}", "t_s", p->t_s, "dt_s", p->dt_s,
+			      "ios", ji(p->ios), "errors", ji(p->errors), "iops", p->iops);
 		if (x && p->has_lat) {
 			json_object_set_new(x, "mean_ns", json_real(p->mean_ns));
 			json_object_set_new(x, "p50_ns", json_integer((json_int_t)p->p50_ns));
@@ -203,6 +211,9 @@ json_t *cli_json_timeline(const struct cli_tl_series *tl)
 			json_object_set_new(x, "p99_ns", json_null());
 			json_object_set_new(x, "max_ns", json_null());
 		}
+		if (x)
+			json_object_set_new(x, "temp_c", p->has_temp ? json_integer(p->temp_c) :
+					    json_null());
 		if (json_array_append_new(a, x)) {
 			json_decref(a);
 			return NULL;
@@ -233,7 +244,7 @@ json_t *cli_json_cpu(const struct cli_dev *d)
 json_t *cli_json_dev(const struct cli_dev *d)
 {
 	return json_pack("{s:s, s:s, s:f, s:f, s:I, s:I, s:o, s:o, s:I, s:o,"
-			 " s:o, s:f, s:s?, s:o, s:I, s:f, s:b, s:I, s:o, s:o, s:o, s:o, s:o}",
+			 " s:o, s:f, s:s?, s:o, s:I, s:f, s:b, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "name", d->name, "path", d->path, "iops", d->iops,
 			 "bw_bytes", d->bw_bytes, "ios", ji(d->ios),
 			 "errors", ji(d->errors), "first_error", first_error(d),
@@ -247,6 +258,7 @@ json_t *cli_json_dev(const struct cli_dev *d)
 			 "inflight_at_end", ji(d->inflight_at_end),
 			 "stopped_by", d->fatal ? json_string(cli_errno_name(d->fatal)) : json_null(),
 			 "timeline", cli_json_timeline(&d->tl),
+			 "drop", cli_drop_json(d),
 			 "repeats", cli_json_repeats(d),
 			 "open_loop", cli_open_json(d),
 			 "drive", cli_json_drive(d->path[0] ? cli_drive_find(d->path) : NULL));
@@ -269,8 +281,9 @@ static json_t *devices_array(const struct cli_report *r)
 json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 {
 	const struct cli_dev *t = &r->total;
+	json_t *j;
 
-	return json_pack("{s:s, s:s, s:o, s:o, s:{s:f, s:f, s:I, s:I, s:I, s:o,"
+	j = json_pack("{s:s, s:s, s:o, s:o, s:{s:f, s:f, s:I, s:I, s:I, s:o,"
 			 " s:o, s:f, s:o, s:f, s:o, s:o}, s:f, s:b, s:o}",
 			 "schema", CLI_JSON_SCHEMA, "command", r->command,
 			 "config", cli_json_config(o, r),
@@ -284,4 +297,10 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 			 "open_loop", cli_open_json(t),
 			 "elapsed_s", r->elapsed_s, "interrupted", r->interrupted,
 			 "setup", cli_json_setup((const char *const *)o->targets, o->ntargets));
+	if (j && (json_object_set_new(j, "steady", cli_steady_json(&r->steady)) ||
+		  json_object_set_new(j, "temperature", cli_temp_json(r)))) {
+		json_decref(j);
+		j = NULL;
+	}
+	return j;
 }

@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/out/drop.h"
+#include "cli/runner/steady.h"
+#include "cli/runner/temp.h"
 #include "cli/out/json.h"
 #include "cli/out/nvme_status.h"
 #include "cli/out/openloop.h"
@@ -291,6 +294,9 @@ static void print_table(const struct cli_report *r, const struct cli_opts *o,
 	cli_open_print(f, r);
 	cli_spread_print(f, r);
 	cli_report_print_errors(f, r);
+	cli_drop_print(f, r);
+	cli_steady_print(f, r);
+	cli_temp_print(f, r);
 	print_stalled(f, r);
 }
 

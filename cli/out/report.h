@@ -15,6 +15,7 @@
 #include "engine/hist.h"
 #include "cli/out/timeline.h"
 #include "model/cost.h"
+#include "model/steady.h"
 
 struct cli_lat {
 	double mean, stddev;		/* ns */
@@ -98,6 +99,25 @@ struct cli_dev {
 	struct cli_open open;		/* --rate; open.on false: closed loop */
 };
 
+/* --steady: whether and when the run settled (cli/runner/steady.h). */
+struct cli_steady {
+	bool asked;			/* --steady given */
+	bool reached;
+	bool checked;			/* a whole window was looked at */
+	double at_s;			/* reached: the window's end, seconds
+					 * into the measured run */
+	double window_s;
+	struct model_steady iops, lat;	/* the window reached, or the last
+					 * looked at; lat only with steady_lat */
+};
+
+/* --temperature-every: what reading the drives' temperature cost. */
+struct cli_temp {
+	bool asked;
+	unsigned reads;			/* of every drive, all together */
+	double read_us;			/* the mean time of one, microseconds */
+};
+
 struct cli_report {
 	const char *command;		/* "run", "nop", ... */
 	const char *engine;		/* backend of the first worker */
@@ -114,6 +134,9 @@ struct cli_report {
 					 * buffers: RLIMIT_MEMLOCK refused them */
 	unsigned repeats;		/* measurements made (--repeat): 0 or 1
 					 * for one */
+	struct cli_steady steady;	/* --steady; the devices' figures are
+					 * then the window's once reached */
+	struct cli_temp temp;		/* --temperature-every */
 };
 
 /* An errno as its symbolic name ("EIO") and as text ("Input/output

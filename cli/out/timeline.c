@@ -37,7 +37,30 @@ void cli_tl_free(struct cli_timeline *tl)
 	free(tl->prev);
 	free(tl->have);
 	free(tl->sum);
+	free(tl->ring);
 	memset(tl, 0, sizeof(*tl));
+}
+
+int cli_tl_keep(struct cli_timeline *tl, unsigned keep)
+{
+	tl->ring = calloc((size_t)keep * tl->ndev, sizeof(*tl->ring));
+	if (!tl->ring)
+		return -ENOMEM;
+	tl->keep = keep;
+	return 0;
+}
+
+int cli_tl_window_hist(const struct cli_timeline *tl, unsigned d, unsigned from,
+		       unsigned to, struct eng_hist *h)
+{
+	unsigned k;
+
+	eng_hist_reset(h);
+	if (!tl->keep || to > tl->dev[d].n || from > to || tl->dev[d].n - from > tl->keep)
+		return -ERANGE;
+	for (k = from; k < to; k++)
+		eng_hist_merge(h, &tl->ring[(size_t)(k % tl->keep) * tl->ndev + d]);
+	return 0;
 }
 
 static int push(struct cli_tl_series *sr, const struct cli_tl_sample *x)
@@ -59,11 +82,12 @@ static int push(struct cli_tl_series *sr, const struct cli_tl_sample *x)
 
 /* A sample of ios over dt_ns ending t_ns into the window, with h's latency
  * (NULL: none). */
-static struct cli_tl_sample sample(uint64_t ios, uint64_t dt_ns, uint64_t t_ns,
-				   const struct eng_hist *h)
+static struct cli_tl_sample sample(uint64_t ios, uint64_t errors, uint64_t dt_ns,
+				   uint64_t t_ns, const struct eng_hist *h)
 {
 	struct cli_tl_sample x = {
 		.t_s = (double)t_ns / NS, .dt_s = (double)dt_ns / NS, .ios = ios,
+		.errors = errors,
 		.iops = dt_ns ? (double)ios * NS / (double)dt_ns : 0.0,
 		.has_lat = h && h->count,
 	};
@@ -80,12 +104,13 @@ static struct cli_tl_sample sample(uint64_t ios, uint64_t dt_ns, uint64_t t_ns,
 /* Worker i's part of this second, into the device's sums; its copy is the
  * next second's start. */
 static void take(struct cli_timeline *tl, unsigned i, const struct eng_snapshot *s,
-		 uint64_t *ios, uint64_t *dt, uint64_t *t)
+		 uint64_t *ios, uint64_t *errs, uint64_t *dt, uint64_t *t)
 {
 	struct eng_snapshot *p = &tl->prev[i];
 	uint64_t since = tl->have[i] ? p->t_ns : s->start_ns, d;
 
 	*ios += s->ios - (tl->have[i] ? p->ios : 0);
+	*errs += s->errors - (tl->have[i] ? p->errors : 0);
 	if (tl->have[i]) {
 		eng_hist_diff(tl->part, &s->hist, &p->hist);
 		eng_hist_merge(&tl->sum[H_SUM], tl->part);
@@ -102,7 +127,7 @@ static void take(struct cli_timeline *tl, unsigned i, const struct eng_snapshot 
 
 int cli_tl_second(struct cli_timeline *tl, struct eng_run *r, uint64_t wait_ns)
 {
-	uint64_t ios, dt, t, all_ios = 0, all_dt = 0, all_t = 0;
+	uint64_t ios, errs, dt, t, all_ios = 0, all_errs = 0, all_dt = 0, all_t = 0;
 	const struct eng_snapshot *s;
 	struct cli_tl_sample x;
 	unsigned d, w, got, any = 0;
@@ -114,26 +139,30 @@ int cli_tl_second(struct cli_timeline *tl, struct eng_run *r, uint64_t wait_ns)
 	eng_hist_reset(&tl->sum[H_ALL]);
 	for (d = 0; d < tl->ndev && !err; d++) {
 		eng_hist_reset(&tl->sum[H_SUM]);
-		ios = dt = t = 0;
+		ios = errs = dt = t = 0;
 		for (got = 0, w = 0; w < tl->per; w++) {
 			s = eng_run_snapshot_get(r, d * tl->per + w, seq);
 			if (!s || !s->start_ns)
 				continue;
-			take(tl, d * tl->per + w, s, &ios, &dt, &t);
+			take(tl, d * tl->per + w, s, &ios, &errs, &dt, &t);
 			got++;
 		}
 		if (!got)
 			continue;	/* none answered: the next sample has it */
-		x = sample(ios, dt, t, &tl->sum[H_SUM]);
+		x = sample(ios, errs, dt, t, &tl->sum[H_SUM]);
 		err = push(&tl->dev[d], &x);
+		if (!err && tl->keep)
+			memcpy(&tl->ring[(size_t)((tl->dev[d].n - 1) % tl->keep) * tl->ndev + d],
+			       &tl->sum[H_SUM], sizeof(*tl->ring));
 		eng_hist_merge(&tl->sum[H_ALL], &tl->sum[H_SUM]);
 		all_ios += ios;
+		all_errs += errs;
 		all_dt = dt > all_dt ? dt : all_dt;
 		all_t = t > all_t ? t : all_t;
 		any++;
 	}
 	if (any && !err) {
-		x = sample(all_ios, all_dt, all_t, &tl->sum[H_ALL]);
+		x = sample(all_ios, all_errs, all_dt, all_t, &tl->sum[H_ALL]);
 		err = push(&tl->dev[tl->ndev], &x);
 	}
 	return err;
@@ -141,7 +170,8 @@ int cli_tl_second(struct cli_timeline *tl, struct eng_run *r, uint64_t wait_ns)
 
 int cli_tl_last(struct cli_timeline *tl, const struct eng_run *r)
 {
-	uint64_t end, before, dt, t, seen, all_ios = 0, all_dt = 0, all_t = 0;
+	uint64_t end, before, errs, dt, t, seen, all_ios = 0, all_errs = 0, all_dt = 0,
+		 all_t = 0;
 	const struct eng_result *res;
 	struct cli_tl_sample x;
 	unsigned d, w, i;
@@ -152,13 +182,14 @@ int cli_tl_last(struct cli_timeline *tl, const struct eng_run *r)
 	for (d = 0; d < tl->ndev && !err; d++) {
 		eng_hist_reset(&tl->sum[H_SUM]);
 		eng_hist_reset(tl->before);
-		end = before = dt = t = 0;
+		end = before = errs = dt = t = 0;
 		lat = true;
 		for (w = 0; w < tl->per; w++) {
 			i = d * tl->per + w;
 			res = eng_run_result(r, i);
 			seen = tl->have[i] ? tl->prev[i].t_ns - tl->prev[i].start_ns : 0;
 			end += res->ios;
+			errs += res->errors - (tl->have[i] ? tl->prev[i].errors : 0);
 			if (tl->have[i]) {
 				before += tl->prev[i].ios;
 				eng_hist_merge(tl->before, &tl->prev[i].hist);
@@ -175,17 +206,18 @@ int cli_tl_last(struct cli_timeline *tl, const struct eng_run *r)
 			continue;	/* nothing after the last copy */
 		if (lat)
 			eng_hist_diff(tl->part, &tl->sum[H_SUM], tl->before);
-		x = sample(end - before, dt, t, lat ? tl->part : NULL);
+		x = sample(end - before, errs, dt, t, lat ? tl->part : NULL);
 		err = push(&tl->dev[d], &x);
 		if (lat)
 			eng_hist_merge(&tl->sum[H_ALL], tl->part);
 		all_lat &= lat;
 		all_ios += end - before;
+		all_errs += errs;
 		all_dt = dt > all_dt ? dt : all_dt;
 		all_t = t > all_t ? t : all_t;
 	}
 	if (all_dt && !err) {
-		x = sample(all_ios, all_dt, all_t, all_lat ? &tl->sum[H_ALL] : NULL);
+		x = sample(all_ios, all_errs, all_dt, all_t, all_lat ? &tl->sum[H_ALL] : NULL);
 		err = push(&tl->dev[tl->ndev], &x);
 	}
 	return err;

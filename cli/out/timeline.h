@@ -18,11 +18,14 @@ struct cli_tl_sample {
 	double t_s;		/* end of the interval, seconds into the window */
 	double dt_s;		/* its length */
 	uint64_t ios;		/* completed OK in it */
+	uint64_t errors;	/* completed with an error in it */
 	double iops;
 	bool has_lat;		/* latency measured and some IO completed */
 	double mean_ns;
 	uint64_t p50_ns, p99_ns, max_ns;	/* max: its highest bucket's
 						 * bound, capped by the max */
+	bool has_temp;		/* --temperature-every read the drive at its end */
+	int32_t temp_c;		/* composite temperature, whole degrees C */
 };
 
 /* A device's (or the total's) samples. */
@@ -37,10 +40,22 @@ struct cli_timeline {
 	struct eng_snapshot *prev;	/* per worker: its last copy seen */
 	bool *have;
 	struct eng_hist *sum, *part, *before;	/* scratch */
+	/* --steady: the latency of each device's last keep samples, so a
+	 * window's percentiles are its own: sample k of device d at
+	 * ring[(k % keep) * ndev + d]; keep 0: none */
+	unsigned keep;
+	struct eng_hist *ring;
 };
 
 int cli_tl_init(struct cli_timeline *tl, unsigned ndev, unsigned per);
 void cli_tl_free(struct cli_timeline *tl);
+/* Keeps the latency of each device's last keep samples from now on (the
+ * ones cli_tl_second takes). 0 or -ENOMEM. */
+int cli_tl_keep(struct cli_timeline *tl, unsigned keep);
+/* Device d's latency over its samples [from, to), merged into h (reset
+ * first): 0, or -ERANGE where they are no longer (or never were) kept. */
+int cli_tl_window_hist(const struct cli_timeline *tl, unsigned d, unsigned from,
+		       unsigned to, struct eng_hist *h);
 /* One sample per device and one for all, from a snapshot of run r taken
  * now: a worker that does not answer within wait_ns (a long IO) is left
  * out of this sample and counted in the next. 0 or -ENOMEM. */

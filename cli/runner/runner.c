@@ -19,6 +19,8 @@
 #include "cli/runner/place.h"
 #include "cli/out/progress.h"
 #include "cli/out/timeline.h"
+#include "cli/runner/steady.h"
+#include "cli/runner/temp.h"
 #include "engine/clock.h"
 #include "engine/rng.h"
 #include "topo/topo.h"
@@ -51,6 +53,9 @@ struct runctx {
 	unsigned nstalled;	/* workers left in the kernel at the end */
 	struct cli_timeline tl;	/* a sample per second per device */
 	bool tl_ok;		/* no sample lost to a failed allocation */
+	struct cli_steady steady;	/* --steady */
+	struct cli_temp_watch temp;	/* --temperature-every */
+	struct cli_temp temp_acct;
 	uint64_t wall_start, wall_end;	/* the measured window, CLOCK_REALTIME */
 };
 
@@ -117,7 +122,7 @@ static int check_combination(const struct cli_opts *o, enum eng_op op)
 		    eng_mode_name(o->mode));
 		return -EINVAL;
 	}
-	if (cli_group_check(o) || cli_runner_rate_check(o))
+	if (cli_group_check(o) || cli_runner_rate_check(o) || cli_steady_opts_check(o))
 		return -EINVAL;
 	if (o->buffered && o->backend == ENG_BACKEND_URING_CMD) {
 		cli_say("--buffered reads through the page cache: --engine io_uring_cmd sends NVMe commands to the drive");
@@ -512,8 +517,12 @@ static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns,
 		    (!dur_ns || (uint64_t)(sec + 1) * CLI_NS_PER_S < dur_ns)) {
 			sec++;
 			c->tl_ok &= !cli_tl_second(&c->tl, c->r, TL_WAIT_NS);
+			cli_temp_second(&c->temp, sec, &c->tl);
 			if (c->spec->each_second)
 				c->spec->each_second(c->spec->ctx, &c->tl);
+			/* settled: the window just seen is the report */
+			if (c->steady.asked && cli_steady_check(c->o, &c->tl, &c->steady))
+				return;
 		}
 		if (dur_ns && t - t0 >= dur_ns)
 			return;
@@ -677,8 +686,12 @@ static int collect(struct runctx *c, struct cli_report *out)
 		cli_dev_rates(&out->dev[i]);
 		out->stalled |= out->dev[i].stalled;
 	}
-	if (cli_report_total(out) || cli_tl_last(&c->tl, c->r) || !c->tl_ok)
+	out->steady = c->steady;
+	out->temp = c->temp_acct;
+	if (cli_steady_apply(c->o, &c->tl, &c->steady, out) || cli_report_total(out) ||
+	    cli_tl_last(&c->tl, c->r) || !c->tl_ok)
 		return -ENOMEM;
+	cli_steady_total(out);
 	for (i = 0; i < c->ndev; i++) {
 		out->dev[i].tl = cli_tl_take(&c->tl, i);
 		out->dev[i].wall_start_ns = c->wall_start;
@@ -709,6 +722,16 @@ static int ctx_init(struct runctx *c, const struct cli_opts *o,
 	if (!c->pd || !c->prev || !c->st || !c->dpw || cli_tl_init(&c->tl, c->ndev, c->per))
 		return -ENOMEM;
 	c->tl_ok = true;
+	if (o->steady_pct) {
+		/* the window and the seconds that may end its devices' samples */
+		if (cli_tl_keep(&c->tl, cli_steady_window(o) + 2))
+			return -ENOMEM;
+		c->steady.asked = true;
+		c->steady.window_s = (double)cli_steady_window(o);
+	}
+	if (cli_temp_start(&c->temp, o, spec->targets, spec->targets ? spec->ntargets : 0,
+			   &c->temp_acct))
+		return -ENOMEM;
 	for (unsigned d = 0; d < c->ndev; d++)
 		c->pd[d].name = job_name(c, d * c->per);
 	return 0;
@@ -811,5 +834,6 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 	/* a stalled worker may still answer a snapshot into the run's memory,
 	 * not into the timeline's copies: those are the runner's own */
 	cli_tl_free(&c.tl);
+	cli_temp_free(&c.temp);
 	return err;
 }
