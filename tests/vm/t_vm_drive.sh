@@ -20,6 +20,8 @@ echo 'nobody:x:65534:65534::/:/bin/sh' >>/etc/passwd
 echo 'nogroup:x:65534:' >>/etc/group
 chmod o+r $(dev nva) $(dev nvb)
 step notroot su nobody -s /bin/sh -c "iostorm run $q $(dev nva) $(dev nvb)"
+# the composite temperature over the run, through the nvme driver's hwmon
+step temp iostorm run -q --time 3 --ramp 0 --qd 4 --temperature-every 1s --json - $(dev nvb)
 # fill: the blank drive written whole, then it reads as data; refused on
 # a drive holding a file system (busybox's mke2fs), which keeps it
 step fill iostorm fill --yes-destroy-data --quiet $(dev nva)
@@ -64,6 +66,22 @@ vm_expect_ok notroot "not root: the log unread" &&
 		and (.devices[0].drive.zero_read_pct == 100)'
 [ "$(grep -c "SMART / Health log is not read: asking /dev/nvme[0-9]* needs root" "$VM_OUT/notroot.err")" = 1 ] ||
 	{ check_fail "not root: not said once that the log needs root"; vm_show notroot; }
+
+# --temperature-every 1s: every second of the timeline but the last (its
+# sample is taken once the run has ended: the log's smart_after has the
+# temperature then) holds the temperature QEMU's controller reports, each
+# read timed, and the line saying what the reads cost
+vm_expect_ok temp "--temperature-every on an NVMe drive" &&
+	vm_jq temp "--temperature-every: a temperature each second, its reads timed" '
+		(.devices[0].timeline | length >= 3)
+		and all(.devices[0].timeline[:-1][]; (.temp_c | type) == "number")
+		and .temperature.reads == (.devices[0].timeline | length - 1)
+		and .temperature.read_us > 0
+		and (.devices[0].drive.smart_after.temperature_c | type) == "number"'
+grep -q "^iostorm run: --temperature-every" "$VM_OUT/temp.err" &&
+	{ check_fail "--temperature-every on an NVMe drive said it has no temperature"; vm_show temp; }
+grep -Eq "^temperature: [0-9]+ reads of the drives' hwmon, [0-9]+ us each" "$VM_OUT/temp.err" ||
+	{ check_fail "--temperature-every: no line saying what the reads cost"; vm_show temp; }
 
 # fill on the never-written drive: it says what it wrote, and the next
 # run's sample finds data where it found 100% zeros
