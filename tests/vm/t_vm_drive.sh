@@ -6,7 +6,7 @@
 # controller found from the namespace; a drive whose log holds a critical
 # warning (QEMU's smart_critical_warning) is named before the run, which
 # goes on; as a user who may read the namespace but not its controller,
-# the log is null, said once.
+# the log is null, said once. On 6.12 the same share, words and log.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
 vm_need
@@ -97,4 +97,26 @@ grep -q "read as zeros" "$VM_OUT/filled.err" &&
 vm_expect_error fill_fs "fill on a drive holding ext2" 2 "^iostorm fill: /dev/$b holds .*ext2.* signature: fill writes only a device with no data on it"
 [ -s "$VM_OUT/fs_before" ] && cmp -s "$VM_OUT/fs_before" "$VM_OUT/fs_after" ||
 	check_fail "fill refused $b but its first block changed"
+
+# 6.12: the blank and the written drive, and the warning, as on 7.2
+vm_boot 6.12 drive <<'GUEST' || t_done
+q="-q --time 0.5 --ramp 0 --qd 4 --json -"
+for d in nva nvb nvw; do basename $(dev $d); done >/results/names
+step run iostorm run $q $(dev nva) $(dev nvb) $(dev nvw)
+GUEST
+set -- $(cat "$VM_OUT/names")
+a=$1 b=$2 w=$3
+vm_expect_ok run "6.12: a blank, a written and a warning drive" &&
+	vm_jq run "6.12: the share, the namespace's word, the log before and after" '
+		def dev(n): first(.devices[] | select(.name == n));
+		(dev($a).drive.zero_read_pct == 100) and (dev($b).drive.zero_read_pct == 0)
+		and (dev($w).drive.smart_before.warnings == ["spare"])
+		and all(.devices[].drive; (.smart_before.temperature_c | type) == "number"
+			and .smart_after != null)
+		and ([.setup.devices[] | .dealloc_read] == ["zeros", "zeros", "zeros"])' \
+		--arg a "$a" --arg b "$b" --arg w "$w"
+grep -q "^iostorm run: $a: 100% of [0-9]* sampled blocks read as zeros (never written or trimmed; the namespace says such blocks read as zeros)" "$VM_OUT/run.err" ||
+	{ check_fail "6.12: the blank drive $a is not named with its share"; vm_show run; }
+[ "$(grep -c "^iostorm run: $w: the drive reports a critical warning before the run (available spare below its threshold, 0x01): measuring anyway$" "$VM_OUT/run.err")" = 1 ] ||
+	{ check_fail "6.12: the warning of $w is not named in one line before the run"; vm_show run; }
 t_done
