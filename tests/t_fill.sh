@@ -1,6 +1,7 @@
 # iostorm fill, the one command that writes: it refuses, in one line with
 # exit 2 and before any write, a run without --yes-destroy-data, a device
-# holding a file system (ext4), another signature (swap), a partition table
+# holding a file system (ext4, and the same mounted), another signature
+# (swap), a partition table
 # (an MBR written by hand), a device held open exclusively by another
 # process, and a character device; refusing one target of two writes
 # neither. On a never-written loop device it writes every 4K block (none
@@ -62,6 +63,22 @@ expect_error "one bad target of two" 2 "^iostorm fill: $r holds a file system's 
 	fill --yes-destroy-data "$z" "$r"
 [ "$(zero_blocks "$z")" = 4096 ] || check_fail "refusing $r, fill wrote $z"
 [ "$(sum_of "$r")" = "$want_r" ] || check_fail "a refused target changed"
+
+# the same file system mounted: refused (its signature is found first;
+# the kernel would refuse the exclusive open too), and the mount's file
+# still there after
+mkdir "$T_DIR/mnt"
+if mount -t ext4 "$r" "$T_DIR/mnt" 2>/dev/null; then
+	T_MOUNTS+=("$T_DIR/mnt")
+	echo kept >"$T_DIR/mnt/f" && sync
+	expect_error "a mounted file system" 2 "^iostorm fill: $r holds a file system's ext4 signature" \
+		fill --yes-destroy-data "$r"
+	[ "$(cat "$T_DIR/mnt/f")" = kept ] || check_fail "fill refused the mounted $r but its file changed"
+	umount "$T_DIR/mnt" || check_fail "umount $r after fill refused it"
+	want_r=$(sum_of "$r")
+else
+	check_fail "cannot mount the ext4 on $r"
+fi
 
 mkswap -q "$y" >/dev/null || fail "mkswap $y"
 expect_error "a swap signature" 2 "^iostorm fill: $y holds a swap signature" fill --yes-destroy-data "$y"
