@@ -14,7 +14,6 @@
 #include "cli/out/json.h"
 #include "cli/out/out.h"
 #include "cli/out/report.h"
-#include "cli/runner/drive.h"
 #include "cli/runner/repeat.h"
 #include "cli/runner/runner.h"
 #include "cli/runner/targets.h"
@@ -50,13 +49,8 @@ static int setup(struct mrun *x)
 	if (!rc && !m->rank)
 		rc = cli_exit_status(cli_out_reserve(x->o.json));
 	if (!rc)
-		rc = cli_exit_status(cli_targets_open_only(&x->ts, &x->o));
-	rc = mpi_agree(m, rc);
-	/* every rank's refusals are in: the first reads of the targets
-	 * (the zero sample, the drive's log), before the run's first IO */
-	if (!rc)
-		cli_drive_before(&x->o, x->ts.t, x->ts.n);
-	return rc;
+		rc = cli_exit_status(cli_targets_open(&x->ts, &x->o));
+	return mpi_agree(m, rc);
 }
 
 /* After one barrier, the run; CLI_EXIT_* of this rank. */

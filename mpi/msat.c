@@ -12,7 +12,6 @@
 
 #include "cli/commands.h"
 #include "cli/out/out.h"
-#include "cli/runner/drive.h"
 #include "cli/runner/stop.h"
 #include "cli/saturate/saturate.h"
 
@@ -74,11 +73,7 @@ static int setup(struct msat *x)
 		cli_say("out of memory");
 		rc = CLI_EXIT_RUNTIME;
 	}
-	rc = mpi_agree(m, rc);
-	/* every rank's refusals are in: the targets' first reads */
-	if (!rc)
-		cli_drive_before(&x->o, x->s.ts.t, x->s.ts.n);
-	return rc;
+	return mpi_agree(m, rc);
 }
 
 static void plan(struct msat *x)

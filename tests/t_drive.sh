@@ -47,6 +47,19 @@ if expect_ok "no sample" run "${q[@]}" --no-zero-sample --json "$T_DIR/n.json" "
 		{ check_fail "--no-zero-sample: zero_read_pct not null"; jq -c '.devices[0].drive' "$T_DIR/n.json" >&2; }
 fi
 
+# ---- a refusal comes before the sample: one line, no zeros line ----
+expect_error "run refused before the sample" 2 "^iostorm run: --completion poll needs O_DIRECT" \
+	run "${q[@]}" --buffered --completion poll "$sparse"
+# sweep and saturate print their plan first (stdout); the refusal is
+# still the one line on stderr
+for v in sweep saturate; do
+	run_iostorm $v "${q[@]}" --buffered --completion poll "$sparse"
+	[ "$T_RC" = 2 ] && [ "$(wc -l <"$T_ERR")" = 1 ] && grep -q "needs O_DIRECT" "$T_ERR" ||
+		{ check_fail "$v refused before the sample: exit $T_RC, or not the one line"; show_output; }
+done
+expect_error "--steady refused before the sample" 2 "^iostorm run: --steady's window of 30 s does not fit in --time" \
+	run "${q[@]}" --steady 5% "$sparse"
+
 # ---- the commands built on the runner: sweep and saturate ----
 if expect_ok sweep sweep "${q[@]}" --qd 1,2 --json "$T_DIR/s.json" "$sparse"; then
 	grep -Eq "^iostorm sweep: $sname: [0-9]+% of .* read as zeros" "$T_ERR" ||

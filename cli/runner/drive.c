@@ -217,7 +217,7 @@ static void say_health_before(const struct cli_drive *d)
 			strerror(-d->health_err));
 }
 
-void cli_drive_before(const struct cli_opts *o, const struct eng_target *t, unsigned n)
+void cli_drive_before(const struct cli_opts *o, const struct eng_target *const *t, unsigned n)
 {
 	struct sampler *s[CLI_MAX_TARGETS] = { NULL };
 	struct cli_drive *d[CLI_MAX_TARGETS] = { NULL };
@@ -236,23 +236,23 @@ void cli_drive_before(const struct cli_opts *o, const struct eng_target *t, unsi
 		deadline.tv_nsec -= 1000000000L;
 	}
 	for (i = 0; i < n && i < CLI_MAX_TARGETS; i++) {
-		d[i] = new_slot(t[i].path);
+		d[i] = new_slot(t[i]->path);
 		if (!d[i])
 			continue;
 		memset(d[i], 0, sizeof(*d[i]));
-		snprintf(d[i]->path, sizeof(d[i]->path), "%s", t[i].path);
-		snprintf(d[i]->name, sizeof(d[i]->name), "%s", t[i].name);
-		s[i] = o->zero_sample ? sample_start(o, &t[i], i) : NULL;
+		snprintf(d[i]->path, sizeof(d[i]->path), "%s", t[i]->path);
+		snprintf(d[i]->name, sizeof(d[i]->name), "%s", t[i]->name);
+		s[i] = o->zero_sample ? sample_start(o, t[i], i) : NULL;
 	}
 	/* the log is read while the samples run: both before any IO of the run */
 	for (i = 0; i < n && i < CLI_MAX_TARGETS; i++)
 		if (d[i])
-			read_drive(&t[i], d[i]);
+			read_drive(t[i], d[i]);
 	for (i = 0; i < n && i < CLI_MAX_TARGETS; i++) {
 		if (!d[i])
 			continue;
 		sample_finish(s[i], &deadline, d[i]);
-		say_zeros(d[i], &t[i]);
+		say_zeros(d[i], t[i]);
 		say_health_before(d[i]);
 	}
 }

@@ -2,8 +2,9 @@
  * read range that reads as zeros, sampled before the first measured IO
  * (never-written or trimmed blocks, which a drive answers without reading
  * flash), and its SMART / Health log before the command's first run and
- * after each one. cli_targets_open samples and reads the log as it opens
- * the targets, cli_runner_run reads it again after each run; every report
+ * after each one. cli_runner_run samples and reads the log once the run's
+ * last refusal is passed, before its first IO (a target seen before keeps
+ * its first account), and reads the log again after each run; every report
  * finds a target's account by its path. One command runs in a process, so
  * the accounts are the process's: the reports of every command (run's
  * devices, saturate's, the setup record of all) reach them without each
@@ -41,7 +42,7 @@ struct cli_drive {
  * the log cannot be read (not root). A target opened before in this
  * process keeps its account. Nothing fails: what cannot be known is left
  * unknown. */
-void cli_drive_before(const struct cli_opts *o, const struct eng_target *t, unsigned n);
+void cli_drive_before(const struct cli_opts *o, const struct eng_target *const *t, unsigned n);
 /* Reads the log of each target's drive again after a run, saying in one
  * line a drive whose log moved during it (throttling, time above a
  * temperature, errors, a new warning). */

@@ -729,9 +729,6 @@ static int ctx_init(struct runctx *c, const struct cli_opts *o,
 		c->steady.asked = true;
 		c->steady.window_s = (double)cli_steady_window(o);
 	}
-	if (cli_temp_start(&c->temp, o, spec->targets, spec->targets ? spec->ntargets : 0,
-			   &c->temp_acct))
-		return -ENOMEM;
 	for (unsigned d = 0; d < c->ndev; d++)
 		c->pd[d].name = job_name(c, d * c->per);
 	return 0;
@@ -770,6 +767,16 @@ static int prepare(struct runctx *c, struct eng_job **jobs)
 				     c->spec->op == ENG_OP_READ);
 	if (!err)
 		err = build_jobs(c, jobs);
+	/* no refusal left: the targets' first reads (the zero sample, the
+	 * drive's log), once per target in a command, before any IO */
+	if (!err)
+		cli_drive_before(c->o, c->spec->targets, c->spec->targets ? c->spec->ntargets : 0);
+	/* each drive's hwmon, found through its account (controller) */
+	if (!err && cli_temp_start(&c->temp, c->o, c->spec->targets,
+				   c->spec->targets ? c->spec->ntargets : 0, &c->temp_acct)) {
+		cli_say("out of memory");
+		err = -ENOMEM;
+	}
 	return err;
 }
 

@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 
 #include "cli/commands.h"
-#include "cli/runner/drive.h"
 #include "cli/runner/limits.h"
 #include "cli/out/out.h"
 #include "topo/topo.h"
@@ -223,7 +222,7 @@ static int check_targets(const struct cli_targets *ts, const struct cli_opts *o)
 /* A target that cannot be opened fails at run time, even where open says
  * EINVAL (a file system refusing O_DIRECT); one the options do not fit is
  * a usage error. */
-int cli_targets_open_only(struct cli_targets *ts, const struct cli_opts *o)
+int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o)
 {
 	int err;
 
@@ -250,15 +249,6 @@ int cli_targets_open_only(struct cli_targets *ts, const struct cli_opts *o)
 		err = check_targets(ts, o);
 	if (err)
 		cli_targets_close(ts);
-	return err;
-}
-
-int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o)
-{
-	int err = cli_targets_open_only(ts, o);
-
-	if (!err)	/* before any IO of the command's runs */
-		cli_drive_before(o, ts->t, ts->n);
 	return err;
 }
 

@@ -15,13 +15,7 @@ struct cli_targets {
  * listed twice, and that --bs and --range fit its logical block size.
  * 0 or -errno, said: -EINVAL when the options do not fit a target (a
  * usage error); a target that cannot be opened is any other -errno (a
- * file system refusing O_DIRECT too). Reads nothing from them. */
-int cli_targets_open_only(struct cli_targets *ts, const struct cli_opts *o);
-/* cli_targets_open_only, then, the command's last refusal passed, each
- * target's range sampled for never-written blocks and its drive's log
- * read (cli/runner/drive.h: cli_drive_before), before any IO of the
- * command's runs. A caller with refusals still to come after the open
- * (iostorm-mpi's ranks agreeing) calls the two parts itself. */
+ * file system refusing O_DIRECT too). */
 int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o);
 void cli_targets_close(struct cli_targets *ts);
 

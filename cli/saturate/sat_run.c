@@ -13,7 +13,6 @@
 #include "cli/check/check.h"
 #include "cli/commands.h"
 #include "cli/out/out.h"
-#include "cli/runner/drive.h"
 #include "cli/runner/place.h"
 #include "cli/runner/repeat.h"
 #include "cli/runner/runner.h"
@@ -330,7 +329,7 @@ int cli_sat_open(struct sat *s, const struct cli_opts *o,
 	s->o = o;
 	s->so = so;
 	s->out = cli_out_text(o);
-	rc = cli_targets_open_only(&s->ts, o);
+	rc = cli_targets_open(&s->ts, o);
 	if (rc)
 		return rc;
 	s->n = s->ts.n;
@@ -356,7 +355,6 @@ int cli_saturate_run(const struct cli_opts *o, const struct cli_sat_opts *so)
 		cli_sat_close(&s);
 		return rc;
 	}
-	cli_drive_before(o, s.ts.t, s.ts.n);
 	plan(&s);
 	rc = run_all(&s);
 	/* a step that failed as a whole (said) keeps what the others measured */

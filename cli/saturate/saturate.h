@@ -117,10 +117,8 @@ struct sat {
 
 /* sat_run.c; all return 0 or -errno, said (-EINVAL: a usage error; see
  * cli_exit_status). */
-/* Fills s (zeroed first) from o: opens the targets (reading nothing from
- * them: cli_targets_open_only), loads the topology. Call cli_sat_close in
- * every case. Says what went wrong in one line. Once no refusal is left,
- * the caller reads the targets' first (cli_drive_before). */
+/* Fills s (zeroed first) from o: opens the targets, loads the topology.
+ * Call cli_sat_close in every case. Says what went wrong in one line. */
 int cli_sat_open(struct sat *s, const struct cli_opts *o,
 		 const struct cli_sat_opts *so);
 /* Each device alone at QD1 then QDn, then the SMT steps. */
