@@ -74,5 +74,6 @@ expect_error "--steady longer than --time" 2 "^iostorm run: --steady's window of
 expect_error "--steady not whole seconds" 2 "--steady: '2500ms' is not whole seconds" run -q --steady 5%,2500ms "$dev"
 expect_error "--steady, a bad figure" 2 "--steady: unknown figure 'bw'" run -q --steady 5%,2s,bw "$dev"
 expect_error "--steady 0%" 2 "--steady: '0%' is not above 0%" run -q --steady 0%,2s "$dev"
+expect_error "--steady under 2 s" 2 "--steady: '1s' is below 2s, the least it takes" run -q --steady 5%,1s "$dev"
 
 t_done

@@ -181,8 +181,15 @@ int cli_parse_duration(const char *what, const char *s, uint64_t min_ns,
 	if (rc || v > max_ns / mult || frac * (mult / scale) > max_ns - v * mult)
 		return cli_opts_fail(err, errlen, "%s: '%s' is too long", what, s);
 	v = v * mult + frac * (mult / scale);
-	if (v < min_ns)
+	if (v < min_ns && min_ns <= 1)
 		return cli_opts_fail(err, errlen, "%s: '%s' must be above zero", what, s);
+	if (v < min_ns) {
+		char m[32];
+
+		cli_fmt_duration(min_ns, m, sizeof(m));
+		return cli_opts_fail(err, errlen, "%s: '%s' is below %s, the least it takes", what,
+				     s, m);
+	}
 	*out = v;
 	return 0;
 }
