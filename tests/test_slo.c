@@ -1,0 +1,133 @@
+/* model/slo on synthetic devices (a function from rate to percentiles):
+ * the percentile table and a point's verdict (the bound furthest above
+ * wins, an overload breaks whatever the percentiles); the search finds a
+ * queue's capacity within its tolerance from 1% to 100% of the maximum
+ * within the default cap, confirms the rate it ends on, takes the maximum
+ * where everything holds, names a device that misses at any rate after
+ * two points, goes on below a rate whose repeat broke, and never measures
+ * past its cap. */
+#include <errno.h>
+#include <math.h>
+
+#include "model/slo.h"
+#include "tests/helpers.h"
+
+/* A queue that serves at most cap_iops: p99 = base / (1 - rate / cap),
+ * every other percentile a share of it; behind past cap. */
+struct dev {
+	double cap_iops, base_ns;
+	bool flaky;		/* the first repeat of a rate breaks */
+};
+
+static int measure(struct dev *d, const struct model_slo *slo, double rate, bool again)
+{
+	uint64_t ns[MODEL_SLO_NPCT];
+	double u = rate / d->cap_iops;
+	unsigned i;
+
+	for (i = 0; i < MODEL_SLO_NPCT; i++)
+		ns[i] = u < 1 ? (uint64_t)(d->base_ns * (0.5 + 0.25 * i) / (1 - u)) : UINT64_MAX / 2;
+	if (d->flaky && again) {
+		d->flaky = false;
+		return MODEL_SLO_BEHIND;
+	}
+	return model_slo_verdict(slo, ns, u >= 1);
+}
+
+/* Runs a whole search; the points measured. */
+static unsigned search(struct model_slo_search *s, struct dev *d, const struct model_slo *slo)
+{
+	double rate;
+	bool again;
+	unsigned n = 0;
+
+	while (!model_slo_next(s, &rate, &again) && n < 100) {
+		CHECK(model_slo_add(s, rate, again, measure(d, slo, rate, again)) == 0);
+		n++;
+	}
+	return n;
+}
+
+int main(void)
+{
+	struct model_slo slo = { .n = 1, .pct = { 2 }, .ns = { 500000 } };	/* p99 <= 500 us */
+	struct model_slo two = { .n = 2, .pct = { 2, 3 }, .ns = { 500000, 520000 } };
+	struct model_slo_search s;
+	uint64_t ns[MODEL_SLO_NPCT] = { 100, 200, 400000, 600000, 900000 };
+	double want, fracs[] = { 0.015, 0.05, 0.3, 0.7, 0.97 };
+	struct dev d;
+	unsigned i, n;
+
+	/* the table */
+	CHECK(model_slo_pct_find("p99") == 2 && model_slo_pct_find("p99.9") == 3);
+	CHECK(model_slo_pct_find("p98") == -ENOENT && model_slo_pct_find("P99") == -ENOENT);
+	CHECK(model_slo_pcts[4].pct == 99.99);
+
+	/* verdicts: held, the bound that broke, the worst of two, behind */
+	CHECK(model_slo_verdict(&slo, ns, false) == MODEL_SLO_HELD);
+	CHECK(model_slo_verdict(&slo, ns, true) == MODEL_SLO_BEHIND);
+	CHECK(model_slo_verdict(&two, ns, false) == 1);
+	ns[2] = 510000;		/* p99 2% over, p99.9 15% over: p99.9 */
+	CHECK(model_slo_verdict(&two, ns, false) == 1);
+	ns[2] = 900000;		/* p99 80% over */
+	CHECK(model_slo_verdict(&two, ns, false) == 0);
+	ns[2] = 500000;		/* at the bound holds */
+	CHECK(model_slo_verdict(&slo, ns, false) == MODEL_SLO_HELD);
+
+	/* refusals */
+	CHECK(model_slo_search_init(&s, 0, 1, 12) == -EINVAL);
+	CHECK(model_slo_search_init(&s, 1000, 5, 12) == -EINVAL);	/* below 1% */
+	CHECK(model_slo_search_init(&s, 1000, 10, 2) == -EINVAL);
+	CHECK(model_slo_search_init(&s, 1000, 10, MODEL_SLO_MAX_POINTS + 1) == -EINVAL);
+
+	/* a capacity anywhere from 1.5% to 97% of the maximum: found within
+	 * the tolerance, confirmed, within the default cap; the lowest rate
+	 * that broke lies just above it */
+	for (i = 0; i < sizeof(fracs) / sizeof(fracs[0]); i++) {
+		/* p99 = 100 us / (1 - u) <= 500 us: u <= 0.8 of cap_iops */
+		d = (struct dev){ .cap_iops = 100000 * fracs[i] / 0.8, .base_ns = 100000 };
+		want = 100000 * fracs[i];
+		CHECK(!model_slo_search_init(&s, 100000, 1000, MODEL_SLO_POINTS));
+		n = search(&s, &d, &slo);
+		CHECKF(n <= MODEL_SLO_POINTS && s.done, "%u points", n);
+		CHECKF(s.lo <= want && s.lo >= want / (1 + MODEL_SLO_TOL), "capacity %.0f for %.0f",
+		       s.lo, want);
+		CHECKF(s.confirmed && s.hi > want && s.hi <= s.lo * (1 + MODEL_SLO_TOL),
+		       "lo %.0f hi %.0f confirmed %d", s.lo, s.hi, s.confirmed);
+		CHECK(s.pt[n - 1].again && s.pt[n - 1].rate == s.lo);
+		CHECK(s.hi_verdict == 0);
+		CHECK(model_slo_add(&s, 1, false, MODEL_SLO_HELD) == -EINVAL);
+	}
+
+	/* held at the maximum: confirmed there, two points */
+	d = (struct dev){ .cap_iops = 1e9, .base_ns = 1000 };
+	CHECK(!model_slo_search_init(&s, 100000, 1000, MODEL_SLO_POINTS));
+	CHECK(search(&s, &d, &slo) == 2 && s.lo == 100000 && s.hi == 0 && s.confirmed);
+
+	/* a fixed delay above the bound: broke at the maximum and the floor,
+	 * nothing else measured */
+	d = (struct dev){ .cap_iops = 1e9, .base_ns = 2000000 };
+	CHECK(!model_slo_search_init(&s, 100000, 1000, MODEL_SLO_POINTS));
+	CHECK(search(&s, &d, &slo) == 2 && model_slo_capacity(&s) == 0 && s.hi == 1000);
+	CHECK(s.pt[1].rate == 1000 && s.hi_verdict == 0);
+
+	/* the first repeat of the rate found breaks: that rate is the new
+	 * hi, and the search goes on below it and ends confirmed there */
+	d = (struct dev){ .cap_iops = 50000 / 0.8, .base_ns = 100000, .flaky = true };
+	CHECK(!model_slo_search_init(&s, 100000, 1000, 20));
+	n = search(&s, &d, &slo);
+	for (i = 0; i < n && !s.pt[i].again; i++)
+		;
+	CHECK(i + 1 < n && s.pt[i].verdict == MODEL_SLO_BEHIND);
+	CHECKF(s.done && s.confirmed && i < n && s.lo < s.pt[i].rate && s.hi == s.pt[i].rate,
+	       "lo %.0f hi %.0f n %u", s.lo, s.hi, n);
+
+	/* a cap of 4: max, floor, one bisection, its confirmation; the
+	 * capacity is what held, hi/lo far from the tolerance */
+	d = (struct dev){ .cap_iops = 50000 / 0.8, .base_ns = 100000 };
+	CHECK(!model_slo_search_init(&s, 100000, 1000, 4));
+	CHECK(search(&s, &d, &slo) == 4 && s.n == 4 && s.done);
+	CHECK(s.lo == 10000 && s.confirmed && s.hi == 100000);
+	CHECK(model_slo_add(&s, 1, false, MODEL_SLO_HELD) == -EINVAL);
+	return t_result();
+}
