@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "engine/engine.h"
+#include "model/slo.h"
 #include "topo/topo.h"
 
 #define CLI_MAX_CPUS 1024	/* entries in --cpus */
@@ -99,6 +100,8 @@ struct cli_opts {
 	const char *qd_list;		/* sweep's --qd LIST, checked; NULL: default */
 	const char *rate_list;		/* sweep's --rate LIST, checked; NULL: a
 					 * sweep of depths */
+	struct model_slo slo;		/* sweep's and saturate's --slo; n 0: off */
+	unsigned slo_points;		/* --slo-points: the search's cap */
 	const char *topology;		/* topo's and plan's --topology FILE.xml */
 	uint64_t drive_iops;		/* plan: every drive's IOPS; 0: not given */
 	uint64_t memory_bw;		/* plan: bytes/s per node; 0: unknown */

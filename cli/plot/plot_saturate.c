@@ -140,5 +140,10 @@ int cli_plot_saturate(FILE *gp, const json_t *r, char *err, size_t errlen)
 		use_panel(gp, res);
 		panels++;
 	}
+	if (json_is_object(json_object_get(r, "slo"))) {
+		int k = cli_plot_slo(gp, json_object_get(r, "slo"), err, errlen);
+
+		panels += k > 0 ? k : 0;
+	}
 	return panels;
 }

@@ -153,6 +153,13 @@ int cli_plot_sweep(FILE *gp, const json_t *r, int metric, char *err, size_t errl
 	size_t j;
 	int panels;
 
+	if (cli_gp_name(r, "by") && !strcmp(cli_gp_name(r, "by"), "slo")) {
+		if (metric == CLI_M_P99)
+			return cli_plot_slo(gp, json_object_get(r, "slo"), err, errlen);
+		snprintf(err, errlen, "--metric: a sweep --slo draws its bounded percentiles against "
+			 "the rate, no chosen metric (a sweep of depths does)");
+		return -EINVAL;
+	}
 	if (cli_gp_name(r, "by") && !strcmp(cli_gp_name(r, "by"), "rate")) {
 		if (metric == CLI_M_P99)
 			return cli_plot_sweep_rate(gp, r, err, errlen);

@@ -10,7 +10,9 @@
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
 #include "cli/runner/targets.h"
+#include "cli/runner/runner.h"
 #include "cli/saturate/saturate.h"
+#include "cli/slo/slo.h"
 
 enum { O_DEMO = 0x200, O_COMPARE, O_DEMO_SIZE };
 
@@ -44,6 +46,7 @@ static const struct cli_optdesc own[] = {
 	{ "compare-placement", O_COMPARE, NULL, 0, 0, set_compare, NULL, NULL,
 	  "repeat the all-devices QDn step with remote workers and report\n"
 	  "the NUMA penalty per device" },
+	CLI_SLO_OPTDESCS,
 	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -56,7 +59,11 @@ const struct cli_verb cli_verb_saturate = {
 		"Measures each device alone at QD1 and QDn, then all of them at once at\n"
 		"QD1 and QDn, and explains the gap between the sum of the parts and the\n"
 		"whole. Without TARGET: every NVMe namespace, or demo targets where there\n"
-		"is none. --time and --ramp are each step's.",
+		"is none. --time and --ramp are each step's.\n\n"
+		"With --slo BOUNDS it measures the gap at a latency target instead:\n"
+		"each device's capacity alone within the bounds, then the highest\n"
+		"common share of those capacities that every device holds at once\n"
+		"(docs/saturate.md).",
 	.operands = CLI_OPERANDS_TARGETS,
 	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON | CLI_OG_REPEAT | CLI_OG_RATE,
 	.own = own,
@@ -77,6 +84,20 @@ static int parse(struct cli_opts *o, struct cli_sat_opts *so, int argc, char **a
 	if (o->demo && o->ntargets) {
 		cli_say("--demo makes its own targets: drop the TARGET operands");
 		return -EINVAL;
+	}
+	if (o->slo.n && o->compare_placement) {
+		cli_say("--slo measures the gap at a target: drop --compare-placement");
+		return -EINVAL;
+	}
+	if (o->slo.n) {
+		struct cli_opts r = *o;
+
+		rc = cli_slo_check(o);
+		r.rate = r.jobs_per_device;
+		if (rc || (rc = cli_runner_rate_check(&r)))
+			return rc;
+	} else if ((rc = cli_slo_check(o))) {
+		return rc;
 	}
 	memset(so, 0, sizeof(*so));
 	so->demo = o->demo;

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "cli/saturate/saturate.h"
+#include "cli/slo/slo.h"
 
 /* sat_smt.c: the two SMT steps where the machine has SMT; s->smt. Said
  * on stderr like the other steps; 0 or -errno of the runner. */
@@ -36,5 +37,34 @@ bool cli_sat_cpu_sum(const struct sat *s, enum sat_fig f, struct cli_dev *sum);
 
 /* sat_report.c: the table, the gap and its attribution, to s->out. */
 void cli_sat_print_report(const struct sat *s);
+
+/* sat_slo.c: saturate --slo. Each device alone at QDn (its closed-loop
+ * maximum), all at once at QDn (for the attribution), each device's
+ * search alone, then all of them at once at a common share of their
+ * alone capacities: 0 or -errno, said. */
+struct sat_together_pt {
+	double frac;		/* of each device's alone capacity */
+	int verdict;		/* MODEL_SLO_HELD: every device held */
+	int dev;		/* the device whose verdict it is; -1: none */
+	struct cli_slo_pt *pt;	/* one per device; owned */
+};
+
+struct sat_together {
+	bool ran;
+	unsigned ndev;		/* devices with an alone capacity */
+	double sum_alone;	/* their alone capacities, summed */
+	struct model_slo_search s;
+	struct sat_together_pt pt[MODEL_SLO_MAX_POINTS];
+	unsigned npt;
+};
+
+void cli_sat_plan_slo(struct sat *s);
+int cli_sat_slo_run(struct sat *s);
+void cli_sat_slo_free(struct sat *s);
+/* sat_slo_out.c: the section, and its JSON ("slo"; null without). */
+void cli_sat_print_slo(const struct sat *s);
+json_t *cli_sat_slo_json(const struct sat *s);
+/* sat_run.c: the settings and placement notes before the first step. */
+void cli_sat_notes(struct sat *s);
 
 #endif

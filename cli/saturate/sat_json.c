@@ -216,6 +216,7 @@ json_t *cli_sat_json(const struct sat *s)
 		json_object_set_new(j, "ceiling", cli_sat_ceiling_json(s));
 		json_object_set_new(j, "interrupted", json_boolean(s->interrupted));
 		json_object_set_new(j, "setup", sat_setup_json(s));
+		json_object_set_new(j, "slo", cli_sat_slo_json(s));
 	}
 	return j;
 }

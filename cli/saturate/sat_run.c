@@ -192,7 +192,7 @@ int cli_sat_step(struct sat *s, enum sat_fig f, int only)
  * solo step: one line per kind for every device, instead of one a device
  * as each is placed alone; and the settings that cost IOPS on them, kept
  * for the ceiling section. */
-static void say_notes(struct sat *s)
+void cli_sat_notes(struct sat *s)
 {
 	const struct eng_target *tp[CLI_MAX_TARGETS];
 	const char *paths[CLI_MAX_TARGETS];
@@ -213,7 +213,7 @@ int cli_sat_solo(struct sat *s)
 	unsigned i;
 	int rc = 0;
 
-	say_notes(s);
+	cli_sat_notes(s);
 	for (i = 0; i < s->n && !rc && !cli_runner_interrupted(); i++) {
 		rc = cli_sat_step(s, SAT_QD1_SOLO, (int)i);
 		if (!rc && !cli_runner_interrupted())
@@ -276,6 +276,7 @@ void cli_sat_close(struct sat *s)
 			free(s->dev[i].fig[f].open.svc_hist);
 		}
 	cli_sat_ceiling_free(s);
+	cli_sat_slo_free(s);
 	cli_check_free(&s->check);
 	free(s->dev);
 	free(s->tf);
@@ -313,6 +314,8 @@ static int conclude(struct sat *s)
 		return rc == -ENOMEM ? rc : -EPROTO;
 	}
 	cli_sat_print_report(s);
+	if (s->slo)
+		cli_sat_print_slo(s);
 	if (!s->o->json)
 		return errs;
 	/* cli_out_json says why it could not write the report */
@@ -355,8 +358,13 @@ int cli_saturate_run(const struct cli_opts *o, const struct cli_sat_opts *so)
 		cli_sat_close(&s);
 		return rc;
 	}
-	plan(&s);
-	rc = run_all(&s);
+	if (o->slo.n) {
+		cli_sat_plan_slo(&s);
+		rc = cli_sat_slo_run(&s);
+	} else {
+		plan(&s);
+		rc = run_all(&s);
+	}
 	/* a step that failed as a whole (said) keeps what the others measured */
 	if (rc != -EINVAL && cli_sat_any_done(&s)) {
 		done = conclude(&s);

@@ -113,6 +113,10 @@ struct sat {
 		struct cli_ceil_snap snap;
 		double measured;	/* all at once QDn, healthy devices */
 	} ceil;
+	/* --slo (sat_slo.c): each device's search alone, then all of them
+	 * at once at a common share of those capacities; NULL without */
+	struct cli_slo *slo;
+	struct sat_together *together;
 };
 
 /* sat_run.c; all return 0 or -errno, said (-EINVAL: a usage error; see

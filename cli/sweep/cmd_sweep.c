@@ -14,6 +14,7 @@
 #include "cli/runner/limits.h"
 #include "cli/runner/runner.h"
 #include "cli/runner/stop.h"
+#include "cli/slo/slo.h"
 #include "cli/sweep/sweep_int.h"
 
 #define DEFAULT_QDS "1,2,4,8,16,32,64,128,256"
@@ -56,6 +57,7 @@ static const struct cli_optdesc own[] = {
 	  "each entry, increasing: 10%,50%,100% of each\n"
 	  "target's closed-loop maximum at --qd (measured\n"
 	  "first), or IOs per second per device: 1k,5k,20k" },
+	CLI_SLO_OPTDESCS,
 	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -73,7 +75,11 @@ const struct cli_verb cli_verb_sweep = {
 		"With --rate LIST it sweeps load instead: an open loop at each rate\n"
 		"(--rate in 'iostorm run'), at most --qd in flight, reporting latency\n"
 		"from when each IO was due and the service time against load, and the\n"
-		"load where p99 has doubled from the first.",
+		"load where p99 has doubled from the first.\n\n"
+		"With --slo BOUNDS it finds each target's capacity at a latency\n"
+		"target: the highest rate at which every bound holds, by a search over\n"
+		"the rate from the closed-loop maximum at --qd, at most --slo-points\n"
+		"points of --time each (docs/saturate.md).",
 	.operands = CLI_OPERANDS_TARGETS,
 	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON | CLI_OG_REPEAT | CLI_OG_RATE,
 	.own = own,
@@ -166,6 +172,39 @@ static int rate_points(struct cli_opts *o, struct point *pt, uint32_t *qds, bool
 	return (int)l.n;
 }
 
+/* sweep --slo: one depth, --qd's or RATE_QD, the limit of every rate and
+ * the depth of the closed-loop maximum the search starts from. 1, or
+ * -EINVAL with err. */
+static int slo_depth(struct cli_opts *o, uint32_t *qds, char *err, size_t errlen)
+{
+	int nq = 1;
+
+	qds[0] = RATE_QD;
+	if (o->qd_list)
+		nq = cli_qd_list_parse(o->qd_list, qds, CLI_MAX_QDS, err, errlen);
+	if (nq < 0)
+		return -EINVAL;
+	if (nq != 1) {
+		snprintf(err, errlen, "--qd: '%s': sweep --slo takes one depth, the limit of every rate",
+			 o->qd_list);
+		return -EINVAL;
+	}
+	o->qd = qds[0];
+	return 1;
+}
+
+/* --slo's refusals, then the open loop's at its least rate. */
+static int slo_check(const struct cli_opts *o)
+{
+	struct cli_opts r = *o;
+	int rc = cli_slo_check(o);
+
+	if (rc || !o->slo.n)
+		return rc;
+	r.rate = r.jobs_per_device;
+	return cli_runner_rate_check(&r);
+}
+
 /* The open loop's refusals, before the maximum or any point runs: with
  * rates given as such, the lowest must give each worker an IO a second;
  * a load's rates are raised to that (point_rates). */
@@ -196,13 +235,17 @@ static int cmd_sweep(int argc, char **argv)
 	if (rc)
 		goto out;
 	rc = -EINVAL;
-	if (o.rate_list)
+	if (o.slo.n)
+		n = slo_depth(&o, qds, err, sizeof(err));
+	else if (o.rate_list)
 		n = rate_points(&o, pt, qds, &pct, err, sizeof(err));
 	else
 		n = cli_qd_list_parse(o.qd_list ? o.qd_list : DEFAULT_QDS, qds, CLI_MAX_QDS, err,
 				      sizeof(err));
 	if (n < 0)
 		cli_say("%s", err);
+	else if ((rc = slo_check(&o)))
+		;	/* said */
 	else if (o.rate_list && (rc = rate_check(&o, pt)))
 		;	/* said */
 	else if (!(rc = check_deepest(&o, qds, n)))
@@ -217,6 +260,10 @@ static int cmd_sweep(int argc, char **argv)
 		pt[i].qd = qds[i];
 	say_check(&o, &ts, qds, (unsigned)n);
 	f = cli_out_text(&o);
+	if (o.slo.n) {
+		rc = sweep_slo(&o, &ts, fl, f);
+		goto end;
+	}
 	if (o.rate_list)
 		fprintf(f, "iostorm sweep: %u target%s, bs %u, %d %s at QD%u (%s), %.3gs ramp + %.3gs each\n",
 			ts.n, ts.n == 1 ? "" : "s", o.bs, n,
@@ -240,6 +287,7 @@ static int cmd_sweep(int argc, char **argv)
 	}
 	if (!rc && had_errors(pt, (unsigned)n, fl))
 		rc = -EIO;
+end:
 	if (fl->stalled)	/* workers hold a target */
 		cli_runner_abandon(cli_exit_status(rc ? rc : -EIO));
 out:

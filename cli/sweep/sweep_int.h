@@ -96,6 +96,14 @@ void sweep_rate_summary(const struct sweep *w, unsigned k, int dbl, FILE *f);
 /* sweep_json.c: the report; knee and dbl index w->pt, -1: none. */
 json_t *sweep_summary_json(const struct sweep *w, int knee, int dbl);
 
+/* sweep_slo.c: sweep --slo, from the closed-loop maximum to each
+ * target's capacity, said and written as JSON where asked. 0 or -errno
+ * (said); -EIO when IO failed, once the report is written. */
+struct cli_slo;
+int sweep_slo(const struct cli_opts *o, struct cli_targets *ts, struct failed *fl, FILE *f);
+/* sweep_json.c: the report of sweep --slo. */
+json_t *sweep_slo_json(const struct sweep *w, const struct cli_slo *sl);
+
 /* sweep_summary.c: the knee and the p99 doubling, then the JSON where
  * asked: 0 or -EIO. */
 int sweep_summary(struct sweep *w, FILE *f);

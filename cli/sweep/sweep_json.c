@@ -11,6 +11,7 @@
 #include "cli/out/spread.h"
 #include "cli/runner/drive.h"
 #include "cli/runner/targets.h"
+#include "cli/slo/slo.h"
 #include "cli/sweep/sweep_int.h"
 
 /* The targets point i ran: those that had not failed before it. */
@@ -159,4 +160,33 @@ json_t *sweep_summary_json(const struct sweep *w, int knee, int dbl)
 			 "p99_double_asked_iops", dbl >= 0 && rated ?
 				json_real(pt[dbl].total.open.asked) : json_null(),
 			 "drives", drives_json(w));
+}
+
+/* sweep --slo's report: the sweep's own fields, its points empty, the
+ * closed-loop maximum and the searches under "slo". */
+json_t *sweep_slo_json(const struct sweep *w, const struct cli_slo *sl)
+{
+	const char *paths[CLI_MAX_TARGETS];
+	struct cli_report meta;
+
+	memset(&meta, 0, sizeof(meta));
+	meta.command = "sweep";
+	meta.engine = "io_uring";	/* an open loop runs on io_uring only */
+	meta.mode = w->o->mode;
+	for (unsigned i = 0; i < w->ts->n; i++)
+		paths[i] = w->ts->t[i].path;
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:s, s:o, s:o, s:o, s:o, s:o}",
+			 "schema", CLI_JSON_SCHEMA, "command", "sweep",
+			 "config", cli_json_config(w->o, &meta),
+			 "points", json_array(),
+			 "failed", failed_json(w->ts, w->fl),
+			 "knee_qd", json_null(), "p99_double_qd", json_null(),
+			 "interrupted", w->interrupted,
+			 "setup", cli_json_setup(paths, w->ts->n),
+			 "by", "slo",
+			 "max", max_json(w),
+			 "p99_double_load_pct", json_null(),
+			 "p99_double_asked_iops", json_null(),
+			 "drives", drives_json(w),
+			 "slo", cli_slo_json(sl));
 }

@@ -1,0 +1,123 @@
+/* Capacity at a latency target (--slo), shared by sweep and saturate: the
+ * options, a point of the search (every target searched at once, each at
+ * its own rate, in an open loop), the searches themselves (model/slo.h),
+ * and their words and JSON. cli/slo/slo_opt.c parses, slo_run.c runs,
+ * slo_out.c says and writes. */
+#ifndef CLI_SLO_H
+#define CLI_SLO_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/opts/opts.h"
+#include "cli/runner/targets.h"
+#include "model/slo.h"
+
+/* ---- slo_opt.c ---- */
+
+int cli_slo_set(struct cli_opts *o, const char *arg, char *err, size_t errlen);
+int cli_slo_show(const struct cli_opts *o, char *buf, size_t len);
+int cli_slo_set_points(struct cli_opts *o, const char *arg, char *err, size_t errlen);
+int cli_slo_show_points(const struct cli_opts *o, char *buf, size_t len);
+
+/* The two options, for a verb's own table. */
+#define CLI_SLO_OPTDESCS							\
+	{ "slo", 0x900, "PCT=DURATION[,...]", 0, CLI_OF_LIST, cli_slo_set, NULL, NULL, \
+	  "capacity at a latency target: the highest open-loop\n"		\
+	  "rate at which each percentile of the latency from\n"		\
+	  "schedule stays within its bound, like p99=500us or\n"		\
+	  "p99=500us,p99.9=2ms (p50, p90, p99, p99.9, p99.99)" },		\
+	{ "slo-points", 0x901, "N", 0, 0, cli_slo_set_points, cli_slo_show_points, NULL, \
+	  "the most points one --slo search measures" }
+
+/* The search's cap: --slo-points, or MODEL_SLO_POINTS. */
+unsigned cli_slo_cap(const struct cli_opts *o);
+/* "p99 500 us, p99.9 2 ms" into buf. */
+void cli_slo_words(const struct model_slo *slo, char *buf, size_t len);
+/* The refusals of --slo that depend on the other options, said in one
+ * line: -EINVAL, or 0. what: the command's word for its maximum. */
+int cli_slo_check(const struct cli_opts *o);
+
+/* ---- slo_run.c ---- */
+
+/* One measured point of one target's search. */
+struct cli_slo_pt {
+	unsigned search;	/* 1-based: --repeat runs the search again */
+	double rate;		/* IOs per second asked */
+	double iops;		/* achieved */
+	bool again;		/* a repeat of a rate that held */
+	bool has_lat;
+	uint64_t ns[MODEL_SLO_NPCT];	/* latency from schedule, model_slo_pcts' order */
+	int verdict;		/* model_slo_verdict's */
+};
+
+/* One target's searches. */
+struct cli_slo_dev {
+	const struct eng_target *t;
+	double max;		/* closed-loop IOPS at --qd, the first rate */
+	struct model_slo_search s;	/* the search now, or the last */
+	struct cli_slo_pt *pt;	/* every point of every search; owned */
+	unsigned npt, cappt;
+	double *caps;		/* each search's capacity, 0: none; owned */
+	unsigned nsearch;
+	bool failed;		/* IO errors or a stall: left out */
+	bool stalled;
+	char why[96];
+};
+
+struct cli_slo {
+	const struct cli_opts *o;
+	struct cli_slo_dev *dev;
+	unsigned n;
+	const char *label;	/* the live line's phase: "sweep", "saturate" */
+	int only;		/* cli_slo_run searches this target alone;
+				 * -1 (cli_slo_init's): every target at once */
+	bool interrupted;
+	bool io_errors;
+	unsigned points;	/* measured, all targets together */
+};
+
+/* Searches with the bounds of o for targets t[0..n), whose closed-loop
+ * maxima are max[] (a target with max <= 0 is left out, named by the
+ * caller). 0 or -ENOMEM, said. Free with cli_slo_free. */
+int cli_slo_init(struct cli_slo *sl, const struct cli_opts *o, const struct eng_target *const *t,
+		 const double *max, unsigned n, const char *label);
+void cli_slo_free(struct cli_slo *sl);
+/* Runs every target's search --repeat times, every target that has a
+ * point to measure at once, a row per target and point to f. 0 or -errno
+ * of the runner (said). */
+int cli_slo_run(struct cli_slo *sl, FILE *f);
+/* Runs the targets marked in on[] (all when NULL) once, each at rates[i],
+ * into pts[i]; a target that fails is marked. 0 or -errno (said). */
+int cli_slo_point(struct cli_slo *sl, const bool *on, const double *rates,
+		  struct cli_slo_pt *pts);
+
+/* A target's capacity: the mean of its searches' (those that found one);
+ * with two or more, lo and hi its 95% interval, else NAN. 0 where no
+ * search found one. */
+double cli_slo_capacity(const struct cli_slo_dev *d, double *lo, double *hi);
+/* The point of d's last search at its lowest rate that broke (the first
+ * failing rate), and the last point measured at the lowest rate; NULL:
+ * none. */
+const struct cli_slo_pt *cli_slo_first_fail(const struct cli_slo_dev *d);
+const struct cli_slo_pt *cli_slo_lowest(const struct cli_slo_dev *d);
+
+/* ---- slo_out.c ---- */
+
+/* The plan before the search: the bounds, the cap and the time at most. */
+void cli_slo_print_plan(FILE *f, const struct cli_opts *o, unsigned ntargets);
+void cli_slo_print_head(FILE *f, const struct model_slo *slo);
+void cli_slo_print_point(FILE *f, const struct cli_slo *sl, const struct cli_slo_dev *d,
+			 const struct cli_slo_pt *p);
+/* Each target's capacity, or that it misses the bounds at any rate. */
+void cli_slo_print_summary(FILE *f, const struct cli_slo *sl);
+/* {bounds, max_points, devices: [...]} (docs/json.md, "sweep --slo"). */
+json_t *cli_slo_json(const struct cli_slo *sl);
+json_t *cli_slo_bounds_json(const struct model_slo *slo);
+json_t *cli_slo_pt_json(const struct cli_slo_pt *p, const struct model_slo *slo);
+/* What broke at a verdict: a percentile's name, "behind", or NULL (held). */
+const char *cli_slo_broke_name(const struct model_slo *slo, int verdict);
+
+#endif

@@ -1,0 +1,275 @@
+/* Running --slo's searches: every target whose search has a rate to
+ * measure runs at once, each at its own rate (cli_run_spec.rates), in an
+ * open loop whose latency counts from when each IO was due; each point's
+ * percentiles come from the target's merged histogram and go to
+ * model_slo_verdict and model_slo_add. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/out/openloop.h"
+#include "cli/out/out.h"
+#include "cli/runner/runner.h"
+#include "cli/runner/stop.h"
+#include "cli/slo/slo.h"
+#include "engine/hist.h"
+#include "model/stats.h"
+
+int cli_slo_init(struct cli_slo *sl, const struct cli_opts *o, const struct eng_target *const *t,
+		 const double *max, unsigned n, const char *label)
+{
+	unsigned i, reps = o->repeat > 1 ? o->repeat : 1;
+
+	memset(sl, 0, sizeof(*sl));
+	sl->o = o;
+	sl->label = label;
+	sl->only = -1;
+	sl->dev = calloc(n ? n : 1, sizeof(*sl->dev));
+	if (!sl->dev)
+		goto nomem;
+	sl->n = n;
+	for (i = 0; i < n; i++) {
+		sl->dev[i].t = t[i];
+		sl->dev[i].max = max[i];
+		sl->dev[i].failed = !(max[i] > 0);
+		sl->dev[i].cappt = reps * cli_slo_cap(o);
+		sl->dev[i].pt = calloc(sl->dev[i].cappt, sizeof(*sl->dev[i].pt));
+		sl->dev[i].caps = calloc(reps, sizeof(*sl->dev[i].caps));
+		if (!sl->dev[i].pt || !sl->dev[i].caps)
+			goto nomem;
+	}
+	return 0;
+nomem:
+	cli_say("out of memory");
+	return -ENOMEM;
+}
+
+void cli_slo_free(struct cli_slo *sl)
+{
+	unsigned i;
+
+	for (i = 0; sl->dev && i < sl->n; i++) {
+		free(sl->dev[i].pt);
+		free(sl->dev[i].caps);
+	}
+	free(sl->dev);
+	sl->dev = NULL;
+}
+
+/* A target that failed IOs, stalled or was stopped is named and left out
+ * of the points after. */
+static void check_failed(struct cli_slo *sl, struct cli_slo_dev *sd, const struct cli_dev *d)
+{
+	if (!d->errors && !d->stalled && !d->fatal)
+		return;
+	sd->failed = true;
+	sd->stalled |= d->stalled;
+	sl->io_errors = true;
+	if (d->stalled)
+		snprintf(sd->why, sizeof(sd->why), "stalled in its --slo search");
+	else if (d->fatal)
+		snprintf(sd->why, sizeof(sd->why), "%s stopped it in its --slo search",
+			 cli_errno_name(d->fatal));
+	else
+		snprintf(sd->why, sizeof(sd->why), "%llu %s error%s in its --slo search",
+			 (unsigned long long)d->errors, cli_errno_name(d->errs.first),
+			 d->errors == 1 ? "" : "s");
+	cli_say("%s: %s; left out of the later points", d->name, sd->why);
+}
+
+/* d's point: its rate, IOPS and percentiles from when IOs were due. */
+static void fill_pt(struct cli_slo_pt *p, double rate, const struct cli_dev *d)
+{
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	p->rate = rate;
+	p->iops = d->iops;
+	p->has_lat = d->has_lat && d->hist;
+	for (i = 0; p->has_lat && i < MODEL_SLO_NPCT; i++)
+		p->ns[i] = eng_hist_percentile(d->hist, model_slo_pcts[i].pct);
+}
+
+int cli_slo_point(struct cli_slo *sl, const bool *on, const double *rates,
+		  struct cli_slo_pt *pts)
+{
+	const struct eng_target *tp[CLI_MAX_TARGETS];
+	unsigned idx[CLI_MAX_TARGETS], i, k;
+	double r[CLI_MAX_TARGETS], top = 1;
+	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp, .rates = r };
+	struct cli_opts step = *sl->o;
+	struct cli_report rep;
+	char label[64];
+	int rc;
+
+	for (i = 0; i < sl->n; i++) {
+		if ((on && !on[i]) || sl->dev[i].failed)
+			continue;
+		idx[spec.ntargets] = i;
+		r[spec.ntargets] = rates[i];
+		top = rates[i] > top ? rates[i] : top;
+		tp[spec.ntargets++] = sl->dev[i].t;
+	}
+	if (!spec.ntargets)
+		return 0;
+	step.json = NULL;
+	step.repeat = 1;
+	step.rate = (uint64_t)ceil(top);
+	step.batch = step.batch < step.qd ? step.batch : step.qd;
+	snprintf(label, sizeof(label), "%s --slo point %u", sl->label, sl->points + 1);
+	spec.label = label;
+	rc = cli_runner_run(&step, &spec, &rep);
+	if (!rc) {
+		sl->points++;
+		sl->interrupted |= rep.interrupted;
+		for (k = 0; k < rep.ndev && k < spec.ntargets; k++) {
+			i = idx[k];
+			fill_pt(&pts[i], rates[i], &rep.dev[k]);
+			/* behind its schedule: the rate was not served */
+			pts[i].verdict = pts[i].has_lat ?
+				model_slo_verdict(&sl->o->slo, pts[i].ns, cli_open_overloaded(&rep.dev[k])) :
+				MODEL_SLO_BEHIND;
+			check_failed(sl, &sl->dev[i], &rep.dev[k]);
+		}
+		cli_report_print_errors(cli_out_text(sl->o), &rep);
+	}
+	cli_report_free(&rep);
+	return rc;
+}
+
+/* Each target's search from its maximum: the floor is MODEL_SLO_FLOOR of
+ * it, or an IO a second per worker where that is more (the open loop's
+ * least). */
+static void start(struct cli_slo *sl)
+{
+	unsigned i, cap = cli_slo_cap(sl->o);
+	double floor;
+
+	for (i = 0; i < sl->n; i++) {
+		struct cli_slo_dev *d = &sl->dev[i];
+
+		if (d->failed || (sl->only >= 0 && i != (unsigned)sl->only))
+			continue;
+		floor = MODEL_SLO_FLOOR * d->max;
+		if (floor < sl->o->jobs_per_device)
+			floor = sl->o->jobs_per_device;
+		if (floor > d->max)
+			floor = d->max;
+		/* max > 0 and cap in range: the model takes it */
+		model_slo_search_init(&d->s, d->max, floor, cap);
+	}
+}
+
+/* The point each target measured goes to its search and its list. */
+static void take(struct cli_slo *sl, const bool *on, const bool *again, struct cli_slo_pt *pts,
+		 unsigned search, FILE *f)
+{
+	unsigned i;
+
+	for (i = 0; i < sl->n; i++) {
+		struct cli_slo_dev *d = &sl->dev[i];
+
+		if (!on[i] || d->failed || d->npt >= d->cappt)
+			continue;
+		pts[i].search = search;
+		pts[i].again = again[i];
+		if (model_slo_add(&d->s, pts[i].rate, again[i], pts[i].verdict))
+			continue;
+		d->pt[d->npt++] = pts[i];
+		cli_slo_print_point(f, sl, d, &pts[i]);
+	}
+}
+
+/* One search of every target, all at once. */
+static int search(struct cli_slo *sl, unsigned r, FILE *f)
+{
+	struct cli_slo_pt *pts = calloc(sl->n, sizeof(*pts));
+	bool *on = calloc(sl->n, sizeof(*on)), *again = calloc(sl->n, sizeof(*again));
+	double *rates = calloc(sl->n, sizeof(*rates));
+	unsigned i, k;
+	int rc = 0;
+
+	if (!pts || !on || !again || !rates) {
+		cli_say("out of memory");
+		rc = -ENOMEM;
+	}
+	while (!rc && !cli_runner_interrupted()) {
+		for (k = 0, i = 0; i < sl->n; i++) {
+			on[i] = !sl->dev[i].failed && (sl->only < 0 || i == (unsigned)sl->only) &&
+				!model_slo_next(&sl->dev[i].s, &rates[i], &again[i]);
+			k += on[i];
+		}
+		if (!k)
+			break;
+		rc = cli_slo_point(sl, on, rates, pts);
+		if (rc || sl->interrupted)
+			break;	/* a point cut short is no verdict */
+		take(sl, on, again, pts, r, f);
+	}
+	for (i = 0; !rc && !sl->interrupted && i < sl->n; i++)
+		if (!sl->dev[i].failed && (sl->only < 0 || i == (unsigned)sl->only) &&
+		    sl->dev[i].s.done)
+			sl->dev[i].caps[sl->dev[i].nsearch++] = model_slo_capacity(&sl->dev[i].s);
+	free(pts);
+	free(on);
+	free(again);
+	free(rates);
+	return rc;
+}
+
+int cli_slo_run(struct cli_slo *sl, FILE *f)
+{
+	unsigned r, reps = sl->o->repeat > 1 ? sl->o->repeat : 1;
+	int rc = 0;
+
+	cli_slo_print_head(f, &sl->o->slo);
+	for (r = 1; r <= reps && !rc && !sl->interrupted && !cli_runner_interrupted(); r++) {
+		start(sl);
+		rc = search(sl, r, f);
+	}
+	sl->interrupted |= cli_runner_interrupted();
+	return rc;
+}
+
+double cli_slo_capacity(const struct cli_slo_dev *d, double *lo, double *hi)
+{
+	double v[CLI_MAX_REPEAT], m;
+	unsigned i, n = 0;
+
+	*lo = *hi = NAN;
+	for (i = 0; i < d->nsearch; i++)
+		if (d->caps[i] > 0)
+			v[n++] = d->caps[i];
+	/* a search that found none counts as none: the capacity then is not
+	 * one every search agrees on, so there is none */
+	if (!n || n < d->nsearch)
+		return 0;
+	if (model_mean_ci(v, n, MODEL_AMEAN, 0.95, &m, lo, hi))
+		return 0;
+	return m;
+}
+
+const struct cli_slo_pt *cli_slo_first_fail(const struct cli_slo_dev *d)
+{
+	const struct cli_slo_pt *best = NULL;
+	unsigned i;
+
+	for (i = 0; i < d->npt; i++)
+		if (d->pt[i].search == d->nsearch && d->pt[i].verdict != MODEL_SLO_HELD &&
+		    (!best || d->pt[i].rate < best->rate))
+			best = &d->pt[i];
+	return best;
+}
+
+const struct cli_slo_pt *cli_slo_lowest(const struct cli_slo_dev *d)
+{
+	const struct cli_slo_pt *best = NULL;
+	unsigned i;
+
+	/* of the points at the lowest rate, the last: the one that decided */
+	for (i = 0; i < d->npt; i++)
+		if (!best || d->pt[i].rate <= best->rate)
+			best = &d->pt[i];
+	return best;
+}
