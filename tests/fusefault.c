@@ -13,11 +13,6 @@
  *         second since the command (up to DECAY_MAX_US): the rate halves
  *         every second, a drive that never settles, whatever second a
  *         reader's samples start on
- *   load  reads are served, each after LOAD_US / (1 - r / LOAD_MAX), r the
- *         reads served in the last whole LOAD_BUCKET_MS, per second: a
- *         device whose service time rises with the load, smoothly (250 us
- *         idle, 500 us at 1000 reads a second; the one thread tops out
- *         near 1230 a second, where the service time is 800 us)
  * or a schedule counted in reads, not in seconds, so a test knows what the
  * device did from the order of things rather than from a guess about how
  * fast it runs: MODE COUNT MODE [COUNT MODE]... takes the first mode for
@@ -55,11 +50,8 @@
 #define SLOW_US 2000
 #define DECAY_US 100
 #define DECAY_MAX_US 50000
-#define LOAD_US 250
-#define LOAD_MAX 2000.0
-#define LOAD_BUCKET_MS 100
 
-enum mode { MODE_OK, MODE_EIO, MODE_HANG, MODE_GONE, MODE_SLOW, MODE_DECAY, MODE_LOAD };
+enum mode { MODE_OK, MODE_EIO, MODE_HANG, MODE_GONE, MODE_SLOW, MODE_DECAY };
 
 struct held {
 	fuse_req_t req;
@@ -76,7 +68,7 @@ struct sched {
 	uint64_t left;		/* reads left in step at */
 };
 
-static const char *const mode_name[] = { "ok", "eio", "hang", "gone", "slow", "decay", "load" };
+static const char *const mode_name[] = { "ok", "eio", "hang", "gone", "slow", "decay" };
 static uint64_t data_size;
 static enum mode mode;
 static struct sched sched = { { MODE_OK }, { 0 }, 1, 0, 0 };
@@ -195,7 +187,7 @@ static void release(enum mode m)
 	size_t i;
 
 	for (i = 0; i < nheld; i++) {
-		if (m == MODE_OK || m == MODE_SLOW || m == MODE_DECAY || m == MODE_LOAD)
+		if (m == MODE_OK || m == MODE_SLOW || m == MODE_DECAY)
 			serve(held[i].req, held[i].size, held[i].off);
 		else
 			fuse_reply_err(held[i].req, m == MODE_GONE ? ENODEV : EIO);
@@ -228,36 +220,13 @@ static void read_ctl(fuse_req_t req, off_t off)
 		       off < (off_t)len ? len - (size_t)off : 0);
 }
 
-/* MODE_LOAD: the reads served in the last whole bucket, per second. */
-static double load_rate(void)
-{
-	static uint64_t bucket, count, last;
-	struct timespec t;
-	uint64_t b;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	b = ((uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000) / LOAD_BUCKET_MS;
-	if (b != bucket) {
-		last = b == bucket + 1 ? count : 0;
-		bucket = b;
-		count = 0;
-	}
-	count++;
-	return (double)last * 1000.0 / LOAD_BUCKET_MS;
-}
-
 /* How long a read in mode m waits before it is served, in us. */
 static long wait_us(enum mode m)
 {
 	struct timespec t;
 	long us = DECAY_US;
 	time_t s;
-	double r;
 
-	if (m == MODE_LOAD) {
-		r = load_rate();
-		return (long)(LOAD_US / (1 - (r < 0.9 * LOAD_MAX ? r : 0.9 * LOAD_MAX) / LOAD_MAX));
-	}
 	if (m != MODE_DECAY)
 		return m == MODE_SLOW ? SLOW_US : 0;
 	clock_gettime(CLOCK_MONOTONIC, &t);
@@ -286,10 +255,8 @@ static void ff_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	else if (m == MODE_HANG)
 		hold(req, size, off);
 	else {
-		long us = wait_us(m);
-
-		if (us)
-			nanosleep(&(struct timespec){ 0, us * 1000l }, NULL);
+		if (wait_us(m))
+			nanosleep(&(struct timespec){ 0, wait_us(m) * 1000l }, NULL);
 		nserved++;
 		serve(req, size, off);
 	}

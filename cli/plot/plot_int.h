@@ -37,6 +37,8 @@ int cli_plot_sweep(FILE *gp, const json_t *r, int metric, char *err, size_t errl
 int cli_plot_sweep_rate(FILE *gp, const json_t *r, char *err, size_t errlen);
 /* A --slo search's "slo" object: a panel per device (at most 8). */
 int cli_plot_slo(FILE *gp, const json_t *slo, char *err, size_t errlen);
+/* saturate --slo's search together: one panel, 0 where there is none. */
+int cli_plot_slo_together(FILE *gp, const json_t *slo);
 int cli_plot_saturate(FILE *gp, const json_t *r, char *err, size_t errlen);
 int cli_plot_compare(FILE *gp, const json_t *r, int metric, char *err, size_t errlen);
 

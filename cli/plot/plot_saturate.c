@@ -144,6 +144,7 @@ int cli_plot_saturate(FILE *gp, const json_t *r, char *err, size_t errlen)
 		int k = cli_plot_slo(gp, json_object_get(r, "slo"), err, errlen);
 
 		panels += k > 0 ? k : 0;
+		panels += cli_plot_slo_together(gp, json_object_get(r, "slo"));
 	}
 	return panels;
 }
