@@ -46,6 +46,9 @@ name=$(basename "$dev")
 for try in 1 2; do
 agree=
 if expect_ok "search" sweep "${q[@]}" --slo p50=5ms --json "$json" "$dev"; then
+	# every key of the slo object, its type, and no other (docs/json.md)
+	shape=$(jq -r -f "$(dirname "$0")/slo_shape.jq" "$json") || shape="not JSON"
+	[ -z "$shape" ] || check_fail "the slo object's shape: $shape"
 	jq -e --arg n "$name" '
 		.command == "sweep" and .by == "slo" and .points == [] and .max.qd == 16 and
 		.slo.bounds == [{"percentile": "p50", "ns": 5000000}] and .slo.max_points == 12 and
@@ -106,8 +109,23 @@ fi
 	check_fail "the search's capacity, $frac of its maximum, is not within 5% of the fine sweep's $fine: $(jq -c '[.max.by_device[0].iops, [.points[] | [.load_pct, .lat_ns.p50]]]' "$T_DIR/fine.json")"
 done
 
+# ---- compare: the capacities as rows, more is better, tested on the
+# searches (--repeat's): three each, one side 30% lower ----
+if [ -s "$json" ]; then
+	jq '.slo.searches = 3 | .slo.devices[0].capacities = [400, 404, 396]' "$json" >"$T_DIR/c1.json"
+	jq '.slo.searches = 3 | .slo.devices[0].capacities = [280, 283, 277]' "$json" >"$T_DIR/c2.json"
+	if expect_ok "compare" compare --json - "$T_DIR/c1.json" "$T_DIR/c2.json"; then
+		jq -e --arg k "$name capacity within p50 <= 5000000 ns" '.comparisons[0].rows[] | select(.key == $k) |
+			.metrics[0] | .metric == "iops" and .base.n == 3 and .new.n == 3 and .base.center == 400 and
+			.new.center == 280 and .test.significant and .worse' "$T_OUT" >/dev/null ||
+			check_fail "compare: no significant, worse capacity row: $(jq -c '.comparisons[0].rows' "$T_OUT")"
+	fi
+fi
+
 # ---- a fixed 2 ms per read misses p50 1 ms at any rate ----
 if expect_ok "missed" sweep "${q[@]}" --slo p50=1ms --json "$T_DIR/miss.json" "$dev"; then
+	shape=$(jq -r -f "$(dirname "$0")/slo_shape.jq" "$T_DIR/miss.json") || shape="not JSON"
+	[ -z "$shape" ] || check_fail "missed: the slo object's shape: $shape"
 	jq -e '.slo.devices[0] | .capacity_iops == null and .missed and (.confirmed | not) and
 		(.points | length) == 2 and .points[1].rate < .points[0].rate and
 		.first_failing_percentile == "p50" and .first_failing_iops == .points[1].rate and

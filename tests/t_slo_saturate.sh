@@ -25,6 +25,9 @@ json=$T_DIR/sat.json
 
 if expect_ok "saturate --slo" saturate --no-zero-sample --ramp 100ms --time 1s --qd 16 \
 	--slo p50=10ms --slo-points 6 --json "$json" "$dev" "$dev2"; then
+	# every key of the slo object, its type, and no other (docs/json.md)
+	shape=$(jq -r -f "$(dirname "$0")/slo_shape.jq" "$json") || shape="not JSON"
+	[ -z "$shape" ] || check_fail "the slo object's shape: $shape"
 	jq -e '.command == "saturate" and .slo.bounds == [{"percentile": "p50", "ns": 10000000}] and
 		.slo.max_points == 6 and (.slo.devices | length) == 2 and
 		([.slo.devices[] | .capacity_iops > 0 and (.points | length) <= 6] | all) and

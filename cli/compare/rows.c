@@ -19,7 +19,7 @@ static const char *const sat_step_name[] = {
 };
 #define NSTEPS (sizeof(sat_step_name) / sizeof(sat_step_name[0]))
 
-static struct cmp_row *row_new(struct cmp_rows *rows, const char *key)
+struct cmp_row *cmp_row_new(struct cmp_rows *rows, const char *key)
 {
 	struct cmp_row *p;
 
@@ -108,7 +108,7 @@ static int add_record(struct cmp_rows *rows, const char *key, const json_t *rec)
 	snprintf(uniq, sizeof(uniq), "%s", key);
 	for (k = 2; row_find_mut(rows, uniq); k++)
 		snprintf(uniq, sizeof(uniq), "%.*s (%u)", CMP_KEY_LEN - 16, key, k);
-	row = row_new(rows, uniq);
+	row = cmp_row_new(rows, uniq);
 	if (!row)
 		return -ENOMEM;
 	for (m = 0; m < CLI_NMETRICS && !rc; m++)
@@ -131,7 +131,7 @@ static int add_sum(struct cmp_rows *rows, const char *key, const json_t *rec)
 	memset(&part, 0, sizeof(part));
 	rc = add_record(&(struct cmp_rows){ &part, 0, 1 }, key, rec);
 	row = row_find_mut(rows, key);
-	if (!rc && !row && (row = row_new(rows, key))) {
+	if (!rc && !row && (row = cmp_row_new(rows, key))) {
 		row->v[CLI_M_IOPS] = part.v[CLI_M_IOPS];
 		row->n[CLI_M_IOPS] = part.n[CLI_M_IOPS];
 		part.v[CLI_M_IOPS] = NULL;
@@ -256,15 +256,20 @@ static int rows_one(const json_t *j, const char *prefix, struct cmp_rows *rows,
 		    const char *cluster)
 {
 	const char *cmd = json_string_value(json_object_get(j, "command"));
+	int rc;
 
 	if (!cmd)
 		return 0;
 	if (!strcmp(cmd, "run") || !strcmp(cmd, "nop") || !strcmp(cmd, "latency"))
 		return rows_run(j, prefix, rows, cluster ? "cluster total" : NULL);
 	if (!strcmp(cmd, "sweep"))
-		return rows_sweep(j, prefix, rows);
-	if (!strcmp(cmd, "saturate"))
-		return rows_saturate(j, prefix, rows, cluster);
+		rc = rows_sweep(j, prefix, rows);
+	else if (!strcmp(cmd, "saturate"))
+		rc = rows_saturate(j, prefix, rows, cluster);
+	else
+		return 0;
+	/* --slo: the capacities at the target */
+	return rc ? rc : cmp_rows_slo(json_object_get(j, "slo"), prefix, rows);
 	return 0;
 }
 

@@ -33,5 +33,11 @@ void cmp_host_label(const json_t *h, char *buf, size_t len);
 /* The row keyed key, or NULL. */
 const struct cmp_row *cmp_row_find(const struct cmp_rows *rows, const char *key);
 void cmp_rows_free(struct cmp_rows *rows);
+/* A new empty row keyed key at the end of rows; NULL: out of memory. */
+struct cmp_row *cmp_row_new(struct cmp_rows *rows, const char *key);
+/* rows_slo.c: a --slo report's "slo" object's rows (each device's
+ * capacity within the bounds, and saturate's all at once), keys after
+ * prefix. 0 or -ENOMEM; nothing where slo is not an object. */
+int cmp_rows_slo(const json_t *slo, const char *prefix, struct cmp_rows *rows);
 
 #endif

@@ -144,7 +144,7 @@ json_t *sweep_summary_json(const struct sweep *w, int knee, int dbl)
 		paths[i] = w->ts->t[i].path;
 	bool rated = w->n && pt[0].rated;
 
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:s, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:s, s:o, s:o, s:o, s:o, s:o}",
 			 "schema", CLI_JSON_SCHEMA, "command", "sweep",
 			 "config", cli_json_config(w->o, &meta),
 			 "points", points_json(pt, w->m, w->ts, w->fl),
@@ -159,7 +159,7 @@ json_t *sweep_summary_json(const struct sweep *w, int knee, int dbl)
 				json_real(pt[dbl].load_pct) : json_null(),
 			 "p99_double_asked_iops", dbl >= 0 && rated ?
 				json_real(pt[dbl].total.open.asked) : json_null(),
-			 "drives", drives_json(w));
+			 "drives", drives_json(w), "slo", json_null());
 }
 
 /* sweep --slo's report: the sweep's own fields, its points empty, the
