@@ -36,7 +36,7 @@ static const char *sample(const char *name)
 		{ "reap", "8" }, { "rounds", "2" }, { "repeat", "3" }, { "alpha", "0.01" },
 		{ "fail-worse", "5" }, { "rate", "1k" }, { "arrival", "poisson" }, { "ab", "4" },
 		{ "metric", "ios_per_cpu_s" }, { "steady", "20%,2s,lat" },
-		{ "temperature-every", "2s" },
+		{ "temperature-every", "2s" }, { "slo", "p99=500us,p99.9=2ms" }, { "slo-points", "8" },
 	};
 	size_t i;
 
