@@ -13,6 +13,15 @@
  *         second since the command (up to DECAY_MAX_US): the rate halves
  *         every second, a drive that never settles, whatever second a
  *         reader's samples start on
+ *   load  reads are served, each after LOAD_US + LOAD_K_US * (r / 1000)^6,
+ *         r the reads a second served lately (a moving average over
+ *         LOAD_BUCKET_MS buckets): a device whose service time rises
+ *         with the rate it is asked, steeply near its top (100 us idle,
+ *         400 us at 1000 reads a second, 630 us at 1100; the one thread
+ *         tops out near 1150 a second). Up to about 1000 a second the one
+ *         thread is idle more than half the time, so an open loop's reads
+ *         arrive as asked and the service time follows the rate asked,
+ *         not a queue
  * or a schedule counted in reads, not in seconds, so a test knows what the
  * device did from the order of things rather than from a guess about how
  * fast it runs: MODE COUNT MODE [COUNT MODE]... takes the first mode for
@@ -50,8 +59,11 @@
 #define SLOW_US 2000
 #define DECAY_US 100
 #define DECAY_MAX_US 50000
+#define LOAD_US 100.0
+#define LOAD_K_US 300.0
+#define LOAD_BUCKET_MS 25
 
-enum mode { MODE_OK, MODE_EIO, MODE_HANG, MODE_GONE, MODE_SLOW, MODE_DECAY };
+enum mode { MODE_OK, MODE_EIO, MODE_HANG, MODE_GONE, MODE_SLOW, MODE_DECAY, MODE_LOAD };
 
 struct held {
 	fuse_req_t req;
@@ -68,7 +80,7 @@ struct sched {
 	uint64_t left;		/* reads left in step at */
 };
 
-static const char *const mode_name[] = { "ok", "eio", "hang", "gone", "slow", "decay" };
+static const char *const mode_name[] = { "ok", "eio", "hang", "gone", "slow", "decay", "load" };
 static uint64_t data_size;
 static enum mode mode;
 static struct sched sched = { { MODE_OK }, { 0 }, 1, 0, 0 };
@@ -187,7 +199,7 @@ static void release(enum mode m)
 	size_t i;
 
 	for (i = 0; i < nheld; i++) {
-		if (m == MODE_OK || m == MODE_SLOW || m == MODE_DECAY)
+		if (m == MODE_OK || m == MODE_SLOW || m == MODE_DECAY || m == MODE_LOAD)
 			serve(held[i].req, held[i].size, held[i].off);
 		else
 			fuse_reply_err(held[i].req, m == MODE_GONE ? ENODEV : EIO);
@@ -220,6 +232,29 @@ static void read_ctl(fuse_req_t req, off_t off)
 		       off < (off_t)len ? len - (size_t)off : 0);
 }
 
+/* MODE_LOAD: the reads a second served lately: each whole bucket's count
+ * moves the average half way (a bucket without reads counts as 0), so a
+ * closed loop, whose rate follows the service time, settles instead of
+ * swinging, and a new rate is the average's within 4 buckets (100 ms,
+ * a test's ramp), whichever rate came before. */
+static double load_rate(void)
+{
+	static uint64_t bucket, count;
+	static double avg;
+	struct timespec t;
+	uint64_t b;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	b = ((uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000) / LOAD_BUCKET_MS;
+	if (b != bucket) {
+		avg = 0.5 * avg + 0.5 * (b == bucket + 1 ? (double)count * 1000 / LOAD_BUCKET_MS : 0);
+		bucket = b;
+		count = 0;
+	}
+	count++;
+	return avg < 3000 ? avg : 3000;
+}
+
 /* How long a read in mode m waits before it is served, in us. */
 static long wait_us(enum mode m)
 {
@@ -227,6 +262,11 @@ static long wait_us(enum mode m)
 	long us = DECAY_US;
 	time_t s;
 
+	if (m == MODE_LOAD) {
+		double r = load_rate() / 1000;
+
+		return (long)(LOAD_US + LOAD_K_US * r * r * r * r * r * r);
+	}
 	if (m != MODE_DECAY)
 		return m == MODE_SLOW ? SLOW_US : 0;
 	clock_gettime(CLOCK_MONOTONIC, &t);
@@ -255,8 +295,10 @@ static void ff_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	else if (m == MODE_HANG)
 		hold(req, size, off);
 	else {
-		if (wait_us(m))
-			nanosleep(&(struct timespec){ 0, wait_us(m) * 1000l }, NULL);
+		long us = wait_us(m);
+
+		if (us)
+			nanosleep(&(struct timespec){ 0, us * 1000l }, NULL);
 		nserved++;
 		serve(req, size, off);
 	}
