@@ -63,14 +63,14 @@ static int together_verdict(const struct cli_slo_pt *pts, const bool *on, unsign
 	return MODEL_SLO_HELD;
 }
 
-static void print_together(const struct sat *s, const struct sat_together_pt *p, unsigned k)
+static void print_together(const struct sat *s, const struct sat_together_pt *p, unsigned k,
+			   bool again)
 {
 	const struct model_slo *slo = &s->o->slo;
 	char us[24];
 	unsigned i, b;
 
-	fprintf(s->out, "%-12s %5u%s %9.1f%%", "together", k, p == &s->together->pt[k - 1] &&
-		s->together->s.pt[k - 1].again ? "*" : " ", 100.0 * p->frac);
+	fprintf(s->out, "%-12s %5u%s %9.1f%%", "together", k, again ? "*" : " ", 100.0 * p->frac);
 	for (i = 0; i < s->n; i++) {
 		if (!(p->pt[i].rate > 0))
 			continue;
@@ -137,7 +137,7 @@ static int together(struct sat *s)
 		t->pt[t->npt].verdict = together_verdict(pts, on, s->n, &t->pt[t->npt].dev);
 		model_slo_add(&t->s, frac, again, t->pt[t->npt].verdict);
 		t->npt++;
-		print_together(s, &t->pt[t->npt - 1], t->npt);
+		print_together(s, &t->pt[t->npt - 1], t->npt, again);
 	}
 	return rc;
 }

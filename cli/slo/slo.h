@@ -18,7 +18,6 @@
 /* ---- slo_opt.c ---- */
 
 int cli_slo_set(struct cli_opts *o, const char *arg, char *err, size_t errlen);
-int cli_slo_show(const struct cli_opts *o, char *buf, size_t len);
 int cli_slo_set_points(struct cli_opts *o, const char *arg, char *err, size_t errlen);
 int cli_slo_show_points(const struct cli_opts *o, char *buf, size_t len);
 
@@ -36,8 +35,8 @@ int cli_slo_show_points(const struct cli_opts *o, char *buf, size_t len);
 unsigned cli_slo_cap(const struct cli_opts *o);
 /* "p99 500 us, p99.9 2 ms" into buf. */
 void cli_slo_words(const struct model_slo *slo, char *buf, size_t len);
-/* The refusals of --slo that depend on the other options, said in one
- * line: -EINVAL, or 0. what: the command's word for its maximum. */
+/* The refusals of --slo that depend on the other options (and of
+ * --slo-points without --slo), said in one line: -EINVAL, or 0. */
 int cli_slo_check(const struct cli_opts *o);
 
 /* ---- slo_run.c ---- */

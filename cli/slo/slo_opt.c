@@ -89,14 +89,6 @@ int cli_slo_set(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
-int cli_slo_show(const struct cli_opts *o, char *buf, size_t len)
-{
-	(void)o;
-	(void)buf;
-	(void)len;
-	return 0;
-}
-
 int cli_slo_set_points(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	uint64_t v;
@@ -141,11 +133,7 @@ int cli_slo_check(const struct cli_opts *o)
 		}
 		return 0;
 	}
-	if (o->rate) {
-		cli_say("--slo searches the rate itself: drop --rate");
-		return -EINVAL;
-	}
-	if (o->rate_list) {
+	if (o->rate || o->rate_list) {
 		cli_say("--slo searches the rate itself: drop --rate");
 		return -EINVAL;
 	}

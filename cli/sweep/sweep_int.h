@@ -1,9 +1,10 @@
 /* Inside sweep: what only its own files share. cmd_sweep.c parses and
  * dispatches, sweep_run.c runs the points, sweep_text.c says them,
- * sweep_summary.c reads the curve and sweep_json.c writes the report.
- * Calls go one way: cmd_sweep.c calls the others, sweep_run.c and
- * sweep_summary.c call sweep_text.c and sweep_json.c, which call nothing
- * back. */
+ * sweep_summary.c reads the curve, sweep_json.c writes the report and
+ * sweep_slo.c runs sweep --slo (on cli/slo). Calls go one way: cmd_sweep.c
+ * calls the others, sweep_run.c, sweep_summary.c and sweep_slo.c call
+ * sweep_text.c and sweep_json.c (sweep_slo.c also sweep_run.c's maximum),
+ * which call nothing back. */
 #ifndef CLI_SWEEP_INT_H
 #define CLI_SWEEP_INT_H
 

@@ -1,15 +1,45 @@
 # saturate on four emulated drives across both nodes (7.2 guest): the JSON
 # is complete and adds up as on loop devices, the table has a row per
 # drive, --compare-placement runs its remote step on the other node's CPU
-# for real, and the ceiling section models the layout's PCIe tree.
+# for real, and the ceiling section models the layout's PCIe tree; with
+# --slo (issue 33), sweep finds a drive's capacity within p99 5 ms (or names
+# it as missing) and saturate the share of two drives' alone capacities
+# that holds at once, on the real nvme driver.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
 vm_need
 
-vm_boot 7.2 two-node <<'GUEST' || t_done
+vm_boot 7.2 two-node <<'GUEST' || 
+# ---- --slo on the rig ----
+if vm_expect_ok slosweep "sweep --slo"; then
+	j=$VM_OUT/slosweep.json
+	shape=$(jq -r -f "$(dirname "$0")/../slo_shape.jq" "$j") || shape="not JSON"
+	[ -z "$shape" ] || check_fail "sweep --slo: the slo object's shape: $shape"
+	jq -e '.by == "slo" and (.slo.devices | length) == 1 and (.slo.devices[0] |
+		(.points | length) >= 2 and (.points | length) <= 5 and .points[0].rate == .max_iops and
+		((.capacity_iops > 0 and (.missed | not)) or (.capacity_iops == null and .missed)))' "$j" >/dev/null ||
+		check_fail "sweep --slo: $(jq -c '.slo | del(.devices[].points)' "$j")"
+	grep -Eq "^[a-z0-9]+: ([0-9]+ IOPS \(|misses p99 5000 us at any rate)" "$VM_OUT/slosweep.out" ||
+		check_fail "sweep --slo: no capacity line"
+	echo "sweep --slo: $(grep -E '^[a-z0-9]+: ([0-9]+ IOPS|misses)' "$VM_OUT/slosweep.out")"
+fi
+if vm_expect_ok slosat "saturate --slo"; then
+	j=$VM_OUT/slosat.json
+	shape=$(jq -r -f "$(dirname "$0")/../slo_shape.jq" "$j") || shape="not JSON"
+	[ -z "$shape" ] || check_fail "saturate --slo: the slo object's shape: $shape"
+	jq -e '(.slo.devices | length) == 2 and (.slo.together == null or
+		(.slo.together.points | length) >= 1 and (.slo.together.points | length) <= 4)' "$j" >/dev/null ||
+		check_fail "saturate --slo: $(jq -c '.slo | del(.devices[].points, .together.points)' "$j")"
+	grep -E "^alone, |^together: " "$VM_OUT/slosat.out" || check_fail "saturate --slo: no line for the gap at the target"
+fi
+t_done
 step sat iostorm saturate --qd 8 --ramp 300ms --time 1s --compare-placement --json /results/sat.json \
 	$(dev nva) $(dev nvb) $(dev nvc) $(dev nvd)
 for d in nva nvb nvc nvd; do basename $(dev $d); done >/results/names
+step slosweep iostorm sweep --slo p99=5ms --slo-points 5 --qd 8 --ramp 200ms --time 1s \
+	--json /results/slosweep.json $(dev nva)
+step slosat iostorm saturate --slo p99=5ms --slo-points 4 --qd 8 --ramp 200ms --time 1s \
+	--json /results/slosat.json $(dev nva) $(dev nvc)
 GUEST
 
 if vm_expect_ok sat "saturate on 4 drives"; then
