@@ -45,73 +45,73 @@ after=$(fault_count "$ctl" served)
 # disagree, both run once more (retried).
 name=$(basename "$dev")
 for try in 1 2; do
-agree=
-if expect_ok "search" sweep "${q[@]}" --slo p50=500us --json "$json" "$dev"; then
-	# every key of the slo object, its type, and no other (docs/json.md)
-	shape=$(jq -r -f "$(dirname "$0")/slo_shape.jq" "$json") || shape="not JSON"
-	[ -z "$shape" ] || check_fail "the slo object's shape: $shape"
-	jq -e --arg n "$name" '
-		.command == "sweep" and .by == "slo" and .points == [] and .max.qd == 16 and
-		.slo.bounds == [{"percentile": "p50", "ns": 500000}] and .slo.max_points == 12 and
-		.slo.searches == 1 and (.slo.devices | length) == 1 and
-		(.slo.devices[0] | has("name", "max_iops", "capacity_iops", "points", "first_failing_iops",
-			"first_failing_percentile", "confirmed", "missed", "capacities", "capacity_ci95", "lowest")) and
-		([.slo.devices[0].points[] | has("rate", "iops", "percentiles_ns", "held", "broke", "again", "search")] | all) and
-		([.slo.devices[0].points[].percentiles_ns | keys == ["p50", "p90", "p99", "p99.9", "p99.99"]] | all) and
-		(.slo.devices[0].points | length) <= 12 and .slo.devices[0].points[0].rate == .slo.devices[0].max_iops and
-		(.slo.devices[0] | .name == $n and .capacity_iops > 0 and (.missed | not) and
-			(.capacities | length) == 1)' "$json" >/dev/null ||
-		check_fail "search JSON: $(jq -c '.slo | del(.devices[].points)' "$json")"
-	# every point's verdict agrees with its p50 and the bound
-	jq -e '[.slo.devices[].points[] | select(.broke != "behind") | .held == (.percentiles_ns.p50 <= 500000)] | all' "$json" >/dev/null ||
-		check_fail "a point's verdict disagrees with its p50: $(jq -c '[.slo.devices[0].points[] | [.rate, .percentiles_ns.p50, .held]]' "$json")"
-	# the capacity held every time it ran and lies below the first rate
-	# that broke; the search ended on a repeat: of the capacity, which
-	# confirmed it (it held twice), or of a rate that then broke, with no
-	# point left to go on below it
-	jq -e '.slo.devices[0] | .capacity_iops as $c | .first_failing_iops > $c and
-		([.points[] | select(.rate == $c) | .held] | all) and .points[-1].again and
-		if .confirmed then [.points[] | select(.rate == $c)] | length >= 2
-		else (.points | length) == 12 and (.points[-1].held | not) end' "$json" >/dev/null ||
-		check_fail "capacity not held below the first failing rate, or not repeated: $(jq -c '.slo.devices[0] | del(.points)' "$json")"
-	grep -Eq "^$name: [0-9]+ IOPS \([0-9]+% of its closed-loop [0-9]+\), (confirmed|unconfirmed \(the cap of points came first\)); first failing rate [0-9]+ IOPS: (p50 [0-9.]+ us|behind); [0-9]+ points$" "$T_OUT" ||
-		{ check_fail "no capacity line"; show_output; }
-	grep -Eq "^slo: p50 500.0 us, .*a search of at most 12 points of 0.1s ramp \+ 1s: at most 13s" "$T_OUT" ||
-		{ check_fail "no plan with the search's time"; show_output; }
+	agree=
+	if expect_ok "search" sweep "${q[@]}" --slo p50=500us --json "$json" "$dev"; then
+		# every key of the slo object, its type, and no other (docs/json.md)
+		shape=$(jq -r -f "$(dirname "$0")/slo_shape.jq" "$json") || shape="not JSON"
+		[ -z "$shape" ] || check_fail "the slo object's shape: $shape"
+		jq -e --arg n "$name" '
+			.command == "sweep" and .by == "slo" and .points == [] and .max.qd == 16 and
+			.slo.bounds == [{"percentile": "p50", "ns": 500000}] and .slo.max_points == 12 and
+			.slo.searches == 1 and (.slo.devices | length) == 1 and
+			(.slo.devices[0] | has("name", "max_iops", "capacity_iops", "points", "first_failing_iops",
+				"first_failing_percentile", "confirmed", "missed", "capacities", "capacity_ci95", "lowest")) and
+			([.slo.devices[0].points[] | has("rate", "iops", "percentiles_ns", "held", "broke", "again", "search")] | all) and
+			([.slo.devices[0].points[].percentiles_ns | keys == ["p50", "p90", "p99", "p99.9", "p99.99"]] | all) and
+			(.slo.devices[0].points | length) <= 12 and .slo.devices[0].points[0].rate == .slo.devices[0].max_iops and
+			(.slo.devices[0] | .name == $n and .capacity_iops > 0 and (.missed | not) and
+				(.capacities | length) == 1)' "$json" >/dev/null ||
+			check_fail "search JSON: $(jq -c '.slo | del(.devices[].points)' "$json")"
+		# every point's verdict agrees with its p50 and the bound
+		jq -e '[.slo.devices[].points[] | select(.broke != "behind") | .held == (.percentiles_ns.p50 <= 500000)] | all' "$json" >/dev/null ||
+			check_fail "a point's verdict disagrees with its p50: $(jq -c '[.slo.devices[0].points[] | [.rate, .percentiles_ns.p50, .held]]' "$json")"
+		# the capacity held every time it ran and lies below the first rate
+		# that broke; the search ended on a repeat: of the capacity, which
+		# confirmed it (it held twice), or of a rate that then broke, with no
+		# point left to go on below it
+		jq -e '.slo.devices[0] | .capacity_iops as $c | .first_failing_iops > $c and
+			([.points[] | select(.rate == $c) | .held] | all) and .points[-1].again and
+			if .confirmed then [.points[] | select(.rate == $c)] | length >= 2
+			else (.points | length) == 12 and (.points[-1].held | not) end' "$json" >/dev/null ||
+			check_fail "capacity not held below the first failing rate, or not repeated: $(jq -c '.slo.devices[0] | del(.points)' "$json")"
+		grep -Eq "^$name: [0-9]+ IOPS \([0-9]+% of its closed-loop [0-9]+\), (confirmed|unconfirmed \(the cap of points came first\)); first failing rate [0-9]+ IOPS: (p50 [0-9.]+ us|behind); [0-9]+ points$" "$T_OUT" ||
+			{ check_fail "no capacity line"; show_output; }
+		grep -Eq "^slo: p50 500.0 us, .*a search of at most 12 points of 0.1s ramp \+ 1s: at most 13s" "$T_OUT" ||
+			{ check_fail "no plan with the search's time"; show_output; }
 
-	# the fine sweep: nine rates from 12% below the capacity found to 12%
-	# above it, in 3% steps; its capacity is where its p50 crosses the
-	# bound, before the first rate that broke. Rates as such: the load
-	# mode's service time follows the rate asked, which the closed-loop
-	# maximum that a load is a share of does not
-	cap=$(jq '.slo.devices[0].capacity_iops' "$json")
-	rates=$(jq -rn --argjson c "$cap" '[range(-4; 5) | $c * (1 + 0.03 * .) | floor | tostring] | join(",")')
-	if expect_ok "fine sweep" sweep "${q[@]}" --rate "$rates" --json "$T_DIR/fine.json" "$dev"; then
-		# where its p50 crosses the bound: between the last load that held
-		# and the first that broke, interpolated (the last that held where
-		# the first that broke fell behind)
-		fine=$(jq '[.points[] | {l: .asked_iops, p: .lat_ns.p50, behind: .open_loop.overloaded,
-				ok: (.lat_ns.p50 <= 500000 and (.open_loop.overloaded | not))}] |
-			(map(.ok) | index(false)) as $i |
-			if $i == null then .[-1].l elif $i == 0 then 0
-			elif .[$i].behind or .[$i].p <= .[$i - 1].p then .[$i - 1].l
-			else .[$i - 1].l + (.[$i].l - .[$i - 1].l) * (500000 - .[$i - 1].p) / (.[$i].p - .[$i - 1].p) end' "$T_DIR/fine.json")
-		echo "capacity within p50 500 us: search $cap IOPS, fine sweep $fine IOPS"
-		jq -en --argjson c "$cap" --argjson f "$fine" '$f > 0 and (($c - $f) / $f | fabs) <= 0.05' >/dev/null &&
-			agree=1
+		# the fine sweep: nine rates from 12% below the capacity found to 12%
+		# above it, in 3% steps; its capacity is where its p50 crosses the
+		# bound, before the first rate that broke. Rates as such: the load
+		# mode's service time follows the rate asked, which the closed-loop
+		# maximum that a load is a share of does not
+		cap=$(jq '.slo.devices[0].capacity_iops' "$json")
+		rates=$(jq -rn --argjson c "$cap" '[range(-4; 5) | $c * (1 + 0.03 * .) | floor | tostring] | join(",")')
+		if expect_ok "fine sweep" sweep "${q[@]}" --rate "$rates" --json "$T_DIR/fine.json" "$dev"; then
+			# where its p50 crosses the bound: between the last load that held
+			# and the first that broke, interpolated (the last that held where
+			# the first that broke fell behind)
+			fine=$(jq '[.points[] | {l: .asked_iops, p: .lat_ns.p50, behind: .open_loop.overloaded,
+					ok: (.lat_ns.p50 <= 500000 and (.open_loop.overloaded | not))}] |
+				(map(.ok) | index(false)) as $i |
+				if $i == null then .[-1].l elif $i == 0 then 0
+				elif .[$i].behind or .[$i].p <= .[$i - 1].p then .[$i - 1].l
+				else .[$i - 1].l + (.[$i].l - .[$i - 1].l) * (500000 - .[$i - 1].p) / (.[$i].p - .[$i - 1].p) end' "$T_DIR/fine.json")
+			echo "capacity within p50 500 us: search $cap IOPS, fine sweep $fine IOPS"
+			jq -en --argjson c "$cap" --argjson f "$fine" '$f > 0 and (($c - $f) / $f | fabs) <= 0.05' >/dev/null &&
+				agree=1
+		fi
+		# the picture: the bound and the capacity
+		if expect_ok "plot" plot -o "$T_DIR/slo.svg" "$json"; then
+			grep -q "capacity $(printf '%.0f' "$cap") IOPS" "$T_DIR/slo.svg" || check_fail "plot: no capacity mark"
+			grep -q 'p50 bound' "$T_DIR/slo.svg" || check_fail "plot: no bound"
+		fi
 	fi
-	# the picture: the bound and the capacity
-	if expect_ok "plot" plot -o "$T_DIR/slo.svg" "$json"; then
-		grep -q "capacity $(printf '%.0f' "$cap") IOPS" "$T_DIR/slo.svg" || check_fail "plot: no capacity mark"
-		grep -q 'p50 bound' "$T_DIR/slo.svg" || check_fail "plot: no bound"
+	if [ -n "$agree" ]; then
+		[ "$try" = 1 ] || retried "the search and its fine sweep"
+		break
 	fi
-fi
-if [ -n "$agree" ]; then
-	[ "$try" = 1 ] || retried "the search and its fine sweep"
-	break
-fi
-[ "$try" = 2 ] && [ -n "${fine:-}" ] &&
-	check_fail "the search's capacity $cap is not within 5% of the fine sweep's $fine: $(jq -c '[.points[] | [.asked_iops, .lat_ns.p50]]' "$T_DIR/fine.json")"
+	[ "$try" = 2 ] && [ -n "${fine:-}" ] &&
+		check_fail "the search's capacity $cap is not within 5% of the fine sweep's $fine: $(jq -c '[.points[] | [.asked_iops, .lat_ns.p50]]' "$T_DIR/fine.json")"
 done
 
 # ---- compare: the capacities as rows, more is better, tested on the
