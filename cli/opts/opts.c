@@ -30,6 +30,7 @@ void cli_opts_init(struct cli_opts *o, const char *cmd, unsigned groups)
 	o->time_ns = v && v->time_ns ? v->time_ns : 10 * CLI_NS_PER_S;
 	o->ramp_ns = v && v->ramp_ns ? v->ramp_ns : 2 * CLI_NS_PER_S;
 	o->stall_ns = 10 * CLI_NS_PER_S;
+	o->interval_ns = CLI_NS_PER_S;
 	o->jobs_per_device = 1;
 	o->jobs = 1;
 	o->repeat = 1;

@@ -73,6 +73,10 @@ struct cli_opts {
 	bool zero_sample;		/* sample each target for never-written
 					 * blocks before the run (cli/runner/drive.h) */
 	const char *json;		/* NULL, a path or "-" */
+	const char *stream;		/* --stream: NULL, a path or "-" (JSON
+					 * lines, cli/live/stream.h) */
+	uint64_t interval_ns;		/* --interval: the live line's, the
+					 * timeline's and the stream's */
 	bool quiet;
 	uint64_t seed;
 	bool seed_set;

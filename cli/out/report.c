@@ -10,6 +10,7 @@
 #include "cli/out/drop.h"
 #include "cli/runner/steady.h"
 #include "cli/runner/temp.h"
+#include "cli/live/stream.h"
 #include "cli/out/json.h"
 #include "cli/out/nvme_status.h"
 #include "cli/out/openloop.h"
@@ -307,7 +308,7 @@ int cli_report_output(const struct cli_report *r, const struct cli_opts *o,
 	json_t *j;
 
 	print_table(r, o, cli_out_text(o));
-	if (!o->json)
+	if (!o->json && !cli_stream_on())
 		return errs;
 	j = cli_json_report(r, o);
 	if (j && extra && json_object_update(j, extra)) {

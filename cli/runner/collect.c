@@ -121,7 +121,11 @@ int cli_runner_collect(struct runctx *c, struct cli_report *out)
 	out->steady = c->steady;
 	out->temp = c->temp_acct;
 	if (cli_steady_apply(c->o, &c->tl, &c->steady, out) || cli_report_total(out) ||
-	    cli_tl_last(&c->tl, c->r) || !c->tl_ok)
+	    cli_tl_last(&c->tl, c->r))
+		return -ENOMEM;
+	/* the window's last interval, the final figures less the last copy */
+	cli_runner_last_interval(c);
+	if (!c->tl_ok)
 		return -ENOMEM;
 	cli_steady_total(out);
 	for (i = 0; i < c->ndev; i++) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/live/stream.h"
 #include "cli/out/out.h"
 #include "cli/out/progress.h"
 #include "cli/runner/drive.h"
@@ -58,7 +59,11 @@ static int ctx_init(struct runctx *c, const struct cli_opts *o,
 	c->prev = calloc(c->ndev, sizeof(*c->prev));
 	c->st = calloc(c->ndev, sizeof(*c->st));
 	c->dpw = calloc(c->ndev, sizeof(*c->dpw));
-	if (!c->pd || !c->prev || !c->st || !c->dpw || cli_tl_init(&c->tl, c->ndev, c->per))
+	c->names = calloc(c->ndev, sizeof(*c->names));
+	c->cpu_user = calloc(c->njobs, sizeof(*c->cpu_user));
+	c->cpu_sys = calloc(c->njobs, sizeof(*c->cpu_sys));
+	if (!c->pd || !c->prev || !c->st || !c->dpw || !c->names || !c->cpu_user ||
+	    !c->cpu_sys || cli_tl_init(&c->tl, c->ndev, c->per))
 		return -ENOMEM;
 	c->tl_ok = true;
 	if (o->steady_pct) {
@@ -69,7 +74,7 @@ static int ctx_init(struct runctx *c, const struct cli_opts *o,
 		c->steady.window_s = (double)cli_steady_window(o);
 	}
 	for (unsigned d = 0; d < c->ndev; d++)
-		c->pd[d].name = cli_runner_job_name(c, d * c->per);
+		c->pd[d].name = c->names[d] = cli_runner_job_name(c, d * c->per);
 	return 0;
 }
 
@@ -86,10 +91,17 @@ static int prepare(struct runctx *c, struct eng_job **jobs)
 				     c->spec->op == ENG_OP_READ);
 	if (!err)
 		err = cli_runner_build_jobs(c, jobs);
+	if (!err && cli_cpu_init(&c->cpu, *jobs, c->njobs)) {
+		cli_say("out of memory");
+		err = -ENOMEM;
+	}
 	/* no refusal left: the targets' first reads (the zero sample, the
 	 * drive's log), once per target in a command, before any IO */
 	if (!err)
 		cli_drive_before(c->o, c->spec->targets, c->spec->targets ? c->spec->ntargets : 0);
+	/* --stream's header, once per command: after every refusal */
+	if (!err)
+		cli_stream_header(c->o);
 	/* each drive's hwmon, found through its account (controller) */
 	if (!err && cli_temp_start(&c->temp, c->o, c->spec->targets,
 				   c->spec->targets ? c->spec->ntargets : 0, &c->temp_acct)) {
@@ -157,6 +169,10 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 	free(c.prev);
 	free(c.st);
 	free(c.dpw);
+	free(c.names);
+	free(c.cpu_user);
+	free(c.cpu_sys);
+	cli_cpu_free(&c.cpu);
 	/* a stalled worker may still answer a snapshot into the run's memory,
 	 * not into the timeline's copies: those are the runner's own */
 	cli_tl_free(&c.tl);

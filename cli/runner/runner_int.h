@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cli/live/cpu.h"
 #include "cli/out/progress.h"
 #include "cli/runner/runner.h"
 #include "cli/runner/steady.h"
@@ -37,6 +38,16 @@ struct runctx {
 	struct cli_temp_watch temp;	/* --temperature-every */
 	struct cli_temp temp_acct;
 	uint64_t wall_start, wall_end;	/* the measured window, CLOCK_REALTIME */
+	const char **names;	/* per device: its row's name */
+	struct eng_job *jobs;	/* the workers' */
+	/* the interval sets (cli/live/interval.h): the measured window's
+	 * index in the command, whether it started, the workers' CPU */
+	unsigned run;
+	bool window;
+	uint64_t mono_start;	/* the window's start, CLOCK_MONOTONIC */
+	struct cli_cpu cpu;
+	uint64_t *cpu_user, *cpu_sys;	/* per worker: the last interval's */
+	const char *label;	/* the window's, on the live line */
 };
 
 /* jobs.c: options that cannot go together, 0 or -EINVAL said */
@@ -56,6 +67,8 @@ bool cli_runner_say_unfixed(const struct runctx *c);
 
 /* watch.c: ramp, the measured window, stop and drain */
 void cli_runner_measure(struct runctx *c);
+/* watch.c: the last interval (cli_tl_last taken) to every sink */
+void cli_runner_last_interval(struct runctx *c);
 
 /* collect.c: the run's figures into out; 0 or -ENOMEM */
 int cli_runner_collect(struct runctx *c, struct cli_report *out);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "cli/live/live.h"
 #include "cli/out/out.h"
 #include "cli/out/progress.h"
 #include "cli/runner/temp.h"
@@ -70,10 +71,18 @@ static void stall_watch(struct runctx *c, uint64_t t)
 			continue;
 		}
 		if (!st->said && t - st->since >= c->o->stall_ns) {
+			char line[256];
+
 			cli_progress_clear();
-			cli_say("%s: no completion for %.3g s, %u IOs in flight",
-			    c->pd[d].name, cli_secs(t - st->since), p.inflight);
+			snprintf(line, sizeof(line), "%s: no completion for %.3g s, %u IOs in flight",
+				 c->names[d], cli_secs(t - st->since), p.inflight);
+			cli_say("%s", line);
 			st->said = true;
+			if (c->window)
+				cli_live_event(&(struct cli_live_event){
+					.run = c->run, .device = c->names[d],
+					.t_s = cli_secs(t - c->mono_start), .what = "stall",
+					.text = line });
 		}
 	}
 }
@@ -119,23 +128,78 @@ static bool should_stop(const struct runctx *c)
 	return eng_run_done(c->r) || failed_at_start(c);
 }
 
-/* The measured phase samples the timeline on every whole second (then
+/* The measured phase samples the timeline on every whole interval (then
  * calls the spec's each_second hook), waking up on the boundary rather
  * than at the next tick. */
-static uint64_t next_wait(bool hook, uint64_t dur_ns, uint64_t el, unsigned sec)
+static uint64_t next_wait(uint64_t iv, uint64_t dur_ns, uint64_t el, unsigned sec)
 {
 	uint64_t left = dur_ns ? dur_ns - el : TICK_NS, wait = TICK_NS;
 
-	if (hook && (uint64_t)(sec + 1) * CLI_NS_PER_S - el < wait)
-		wait = (uint64_t)(sec + 1) * CLI_NS_PER_S - el;
+	if (iv && (uint64_t)(sec + 1) * iv - el < wait)
+		wait = (uint64_t)(sec + 1) * iv - el;
 	return left < wait ? left : wait;
+}
+
+/* The live line of the measured window: each interval's IOPS, from its
+ * set (the ramp's, which has no sets, from the workers' progress). */
+static void line_interval(void *ctx, const struct cli_interval_set *s)
+{
+	struct runctx *c = ctx;
+	const struct cli_interval *iv;
+	unsigned k;
+
+	if (s->last)
+		return;
+	for (k = 0; k < s->ndev && k < c->ndev; k++) {
+		iv = &s->dev[k];
+		c->pd[k].name = iv->device;
+		c->pd[k].iops = iv->t1_s > iv->t0_s ? (double)iv->ios / (iv->t1_s - iv->t0_s) : 0;
+	}
+	cli_progress_show(c->label, s->total->t1_s, cli_secs(c->o->time_ns), c->pd, k);
+}
+
+static const struct cli_live_sink line_sink = { .interval = line_interval };
+
+/* The interval just taken, with its CPU time, to every sink. */
+static void interval_out(struct runctx *c)
+{
+	const struct cli_interval_set *s = cli_tl_set(&c->tl);
+
+	if (!s)
+		return;
+	cli_cpu_read(&c->cpu, c->tl.wios, c->cpu_user, c->cpu_sys);
+	cli_tl_cpu(&c->tl, c->cpu_user, c->cpu_sys);
+	cli_live_interval(s);
+}
+
+void cli_runner_last_interval(struct runctx *c)
+{
+	if (c->window && cli_tl_set(&c->tl))
+		cli_live_interval(cli_tl_set(&c->tl));
+}
+
+/* The measured window starts: its sets' description, the CPU's base, the
+ * window to every sink. */
+static void window_start(struct runctx *c, const char *label)
+{
+	c->run = cli_live_next_run();
+	c->label = label;
+	c->window = true;
+	cli_tl_window(&c->tl, c->names, c->spec->op == ENG_OP_NOP ? 0 : c->o->bs,
+		      c->o->latency, c->run, label, c->wall_start);
+	cli_cpu_start(&c->cpu);
+	cli_live_window(&(struct cli_live_window){
+		.run = c->run, .label = label, .wall_start_ns = c->wall_start,
+		.interval_ns = c->o->interval_ns, .time_ns = c->o->time_ns,
+		.ndev = c->ndev, .devices = c->names });
+	if (c->live && cli_live_add(&line_sink, c))
+		c->live = false;	/* the table is full: no line rather than none of the rest */
 }
 
 static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns,
 		       bool measuring)
 {
-	uint64_t t0 = now_ns(), last = t0, t;
-	bool hook = measuring;
+	uint64_t t0 = now_ns(), last = t0, t, iv = measuring ? c->o->interval_ns : 0;
 	unsigned sec = 0;
 
 	live_sample(c, 0);
@@ -143,10 +207,11 @@ static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns,
 		t = now_ns();
 		stall_watch(c, t);
 		/* not on the last boundary: the caller has the final figures */
-		if (hook && t - t0 >= (uint64_t)(sec + 1) * CLI_NS_PER_S &&
-		    (!dur_ns || (uint64_t)(sec + 1) * CLI_NS_PER_S < dur_ns)) {
+		if (iv && t - t0 >= (uint64_t)(sec + 1) * iv &&
+		    (!dur_ns || (uint64_t)(sec + 1) * iv < dur_ns)) {
 			sec++;
 			c->tl_ok &= !cli_tl_second(&c->tl, c->r, TL_WAIT_NS);
+			interval_out(c);
 			cli_temp_second(&c->temp, sec, &c->tl);
 			if (c->spec->each_second)
 				c->spec->each_second(c->spec->ctx, &c->tl);
@@ -156,12 +221,12 @@ static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns,
 		}
 		if (dur_ns && t - t0 >= dur_ns)
 			return;
-		if (c->live && t - last >= CLI_NS_PER_S) {
+		if (c->live && !measuring && t - last >= CLI_NS_PER_S) {
 			live_sample(c, cli_secs(t - last));
 			cli_progress_show(label, cli_secs(t - t0), cli_secs(dur_ns), c->pd, c->ndev);
 			last = t;
 		}
-		sleep_ns(next_wait(hook, dur_ns, t - t0, sec));
+		sleep_ns(next_wait(iv, dur_ns, t - t0, sec));
 	}
 }
 
@@ -198,10 +263,13 @@ void cli_runner_measure(struct runctx *c)
 	if (!should_stop(c)) {
 		eng_run_measure(c->r);
 		c->wall_start = wall_ns();
+		c->mono_start = now_ns();
+		window_start(c, label);
 		wait_phase(c, label, c->o->time_ns, true);
 		c->wall_end = wall_ns();
 	}
 	eng_run_stop(c->r);
 	c->nstalled = drain(c);
+	cli_live_remove(&line_sink, c);
 	cli_progress_clear();
 }

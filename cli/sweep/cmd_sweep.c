@@ -13,6 +13,7 @@
 #include "cli/check/check.h"
 #include "cli/commands.h"
 #include "cli/runner/limits.h"
+#include "cli/live/stream.h"
 #include "cli/out/drive_json.h"
 #include "cli/out/json.h"
 #include "cli/opts/opts.h"
@@ -634,7 +635,7 @@ static int summary(struct sweep *w, FILE *f)
 	else
 		depth_summary(w, k, knee, dbl, best, p99[0], f);
 	fflush(f);
-	if (!w->o->json)
+	if (!w->o->json && !cli_stream_on())
 		return 0;
 	/* cli_out_json says why it could not write the report */
 	return cli_out_json(w->o->json, summary_json(w, knee, dbl), CLI_JSON_REPORT) ? -EIO : 0;
