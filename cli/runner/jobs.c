@@ -53,11 +53,6 @@ int cli_runner_check_opts(const struct cli_opts *o, enum eng_op op)
 	}
 	if (cli_group_check(o) || cli_runner_rate_check(o) || cli_steady_opts_check(o))
 		return -EINVAL;
-	if (o->interval_ns != CLI_NS_PER_S && (o->steady_pct || o->temp_every_ns)) {
-		cli_say("--%s counts whole seconds of the timeline: --interval must be 1s with it",
-		    o->steady_pct ? "steady" : "temperature-every");
-		return -EINVAL;
-	}
 	if (o->buffered && o->backend == ENG_BACKEND_URING_CMD) {
 		cli_say("--buffered reads through the page cache: --engine io_uring_cmd sends NVMe commands to the drive");
 		return -EINVAL;
