@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/live/stream.h"
 #include "cli/out/out.h"
 #include "cli/runner/stop.h"
 #include "mpi/mpi_int.h"
@@ -133,6 +134,9 @@ int main(int argc, char **argv)
 	mpi_log_init(&m);
 	rc = dispatch(&m, argc, argv);
 	cli_out_release();	/* rank 0's reserved report file, if unwritten */
+	/* this rank's --stream ends (with stalled workers, in abandon) */
+	if (!m.abandon)
+		rc = cli_stream_end(rc, cli_runner_interrupted());
 	if (fflush(stdout) || ferror(stdout)) {
 		cli_say("cannot write the report to standard output: %s",
 			errno == EPIPE || !errno ? "the reader has gone (broken pipe)" : strerror(errno));

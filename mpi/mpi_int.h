@@ -121,6 +121,14 @@ int mpi_take_targets_file(struct mpi_ctx *m, int argc, char **argv);
 int mpi_saturate(struct mpi_ctx *m, int argc, char **argv);
 int mpi_run(struct mpi_ctx *m, int argc, char **argv);
 
+/* ---- stream.c: --stream, one per rank ---- */
+
+/* Opens this rank's --stream (cli/live/stream.h), its path o->stream with
+ * %r the rank, %h the host's name and %% a '%'. Several ranks need %r or
+ * %h in it (one file each), and none may write to stdout: said, a usage
+ * error. Returns a CLI_EXIT_* status; nothing without --stream. */
+int mpi_stream_open(const struct mpi_ctx *m, const struct cli_opts *o);
+
 /* ---- report.c: rank 0's cluster report from the gathered hosts ---- */
 
 /* The table, the cluster gap attributed (model/cgap.c) and the JSON where

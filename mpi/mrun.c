@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/live/stream.h"
 #include "cli/out/json.h"
 #include "cli/out/out.h"
 #include "cli/out/report.h"
@@ -48,6 +49,9 @@ static int setup(struct mrun *x)
 	 * rank's first IO, and a path it cannot write stops every rank */
 	if (!rc && !m->rank)
 		rc = cli_exit_status(cli_out_reserve(x->o.json));
+	/* every rank's own stream, before any rank's first IO */
+	if (!rc)
+		rc = mpi_stream_open(m, &x->o);
 	if (!rc)
 		rc = cli_exit_status(cli_targets_open(&x->ts, &x->o));
 	return mpi_agree(m, rc);
@@ -210,6 +214,13 @@ static int gather(struct mrun *x, int rc)
 	if (mpi_reduce_hist(x->m, x->ran ? x->rep.total.hist : NULL, &sum))
 		mine = CLI_EXIT_RUNTIME;
 	intr = mpi_max(intr);
+	/* this rank's stream ends with its own entry */
+	{
+		json_t *own = host_entry(x);
+
+		cli_stream_report_pin(own);
+		json_decref(own);
+	}
 	if (mpi_gather_json(x->m, host_entry(x), &hosts))
 		mine = CLI_EXIT_RUNTIME;
 	else if (!x->m->rank)

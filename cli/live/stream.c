@@ -24,6 +24,7 @@ static struct {
 	bool header;		/* written */
 	bool cut;		/* a write failed: nothing more is written */
 	bool stalled;		/* a stall event was written */
+	bool pinned;		/* the report is the rank's own (mpi) */
 	json_t *report;
 } st = { .fd = -1, .rank = -1 };
 
@@ -229,9 +230,18 @@ void cli_stream_header(const struct cli_opts *o)
 	put(j);
 }
 
-void cli_stream_report(json_t *report)
+void cli_stream_report_pin(json_t *report)
 {
 	if (st.fd < 0)
+		return;
+	json_decref(st.report);
+	st.report = json_incref(report);
+	st.pinned = true;
+}
+
+void cli_stream_report(json_t *report)
+{
+	if (st.fd < 0 || st.pinned)
 		return;
 	json_decref(st.report);
 	st.report = json_incref(report);

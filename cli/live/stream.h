@@ -36,6 +36,11 @@ void cli_stream_header(const struct cli_opts *o);
 /* The command's report (what --json writes; a new reference is taken),
  * for the end line. The last one given wins. */
 void cli_stream_report(json_t *report);
+/* Under iostorm-mpi: each rank's end line carries its own host's entry
+ * (what rank 0 gathers into the cluster report's hosts[]), not the cluster
+ * report rank 0 writes after: report (a new reference is taken) is kept,
+ * and cli_stream_report is ignored from now on. */
+void cli_stream_report_pin(json_t *report);
 /* The end line (how: from the exit status, SIGINT/SIGTERM, a stall said),
  * and the stream closed. Returns the exit status, 1 where it was 0 and
  * the stream was cut. */

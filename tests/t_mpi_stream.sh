@@ -1,0 +1,45 @@
+# --stream under iostorm-mpi: each rank writes its own stream, its path's
+# %r the rank (or %h the host): a header with its rank and "mpi-run", a
+# window, its intervals, and an end line with its own host's entry (what
+# rank 0 gathers into hosts[]), whose IOs are its intervals' IOs; the two
+# streams' IOs add up to the cluster's. A path that would have every rank
+# write one file, or a '%' it does not know, stops every rank before any IO
+# with one line, exit 2.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/mpi_lib.sh"
+need_mpi
+need_cmd jq
+
+make_loop l0 32
+make_loop l1 32
+make_targets_file tf "$l0" "$l1"
+
+run_mpi 2 run --qd 8 --ramp 0 --time 1s --interval 250ms --targets-file "$tf" \
+	--json "$T_DIR/run.json" --stream "$T_DIR/s.%r.jsonl"
+[ "$T_RC" -eq 0 ] || { check_fail "run: exit $T_RC"; show_output; }
+for r in 0 1; do
+	jq -e -s --argjson r "$r" --arg d "$([ "$r" -eq 0 ] && echo "${l0#/dev/}" || echo "${l1#/dev/}")" '
+		.[0].type == "header" and .[0].rank == $r and .[0].command == "mpi-run"
+		and .[1].type == "window" and .[1].devices == [$d]
+		and .[-1].type == "end" and .[-1].how == "completed" and .[-1].report.rank == $r
+		and ([.[] | select(.type == "interval" and .device == $d) | .ios] | add)
+			== .[-1].report.run.devices[0].ios
+	' "$T_DIR/s.$r.jsonl" >/dev/null ||
+		check_fail "run: rank $r's stream is not its header, window, intervals and own end: $(jq -c '[.type, .rank, .device, .ios]' "$T_DIR/s.$r.jsonl" 2>&1 | head -20)"
+done
+jq -e -s --slurpfile c "$T_DIR/run.json" '
+	[.[] | select(.type == "interval" and .device == null) | .ios] | add == $c[0].cluster.ios
+' "$T_DIR/s.0.jsonl" "$T_DIR/s.1.jsonl" >/dev/null ||
+	check_fail "run: the streams' IOs are not the cluster's"
+
+# refused on every rank, before any IO
+before=$(($(dev_reads "$l0") + $(dev_reads "$l1")))
+run_mpi 2 run --time 1s --targets-file "$tf" --stream "$T_DIR/one.jsonl"
+[ "$T_RC" -eq 2 ] && [ "$(mpi_lines | grep -c 'put %r (the rank) or %h')" -ge 1 ] ||
+	{ check_fail "one path for two ranks: exit $T_RC, or not said"; show_output; }
+run_mpi 2 run --time 1s --targets-file "$tf" --stream "$T_DIR/s.%x"
+[ "$T_RC" -eq 2 ] && mpi_lines | grep -q "a '%' that is not %r" ||
+	{ check_fail "an unknown %: exit $T_RC, or not said"; show_output; }
+[ "$(($(dev_reads "$l0") + $(dev_reads "$l1")))" -eq "$before" ] || check_fail "refusals: a target was read"
+[ ! -e "$T_DIR/one.jsonl" ] || check_fail "one path for two ranks: the file was made"
+t_done
