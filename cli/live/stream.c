@@ -202,7 +202,6 @@ static json_t *options_json(const struct cli_opts *o)
 		json_object_del(j, "completion_used");
 		json_object_del(j, "engine_used");
 		json_object_del(j, "fixed_buffers");
-		json_object_set_new(j, "interval_s", json_real(cli_secs(o->interval_ns)));
 	}
 	return j;
 }

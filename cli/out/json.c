@@ -124,7 +124,8 @@ static json_t *fixed_buffers(const struct cli_report *r)
 json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 {
 	return json_pack("{s:I, s:I, s:I, s:I, s:s, s:s, s:s, s:s?, s:o, s:f, s:f, s:I,"
-			 " s:I, s:I, s:o, s:s, s:s, s:b, s:I, s:I, s:b, s:I, s:o, s:I, s:I, s:s, s:o, s:o}",
+			 " s:I, s:I, s:o, s:s, s:s, s:b, s:I, s:I, s:b, s:I, s:o, s:I, s:I, s:s, s:o, s:o,"
+			 " s:f}",
 			 "bs", (json_int_t)o->bs, "qd", (json_int_t)o->qd,
 			 "batch", (json_int_t)o->batch, "reap", (json_int_t)o->reap,
 			 "engine", backend_str(o->backend),
@@ -150,7 +151,8 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 			 json_pack("{s:f, s:I, s:b}", "pct", o->steady_pct,
 				   "window_s", (json_int_t)cli_steady_window(o), "lat", o->steady_lat),
 			 "temperature_every_s", o->temp_every_ns ?
-			 json_integer((json_int_t)(o->temp_every_ns / CLI_NS_PER_S)) : json_null());
+			 json_integer((json_int_t)(o->temp_every_ns / CLI_NS_PER_S)) : json_null(),
+			 "interval_s", cli_secs(o->interval_ns));
 }
 
 /* An error slot (engine.h) as an errno, null for an NVMe status... */
