@@ -122,5 +122,7 @@ expect_error "empty name" 2 "^iostorm run: --stream: the file name is empty" run
 expect_error "short interval" 2 "--interval" run --interval 10ms "$a"
 expect_error "interval and steady" 2 "^iostorm run: --steady counts whole seconds" \
 	run --interval 500ms --steady 5%,2s "$a"
+expect_error "latency per interval" 2 "^iostorm latency: latency prints a line per second" \
+	latency --interval 2s "$a"
 [ "$(dev_reads "$a")" -eq "$before" ] || check_fail "refusals: $a was read"
 t_done

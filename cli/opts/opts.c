@@ -227,12 +227,15 @@ int cli_opts_parse(struct cli_opts *o, int argc, char **argv,
 	o->targets = argv + optind;
 	o->ntargets = (unsigned)(argc - optind);
 	opts_finish(o);
-	/* the steady and temperature windows count the timeline's samples as
-	 * seconds */
+	/* the steady and temperature windows, and latency's lines, count the
+	 * timeline's samples as seconds */
 	if (o->interval_ns != CLI_NS_PER_S && (o->steady_pct || o->temp_every_ns))
 		return cli_opts_fail(err, errlen,
 				     "--%s counts whole seconds of the timeline: --interval must be 1s with it",
 				     o->steady_pct ? "steady" : "temperature-every");
+	if (o->interval_ns != CLI_NS_PER_S && o->cmd && !strcmp(o->cmd, "latency"))
+		return cli_opts_fail(err, errlen,
+				     "latency prints a line per second: --interval must be 1s with it");
 	*outcome = CLI_PARSE_GO;
 	return 0;
 }

@@ -14,7 +14,7 @@
 #define TICK_NS 100000000ull	/* how often the wait loop looks around */
 #define CLI_DRAIN_NS (2 * CLI_NS_PER_S)	/* the most a worker gets to drain */
 /* A worker answers a snapshot between two loops: after its current IO at
- * QD1. One that has not by then is counted in the next second. */
+ * QD1. One that has not by then is counted in the next interval. */
 #define TL_WAIT_NS (CLI_NS_PER_S / 4)
 
 static uint64_t now_ns(void)
