@@ -2,7 +2,7 @@
 # %r the rank (or %h the host): a header with its rank and "mpi-run", a
 # window, its intervals, and an end line with its own host's entry (what
 # rank 0 gathers into hosts[]), whose IOs are its intervals' IOs; the two
-# streams' IOs add up to the cluster's. A path that would have every rank
+# streams' IOs add up to the cluster's. saturate: a window per step. A path that would have every rank
 # write one file, or a '%' it does not know, stops every rank before any IO
 # with one line, exit 2.
 . "$(dirname "$0")/lib.sh"
@@ -31,6 +31,22 @@ jq -e -s --slurpfile c "$T_DIR/run.json" '
 	[.[] | select(.type == "interval" and .device == null) | .ios] | add == $c[0].cluster.ios
 ' "$T_DIR/s.0.jsonl" "$T_DIR/s.1.jsonl" >/dev/null ||
 	check_fail "run: the streams' IOs are not the cluster's"
+
+# saturate: each rank's stream has a window per step it measured (its own
+# devices alone and together at QD1 and QDn, then the cluster's two steps),
+# each ended, and the rank's own saturate result in its end line
+run_mpi 2 saturate -q --time 300ms --ramp 0 --targets-file "$tf" --stream "$T_DIR/sat.%r.jsonl"
+[ "$T_RC" -eq 0 ] || { check_fail "saturate: exit $T_RC"; show_output; }
+for r in 0 1; do
+	jq -e -s --argjson r "$r" '
+		[.[] | select(.type == "window") | .run] as $w
+		| .[0].command == "mpi-saturate" and .[0].rank == $r and $w == [0, 1, 2, 3, 4, 5]
+		and ([.[] | select(.type == "interval" and .last and .device == null) | .run]) == $w
+		and .[-1].type == "end" and .[-1].report.rank == $r
+		and (.[-1].report.saturate | type == "object")
+	' "$T_DIR/sat.$r.jsonl" >/dev/null ||
+		check_fail "saturate: rank $r's stream has not a window per step: $(jq -c 'select(.type != "interval") | [.type, .run, .label]' "$T_DIR/sat.$r.jsonl" 2>&1 | head -20)"
+done
 
 # refused on every rank, before any IO
 before=$(($(dev_reads "$l0") + $(dev_reads "$l1")))
