@@ -2,7 +2,10 @@
 #include "cli/live/live.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
+
+#include "cli/out/setup_json.h"
 
 static struct {
 	const struct cli_live_sink *sink;
@@ -32,6 +35,29 @@ void cli_live_remove(const struct cli_live_sink *sink, void *ctx)
 		nsinks--;
 		return;
 	}
+}
+
+void cli_live_start(const struct cli_opts *o)
+{
+	static bool started;
+	struct cli_live_start st = { .o = o };
+	json_t *setup = NULL;
+	unsigned i;
+	bool want = false;
+
+	if (started)
+		return;
+	started = true;
+	for (i = 0; i < nsinks; i++)
+		want |= sinks[i].sink->start != NULL;
+	if (!want)
+		return;
+	setup = cli_json_setup((const char *const *)o->targets, o->ntargets);
+	st.setup = setup;
+	for (i = 0; i < nsinks; i++)
+		if (sinks[i].sink->start)
+			sinks[i].sink->start(sinks[i].ctx, &st);
+	json_decref(setup);
 }
 
 void cli_live_window(const struct cli_live_window *w)

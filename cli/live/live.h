@@ -6,7 +6,8 @@
  *
  * The sinks: the live line (the runner adds it for each run it shows),
  * --stream (cli/live/stream.h, added once per command by main.c), and
- * --listen's Prometheus endpoint, which is added the same way:
+ * --listen's Prometheus endpoint, which is added the same way (its start
+ * hook, if it wants one, gets the setup record when the first run starts):
  *
  *	static void prom_interval(void *ctx, const struct cli_interval_set *s)
  *	{
@@ -21,9 +22,19 @@
 #ifndef CLI_LIVE_H
 #define CLI_LIVE_H
 
+#include <jansson.h>
 #include <stdint.h>
 
 #include "cli/live/interval.h"
+#include "cli/opts/opts.h"
+
+/* The command's first run is about to start: every refusal is behind it,
+ * no IO has been done. Once per command. */
+struct cli_live_start {
+	const struct cli_opts *o;	/* the command's options */
+	const json_t *setup;		/* the setup record (cli/out/setup_json.h),
+					 * as the report carries it; NULL: no memory */
+};
 
 /* A measured window starts. */
 struct cli_live_window {
@@ -46,6 +57,7 @@ struct cli_live_event {
 };
 
 struct cli_live_sink {
+	void (*start)(void *ctx, const struct cli_live_start *s);
 	void (*window)(void *ctx, const struct cli_live_window *w);
 	void (*interval)(void *ctx, const struct cli_interval_set *s);
 	void (*event)(void *ctx, const struct cli_live_event *e);
@@ -58,6 +70,10 @@ int cli_live_add(const struct cli_live_sink *sink, void *ctx);
 /* Removes (sink, ctx), if there. */
 void cli_live_remove(const struct cli_live_sink *sink, void *ctx);
 
+/* The command's start to every sink with a start, once per command (later
+ * calls do nothing): the runner calls it after its last refusal, before
+ * its first IO. The setup record is read here, once, if a sink wants it. */
+void cli_live_start(const struct cli_opts *o);
 /* Hand one window start, set or event to every sink, in the table's order. */
 void cli_live_window(const struct cli_live_window *w);
 void cli_live_interval(const struct cli_interval_set *s);

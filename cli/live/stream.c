@@ -13,7 +13,6 @@
 #include "cli/live/live.h"
 #include "cli/out/json.h"
 #include "cli/out/out.h"
-#include "cli/out/setup_json.h"
 #include "engine/hist.h"
 
 static struct {
@@ -146,8 +145,10 @@ static void on_event(void *ctx, const struct cli_live_event *e)
 		      "t", e->t_s, "what", e->what, "text", e->text));
 }
 
+static void on_start(void *ctx, const struct cli_live_start *s);
+
 static const struct cli_live_sink sink = {
-	.window = on_window, .interval = on_interval, .event = on_event,
+	.start = on_start, .window = on_window, .interval = on_interval, .event = on_event,
 };
 
 int cli_stream_open(const char *path, const char *command)
@@ -206,7 +207,9 @@ static json_t *options_json(const struct cli_opts *o)
 	return j;
 }
 
-void cli_stream_header(const struct cli_opts *o)
+/* The header line, once: the setup record and the options (both null for
+ * a command that ended before its first run). */
+static void header(const struct cli_opts *o, const json_t *setup)
 {
 	char host[HOST_NAME_MAX + 1] = "";
 	json_t *j;
@@ -215,18 +218,22 @@ void cli_stream_header(const struct cli_opts *o)
 		return;
 	st.header = true;
 	(void)gethostname(host, sizeof(host) - 1);
-	j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:f, s:{s:s, s:i, s:i}, s:o, s:o}",
+	j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:f, s:{s:s, s:i, s:i}, s:O?, s:o}",
 		      "type", "header", "schema", CLI_STREAM_SCHEMA, "version", IOSTORM_VERSION,
 		      "host", host, "command", st.command, "wall_ns", (json_int_t)wall_ns(),
 		      "interval_s", o ? cli_secs(o->interval_ns) : 1.0,
 		      "hist", "kind", "log-linear", "sub_bits", ENG_HIST_SUB_BITS,
 		      "max_exp", ENG_HIST_MAX_EXP,
-		      "setup", o ? cli_json_setup((const char *const *)o->targets, o->ntargets) :
-		      json_null(),
-		      "options", o ? options_json(o) : json_null());
+		      "setup", setup, "options", o ? options_json(o) : json_null());
 	if (j && st.rank >= 0)
 		json_object_set_new(j, "rank", json_integer(st.rank));
 	put(j);
+}
+
+static void on_start(void *ctx, const struct cli_live_start *s)
+{
+	(void)ctx;
+	header(s->o, s->setup);
 }
 
 void cli_stream_report_pin(json_t *report)
@@ -253,7 +260,7 @@ int cli_stream_end(int exit_status, bool interrupted)
 
 	if (st.fd < 0)
 		return exit_status;
-	cli_stream_header(NULL);
+	header(NULL, NULL);
 	put(json_pack("{s:s, s:s, s:i, s:o}", "type", "end", "how", how, "exit", exit_status,
 		      "report", st.report ? st.report : json_null()));
 	st.report = NULL;

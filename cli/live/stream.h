@@ -29,10 +29,6 @@ bool cli_stream_on(void);
 bool cli_stream_stdout(void);
 /* With iostorm-mpi: the rank the header names; -1: none (the default). */
 void cli_stream_rank(int rank);
-/* The header line, once per command: the setup record and the options o.
- * The runner calls it after the run's last refusal, before its first IO;
- * cli_stream_end writes it first if no run did. */
-void cli_stream_header(const struct cli_opts *o);
 /* The command's report (what --json writes; a new reference is taken),
  * for the end line. The last one given wins. */
 void cli_stream_report(json_t *report);
@@ -41,7 +37,8 @@ void cli_stream_report(json_t *report);
  * report rank 0 writes after: report (a new reference is taken) is kept,
  * and cli_stream_report is ignored from now on. */
 void cli_stream_report_pin(json_t *report);
-/* The end line (how: from the exit status, SIGINT/SIGTERM, a stall said),
+/* The end line (its header first if no run started: cli/live/live.h's
+ * start hook writes it otherwise) (how: from the exit status, SIGINT/SIGTERM, a stall said),
  * and the stream closed. Returns the exit status, 1 where it was 0 and
  * the stream was cut. */
 int cli_stream_end(int exit_status, bool interrupted);

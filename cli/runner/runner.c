@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/live/stream.h"
+#include "cli/live/live.h"
 #include "cli/out/out.h"
 #include "cli/out/progress.h"
 #include "cli/runner/drive.h"
@@ -99,9 +99,10 @@ static int prepare(struct runctx *c, struct eng_job **jobs)
 	 * drive's log), once per target in a command, before any IO */
 	if (!err)
 		cli_drive_before(c->o, c->spec->targets, c->spec->targets ? c->spec->ntargets : 0);
-	/* --stream's header, once per command: after every refusal */
+	/* the live sinks' start (--stream's header), once per command: after
+	 * every refusal, before the first IO */
 	if (!err)
-		cli_stream_header(c->o);
+		cli_live_start(c->o);
 	/* each drive's hwmon, found through its account (controller) */
 	if (!err && cli_temp_start(&c->temp, c->o, c->spec->targets,
 				   c->spec->targets ? c->spec->ntargets : 0, &c->temp_acct)) {
