@@ -81,21 +81,21 @@ static int set_run(struct cli_opts *o, const char *arg, char *err, size_t errlen
 }
 
 static const struct cli_optdesc own[] = {
-	{ "device", O_DEVICE, "NAME[,NAME...]", 0, CLI_OF_LIST, set_device, NULL, NULL,
+	{ "device", O_DEVICE, "LIST", 0, CLI_OF_LIST, set_device, NULL, NULL,
 	  "only these devices: a stream's name (nvme0n1: on\n"
 	  "every host) or HOST:DEVICE" },
 	{ "from", O_FROM, "S", 0, 0, set_from, NULL, NULL,
 	  "only intervals that start S or later into their\n"
-	  "window (default: its start)" },
-	{ "host", O_HOST, "NAME[,NAME...]", 0, CLI_OF_LIST, set_host, NULL, NULL,
+	  "window; without it, from the window's start" },
+	{ "host", O_HOST, "LIST", 0, CLI_OF_LIST, set_host, NULL, NULL,
 	  "only the streams of these hosts (their header's\n"
 	  "name, or HOST#K as the report names them)" },
 	{ "run", O_RUN, "N", 0, 0, set_run, NULL, NULL,
 	  "only window N (a sweep's step, a repeat; from 0);\n"
-	  "default: a report per window" },
+	  "without it, a report per window" },
 	{ "to", O_TO, "S", 0, 0, set_to, NULL, NULL,
 	  "only intervals that end S or earlier into their\n"
-	  "window (default: its end)" },
+	  "window; without it, to the window's end" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -110,8 +110,9 @@ const struct cli_verb cli_verb_merge = {
 		"IOPS, bandwidth, errors and percentiles from the intervals' histograms\n"
 		"added bucket by bucket (exact, as one measurement of the same IOs), a row\n"
 		"per device, and with several hosts a row per host and the cluster's. An\n"
-		"interval is taken when it lies wholly within --from and --to. A cut or\n"
-		"corrupt line is named by line and skipped (exit 1). The text and JSON\n"
+		"interval is taken when it lies wholly within --from and --to. A stream\n"
+		"cut short (a killed run) is said and its intervals kept; a corrupt line\n"
+		"is named by line and skipped, and merge then exits 1. The text and JSON\n"
 		"are run's: compare and plot take them.",
 	.operands = CLI_OPERANDS_FILES,
 	.groups = CLI_OG_JSON,
