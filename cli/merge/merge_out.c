@@ -59,6 +59,25 @@ void mg_print_hosts(FILE *f, const struct mg_view *v, const struct mg_set *set)
 	host_row(f, "cluster", n, &v->r.total);
 	fprintf(f, "latency: merged over every IO of every host (%llu IOs); IOPS: each device's IOs over the time its intervals cover, added\n",
 		(unsigned long long)v->r.total.ios);
+	if (mg_start_spread(v) >= 0)
+		fprintf(f, "windows: the hosts' started within %.2f ms of each other (by their clocks); each is reported from its own start\n",
+			1e3 * mg_start_spread(v));
+}
+
+double mg_start_spread(const struct mg_view *v)
+{
+	uint64_t lo = 0, hi = 0, w;
+	unsigned i, n = 0;
+
+	for (i = 0; i < v->r.ndev; i++) {
+		w = v->r.dev[i].wall_start_ns;
+		if (!w)
+			continue;
+		lo = n && lo < w ? lo : w;
+		hi = n && hi > w ? hi : w;
+		n++;
+	}
+	return n < 2 ? -1 : (double)(hi - lo) / 1e9;
 }
 
 void mg_say_ends(const struct mg_set *set)
@@ -150,7 +169,7 @@ json_t *mg_json_extra(const struct mg_set *set, const struct mg_view *v, const s
 	const json_t *h = v->nhost ? set->s[v->host[0].stream].header : set->s[0].header;
 	const json_t *cfg = json_object_get(h, "options"), *setup = json_object_get(h, "setup");
 	json_t *streams = json_array(), *ra = json_array(), *sel;
-	double to = secs_or(o->merge_to_ns, o->merge_to_set);
+	double to = secs_or(o->merge_to_ns, o->merge_to_set), spread = mg_start_spread(v);
 	unsigned i;
 
 	for (i = 0; streams && i < set->n; i++)
@@ -159,7 +178,7 @@ json_t *mg_json_extra(const struct mg_set *set, const struct mg_view *v, const s
 		json_array_append_new(ra, json_integer(runs[i]));
 	sel = json_pack("{s:o, s:o}", "devices", list_json(s->dev, s->ndev),
 			"hosts", list_json(s->host, s->nhost));
-	return json_pack("{s:O, s:O, s:o, s:{s:o, s:I, s:s, s:o, s:{s:f, s:o, s:f, s:f, s:I}, s:o}}",
+	return json_pack("{s:O, s:O, s:o, s:{s:o, s:I, s:s, s:o, s:{s:f, s:o, s:f, s:f, s:I, s:o}, s:o}}",
 			 "config", cfg ? cfg : json_null(), "setup", setup ? setup : json_null(),
 			 "hosts", hosts_json(set, v),
 			 "merge", "streams", streams, "run", (json_int_t)v->run, "label", v->label,
@@ -168,5 +187,6 @@ json_t *mg_json_extra(const struct mg_set *set, const struct mg_view *v, const s
 			 "to_s", to < 0 ? json_null() : json_real(to),
 			 "covered_from_s", v->t_lo, "covered_to_s", v->t_hi,
 			 "intervals", (json_int_t)v->nint,
+			 "start_spread_s", spread < 0 ? json_null() : json_real(spread),
 			 "selected", sel);
 }

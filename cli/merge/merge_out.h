@@ -17,6 +17,9 @@ void mg_print_head(FILE *f, const struct mg_set *set, const struct mg_view *v,
 /* A row per host and the cluster's (the report's total): IOPS, MiB/s,
  * merged percentiles, errors. */
 void mg_print_hosts(FILE *f, const struct mg_view *v, const struct mg_set *set);
+/* How far apart the windows of v's devices started, by their hosts'
+ * clocks (seconds); -1 with fewer than two that say. */
+double mg_start_spread(const struct mg_view *v);
 /* One line on stderr per stream that did not end by itself, or was cut
  * short, or had bad lines. */
 void mg_say_ends(const struct mg_set *set);
