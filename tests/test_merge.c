@@ -314,6 +314,9 @@ static void check_halves(void)
 	da = dev_named(&a, "loopA");
 	db = dev_named(&b, "loopA");
 	CHECK(da && db && da->ios + db->ios == A[0].truth.count);
+	/* IOPS over the time the intervals cover: 4 s, and 4 to 9.5 s */
+	CHECKF(da && db && da->iops == (double)da->ios / 4 && db->iops == (double)db->ios / 5.5,
+	       "%g %g", da ? da->iops : -1, db ? db->iops : -1);
 	if (da && db && da->hist && db->hist) {
 		eng_hist_reset(&sum);
 		eng_hist_merge(&sum, da->hist);
