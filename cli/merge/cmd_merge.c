@@ -248,6 +248,7 @@ static int report(struct merge *m, unsigned run)
 {
 	struct cli_opts o;
 	struct mg_view v;
+	json_t *extra;
 	FILE *f;
 	int rc;
 
@@ -259,8 +260,12 @@ static int report(struct merge *m, unsigned run)
 		v.r.interrupted = interrupted(&m->set);
 		mg_print_head(f, &m->set, &v, &o);
 		fflush(f);
-		rc = cli_report_output(&v.r, &o, o.json ? mg_json_extra(&m->set, &v, &o, &m->sel,
-									  m->runs, m->nruns) : NULL);
+		extra = o.json ? mg_json_extra(&m->set, &v, &o, &m->sel, m->runs, m->nruns) : NULL;
+		/* without its keys the report would pass for a run's */
+		rc = o.json && !extra ? -ENOMEM : cli_report_output(&v.r, &o, extra);
+		if (rc == -ENOMEM && !extra)
+			cli_say("out of memory");
+		json_decref(extra);
 		if (v.nhost > 1)
 			mg_print_hosts(f, &v, &m->set);
 		fflush(f);
