@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "cli/out/hosts.h"
 #include "cli/out/json.h"
 #include "cli/out/out.h"
 
@@ -27,38 +28,17 @@ void mg_print_head(FILE *f, const struct mg_set *set, const struct mg_view *v,
 	fputc('\n', f);
 }
 
-static void put_lat(FILE *f, const struct cli_dev *d, double v)
-{
-	char buf[32];
-
-	fprintf(f, " %8s", cli_fmt_us(buf, sizeof(buf), v, d->has_lat));
-}
-
-static void host_row(FILE *f, const char *name, const char *ndev, const struct cli_dev *d)
-{
-	fprintf(f, "%-20s %6s %10.0f %9.1f", name, ndev, d->iops, d->bw_bytes / CLI_MIB);
-	put_lat(f, d, (double)d->lat.p50);
-	put_lat(f, d, (double)d->lat.p99);
-	put_lat(f, d, (double)d->lat.p9999);
-	fprintf(f, " %7llu\n", (unsigned long long)d->errors);
-}
-
 void mg_print_hosts(FILE *f, const struct mg_view *v, const struct mg_set *set)
 {
-	char n[16];
 	unsigned i;
 
 	(void)set;
-	fprintf(f, "%-20s %6s %10s %9s %8s %8s %8s %7s\n", "host", "drives", "IOPS", "MiB/s",
-		"p50 us", "p99 us", "p99.99", "errors");
-	for (i = 0; i < v->nhost; i++) {
-		snprintf(n, sizeof(n), "%u", v->host[i].ndev);
-		host_row(f, v->host[i].d.name, n, &v->host[i].d);
-	}
-	snprintf(n, sizeof(n), "%u", v->r.ndev);
-	host_row(f, "cluster", n, &v->r.total);
-	fprintf(f, "latency: merged over every IO of every host (%llu IOs); IOPS: each device's IOs over the time its intervals cover, added\n",
-		(unsigned long long)v->r.total.ios);
+	cli_hosts_head(f);
+	for (i = 0; i < v->nhost; i++)
+		cli_hosts_row(f, v->host[i].d.name, v->host[i].ndev, &v->host[i].d);
+	cli_hosts_row(f, "cluster", v->r.ndev, &v->r.total);
+	cli_hosts_merged_line(f, v->r.total.ios);
+	fprintf(f, "IOPS: each device's IOs over the time its intervals cover, added\n");
 	if (mg_start_spread(v) >= 0)
 		fprintf(f, "windows: the hosts' started within %.2f ms of each other (by their clocks); each is reported from its own start\n",
 			1e3 * mg_start_spread(v));
