@@ -99,10 +99,20 @@ jq -e --argjson w "$(jq .total.ios "$r/b.json")" --argjson l "$lost" \
 	'.total.ios == $w - $l and .merge.streams[0].bad == [{"line": 9, "why": .merge.streams[0].bad[0].why}]' \
 	"$r/bad.json" >/dev/null || check_fail "corrupt line: the rest not kept"
 
+# an event line: said, and a stall makes the device's row say so (exit 1, as run's)
+sed '$i {"type":"event","run":0,"device":"loopC","t":3.2,"what":"stall","text":"no completion for 10s"}' \
+	"$B" >"$r/ev.jsonl"
+run_iostorm merge "$r/ev.jsonl"
+[ "$T_RC" -eq 1 ] && grep -q '^iostorm merge: beta: loopC stall at 3.20s of run 0: no completion for 10s$' "$T_ERR" &&
+	grep -q '^loopC: stalled' "$T_OUT" || { check_fail "event: not said, or the stall not in the report"; show_output; }
+
 # ---- windows: each its own section, or --run N; stdin ----
 expect_ok "sweep text" merge "$G"
 [ "$(grep -c '^merge: run' "$T_OUT")" -eq 2 ] && grep -q '^merge: run 1 ("qd 4")' "$T_OUT" ||
 	check_fail "sweep: not a section per window"
+expect_ok "windows of one index, labelled apart" merge --run 0 "$G" "$B"
+grep -q 'run 0: the streams. windows differ ("qd 1", "run" on beta): merged by their index' "$T_ERR" ||
+	{ check_fail "windows labelled apart: not said"; show_output; }
 timeout -k 5 "$T_RUN_GUARD" "$IOSTORM" merge --run 1 --json - - <"$G" >"$T_OUT" 2>"$T_ERR" ||
 	check_fail "--run 1 from stdin: exit $?"
 jq -e '.merge.run == 1 and .merge.label == "qd 4" and .merge.runs == [0, 1]
@@ -130,6 +140,7 @@ expect_error "--device nosuch" 2 '--device nosuch: no stream holds' merge --devi
 expect_error "--run 5" 2 '--run 5: the streams hold no interval of it in the window asked .windows 0 to 1.' merge --run 5 "$G"
 expect_error "--json, two windows" 2 '--json: the streams hold 2 windows' merge --json - "$G"
 expect_error "nothing in the window" 1 'nothing to report' merge --from 100 "$B"
-expect_error "stdin twice" 2 'stdin can be read once' merge - -
+expect_error "stdin twice" 2 '^iostorm merge: -: named twice$' merge - -
+expect_error "a file twice" 2 'beta.jsonl: named twice' merge "$B" "$A" "$B"
 
 t_done
