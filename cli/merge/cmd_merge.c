@@ -243,6 +243,27 @@ static bool interrupted(const struct mg_set *set)
 	return false;
 }
 
+/* Windows of one index are merged across streams: said where their
+ * labels differ (a sweep's step beside a run). */
+static void say_labels(const struct mg_set *set, unsigned run)
+{
+	const char *first = NULL;
+	unsigned i, k;
+
+	for (i = 0; i < set->n; i++)
+		for (k = 0; k < set->s[i].nwin; k++) {
+			if (set->s[i].win[k].run != run)
+				continue;
+			if (!first) {
+				first = set->s[i].win[k].label;
+			} else if (strcmp(first, set->s[i].win[k].label)) {
+				cli_say("run %u: the streams' windows differ (\"%s\", \"%s\" on %s): merged by their index",
+					run, first, set->s[i].win[k].label, set->s[i].name);
+				return;
+			}
+		}
+}
+
 /* The report of window run. 0 or -errno (-EIO: some device had errors). */
 static int report(struct merge *m, unsigned run)
 {
@@ -254,6 +275,7 @@ static int report(struct merge *m, unsigned run)
 
 	opts_of(m, &o);
 	f = cli_out_text(&o);
+	say_labels(&m->set, run);
 	rc = mg_view_build(&m->set, &m->sel, run, command_of(&m->set), &v);
 	if (!rc) {
 		v.r.mode = mode_of(&m->set);
@@ -321,8 +343,9 @@ static int check_args(const struct cli_opts *o)
 	}
 	for (i = 0; i < o->ntargets; i++)
 		for (k = i + 1; k < o->ntargets; k++)
-			if (!strcmp(o->targets[i], "-") && !strcmp(o->targets[k], "-")) {
-				cli_say("-: stdin can be read once");
+			if (!strcmp(o->targets[i], o->targets[k])) {
+				/* its IOs would count twice */
+				cli_say("%s: named twice", o->targets[i]);
 				return -EINVAL;
 			}
 	return 0;

@@ -60,6 +60,25 @@ double mg_start_spread(const struct mg_view *v)
 	return n < 2 ? -1 : (double)(hi - lo) / 1e9;
 }
 
+/* The stream's events (a device that stalled, failed or went away), a
+ * line each, as the run said them. */
+static void say_events(const struct mg_stream *s)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(s->events, i, e) {
+		const char *dev = json_string_value(json_object_get(e, "device"));
+		const char *what = json_string_value(json_object_get(e, "what"));
+		const char *text = json_string_value(json_object_get(e, "text"));
+		const json_t *t = json_object_get(e, "t");
+
+		cli_say("%s: %s%s%s at %.2fs of run %lld: %s", s->name, dev ? dev : "", dev ? " " : "",
+			what ? what : "event", json_is_number(t) ? json_number_value(t) : 0.0,
+			(long long)json_integer_value(json_object_get(e, "run")), text ? text : "");
+	}
+}
+
 void mg_say_ends(const struct mg_set *set)
 {
 	const struct mg_stream *s;
@@ -78,6 +97,7 @@ void mg_say_ends(const struct mg_set *set)
 		if (s->nbad)
 			cli_say("%s: %u bad line%s skipped: the report leaves their intervals out",
 				s->path, s->nbad, s->nbad == 1 ? "" : "s");
+		say_events(s);
 	}
 }
 

@@ -120,6 +120,23 @@ static void errs_of(struct cli_dev *d, const struct mg_acc *a, const struct mg_s
 			       (uint64_t)json_integer_value(json_object_get(ce, "count")) : a->errors;
 }
 
+/* Whether the stream says a's device stalled in a's window. */
+static bool stalled(const struct mg_acc *a, const struct mg_stream *s)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(s->events, i, e) {
+		const char *dev = json_string_value(json_object_get(e, "device"));
+		const char *what = json_string_value(json_object_get(e, "what"));
+
+		if (dev && what && !strcmp(dev, a->dev) && !strcmp(what, "stall") &&
+		    json_integer_value(json_object_get(e, "run")) == (json_int_t)a->run)
+			return true;
+	}
+	return false;
+}
+
 /* Device d from accumulator a of stream s. */
 static int dev_of(struct cli_dev *d, const struct mg_acc *a, const struct mg_stream *s,
 		  bool hosts)
@@ -141,6 +158,7 @@ static int dev_of(struct cli_dev *d, const struct mg_acc *a, const struct mg_str
 	if (d->wall_start_ns)
 		d->wall_end_ns = d->wall_start_ns + (uint64_t)(a->t_hi * 1e9);
 	cli_dev_rates(d);
+	d->stalled = stalled(a, s);
 	if (a->errors)
 		errs_of(d, a, s);
 	if (a->has_hist) {
