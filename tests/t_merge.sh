@@ -142,5 +142,10 @@ expect_error "--json, two windows" 2 '--json: the streams hold 2 windows' merge 
 expect_error "nothing in the window" 1 'nothing to report' merge --from 100 "$B"
 expect_error "stdin twice" 2 '^iostorm merge: -: named twice$' merge - -
 expect_error "a file twice" 2 'beta.jsonl: named twice' merge "$B" "$A" "$B"
+ln -s "$B" "$r/link.jsonl"
+expect_error "a file twice, by two names" 2 'link.jsonl: named twice' merge "$B" "$r/link.jsonl"
+cp "$B" "$r/mine.jsonl"
+expect_error "--json over a stream" 2 '--json .*mine.jsonl is the stream' merge --json "$r/mine.jsonl" "$r/mine.jsonl"
+cmp -s "$B" "$r/mine.jsonl" || check_fail "--json over a stream: the stream was written"
 
 t_done

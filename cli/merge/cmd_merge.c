@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/commands.h"
 #include "cli/merge/merge_out.h"
@@ -329,6 +330,17 @@ static int pick_runs(struct merge *m)
 	return 0;
 }
 
+/* a and b name one file (or both stdin); false where either cannot be
+ * looked at (reading it will say why). */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!strcmp(a, "-") || !strcmp(b, "-"))
+		return !strcmp(a, b);
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 static int check_args(const struct cli_opts *o)
 {
 	unsigned i, k;
@@ -341,13 +353,19 @@ static int check_args(const struct cli_opts *o)
 		cli_say("--to must be after --from");
 		return -EINVAL;
 	}
-	for (i = 0; i < o->ntargets; i++)
+	for (i = 0; i < o->ntargets; i++) {
 		for (k = i + 1; k < o->ntargets; k++)
-			if (!strcmp(o->targets[i], o->targets[k])) {
+			if (same_file(o->targets[i], o->targets[k])) {
 				/* its IOs would count twice */
-				cli_say("%s: named twice", o->targets[i]);
+				cli_say("%s: named twice", o->targets[k]);
 				return -EINVAL;
 			}
+		if (o->json && strcmp(o->json, "-") && same_file(o->json, o->targets[i])) {
+			cli_say("--json %s is the stream %s: streams are only read, never written",
+				o->json, o->targets[i]);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
