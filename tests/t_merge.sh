@@ -87,6 +87,10 @@ grep -q "cut.jsonl:18: the last line is cut short, skipped" "$T_ERR" &&
 jq -e '.merge.streams[0].ended == "cut short" and .merge.streams[0].cut_line == 18
 	and .merge.window.intervals == 5 and .interrupted' "$r/c.json" >/dev/null ||
 	check_fail "cut stream: the JSON does not say it"
+# the streams left out have no say: beta alone, beside the cut alpha, completed
+expect_ok "cut stream left out" merge --host beta --json "$r/c2.json" "$r/cut.jsonl" "$B"
+jq -e '.interrupted == false and .setup.machine.hostname == "beta" and ([.merge.streams[].ended] == ["cut short", "completed"])' \
+	"$r/c2.json" >/dev/null || check_fail "--host beta beside a cut stream: interrupted, or alpha's setup"
 # beta: header, window, then loopC's and the total's line per interval:
 # line 9 is loopC's of interval 3
 sed '9s/.*/{"type":"interval","ru/' "$B" >"$r/bad.jsonl"

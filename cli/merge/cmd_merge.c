@@ -194,34 +194,40 @@ static const char *command_of(const struct mg_set *set)
 	return "latency";
 }
 
+/* The header of the first stream v takes. */
+static const json_t *first_header(const struct mg_set *set, const struct mg_view *v)
+{
+	return set->s[v->nhost ? v->host[0].stream : 0].header;
+}
+
 /* o's figures that the table's first line shows, from the first stream's
  * options; no targets (the report's setup is the streams'). */
-static void opts_of(const struct merge *m, struct cli_opts *o)
+static void opts_of(const struct merge *m, const struct mg_view *v, struct cli_opts *o)
 {
-	const json_t *op = json_object_get(m->set.s[0].header, "options"), *v;
+	const json_t *op = json_object_get(first_header(&m->set, v), "options"), *x;
 
 	*o = m->o;
 	o->groups |= CLI_OG_TARGET;
 	o->targets = NULL;
 	o->ntargets = 0;
-	if (json_is_integer(v = json_object_get(op, "bs")))
-		o->bs = (uint32_t)json_integer_value(v);
-	if (json_is_integer(v = json_object_get(op, "qd")))
-		o->qd = (uint32_t)json_integer_value(v);
-	if (json_is_integer(v = json_object_get(op, "batch")))
-		o->batch = (uint32_t)json_integer_value(v);
-	if (json_is_number(v = json_object_get(op, "time_s")))
-		o->time_ns = (uint64_t)(json_number_value(v) * 1e9);
-	if (json_is_number(v = json_object_get(op, "ramp_s")))
-		o->ramp_ns = (uint64_t)(json_number_value(v) * 1e9);
-	if (json_is_integer(v = json_object_get(op, "ios")))
-		o->ios = (uint64_t)json_integer_value(v);
+	if (json_is_integer(x = json_object_get(op, "bs")))
+		o->bs = (uint32_t)json_integer_value(x);
+	if (json_is_integer(x = json_object_get(op, "qd")))
+		o->qd = (uint32_t)json_integer_value(x);
+	if (json_is_integer(x = json_object_get(op, "batch")))
+		o->batch = (uint32_t)json_integer_value(x);
+	if (json_is_number(x = json_object_get(op, "time_s")))
+		o->time_ns = (uint64_t)(json_number_value(x) * 1e9);
+	if (json_is_number(x = json_object_get(op, "ramp_s")))
+		o->ramp_ns = (uint64_t)(json_number_value(x) * 1e9);
+	if (json_is_integer(x = json_object_get(op, "ios")))
+		o->ios = (uint64_t)json_integer_value(x);
 	o->buffered = json_is_true(json_object_get(op, "buffered"));
 }
 
-static enum eng_mode mode_of(const struct mg_set *set)
+static enum eng_mode mode_of(const struct mg_set *set, const struct mg_view *v)
 {
-	const char *want = json_string_value(json_object_get(json_object_get(set->s[0].header,
+	const char *want = json_string_value(json_object_get(json_object_get(first_header(set, v),
 							      "options"), "completion_used"));
 	enum eng_mode m;
 
@@ -231,13 +237,14 @@ static enum eng_mode mode_of(const struct mg_set *set)
 	return ENG_MODE_IRQ;
 }
 
-static bool interrupted(const struct mg_set *set)
+/* Whether a stream v takes did not complete by itself. */
+static bool interrupted(const struct mg_set *set, const struct mg_view *v)
 {
 	const char *how;
 	unsigned i;
 
-	for (i = 0; i < set->n; i++) {
-		how = json_string_value(json_object_get(set->s[i].end, "how"));
+	for (i = 0; i < v->nhost; i++) {
+		how = json_string_value(json_object_get(set->s[v->host[i].stream].end, "how"));
 		if (!how || strcmp(how, "completed"))
 			return true;
 	}
@@ -274,13 +281,13 @@ static int report(struct merge *m, unsigned run)
 	FILE *f;
 	int rc;
 
-	opts_of(m, &o);
-	f = cli_out_text(&o);
+	f = cli_out_text(&m->o);
 	say_labels(&m->set, run);
 	rc = mg_view_build(&m->set, &m->sel, run, command_of(&m->set), &v);
 	if (!rc) {
-		v.r.mode = mode_of(&m->set);
-		v.r.interrupted = interrupted(&m->set);
+		opts_of(m, &v, &o);
+		v.r.mode = mode_of(&m->set, &v);
+		v.r.interrupted = interrupted(&m->set, &v);
 		mg_print_head(f, &m->set, &v, &o);
 		fflush(f);
 		extra = o.json ? mg_json_extra(&m->set, &v, &o, &m->sel, m->runs, m->nruns) : NULL;
