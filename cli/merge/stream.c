@@ -54,7 +54,7 @@ int mg_hist_parse(const json_t *j, struct eng_hist *h, char *why, size_t len)
 		if (!json_is_array(e) || json_array_size(e) != 2 ||
 		    !json_is_integer(json_array_get(e, 0)) || !json_is_integer(json_array_get(e, 1)) ||
 		    json_integer_value(json_array_get(e, 0)) < 0 ||
-		    json_integer_value(json_array_get(e, 1)) <= 0) {
+		    json_integer_value(json_array_get(e, 1)) < 0) {
 			snprintf(why, len, "histogram bucket %zu is not [lo_ns, count]", i);
 			return -EINVAL;
 		}
