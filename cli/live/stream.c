@@ -95,10 +95,11 @@ static json_t *hist_json(const struct eng_hist *h)
 
 static void put_interval(const struct cli_interval_set *s, const struct cli_interval *iv)
 {
-	json_t *j = json_pack("{s:s, s:I, s:o, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
+	json_t *j = json_pack("{s:s, s:I, s:o, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
 			      "type", "interval", "run", (json_int_t)s->run,
 			      "device", iv->device ? json_string(iv->device) : json_null(),
-			      "t0", iv->t0_s, "t1", iv->t1_s, "ios", (json_int_t)iv->ios,
+			      "t0", iv->t0_s, "t1", iv->t1_s, "t1_seen", iv->t1_seen_s,
+			      "ios", (json_int_t)iv->ios,
 			      "bytes", (json_int_t)iv->bytes, "errors", (json_int_t)iv->errors,
 			      "inflight", (json_int_t)iv->inflight,
 			      "user_ns", (json_int_t)iv->user_ns, "sys_ns", (json_int_t)iv->sys_ns,

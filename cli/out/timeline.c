@@ -99,11 +99,12 @@ static void interval(struct cli_timeline *tl, unsigned k, unsigned d, uint64_t i
 		     uint64_t errors, uint64_t inflight, uint64_t t_ns, const struct eng_hist *h)
 {
 	struct cli_interval *iv = &tl->iv[k];
-	double t = (double)t_ns / NS;
+	double seen = (double)t_ns / NS, t = tl->grid_ns ? (double)tl->grid_ns / NS : seen;
 
 	*iv = (struct cli_interval){
 		.device = d < tl->ndev && tl->names ? tl->names[d] : NULL,
 		.t0_s = tl->t1[d], .t1_s = t > tl->t1[d] ? t : tl->t1[d],
+		.t1_seen_s = seen > tl->t1[d] ? seen : tl->t1[d],
 		.ios = ios, .bytes = ios * tl->bs, .errors = errors, .inflight = inflight,
 	};
 	tl->t1[d] = iv->t1_s;
@@ -196,7 +197,8 @@ static void take(struct cli_timeline *tl, unsigned i, const struct eng_snapshot 
 	tl->have[i] = true;
 }
 
-int cli_tl_second(struct cli_timeline *tl, struct eng_run *r, uint64_t wait_ns)
+int cli_tl_second(struct cli_timeline *tl, struct eng_run *r, uint64_t wait_ns,
+		  uint64_t grid_ns)
 {
 	uint64_t ios, errs, dt, t, all_ios = 0, all_errs = 0, all_dt = 0, all_t = 0,
 		 all_fl = 0;
@@ -211,6 +213,7 @@ int cli_tl_second(struct cli_timeline *tl, struct eng_run *r, uint64_t wait_ns)
 	(void)eng_run_snapshot_wait(r, seq, wait_ns);
 	eng_hist_reset(&tl->sum[H_ALL]);
 	memset(tl->wios, 0, (size_t)tl->ndev * tl->per * sizeof(*tl->wios));
+	tl->grid_ns = grid_ns;
 	tl->set.ndev = 0;
 	tl->set.last = false;
 	for (d = 0; d < tl->ndev && !err; d++) {
@@ -281,6 +284,7 @@ int cli_tl_last(struct cli_timeline *tl, const struct eng_run *r)
 	int err = 0;
 
 	eng_hist_reset(&tl->sum[H_ALL]);
+	tl->grid_ns = 0;	/* the window's own end */
 	tl->set.ndev = 0;
 	tl->set.last = true;
 	all->user_ns = all->sys_ns = 0;

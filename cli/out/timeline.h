@@ -61,6 +61,8 @@ struct cli_timeline {
 	double *t1;			/* ndev + 1: where its last interval ended */
 	uint64_t *wios;			/* per worker: IOs in the last interval */
 	uint64_t *cpu;			/* per device: user, sys ns given so far */
+	uint64_t grid_ns;		/* the interval being taken ends here on the
+					 * --interval grid; 0: at its own end */
 	uint32_t bs;			/* bytes per IO; 0: none (nop) */
 	bool lat;			/* latency measured */
 	const char *const *names;	/* the devices' */
@@ -76,9 +78,11 @@ int cli_tl_keep(struct cli_timeline *tl, unsigned keep);
 int cli_tl_window_hist(const struct cli_timeline *tl, unsigned d, unsigned from,
 		       unsigned to, struct eng_hist *h);
 /* One sample per device and one for all, from a snapshot of run r taken
- * now: a worker that does not answer within wait_ns (a long IO) is left
+ * now, the set's interval ending at grid_ns into the window (where it was
+ * due; the samples keep the snapshot's own times): a worker that does not answer within wait_ns (a long IO) is left
  * out of this sample and counted in the next. 0 or -ENOMEM. */
-int cli_tl_second(struct cli_timeline *tl, struct eng_run *r, uint64_t wait_ns);
+int cli_tl_second(struct cli_timeline *tl, struct eng_run *r, uint64_t wait_ns,
+		  uint64_t grid_ns);
 /* The set of the interval cli_tl_second or cli_tl_last just took: a device
  * that did not answer is not in it (its IOs are in the next one); NULL
  * when there was none. The last one has last set. Valid until the next. */

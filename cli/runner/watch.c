@@ -210,7 +210,7 @@ static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns,
 		if (iv && t - t0 >= (uint64_t)(sec + 1) * iv &&
 		    (!dur_ns || (uint64_t)(sec + 1) * iv < dur_ns)) {
 			sec++;
-			c->tl_ok &= !cli_tl_second(&c->tl, c->r, TL_WAIT_NS);
+			c->tl_ok &= !cli_tl_second(&c->tl, c->r, TL_WAIT_NS, sec * iv);
 			interval_out(c);
 			cli_temp_second(&c->temp, sec, &c->tl);
 			if (c->spec->each_second)
