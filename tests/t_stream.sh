@@ -114,11 +114,31 @@ run_iostorm latency -q --time 1s --ramp 0 --stream - "$f"
 [ "$T_RC" -eq 0 ] && whole "$T_OUT" && [ "$(jq -s '[.[] | select(.type == "end")] | length' "$T_OUT")" -eq 1 ] ||
 	{ check_fail "latency --stream -: not JSON lines on stdout"; show_output; }
 
+# ---- a FIFO with its reader: the lines reach it ----
+# the test holds it open for writing too, so the reader's open returns at
+# once and its end comes when both writers have closed
+mkfifo "$T_DIR/fifo0"
+exec 3<>"$T_DIR/fifo0"
+cat "$T_DIR/fifo0" >"$T_DIR/fifo.out" 3>&- &
+reader=$!
+run_iostorm run -q --time 1s --ramp 0 --stream "$T_DIR/fifo0" "$f"
+rc=$T_RC
+exec 3>&-
+reap_within "$reader" "$T_TRIES"	# a guard against a hang only
+T_RC=$rc
+[ "$T_RC" -eq 0 ] && whole "$T_DIR/fifo.out" && [ "$(tail -n 1 "$T_DIR/fifo.out" | jq -r .type)" = end ] ||
+	{ check_fail "a FIFO with a reader: not the stream through it (exit $T_RC)"; show_output; }
+
 # ---- a stream that cannot be written: one line, before any IO ----
 before=$(dev_reads "$a")
 expect_error "unwritable stream" 1 "^iostorm run: --stream $T_DIR/no/s.jsonl: No such file or directory$" \
 	run -q --time 1s --ramp 0 --stream "$T_DIR/no/s.jsonl" "$a"
 [ "$(dev_reads "$a")" -eq "$before" ] || check_fail "unwritable stream: $a was read"
+expect_error "a block device" 2 "^iostorm run: --stream $a: a block device" \
+	run -q --time 1s --ramp 0 --stream "$a" "$f"
+mkfifo "$T_DIR/fifo"
+expect_error "a FIFO without a reader" 1 "^iostorm run: --stream $T_DIR/fifo: a FIFO with no reader yet$" \
+	run -q --time 1s --ramp 0 --stream "$T_DIR/fifo" "$a"
 expect_error "two on stdout" 2 "both want standard output" run -q --time 1s --stream - --json - "$a"
 [ "$(dev_reads "$a")" -eq "$before" ] || check_fail "two on stdout: $a was read"
 expect_error "empty name" 2 "^iostorm run: --stream: the file name is empty" run --stream "" "$a"

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -152,26 +153,52 @@ static const struct cli_live_sink sink = {
 	.start = on_start, .window = on_window, .interval = on_interval, .event = on_event,
 };
 
+/* path opened for the stream: a file (created or emptied), a FIFO with a
+ * reader already there (a run never waits for one), a terminal. A block
+ * device is refused: it may be a target. fd, or -errno said. */
+static int open_path(const char *path)
+{
+	struct stat sb;
+	int fd, fl;
+
+	if (!stat(path, &sb) && S_ISBLK(sb.st_mode)) {
+		cli_say("--stream %s: a block device: the stream goes to a file, a FIFO or stdout",
+			path);
+		return -EINVAL;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0644);
+	if (fd < 0) {
+		fd = -errno;
+		cli_say("--stream %s: %s", path,
+			fd == -ENXIO ? "a FIFO with no reader yet" : strerror(-fd));
+		return fd;
+	}
+	/* blocking from now on: a slow reader slows the stream, never cuts it */
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK)) {
+		fl = -errno;
+		cli_say("--stream %s: %s", path, strerror(-fl));
+		close(fd);
+		return fl;
+	}
+	return fd;
+}
+
 int cli_stream_open(const char *path, const char *command)
 {
-	int fd;
+	int fd = strcmp(path, "-") ? open_path(path) : STDOUT_FILENO;
 
-	if (!strcmp(path, "-")) {
-		fd = STDOUT_FILENO;
-	} else {
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_APPEND, 0644);
-		if (fd < 0) {
-			cli_say("--stream %s: %s", path, strerror(errno));
-			return -errno;
-		}
+	if (fd < 0)
+		return fd;
+	if (cli_live_add(&sink, NULL)) {
+		cli_say("--stream %s: too many live sinks", path);
+		if (fd != STDOUT_FILENO)
+			close(fd);
+		return -ENOSPC;
 	}
 	st.fd = fd;
 	st.path = path;
 	st.command = command;
-	if (cli_live_add(&sink, NULL)) {
-		cli_say("--stream %s: too many live sinks", path);
-		return -ENOSPC;
-	}
 	return 0;
 }
 

@@ -19,8 +19,10 @@
 
 /* Opens path ("-": stdout) for command, before the command's first IO
  * (main.c, and iostorm-mpi's ranks); adds the stream's sink
- * (cli/live/live.h). A path that cannot be written is said in one line
- * ("--stream PATH: reason") and returns -errno. */
+ * (cli/live/live.h). A file is created or emptied; a FIFO must have its
+ * reader already (a run never waits for one); a block device is refused
+ * (-EINVAL: it may be a target). A path that cannot be written is said
+ * in one line ("--stream PATH: reason") and returns -errno. */
 int cli_stream_open(const char *path, const char *command);
 /* Whether a stream is open (a report is then built for it even without
  * --json). */
