@@ -2,7 +2,8 @@
 # %r the rank (or %h the host): a header with its rank and "mpi-run", a
 # window, its intervals, and an end line with its own host's entry (what
 # rank 0 gathers into hosts[]), whose IOs are its intervals' IOs; the two
-# streams' IOs add up to the cluster's. saturate: a window per step. A path that would have every rank
+# streams' IOs add up to the cluster's, and iostorm merge of them gives
+# the cluster's IOs and p99. saturate: a window per step. A path that would have every rank
 # write one file, or a '%' it does not know, stops every rank before any IO
 # with one line, exit 2.
 . "$(dirname "$0")/lib.sh"
@@ -31,6 +32,14 @@ jq -e -s --slurpfile c "$T_DIR/run.json" '
 	[.[] | select(.type == "interval" and .device == null) | .ios] | add == $c[0].cluster.ios
 ' "$T_DIR/s.0.jsonl" "$T_DIR/s.1.jsonl" >/dev/null ||
 	check_fail "run: the streams' IOs are not the cluster's"
+# iostorm merge of the ranks' streams is the cluster's report again, and
+# its first interval (on the 250 ms grid) is a window of its own
+expect_ok "merge" merge --json "$T_DIR/m.json" "$T_DIR/s.0.jsonl" "$T_DIR/s.1.jsonl"
+jq -e -n --slurpfile m "$T_DIR/m.json" --slurpfile c "$T_DIR/run.json" '
+	$m[0].total.ios == $c[0].cluster.ios and ($m[0].hosts | length) == 2
+	and $m[0].total.lat_ns.p99 == $c[0].cluster.lat_ns.p99' >/dev/null ||
+	check_fail "merge: the ranks' streams merged are not the cluster's IOs and p99"
+expect_ok "merge --to 250ms" merge --to 250ms "$T_DIR/s.0.jsonl" "$T_DIR/s.1.jsonl"
 
 # saturate: each rank's stream has a window per step it measured (its own
 # devices alone and together at QD1 and QDn, then the cluster's two steps),
