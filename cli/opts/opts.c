@@ -30,6 +30,7 @@ void cli_opts_init(struct cli_opts *o, const char *cmd, unsigned groups)
 	o->time_ns = v && v->time_ns ? v->time_ns : 10 * CLI_NS_PER_S;
 	o->ramp_ns = v && v->ramp_ns ? v->ramp_ns : 2 * CLI_NS_PER_S;
 	o->stall_ns = 10 * CLI_NS_PER_S;
+	o->linger_ns = CLI_LINGER_NS;
 	o->jobs_per_device = 1;
 	o->jobs = 1;
 	o->repeat = 1;
@@ -223,6 +224,8 @@ int cli_opts_parse(struct cli_opts *o, int argc, char **argv,
 		if (rc)
 			return rc;
 	}
+	if (o->linger_set && !o->listen)
+		return cli_opts_fail(err, errlen, "--linger: only with --listen");
 	o->targets = argv + optind;
 	o->ntargets = (unsigned)(argc - optind);
 	opts_finish(o);
