@@ -36,6 +36,8 @@ struct cli_prom {
 	pthread_mutex_t lock;		/* st: the reporting thread adds, the
 					 * server renders */
 	struct cli_prom_state st;
+	bool stopped;			/* a stop request had come by the last
+					 * interval (under lock) */
 	bool oom_said;
 };
 
@@ -259,6 +261,7 @@ void cli_prom_interval(struct cli_prom *p, const struct cli_interval_set *s)
 
 	pthread_mutex_lock(&p->lock);
 	err = cli_prom_state_add(&p->st, s);
+	p->stopped = cli_runner_interrupted();
 	pthread_mutex_unlock(&p->lock);
 	if (err && !p->oom_said) {
 		cli_say("--listen: out of memory: a new device's figures are not served");
@@ -275,13 +278,18 @@ static void sleep_ns(uint64_t ns)
 
 void cli_prom_close(struct cli_prom *p, uint64_t linger_ns)
 {
-	bool was = cli_runner_interrupted();
 	uint64_t t;
+	bool was;
 
 	if (!p)
 		return;
-	/* a stop request ends the wait: the first one, or, where the command
-	 * was already stopped by one, the second */
+	/* a stop request after the last interval ends the wait: the first
+	 * one, or the second where one had stopped the command. Read where
+	 * the last interval was added, not here: one that comes while the
+	 * report is written still ends it */
+	pthread_mutex_lock(&p->lock);
+	was = p->stopped;
+	pthread_mutex_unlock(&p->lock);
 	for (t = 0; t < linger_ns; t += TICK_NS) {
 		if (was ? cli_runner_hurried() : cli_runner_interrupted())
 			break;

@@ -34,9 +34,10 @@ unsigned cli_prom_port(const struct cli_prom *p);
  * command, across a sweep's windows; gauges take the set's values. From
  * the reporting thread only. */
 void cli_prom_interval(struct cli_prom *p, const struct cli_interval_set *s);
-/* Serves the final figures for linger_ns more (a stop request that
- * arrives meanwhile ends it: SIGINT, or a second one where the command was
- * already interrupted), then stops the server and frees p. NULL: nothing. */
+/* Serves the final figures for linger_ns more, then stops the server and
+ * frees p. A stop request (SIGINT, SIGTERM: cli/runner/stop.h) that comes
+ * after the last interval ends the wait; where one had already stopped the
+ * command before it, the second one does. NULL: nothing. */
 void cli_prom_close(struct cli_prom *p, uint64_t linger_ns);
 
 #endif
