@@ -18,6 +18,8 @@ const uint64_t cli_prom_le_ns[CLI_PROM_NLE] = {
 	1000000000ull, 2000000000ull, 5000000000ull, 10000000000ull,
 };
 
+static struct cli_prom_dev *dev_of(struct cli_prom_state *st, const char *name);
+
 /* ---- the setup record's labels ---- */
 
 static char *dup_str(const json_t *o, const char *key)
@@ -50,6 +52,10 @@ int cli_prom_state_init(struct cli_prom_state *st, const json_t *setup)
 		st->info[i].firmware = dup_str(d, "firmware");
 		st->ninfo++;
 		if (!st->info[i].device || !st->info[i].model || !st->info[i].firmware)
+			return -ENOMEM;
+		/* its counters at 0 from the start: a scraper's first sample
+		 * is then before the first IO, and its rates cover the run */
+		if (*st->info[i].device && !dev_of(st, st->info[i].device))
 			return -ENOMEM;
 	}
 	return 0;
