@@ -50,7 +50,7 @@ compare() {
 		engine | completion | placement | group | arrival) want=$val got=$(jq -r ".config.$name" "$json") ;;
 		alpha) want=$val got=$(jq .alpha "$json") ;;
 		time | ramp) continue ;;	# set here to stay short: test_verbs
-		stall-timeout | demo-size) continue ;;	# not in the JSON: test_verbs
+		stall-timeout | demo-size | linger) continue ;;	# not in the JSON: test_verbs
 		*) check_fail "$verb --help: no way to check --$name's default $val"; continue ;;
 		esac
 		[ "$want" = "$got" ] ||

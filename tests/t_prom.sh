@@ -4,8 +4,7 @@
 # or OpenMetrics when asked as Prometheus asks; the final scrape holds the
 # report's IOs exactly; a stop request ends the linger. A port in use stops
 # a second run before its first IO with one line (exit 1, like a --json
-# file that cannot be written); a bad value or --linger alone is a usage
-# error (exit 2).
+# file that cannot be written); a bad value is a usage error (exit 2).
 . "$(dirname "$0")/lib.sh"
 need_iostorm
 need_cmd curl promtool jq ss
@@ -13,7 +12,7 @@ need_cmd curl promtool jq ss
 expect_error "--listen abc" 2 "^iostorm run: --listen: 'abc' is not \[ADDR:\]PORT" \
 	run -q --listen abc /dev/null
 expect_error "--listen 70000" 2 "--listen: '70000' is not" run -q --listen 70000 /dev/null
-expect_error "--linger alone" 2 "--linger: only with --listen" run -q --linger 2s /dev/null
+expect_error "--linger 2h" 2 "--linger" run -q --listen 0 --linger 2h /dev/null
 
 make_loop a 64
 make_loop b 64

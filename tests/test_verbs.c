@@ -36,7 +36,7 @@ static const char *sample(const char *name)
 		{ "reap", "8" }, { "rounds", "2" }, { "repeat", "3" }, { "alpha", "0.01" },
 		{ "fail-worse", "5" }, { "rate", "1k" }, { "arrival", "poisson" }, { "ab", "4" },
 		{ "metric", "ios_per_cpu_s" }, { "steady", "20%,2s,lat" },
-		{ "temperature-every", "2s" },
+		{ "temperature-every", "2s" }, { "listen", "127.0.0.1:9100" }, { "linger", "2s" },
 	};
 	size_t i;
 

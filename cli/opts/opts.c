@@ -224,8 +224,6 @@ int cli_opts_parse(struct cli_opts *o, int argc, char **argv,
 		if (rc)
 			return rc;
 	}
-	if (o->linger_set && !o->listen)
-		return cli_opts_fail(err, errlen, "--linger: only with --listen");
 	o->targets = argv + optind;
 	o->ntargets = (unsigned)(argc - optind);
 	opts_finish(o);

@@ -96,8 +96,8 @@ struct cli_opts {
 	const char *listen;		/* --listen [ADDR:]PORT, checked; NULL:
 					 * no Prometheus endpoint (cli/live/prom.h) */
 	uint64_t linger_ns;		/* --linger: the final figures served
-					 * for this long after the command */
-	bool linger_set;
+					 * for this long after the command
+					 * (nothing without --listen) */
 	/* a command's own options */
 	bool demo, compare_placement;	/* saturate */
 	bool measure;			/* check --measure */

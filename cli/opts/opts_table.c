@@ -364,12 +364,8 @@ static int set_listen(struct cli_opts *o, const char *arg, char *err, size_t err
 
 static int set_linger(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
-	int rc = cli_parse_duration("--linger", arg, 0, CLI_MAX_LINGER_NS, &o->linger_ns,
-				    err, errlen);
-
-	if (!rc)
-		o->linger_set = true;
-	return rc;
+	return cli_parse_duration("--linger", arg, 0, CLI_MAX_LINGER_NS, &o->linger_ns,
+				  err, errlen);
 }
 
 static int set_topology(struct cli_opts *o, const char *arg, char *err, size_t errlen)
