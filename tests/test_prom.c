@@ -13,6 +13,8 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,7 +106,9 @@ static bool has_line(const struct reply *r, const char *line)
 static struct eng_hist ha, hb;
 
 /* device a: 3 at 500 ns, 5 at 1.5 us, 7 at 3 ms, 1 at 20 s (above the
- * last le); device b: 2 at 40 us; the same each window */
+ * last le); device b: 2 at 40 us, and 1 at 1999 ns and 1 at 2001 ns, on
+ * either side of le 2 us's bucket's lower end (2000 ns, its width 8 ns):
+ * the one in it is counted from the next le up; the same each window */
 static void fill(void)
 {
 	eng_hist_reset(&ha);
@@ -114,6 +118,8 @@ static void fill(void)
 	eng_hist_add_n(&ha, 3000000, 7);
 	eng_hist_add_n(&ha, 20000000000ull, 1);
 	eng_hist_add_n(&hb, 40000, 2);
+	eng_hist_add_n(&hb, 1999, 1);
+	eng_hist_add_n(&hb, 2001, 1);
 }
 
 static void publish(struct cli_prom *p, unsigned run, const char *label, uint64_t inflight)
@@ -152,8 +158,12 @@ static void check_window2(const struct reply *r)
 	LINE(r, "iostorm_latency_seconds_count{device=\"a\"} 32");
 	/* 2 x (1500 + 7500 + 21000000 + 20000000000) ns */
 	LINE(r, "iostorm_latency_seconds_sum{device=\"a\"} 40.042018000");
-	LINE(r, "iostorm_latency_seconds_bucket{device=\"b\",le=\"2e-05\"} 0");
-	LINE(r, "iostorm_latency_seconds_bucket{device=\"b\",le=\"5e-05\"} 4");
+	LINE(r, "iostorm_latency_seconds_bucket{device=\"b\",le=\"1e-06\"} 0");
+	LINE(r, "iostorm_latency_seconds_bucket{device=\"b\",le=\"2e-06\"} 2");
+	LINE(r, "iostorm_latency_seconds_bucket{device=\"b\",le=\"5e-06\"} 4");
+	LINE(r, "iostorm_latency_seconds_bucket{device=\"b\",le=\"2e-05\"} 4");
+	LINE(r, "iostorm_latency_seconds_bucket{device=\"b\",le=\"5e-05\"} 8");
+	LINE(r, "iostorm_latency_seconds_count{device=\"b\"} 8");
 	LINE(r, "iostorm_window{label=\"qd \\\"2\\\"\"} 1");
 }
 
@@ -257,26 +267,39 @@ static void ipv6(void)
 	cli_prom_close(q, 0);
 }
 
-static void *closer(void *p)
+struct stopper {
+	unsigned port;
+	_Atomic bool stopped;	/* set before the stop request */
+};
+
+/* While close lingers: the final figures are still served; then a stop
+ * request */
+static void *stopper(void *arg)
 {
-	cli_prom_close(p, 600ull * 1000000000ull);
+	static struct reply r;
+	struct stopper *st = arg;
+
+	CHECK(!get(st->port, "GET", "/metrics", NULL, &r) && r.status == 200);
+	check_window2(&r);
+	atomic_store(&st->stopped, true);
+	raise(SIGINT);
 	return NULL;
 }
 
-/* close lingers, still serving, until a stop request after the last
- * interval (even one that comes before close begins); then the port is
- * closed */
+/* close lingers (10 minutes here), serving, until a stop request after the
+ * last interval (even one that comes before close begins): it returns only
+ * once the request was made; then the port is closed */
 static void linger(struct cli_prom *p, unsigned port)
 {
 	static struct reply r;
+	struct stopper st = { .port = port };
 	pthread_t t;
 
 	cli_runner_signals();
-	CHECK(!pthread_create(&t, NULL, closer, p));
-	CHECK(!get(port, "GET", "/metrics", NULL, &r) && r.status == 200);
-	check_window2(&r);
 	CHECK(!cli_runner_interrupted());
-	raise(SIGINT);
+	CHECK(!pthread_create(&t, NULL, stopper, &st));
+	cli_prom_close(p, 600ull * 1000000000ull);
+	CHECK(atomic_load(&st.stopped));
 	pthread_join(t, NULL);
 	CHECK(get(port, "GET", "/metrics", NULL, &r) == -ECONNREFUSED);
 }
