@@ -70,15 +70,15 @@ static int parse_port(const char *s, uint16_t *port)
 int cli_prom_parse_listen(const char *where, struct sockaddr_storage *ss,
 			  socklen_t *len, char *err, size_t errlen)
 {
-	struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
-	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_storage a;
+	struct sockaddr_in *v4 = (struct sockaddr_in *)&a;
+	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&a;
 	char addr[INET6_ADDRSTRLEN + 2];
-	const char *colon, *port = where;
-	uint16_t n;
+	const char *colon = strrchr(where, ':'), *port = where;
 	size_t alen = 0;
+	uint16_t n;
 
-	memset(ss, 0, sizeof(*ss));
-	colon = strrchr(where, ':');
+	memset(&a, 0, sizeof(a));
 	if (colon) {
 		port = colon + 1;
 		alen = (size_t)(colon - where);
@@ -96,14 +96,15 @@ int cli_prom_parse_listen(const char *where, struct sockaddr_storage *ss,
 		v6->sin6_family = AF_INET6;
 		v6->sin6_port = htons(n);
 		*len = sizeof(*v6);
-		return 0;
+	} else {
+		v4->sin_family = AF_INET;
+		v4->sin_port = htons(n);
+		v4->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		if (colon && inet_pton(AF_INET, addr, &v4->sin_addr) != 1)
+			return bad_listen(where, err, errlen);
+		*len = sizeof(*v4);
 	}
-	v4->sin_family = AF_INET;
-	v4->sin_port = htons(n);
-	v4->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	*len = sizeof(*v4);
-	if (colon && inet_pton(AF_INET, addr, &v4->sin_addr) != 1)
-		return bad_listen(where, err, errlen);
+	memcpy(ss, &a, sizeof(a));
 	return 0;
 }
 
