@@ -36,6 +36,7 @@ void cli_opts_init(struct cli_opts *o, const char *cmd, unsigned groups)
 	o->repeat = 1;
 	o->fail_worse_pct = -1.0;
 	o->alpha = 0.05;
+	o->merge_run = -1;
 	o->placement = TOPO_PLACE_LOCAL;
 	o->latency = true;
 	o->zero_sample = true;

@@ -127,6 +127,12 @@ struct cli_opts {
 	bool trust_repeats;		/* compare --trust-repeats: the gate may
 					 * fail on one run's repeats */
 	unsigned ab_rounds;		/* compare --ab N: rounds; 0: off */
+	/* merge: the time window (seconds into each window), the devices,
+	 * hosts and window asked; NULL, -1: all */
+	uint64_t merge_from_ns, merge_to_ns;
+	bool merge_to_set;
+	const char *merge_devices, *merge_hosts;	/* LISTs, checked */
+	long merge_run;
 	char **targets;			/* the operands, inside argv */
 	unsigned ntargets;
 };
