@@ -21,8 +21,6 @@
 #include "cli/out/timeline.h"
 #include "cli/runner/steady.h"
 #include "cli/runner/temp.h"
-#include "cli/live/prom.h"
-#include "cli/out/setup_json.h"
 #include "engine/clock.h"
 #include "engine/rng.h"
 #include "topo/topo.h"
@@ -59,181 +57,7 @@ struct runctx {
 	struct cli_temp_watch temp;	/* --temperature-every */
 	struct cli_temp temp_acct;
 	uint64_t wall_start, wall_end;	/* the measured window, CLOCK_REALTIME */
-	struct prom_feed *feed;		/* TEMPORARY: --listen's intervals */
 };
-
-/* ---- TEMPORARY --listen hookup (the lead replaces it with the live.c
- * sink): the endpoint is opened by the command's first window, closed at
- * exit, and fed from the timeline's per-worker copies each second ---- */
-
-static struct cli_prom *prom_sink;
-static bool prom_fed;	/* a window handed: a refused command does not linger */
-static const char *job_name(const struct runctx *c, unsigned i);
-static uint64_t prom_linger_ns;
-
-static void prom_at_exit(void)
-{
-	cli_prom_close(prom_sink, prom_fed ? prom_linger_ns : 0);
-	prom_sink = NULL;
-}
-
-/* 0 or -errno, said */
-static int prom_start(const struct cli_opts *o, const struct cli_run_spec *spec)
-{
-	const char *paths[CLI_MAX_TARGETS];
-	char err[256];
-	json_t *setup;
-	unsigned i, n = spec->targets ? spec->ntargets : 0;
-	int rc;
-
-	if (!o->listen || prom_sink)
-		return 0;
-	for (i = 0; i < n; i++)
-		paths[i] = spec->targets[i]->path;
-	setup = cli_json_setup(paths, n);
-	rc = cli_prom_open(&prom_sink, o->listen, setup, err, sizeof(err));
-	json_decref(setup);
-	if (rc) {
-		cli_say("%s", err);
-		return rc;
-	}
-	prom_linger_ns = o->linger_ns;
-	atexit(prom_at_exit);
-	return 0;
-}
-
-/* Per device: the figures handed so far, whole-run counts. */
-struct prom_feed {
-	uint64_t *ios, *errors;
-	double *t;
-	struct eng_hist *hist;		/* ndev: cumulative */
-	struct eng_hist *part;		/* ndev: this interval's */
-	struct eng_hist *cum;		/* scratch */
-	struct cli_interval *iv;
-};
-
-static void prom_feed_free(struct prom_feed *f)
-{
-	if (!f)
-		return;
-	free(f->ios);
-	free(f->errors);
-	free(f->t);
-	free(f->hist);
-	free(f->part);
-	free(f->cum);
-	free(f->iv);
-	free(f);
-}
-
-static struct prom_feed *prom_feed_new(unsigned ndev)
-{
-	struct prom_feed *f = calloc(1, sizeof(*f));
-	unsigned d;
-
-	if (!f)
-		return NULL;
-	f->ios = calloc(ndev, sizeof(*f->ios));
-	f->errors = calloc(ndev, sizeof(*f->errors));
-	f->t = calloc(ndev, sizeof(*f->t));
-	f->hist = malloc(ndev * sizeof(*f->hist));
-	f->part = malloc(ndev * sizeof(*f->part));
-	f->cum = malloc(sizeof(*f->cum));
-	f->iv = calloc(ndev + 1, sizeof(*f->iv));
-	if (!f->ios || !f->errors || !f->t || !f->hist || !f->part || !f->cum || !f->iv) {
-		prom_feed_free(f);
-		return NULL;
-	}
-	for (d = 0; d < ndev; d++)
-		eng_hist_reset(&f->hist[d]);
-	return f;
-}
-
-/* Device d's interval: now (cumulative) less what was handed. */
-static void prom_dev(struct runctx *c, unsigned d, uint64_t ios, uint64_t errs,
-		     double t1, const struct eng_hist *h, uint64_t user_ns, uint64_t sys_ns)
-{
-	struct prom_feed *f = c->feed;
-	struct cli_interval *iv = &f->iv[d];
-	struct eng_progress p;
-
-	memset(iv, 0, sizeof(*iv));
-	iv->device = job_name(c, d * c->per);
-	iv->t0_s = f->t[d];
-	iv->t1_s = t1 > f->t[d] ? t1 : f->t[d];
-	iv->ios = ios > f->ios[d] ? ios - f->ios[d] : 0;
-	iv->bytes = iv->ios * c->o->bs;
-	iv->errors = errs > f->errors[d] ? errs - f->errors[d] : 0;
-	iv->user_ns = user_ns;
-	iv->sys_ns = sys_ns;
-	if (!eng_run_progress(c->r, d * c->per, c->per, &p))
-		iv->inflight = p.inflight;
-	if (h && c->o->latency) {
-		eng_hist_diff(&f->part[d], h, &f->hist[d]);
-		memcpy(&f->hist[d], h, sizeof(*h));
-		iv->hist = &f->part[d];
-	}
-	f->ios[d] = ios > f->ios[d] ? ios : f->ios[d];
-	f->errors[d] = errs > f->errors[d] ? errs : f->errors[d];
-	f->t[d] = iv->t1_s;
-}
-
-static void prom_hand(struct runctx *c, bool last)
-{
-	struct cli_interval_set set = {
-		.run = 0, .label = c->spec->label ? c->spec->label : "run",
-		.wall_start_ns = c->wall_start, .last = last, .ndev = c->ndev,
-		.dev = c->feed->iv, .total = &c->feed->iv[c->ndev],
-	};
-
-	cli_prom_interval(prom_sink, &set);
-	prom_fed = true;
-}
-
-/* After each cli_tl_second: the timeline's copies are the workers' latest */
-static void prom_second(struct runctx *c)
-{
-	uint64_t ios, errs;
-	unsigned d, w, i;
-	double t;
-
-	if (!prom_sink || !c->feed)
-		return;
-	for (d = 0; d < c->ndev; d++) {
-		eng_hist_reset(c->feed->cum);
-		ios = errs = 0;
-		t = c->feed->t[d];
-		for (w = 0; w < c->per; w++) {
-			i = d * c->per + w;
-			if (!c->tl.have[i])
-				continue;
-			ios += c->tl.prev[i].ios;
-			errs += c->tl.prev[i].errors;
-			eng_hist_merge(c->feed->cum, &c->tl.prev[i].hist);
-		}
-		if (c->tl.dev[d].n)
-			t = c->tl.dev[d].s[c->tl.dev[d].n - 1].t_s;
-		prom_dev(c, d, ios, errs, t, c->feed->cum, 0, 0);
-	}
-	prom_hand(c, false);
-}
-
-/* The window's final figures (the report's rows) less what was handed;
- * the workers' CPU time, only known at the end, comes in this one */
-static void prom_last(struct runctx *c, const struct cli_report *out)
-{
-	const struct cli_dev *dv;
-	unsigned d;
-
-	if (!prom_sink || !c->feed)
-		return;
-	for (d = 0; d < c->ndev; d++) {
-		dv = &out->dev[d];
-		prom_dev(c, d, dv->ios, dv->errors, dv->elapsed_s, dv->hist,
-			 (uint64_t)(dv->user_s * 1e9), (uint64_t)(dv->sys_s * 1e9));
-	}
-	prom_hand(c, true);
-}
 
 /* ---- completion mode ---- */
 
@@ -693,7 +517,6 @@ static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns,
 		    (!dur_ns || (uint64_t)(sec + 1) * CLI_NS_PER_S < dur_ns)) {
 			sec++;
 			c->tl_ok &= !cli_tl_second(&c->tl, c->r, TL_WAIT_NS);
-			prom_second(c);
 			cli_temp_second(&c->temp, sec, &c->tl);
 			if (c->spec->each_second)
 				c->spec->each_second(c->spec->ctx, &c->tl);
@@ -935,11 +758,8 @@ static int check_poll_queues(const struct runctx *c)
  * options that do not fit (a usage error). */
 static int prepare(struct runctx *c, struct eng_job **jobs)
 {
-	/* first, as main.c reserves --json's file: alone on its line */
-	int err = prom_start(c->o, c->spec);
+	int err = check_combination(c->o, c->spec->op);
 
-	if (!err)
-		err = check_combination(c->o, c->spec->op);
 	if (!err)
 		err = check_poll_queues(c);
 	if (!err)
@@ -947,10 +767,6 @@ static int prepare(struct runctx *c, struct eng_job **jobs)
 				     c->spec->op == ENG_OP_READ);
 	if (!err)
 		err = build_jobs(c, jobs);
-	if (!err && prom_sink && !(c->feed = prom_feed_new(c->ndev))) {
-		cli_say("out of memory");
-		err = -ENOMEM;
-	}
 	/* no refusal left: the targets' first reads (the zero sample, the
 	 * drive's log), once per target in a command, before any IO */
 	if (!err)
@@ -1015,9 +831,6 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 		cli_say("out of memory");
 		err = -ENOMEM;
 	}
-	if (!err)
-		prom_last(&c, out);
-	prom_feed_free(c.feed);
 	free(jobs);
 	if (c.r)
 		eng_run_destroy(c.r);
