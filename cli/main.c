@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/live/listen.h"
 #include "cli/live/stream.h"
 #include "cli/opts/complete.h"
 #include "cli/opts/jobfile.h"
@@ -87,7 +88,9 @@ static int reserve_files(const struct cli_verb *v, int argc, char **argv)
 	/* cli_out_reserve and cli_stream_open say why a path cannot be written */
 	if (cli_out_reserve(o.json))
 		return -EIO;
-	return o.stream ? cli_stream_open(o.stream, v->name) : 0;
+	rc = o.stream ? cli_stream_open(o.stream, v->name) : 0;
+	/* a port in use is said before any IO, like a file not writable */
+	return rc ? rc : cli_listen_open(&o);
 }
 
 /* v on argv, its report's file reserved first and its temporary removed
@@ -101,8 +104,11 @@ static int run_verb(const struct cli_verb *v, int argc, char **argv)
 	if (!rc)
 		rc = v->run(argc, argv);
 	cli_out_release();
-	/* --stream's last line: how the command ended, its report */
-	return cli_stream_end(rc, cli_runner_interrupted());
+	/* --stream's last line: how the command ended, its report; then
+	 * --listen's final figures, served for --linger */
+	rc = cli_stream_end(rc, cli_runner_interrupted());
+	cli_listen_close();
+	return rc;
 }
 
 /* iostorm -c FILE [COMMAND] [options] [TARGET...]: the file's keys become

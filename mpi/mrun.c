@@ -54,6 +54,8 @@ static int setup(struct mrun *x)
 	if (!rc)
 		rc = mpi_stream_open(m, &x->o);
 	if (!rc)
+		rc = mpi_listen_open(m, &x->o);
+	if (!rc)
 		rc = cli_exit_status(cli_targets_open(&x->ts, &x->o));
 	return mpi_agree(m, rc);
 }

@@ -72,6 +72,8 @@ static int setup(struct msat *x)
 	if (!rc)
 		rc = mpi_stream_open(m, &x->o);
 	if (!rc)
+		rc = mpi_listen_open(m, &x->o);
+	if (!rc)
 		rc = cli_exit_status(cli_sat_open(&x->s, &x->o, &x->so));
 	if (!rc && !x->cluster) {
 		cli_say("out of memory");

@@ -51,7 +51,7 @@ compare() {
 		alpha) want=$val got=$(jq .alpha "$json") ;;
 		interval) want=$val got="$(jq .config.interval_s "$json")s" ;;
 		time | ramp) continue ;;	# set here to stay short: test_verbs
-		stall-timeout | demo-size) continue ;;	# not in the JSON: test_verbs
+		stall-timeout | demo-size | linger) continue ;;	# not in the JSON: test_verbs
 		*) check_fail "$verb --help: no way to check --$name's default $val"; continue ;;
 		esac
 		[ "$want" = "$got" ] ||

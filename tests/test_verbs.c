@@ -39,6 +39,7 @@ static const char *sample(const char *name)
 		{ "metric", "ios_per_cpu_s" }, { "steady", "20%,2s,lat" },
 		{ "temperature-every", "2s" }, { "to", "8s" }, { "device", "nvme0n1,h2:nvme1n1" },
 		{ "host", "h1,h2" }, { "run", "1" }, { "interval", "1s" }, { "stream", "s.jsonl" },
+		{ "listen", "127.0.0.1:9100" }, { "linger", "2s" },
 	};
 	size_t i;
 

@@ -31,6 +31,7 @@ void cli_opts_init(struct cli_opts *o, const char *cmd, unsigned groups)
 	o->ramp_ns = v && v->ramp_ns ? v->ramp_ns : 2 * CLI_NS_PER_S;
 	o->stall_ns = 10 * CLI_NS_PER_S;
 	o->interval_ns = CLI_NS_PER_S;
+	o->linger_ns = CLI_LINGER_NS;
 	o->jobs_per_device = 1;
 	o->jobs = 1;
 	o->repeat = 1;

@@ -32,6 +32,10 @@
 #define CLI_MAX_REPEAT 1000u
 #define CLI_MAX_RATE 1000000000ull	/* --rate: IOs per second per device */
 #define CLI_STEADY_WINDOW_NS (30 * CLI_NS_PER_S)	/* --steady's default */
+#define CLI_LINGER_NS (15 * CLI_NS_PER_S)	/* --linger's default: the
+							 * scrape interval of Debian's
+							 * prometheus.yml */
+#define CLI_MAX_LINGER_NS (3600 * CLI_NS_PER_S)
 #define CLI_MAX_STEADY_NS (600 * CLI_NS_PER_S)	/* the timeline keeps each of
 							 * its seconds' latency */
 
@@ -93,6 +97,11 @@ struct cli_opts {
 	bool steady_lat;
 	uint64_t temp_every_ns;		/* --temperature-every: the drive's
 					 * temperature into the timeline; 0 off */
+	const char *listen;		/* --listen [ADDR:]PORT, checked; NULL:
+					 * no Prometheus endpoint (cli/live/prom.h) */
+	uint64_t linger_ns;		/* --linger: the final figures served
+					 * for this long after the command
+					 * (nothing without --listen) */
 	/* a command's own options */
 	bool demo, compare_placement;	/* saturate */
 	bool measure;			/* check --measure */

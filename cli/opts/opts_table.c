@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "cli/live/prom.h"
+
 #define MAX_TIME_NS (30ull * 24 * 3600 * CLI_NS_PER_S)	/* 30 days */
 
 /* ---- setters: one per option ---- */
@@ -366,6 +368,23 @@ static int set_json(struct cli_opts *o, const char *arg, char *err, size_t errle
 	return 0;
 }
 
+static int set_listen(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int rc = cli_prom_parse_listen(arg, &ss, &len, err, errlen);
+
+	if (!rc)
+		o->listen = arg;
+	return rc;
+}
+
+static int set_linger(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_duration("--linger", arg, 0, CLI_MAX_LINGER_NS, &o->linger_ns,
+				  err, errlen);
+}
+
 static int set_topology(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	if (!*arg)
@@ -483,6 +502,11 @@ static int show_interval(const struct cli_opts *o, char *buf, size_t len)
 	return cli_fmt_duration(o->interval_ns, buf, len);
 }
 
+static int show_linger(const struct cli_opts *o, char *buf, size_t len)
+{
+	return cli_fmt_duration(o->linger_ns, buf, len);
+}
+
 static int show_jpd(const struct cli_opts *o, char *buf, size_t len)
 {
 	return cli_fmt_count(o->jobs_per_device, buf, len);
@@ -502,7 +526,7 @@ enum {
 	O_BATCH = 0x100, O_ENGINE, O_COMPLETION, O_RAMP, O_IOS, O_JPD, O_CPUS,
 	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED, O_STALL, O_REAP,
 	O_TOPOLOGY, O_DOT, O_REPEAT, O_GROUP, O_RATE, O_ARRIVAL, O_NOZERO, O_STEADY,
-	O_TEMP, O_INTERVAL, O_STREAM,
+	O_TEMP, O_INTERVAL, O_STREAM, O_LISTEN, O_LINGER,
 };
 
 /* Each shared option once: the groups say which verbs offer it. A help
@@ -599,6 +623,14 @@ const struct cli_optdesc cli_opts_table[] = {
 	  "write every interval of every device as JSON lines\n"
 	  "to FILE (- for stdout), each with its latency\n"
 	  "histogram, ending with the report (docs/json.md)" },
+	{ "listen", O_LISTEN, "[ADDR:]PORT", CLI_OG_ENGINE, 0, set_listen, NULL, NULL,
+	  "serve Prometheus metrics at http://ADDR:PORT/metrics\n"
+	  "while the command runs (ADDR: 127.0.0.1 unless\n"
+	  "given; [::1]:PORT for IPv6; PORT 0: a free one)" },
+	{ "linger", O_LINGER, "DURATION", CLI_OG_ENGINE, 0, set_linger, show_linger, NULL,
+	  "with --listen: serve the final figures this long\n"
+	  "after the command (one scrape interval; Ctrl-C\n"
+	  "ends it)" },
 	{ "quiet", 'q', NULL, CLI_OG_ENGINE, 0, set_quiet, NULL, NULL,
 	  "no live progress line" },
 	{ "seed", O_SEED, "N", CLI_OG_ENGINE, 0, set_seed, NULL, NULL,
