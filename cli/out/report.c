@@ -242,7 +242,11 @@ static void print_row(FILE *f, const struct cli_dev *d, int namew)
 	print_lat(f, d);
 	fprintf(f, " %6.1f", cpu);
 	print_cost(f, d);
-	fprintf(f, " %7.2f %7llu\n", d->ios_per_call, (unsigned long long)d->errors);
+	/* no calls counted for IOs that were done (a merged stream's): not known */
+	if (!d->calls && d->ios + d->errors)
+		fprintf(f, " %7s %7llu\n", "-", (unsigned long long)d->errors);
+	else
+		fprintf(f, " %7.2f %7llu\n", d->ios_per_call, (unsigned long long)d->errors);
 }
 
 static void print_config(const struct cli_report *r, const struct cli_opts *o,
