@@ -13,7 +13,7 @@ BUILD ?= build$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))
 BIN ?= $(if $(SANITIZE),$(BUILD)/iostorm,iostorm)
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := liburing hwloc jansson inih zlib blkid
+PKGS := liburing hwloc jansson inih zlib blkid libmicrohttpd
 
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wundef -Wvla

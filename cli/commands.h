@@ -56,5 +56,6 @@ extern const struct cli_verb cli_verb_plot;
 extern const struct cli_verb cli_verb_check;
 extern const struct cli_verb cli_verb_compare;
 extern const struct cli_verb cli_verb_fill;
+extern const struct cli_verb cli_verb_merge;
 
 #endif

@@ -9,9 +9,12 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/live/listen.h"
+#include "cli/live/stream.h"
 #include "cli/opts/complete.h"
 #include "cli/opts/jobfile.h"
 #include "cli/out/out.h"
+#include "cli/runner/stop.h"
 
 static void usage(FILE *f)
 {
@@ -51,19 +54,20 @@ static int config_arg(int argc, char **argv, const char **file)
 }
 
 /* The verb's options read once more, quietly, for the one thing main does
- * with them: the JSON report's file is reserved (cli_out_reserve) before
- * the verb runs, so a report that could never be written stops the
- * command before its first IO, and every verb gets this from one place.
+ * with them: the JSON report's file is reserved (cli_out_reserve), and
+ * --stream's file opened (cli/live/stream.h), before the verb runs, so a
+ * report or a stream that could never be written stops the command before
+ * its first IO, and every verb gets this from one place.
  * A command line the verb refuses, or one that asks for --help, is left
- * to the verb to say. 0, or -EIO having said why. */
-static int reserve_json(const struct cli_verb *v, int argc, char **argv)
+ * to the verb to say. 0, or -errno having said why. */
+static int reserve_files(const struct cli_verb *v, int argc, char **argv)
 {
 	enum cli_parse_outcome outcome = CLI_PARSE_GO;
 	struct cli_opts o;
 	char err[512], **copy;
 	int rc;
 
-	if (!(v->groups & CLI_OG_JSON))
+	if (!(v->groups & (CLI_OG_JSON | CLI_OG_ENGINE)))
 		return 0;
 	/* on a copy: getopt permutes what it parses, and the verb reads argv
 	 * as given (compare: where each '--' stands between the operands) */
@@ -77,20 +81,33 @@ static int reserve_json(const struct cli_verb *v, int argc, char **argv)
 	if (rc || outcome != CLI_PARSE_GO)
 		return 0;
 	cli_out_verb(v->name);
-	/* cli_out_reserve says why a path cannot be written */
-	return cli_out_reserve(o.json) ? -EIO : 0;
+	if (o.stream && o.json && !strcmp(o.stream, "-") && !strcmp(o.json, "-")) {
+		cli_say("--stream - and --json - both want standard output: give one a file");
+		return -EINVAL;
+	}
+	/* cli_out_reserve and cli_stream_open say why a path cannot be written */
+	if (cli_out_reserve(o.json))
+		return -EIO;
+	rc = o.stream ? cli_stream_open(o.stream, v->name) : 0;
+	/* a port in use is said before any IO, like a file not writable */
+	return rc ? rc : cli_listen_open(&o);
 }
 
 /* v on argv, its report's file reserved first and its temporary removed
- * after, however the verb ended (a report it wrote has replaced it).
+ * after, however the verb ended (a report it wrote has replaced it), and
+ * its stream ended.
  * Returns the exit status, the verb's own once it ran. */
 static int run_verb(const struct cli_verb *v, int argc, char **argv)
 {
-	int rc = cli_exit_status(reserve_json(v, argc, argv));
+	int rc = cli_exit_status(reserve_files(v, argc, argv));
 
 	if (!rc)
 		rc = v->run(argc, argv);
 	cli_out_release();
+	/* --stream's last line: how the command ended, its report; then
+	 * --listen's final figures, served for --linger */
+	rc = cli_stream_end(rc, cli_runner_interrupted());
+	cli_listen_close();
 	return rc;
 }
 

@@ -8,7 +8,7 @@
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 10
 FUZZ_BUILD := build-fuzz
-FUZZ_NAMES := opts jobfile topo compare
+FUZZ_NAMES := opts jobfile topo compare stream
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
 # the build's own flags (the Makefile's REQ_*), not the builder's CFLAGS,

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/live/listen.h"
+#include "cli/live/stream.h"
 #include "cli/out/out.h"
 #include "cli/runner/stop.h"
 #include "mpi/mpi_int.h"
@@ -126,6 +128,7 @@ int main(int argc, char **argv)
 	}
 	MPI_Comm_rank(MPI_COMM_WORLD, &m.rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &m.size);
+	m.local = mpi_local_rank();
 	if (gethostname(m.host, sizeof(m.host) - 1))
 		snprintf(m.host, sizeof(m.host), "rank%d", m.rank);
 	m.verb = "saturate";
@@ -133,6 +136,11 @@ int main(int argc, char **argv)
 	mpi_log_init(&m);
 	rc = dispatch(&m, argc, argv);
 	cli_out_release();	/* rank 0's reserved report file, if unwritten */
+	/* this rank's --stream ends (with stalled workers, in abandon) */
+	if (!m.abandon)
+		rc = cli_stream_end(rc, cli_runner_interrupted());
+	if (!m.abandon)
+		cli_listen_close();	/* --listen's final figures, for --linger */
 	if (fflush(stdout) || ferror(stdout)) {
 		cli_say("cannot write the report to standard output: %s",
 			errno == EPIPE || !errno ? "the reader has gone (broken pipe)" : strerror(errno));

@@ -23,6 +23,8 @@
 /* This rank, and where its lines on stderr go. */
 struct mpi_ctx {
 	int rank, size;
+	int local;			/* the rank's index among its host's
+					 * (MPI_COMM_TYPE_SHARED) */
 	char host[IMPI_HOST_LEN];	/* gethostname() */
 	const char *verb;		/* "saturate", "run" */
 	const char *targets_file;	/* --targets-file, NULL: none */
@@ -120,6 +122,21 @@ json_t *mpi_host_json(const struct mpi_host *h);
 int mpi_take_targets_file(struct mpi_ctx *m, int argc, char **argv);
 int mpi_saturate(struct mpi_ctx *m, int argc, char **argv);
 int mpi_run(struct mpi_ctx *m, int argc, char **argv);
+
+/* ---- stream.c: --stream, one per rank ---- */
+
+/* Opens this rank's --stream (cli/live/stream.h), its path o->stream with
+ * %r the rank, %h the host's name and %% a '%'. Several ranks need %r or
+ * %h in it (one file each), and none may write to stdout: said, a usage
+ * error. Returns a CLI_EXIT_* status; nothing without --stream. */
+int mpi_stream_open(const struct mpi_ctx *m, const struct cli_opts *o);
+/* ---- listen.c: --listen, a port per rank of a host ---- */
+
+/* This rank's endpoint: PORT + its index among its host's ranks, bound
+ * before any IO (every rank calls it). CLI_EXIT_*, said. */
+int mpi_listen_open(const struct mpi_ctx *m, const struct cli_opts *o);
+/* The rank's index among its host's ranks: collective, once, at start. */
+int mpi_local_rank(void);
 
 /* ---- report.c: rank 0's cluster report from the gathered hosts ---- */
 

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/live/stream.h"
+#include "cli/out/hosts.h"
 #include "cli/out/json.h"
 #include "cli/out/out.h"
 #include "cli/out/report.h"
@@ -48,6 +50,11 @@ static int setup(struct mrun *x)
 	 * rank's first IO, and a path it cannot write stops every rank */
 	if (!rc && !m->rank)
 		rc = cli_exit_status(cli_out_reserve(x->o.json));
+	/* every rank's own stream, before any rank's first IO */
+	if (!rc)
+		rc = mpi_stream_open(m, &x->o);
+	if (!rc)
+		rc = mpi_listen_open(m, &x->o);
 	if (!rc)
 		rc = cli_exit_status(cli_targets_open(&x->ts, &x->o));
 	return mpi_agree(m, rc);
@@ -98,12 +105,19 @@ static double num(const json_t *j, const char *a, const char *b)
 	return json_is_number(j) ? json_number_value(j) : -1;
 }
 
-static void put_lat(FILE *f, const json_t *lat, const char *key)
+/* A host's row from its report's total (cli/out/hosts.h reads a cli_dev). */
+static void host_dev(const json_t *run, struct cli_dev *d)
 {
-	const json_t *v = json_object_get(lat, key);
-	char buf[32];
+	const json_t *t = json_object_get(run, "total"), *lat = json_object_get(t, "lat_ns");
 
-	fprintf(f, " %8s", cli_fmt_us(buf, sizeof(buf), json_number_value(v), json_is_number(v)));
+	memset(d, 0, sizeof(*d));
+	d->iops = num(run, "total", "iops");
+	d->bw_bytes = num(run, "total", "bw_bytes");
+	d->errors = (uint64_t)json_integer_value(json_object_get(t, "errors"));
+	d->has_lat = json_is_object(lat);
+	d->lat.p50 = (uint64_t)json_number_value(json_object_get(lat, "p50"));
+	d->lat.p99 = (uint64_t)json_number_value(json_object_get(lat, "p99"));
+	d->lat.p9999 = (uint64_t)json_number_value(json_object_get(lat, "p99.99"));
 }
 
 static void print(const struct mpi_ctx *m, const struct cli_opts *o, const json_t *hosts,
@@ -111,41 +125,30 @@ static void print(const struct mpi_ctx *m, const struct cli_opts *o, const json_
 {
 	FILE *f = cli_out_text(o);
 	const json_t *h, *run;
-	json_t *lat = cli_json_lat(c);
+	struct cli_dev d;
+	unsigned ndev = 0, n;
 	size_t i;
 
 	fprintf(f, "iostorm-mpi run: %d host%s, bs %u, QD%u, ramp %.3gs time %.3gs%s\n", m->size,
 		m->size == 1 ? "" : "s", o->bs, o->qd, cli_secs(o->ramp_ns), cli_secs(o->time_ns),
 		c->errors ? ", IO ERRORS" : "");
-	fprintf(f, "%-20s %6s %10s %9s %8s %8s %8s\n", "host", "drives", "IOPS", "MiB/s",
-		"p50 us", "p99 us", "p99.99");
+	cli_hosts_head(f);
 	json_array_foreach(hosts, i, h) {
 		char name[IMPI_HOST_LEN + 16];
 
 		run = json_object_get(h, "run");
 		mpi_host_name(hosts, i, name, sizeof(name));
-		fprintf(f, "%-20s %6lld", name, (long long)json_integer_value(json_object_get(h, "devices")));
-		if (!json_is_object(run)) {
-			fprintf(f, " %10s\n", "-");
-			continue;
-		}
-		fprintf(f, " %10.0f %9.1f", num(run, "total", "iops"),
-			num(run, "total", "bw_bytes") / CLI_MIB);
-		put_lat(f, json_object_get(json_object_get(run, "total"), "lat_ns"), "p50");
-		put_lat(f, json_object_get(json_object_get(run, "total"), "lat_ns"), "p99");
-		put_lat(f, json_object_get(json_object_get(run, "total"), "lat_ns"), "p99.99");
-		fputc('\n', f);
+		n = (unsigned)json_integer_value(json_object_get(h, "devices"));
+		ndev += n;
+		if (json_is_object(run))
+			host_dev(run, &d);
+		cli_hosts_row(f, name, n, json_is_object(run) ? &d : NULL);
 	}
-	fprintf(f, "%-20s %6s %10.0f %9.1f", "cluster", "", c->iops, c->bw_bytes / CLI_MIB);
-	put_lat(f, lat, "p50");
-	put_lat(f, lat, "p99");
-	put_lat(f, lat, "p99.99");
-	fprintf(f, "\nlatency: merged over every IO of every host (%llu IOs)\n",
-		(unsigned long long)c->ios);
+	cli_hosts_row(f, "cluster", ndev, c);
+	cli_hosts_merged_line(f, c->ios);
 	fprintf(f, "windows: started within %.2f ms and ended within %.2f ms of each other (by the hosts' clocks)\n",
 		1e3 * mpi_spread(hosts, NULL, "window_start_ns"),
 		1e3 * mpi_spread(hosts, NULL, "window_end_ns"));
-	json_decref(lat);
 	fflush(f);
 }
 
@@ -210,6 +213,13 @@ static int gather(struct mrun *x, int rc)
 	if (mpi_reduce_hist(x->m, x->ran ? x->rep.total.hist : NULL, &sum))
 		mine = CLI_EXIT_RUNTIME;
 	intr = mpi_max(intr);
+	/* this rank's stream ends with its own entry */
+	{
+		json_t *own = host_entry(x);
+
+		cli_stream_report_pin(own);
+		json_decref(own);
+	}
 	if (mpi_gather_json(x->m, host_entry(x), &hosts))
 		mine = CLI_EXIT_RUNTIME;
 	else if (!x->m->rank)

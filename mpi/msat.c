@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/live/stream.h"
 #include "cli/out/out.h"
 #include "cli/runner/stop.h"
 #include "cli/saturate/saturate.h"
@@ -67,6 +68,11 @@ static int setup(struct msat *x)
 	 * rank's first IO, and a path it cannot write stops every rank */
 	if (!rc && !m->rank)
 		rc = cli_exit_status(cli_out_reserve(x->o.json));
+	/* every rank's own stream, before any rank's first IO */
+	if (!rc)
+		rc = mpi_stream_open(m, &x->o);
+	if (!rc)
+		rc = mpi_listen_open(m, &x->o);
 	if (!rc)
 		rc = cli_exit_status(cli_sat_open(&x->s, &x->o, &x->so));
 	if (!rc && !x->cluster) {
@@ -214,6 +220,13 @@ static int report(struct msat *x, int rc)
 	json_t *hosts = NULL;
 	int mine = x->s.io_errors ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
 
+	/* this rank's stream ends with its own entry */
+	{
+		json_t *own = host_entry(x);
+
+		cli_stream_report_pin(own);
+		json_decref(own);
+	}
 	if (mpi_gather_json(x->m, host_entry(x), &hosts))
 		mine = CLI_EXIT_RUNTIME;
 	else if (!x->m->rank)

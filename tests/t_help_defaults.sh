@@ -49,8 +49,9 @@ compare() {
 		jobs-per-device) want=$val got=$(jq .config.jobs_per_device "$json") ;;
 		engine | completion | placement | group | arrival) want=$val got=$(jq -r ".config.$name" "$json") ;;
 		alpha) want=$val got=$(jq .alpha "$json") ;;
+		interval) want=$val got="$(jq .config.interval_s "$json")s" ;;
 		time | ramp) continue ;;	# set here to stay short: test_verbs
-		stall-timeout | demo-size) continue ;;	# not in the JSON: test_verbs
+		stall-timeout | demo-size | linger) continue ;;	# not in the JSON: test_verbs
 		slo-points) continue ;;	# slo.max_points with --slo only: t_slo
 		*) check_fail "$verb --help: no way to check --$name's default $val"; continue ;;
 		esac

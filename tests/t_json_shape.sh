@@ -1,6 +1,6 @@
 # docs/json.md is the JSON's one source of truth, held both ways: every key
 # path that run, nop, latency, sweep, saturate, plan, topo, check and compare write (arrays
-# as []) is documented for that command with its type, every documented key
+# as []), and every line of a --stream (as stream_TYPE), is documented for that command with its type, every documented key
 # is written by some case here, and each value has a documented type. A key
 # marked "(only ...)" may be missing from a report, but a case here writes
 # it, or the test says why none can on this machine.
@@ -150,6 +150,40 @@ run_iostorm compare --ab 2 --json "$reports/$n.json" -- run "${q[@]}" "$file" --
 [ "$T_RC" -eq 0 ] && jq -e '.ab.rounds == 2' "$reports/$n.json" >/dev/null ||
 	{ check_fail "compare --ab: exit $T_RC, or no report"; show_output; }
 
+# ---- --stream: each line type a "report" of its own, stream_TYPE; an end
+# line's report is checked as its command's. A stall event: the fault device
+# hangs after 200 reads ----
+streams=$T_DIR/streams
+mkdir "$streams"
+# stream WHAT RC ARGS...: iostorm ARGS --stream FILE exits RC
+stream() {
+	local what=$1 rc=$2 f
+	shift 2
+	f=$streams/$((n + 1)).jsonl
+	n=$((n + 1))
+	run_iostorm "$@" --stream "$f"
+	[ "$T_RC" -eq "$rc" ] || { check_fail "$what: exit $T_RC, want $rc: iostorm $*"; show_output; }
+	jq -e -s 'length > 0 and .[-1].type == "end"' "$f" >/dev/null 2>&1 ||
+		{ check_fail "$what: no whole stream: iostorm $*"; show_output; }
+}
+stream "stream run" 0 run "${q[@]}" --interval 100ms "$file"
+stream "stream, no latency" 0 run "${q[@]}" --no-latency "$file"
+stream "stream, refused" 2 run "${q[@]}" --rate 100 --engine libaio "$file"
+if [ -n "$fault" ]; then
+	echo "ok 200 hang" >"$ctl"
+	stream "stream, a stall" 1 run -q --no-zero-sample --time 1s --ramp 0 --qd 4 \
+		--stall-timeout 200ms "$file" "$fault"
+	echo ok >"$ctl"
+else
+	printf '%s\t%s\n' '^stream_event' 'no FUSE fault device here for a stalled target' \
+		>>"$T_DIR/unseeable"
+fi
+printf '%s\t%s\n' '^rank$' 'only iostorm-mpi writes a rank (t_mpi_stream checks it)' >>"$T_DIR/unseeable"
+for f in "$streams"/*.jsonl; do
+	jq -c 'select(.type == "end" and .report != null) | .report' "$f" >"$reports/end-${f##*/}.json"
+	[ -s "$reports/end-${f##*/}.json" ] || rm -f "$reports/end-${f##*/}.json"
+done
+
 # the drive's SMART / Health log is read only as root on an NVMe drive
 if ! jq -e '[.devices[]?.drive.smart_before // empty] | length > 0' "$reports"/*.json >/dev/null 2>&1; then
 	printf '%s\t%s\n' 'drive\.smart_(before|after|change)\.' \
@@ -168,6 +202,15 @@ for f in "$reports"/*.json; do
 	c=$(jq -r .command "$f")
 	jq -r -f "$here/json_paths.jq" "$f" | sed "s/^/$c\t/" >>"$T_DIR/emitted.tsv" ||
 		check_fail "cannot walk $f"
+done
+# a stream's lines: the options and the end's report are checked above, as
+# the config and the report
+for f in "$streams"/*.jsonl; do
+	while IFS= read -r line; do
+		c=stream_$(jq -r .type <<<"$line")
+		jq -r -f "$here/json_paths.jq" <<<"$line" | grep -Ev '^(options|report)\.' |
+			sed "s/^/$c\t/" >>"$T_DIR/emitted.tsv" || check_fail "cannot walk a line of $f"
+	done <"$f"
 done
 sort -u "$T_DIR/emitted.tsv" -o "$T_DIR/emitted.tsv"
 [ -s "$T_DIR/emitted.tsv" ] || fail "no report to compare"

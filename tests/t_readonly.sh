@@ -48,9 +48,10 @@ interrupt() {
 	reap_within "$pid" 600
 }
 
-# interrupted: SIGINT mid-measurement
+# interrupted: SIGINT mid-measurement; the loop device first, so that
+# saturate, which measures each device alone first, reads it at once
 for cmd in run saturate sweep; do
-	interrupt "$cmd" -q --time 30s --ramp 0 "${targets[@]}"
+	interrupt "$cmd" -q --time 30s --ramp 0 "$l" "$f"
 	[ "$T_RC" -eq 0 ] || { check_fail "$cmd, SIGINT: exit $T_RC"; show_output; }
 	same "$cmd, SIGINT"
 done

@@ -21,6 +21,7 @@
 #include "tests/helpers.h"
 
 static char ini[64], out[64], cpu[16];
+static const char *verb_now;	/* check_option's verb: merge's --from is a time */
 
 /* A good value for each option that takes one. */
 static const char *sample(const char *name)
@@ -36,12 +37,17 @@ static const char *sample(const char *name)
 		{ "reap", "8" }, { "rounds", "2" }, { "repeat", "3" }, { "alpha", "0.01" },
 		{ "fail-worse", "5" }, { "rate", "1k" }, { "arrival", "poisson" }, { "ab", "4" },
 		{ "metric", "ios_per_cpu_s" }, { "steady", "20%,2s,lat" },
-		{ "temperature-every", "2s" }, { "slo", "p99=500us,p99.9=2ms" }, { "slo-points", "8" },
+		{ "temperature-every", "2s" }, { "to", "8s" }, { "device", "nvme0n1,h2:nvme1n1" },
+		{ "host", "h1,h2" }, { "run", "1" }, { "interval", "1s" }, { "stream", "s.jsonl" },
+		{ "listen", "127.0.0.1:9100" }, { "linger", "2s" },
+		{ "slo", "p99=500us,p99.9=2ms" }, { "slo-points", "8" },
 	};
 	size_t i;
 
 	if (!strcmp(name, "cpus"))
 		return cpu;
+	if (!strcmp(name, "from") && verb_now && !strcmp(verb_now, "merge"))
+		return "2.5s";
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		if (!strcmp(v[i][0], name))
 			return v[i][1];
@@ -155,6 +161,7 @@ static void check_option(const struct cli_verb *v, const struct cli_optdesc *d,
 {
 	char want[96];
 
+	verb_now = v->name;
 	CHECKF(!d->arg || sample(d->name), "--%s has no sample value in this test", d->name);
 	if (d->arg && !sample(d->name))
 		return;

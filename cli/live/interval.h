@@ -16,7 +16,12 @@
 /* One device's (or all devices') figures over [t0_s, t1_s). */
 struct cli_interval {
 	const char *device;		/* its name; NULL: the total */
-	double t0_s, t1_s;		/* seconds into the measured window */
+	double t0_s, t1_s;		/* seconds into the measured window:
+					 * on the --interval grid (k x interval),
+					 * where the interval was taken; the
+					 * window's last ends at its end */
+	double t1_seen_s;		/* when the workers' counts were read,
+					 * just after t1_s (the last: t1_s) */
 	uint64_t ios, bytes, errors;	/* completed in the interval */
 	uint64_t inflight;		/* IOs in flight at t1_s */
 	uint64_t user_ns, sys_ns;	/* the workers' CPU time in it */

@@ -30,11 +30,14 @@ void cli_opts_init(struct cli_opts *o, const char *cmd, unsigned groups)
 	o->time_ns = v && v->time_ns ? v->time_ns : 10 * CLI_NS_PER_S;
 	o->ramp_ns = v && v->ramp_ns ? v->ramp_ns : 2 * CLI_NS_PER_S;
 	o->stall_ns = 10 * CLI_NS_PER_S;
+	o->interval_ns = CLI_NS_PER_S;
+	o->linger_ns = CLI_LINGER_NS;
 	o->jobs_per_device = 1;
 	o->jobs = 1;
 	o->repeat = 1;
 	o->fail_worse_pct = -1.0;
 	o->alpha = 0.05;
+	o->merge_run = -1;
 	o->placement = TOPO_PLACE_LOCAL;
 	o->latency = true;
 	o->zero_sample = true;
@@ -226,6 +229,15 @@ int cli_opts_parse(struct cli_opts *o, int argc, char **argv,
 	o->targets = argv + optind;
 	o->ntargets = (unsigned)(argc - optind);
 	opts_finish(o);
+	/* the steady and temperature windows, and latency's lines, count the
+	 * timeline's samples as seconds */
+	if (o->interval_ns != CLI_NS_PER_S && (o->steady_pct || o->temp_every_ns))
+		return cli_opts_fail(err, errlen,
+				     "--%s counts whole seconds of the timeline: --interval must be 1s with it",
+				     o->steady_pct ? "steady" : "temperature-every");
+	if (o->interval_ns != CLI_NS_PER_S && o->cmd && !strcmp(o->cmd, "latency"))
+		return cli_opts_fail(err, errlen,
+				     "latency prints a line per second: --interval must be 1s with it");
 	*outcome = CLI_PARSE_GO;
 	return 0;
 }

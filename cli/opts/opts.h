@@ -33,6 +33,10 @@
 #define CLI_MAX_REPEAT 1000u
 #define CLI_MAX_RATE 1000000000ull	/* --rate: IOs per second per device */
 #define CLI_STEADY_WINDOW_NS (30 * CLI_NS_PER_S)	/* --steady's default */
+#define CLI_LINGER_NS (15 * CLI_NS_PER_S)	/* --linger's default: the
+							 * scrape interval of Debian's
+							 * prometheus.yml */
+#define CLI_MAX_LINGER_NS (3600 * CLI_NS_PER_S)
 #define CLI_MAX_STEADY_NS (600 * CLI_NS_PER_S)	/* the timeline keeps each of
 							 * its seconds' latency */
 
@@ -74,6 +78,10 @@ struct cli_opts {
 	bool zero_sample;		/* sample each target for never-written
 					 * blocks before the run (cli/runner/drive.h) */
 	const char *json;		/* NULL, a path or "-" */
+	const char *stream;		/* --stream: NULL, a path or "-" (JSON
+					 * lines, cli/live/stream.h) */
+	uint64_t interval_ns;		/* --interval: the live line's, the
+					 * timeline's and the stream's */
 	bool quiet;
 	uint64_t seed;
 	bool seed_set;
@@ -90,6 +98,11 @@ struct cli_opts {
 	bool steady_lat;
 	uint64_t temp_every_ns;		/* --temperature-every: the drive's
 					 * temperature into the timeline; 0 off */
+	const char *listen;		/* --listen [ADDR:]PORT, checked; NULL:
+					 * no Prometheus endpoint (cli/live/prom.h) */
+	uint64_t linger_ns;		/* --linger: the final figures served
+					 * for this long after the command
+					 * (nothing without --listen) */
 	/* a command's own options */
 	bool demo, compare_placement;	/* saturate */
 	bool measure;			/* check --measure */
@@ -121,6 +134,12 @@ struct cli_opts {
 	bool trust_repeats;		/* compare --trust-repeats: the gate may
 					 * fail on one run's repeats */
 	unsigned ab_rounds;		/* compare --ab N: rounds; 0: off */
+	/* merge: the time window (seconds into each window), the devices,
+	 * hosts and window asked; NULL, -1: all */
+	uint64_t merge_from_ns, merge_to_ns;
+	bool merge_to_set;
+	const char *merge_devices, *merge_hosts;	/* LISTs, checked */
+	long merge_run;
 	char **targets;			/* the operands, inside argv */
 	unsigned ntargets;
 };

@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "cli/live/prom.h"
+
 #define MAX_TIME_NS (30ull * 24 * 3600 * CLI_NS_PER_S)	/* 30 days */
 
 /* ---- setters: one per option ---- */
@@ -198,6 +200,23 @@ static int set_stall(struct cli_opts *o, const char *arg, char *err, size_t errl
 	return set_duration("--stall-timeout", arg, 0, &o->stall_ns, &given, err, errlen);
 }
 
+/* At least 100 ms: each interval costs every worker a snapshot. */
+static int set_interval(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	bool given;
+
+	return set_duration("--interval", arg, CLI_NS_PER_S / 10, &o->interval_ns, &given,
+			    err, errlen);
+}
+
+static int set_stream(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	if (!*arg)
+		return cli_opts_fail(err, errlen, "--stream: the file name is empty (use - for stdout)");
+	o->stream = arg;
+	return 0;
+}
+
 static int set_ios(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	return cli_parse_count("--ios", arg, 1, 1ull << 62, &o->ios, err, errlen);
@@ -349,6 +368,23 @@ static int set_json(struct cli_opts *o, const char *arg, char *err, size_t errle
 	return 0;
 }
 
+static int set_listen(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int rc = cli_prom_parse_listen(arg, &ss, &len, err, errlen);
+
+	if (!rc)
+		o->listen = arg;
+	return rc;
+}
+
+static int set_linger(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_duration("--linger", arg, 0, CLI_MAX_LINGER_NS, &o->linger_ns,
+				  err, errlen);
+}
+
 static int set_topology(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	if (!*arg)
@@ -461,6 +497,16 @@ static int show_stall(const struct cli_opts *o, char *buf, size_t len)
 	return cli_fmt_duration(o->stall_ns, buf, len);
 }
 
+static int show_interval(const struct cli_opts *o, char *buf, size_t len)
+{
+	return cli_fmt_duration(o->interval_ns, buf, len);
+}
+
+static int show_linger(const struct cli_opts *o, char *buf, size_t len)
+{
+	return cli_fmt_duration(o->linger_ns, buf, len);
+}
+
 static int show_jpd(const struct cli_opts *o, char *buf, size_t len)
 {
 	return cli_fmt_count(o->jobs_per_device, buf, len);
@@ -480,7 +526,7 @@ enum {
 	O_BATCH = 0x100, O_ENGINE, O_COMPLETION, O_RAMP, O_IOS, O_JPD, O_CPUS,
 	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED, O_STALL, O_REAP,
 	O_TOPOLOGY, O_DOT, O_REPEAT, O_GROUP, O_RATE, O_ARRIVAL, O_NOZERO, O_STEADY,
-	O_TEMP,
+	O_TEMP, O_INTERVAL, O_STREAM, O_LISTEN, O_LINGER,
 };
 
 /* Each shared option once: the groups say which verbs offer it. A help
@@ -570,6 +616,21 @@ const struct cli_optdesc cli_opts_table[] = {
 	  "read each NVMe drive's composite temperature (its\n"
 	  "hwmon: an admin command each) every DURATION (whole\n"
 	  "seconds) into the timeline, and say what it cost" },
+	{ "interval", O_INTERVAL, "DURATION", CLI_OG_ENGINE, 0, set_interval, show_interval, NULL,
+	  "the live line's, the timeline's and --stream's\n"
+	  "interval (at least 100ms)" },
+	{ "stream", O_STREAM, "FILE", CLI_OG_ENGINE, 0, set_stream, NULL, NULL,
+	  "write every interval of every device as JSON lines\n"
+	  "to FILE (- for stdout), each with its latency\n"
+	  "histogram, ending with the report (docs/json.md)" },
+	{ "listen", O_LISTEN, "[ADDR:]PORT", CLI_OG_ENGINE, 0, set_listen, NULL, NULL,
+	  "serve Prometheus metrics at http://ADDR:PORT/metrics\n"
+	  "while the command runs (ADDR: 127.0.0.1 unless\n"
+	  "given; [::1]:PORT for IPv6; PORT 0: a free one)" },
+	{ "linger", O_LINGER, "DURATION", CLI_OG_ENGINE, 0, set_linger, show_linger, NULL,
+	  "with --listen: serve the final figures this long\n"
+	  "after the command (one scrape interval; Ctrl-C\n"
+	  "ends it)" },
 	{ "quiet", 'q', NULL, CLI_OG_ENGINE, 0, set_quiet, NULL, NULL,
 	  "no live progress line" },
 	{ "seed", O_SEED, "N", CLI_OG_ENGINE, 0, set_seed, NULL, NULL,

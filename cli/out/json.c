@@ -124,7 +124,8 @@ static json_t *fixed_buffers(const struct cli_report *r)
 json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 {
 	return json_pack("{s:I, s:I, s:I, s:I, s:s, s:s, s:s, s:s?, s:o, s:f, s:f, s:I,"
-			 " s:I, s:I, s:o, s:s, s:s, s:b, s:I, s:I, s:b, s:I, s:o, s:I, s:I, s:s, s:o, s:o}",
+			 " s:I, s:I, s:o, s:s, s:s, s:b, s:I, s:I, s:b, s:I, s:o, s:I, s:I, s:s, s:o, s:o,"
+			 " s:f}",
 			 "bs", (json_int_t)o->bs, "qd", (json_int_t)o->qd,
 			 "batch", (json_int_t)o->batch, "reap", (json_int_t)o->reap,
 			 "engine", backend_str(o->backend),
@@ -150,7 +151,8 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 			 json_pack("{s:f, s:I, s:b}", "pct", o->steady_pct,
 				   "window_s", (json_int_t)cli_steady_window(o), "lat", o->steady_lat),
 			 "temperature_every_s", o->temp_every_ns ?
-			 json_integer((json_int_t)(o->temp_every_ns / CLI_NS_PER_S)) : json_null());
+			 json_integer((json_int_t)(o->temp_every_ns / CLI_NS_PER_S)) : json_null(),
+			 "interval_s", cli_secs(o->interval_ns));
 }
 
 /* An error slot (engine.h) as an errno, null for an NVMe status... */
@@ -167,6 +169,15 @@ static json_t *err_nvme(int slot)
 
 /* {"errno", "nvme_status", "name", "text", "at_s"}, or null without
  * errors. */
+/* (ios + errors) / calls; null where IOs were done but no call was
+ * counted (a report merged from streams, which carry no calls) */
+static json_t *ios_per_call(const struct cli_dev *d)
+{
+	if (!d->calls && d->ios + d->errors)
+		return json_null();
+	return json_real(d->ios_per_call);
+}
+
 static json_t *first_error(const struct cli_dev *d)
 {
 	const struct cli_errs *e = &d->errs;
@@ -244,14 +255,14 @@ json_t *cli_json_cpu(const struct cli_dev *d)
 json_t *cli_json_dev(const struct cli_dev *d)
 {
 	return json_pack("{s:s, s:s, s:f, s:f, s:I, s:I, s:o, s:o, s:I, s:o,"
-			 " s:o, s:f, s:s?, s:o, s:I, s:f, s:b, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 " s:o, s:o, s:s?, s:o, s:I, s:f, s:b, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "name", d->name, "path", d->path, "iops", d->iops,
 			 "bw_bytes", d->bw_bytes, "ios", ji(d->ios),
 			 "errors", ji(d->errors), "first_error", first_error(d),
 			 "most_common_error", most_common_error(d), "calls", ji(d->calls),
 			 "lat_ns", cli_json_lat(d),
 			 "cpu", cli_json_cpu(d),
-			 "ios_per_call", d->ios_per_call, "engine", d->engine,
+			 "ios_per_call", ios_per_call(d), "engine", d->engine,
 			 "cpus", cpus_array(d->cpus, d->cpus ? d->nworkers : 0),
 			 "devices_per_worker", (json_int_t)(d->devices_per_worker ? d->devices_per_worker : 1),
 			 "elapsed_s", d->elapsed_s, "stalled", d->stalled,
@@ -284,7 +295,7 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 	json_t *j;
 
 	j = json_pack("{s:s, s:s, s:o, s:o, s:{s:f, s:f, s:I, s:I, s:I, s:o,"
-			 " s:o, s:f, s:o, s:f, s:o, s:o}, s:f, s:b, s:o}",
+			 " s:o, s:o, s:o, s:f, s:o, s:o}, s:f, s:b, s:o}",
 			 "schema", CLI_JSON_SCHEMA, "command", r->command,
 			 "config", cli_json_config(o, r),
 			 "devices", devices_array(r),
@@ -292,7 +303,7 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 			 "ios", ji(t->ios), "errors", ji(t->errors),
 			 "calls", ji(t->calls), "lat_ns", cli_json_lat(t),
 			 "cpu", cli_json_cpu(t),
-			 "ios_per_call", t->ios_per_call, "timeline", cli_json_timeline(&t->tl),
+			 "ios_per_call", ios_per_call(t), "timeline", cli_json_timeline(&t->tl),
 			 "elapsed_s", t->elapsed_s, "repeats", cli_json_repeats(t),
 			 "open_loop", cli_open_json(t),
 			 "elapsed_s", r->elapsed_s, "interrupted", r->interrupted,

@@ -3,6 +3,8 @@
  * before the work and write it after. */
 #include "cli/out/out.h"
 
+#include "cli/live/stream.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -105,7 +107,7 @@ void cli_say(const char *fmt, ...)
 
 FILE *cli_out_text(const struct cli_opts *o)
 {
-	return o->json && !strcmp(o->json, "-") ? stderr : stdout;
+	return (o->json && !strcmp(o->json, "-")) || cli_stream_stdout() ? stderr : stdout;
 }
 
 /* ---- a report's file ---- */
@@ -348,6 +350,12 @@ int cli_out_json(const char *path, json_t *j, size_t flags)
 	if (!j) {
 		cli_say("cannot build the JSON report (out of memory)");
 		return -ENOMEM;
+	}
+	/* --stream's end line carries the same report */
+	cli_stream_report(j);
+	if (!path) {
+		json_decref(j);
+		return 0;
 	}
 	rc = cli_json_write(j, path, flags, err, sizeof(err));
 	json_decref(j);

@@ -119,7 +119,9 @@ int cli_json_write(const json_t *j, const char *path, size_t flags, char *err,
 		   size_t errlen);
 /* The end of a command that reports: j (whose reference it takes; NULL
  * means building it ran out of memory) written to path with
- * cli_json_write, a failure said in one line. Returns the exit status. */
+ * cli_json_write, a failure said in one line, and handed to --stream's
+ * end line (cli/live/stream.h); path NULL: only that. Returns 0 or
+ * -errno. A command calls it when o->json or cli_stream_on(). */
 int cli_out_json(const char *path, json_t *j, size_t flags);
 
 #endif

@@ -1,5 +1,7 @@
 /* The live line on stderr: phase, elapsed, ETA, IOPS per device and in
- * total, rewritten in place once a second, cleared at the end. Only when
+ * total, rewritten in place once an interval (the measured window's from
+ * its interval sets, cli/live/interval.h; the ramp's once a second), cleared
+ * at the end. Only when
  * stderr is a terminal and --quiet is off. */
 #ifndef CLI_PROGRESS_H
 #define CLI_PROGRESS_H

@@ -10,6 +10,7 @@
 #include "cli/out/drop.h"
 #include "cli/runner/steady.h"
 #include "cli/runner/temp.h"
+#include "cli/live/stream.h"
 #include "cli/out/json.h"
 #include "cli/out/nvme_status.h"
 #include "cli/out/openloop.h"
@@ -241,7 +242,11 @@ static void print_row(FILE *f, const struct cli_dev *d, int namew)
 	print_lat(f, d);
 	fprintf(f, " %6.1f", cpu);
 	print_cost(f, d);
-	fprintf(f, " %7.2f %7llu\n", d->ios_per_call, (unsigned long long)d->errors);
+	/* no calls counted for IOs that were done (a merged stream's): not known */
+	if (!d->calls && d->ios + d->errors)
+		fprintf(f, " %7s %7llu\n", "-", (unsigned long long)d->errors);
+	else
+		fprintf(f, " %7.2f %7llu\n", d->ios_per_call, (unsigned long long)d->errors);
 }
 
 static void print_config(const struct cli_report *r, const struct cli_opts *o,
@@ -307,7 +312,7 @@ int cli_report_output(const struct cli_report *r, const struct cli_opts *o,
 	json_t *j;
 
 	print_table(r, o, cli_out_text(o));
-	if (!o->json)
+	if (!o->json && !cli_stream_on())
 		return errs;
 	j = cli_json_report(r, o);
 	if (j && extra && json_object_update(j, extra)) {

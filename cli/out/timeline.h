@@ -1,17 +1,24 @@
-/* One sample per second per device of a measured run: IOPS and latency
- * over that second (a drive that throttles when hot shows as a
- * step down). Once a second every worker copies its running counters and
- * histogram (an engine snapshot); a sample is the difference from the
- * previous copy, and the last one is the final figures less the last copy.
- * So every IO of the measured window is in exactly one sample: a device's
- * samples add up to its row. The runner keeps one per run; commands read
- * it through each_second and the report's devices. */
+/* One sample per interval (--interval, 1 s by default) per device of a
+ * measured run: IOPS and latency over that interval (a drive that
+ * throttles when hot shows as a step down). Once an interval every
+ * worker copies its running counters and histogram (an engine snapshot);
+ * a sample is the difference from the previous copy, and the last one is
+ * the final figures less the last copy. So every IO of the measured
+ * window is in exactly one sample: a device's samples add up to its row.
+ * The runner keeps one per run; commands read it through each_second and
+ * the report's devices.
+ *
+ * The timeline is also where each interval's set (cli/live/interval.h) is
+ * made: the same differences, with the interval's whole histogram, bytes,
+ * IOs in flight and CPU time, handed by the runner to every sink
+ * (cli/live/live.h): the live line, --stream, --listen. */
 #ifndef CLI_TIMELINE_H
 #define CLI_TIMELINE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cli/live/interval.h"
 #include "engine/engine.h"
 
 struct cli_tl_sample {
@@ -45,6 +52,20 @@ struct cli_timeline {
 	 * ring[(k % keep) * ndev + d]; keep 0: none */
 	unsigned keep;
 	struct eng_hist *ring;
+	/* the last interval's set: the devices that answered, packed, then
+	 * the total at iv[ndev]; ivd[k]: the device of iv[k] */
+	struct cli_interval_set set;
+	struct cli_interval *iv;
+	struct eng_hist *ivh;
+	unsigned *ivd;
+	double *t1;			/* ndev + 1: where its last interval ended */
+	uint64_t *wios;			/* per worker: IOs in the last interval */
+	uint64_t *cpu;			/* per device: user, sys ns given so far */
+	uint64_t grid_ns;		/* the interval being taken ends here on the
+					 * --interval grid; 0: at its own end */
+	uint32_t bs;			/* bytes per IO; 0: none (nop) */
+	bool lat;			/* latency measured */
+	const char *const *names;	/* the devices' */
 };
 
 int cli_tl_init(struct cli_timeline *tl, unsigned ndev, unsigned per);
@@ -57,13 +78,26 @@ int cli_tl_keep(struct cli_timeline *tl, unsigned keep);
 int cli_tl_window_hist(const struct cli_timeline *tl, unsigned d, unsigned from,
 		       unsigned to, struct eng_hist *h);
 /* One sample per device and one for all, from a snapshot of run r taken
- * now: a worker that does not answer within wait_ns (a long IO) is left
+ * now, the set's interval ending at grid_ns into the window (where it was
+ * due; the samples keep the snapshot's own times): a worker that does not answer within wait_ns (a long IO) is left
  * out of this sample and counted in the next. 0 or -ENOMEM. */
-int cli_tl_second(struct cli_timeline *tl, struct eng_run *r, uint64_t wait_ns);
+int cli_tl_second(struct cli_timeline *tl, struct eng_run *r, uint64_t wait_ns,
+		  uint64_t grid_ns);
+/* The set of the interval cli_tl_second or cli_tl_last just took: a device
+ * that did not answer is not in it (its IOs are in the next one); NULL
+ * when there was none. The last one has last set. Valid until the next. */
+const struct cli_interval_set *cli_tl_set(const struct cli_timeline *tl);
 /* The last samples: the window's final figures (run r joined, or its
  * stalled workers' published counters) less the last copies. Nothing when
  * the rest is empty. 0 or -ENOMEM. */
 int cli_tl_last(struct cli_timeline *tl, const struct eng_run *r);
+/* The measured window starts: what its sets carry (names: one per device,
+ * kept by the caller). */
+void cli_tl_window(struct cli_timeline *tl, const char *const *names, uint32_t bs,
+		   bool lat, unsigned run, const char *label, uint64_t wall_start_ns);
+/* The workers' CPU time over the interval just taken by cli_tl_second
+ * (user[i], sys[i] per worker, ns) into its set. */
+void cli_tl_cpu(struct cli_timeline *tl, const uint64_t *user, const uint64_t *sys);
 /* Device d's samples (d == ndev: all devices), moved out: the caller owns
  * them (free(series.s)). */
 struct cli_tl_series cli_tl_take(struct cli_timeline *tl, unsigned d);

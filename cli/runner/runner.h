@@ -1,7 +1,9 @@
 /* One measured run of the engine, reusable by every command: build the
  * jobs for targets opened by cli/runner/targets.h, ramp, measure with a
  * live line, stop on the time, the IO count or SIGINT/SIGTERM
- * (cli/runner/stop.h), and gather per-device figures.
+ * (cli/runner/stop.h), and gather per-device figures. Each measured
+ * window and each of its intervals goes to the live sinks
+ * (cli/live/live.h: the live line, --stream, --listen) as it happens.
  * Errors are printed here as one line; every call returns 0 or -errno
  * (-EINVAL: the options do not fit, a usage error; see cli_exit_status). */
 #ifndef CLI_RUNNER_H
@@ -26,10 +28,10 @@ struct cli_run_spec {
 	 * at a load of its own maximum); NULL: o->rate for every target.
 	 * With it, o->rate must be nonzero too (the checks of an open loop) */
 	const double *rates;
-	/* Called after each full second of the measured window, once the
-	 * timeline has that second's samples; not at the end
-	 * of the window, whose last samples the report's devices hold. NULL:
-	 * none. */
+	/* Called after each full interval (--interval, 1 s by default) of
+	 * the measured window, once the timeline has that interval's samples;
+	 * not at the end of the window, whose last samples the report's
+	 * devices hold. NULL: none. */
 	void (*each_second)(void *ctx, const struct cli_timeline *tl);
 	void *ctx;
 };

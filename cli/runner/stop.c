@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/live/listen.h"
+#include "cli/live/stream.h"
 #include "cli/out/out.h"
 #include "engine/clock.h"
 
@@ -85,6 +87,9 @@ _Noreturn void cli_runner_abandon(int rc)
 {
 	fflush(NULL);
 	cli_out_release();	/* a report not written leaves no temporary */
+	/* --stream's end line: the command ends here, not in main */
+	rc = cli_stream_end(rc, cli_runner_interrupted());
+	cli_listen_close();	/* the final figures, for --linger */
 	/* exit() would run atexit handlers and the sanitizers' leak check
 	 * while workers still own the run's memory; the kernel then holds
 	 * the process until their IOs complete (man page: STALLED DEVICES) */

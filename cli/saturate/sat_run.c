@@ -12,6 +12,7 @@
 
 #include "cli/check/check.h"
 #include "cli/commands.h"
+#include "cli/live/stream.h"
 #include "cli/out/out.h"
 #include "cli/runner/place.h"
 #include "cli/runner/repeat.h"
@@ -316,7 +317,7 @@ static int conclude(struct sat *s)
 	cli_sat_print_report(s);
 	if (s->slo)
 		cli_sat_print_slo(s);
-	if (!s->o->json)
+	if (!s->o->json && !cli_stream_on())
 		return errs;
 	/* cli_out_json says why it could not write the report */
 	return cli_out_json(s->o->json, cli_sat_json(s), CLI_JSON_REPORT) ? -EIO : errs;

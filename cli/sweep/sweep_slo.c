@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "cli/live/stream.h"
 #include "cli/out/out.h"
 #include "cli/runner/stop.h"
 #include "cli/slo/slo.h"
@@ -55,8 +56,9 @@ int sweep_slo(const struct cli_opts *o, struct cli_targets *ts, struct failed *f
 		cli_slo_print_summary(f, &sl);
 		w = (struct sweep){ .o = o, .ts = ts, .fl = fl, .max = max, .has_max = true,
 				    .interrupted = cli_runner_interrupted() || sl.interrupted };
-		done = o->json ? (cli_out_json(o->json, sweep_slo_json(&w, &sl), CLI_JSON_REPORT) ?
-				  -EIO : 0) : 0;
+		/* the report for --json, and for --stream's end line */
+		done = o->json || cli_stream_on() ?
+			(cli_out_json(o->json, sweep_slo_json(&w, &sl), CLI_JSON_REPORT) ? -EIO : 0) : 0;
 		rc = rc ? rc : done;
 		if (!rc && any_failed(&sl, fl))
 			rc = -EIO;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "cli/live/stream.h"
 #include "cli/out/json.h"
 #include "cli/sweep/sweep_int.h"
 #include "model/sweep.h"
@@ -66,7 +67,7 @@ int sweep_summary(struct sweep *w, FILE *f)
 	else
 		sweep_depth_summary(w, k, knee, dbl, best, p99[0], f);
 	fflush(f);
-	if (!w->o->json)
+	if (!w->o->json && !cli_stream_on())
 		return 0;
 	/* cli_out_json says why it could not write the report */
 	return cli_out_json(w->o->json, sweep_summary_json(w, knee, dbl), CLI_JSON_REPORT) ? -EIO : 0;

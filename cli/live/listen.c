@@ -1,0 +1,58 @@
+/* --listen's place among the live sinks: see listen.h. */
+#include "cli/live/listen.h"
+
+#include <errno.h>
+#include <stdbool.h>
+
+#include "cli/live/live.h"
+#include "cli/live/prom.h"
+#include "cli/out/out.h"
+
+static struct cli_prom *prom;
+static uint64_t linger_ns;
+static _Atomic bool fed;	/* an interval came: a refused command does not linger */
+
+static void on_start(void *ctx, const struct cli_live_start *s)
+{
+	if (s->setup)
+		cli_prom_setup(ctx, s->setup);
+}
+
+static void on_interval(void *ctx, const struct cli_interval_set *s)
+{
+	fed = true;
+	cli_prom_interval(ctx, s);
+}
+
+static const struct cli_live_sink sink = { .start = on_start, .interval = on_interval };
+
+int cli_listen_open(const struct cli_opts *o)
+{
+	char err[256];
+	int rc;
+
+	if (!o->listen || prom)
+		return 0;
+	rc = cli_prom_open(&prom, o->listen, NULL, err, sizeof(err));
+	if (rc) {
+		cli_say("%s", err);
+		return rc;
+	}
+	if (cli_live_add(&sink, prom)) {
+		cli_say("--listen %s: too many live sinks", o->listen);
+		cli_prom_close(prom, 0);
+		prom = NULL;
+		return -ENOSPC;
+	}
+	linger_ns = o->linger_ns;
+	return 0;
+}
+
+void cli_listen_close(void)
+{
+	if (!prom)
+		return;
+	cli_live_remove(&sink, prom);
+	cli_prom_close(prom, fed ? linger_ns : 0);
+	prom = NULL;
+}

@@ -1,0 +1,46 @@
+/* --listen [ADDR:]PORT: a Prometheus endpoint for a command's length.
+ * The runner's reporting thread hands every interval set to
+ * cli_prom_interval, which adds it to the command's cumulative figures
+ * under a lock; the server's one thread (libmicrohttpd) renders them for
+ * each GET /metrics. Nothing here touches the engine or the workers.
+ * docs/prometheus.md lists the metrics. */
+#ifndef CLI_LIVE_PROM_H
+#define CLI_LIVE_PROM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include <jansson.h>
+
+#include "cli/live/interval.h"
+
+struct cli_prom;
+
+/* --listen's value: PORT, ADDR:PORT or [ADDR6]:PORT, ADDR numeric; no ADDR:
+ * 127.0.0.1. PORT 0 takes a free one. 0, or -EINVAL with one line in err
+ * (the option's parser calls it too, so a bad value is a usage error). */
+int cli_prom_parse_listen(const char *listen, struct sockaddr_storage *ss,
+			  socklen_t *len, char *err, size_t errlen);
+/* Binds listen and starts serving (no metric yet but the setup's info
+ * metric, from setup: cli_json_setup's record, or NULL). Called before any
+ * IO. 0, or -errno with one line in err: -EINVAL for a bad value,
+ * -EADDRINUSE, -EADDRNOTAVAIL, -EACCES, ... from bind. */
+int cli_prom_open(struct cli_prom **out, const char *listen, const json_t *setup,
+		  char *err, size_t errlen);
+/* The setup record read once the command's targets are known (the info
+ * metric's labels, each device served at 0), replacing open's. */
+void cli_prom_setup(struct cli_prom *p, const json_t *setup);
+/* The port it listens on (the one the kernel chose for PORT 0). */
+unsigned cli_prom_port(const struct cli_prom *p);
+/* Adds one interval set to the figures served: counters add up over the
+ * command, across a sweep's windows; gauges take the set's values. From
+ * the reporting thread only. */
+void cli_prom_interval(struct cli_prom *p, const struct cli_interval_set *s);
+/* Serves the final figures for linger_ns more, then stops the server and
+ * frees p. A stop request (SIGINT, SIGTERM: cli/runner/stop.h) that comes
+ * after the last interval ends the wait; where one had already stopped the
+ * command before it, the second one does. NULL: nothing. */
+void cli_prom_close(struct cli_prom *p, uint64_t linger_ns);
+
+#endif

@@ -1,0 +1,59 @@
+/* Inside --listen: the cumulative figures the endpoint serves and their
+ * text (prom_metrics.c), apart from the HTTP server (prom.c). */
+#ifndef CLI_LIVE_PROM_INT_H
+#define CLI_LIVE_PROM_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "cli/live/interval.h"
+
+/* The latency histogram's bounds (le): 1-2-5 per decade, 1 us to 10 s. */
+#define CLI_PROM_NLE 22
+extern const uint64_t cli_prom_le_ns[CLI_PROM_NLE];
+
+/* One device's figures over the command so far. */
+struct cli_prom_dev {
+	char *name;
+	uint64_t ios, bytes, errors, user_ns, sys_ns, measured_ns;
+	uint64_t inflight;		/* at its last interval's end */
+	bool has_lat;			/* some interval had latency */
+	uint64_t lat_count, lat_sum_ns;
+	uint64_t below[CLI_PROM_NLE];	/* samples in buckets below each le's */
+};
+
+/* A device of the setup record, for the info metric. */
+struct cli_prom_info {
+	char *device, *model, *firmware;
+};
+
+struct cli_prom_state {
+	struct cli_prom_dev *dev;
+	unsigned ndev, cap;
+	bool have_window;		/* an interval set has come */
+	unsigned run;			/* the last set's window */
+	char *label;
+	char *version, *hostname, *kernel;
+	struct cli_prom_info *info;
+	unsigned ninfo;
+};
+
+/* The info metric's labels from the setup record (NULL: none). 0 or
+ * -ENOMEM. */
+int cli_prom_state_init(struct cli_prom_state *st, const json_t *setup);
+/* The same labels from another record, those before dropped (the devices'
+ * figures kept). 0 or -ENOMEM. */
+int cli_prom_state_setup(struct cli_prom_state *st, const json_t *setup);
+/* Adds set to the figures. 0 or -ENOMEM (a new device not added: st as
+ * it was). */
+int cli_prom_state_add(struct cli_prom_state *st, const struct cli_interval_set *set);
+/* The figures as text: OpenMetrics 1.0 (with # EOF) or the classic text
+ * format 0.0.4. 0 or -ENOMEM; *out is malloc'd. */
+int cli_prom_render(const struct cli_prom_state *st, bool openmetrics, char **out,
+		    size_t *len);
+void cli_prom_state_free(struct cli_prom_state *st);
+
+#endif

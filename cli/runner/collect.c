@@ -1,0 +1,140 @@
+/* Gathering a run's results: the workers' figures summed per device,
+ * rates, latency, errors and the timeline. */
+#include "cli/runner/runner_int.h"
+#include "cli/runner/stop.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli/out/openloop.h"
+#include "cli/out/out.h"
+
+static int alloc_devs(const struct runctx *c, struct cli_report *out)
+{
+	struct cli_dev *d;
+	unsigned i;
+
+	out->dev = calloc(c->ndev, sizeof(*out->dev));
+	if (!out->dev)
+		return -ENOMEM;
+	out->ndev = c->ndev;
+	for (i = 0; i < c->ndev; i++) {
+		d = &out->dev[i];
+		snprintf(d->name, sizeof(d->name), "%s", cli_runner_job_name(c, i * c->per));
+		snprintf(d->path, sizeof(d->path), "%s",
+			 c->spec->targets ? c->spec->targets[i]->path : "");
+		d->nworkers = c->per;
+		d->devices_per_worker = c->dpw[i] ? c->dpw[i] : 1;
+		d->cpus = calloc(c->per, sizeof(*d->cpus));
+		d->hist = c->o->latency ? malloc(sizeof(*d->hist)) : NULL;
+		if (!d->cpus || (c->o->latency && !d->hist))
+			return -ENOMEM;
+		if (d->hist)
+			eng_hist_reset(d->hist);
+		if (c->o->rate && c->spec->targets &&
+		    cli_open_init(d, c->spec->rates ? c->spec->rates[i] : (double)c->o->rate,
+				  c->o->latency))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void add_result(struct cli_dev *d, unsigned w, const struct eng_result *res)
+{
+	double el = cli_secs(res->elapsed_ns);
+
+	d->engine = eng_backend_name(res->backend);
+	d->cpus[w] = res->cpu;
+	d->ios += res->ios;
+	d->bytes += res->bytes;
+	d->errors += res->errors;
+	d->calls += res->calls;
+	d->user_s += res->user_s;
+	d->sys_s += res->sys_s;
+	/* a stalled worker reports IOs but no CPU time: its IOs would make
+	 * the others' look cheap */
+	if (!res->stalled)
+		d->cpu_ios += res->ios + res->errors;
+	if (res->user_s + res->sys_s > d->busiest_s)
+		d->busiest_s = res->user_s + res->sys_s;
+	if (el > d->elapsed_s)
+		d->elapsed_s = el;
+	if (d->hist && res->hist && !res->stalled)
+		eng_hist_merge(d->hist, res->hist);
+	d->stalled |= res->stalled;
+	d->inflight_at_end += res->inflight_at_end;
+	cli_open_add(d, res);
+	if (res->stage == ENG_STAGE_IO && !d->fatal)
+		d->fatal = -res->err;	/* check_results let only mid-run ones by */
+}
+
+/* Device d's failures: per-errno counts summed over its workers, and the
+ * earliest first failure among them. */
+static void collect_errs(const struct runctx *c, unsigned d, struct cli_dev *dev)
+{
+	uint64_t count[ENG_ERR_SLOTS] = { 0 }, first_ns = UINT64_MAX;
+	const struct eng_result *res;
+	unsigned w, i;
+	int first = 0;
+
+	for (w = 0; w < c->per; w++) {
+		res = eng_run_result(c->r, d * c->per + w);
+		if (!res->errors)
+			continue;	/* a stalled worker's are named too (late_result) */
+		for (i = 0; i < ENG_ERR_SLOTS; i++)
+			count[i] += res->errs.count[i];
+		if (res->errs.first_ns < first_ns) {
+			first_ns = res->errs.first_ns;
+			first = res->errs.first;
+		}
+	}
+	cli_dev_errs(dev, count, first, cli_secs(first_ns));
+}
+
+int cli_runner_collect(struct runctx *c, struct cli_report *out)
+{
+	unsigned i;
+
+	out->command = c->o->cmd;
+	out->mode = c->mode;
+	out->interrupted = cli_runner_interrupted();
+	out->engine = eng_backend_name(eng_run_result(c->r, 0)->backend);
+	if (alloc_devs(c, out))
+		return -ENOMEM;
+	for (i = 0; i < c->njobs; i++)
+		add_result(&out->dev[i / c->per], i % c->per, eng_run_result(c->r, i));
+	for (i = 0; i < c->ndev; i++)
+		if (out->dev[i].elapsed_s > out->elapsed_s)
+			out->elapsed_s = out->dev[i].elapsed_s;
+	for (i = 0; i < c->ndev; i++) {
+		/* a device an error stopped early delivered nothing after it:
+		 * its rate is over the run's window, like everyone's */
+		if (out->dev[i].fatal)
+			out->dev[i].elapsed_s = out->elapsed_s;
+		collect_errs(c, i, &out->dev[i]);
+		cli_lat_from_hist(&out->dev[i], out->dev[i].hist);
+		cli_open_finish(&out->dev[i]);
+		cli_dev_rates(&out->dev[i]);
+		out->stalled |= out->dev[i].stalled;
+	}
+	out->steady = c->steady;
+	out->temp = c->temp_acct;
+	if (cli_steady_apply(c->o, &c->tl, &c->steady, out) || cli_report_total(out) ||
+	    cli_tl_last(&c->tl, c->r))
+		return -ENOMEM;
+	/* the window's last interval, the final figures less the last copy */
+	cli_runner_last_interval(c);
+	if (!c->tl_ok)
+		return -ENOMEM;
+	cli_steady_total(out);
+	for (i = 0; i < c->ndev; i++) {
+		out->dev[i].tl = cli_tl_take(&c->tl, i);
+		out->dev[i].wall_start_ns = c->wall_start;
+		out->dev[i].wall_end_ns = c->wall_end;
+	}
+	out->total.tl = cli_tl_take(&c->tl, c->ndev);
+	out->total.wall_start_ns = c->wall_start;
+	out->total.wall_end_ns = c->wall_end;
+	return 0;
+}

@@ -1,0 +1,79 @@
+/* --stream under iostorm-mpi: each rank writes its own stream, named by
+ * its rank or host (docs/mpi.md), with the rank in its header and its
+ * own host's entry in its end line. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/live/stream.h"
+#include "cli/out/out.h"
+#include "mpi/mpi_int.h"
+
+/* o->stream with %r, %h and %% replaced into buf: 0, or -EINVAL with why
+ * in why (a usage error), -ENAMETOOLONG. *per_rank: %r or %h was there. */
+static int expand(const struct mpi_ctx *m, const char *path, char *buf, size_t len,
+		  bool *per_rank, const char **why)
+{
+	size_t at = 0;
+	int n;
+
+	*per_rank = false;
+	for (; *path; path++) {
+		if (*path != '%') {
+			n = snprintf(buf + at, len - at, "%c", *path);
+		} else if (path[1] == 'r') {
+			n = snprintf(buf + at, len - at, "%d", m->rank);
+			*per_rank = true;
+			path++;
+		} else if (path[1] == 'h') {
+			n = snprintf(buf + at, len - at, "%s", m->host);
+			*per_rank = true;
+			path++;
+		} else if (path[1] == '%') {
+			n = snprintf(buf + at, len - at, "%%");
+			path++;
+		} else {
+			*why = "a '%' that is not %r (the rank), %h (the host) or %%";
+			return -EINVAL;
+		}
+		if (n < 0 || (size_t)n >= len - at)
+			return -ENAMETOOLONG;
+		at += (size_t)n;
+	}
+	return 0;
+}
+
+int mpi_stream_open(const struct mpi_ctx *m, const struct cli_opts *o)
+{
+	/* the stream keeps its path and command for the command's length */
+	static char path[PATH_MAX], verb[32];
+	const char *why = NULL;
+	bool per_rank = false;
+	int rc = 0;
+
+	if (!o->stream)
+		return CLI_EXIT_OK;
+	if (!strcmp(o->stream, "-") && m->size > 1) {
+		cli_say("--stream -: each rank writes its own stream: name a file with %%r (the rank) or %%h (the host) in it");
+		return CLI_EXIT_USAGE;
+	}
+	if (strcmp(o->stream, "-"))
+		rc = expand(m, o->stream, path, sizeof(path), &per_rank, &why);
+	else
+		snprintf(path, sizeof(path), "-");
+	if (rc) {
+		cli_say("--stream %s: %s", o->stream, why ? why : strerror(-rc));
+		return CLI_EXIT_USAGE;
+	}
+	if (!per_rank && m->size > 1) {
+		cli_say("--stream %s: each of the %d ranks writes its own stream: put %%r (the rank) or %%h (the host) in its name",
+			o->stream, m->size);
+		return CLI_EXIT_USAGE;
+	}
+	snprintf(verb, sizeof(verb), "mpi-%s", m->verb);
+	cli_stream_rank(m->rank);
+	/* cli_stream_open says why */
+	return cli_stream_open(path, verb) ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+}

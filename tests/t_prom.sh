@@ -1,0 +1,87 @@
+# --listen with real clients: a run serves /metrics while it measures and
+# for --linger after; curl gets 404 for / and a missing path, 405 for POST,
+# 431 for a 64 KiB header, the classic text format (which promtool checks)
+# or OpenMetrics when asked as Prometheus asks; the final scrape holds the
+# report's IOs exactly; a stop request ends the linger. A port in use stops
+# a second run before its first IO with one line (exit 1, like a --json
+# file that cannot be written); a bad value is a usage error (exit 2).
+. "$(dirname "$0")/lib.sh"
+need_iostorm
+need_cmd curl promtool jq ss
+
+expect_error "--listen abc" 2 "^iostorm run: --listen: 'abc' is not \[ADDR:\]PORT" \
+	run -q --listen abc /dev/null
+expect_error "--listen 70000" 2 "--listen: '70000' is not" run -q --listen 70000 /dev/null
+expect_error "--linger 2h" 2 "--linger" run -q --listen 0 --linger 2h /dev/null
+
+make_loop a 64
+make_loop b 64
+json=$T_DIR/r.json
+
+# listen_port PID: the TCP port PID listens on, once it does (0.1 s a try;
+# the tries guard against a hang)
+listen_port() {
+	local i p
+	for ((i = 0; i < T_TRIES; i++)); do
+		p=$(ss -Htlnp 2>/dev/null | awk -v pid="pid=$1," 'index($0, pid) { sub(/.*:/, "", $4); print $4; exit }')
+		[ -n "$p" ] && { echo "$p"; return 0; }
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# not under timeout: $! is iostorm's pid, whose socket ss names; the trap
+# kills it if the test ends first
+"$IOSTORM" run -q --time 2s --ramp 0 --listen 0 --linger 10m \
+	--json "$json" "$a" >"$T_DIR/out1" 2>"$T_DIR/err1" </dev/null &
+pid=$!
+trap 'kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null; t_cleanup' EXIT
+port=$(listen_port "$pid") || { cat "$T_DIR/err1" >&2; fail "the run never listened"; }
+url=http://127.0.0.1:$port
+
+# a second run on that port, on another device: one line, no read of it
+before=$(dev_reads "$b")
+expect_error "port in use" 1 "^iostorm run: --listen 127\.0\.0\.1:$port: the port is in use$" \
+	run -q --time 1s --listen "127.0.0.1:$port" "$b"
+[ "$(dev_reads "$b")" -eq "$before" ] || check_fail "port in use: the refused run read $b"
+
+# the report written, the first run lingers: its last figures are served
+for ((i = 0; i < T_TRIES; i++)); do
+	jq -e . "$json" >/dev/null 2>&1 && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
+kill -0 "$pid" 2>/dev/null || fail "the run did not linger"
+ios=$(jq '.devices[0].ios' "$json")
+dev=$(jq -r '.devices[0].name' "$json")
+
+code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
+[ "$(code "$url/")" = 404 ] || check_fail "/: $(code "$url/"), want 404"
+[ "$(code "$url/nothing")" = 404 ] || check_fail "/nothing: want 404"
+[ "$(code -d x=1 "$url/metrics")" = 405 ] || check_fail "POST: want 405"
+big=$(head -c 65536 /dev/zero | tr '\0' a)
+[ "$(code -H "X-Big: $big" "$url/metrics")" = 431 ] || check_fail "a 64 KiB header: want 431"
+curl -sf -o "$T_DIR/m.txt" -D "$T_DIR/h.txt" "$url/metrics" || check_fail "GET /metrics failed"
+grep -qi '^content-type: text/plain; version=0.0.4' "$T_DIR/h.txt" || check_fail "curl: not the text format"
+promtool check metrics <"$T_DIR/m.txt" >"$T_DIR/lint" 2>&1 ||
+	{ check_fail "promtool check metrics"; cat "$T_DIR/lint" >&2; }
+grep -qx "iostorm_ios_total{device=\"$dev\"} $ios" "$T_DIR/m.txt" ||
+	{ check_fail "the final scrape does not hold the report's $ios IOs"; grep ios_total "$T_DIR/m.txt" >&2; }
+grep -qx "iostorm_latency_seconds_count{device=\"$dev\"} $ios" "$T_DIR/m.txt" ||
+	check_fail "the histogram's count is not the report's IOs"
+grep -q "^iostorm_setup_info{device=\"$dev\",.*kernel=\"$(uname -r)\"" "$T_DIR/m.txt" ||
+	check_fail "no setup info for $dev"
+curl -sf -o "$T_DIR/om.txt" -D "$T_DIR/h.txt" -H 'Accept: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5,*/*;q=0.1' "$url/metrics" ||
+	check_fail "GET /metrics (OpenMetrics) failed"
+grep -qi '^content-type: application/openmetrics-text; version=1.0.0; charset=utf-8' "$T_DIR/h.txt" ||
+	check_fail "Prometheus' Accept: not OpenMetrics"
+[ "$(tail -n 1 "$T_DIR/om.txt")" = "# EOF" ] || check_fail "OpenMetrics: no # EOF at the end"
+grep -qx "iostorm_ios_total{device=\"$dev\"} $ios" "$T_DIR/om.txt" || check_fail "OpenMetrics: the IOs"
+
+# a stop request ends the linger (10 minutes otherwise); the run's status stays 0
+kill -INT "$pid"
+reap_within "$pid" "$T_TRIES"
+[ "$T_RC" -eq 0 ] || { check_fail "the lingering run exited $T_RC after SIGINT"; cat "$T_DIR/err1" >&2; }
+[ "$(code "$url/metrics")" = 000 ] || check_fail "still served after the linger"
+t_done

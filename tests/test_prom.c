@@ -1,0 +1,344 @@
+/* --listen's endpoint without IO (cli/live/prom.h): synthetic interval sets
+ * with known histograms in, GET /metrics out through a plain socket; the
+ * counters and buckets add up over two windows exactly, the paths and
+ * methods other than GET /metrics, an oversized request, a port in use and
+ * a bad value are answered, and close lingers until a stop request. */
+#include "cli/live/prom.h"
+#include "cli/runner/stop.h"
+#include "engine/hist.h"
+#include "tests/helpers.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define BIG (64 * 1024)
+
+struct reply {
+	int status;		/* 0: no answer */
+	char *head, *body;	/* inside buf */
+	char buf[512 * 1024];
+};
+
+/* Connects to 127.0.0.1:port (or ::1), sends req, reads until the server
+ * closes. -errno of connect, or 0. */
+static int fetch(unsigned port, bool v6, const char *req, size_t len, struct reply *r)
+{
+	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port) };
+	size_t got = 0;
+	ssize_t n;
+	int fd;
+
+	memset(r, 0, sizeof(*r) - sizeof(r->buf));
+	r->buf[0] = '\0';
+	a4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a6.sin6_addr = in6addr_loopback;
+	fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -errno;
+	if (v6 ? connect(fd, (struct sockaddr *)&a6, sizeof(a6)) :
+		 connect(fd, (struct sockaddr *)&a4, sizeof(a4))) {
+		n = -errno;
+		close(fd);
+		return (int)n;
+	}
+	/* the server may answer and close before it has read all of it */
+	for (size_t off = 0; off < len; off += (size_t)n) {
+		n = send(fd, req + off, len - off, MSG_NOSIGNAL);
+		if (n <= 0)
+			break;
+	}
+	while (got < sizeof(r->buf) - 1 &&
+	       (n = recv(fd, r->buf + got, sizeof(r->buf) - 1 - got, 0)) > 0)
+		got += (size_t)n;
+	close(fd);
+	r->buf[got] = '\0';
+	r->head = r->buf;
+	if (sscanf(r->buf, "HTTP/1.%*d %d", &r->status) != 1)
+		r->status = 0;
+	r->body = strstr(r->buf, "\r\n\r\n");
+	if (r->body) {
+		*r->body = '\0';
+		r->body += 4;
+	}
+	return 0;
+}
+
+static int get(unsigned port, const char *method, const char *path, const char *accept,
+	       struct reply *r)
+{
+	char req[512];
+	int n = snprintf(req, sizeof(req), "%s %s HTTP/1.1\r\nHost: x\r\n%s%s%s"
+			 "Connection: close\r\n\r\n", method, path,
+			 accept ? "Accept: " : "", accept ? accept : "", accept ? "\r\n" : "");
+
+	return fetch(port, false, req, (size_t)n, r);
+}
+
+/* The body holds this line exactly. */
+static bool has_line(const struct reply *r, const char *line)
+{
+	size_t n = strlen(line);
+	const char *p = r->body;
+
+	while (p && (p = strstr(p, line))) {
+		if ((p == r->body || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+#define LINE(r, l) CHECKF(has_line(r, l), "no line '%s'", l)
+
+/* ---- the synthetic windows ---- */
+
+static struct eng_hist ha, hb;
+
+/* device a: 3 at 500 ns, 5 at 1.5 us, 7 at 3 ms, 1 at 20 s (above the
+ * last le); device b: 2 at 40 us, and 1 at 1999 ns and 1 at 2001 ns, on
+ * either side of le 2 us's bucket's lower end (2000 ns, its width 8 ns):
+ * the one in it is counted from the next le up; the same each window */
+static void fill(void)
+{
+	eng_hist_reset(&ha);
+	eng_hist_reset(&hb);
+	eng_hist_add_n(&ha, 500, 3);
+	eng_hist_add_n(&ha, 1500, 5);
+	eng_hist_add_n(&ha, 3000000, 7);
+	eng_hist_add_n(&ha, 20000000000ull, 1);
+	eng_hist_add_n(&hb, 40000, 2);
+	eng_hist_add_n(&hb, 1999, 1);
+	eng_hist_add_n(&hb, 2001, 1);
+}
+
+static void publish(struct cli_prom *p, unsigned run, const char *label, uint64_t inflight)
+{
+	struct cli_interval dev[2] = {
+		{ .device = "a", .t0_s = 0, .t1_s = 1.5, .ios = 16, .bytes = 16 * 4096,
+		  .errors = 1, .inflight = inflight, .user_ns = 1500000, .sys_ns = 2000000000,
+		  .hist = &ha },
+		{ .device = "b", .t0_s = 0, .t1_s = 1.5, .ios = 2, .bytes = 8192,
+		  .inflight = 1, .hist = &hb },
+	};
+	struct cli_interval total = { .t0_s = 0, .t1_s = 1.5, .ios = 18 };
+	struct cli_interval_set s = { .run = run, .label = label, .ndev = 2, .dev = dev,
+				      .total = &total, .last = true };
+
+	cli_prom_interval(p, &s);
+}
+
+static void check_window2(const struct reply *r)
+{
+	LINE(r, "iostorm_ios_total{device=\"a\"} 32");
+	LINE(r, "iostorm_ios_total{device=\"b\"} 4");
+	LINE(r, "iostorm_bytes_total{device=\"a\"} 131072");
+	LINE(r, "iostorm_errors_total{device=\"a\"} 2");
+	LINE(r, "iostorm_errors_total{device=\"b\"} 0");
+	LINE(r, "iostorm_inflight_ios{device=\"a\"} 7");
+	LINE(r, "iostorm_measured_seconds_total{device=\"a\"} 3.000000000");
+	LINE(r, "iostorm_cpu_seconds_total{device=\"a\",mode=\"user\"} 0.003000000");
+	LINE(r, "iostorm_cpu_seconds_total{device=\"a\",mode=\"system\"} 4.000000000");
+	LINE(r, "iostorm_latency_seconds_bucket{device=\"a\",le=\"1e-06\"} 6");
+	LINE(r, "iostorm_latency_seconds_bucket{device=\"a\",le=\"2e-06\"} 16");
+	LINE(r, "iostorm_latency_seconds_bucket{device=\"a\",le=\"0.002\"} 16");
+	LINE(r, "iostorm_latency_seconds_bucket{device=\"a\",le=\"0.005\"} 30");
+	LINE(r, "iostorm_latency_seconds_bucket{device=\"a\",le=\"10\"} 30");
+	LINE(r, "iostorm_latency_seconds_bucket{device=\"a\",le=\"+Inf\"} 32");
+	LINE(r, "iostorm_latency_seconds_count{device=\"a\"} 32");
+	/* 2 x (1500 + 7500 + 21000000 + 20000000000) ns */
+	LINE(r, "iostorm_latency_seconds_sum{device=\"a\"} 40.042018000");
+	LINE(r, "iostorm_latency_seconds_bucket{device=\"b\",le=\"1e-06\"} 0");
+	LINE(r, "iostorm_latency_seconds_bucket{device=\"b\",le=\"2e-06\"} 2");
+	LINE(r, "iostorm_latency_seconds_bucket{device=\"b\",le=\"5e-06\"} 4");
+	LINE(r, "iostorm_latency_seconds_bucket{device=\"b\",le=\"2e-05\"} 4");
+	LINE(r, "iostorm_latency_seconds_bucket{device=\"b\",le=\"5e-05\"} 8");
+	LINE(r, "iostorm_latency_seconds_count{device=\"b\"} 8");
+	LINE(r, "iostorm_window{label=\"qd \\\"2\\\"\"} 1");
+}
+
+/* ---- the cases ---- */
+
+static json_t *setup_record(void)
+{
+	return json_pack("{s:{s:s, s:s, s:s}, s:[{s:s, s:s, s:o}]}", "machine",
+			 "iostorm_version", "9.9", "hostname", "h", "kernel", "6.1\\x",
+			 "devices", "name", "a", "model", "M \"1\"\nz", "firmware", json_null());
+}
+
+static void paths_and_methods(unsigned port)
+{
+	static struct reply r;
+	static char big[BIG + 256];
+	int n;
+
+	CHECK(!get(port, "GET", "/", NULL, &r) && r.status == 404);
+	CHECK(r.body && strstr(r.body, "/metrics"));
+	CHECK(!get(port, "GET", "/nothing", NULL, &r) && r.status == 404);
+	CHECK(!get(port, "GET", "/metrics/x", NULL, &r) && r.status == 404);
+	CHECK(!get(port, "POST", "/metrics", NULL, &r) && r.status == 405);
+	CHECK(strstr(r.head, "Allow: GET, HEAD"));
+	CHECK(!get(port, "DELETE", "/metrics", NULL, &r) && r.status == 405);
+	CHECK(!get(port, "HEAD", "/metrics", NULL, &r) && r.status == 200);
+	CHECK(r.body && !*r.body);
+	/* a 64 KiB header: over the connection's memory */
+	n = snprintf(big, sizeof(big), "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: ");
+	memset(big + n, 'a', BIG);
+	memcpy(big + n + BIG, "\r\n\r\n", 5);
+	CHECK(!fetch(port, false, big, strlen(big), &r));
+	CHECKF(r.status == 431, "a 64 KiB header: status %d", r.status);
+	/* and the server still answers */
+	CHECK(!get(port, "GET", "/metrics", NULL, &r) && r.status == 200);
+}
+
+static void formats(unsigned port)
+{
+	static struct reply r;
+	size_t n;
+
+	CHECK(!get(port, "GET", "/metrics", NULL, &r) && r.status == 200);
+	CHECK(strstr(r.head, "Content-Type: text/plain; version=0.0.4; charset=utf-8"));
+	LINE(&r, "# TYPE iostorm_ios_total counter");
+	LINE(&r, "# TYPE iostorm_setup_info gauge");
+	CHECK(!strstr(r.body, "# EOF"));
+	check_window2(&r);
+	/* what Prometheus 2.42 sends */
+	CHECK(!get(port, "GET", "/metrics", "application/openmetrics-text;version=1.0.0,"
+		   "application/openmetrics-text;version=0.0.1;q=0.75,"
+		   "text/plain;version=0.0.4;q=0.5,*/*;q=0.1", &r) && r.status == 200);
+	CHECK(strstr(r.head,
+		     "Content-Type: application/openmetrics-text; version=1.0.0; charset=utf-8"));
+	LINE(&r, "# TYPE iostorm_ios counter");
+	LINE(&r, "# UNIT iostorm_latency_seconds seconds");
+	LINE(&r, "# TYPE iostorm_setup info");
+	n = strlen(r.body);
+	CHECK(n > 6 && !strcmp(r.body + n - 6, "# EOF\n"));
+	check_window2(&r);
+}
+
+static void refusals(unsigned port)
+{
+	static const char *const bad[] = { "abc", "1.2.3:80", "65536", "[::1]", "::1:80",
+					   "127.0.0.1:", ":", "-1", "[::1:80", "" };
+	struct cli_prom *q = NULL;
+	char err[256], where[32];
+	size_t i;
+	int rc;
+
+	snprintf(where, sizeof(where), "127.0.0.1:%u", port);
+	rc = cli_prom_open(&q, where, NULL, err, sizeof(err));
+	CHECKF(rc == -EADDRINUSE, "port in use: %d", rc);
+	CHECKF(strstr(err, "in use") && !strchr(err, '\n'), "'%s'", err);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		rc = cli_prom_open(&q, bad[i], NULL, err, sizeof(err));
+		CHECKF(rc == -EINVAL && !strchr(err, '\n') && strstr(err, "--listen"),
+		       "'%s': %d '%s'", bad[i], rc, err);
+	}
+	/* an address this machine does not have */
+	rc = cli_prom_open(&q, "192.0.2.1:0", NULL, err, sizeof(err));
+	CHECKF(rc == -EADDRNOTAVAIL, "192.0.2.1: %d", rc);
+}
+
+static void ipv6(void)
+{
+	static struct reply r;
+	static const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+	struct cli_prom *q = NULL;
+	char err[256];
+	int rc = cli_prom_open(&q, "[::1]:0", NULL, err, sizeof(err));
+
+	/* a kernel or namespace without IPv6 loopback refuses it: fine */
+	if (rc == -EADDRNOTAVAIL || rc == -EAFNOSUPPORT)
+		return;
+	CHECKF(!rc, "[::1]:0: %d %s", rc, err);
+	if (rc)
+		return;
+	CHECK(!fetch(cli_prom_port(q), true, req, sizeof(req) - 1, &r) && r.status == 200);
+	cli_prom_close(q, 0);
+}
+
+struct stopper {
+	unsigned port;
+	_Atomic bool stopped;	/* set before the stop request */
+};
+
+/* While close lingers: the final figures are still served; then a stop
+ * request */
+static void *stopper(void *arg)
+{
+	static struct reply r;
+	struct stopper *st = arg;
+
+	CHECK(!get(st->port, "GET", "/metrics", NULL, &r) && r.status == 200);
+	check_window2(&r);
+	atomic_store(&st->stopped, true);
+	raise(SIGINT);
+	return NULL;
+}
+
+/* close lingers (10 minutes here), serving, until a stop request after the
+ * last interval (even one that comes before close begins): it returns only
+ * once the request was made; then the port is closed */
+static void linger(struct cli_prom *p, unsigned port)
+{
+	static struct reply r;
+	struct stopper st = { .port = port };
+	pthread_t t;
+
+	cli_runner_signals();
+	CHECK(!cli_runner_interrupted());
+	CHECK(!pthread_create(&t, NULL, stopper, &st));
+	cli_prom_close(p, 600ull * 1000000000ull);
+	CHECK(atomic_load(&st.stopped));
+	pthread_join(t, NULL);
+	CHECK(get(port, "GET", "/metrics", NULL, &r) == -ECONNREFUSED);
+}
+
+int main(void)
+{
+	static struct reply r;
+	struct cli_prom *p = NULL;
+	char err[256];
+	json_t *setup = setup_record();
+	unsigned port;
+	int rc;
+
+	rc = cli_prom_open(&p, "0", setup, err, sizeof(err));
+	json_decref(setup);
+	CHECKF(!rc, "open: %s", err);
+	if (rc)
+		return t_result();
+	port = cli_prom_port(p);
+	CHECK(port > 0);
+	/* before any interval: the setup only */
+	CHECK(!get(port, "GET", "/metrics", NULL, &r) && r.status == 200);
+	LINE(&r, "iostorm_setup_info{device=\"a\",model=\"M \\\"1\\\"\\nz\",firmware=\"\","
+	     "kernel=\"6.1\\\\x\",hostname=\"h\",version=\"9.9\"} 1");
+	/* the setup's device, at 0 from the start */
+	LINE(&r, "iostorm_ios_total{device=\"a\"} 0");
+	CHECK(!strstr(r.body, "iostorm_latency_seconds_bucket{"));
+	CHECK(!strstr(r.body, "iostorm_window"));
+	fill();
+	publish(p, 0, "qd 1", 3);
+	CHECK(!get(port, "GET", "/metrics", NULL, &r) && r.status == 200);
+	LINE(&r, "iostorm_ios_total{device=\"a\"} 16");
+	LINE(&r, "iostorm_latency_seconds_bucket{device=\"a\",le=\"1e-06\"} 3");
+	LINE(&r, "iostorm_inflight_ios{device=\"a\"} 3");
+	publish(p, 1, "qd \"2\"", 7);
+	formats(port);
+	paths_and_methods(port);
+	refusals(port);
+	ipv6();
+	linger(p, port);
+	return t_result();
+}
