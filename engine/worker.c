@@ -374,6 +374,11 @@ static int worker_setup_backend(struct eng_worker *w, const struct eng_backend_o
 
 static void worker_report_io(struct eng_worker *w)
 {
+	/* the last count, before the run may see this job done: the loop
+	 * publishes at the top of each pass, so a worker that reached its
+	 * --ios in its first pass would otherwise look done with no IO
+	 * completed, which the runner takes for a failure at start */
+	atomic_store_explicit(&w->live->ios, w->ios_ramp + w->ios, memory_order_relaxed);
 	if (!w->fatal)
 		return;
 	w->res->stage = ENG_STAGE_IO;
