@@ -375,7 +375,15 @@ prepare
 if killed_measure "(g)"; then
 	back=$(losetup -nO BACK-FILE "$dev")
 	seq0=$(cat "/sys/block/$name/diskseq")
-	losetup -d "$dev" && { losetup --direct-io=on "$dev" "$back" 2>/dev/null || losetup "$dev" "$back"; } ||
+	# a device still open (the killed run's rings are torn down by the
+	# kernel after the process is gone) is only marked to detach at its
+	# last close: attach again once it has gone (the wait guards a hang)
+	losetup -d "$dev" || fail "(g) cannot detach $dev"
+	for ((i = 0; i < T_TRIES; i++)); do
+		[ -e "/sys/block/$name/loop/backing_file" ] || break
+		sleep 0.1
+	done
+	{ losetup --direct-io=on "$dev" "$back" 2>/dev/null || losetup "$dev" "$back"; } ||
 		fail "(g) cannot attach $back to $dev again"
 	[ "$(cat "/sys/block/$name/diskseq")" != "$seq0" ] || fail "(g) attaching $dev again kept its diskseq $seq0"
 	not_applied "(g) a new diskseq" "^iostorm check: $name is not the disk the journal $J names \(its diskseq: $seq0 then, [0-9]+ now\): its 1 setting was not put back$"
