@@ -140,6 +140,28 @@ static bool had_errors(const struct point *pt, unsigned n, const struct failed *
 	return fl->any;
 }
 
+/* sweep --rate and --slo: one depth, --qd's or RATE_QD, the limit of every
+ * rate (and with --slo the depth of the closed-loop maximum the search
+ * starts from), into o->qd and qds[0]. 1, or -EINVAL with err. */
+static int one_depth(struct cli_opts *o, uint32_t *qds, const char *flag, char *err,
+		     size_t errlen)
+{
+	int nq = 1;
+
+	qds[0] = RATE_QD;
+	if (o->qd_list)
+		nq = cli_qd_list_parse(o->qd_list, qds, CLI_MAX_QDS, err, errlen);
+	if (nq < 0)
+		return -EINVAL;
+	if (nq != 1) {
+		snprintf(err, errlen, "--qd: '%s': sweep %s takes one depth, the limit of every rate",
+			 o->qd_list, flag);
+		return -EINVAL;
+	}
+	o->qd = qds[0];
+	return 1;
+}
+
 /* sweep --rate: its points, one per entry of the list, all at one depth
  * (--qd naming one, else RATE_QD). The count, or -EINVAL with err. */
 static int rate_points(struct cli_opts *o, struct point *pt, uint32_t *qds, bool *pct,
@@ -147,21 +169,10 @@ static int rate_points(struct cli_opts *o, struct point *pt, uint32_t *qds, bool
 {
 	struct cli_rate_list l;
 	unsigned i;
-	int nq = 1;
 
-	if (cli_rate_list_parse(o->rate_list, &l, err, errlen))
+	if (cli_rate_list_parse(o->rate_list, &l, err, errlen) ||
+	    one_depth(o, qds, "--rate", err, errlen) < 0)
 		return -EINVAL;
-	qds[0] = RATE_QD;
-	if (o->qd_list)
-		nq = cli_qd_list_parse(o->qd_list, qds, CLI_MAX_QDS, err, errlen);
-	if (nq < 0)
-		return -EINVAL;
-	if (nq != 1) {
-		snprintf(err, errlen, "--qd: '%s': sweep --rate takes one depth, the limit of every rate",
-			 o->qd_list);
-		return -EINVAL;
-	}
-	o->qd = qds[0];
 	*pct = l.pct;
 	for (i = 0; i < l.n; i++) {
 		pt[i].rated = true;
@@ -172,26 +183,6 @@ static int rate_points(struct cli_opts *o, struct point *pt, uint32_t *qds, bool
 	return (int)l.n;
 }
 
-/* sweep --slo: one depth, --qd's or RATE_QD, the limit of every rate and
- * the depth of the closed-loop maximum the search starts from. 1, or
- * -EINVAL with err. */
-static int slo_depth(struct cli_opts *o, uint32_t *qds, char *err, size_t errlen)
-{
-	int nq = 1;
-
-	qds[0] = RATE_QD;
-	if (o->qd_list)
-		nq = cli_qd_list_parse(o->qd_list, qds, CLI_MAX_QDS, err, errlen);
-	if (nq < 0)
-		return -EINVAL;
-	if (nq != 1) {
-		snprintf(err, errlen, "--qd: '%s': sweep --slo takes one depth, the limit of every rate",
-			 o->qd_list);
-		return -EINVAL;
-	}
-	o->qd = qds[0];
-	return 1;
-}
 
 /* --slo's refusals, then the open loop's at its least rate. */
 static int slo_check(const struct cli_opts *o)
@@ -236,7 +227,7 @@ static int cmd_sweep(int argc, char **argv)
 		goto out;
 	rc = -EINVAL;
 	if (o.slo.n)
-		n = slo_depth(&o, qds, err, sizeof(err));
+		n = one_depth(&o, qds, "--slo", err, sizeof(err));
 	else if (o.rate_list)
 		n = rate_points(&o, pt, qds, &pct, err, sizeof(err));
 	else
