@@ -2,8 +2,8 @@
 # make bench's (m) case alone, side by side: three cached 16 MiB files
 # from one thread on one core, QD32 each, batch 32, no latency timing:
 # iostorm --group on (one ring for the three) against t/io_uring -n1 -d96
-# on the same files, in rounds that alternate the order, with a second
-# iostorm binary in the same rounds when given (an A/B of a change).
+# -s96 -c96 on the same files, in rounds that alternate the order, with a
+# second iostorm binary in the same rounds when given (an A/B of a change).
 # Prints each round's IOPS and ratios, then the medians of the per-round
 # ratios (drift cancels). bench/run.sh runs every case; this is for the
 # one that a change to the group loop moves.
@@ -38,9 +38,15 @@ iostorm() {
 }
 
 # t/io_uring's per-second IOPS lines (1.75M, 740.61K), the first one (its
-# ramp) left out, averaged
+# ramp) left out, averaged. -s96 -c96, not -s32 -c32: t/io_uring moves to
+# the next file only when the one it fills holds a file's share of the
+# depth (32) in flight, and a cached read completes inside the call that
+# submits it, so a call of 32 leaves none in flight and every call goes
+# to the first file again: it would read one 16 MiB file, not three
+# (docs/engine.md, the (m) case's paragraphs). A call of 96 takes 32
+# from each file, as iostorm's group does.
 tio() {
-	taskset -c "$cpu" "$tio" -d96 -s32 -c32 -b4096 -p0 -B1 -F1 -X1 -R1 -n1 \
+	taskset -c "$cpu" "$tio" -d96 -s96 -c96 -b4096 -p0 -B1 -F1 -X1 -R1 -n1 \
 		-r$((secs + 2)) -O0 -t0 "${files[@]}" |
 		awk -v n="$secs" '/^IOPS=/ {
 			v = substr($1, 6); sub(/,$/, "", v); m = 1
