@@ -13,7 +13,7 @@
 #      p50 against t/io_uring -t1 and fio) and at QD32 (against fio);
 #  (m) three cached 16 MiB files from one thread on one core, QD32 each,
 #      batch 32, no latency timing: iostorm --group on (one ring for the
-#      three) against t/io_uring -n1 -d96 with the three files;
+#      three) against t/io_uring -n1 -d96 -s96 -c96 with the three files;
 #  (s) after the table: two workers on two cores against one, on two
 #      cached files (bench/scale.sh; BENCH_NO_SCALE=1 skips it);
 #  (p) then NVMe passthrough in the emulated-NVMe rig: iostorm --engine
@@ -220,7 +220,10 @@ c_multi() {
 		--batch 32 --reap 32 --bs 4k --buffered --no-latency --time "${secs}s" --ramp 1s \
 		--json "$work/m3-iostorm-$i.json" "$file" "$file2" "$file3"
 }
-c_multi_tio() { run_tio "m3-tio-$i" 96 32 -O0 -t0 "$file" "$file2" "$file3"; }
+# t/io_uring at -s96 -c96: at -s32 it reads only the first file (a cached
+# read completes in the call, so none is in flight when it picks the file;
+# bench/multi.sh, docs/engine.md)
+c_multi_tio() { run_tio "m3-tio-$i" 96 96 -O0 -t0 "$file" "$file2" "$file3"; }
 c_q1() { run_iostorm "q1-iostorm-$i" "$loop" 1 1; }
 c_q1_tio() { run_tio "q1-tio-$i" 1 1 -O1 -t1 "$loop"; }
 
