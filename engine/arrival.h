@@ -63,21 +63,29 @@ static inline double eng_arrival_gap(struct eng_arrival *a)
 	return -log(u) * a->gap_ns;
 }
 
-/* The IO due at next_ns was issued: the one after it becomes next.
- * poisson is a->poisson, a constant in a loop compiled once per kind of
- * schedule (engine/uring_loop_int.h). */
-static inline __attribute__((always_inline)) void eng_arrival_advance_as(struct eng_arrival *a,
-									  const bool poisson)
+/* When the next IO is due, in ns after start_ns: next_ns - start_ns.
+ * Through int64_t: one conversion instruction, where uint64_t takes a
+ * test and two; t_ns stays far below 2^63 ns. */
+static inline __attribute__((always_inline)) uint64_t eng_arrival_offset(const struct eng_arrival *a)
 {
-	a->t_ns += poisson ? eng_arrival_gap(a) : a->gap_ns;
-	/* through int64_t: one conversion instruction, where uint64_t takes a
-	 * test and two; t_ns stays far below 2^63 ns */
-	a->next_ns = a->start_ns + (uint64_t)(int64_t)a->t_ns;
+	return (uint64_t)(int64_t)a->t_ns;
 }
 
+/* The IO due now was issued: the one after it becomes due. This leaves
+ * next_ns behind, for a loop that works on the offsets and sets it once
+ * at its end (engine/uring_loop_int.h); poisson is a->poisson, a constant
+ * in a loop compiled once per kind of schedule. */
+static inline __attribute__((always_inline)) void eng_arrival_step_as(struct eng_arrival *a,
+								       const bool poisson)
+{
+	a->t_ns += poisson ? eng_arrival_gap(a) : a->gap_ns;
+}
+
+/* The IO due at next_ns was issued: the one after it becomes next. */
 static inline void eng_arrival_advance(struct eng_arrival *a)
 {
-	eng_arrival_advance_as(a, a->poisson);
+	eng_arrival_step_as(a, a->poisson);
+	a->next_ns = a->start_ns + eng_arrival_offset(a);
 }
 
 /* How many IOs are due by end_ns (inclusive) and not yet issued: the

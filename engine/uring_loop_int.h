@@ -159,13 +159,23 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 	 * come first, so the loop takes them up to bound = lim - 1, then
 	 * the rest up to now, and counts the first part once */
 	struct eng_due_batch *b = NULL;
-	uint64_t sum = 0, sum2 = 0, bound = now, due = 0;
+	uint64_t sum = 0, sum2 = 0, bound, due = 0;
 	uint32_t nlate = 0;
 
-	if (h.open)
+	/* an open loop's times are since its schedule began (slot_ns,
+	 * due_ns, its batches, struct eng_worker): each IO's due time is
+	 * then the schedule's own offset, converted, with no start added
+	 * (2 instructions per IO fewer). Before it began (a clock that
+	 * stepped back) nothing is due. */
+	if (h.open) {
+		if (eng_unlikely(now < w->arr.start_ns))
+			return 0;
 		arr = w->arr;
+		now -= arr.start_ns;
+	}
+	bound = now;
 	if (h.open && timed && !w->due_off)
-		b = uring_due_batch(w, now, arr.next_ns);
+		b = uring_due_batch(w, now, eng_arrival_offset(&arr));
 	if (h.open && timed && b) {
 		sum = b->sum;
 		sum2 = b->sum2;
@@ -176,10 +186,11 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 		struct io_uring_sqe *sqe;
 		uint32_t slot;
 
-		if (h.open && !timed && arr.next_ns > now)
+		if (h.open)
+			due = eng_arrival_offset(&arr);
+		if (h.open && !timed && due > now)
 			break;
 		if (h.open && timed) {
-			due = arr.next_ns;
 			if (eng_unlikely(due > bound)) {
 				if (bound == now)
 					break;
@@ -204,8 +215,8 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 				sqe->len = bs;
 		}
 		if (h.open) {
-			due_ns[slot] = timed ? due : arr.next_ns;
-			eng_arrival_advance_as(&arr, poisson);
+			due_ns[slot] = due;
+			eng_arrival_step_as(&arr, poisson);
 		}
 		if (cmd) {
 			eng_nvme_read_at((struct nvme_uring_cmd *)(void *)sqe->cmd,
@@ -228,8 +239,14 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 		b->sum2 = sum2;
 		b->late += bound == now ? nlate : i;
 	}
-	if (h.open)
-		w->arr = arr;
+	if (h.open) {
+		/* what the issue moved: the schedule's place, and the gaps'
+		 * generator of a Poisson one */
+		w->arr.t_ns = arr.t_ns;
+		w->arr.next_ns = arr.start_ns + eng_arrival_offset(&arr);
+		if (poisson)
+			w->arr.rng = arr.rng;
+	}
 	w->rng = rng;
 	w->nfree = nfree;
 	w->inflight += i;
@@ -381,34 +398,35 @@ static __attribute__((noinline, cold)) void uring_due_each(struct eng_worker *w,
 }
 
 /* Whether batch b, reaped whole at now, is one bucket's: then its
- * figures go in at once. The guards keep the sums exact: d below 2^26
- * and at most 1024 IOs (sd below 2^36, sd2 below 2^62, so their values
- * modulo 2^64 are them), latencies below 2^52 ns (the squares' sum in 128
- * bits). */
+ * figures go in at once. Each IO's latency is low + e, low the batch's
+ * smallest (its last IO's) and e = last - due, so the latencies' sum is
+ * n low + se and their squares' n low^2 + 2 low se + se2, with se and se2
+ * the sums of e and e^2. The guards keep those exact in 64 bits: e below
+ * 2^26 (last - first) and at most 1024 IOs, so se is below 2^36 and se2
+ * below 2^62, their values modulo 2^64 from the batch's sums of due and
+ * due^2 are them; latencies below 2^52 ns, so none is a wrapped negative
+ * interval. The squares' sum is three exact terms added in doubles. */
 static inline bool uring_due_batch_add(struct eng_hist *h, const struct eng_due_batch *b,
 				       uint64_t now, uint64_t *late)
 {
-	__extension__ typedef unsigned __int128 u128;
-	uint64_t lo, span, hi = now - b->first, low = now - b->last;
-	/* sums of d and d^2, exact modulo 2^64 from those of due and due^2
-	 * (which is all they need below the guards) */
+	uint64_t lo, span, hi = now - b->first, low = now - b->last, top = b->last - b->first;
+	/* with d = due - first, sd and sd2 the sums of d and d^2 (exact
+	 * modulo 2^64), e = top - d */
 	uint64_t sd = b->sum - b->n * b->first;
 	uint64_t sd2 = b->sum2 - 2 * b->first * b->sum + b->n * b->first * b->first;
+	uint64_t se = b->n * top - sd, se2 = b->n * top * top - 2 * top * sd + sd2;
+	double dl = (double)(int64_t)low;
 	unsigned idx;
-	u128 sq;
 
-	if (b->last - b->first >= 1ull << 26 || b->n > 1024 || hi >= 1ull << 52)
+	if (top >= 1ull << 26 || b->n > 1024 || hi >= 1ull << 52)
 		return false;
 	idx = eng_hist_bucket(low, &lo, &span);
 	if (hi - lo > span)
 		return false;
-	/* with d = due - first, each IO's latency is hi - d: their sum is
-	 * n hi - sd, that of their squares n hi^2 - 2 hi sd + sd2 */
-	sq = (u128)b->n * hi * hi - 2 * (u128)hi * sd + sd2;
 	h->b[idx] += b->n;
 	h->count += b->n;
-	h->sum_ns += b->n * hi - sd;
-	h->sumsq += (double)sq;
+	h->sum_ns += b->n * low + se;
+	h->sumsq += (double)b->n * dl * dl + 2 * dl * (double)(int64_t)se + (double)(int64_t)se2;
 	h->min_ns = low < h->min_ns ? low : h->min_ns;
 	h->max_ns = hi > h->max_ns ? hi : h->max_ns;
 	*late += b->late;
@@ -514,6 +532,11 @@ ENG_ALWAYS_INLINE uint32_t uring_reap_run(struct eng_worker *w, const struct io_
 	int res;
 	bool ok;
 
+	/* an open loop's stamps and due times are since its schedule began
+	 * (uring_prep_as), and so is its now here: differences are the same
+	 * modulo 2^64 */
+	if (h.open)
+		now -= w->arr.start_ns;
 	eng_done_get(&d, w);
 	/* w->latency, as the caller chose this copy by it; an open loop's
 	 * service times are timed a run of one stamp at a time instead
@@ -699,7 +722,12 @@ ENG_ALWAYS_INLINE void uring_tick(struct eng_group *g, uint64_t now, const struc
 	for (k = 0; h.open && k < uring_lanes(g, h); k++) {
 		struct eng_worker *w = &g->lane[k];
 
-		w->inflight_ns += (double)w->inflight * (double)(now - w->last_ns);
+		uint64_t dt = now - w->last_ns;
+
+		/* signed: one conversion each, and a clock that stepped back
+		 * adds nothing (not 2^64 ns) */
+		if ((int64_t)dt > 0)
+			w->inflight_ns += (double)(int32_t)w->inflight * (double)(int64_t)dt;
 		w->last_ns = now;
 	}
 	if (!h.group) {

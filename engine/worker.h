@@ -65,7 +65,8 @@ struct eng_worker {
 	uint32_t expect;	/* res of a good completion: bs, 0 for NOP */
 	bool latency;
 	bool stopping;		/* no new submissions */
-	uint64_t *slot_ns;	/* submission stamp of each slot, ns */
+	uint64_t *slot_ns;	/* submission stamp of each slot, ns (an open
+				 * loop's since arr.start_ns: due_ns) */
 	char *buf;		/* qd * bs bytes, slot i at i * bs */
 	struct eng_hist *hist;
 	struct eng_hist *run_hist;	/* where runs go: hist, or the open
@@ -131,7 +132,9 @@ struct eng_worker {
 	uint32_t due_at;
 	bool due_off;		/* the clock stepped back: no batches */
 	uint64_t *due_ns;	/* when each slot's IO was due; slot_ns
-				 * holds its submission, as in a closed loop */
+				 * holds its submission, as in a closed loop;
+				 * both ns since arr.start_ns, the schedule's
+				 * start, as are due_batch's times */
 	struct eng_hist *svc_hist;
 	uint64_t late;		/* eng_result.late, so far */
 	uint64_t last_ns;	/* the previous loop's clock read */
