@@ -216,8 +216,8 @@ for _, _, k, _ in cases[:2]:
             None if cost is None else f"{cost * 100:.1f}%", cost is not None and cost <= 0.05,
             None if cost is None else "1 - iostorm/iostorm --no-latency")
 versus("(n) NOP iostorm >= 1.00x t/io_uring", ("nop-iostorm", IOS), ("nop-tio", TIO), 1.00, True)
-versus("(m) 3 files, one thread: iostorm --group --no-latency >= 1.00x t/io_uring -t0 -n1",
-       ("m3-iostorm", IOST), ("m3-tio", TIO), 1.00, True)
+versus("(m) 3 files, one thread: iostorm --group --no-latency >= 0.98x t/io_uring -t0 -n1 (issue 30)",
+       ("m3-iostorm", IOST), ("m3-tio", TIO), 0.98, True)
 versus("(q) QD1 iostorm IOPS >= 0.98x t/io_uring", ("q1-iostorm", IOS), ("q1-tio", TIO),
        0.98, True)
 
