@@ -115,6 +115,9 @@ static inline struct eng_due_batch *uring_due_batch(struct eng_worker *w, uint64
 {
 	struct eng_due_batch *b = &w->due_batch[w->due_at];
 
+	/* a stamp is since the schedule began, so it can be 0 as an unused
+	 * batch's is: that batch is then this one, rightly, as its first
+	 * (0) is the due time of any IO that can go out at 0 */
 	if (eng_likely(b->stamp == now))
 		return b;
 	if (eng_unlikely(now < b->stamp)) {
