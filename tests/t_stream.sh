@@ -101,11 +101,13 @@ jq -e -s --slurpfile r "$json" '
 	and .[0].command == "sweep" and .[-1].type == "end" and .[-1].report.command == "sweep"
 ' "$s" >/dev/null || check_fail "sweep: not one window per point: $(jq -c '[.type, .run, .label]' "$s")"
 # saturate on one device measures it alone and all together, at QD 1 and
-# its deepest: four windows, each ended
+# its deepest: four windows, each ended, each named by its step (the time
+# left is the live line's, not the window's name)
 expect_ok "saturate" saturate -q --time 1s --ramp 0 --stream "$s" "$f"
 jq -e -s '
 	[.[] | select(.type == "window")] as $w
 	| ($w | length) == 4 and ($w | map(.run)) == [0, 1, 2, 3]
+	and ($w | all(.label | test("^step [0-9]+/[0-9]+ (alone|all) QD[0-9]+ [^,]+$")))
 	and ([.[] | select(.type == "interval" and .last and .device == null) | .run]) == [0, 1, 2, 3]
 	and .[0].command == "saturate" and .[-1].type == "end" and .[-1].report.command == "saturate"
 ' "$s" >/dev/null || check_fail "saturate: not one window per measurement: $(jq -c '[.type, .run, .label]' "$s")"

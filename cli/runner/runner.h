@@ -23,7 +23,11 @@ struct cli_run_spec {
 	 * o->jobs workers as one row named "nop" */
 	const struct eng_target *const *targets;
 	unsigned ntargets;
-	const char *label;	/* phase on the live line, NULL: "run" */
+	const char *label;	/* phase on the live line, NULL: "run"; also
+				 * the measured window's name (--stream, the
+				 * timeline), so a name, not a sentence */
+	const char *note;	/* after the label on the live line only
+				 * (saturate's time left); NULL: none */
 	/* an open loop's IOs per second, one per target (sweep --rate: each
 	 * at a load of its own maximum); NULL: o->rate for every target.
 	 * With it, o->rate must be nonzero too (the checks of an open loop) */

@@ -251,10 +251,13 @@ static unsigned drain(struct runctx *c)
 void cli_runner_measure(struct runctx *c)
 {
 	const char *label = c->spec->label ? c->spec->label : "run";
-	char ramp[160];
+	char line[192], ramp[sizeof(line) + 8];
 
-	/* the step's own label stays on the line while it ramps up */
-	snprintf(ramp, sizeof(ramp), "%s, ramp", label);
+	/* the step's own label stays on the line while it ramps up; the note
+	 * is for the line, the window is known by its label alone */
+	snprintf(line, sizeof(line), "%s%s%s", label, c->spec->note ? ", " : "",
+		 c->spec->note ? c->spec->note : "");
+	snprintf(ramp, sizeof(ramp), "%s, ramp", line);
 	eng_run_start(c->r);
 	if (c->o->ramp_ns && !should_stop(c))
 		wait_phase(c, ramp, c->o->ramp_ns, false);
@@ -265,7 +268,7 @@ void cli_runner_measure(struct runctx *c)
 		c->wall_start = wall_ns();
 		c->mono_start = now_ns();
 		window_start(c, label);
-		wait_phase(c, label, c->o->time_ns, true);
+		wait_phase(c, line, c->o->time_ns, true);
 		c->wall_end = wall_ns();
 	}
 	eng_run_stop(c->r);

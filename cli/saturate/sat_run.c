@@ -99,16 +99,18 @@ static void keep(struct satdev *sd, enum sat_fig f, struct cli_dev *d)
 	sd->done[f] = true;
 }
 
+/* The step's name (its window's, in --stream and the timeline) and, for
+ * the live line only, the time left. */
 static void step_label(const struct sat *s, enum sat_fig f, int only, char *buf,
-		       size_t len)
+		       size_t len, char *note, size_t note_len)
 {
 	/* this step included: the runner's own ETA covers the step only */
 	uint64_t left = (uint64_t)(s->nsteps - s->step) * s->step_ns;
 
-	snprintf(buf, len, "step %u/%u %s QD%u %s, all done in ~%.0fs",
-		 s->step + 1, s->nsteps, f == SAT_QD1_SOLO || f == SAT_QDN_SOLO ? "alone" : "all",
-		 step_qd(s, f), only >= 0 ? s->dev[only].t->name : "devices",
-		 cli_secs(left));
+	snprintf(buf, len, "step %u/%u %s QD%u %s", s->step + 1, s->nsteps,
+		 f == SAT_QD1_SOLO || f == SAT_QDN_SOLO ? "alone" : "all", step_qd(s, f),
+		 only >= 0 ? s->dev[only].t->name : "devices");
+	snprintf(note, note_len, "all done in ~%.0fs", cli_secs(left));
 }
 
 /* A device with failed IOs, a stall or an error that stopped it in step
@@ -141,7 +143,7 @@ int cli_sat_step(struct sat *s, enum sat_fig f, int only)
 	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp };
 	struct cli_opts step_opts = *s->o;
 	struct cli_report rep;
-	char label[160];
+	char label[128], note[48];
 	unsigned i;
 	int rc;
 
@@ -162,8 +164,9 @@ int cli_sat_step(struct sat *s, enum sat_fig f, int only)
 		step_opts.placement_set = true;
 	}
 	step_opts.json = NULL;
-	step_label(s, f, only, label, sizeof(label));
+	step_label(s, f, only, label, sizeof(label), note, sizeof(note));
 	spec.label = label;
+	spec.note = note;
 	rc = cli_runner_repeat(&step_opts, &spec, &rep, NULL, NULL);
 	if (!rc) {
 		for (i = 0; i < rep.ndev; i++)
