@@ -9,8 +9,9 @@
 # and the window's ends cancel; counts are bimodal on a shared VM, so the
 # smallest of REPS runs at each length is taken.
 # Usage: bench/callgrind.sh [CASE...]   (default every case below)
-# Env: IOSTORM (default ./iostorm), BENCH_CPU (default 0), BENCH_DIR
-# (default /var/tmp), REPS (default 5), LO (100000), HI (300000).
+# Env: IOSTORM (default ./iostorm), BENCH_CPU (default 0, given to both
+# taskset and --cpus), BENCH_DIR (default /var/tmp), REPS (default 5),
+# LO (100000), HI (300000).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -35,11 +36,11 @@ add() { fn[$1]=$2; lanes[$1]=$3; args[$1]=$4; }
 common="--qd 32 --batch 32 --reap 32 --ramp 0"
 # one job is pinned by --cpus; a group's three devices take the one CPU
 # taskset leaves them (--cpus would want one per device)
-add nop uring_loop_nop 1 "nop $common --cpus 0"
-add closed uring_loop_read 1 "run --buffered $common --cpus 0"
-add closed-untimed uring_loop_read 1 "run --buffered --no-latency $common --cpus 0"
-add open rate_loop_read 1 "run --buffered --rate 1g $common --cpus 0"
-add open-untimed rate_loop_read 1 "run --buffered --rate 1g --no-latency $common --cpus 0"
+add nop uring_loop_nop 1 "nop $common --cpus $cpu"
+add closed uring_loop_read 1 "run --buffered $common --cpus $cpu"
+add closed-untimed uring_loop_read 1 "run --buffered --no-latency $common --cpus $cpu"
+add open rate_loop_read 1 "run --buffered --rate 1g $common --cpus $cpu"
+add open-untimed rate_loop_read 1 "run --buffered --rate 1g --no-latency $common --cpus $cpu"
 add group group_loop_read 3 "run --buffered --group on $common"
 add group-untimed group_loop_read 3 "run --buffered --group on --no-latency $common"
 order=(nop closed closed-untimed open open-untimed group group-untimed)

@@ -3,13 +3,64 @@
 bench/run.sh from the raw outputs it left in WORK: iostorm's and fio's JSON
 (NAME-ROUND.json) and t/io_uring's text (NAME-ROUND.out). A run that is
 missing shows as '-'; a target that cannot be judged says why, and the exit
-status is then 1. Ratios are medians of the rounds' own ratios."""
+status is then 1. Ratios are medians of the rounds' own ratios.
+bench/compare.py --callgrind WORK REPS: the (o) instruction verdicts from
+bench/callgrind.sh's table in WORK/callgrind.out (REPS runs per length),
+or, where it could not run, the reason in WORK/callgrind.why."""
 import json
 import math
 import os
 import re
 import statistics
 import sys
+
+unjudged = 0
+
+
+def verdict(label, value, ok, detail):
+    global unjudged
+    if value is None:
+        unjudged += 1
+        why = detail or "a run is missing"
+        print(f"target {label}: could not be judged ({why})")
+        return
+    print(f"target {label}: {value}  {'met' if ok else 'NOT met'}  ({detail})")
+
+
+OPEN_MAX = 1.30  # issue 30: the open loop's instructions per IO over the closed loop's
+
+
+def callgrind(work, reps):
+    """bench/callgrind.sh's table: case, function, Ir LO, Ir HI, per IO"""
+    per_io, why = {}, None
+    try:
+        with open(f"{work}/callgrind.why") as f:
+            why = f.read().strip() or "bench/callgrind.sh did not run"
+    except OSError:
+        try:
+            with open(f"{work}/callgrind.out") as f:
+                for line in f.read().splitlines()[1:]:
+                    cols = line.split()
+                    if len(cols) == 5:
+                        per_io[cols[0]] = float(cols[4])
+        except (OSError, ValueError) as e:
+            why = f"no table from bench/callgrind.sh: {e}"
+    for suffix, what in (("", ""), ("-untimed", " --no-latency")):
+        o, c = per_io.get("open" + suffix), per_io.get("closed" + suffix)
+        label = (f"(o) open loop{what} <= {OPEN_MAX:.2f}x the closed loop's instructions "
+                 f"per IO (issue 30)")
+        if why or o is None or not c:
+            verdict(label, None, False,
+                    why or f"no open{suffix} and closed{suffix} rows from bench/callgrind.sh")
+            continue
+        r = o / c
+        verdict(label, f"{r:.2f}x", r <= OPEN_MAX,
+                f"{o:.2f} vs {c:.2f} instructions per IO, callgrind, smallest of {reps} runs")
+    return 1 if unjudged else 0
+
+
+if len(sys.argv) > 1 and sys.argv[1] == "--callgrind":
+    sys.exit(callgrind(sys.argv[2], sys.argv[3]))
 
 work, reps, cpu, secs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 tsc_hz = float(sys.argv[5]) if len(sys.argv) > 5 and sys.argv[5] else None
@@ -35,6 +86,10 @@ def iostorm(name, i):
     dev = d["devices"][0]
     cpu_s = dev["cpu"]["user_s"] + dev["cpu"]["sys_s"]
     lat = dev.get("lat_ns") or {}
+    if dev.get("open_loop"):
+        # from submission, as the closed loop's: the time from the schedule
+        # grows with the backlog where the rate is beyond reach (1g)
+        lat = dev["open_loop"].get("service_lat_ns") or {}
     return {"iops": dev["iops"], "per_cpu": dev["ios"] / cpu_s if cpu_s else None,
             "p50_us": lat["p50"] / 1e3 if lat.get("p50") else None}
 
@@ -147,6 +202,8 @@ cases = [
         ("iostorm", "c16-iostorm", IOS), ("t/io_uring -t1", "c16-tio", TIO),
         ("iostorm nolat", "c16-nolat", IOS), ("t/io_uring -t0", "c16-tio0", TIO),
         ("fio", "c16-fio", FIO)]),
+    (f"(o) open loop, cached {size_name(small_mib)}", "QD32 b32", "o16", [
+        ("iostorm open", "c16-open", IOS), ("iostorm closed", "c16-iostorm", IOS)]),
     ("(n) NOP", "QD128 b32", "nop", [
         ("iostorm", "nop-iostorm", IOS), ("t/io_uring -N1", "nop-tio", TIO)]),
     (f"(m) 3 x cached {size_name(small_mib)}", "1 thread", "m3", [
@@ -160,10 +217,11 @@ cases = [
 
 print(f"iostorm vs t/io_uring and fio: {reps} rounds x {secs}s (+1s ramp), "
       f"pinned to CPU {cpu}, medians")
-print(f"{'case':24} {'':10} {'tool':15} {'IOPS':>12} {'IOs/CPU-s':>12} {'p50 us':>9}")
+tw = max(24, *(len(c[0]) for c in cases))
+print(f"{'case':{tw}} {'':10} {'tool':15} {'IOPS':>12} {'IOs/CPU-s':>12} {'p50 us':>9}")
 for title, shape, _, tools in cases:
     for n, (tool, name, parse) in enumerate(tools):
-        left = f"{title:24} {shape:10}" if n == 0 else f"{'':24} {'':10}"
+        left = f"{title:{tw}} {shape:10}" if n == 0 else f"{'':{tw}} {'':10}"
         print(f"{left} {tool:15} {fmt(median(name, parse, 'iops'), 12)} "
               f"{fmt(median(name, parse, 'per_cpu'), 12)} {fmt(median(name, parse, 'p50_us'), 9)}")
 
@@ -178,19 +236,17 @@ print("clock: t/io_uring -t1 reads the TSC (rdtsc) once per submitted batch, aft
       f"converted here at {hz}. iostorm reads its calibrated TSC once per loop and "
       "times every IO from the loop that submits it to the loop that reaps it.")
 print()
-
-unjudged = 0
-
-
-def verdict(label, value, ok, detail):
-    global unjudged
-    if value is None:
-        unjudged += 1
-        why = detail or "a run is missing"
-        print(f"target {label}: could not be judged ({why})")
-        return
-    print(f"target {label}: {value}  {'met' if ok else 'NOT met'}  ({detail})")
-
+# (o): no wall-clock target; its instruction target is judged after the table
+ro = ratio(("c16-open", IOS), ("c16-iostorm", IOS))
+rc = ratio(("c16-open", IOS), ("c16-iostorm", IOS), "per_cpu")
+print(f"(o) open loop (--rate 1g) / closed loop, cached {size_name(small_mib)}: IOPS "
+      f"{'-' if ro is None else f'{ro:.2f}x'}, IOs/CPU-s {'-' if rc is None else f'{rc:.2f}x'} "
+      "(medians of per-round ratios; informational, no target: at 1g every IO is always "
+      "due, so the open loop issues exactly as the closed one and their IOPS should be "
+      "close; its p50 is the service time from submission, as the closed loop's, not "
+      "the time from the schedule, which grows with the backlog at 1g; its target, "
+      "instructions per IO, is judged after the table)")
+print()
 
 def versus(label, num, den, want, tio_side):
     r = ratio(num, den)

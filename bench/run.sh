@@ -11,6 +11,13 @@
 #  (n) IORING_OP_NOP at QD128, batch 32: the engine alone;
 #  (q) a loop device over a /dev/shm file with O_DIRECT at QD1 (IOPS and
 #      p50 against t/io_uring -t1 and fio) and at QD32 (against fio);
+#  (o) the open loop, iostorm --rate 1g (every IO always due), on the
+#      cached 16 MiB file with the (c) case's options, beside that case's
+#      closed iostorm: IOPS and IOs/CPU-s, no wall-clock target; after the
+#      table, its instructions per IO against the closed loop's under
+#      callgrind (bench/callgrind.sh, REPS=9), timed and --no-latency,
+#      against issue 30's <= 1.30x (BENCH_NO_CALLGRIND=1 skips it;
+#      valgrind is installed with apt-get where missing);
 #  (m) three cached 16 MiB files from one thread on one core, QD32 each,
 #      batch 32, no latency timing: iostorm --group on (one ring for the
 #      three) against t/io_uring -n1 -d96 -s96 -c96 with the three files;
@@ -33,6 +40,7 @@
 # ramp), BENCH_REPS (rounds, default 5), BENCH_DIR (/var/tmp, for the
 # 16 MiB file), BENCH_A_MIB (its size, default 16), BENCH_BIG_MIB (the
 # tmpfs file, default 1024), BENCH_NO_TIO=1 (skip t/io_uring),
+# BENCH_NO_CALLGRIND=1 (skip (o)'s instruction count),
 # BENCH_KEEP=1 keeps the raw outputs; IOSTORM_BENCH_CACHE (bench/tio.sh).
 # docs/bench.md maps each case to the three tools' options.
 set -euo pipefail
@@ -61,6 +69,17 @@ if ! command -v fio >/dev/null; then
 	apt-get -qq install -y fio >/dev/null 2>&1 ||
 		{ apt-get -qq update && apt-get -qq install -y fio; } >/dev/null 2>&1 ||
 		die "fio is not installed and apt-get install fio failed"
+fi
+# valgrind for (o)'s instruction count; where it cannot be had, its
+# targets are not judged and the script exits non-zero at the end
+cg_missing=""
+if [ "${BENCH_NO_CALLGRIND:-0}" != 1 ] && ! command -v valgrind >/dev/null; then
+	note "valgrind is not installed; installing it with apt-get"
+	{ apt-get -qq install -y valgrind >/dev/null 2>&1 ||
+		{ apt-get -qq update && apt-get -qq install -y valgrind; } >/dev/null 2>&1; } &&
+		command -v valgrind >/dev/null ||
+		cg_missing="valgrind is not installed and apt-get install valgrind did not provide it"
+	[ -z "$cg_missing" ] || note "$cg_missing; (o)'s instruction targets will not be judged"
 fi
 shm_free=$(($(df -k --output=avail /dev/shm | tail -n 1) >> 10))
 [ "$shm_free" -gt $((big_mib + loop_mib + 256)) ] ||
@@ -209,6 +228,8 @@ pair() {
 # (its batch): iostorm --reap, fio iodepth_batch_complete_min.
 c_lat() { run_iostorm "$k-iostorm-$i" "$t" 32 32 --buffered --reap 32; }
 c_lat_tio() { run_tio "$k-tio-$i" 32 32 -O0 -t1 "$t"; }
+# (o): the open loop on the same target, every IO due at once (1g per s)
+c_open() { run_iostorm "$k-open-$i" "$t" 32 32 --buffered --rate 1g --reap 32; }
 c_nolat() { run_iostorm "$k-nolat-$i" "$t" 32 32 --buffered --no-latency --reap 32; }
 c_nolat_tio() { run_tio "$k-tio0-$i" 32 32 -O0 -t0 "$t"; }
 c_nop() { run_iostorm_nop "nop-iostorm-$i" --reap 32; }
@@ -232,6 +253,8 @@ for ((i = 1; i <= reps; i++)); do
 	for k in c1g c16; do
 		if [ "$k" = c1g ]; then t=$big mib=$big_mib; else t=$file mib=$a_mib; fi
 		pair "$i" c_lat c_lat_tio
+		# right after the closed iostorm in even rounds, one run later in odd
+		if [ "$k" = c16 ]; then c_open; fi
 		pair "$i" c_nolat c_nolat_tio
 		run_fio "$k-fio-$i" "$t" 32 0 "$mib" 32
 	done
@@ -256,6 +279,24 @@ else
 	SCALE_REPS=$reps SCALE_TIME=$secs SCALE_DIR=$dir IOSTORM=$IOSTORM \
 		SCALE_CPUS="$cpu,$((cpu == 0 ? 1 : cpu - 1))" spawn "$here/scale.sh" ||
 		{ note "the scaling check failed"; rc=1; }
+fi
+# (o) instructions per IO, open loop against closed (bench/callgrind.sh)
+if [ "${BENCH_NO_CALLGRIND:-0}" = 1 ]; then
+	note "BENCH_NO_CALLGRIND=1: no instruction count for the open loop"
+else
+	cg_reps=9	# as docs/engine.md's table
+	if [ -n "$cg_missing" ]; then
+		echo "$cg_missing" >"$work/callgrind.why"
+	else
+		note "open loop against closed under callgrind, REPS=$cg_reps, CPU $cpu ..."
+		if ! BENCH_CPU=$cpu BENCH_DIR=$dir REPS=$cg_reps IOSTORM=$IOSTORM \
+			spawn "$here/callgrind.sh" open closed open-untimed closed-untimed \
+			>"$work/callgrind.out" 2>"$work/callgrind.err"; then
+			echo "bench/callgrind.sh failed: $(tail -n 1 "$work/callgrind.err")" \
+				>"$work/callgrind.why"
+		fi
+	fi
+	python3 "$here/compare.py" --callgrind "$work" "$cg_reps" || rc=1
 fi
 # (p) passthrough in the rig (bench/passthru.sh), same rounds
 if [ "${BENCH_NO_VM:-0}" = 1 ]; then
