@@ -14,6 +14,7 @@
 #include "cli/opts/complete.h"
 #include "cli/opts/jobfile.h"
 #include "cli/out/out.h"
+#include "cli/out/outpath.h"
 #include "cli/runner/stop.h"
 
 static void usage(FILE *f)
@@ -54,12 +55,16 @@ static int config_arg(int argc, char **argv, const char **file)
 }
 
 /* The verb's options read once more, quietly, for the one thing main does
- * with them: the JSON report's file is reserved (cli_out_reserve), and
- * --stream's file opened (cli/live/stream.h), before the verb runs, so a
- * report or a stream that could never be written stops the command before
- * its first IO, and every verb gets this from one place.
+ * with them: its outputs made ready before the verb runs, so a report or
+ * a stream that could never be written, or must not be (a device, a
+ * target, each other: cli/out/outpath.h), stops the command before its
+ * first IO, and every verb gets this from one place. The JSON report's
+ * file is reserved (cli_out_reserve), --stream's file opened
+ * (cli/live/stream.h: emptied only once the command commits to a run)
+ * and --listen's port bound.
  * A command line the verb refuses, or one that asks for --help, is left
- * to the verb to say. 0, or -errno having said why. */
+ * to the verb to say. 0, or -errno having said why (-EINVAL: a usage
+ * error). */
 static int reserve_files(const struct cli_verb *v, int argc, char **argv)
 {
 	enum cli_parse_outcome outcome = CLI_PARSE_GO;
@@ -77,18 +82,33 @@ static int reserve_files(const struct cli_verb *v, int argc, char **argv)
 	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
 	cli_opts_init(&o, v->name, v->groups);
 	rc = cli_opts_parse(&o, argc, copy, &outcome, err, sizeof(err));
-	free(copy);
-	if (rc || outcome != CLI_PARSE_GO)
+	if (rc || outcome != CLI_PARSE_GO) {
+		free(copy);
 		return 0;
+	}
 	cli_out_verb(v->name);
 	if (o.stream && o.json && !strcmp(o.stream, "-") && !strcmp(o.json, "-")) {
 		cli_say("--stream - and --json - both want standard output: give one a file");
-		return -EINVAL;
+		rc = -EINVAL;
 	}
+	/* what the command reads (the operands, the files options name),
+	 * never to be written over; the strings are argv's, which outlives
+	 * the command */
+	if (!rc)
+		rc = cli_outpath_claim_all(o.targets, o.ntargets,
+					   v->groups & (CLI_OG_ENGINE | CLI_OG_TARGET) ?
+					   "the target" : "the input");
+	if (!rc && (cli_outpath_claim(o.topology, "the input") ||
+		    cli_outpath_claim(o.from, "the input"))) {
+		cli_say("out of memory");
+		rc = -ENOMEM;
+	}
+	free(copy);
 	/* cli_out_reserve and cli_stream_open say why a path cannot be written */
-	if (cli_out_reserve(o.json))
-		return -EIO;
-	rc = o.stream ? cli_stream_open(o.stream, v->name) : 0;
+	if (!rc)
+		rc = cli_out_reserve(o.json);
+	if (!rc && o.stream)
+		rc = cli_stream_open(o.stream, v->name);
 	/* a port in use is said before any IO, like a file not writable */
 	return rc ? rc : cli_listen_open(&o);
 }
@@ -143,6 +163,12 @@ static int run_jobfile(const char *file, int argc, char **argv)
 		return cli_exit_status(rc);
 	}
 	v = cli_verb_find(cmd);
+	/* a report written over the job file would lose it */
+	if (cli_outpath_claim(file, "the job file")) {
+		cli_say("out of memory");
+		cli_jobfile_free(&j);
+		return CLI_EXIT_RUNTIME;
+	}
 	n = cli_jobfile_argv(&j, cmd, argc, argv, &args);
 	if (n < 0) {
 		cli_say("out of memory");

@@ -66,6 +66,9 @@ static int setup(struct msat *x)
 	}
 	/* rank 0 writes the report: its file is made ready before any
 	 * rank's first IO, and a path it cannot write stops every rank */
+	if (!rc)
+		rc = cli_exit_status(cli_outpath_claim_all(x->o.targets, x->o.ntargets,
+							   "the target"));
 	if (!rc && !m->rank)
 		rc = cli_exit_status(cli_out_reserve(x->o.json));
 	/* every rank's own stream, before any rank's first IO */

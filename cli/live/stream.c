@@ -25,6 +25,11 @@ static struct {
 	bool cut;		/* a write failed: nothing more is written */
 	bool stalled;		/* a stall event was written */
 	bool pinned;		/* the report is the rank's own (mpi) */
+	/* a regular file: nothing is written into it before the first run
+	 * commits the command (header); it is emptied then */
+	bool file;
+	bool created;		/* the file was not there: removed if never used */
+	struct cli_outpath at;	/* what the path is, resolved */
 	json_t *report;
 } st = { .fd = -1, .rank = -1 };
 
@@ -153,24 +158,27 @@ static const struct cli_live_sink sink = {
 	.start = on_start, .window = on_window, .interval = on_interval, .event = on_event,
 };
 
-/* path opened for the stream: a file (created or emptied), a FIFO with a
- * reader already there (a run never waits for one), a terminal. A block
- * device is refused: it may be a target. fd, or -errno said. */
+/* path opened for the stream (see stream.h), checked first. fd, or
+ * -errno said. */
 static int open_path(const char *path)
 {
-	struct stat sb;
-	int fd, fl;
+	struct cli_outpath *p = &st.at;
+	int fd, fl, rc;
 
-	if (!stat(path, &sb) && S_ISBLK(sb.st_mode)) {
-		cli_say("--stream %s: a block device: the stream goes to a file, a FIFO or stdout",
-			path);
-		return -EINVAL;
+	rc = cli_outpath_check(path, p);
+	if (rc) {
+		cli_say("--stream %s: %s", path, p->why);
+		return rc;
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0644);
+	st.file = (p->kind == CLI_OUTPATH_FILE || p->kind == CLI_OUTPATH_NEW) && !p->magic;
+	st.created = p->kind == CLI_OUTPATH_NEW;
+	/* no O_TRUNC: emptied when the command commits (header) */
+	fd = cli_outpath_open(p, O_APPEND | O_NONBLOCK | (st.file ? O_CREAT : 0));
 	if (fd < 0) {
-		fd = -errno;
 		cli_say("--stream %s: %s", path,
-			fd == -ENXIO ? "a FIFO with no reader yet" : strerror(-fd));
+			fd == -ENXIO ? "a FIFO with no reader yet" :
+			fd == -ESTALE || fd == -ELOOP ? "changed while it was checked" :
+			strerror(-fd));
 		return fd;
 	}
 	/* blocking from now on: a slow reader slows the stream, never cuts it */
@@ -184,12 +192,28 @@ static int open_path(const char *path)
 	return fd;
 }
 
+/* A file the stream created and never wrote: removed, if its name still
+ * names it. */
+static void remove_unused(void)
+{
+	struct stat a, b;
+
+	if (st.created && !st.header && !fstat(st.fd, &a) && !lstat(st.at.real, &b) &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		unlink(st.at.real);
+}
+
 int cli_stream_open(const char *path, const char *command)
 {
 	int fd = strcmp(path, "-") ? open_path(path) : STDOUT_FILENO;
 
 	if (fd < 0)
 		return fd;
+	if (fd != STDOUT_FILENO && cli_outpath_claim_checked(path, "--stream's file", &st.at)) {
+		cli_say("out of memory");
+		close(fd);
+		return -ENOMEM;
+	}
 	if (cli_live_add(&sink, NULL)) {
 		cli_say("--stream %s: too many live sinks", path);
 		if (fd != STDOUT_FILENO)
@@ -244,7 +268,17 @@ static void header(const struct cli_opts *o, const json_t *setup)
 
 	if (st.fd < 0 || st.header)
 		return;
+	/* a regular file is the command's only once it commits to a run: one
+	 * that ended before leaves the file as it was */
+	if (st.file && !o)
+		return;
 	st.header = true;
+	if (st.file && ftruncate(st.fd, 0)) {
+		st.cut = true;
+		cli_say("--stream %s: cannot empty it: %s: nothing is written", st.path,
+			strerror(errno));
+		return;
+	}
 	(void)gethostname(host, sizeof(host) - 1);
 	j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:f, s:{s:s, s:i, s:i}, s:O?, s:o}",
 		      "type", "header", "schema", CLI_STREAM_SCHEMA, "version", IOSTORM_VERSION,
@@ -289,9 +323,15 @@ int cli_stream_end(int exit_status, bool interrupted)
 	if (st.fd < 0)
 		return exit_status;
 	header(NULL, NULL);
-	put(json_pack("{s:s, s:s, s:i, s:o}", "type", "end", "how", how, "exit", exit_status,
-		      "report", st.report ? st.report : json_null()));
+	if (st.header || !st.file) {
+		/* "o" takes the report's reference */
+		put(json_pack("{s:s, s:s, s:i, s:o}", "type", "end", "how", how,
+			      "exit", exit_status, "report", st.report ? st.report : json_null()));
+		st.report = NULL;
+	}
+	json_decref(st.report);
 	st.report = NULL;
+	remove_unused();
 	cli_live_remove(&sink, NULL);
 	if (st.fd != STDOUT_FILENO)
 		close(st.fd);

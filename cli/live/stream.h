@@ -19,10 +19,17 @@
 
 /* Opens path ("-": stdout) for command, before the command's first IO
  * (main.c, and iostorm-mpi's ranks); adds the stream's sink
- * (cli/live/live.h). A file is created or emptied; a FIFO must have its
- * reader already (a run never waits for one); a block device is refused
- * (-EINVAL: it may be a target). A path that cannot be written is said
- * in one line ("--stream PATH: reason") and returns -errno. */
+ * (cli/live/live.h). The path passes cli_outpath_check first
+ * (cli/out/outpath.h: a file, a FIFO, /dev/null or a terminal, no
+ * operand and no other output: else -EINVAL) and is claimed as
+ * "--stream's file". A FIFO must have its reader already (a run never
+ * waits for one). A regular file is opened for appending and emptied
+ * only when the command commits to its first run (the header line):
+ * one that ends before (a usage error, a bad target, a port in use)
+ * leaves it as it was, and removes it if the stream created it; a
+ * reader following it (tail -f) keeps its place. A path that cannot be
+ * written is said in one line ("--stream PATH: reason") and returns
+ * -errno. */
 int cli_stream_open(const char *path, const char *command);
 /* Whether a stream is open (a report is then built for it even without
  * --json). */

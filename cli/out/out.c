@@ -113,24 +113,23 @@ FILE *cli_out_text(const struct cli_opts *o)
 /* ---- a report's file ---- */
 
 /* The mode fopen would leave: the file's own, or 0666 less the umask. */
-static mode_t file_mode(const char *path)
+static mode_t file_mode(const struct cli_outpath *p)
 {
-	struct stat st;
 	mode_t mask;
 
-	if (!stat(path, &st))
-		return st.st_mode & 07777;
+	if (p->kind == CLI_OUTPATH_FILE)
+		return p->st.st_mode & 07777;
 	mask = umask(0);
 	umask(mask);
 	return 0666 & ~mask;
 }
 
-/* PATH.tmp-XXXXXX beside path, with path's mode. */
-static int reserve_tmp(struct cli_outfile *f, const char *path)
+/* REAL.tmp-XXXXXX beside the file, with its mode. */
+static int reserve_tmp(struct cli_outfile *f)
 {
 	int fd, rc;
 
-	if (snprintf(f->tmp, sizeof(f->tmp), "%s.tmp-XXXXXX", path) >= (int)sizeof(f->tmp)) {
+	if (snprintf(f->tmp, sizeof(f->tmp), "%s.tmp-XXXXXX", f->at.real) >= (int)sizeof(f->tmp)) {
 		f->tmp[0] = '\0';
 		return -ENAMETOOLONG;
 	}
@@ -139,7 +138,7 @@ static int reserve_tmp(struct cli_outfile *f, const char *path)
 		f->tmp[0] = '\0';
 		return -errno;
 	}
-	if (fchmod(fd, file_mode(path))) {
+	if (fchmod(fd, file_mode(&f->at))) {
 		rc = -errno;
 		close(fd);
 		unlink(f->tmp);
@@ -150,56 +149,57 @@ static int reserve_tmp(struct cli_outfile *f, const char *path)
 	return 0;
 }
 
-/* Something that is there and is not a regular file (see out.h): written
- * in place, opened now where opening has no cost, else checked. */
-static int reserve_in_place(struct cli_outfile *f, const char *path)
+/* Written in place (see out.h): opened now, but a FIFO, only checked. */
+static int reserve_in_place(struct cli_outfile *f)
 {
-	struct stat st;
-	bool dangling = false;
 	int fd;
 
-	if (stat(path, &st)) {
-		if (errno != ENOENT)
-			return -errno;
-		dangling = true;	/* a symlink to nothing: fopen creates its file */
-	} else if (S_ISDIR(st.st_mode)) {
-		return -EISDIR;
-	} else if (S_ISFIFO(st.st_mode) || S_ISBLK(st.st_mode)) {
-		return faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) ? -errno : 0;
-	}
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+	if (f->at.kind == CLI_OUTPATH_FIFO)
+		return faccessat(AT_FDCWD, f->at.real, W_OK, AT_EACCESS) ? -errno : 0;
+	fd = cli_outpath_open(&f->at, 0);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	f->fd = fd;
-	f->trunc = dangling || S_ISREG(st.st_mode);
+	f->trunc = f->at.kind == CLI_OUTPATH_FILE;
 	return 0;
 }
 
 int cli_outfile_reserve(struct cli_outfile *f, const char *path)
 {
-	struct stat st;
+	enum cli_outpath_kind k;
 	int rc;
 
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
-	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
-		rc = reserve_in_place(f, path);
+	rc = cli_outpath_check(path, &f->at);
+	if (rc)
+		return rc;
+	k = f->at.kind;
+	if ((k == CLI_OUTPATH_FILE || k == CLI_OUTPATH_NEW) && !f->at.magic)
+		rc = reserve_tmp(f);
 	else
-		rc = reserve_tmp(f, path);
-	if (!rc)
-		f->path = path;
-	return rc;
+		rc = reserve_in_place(f);
+	if (rc) {
+		snprintf(f->at.why, sizeof(f->at.why), "%s", strerror(-rc));
+		return rc;
+	}
+	f->path = path;
+	return 0;
 }
 
 int cli_outfile_fd(struct cli_outfile *f)
 {
+	int fd;
+
 	if (!f->path)
 		return -EBADF;
 	/* a FIFO waits here for its reader, as fopen did; a signal ends the
 	 * wait (the stop handler has no SA_RESTART), so ^C still ends it */
-	if (f->fd < 0 && (f->fd = open(f->path, O_WRONLY | O_CLOEXEC | O_NOCTTY)) < 0) {
-		f->fd = -1;
-		return -errno;
+	if (f->fd < 0) {
+		fd = cli_outpath_open(&f->at, 0);
+		if (fd < 0)
+			return fd;
+		f->fd = fd;
 	}
 	if (f->trunc && ftruncate(f->fd, 0))
 		return -errno;
@@ -218,7 +218,7 @@ int cli_outfile_commit(struct cli_outfile *f)
 	if (f->fd >= 0 && close(f->fd) && !rc)
 		rc = -errno;
 	f->fd = -1;
-	if (!rc && f->tmp[0] && rename(f->tmp, f->path))
+	if (!rc && f->tmp[0] && rename(f->tmp, f->at.real))
 		rc = -errno;
 	if (!rc)
 		f->tmp[0] = '\0';
@@ -263,8 +263,15 @@ int cli_out_reserve(const char *path)
 	}
 	at_exit = true;
 	rc = cli_outfile_reserve(&json_file, path);
-	if (rc)
-		cli_say("%s: %s", path, strerror(-rc));
+	if (rc) {
+		cli_say("%s: %s", path, json_file.at.why);
+		return rc;
+	}
+	rc = cli_outpath_claim_checked(path, "--json's file", &json_file.at);
+	if (rc) {
+		cli_out_release();
+		cli_say("out of memory");
+	}
 	return rc;
 }
 
@@ -331,7 +338,7 @@ int cli_json_write(const json_t *j, const char *path, size_t flags, char *err,
 		f = &own;
 		rc = cli_outfile_reserve(f, path);
 		if (rc) {
-			snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+			snprintf(err, errlen, "%s: %s", path, f->at.why);
 			return rc;
 		}
 	}

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "cli/opts/opts.h"
+#include "cli/out/outpath.h"
 
 /* ---- units ---- */
 
@@ -62,26 +63,29 @@ FILE *cli_out_text(const struct cli_opts *o);
 
 /* A report that cannot be written is lost with all the work behind it (a
  * 30-minute saturate), so its file is made ready first, before any IO,
- * and only filled at the end. A regular file (or a new one) gets
- * PATH.tmp-XXXXXX beside it, created at once with the file's mode (or
- * fopen's), filled, synced and renamed over PATH, so a reader never sees
- * half a report and a failed or killed run leaves the previous file
- * whole. Something that is there and is not a regular file (a device, a
- * FIFO, a symlink) is written in place, never renamed over: a character
- * device or a symlink's file is opened (not truncated) at once; a FIFO is
- * only checked for write permission, since opening it waits for a reader
- * and a run must not wait for one, and a block device likewise (it may be
- * a target, which is refused, and is not held open for writing). A
- * directory is refused at once (EISDIR). */
+ * and only filled at the end. Its path passes cli_outpath_check first
+ * (cli/out/outpath.h: a file, a FIFO, /dev/null or a terminal; no
+ * operand, no other output; symlinks as protected_symlinks allows). A
+ * regular file (or a new one) gets REAL.tmp-XXXXXX beside the file the
+ * path resolves to, created at once with that file's mode (or fopen's),
+ * filled, synced and renamed over it, so a reader never sees half a
+ * report, a failed or killed run leaves the previous file whole, and a
+ * symlink to it stays a symlink. The rest is written in place, never
+ * renamed over: /dev/null, a terminal, or a file reached through /proc
+ * (/dev/stdout) is opened (not truncated) at once; a FIFO is only checked
+ * for write permission, since opening it waits for a reader and a run
+ * must not wait for one. */
 struct cli_outfile {
-	const char *path;	/* the destination; NULL: none reserved */
-	char tmp[PATH_MAX];	/* the temporary beside it; "": in place */
-	int fd;			/* -1: opened at the end (a FIFO, a block device) */
+	const char *path;	/* the destination as named; NULL: none reserved */
+	struct cli_outpath at;	/* what it is, resolved */
+	char tmp[PATH_MAX];	/* the temporary beside at.real; "": in place */
+	int fd;			/* -1: opened at the end (a FIFO) */
 	bool trunc;		/* in place on a regular file: emptied at the end */
 };
 
-/* Reserves path (not "-") into f. 0 or -errno; on failure nothing is left
- * on disk and f holds nothing. */
+/* Reserves path (not "-") into f. 0 or -errno with f->at.why saying why
+ * (-EINVAL: not something a report may be written over, a usage error);
+ * on failure nothing is left on disk and f holds nothing else. */
 int cli_outfile_reserve(struct cli_outfile *f, const char *path);
 /* The fd to write the report into: the temporary, or path in place
  * (opened now if it was left to the end; emptied if it is a regular

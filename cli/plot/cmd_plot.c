@@ -207,11 +207,17 @@ static int plot(const struct cli_opts *o)
 		cli_say("out of memory");
 		goto done;
 	}
-	/* the picture's file first, as every command's report (cli/out/out.h) */
+	/* the picture's file first, as every command's report (cli/out/out.h),
+	 * never over the report it draws */
+	rc = cli_outpath_claim(o->targets[0], "the input");
+	if (rc) {
+		cli_say("out of memory");
+		goto done;
+	}
 	rc = cli_outfile_reserve(&pic, out);
 	if (rc) {
-		cli_say("%s: %s", out, strerror(-rc));
-		rc = rc == -EINVAL ? -EIO : rc;		/* the world, not the command line */
+		/* -EINVAL: not something a picture may be written over */
+		cli_say("%s: %s", out, pic.at.why);
 		goto done;
 	}
 	rc = load(o->targets[0], o->plot_metric, &r, &fn);

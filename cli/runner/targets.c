@@ -1,5 +1,5 @@
 /* The targets of a run: opened read-only, checked against the options
- * (block size, range, duplicates, --json path). Every failure is one line
+ * (block size, range, duplicates). Every failure is one line
  * naming the target and, where we know it, the fix. */
 #include "cli/runner/targets.h"
 
@@ -180,33 +180,9 @@ static int open_all(struct cli_targets *ts, const struct cli_opts *o)
 	return err;
 }
 
-/* Targets are only ever read: --json naming one of them would overwrite
- * a device in place or rename a report over a data file. 0 or -EINVAL,
- * said. */
-static int check_json_path(const struct cli_targets *ts, const char *json)
-{
-	struct eng_target j;
-	struct stat st;
-	unsigned i;
-
-	if (!json || !strcmp(json, "-") || stat(json, &st))
-		return 0;
-	memset(&j, 0, sizeof(j));
-	j.is_blk = S_ISBLK(st.st_mode);
-	j.dev = j.is_blk ? st.st_rdev : st.st_dev;
-	j.ino = j.is_blk ? 0 : st.st_ino;
-	for (i = 0; i < ts->n; i++) {
-		if (eng_target_same(&ts->t[i], &j)) {
-			cli_say("--json %s is the target %s: targets are only read, never written",
-			    json, ts->t[i].path);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/* --bs and --range fit every target, no device comes twice and --json is
- * none of them: 0 or -EINVAL, said. */
+/* --bs and --range fit every target and no device comes twice (that no
+ * output is a target, main.c has made sure: cli/out/outpath.h): 0 or
+ * -EINVAL, said. */
 static int check_targets(const struct cli_targets *ts, const struct cli_opts *o)
 {
 	unsigned i;
@@ -216,7 +192,7 @@ static int check_targets(const struct cli_targets *ts, const struct cli_opts *o)
 		err = check_fit(&ts->t[i], o);
 	if (!err)
 		err = check_distinct(ts);
-	return err ? err : check_json_path(ts, o->json);
+	return err;
 }
 
 /* A target that cannot be opened fails at run time, even where open says
