@@ -9,7 +9,9 @@
 #include "engine/fill.h"
 #include "engine/rng.h"
 
-#define STAMP 4096u	/* each 4K block carries its own offset */
+#define STAMP ENG_FILL_STAMP
+#define TAG_LEN 8u
+#define STAMP_LEN (sizeof(uint64_t) + TAG_LEN)
 
 static uint64_t mono_ns(void)
 {
@@ -39,7 +41,26 @@ static void stamp(unsigned char *buf, uint32_t n, uint64_t off)
 		uint64_t v = off + i;
 
 		memcpy(buf + i, &v, sizeof(v));
+		memcpy(buf + i + sizeof(v), ENG_FILL_TAG, TAG_LEN);
 	}
+}
+
+bool eng_fill_stamped(const void *buf, size_t n, uint64_t off)
+{
+	const unsigned char *b = buf;
+	size_t i = 0;
+
+	if (n < STAMP_LEN)
+		return false;
+	do {
+		uint64_t v;
+
+		memcpy(&v, b + i, sizeof(v));
+		if (v != off + i || memcmp(b + i + sizeof(v), ENG_FILL_TAG, TAG_LEN))
+			return false;
+		i += STAMP;
+	} while (i < n);
+	return true;
 }
 
 int eng_fill(int fd, uint64_t off, uint64_t len, uint32_t bs, unsigned qd, uint64_t seed,

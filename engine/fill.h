@@ -6,7 +6,19 @@
 #ifndef ENG_FILL_H
 #define ENG_FILL_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+/* What eng_fill writes into each 4K block, beside its random bytes: the
+ * block's own byte offset on the device in its first 8 bytes (native
+ * order), then the 8 bytes ENG_FILL_TAG. The offset keeps no two blocks
+ * alike; with the tag, a later fill tells the data a fill wrote from data
+ * it must not overwrite (cli/fill). The offset alone would not do: the
+ * stamp of block 0 would be 8 zero bytes, which is how many formats begin
+ * their first block. */
+#define ENG_FILL_STAMP 4096u
+#define ENG_FILL_TAG "iostormf"	/* 8 bytes, no NUL written */
 
 /* Called from the filling thread after each reaped batch with the bytes
  * written so far; a nonzero return stops the fill (-EINTR). */
@@ -27,5 +39,10 @@ struct eng_fill_result {
  * of a failed write, of the ring or of the flush; -EINVAL, -ENOMEM. */
 int eng_fill(int fd, uint64_t off, uint64_t len, uint32_t bs, unsigned qd, uint64_t seed,
 	     eng_fill_progress_fn progress, void *arg, struct eng_fill_result *res);
+
+/* Whether the n bytes at buf, read from byte off of the device, are what
+ * eng_fill wrote there: every 4K block of them (the first alone when n is
+ * below 4K) begins with its own offset and the tag. */
+bool eng_fill_stamped(const void *buf, size_t n, uint64_t off);
 
 #endif

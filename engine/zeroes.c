@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/fill.h"
 #include "engine/rng.h"
 #include "engine/zeroes.h"
 
@@ -16,9 +17,9 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static int all_zero(const unsigned char *b, size_t n)
+static bool all_of(const unsigned char *b, size_t n, unsigned char v)
 {
-	return b[0] == 0 && !memcmp(b, b + 1, n - 1);
+	return b[0] == v && !memcmp(b, b + 1, n - 1);
 }
 
 int eng_zero_sample(int fd, uint64_t off, uint64_t len, uint32_t bs, unsigned n, uint64_t seed,
@@ -37,14 +38,20 @@ int eng_zero_sample(int fd, uint64_t off, uint64_t len, uint32_t bs, unsigned n,
 	if (posix_memalign(&buf, bs > 4096 ? bs : 4096, bs))
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++) {
-		ssize_t r = pread(fd, buf, bs, (off_t)eng_rng_offset(&rng));
+		uint64_t at = eng_rng_offset(&rng);
+		ssize_t r = pread(fd, buf, bs, (off_t)at);
 
 		if (r < 0 || (size_t)r != bs) {
 			ret = r < 0 ? -errno : -EIO;
 			break;
 		}
 		out->sampled++;
-		out->zero += all_zero(buf, bs);
+		if (all_of(buf, bs, 0))
+			out->zero++;
+		else if (all_of(buf, bs, 0xff))
+			out->ones++;
+		else if (eng_fill_stamped(buf, bs, at))
+			out->stamped++;
 		if (mono_ns() - t0 >= budget_ns)
 			break;
 	}
@@ -56,4 +63,9 @@ int eng_zero_sample(int fd, uint64_t off, uint64_t len, uint32_t bs, unsigned n,
 double eng_zero_pct(const struct eng_zero_sample *s)
 {
 	return s->sampled ? 100.0 * s->zero / s->sampled : -1;
+}
+
+unsigned eng_zero_held(const struct eng_zero_sample *s, bool ones_dealloc)
+{
+	return s->sampled - s->zero - s->stamped - (ones_dealloc ? s->ones : 0);
 }

@@ -3,15 +3,22 @@
  * range that was never written (or was trimmed) can read faster than
  * written data. eng_zero_sample reads a few hundred blocks of the run's
  * range, spread at random, and counts those that are all zeros. It runs
- * before the first measured IO, never in the loop. */
+ * before the first measured IO, never in the loop. iostorm fill samples
+ * its range the same way before writing, to find data it must not write
+ * over: a block that is neither what a deallocated block reads as (all
+ * zeros, or all FFh on a namespace whose DLFEAT says so) nor what an
+ * earlier fill wrote (engine/fill.h's stamp) holds data. */
 #ifndef ENG_ZEROES_H
 #define ENG_ZEROES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct eng_zero_sample {
 	unsigned sampled;	/* blocks read */
 	unsigned zero;		/* of them, all zeros */
+	unsigned ones;		/* all FFh bytes */
+	unsigned stamped;	/* eng_fill's data (eng_fill_stamped) */
 	uint64_t elapsed_ns;	/* the sampling's own time */
 };
 
@@ -25,5 +32,12 @@ int eng_zero_sample(int fd, uint64_t off, uint64_t len, uint32_t bs, unsigned n,
 
 /* The share of sampled blocks that read as zeros, 0-100; -1 none read. */
 double eng_zero_pct(const struct eng_zero_sample *s);
+
+/* Of the sampled blocks, those that hold data: neither zeros, nor FFh
+ * where ones_dealloc (the namespace reads deallocated blocks as FFh),
+ * nor eng_fill's. Zeros never count as data: they are what every drive
+ * reads after a Write Zeroes, whatever its DLFEAT, and hold nothing a
+ * fill could lose. */
+unsigned eng_zero_held(const struct eng_zero_sample *s, bool ones_dealloc);
 
 #endif

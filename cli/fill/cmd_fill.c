@@ -1,9 +1,11 @@
 /* iostorm fill: the one command that writes. Every block of each target's
  * range once, sequentially, in large IOs at depth (engine/fill.c), so
  * that a run's reads come from flash and not from the drive's table of
- * never-written blocks. Every target is checked before the first write
- * (cli/fill/fill_target.c), and nothing is written without
- * --yes-destroy-data. */
+ * never-written blocks. Every target is checked before the first write:
+ * given once, nothing holding it, no signature (cli/fill/fill_target.c),
+ * no data in a sample of its range (cli/fill/fill_data.c); nothing is
+ * written without --yes-destroy-data, and nothing that holds data
+ * without --overwrite-data beside it. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,23 +13,40 @@
 #include <time.h>
 
 #include "cli/commands.h"
+#include "cli/fill/fill_data.h"
 #include "cli/fill/fill_target.h"
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
 #include "cli/out/progress.h"
 #include "cli/runner/stop.h"
 #include "engine/fill.h"
+#include "engine/rng.h"
 
 #define GIB (1024.0 * 1024 * 1024)
 
-enum { O_YES = 0x700 };
+enum { O_YES = 0x700, O_OVERWRITE };
 #define FILL_MAX_QD 4096u	/* engine/fill.c's bound */
 
 static int cmd_fill(int argc, char **argv);
 
+/* the sample's size, from the one constant the check reads */
+static void synopsis_sample(FILE *f)
+{
+	fprintf(f, " It then reads\n"
+		"%u blocks spread over the range and refuses data: blocks that read\n"
+		"neither as never written (zeros; FFh where the NVMe namespace says so)\n"
+		"nor as an earlier fill's, unless --overwrite-data is given too. Every\n"
+		"other iostorm command only reads.", FILL_SAMPLE_BLOCKS);
+}
+
 static int set_yes(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	return cli_parse_flag("--yes-destroy-data", arg, &o->yes_destroy, err, errlen);
+}
+
+static int set_overwrite(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_flag("--overwrite-data", arg, &o->overwrite_data, err, errlen);
 }
 
 /* the shared options fill takes (no setter: the shared one), and its own */
@@ -39,6 +58,10 @@ static const struct cli_optdesc own[] = {
 	{ "yes-destroy-data", O_YES, NULL, 0, 0, set_yes, NULL, NULL,
 	  "write over every block of the targets' range: without it\n"
 	  "fill writes nothing" },
+	{ "overwrite-data", O_OVERWRITE, NULL, 0, 0, set_overwrite, NULL, NULL,
+	  "with --yes-destroy-data, write over a range whose sampled\n"
+	  "blocks hold data too: without it fill writes only where\n"
+	  "each reads as never written or as an earlier fill's" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -51,10 +74,11 @@ const struct cli_verb cli_verb_fill = {
 		"flushes the drive's cache. A drive answers a read of a block it never\n"
 		"stored from its mapping table, without reading flash: after fill, every\n"
 		"read of the range is a real one. It refuses, before any write, a device\n"
-		"that holds a partition table, a file system or a RAID or LVM signature\n"
-		"(libblkid, as wipefs sees them), one that is mounted or in use, a\n"
-		"character device, and any run without --yes-destroy-data. Every other\n"
-		"iostorm command only reads.",
+		"that is mounted or in use, one that holds a partition table (a GPT\n"
+		"found by its backup header too), a file system or a RAID or LVM\n"
+		"signature (libblkid, as wipefs sees them), a target given twice, a\n"
+		"character device, and any run without --yes-destroy-data.",
+	.synopsis_more = synopsis_sample,
 	.operands = CLI_OPERANDS_TARGETS,
 	.groups = 0,
 	.own = own,
@@ -137,6 +161,9 @@ static int fill_one(const struct cli_opts *o, struct fill_target *t, uint64_t of
 	double s;
 	int rc;
 
+	if (t->held)
+		cli_say("%s: %u of %u sampled blocks hold data: writing over them, as "
+			"--overwrite-data says", t->path, t->held, t->sampled);
 	clock_gettime(CLOCK_MONOTONIC, &w.t0);
 	w.last = w.t0;
 	rc = eng_fill(t->fd, off, len, o->bs, o->qd, (uint64_t)w.t0.tv_nsec, watch, &w, &r);
@@ -192,9 +219,16 @@ static int cmd_fill(int argc, char **argv)
 	/* every target, every refusal said, before the first write */
 	for (i = 0; i < o.ntargets; i++, n++) {
 		t[i].path = o.targets[i];
-		rc = fill_target_open(&t[i]);
+		rc = fill_target_stat(&t[i]);
+		if (!rc)
+			rc = fill_target_twice(t, i);
+		if (!rc)
+			rc = fill_target_open(&t[i]);
 		if (!rc)
 			rc = fill_range(&o, &t[i], &off[i], &len[i]);
+		if (!rc)
+			rc = fill_data_check(&t[i], off[i], len[i], eng_rng_seed(o.seed, i),
+					     o.overwrite_data);
 		if (rc && (!bad || rc != -EINVAL))
 			bad = rc;
 	}

@@ -108,6 +108,7 @@ struct cli_opts {
 	bool measure;			/* check --measure */
 	bool restore;			/* check --restore */
 	bool yes_destroy;		/* fill --yes-destroy-data */
+	bool overwrite_data;		/* fill --overwrite-data */
 	unsigned rounds;		/* check --rounds: A/B rounds */
 	uint64_t demo_size;		/* saturate */
 	const char *qd_list;		/* sweep's --qd LIST, checked; NULL: default */

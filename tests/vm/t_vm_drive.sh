@@ -94,7 +94,7 @@ vm_expect_ok filled "a run after fill" &&
 grep -q "read as zeros" "$VM_OUT/filled.err" &&
 	{ check_fail "after fill, $a is still named as reading zeros"; vm_show filled; }
 # a drive holding a file system: one line, exit 2, its first block kept
-vm_expect_error fill_fs "fill on a drive holding ext2" 2 "^iostorm fill: /dev/$b holds .*ext2.* signature: fill writes only a device with no data on it"
+vm_expect_error fill_fs "fill on a drive holding ext2" 2 "^iostorm fill: /dev/$b holds .*ext2.* signature at byte [0-9]+: fill writes only a device with no data on it"
 [ -s "$VM_OUT/fs_before" ] && cmp -s "$VM_OUT/fs_before" "$VM_OUT/fs_after" ||
 	check_fail "fill refused $b but its first block changed"
 
