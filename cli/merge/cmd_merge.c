@@ -292,7 +292,7 @@ static int report(struct merge *m, unsigned run)
 		fflush(f);
 		extra = o.json ? mg_json_extra(&m->set, &v, &o, &m->sel, m->runs, m->nruns) : NULL;
 		/* without its keys the report would pass for a run's */
-		rc = o.json && !extra ? -ENOMEM : cli_report_output(&v.r, &o, extra);
+		rc = o.json && !extra ? -ENOMEM : mg_report_output(&v, &o, extra);
 		if (rc == -ENOMEM && !extra)
 			cli_say("out of memory");
 		json_decref(extra);
