@@ -1,9 +1,9 @@
 /* A latency histogram of the engine's layout (engine/hist.h), kept
  * sparse for merge: only its non-empty buckets, by index, in increasing
  * order. The engine's struct eng_hist holds all 4736 buckets (37 KiB)
- * whatever it counts; a device's merged intervals fill a few hundred (a
- * loop device's second of 4K reads about 700, an NVMe drive's fewer), 10
- * bytes each here. So merge holds a device for a few KiB, and expands one
+ * whatever it counts; a device's merged intervals fill far fewer (a
+ * second of 4K reads on a loop device about 700), 10 bytes each here. So
+ * merge holds a device's histogram in a few KiB, and expands one
  * at a time into an eng_hist when a figure is read off it
  * (docs/merge.md: the cost per device). */
 #ifndef CLI_MERGE_MHIST_H

@@ -24,12 +24,12 @@
 #define MG_MAX_BAD 16		/* bad lines kept for the JSON, per stream */
 /* The longest line read (bytes, newline included). iostorm writes a few
  * KiB (an interval's histogram: at most 4736 buckets, about 140 KiB);
- * jansson's tree of a line takes up to about 30 times its text, so this
- * bounds a line's cost to some 40 MB. A longer line is named and
- * skipped; a longer first line is no stream. The end line, which carries
- * the whole report and grows with the run, is the one exception: over
- * this, its "how" and "exit" are read from its head and its report is
- * left out (docs/merge.md). */
+ * jansson's tree of a line takes up to some 80 times its text (a line of
+ * empty objects), so this bounds a line's cost to about 85 MB. A longer
+ * line is named and skipped; a longer first line is no stream. The end
+ * line, which carries the whole report and grows with the run, is the one
+ * exception: over this, its "how" and "exit" are read from its head and
+ * its report is left out (docs/merge.md). */
 #define MG_LINE_MAX (1u << 20)
 /* An interval's t0 and t1 at most (seconds into its window): 100 days,
  * as --from and --to. */
