@@ -533,6 +533,15 @@ static int next_line(FILE *f, struct line *l, bool first)
 	return l->total ? 1 : 0;
 }
 
+/* Whether json_loadb gave no j for want of memory, no fault of the
+ * line's: jansson's parser returns NULL without a word where an
+ * allocation fails (src/load.c: parse_object, parse_array), and says
+ * every fault of the text. */
+static bool no_memory(const json_t *j, const json_error_t *e)
+{
+	return !j && (json_error_code(e) == json_error_out_of_memory || !e->text[0]);
+}
+
 /* An end line over MG_LINE_MAX: iostorm writes its "report" after "how"
  * and "exit" (cli/live/stream.c), so the object up to the report, closed,
  * is read for them. Anything else that long is a bad line. */
@@ -541,11 +550,14 @@ static int long_line(struct mg_stream *s, struct line *l)
 	static const char tail[] = ",\"report\":";
 	static const char head[] = "{\"type\":\"end\",";
 	const char *at = memmem(l->buf, l->len, tail, sizeof(tail) - 1);
+	json_error_t e;
 	json_t *j = NULL;
 
 	if (l->len > sizeof(head) && !memcmp(l->buf, head, sizeof(head) - 1) && at) {
 		l->buf[at - l->buf] = '}';
-		j = json_loadb(l->buf, (size_t)(at - l->buf) + 1, 0, NULL);
+		j = json_loadb(l->buf, (size_t)(at - l->buf) + 1, 0, &e);
+		if (no_memory(j, &e))
+			return -ENOMEM;
 	}
 	if (!json_is_string(json_object_get(j, "how"))) {
 		json_decref(j);
@@ -567,6 +579,8 @@ static int one_line(struct mg_set *set, struct mg_stream *s, const struct line *
 	json_t *j = json_loadb(l->buf, l->len, 0, &e);
 	int rc = 0;
 
+	if (no_memory(j, &e))
+		return -ENOMEM;
 	if (!json_is_object(j) && !s->header) {
 		cli_say("%s: not an iostorm stream (its first line is no header with \"schema\": \"%s\")",
 			s->path, MG_SCHEMA);
