@@ -191,6 +191,27 @@ run_iostorm() {
 	T_RC=$?
 }
 
+# run_iostorm_capped MB ARGS...: run_iostorm with its memory capped at MB
+# MiB, so that an input read without bound fails as an allocation would:
+# ulimit -v; under a sanitizer, whose shadow memory RLIMIT_AS breaks,
+# its allocator's own limits instead (one allocation over MB, or the
+# process's RSS over it, returns NULL).
+run_iostorm_capped() {
+	local mb=$1 lim
+	shift
+	if [ -n "${SANITIZE:-}" ]; then
+		lim="max_allocation_size_mb=$mb:soft_rss_limit_mb=$mb:allocator_may_return_null=1"
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}$lim" \
+			TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}$lim" run_iostorm "$@"
+		return
+	fi
+	(
+		ulimit -v $((mb << 10)) || exit 99
+		exec timeout -k 5 "$T_RUN_GUARD" "$IOSTORM" "$@"
+	) >"$T_OUT" 2>"$T_ERR" </dev/null
+	T_RC=$?
+}
+
 show_output() {
 	sed 's/^/    out: /' "$T_OUT" >&2
 	sed 's/^/    err: /' "$T_ERR" >&2
@@ -386,11 +407,17 @@ expect_ok() {
 
 # expect_error WHAT CODE PATTERN ARGS...: exit CODE (a number or a regex
 # like '[12]'), nothing on stdout,
-# exactly one line on stderr, matching the extended regex PATTERN.
+# exactly one line on stderr, matching the extended regex PATTERN. With
+# T_CAP_MB=MB before it, iostorm runs with its memory capped at MB
+# (run_iostorm_capped).
 expect_error() {
 	local what=$1 code=$2 pat=$3 lines
 	shift 3
-	run_iostorm "$@"
+	if [ -n "${T_CAP_MB:-}" ]; then
+		run_iostorm_capped "$T_CAP_MB" "$@"
+	else
+		run_iostorm "$@"
+	fi
 	lines=$(wc -l <"$T_ERR")
 	if ! [[ $T_RC =~ ^($code)$ ]]; then
 		check_fail "$what: exit $T_RC, want $code (iostorm $*)"

@@ -1,7 +1,8 @@
 # iostorm -c FILE: the shipped configs run, the command line overrides the
 # file, targets come from the file when the command line has none (and
 # never become an option or its value), bad files stop with FILE:LINE and
-# exit 2.
+# exit 2; a file over 1 MiB or endless (/dev/zero, under a memory cap) is
+# refused in one line, exit 2.
 . "$(dirname "$0")/lib.sh"
 need_iostorm
 need_cmd jq
@@ -53,4 +54,17 @@ grep -qx 'keep me' "$T_DIR/data" || check_fail "dangling --json: the target was 
 # a target that would be read as an option
 printf '[job]\ncommand = run\ntarget = %s -q\n' "$T_DIR/data" >"$ini"
 expect_error "option as target" 2 "$ini:3: bad value for target: '-q' starts with '-'" -c "$ini"
+
+# ---- bounded: a file over 1 MiB and an endless one are refused in one
+# line, under a memory cap too (where a failed read once read as an empty
+# file and the command ran); a directory cannot be read ----
+T_CAP_MB=200 expect_error "endless job file" 2 '^iostorm: /dev/zero: longer than 1 MiB: not a job file$' \
+	-c /dev/zero run "$T_DIR/X"
+{ printf '[job]\nqd = 4\n'; yes '; a comment' | head -c $(((1 << 20) - 13)); echo; } >"$ini"
+[ "$(stat -c %s "$ini")" -eq $(((1 << 20) + 1)) ] || fail "the 1 MiB + 1 job file is $(stat -c %s "$ini") bytes"
+expect_error "job file over 1 MiB" 2 "^iostorm: $ini: longer than 1 MiB: not a job file$" -c "$ini" run "$dev"
+truncate -s $((1 << 20)) "$ini"
+expect_ok "job file of 1 MiB" -c "$ini" run "${q[@]}" "$dev"
+expect_error "job file a directory" 1 "^iostorm: $T_DIR: cannot read the job file: Is a directory$" \
+	-c "$T_DIR" run "$dev"
 t_done

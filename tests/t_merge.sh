@@ -7,7 +7,10 @@
 # (--to, --from) add up to the whole; --device and --host select; a cut
 # stream and a corrupt line are named by line and the rest is kept;
 # windows are reported apart or picked with --run; compare and plot take
-# the report; every refusal is one line, before any report.
+# the report; every refusal is one line, before any report. Impossible
+# figures are named by line and skipped, names are shown escaped, a line
+# over 1 MiB is skipped and /dev/zero refused under a memory cap, and
+# 20,000 devices fit under 500 MiB (their peak read from VmHWM).
 . "$(dirname "$0")/lib.sh"
 need_iostorm
 need_cmd jq
@@ -152,5 +155,123 @@ expect_error "a file twice, by two names" 2 'link.jsonl: named twice' merge "$B"
 cp "$B" "$r/mine.jsonl"
 expect_error "--json over a stream" 2 '--json .*mine.jsonl is the stream' merge --json "$r/mine.jsonl" "$r/mine.jsonl"
 cmp -s "$B" "$r/mine.jsonl" || check_fail "--json over a stream: the stream was written"
+expect_error "a directory" 1 "^iostorm merge: $r: a directory, not a stream$" merge "$r"
+
+# ---- impossible figures: a stream line each (beta's line 3, loopC's first
+# interval, made impossible), named FILE:LINE and skipped, exit 1, the
+# rest reported with finite figures (docs/merge.md) ----
+# bad NAME WHY JQ: beta's header, window, line 3 made by JQ, the rest
+bad() {
+	local name=$1 why=$2 f=$r/$1.jsonl
+	# jq holds numbers as doubles: "BIG" is put in as text
+	{
+		head -n 2 "$B"
+		sed -n 3p "$B" | jq -c "$3" | sed 's/"BIG"/9223372036854775807/g'
+		tail -n +4 "$B"
+	} >"$f"
+	run_iostorm merge --json "$r/$name.json" "$f"
+	[ "$T_RC" -eq 1 ] && grep -Fq "$name.jsonl:3: $why, skipped" "$T_ERR" &&
+		jq -e --argjson w "$(jq .total.ios "$r/b.json")" --argjson l "$(sed -n 3p "$B" | jq .ios)" \
+			'.total.ios == $w - $l and (.total.iops | isinfinite | not)' "$r/$name.json" \
+			>/dev/null || { check_fail "$name: not named at line 3 with '$why', or not skipped"; show_output; }
+}
+bad negative '"ios" is not a count (an integer, 0 or more)' '.ios = -1'
+bad negbucket 'histogram bucket 0 is not [lo_ns, count] of two counts' '.hist.buckets[0][1] = -1'
+bad sum 'histogram buckets hold 46 IOs, its count says 47' '.hist.count = 47'
+# two buckets of 2^63 - 1 and one of 3: 1 in 64-bit arithmetic
+bad wrap 'histogram buckets hold more than 2^63 - 1 IOs' \
+	'.hist |= (.count = 1 | .sum_ns = 20000 | .min_ns = 20000 | .max_ns = 20000
+		| .buckets = [[19968, "BIG"], [24960, "BIG"], [29952, 3]])'
+bad minmax 'histogram min_ns 215001 above its max_ns 215000' '.hist.min_ns = .hist.max_ns + 1'
+bad nothing '46 IOs in no time (t0 = t1 = 0)' '.t1 = .t0'
+# one interval of 2^63 - 1 IOs and the next's: past what JSON holds
+{
+	head -n 2 "$B"
+	sed -n 3p "$B" | jq -c '.ios = "BIG" | .hist = null'
+	sed -n 5p "$B" | jq -c '.ios = "BIG" | .hist = null'
+} | sed 's/"BIG"/9223372036854775807/' >"$r/wrap2.jsonl"
+run_iostorm merge "$r/wrap2.jsonl"
+[ "$T_RC" -eq 1 ] && grep -q "wrap2.jsonl:4: its ios would take the streams' sum past 2^63 - 1, skipped" "$T_ERR" &&
+	grep -Eq '^loopC +92233720368547758[0-9]{2} ' "$T_OUT" ||
+	{ check_fail "ios that wrap int64: not named, or the report holds the wrapped sum"; show_output; }
+
+# ---- names: control characters in a host's, a device's and a window's
+# name reach the terminal escaped, never raw (an OSC title, a clear) ----
+sed 's/"host":"beta"/"host":"be\\u001b]0;owned\\u0007ta"/; s/"loopC"/"lo\\u001b[2Jop"/g
+	s/"label":"run"/"label":"r\\u001b[31mun"/' "$B" >"$r/esc.jsonl"
+run_iostorm merge "$r/esc.jsonl" "$A"
+if LC_ALL=C grep -q '[[:cntrl:]]' <(tr -d '\n' <"$T_OUT") || LC_ALL=C grep -q '[[:cntrl:]]' <(tr -d '\n' <"$T_ERR"); then
+	check_fail "control characters in names reached the terminal raw"
+fi
+grep -Fq 'be\x1b]0;owned\x07ta:lo\x1b[2Jop ' "$T_OUT" && grep -Fq 'run 0 ("r\x1b[31mun")' "$T_OUT" &&
+	grep -Eq '^be\\x1b\]0;owned\\x07ta +1 ' "$T_OUT" ||
+	{ check_fail "names: not shown escaped in the device row, the host row and the head"; show_output; }
+
+# ---- memory: lines over 1 MiB, endless input, 20,000 devices ----
+# a 64 MB line (jansson's tree of it took 2 GB): named and skipped, under a
+# 64 MiB cap, where the line itself could not be held
+pre='{"type":"event","run":0,"text":"' post='"}'
+{
+	head -n 3 "$B"
+	printf '%s' "$pre"
+	head -c $((64 << 20)) /dev/zero | tr '\0' x
+	printf '%s\n' "$post"
+	tail -n +4 "$B"
+} >"$r/long.jsonl"
+run_iostorm_capped 64 merge "$r/long.jsonl"
+n=$((${#pre} + (64 << 20) + ${#post} + 1))
+[ "$T_RC" -eq 1 ] && grep -q "long.jsonl:4: a line of $n bytes, over the 1 MiB a line may hold, skipped" "$T_ERR" &&
+	grep -q '^loopC ' "$T_OUT" || { check_fail "a 64 MB line under a 64 MiB cap: not named and skipped"; show_output; }
+rm -f "$r/long.jsonl"
+T_CAP_MB=256 expect_error "/dev/zero" 2 '/dev/zero: not an iostorm stream \(its first line is over 1 MiB\)' \
+	merge /dev/zero
+# a header just under 1 MiB that jansson cannot hold in 48 MiB (an array of
+# empty objects: 85 MB of tree): out of memory, exit 1, never "not a
+# stream". Not under a sanitizer: its RSS limit is polled, so the parse
+# may finish before it bites
+if [ -z "${SANITIZE:-}" ]; then
+	{
+		head -n 1 "$B" | sed 's/}$/,"pad":[/' | tr -d '\n'
+		yes '{},' | head -n 340000 | tr -d '\n'
+		printf '{}]}\n'
+	} >"$r/fat.jsonl"
+	[ "$(wc -c <"$r/fat.jsonl")" -lt $((1 << 20)) ] || fail "the fat header is over 1 MiB"
+	T_CAP_MB=48 expect_error "a header jansson cannot hold" 1 '^iostorm merge: out of memory$' merge "$r/fat.jsonl"
+fi
+
+# 20,000 devices (1,000 hosts of 20 drives), beta's first interval each:
+# under a 500 MiB cap, and the peak read from VmHWM while merge holds them
+# all (it has built the report when the table's first line comes: stdout
+# is a FIFO read no further, so merge is alive and waits there). A
+# sanitizer's shadow, redzones and quarantine take about as much again
+# (716 MB under ASan): twice the bounds there.
+cap=500 lim=250000
+[ -n "${SANITIZE:-}" ] && cap=1000 lim=1000000
+{
+	head -n 2 "$B"
+	sed -n 3p "$B" | awk '{ for (i = 0; i < 20000; i++) { l = $0
+		sub(/"device":"loopC"/, sprintf("\"device\":\"d%05d\"", i), l); print l } }'
+	tail -n 1 "$B"
+} >"$r/20k.jsonl"
+run_iostorm_capped "$cap" merge "$r/20k.jsonl"
+[ "$T_RC" -eq 0 ] && grep -Eq '^total +920000 ' "$T_OUT" ||
+	{ check_fail "20,000 devices under a $cap MiB cap: exit $T_RC, or not every IO"; tail -n 3 "$T_ERR" >&2; }
+mkfifo "$r/fifo"
+timeout -k 5 "$T_RUN_GUARD" "$IOSTORM" merge "$r/20k.jsonl" >"$r/fifo" 2>"$T_ERR" &
+pid=$!
+exec 3<"$r/fifo"
+if read -r -u 3 head; then
+	# timeout's child
+	child=$(pgrep -P "$pid" -x iostorm)
+	hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/${child:-none}/status" 2>/dev/null)
+	echo "20,000 devices: VmHWM ${hwm:-?} kB"
+	[ -n "$hwm" ] && [ "$hwm" -lt "$lim" ] || check_fail "20,000 devices: VmHWM ${hwm:-unread} kB, want under $lim"
+else
+	check_fail "20,000 devices: no report"
+fi
+cat <&3 >/dev/null
+exec 3<&-
+wait "$pid" || check_fail "20,000 devices: exit $?"
+rm -f "$r/20k.jsonl"
 
 t_done

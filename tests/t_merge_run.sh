@@ -35,6 +35,9 @@ for s in s1 s2; do
 		fail "$s.jsonl: no header line"
 	[ "$(tail -n 1 "$r/$s.jsonl" | jq -r '.type + " " + .how')" = "end completed" ] ||
 		fail "$s.jsonl: no end line saying completed"
+	# merge reads how and exit from the head of an end line over 1 MiB
+	tail -n 1 "$r/$s.jsonl" | grep -Eq '^\{"type":"end","how":"completed","exit":0,"report":\{' ||
+		check_fail "$s.jsonl: the end line's keys are not type, how, exit, report, in that order"
 done
 
 # ---- merged: each device its run's IOs and percentiles, exactly ----

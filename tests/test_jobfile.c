@@ -184,6 +184,44 @@ static void test_targets(void)
 	cli_jobfile_free(&j);
 }
 
+/* A job file of CLI_JOBFILE_MAX bytes is read; one byte more is refused,
+ * and so is an endless one (/dev/zero), after that many bytes, never
+ * taken for an empty file; a directory cannot be read. */
+static void test_size(void)
+{
+	static const char head[] = "[job]\nqd = 4\n", cmt[] = "; a comment\n";
+	char *text = malloc(CLI_JOBFILE_MAX + sizeof(cmt)), err[512];
+	struct cli_jobfile j;
+	size_t at;
+	int rc;
+
+	CHECK(text);
+	if (!text)
+		return;
+	memcpy(text, head, sizeof(head) - 1);
+	for (at = sizeof(head) - 1; at < CLI_JOBFILE_MAX; at += sizeof(cmt) - 1)
+		memcpy(text + at, cmt, sizeof(cmt) - 1);
+	text[CLI_JOBFILE_MAX] = '\0';
+	text[CLI_JOBFILE_MAX - 1] = '\n';
+	rc = load(&j, text, "run", err, sizeof(err));
+	CHECKF(rc == 0 && has_arg(&j, "--qd=4"), "%d: %s", rc, err);
+	cli_jobfile_free(&j);
+	strcpy(text + CLI_JOBFILE_MAX, ";");
+	rc = load(&j, text, "run", err, sizeof(err));
+	CHECKF(rc == -EINVAL && strstr(err, ": longer than 1 MiB: not a job file") &&
+	       !strncmp(err, path, strlen(path)), "%d: %s", rc, err);
+	cli_jobfile_free(&j);
+	rc = cli_jobfile_read(&j, "/dev/zero", err, sizeof(err));
+	CHECKF(rc == -EINVAL && !strcmp(err, "/dev/zero: longer than 1 MiB: not a job file"),
+	       "%d: %s", rc, err);
+	cli_jobfile_free(&j);
+	rc = cli_jobfile_read(&j, "/", err, sizeof(err));
+	CHECKF(rc == -EISDIR && strstr(err, "/: cannot read the job file: Is a directory"),
+	       "%d: %s", rc, err);
+	cli_jobfile_free(&j);
+	free(text);
+}
+
 /* The shipped job files parse and check for their own command. */
 static void test_configs(void)
 {
@@ -214,6 +252,7 @@ int main(void)
 	test_bad();
 	test_targets();
 	test_nul();
+	test_size();
 	test_configs();
 	unlink(path);
 	return t_result();

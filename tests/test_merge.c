@@ -239,6 +239,23 @@ static bool same_hist(const struct eng_hist *a, const struct eng_hist *b)
 	       !memcmp(a->b, b->b, sizeof(a->b)) && a->min_ns == b->min_ns && a->max_ns == b->max_ns;
 }
 
+/* Whether v's device d (host false) or host row d (host true) holds the
+ * histogram want: a view's rows hold none of their own (view.h). */
+static bool hist_is(const struct mg_view *v, bool host, unsigned i, const struct eng_hist *want)
+{
+	static struct eng_hist h;
+
+	if (i >= (host ? v->nhost : v->r.ndev))
+		return false;
+	mg_view_hist(v, host, i, &h);
+	return same_hist(&h, want);
+}
+
+static unsigned dev_at(const struct mg_view *v, const struct cli_dev *d)
+{
+	return d ? (unsigned)(d - v->r.dev) : ~0u;
+}
+
 static const struct cli_dev *dev_named(const struct mg_view *v, const char *name)
 {
 	unsigned i;
@@ -268,7 +285,7 @@ static void check_whole(void)
 	CHECK(v.r.ndev == 2 && v.nhost == 1 && v.nint == 2 * NINT);
 	CHECKF(v.t_lo == 0 && v.t_hi == NINT - 0.5, "%g..%g", v.t_lo, v.t_hi);
 	d = dev_named(&v, "loopA");
-	CHECK(d && d->hist && same_hist(d->hist, &A[0].truth));
+	CHECK(d && !d->hist && hist_is(&v, false, dev_at(&v, d), &A[0].truth));
 	CHECK(d && d->ios == A[0].truth.count && d->bytes == 4096 * A[0].truth.count);
 	CHECK(d && d->lat.p99 == eng_hist_percentile(&A[0].truth, 99));
 	CHECK(d && d->lat.p9999 == eng_hist_percentile(&A[0].truth, 99.99));
@@ -317,10 +334,12 @@ static void check_halves(void)
 	/* IOPS over the time the intervals cover: 4 s, and 4 to 9.5 s */
 	CHECKF(da && db && da->iops == (double)da->ios / 4 && db->iops == (double)db->ios / 5.5,
 	       "%g %g", da ? da->iops : -1, db ? db->iops : -1);
-	if (da && db && da->hist && db->hist) {
-		eng_hist_reset(&sum);
-		eng_hist_merge(&sum, da->hist);
-		eng_hist_merge(&sum, db->hist);
+	if (da && db) {
+		struct eng_hist hb;
+
+		mg_view_hist(&a, false, dev_at(&a, da), &sum);
+		mg_view_hist(&b, false, dev_at(&b, db), &hb);
+		eng_hist_merge(&sum, &hb);
 		CHECK(same_hist(&sum, &A[0].truth));
 	}
 	/* an interval across the edge is in neither: 3.5 to 4.5 takes none */
@@ -356,8 +375,8 @@ static void check_hosts(void)
 	CHECK(dev_named(&v, "alpha:loopA") && dev_named(&v, "beta:loopC"));
 	CHECK(v.r.total.ios == A[0].truth.count + A[1].truth.count + B[0].truth.count);
 	CHECK(v.nhost == 2 && v.host[0].ndev == 2 && v.host[1].ndev == 1);
-	CHECK(v.nhost == 2 && v.host[1].d.ios == B[0].truth.count && v.host[1].d.hist &&
-	      same_hist(v.host[1].d.hist, &B[0].truth));
+	CHECK(v.nhost == 2 && v.host[1].d.ios == B[0].truth.count && hist_is(&v, true, 1, &B[0].truth));
+	CHECK(v.nhost == 2 && v.host[1].d.lat.p99 == eng_hist_percentile(&B[0].truth, 99));
 	CHECK(v.nhost == 2 && v.host[0].d.ios == A[0].truth.count + A[1].truth.count);
 	mg_view_free(&v);
 	/* --host beta: beta's device alone, named as with one host */
@@ -429,7 +448,7 @@ static void check_damage(void)
 	for (i = 0; i < 5; i++)
 		eng_hist_merge(&want, &A[0].part[i]);
 	d = dev_named(&v, "loopA");
-	CHECK(d && d->hist && same_hist(d->hist, &want) && d->tl.n == 5);
+	CHECK(d && hist_is(&v, false, dev_at(&v, d), &want) && d->tl.n == 5);
 	mg_view_free(&v);
 	mg_set_free(&set);
 
@@ -459,7 +478,7 @@ static void check_runs_and_refusals(void)
 {
 	struct mg_set set = { 0 };
 	struct mg_view v;
-	struct eng_hist h;
+	struct mg_hist h;
 	unsigned runs[8];
 	FILE *f;
 	char why[128];
@@ -491,6 +510,7 @@ static void check_runs_and_refusals(void)
 	CHECK(mg_stream_read(&set, path_of("sub5.jsonl"), &whole) == -EINVAL);
 	mg_set_free(&set);
 
+	mg_hist_init(&h);
 	j = json_loads("{\"count\":3,\"sum_ns\":3,\"sumsq\":3,\"min_ns\":1,\"max_ns\":1,"
 		       "\"buckets\":[[1,2]]}", 0, NULL);
 	CHECK(mg_hist_parse(j, &h, why, sizeof(why)) == -EINVAL && strstr(why, "count says 3"));
@@ -501,15 +521,200 @@ static void check_runs_and_refusals(void)
 	json_decref(j);
 	j = json_loads("{\"count\":2,\"sum_ns\":3,\"sumsq\":5,\"min_ns\":1,\"max_ns\":2,"
 		       "\"buckets\":[[1,1],[2,1]]}", 0, NULL);
-	CHECK(!mg_hist_parse(j, &h, why, sizeof(why)) && h.b[1] == 1 && h.b[2] == 1 && h.count == 2);
+	CHECK(!mg_hist_parse(j, &h, why, sizeof(why)) && h.len == 2 && h.idx[0] == 1 &&
+	      h.n[0] == 1 && h.idx[1] == 2 && h.n[1] == 1 && h.count == 2);
 	json_decref(j);
+	mg_hist_free(&h);
+}
+
+/* The sparse histogram adds up as the engine's does: histograms of
+ * ranges that overlap and that do not, added to both, give the same
+ * buckets and figures, in 10 bytes a bucket held. */
+static void check_sparse(void)
+{
+	static struct eng_hist dense, one, back;
+	struct mg_hist sum, part;
+	unsigned r, k, i, used = 0;
+	uint64_t base, n;
+
+	eng_hist_reset(&dense);
+	mg_hist_init(&sum);
+	mg_hist_init(&part);
+	rng_state = 0x5eedull;
+	for (r = 0; r < 60; r++) {
+		eng_hist_reset(&one);
+		base = (rnd() % 8) * 50000;
+		n = 1 + rnd() % 300;
+		for (k = 0; k < n; k++)
+			eng_hist_add(&one, base + rnd() % (r % 3 ? 40000 : 4000000));
+		mg_hist_clear(&part);
+		for (i = 0; i < ENG_HIST_BUCKETS; i++)
+			CHECK(!mg_hist_push(&part, i, one.b[i]));
+		part.count = one.count;
+		part.sum_ns = one.sum_ns;
+		part.sumsq = one.sumsq;
+		part.min_ns = one.min_ns;
+		part.max_ns = one.max_ns;
+		CHECK(!mg_hist_add(&sum, &part));
+		eng_hist_merge(&dense, &one);
+	}
+	eng_hist_reset(&back);
+	mg_hist_into(&back, &sum);
+	CHECK(same_hist(&back, &dense) && back.sumsq == dense.sumsq);
+	for (i = 0; i < ENG_HIST_BUCKETS; i++)
+		used += dense.b[i] != 0;
+	for (k = 1; k < sum.len; k++)
+		CHECK(sum.idx[k - 1] < sum.idx[k] && sum.n[k]);
+	CHECKF(sum.len == used && mg_hist_bytes(&sum) <= 10 * 2 * (size_t)used,
+	       "%u buckets of %u held in %zu bytes", sum.len, used, mg_hist_bytes(&sum));
+	mg_hist_free(&sum);
+	mg_hist_free(&part);
+}
+
+/* A stream: the header, a window, then lines. */
+static void write_stream(const char *name, const char *const *lines, unsigned n)
+{
+	FILE *f = fopen(path_of(name), "w");
+	unsigned i;
+
+	CHECK(f);
+	if (!f)
+		return;
+	fprintf(f, "{\"type\":\"header\",\"schema\":\"iostorm-stream/1\",\"host\":\"h\","
+		"\"command\":\"run\",\"hist\":{\"kind\":\"log-linear\",\"sub_bits\":7,\"max_exp\":42}}\n"
+		"{\"type\":\"window\",\"run\":0,\"label\":\"run\"}\n");
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s\n", lines[i]);
+	fclose(f);
+}
+
+#define IV(dev, t0, t1, ios, rest) \
+	"{\"type\":\"interval\",\"run\":0,\"device\":\"" dev "\",\"t0\":" t0 ",\"t1\":" t1 \
+	",\"ios\":" ios ",\"bytes\":0,\"errors\":0" rest "}"
+#define HN ",\"hist\":null"
+/* one IO of 20000 ns */
+#define H1 ",\"hist\":{\"count\":1,\"sum_ns\":20000,\"sumsq\":4e8,\"min_ns\":20000," \
+	"\"max_ns\":20000,\"buckets\":[[19968,1]]}"
+
+/* Figures no measurement has, a line each: named by line with why,
+ * skipped, and nothing of them added; the good lines beside them are. */
+static void check_figures(void)
+{
+	static const struct { const char *line, *why; } bad[] = {
+		{ IV("d", "0", "1", "-1", HN), "\"ios\" is not a count" },
+		{ IV("d", "0", "1", "1", ",\"inflight\":-3" HN), "\"inflight\" is not a count" },
+		{ IV("d", "0", "1", "5", ",\"hist\":{\"count\":5,\"sum_ns\":100000,\"sumsq\":1,"
+		  "\"min_ns\":20000,\"max_ns\":20000,\"buckets\":[[19968,2]]}"),
+		  "buckets hold 2 IOs, its count says 5" },
+		/* two buckets of 2^63 - 1 and one of 3 wrap 64 bits to 1 */
+		{ IV("d", "0", "1", "1", ",\"hist\":{\"count\":1,\"sum_ns\":20000,\"sumsq\":1,"
+		  "\"min_ns\":20000,\"max_ns\":20000,\"buckets\":[[19968,9223372036854775807],"
+		  "[24960,9223372036854775807],[29952,3]]}"), "more than 2^63 - 1 IOs" },
+		{ IV("d", "0", "1", "2", ",\"hist\":{\"count\":2,\"sum_ns\":50000,\"sumsq\":1,"
+		  "\"min_ns\":30000,\"max_ns\":20000,\"buckets\":[[19968,1],[29952,1]]}"),
+		  "min_ns 30000 above its max_ns 20000" },
+		{ IV("d", "0", "1", "2", ",\"hist\":{\"count\":2,\"sum_ns\":50000,\"sumsq\":1,"
+		  "\"min_ns\":25000,\"max_ns\":30000,\"buckets\":[[19968,1],[29952,1]]}"),
+		  "min_ns 25000 is not in its lowest bucket" },
+		{ IV("d", "0", "1", "1", ",\"hist\":{\"count\":1,\"sum_ns\":90000,\"sumsq\":1,"
+		  "\"min_ns\":20000,\"max_ns\":20000,\"buckets\":[[19968,1]]}"),
+		  "sum_ns 90000 is not between" },
+		{ IV("d", "0", "1", "1", ",\"hist\":{\"count\":1,\"sum_ns\":20000,\"sumsq\":-4,"
+		  "\"min_ns\":20000,\"max_ns\":20000,\"buckets\":[[19968,1]]}"),
+		  "\"sumsq\" is -4, not 0 or more" },
+		{ IV("d", "1", "1", "7", HN), "7 IOs in no time" },
+		{ IV("d", "2", "1", "0", HN), "t1 1 is before t0 2" },
+		{ IV("d", "0", "1e300", "1", HN), "\"t1\" is 1e+300, not within 0 to" },
+		{ IV("d", "0", "1", "1", ",\"hist\":{\"count\":1,\"sum_ns\":20000,\"sumsq\":4e8,"
+		  "\"min_ns\":20000,\"max_ns\":20000,\"buckets\":[[19968,-1]]}"),
+		  "bucket 0 is not [lo_ns, count]" },
+		/* alone a count JSON holds; beside the good line's IO, past it */
+		{ IV("e", "1", "2", "9223372036854775807", HN), "its ios would take the streams' sum past" },
+	};
+	const char *lines[sizeof(bad) / sizeof(bad[0]) + 2];
+	struct mg_set set = { 0 };
+	struct mg_view v;
+	unsigned i, n = sizeof(bad) / sizeof(bad[0]);
+
+	lines[0] = IV("d", "0", "1", "1", H1);
+	for (i = 0; i < n; i++)
+		lines[1 + i] = bad[i].line;
+	/* a window's last interval may end where it began (timeline.c) */
+	lines[n + 1] = "{\"type\":\"interval\",\"run\":0,\"device\":\"d\",\"t0\":1,\"t1\":1,"
+		       "\"ios\":2,\"bytes\":0,\"errors\":0,\"hist\":null,\"last\":true}";
+	write_stream("figures.jsonl", lines, n + 2);
+	CHECK(!mg_stream_read(&set, path_of("figures.jsonl"), &whole));
+	mg_set_name(&set);
+	CHECKF(set.n == 1 && set.s[0].nbad == n, "%u bad lines, want %u", set.n ? set.s[0].nbad : 0, n);
+	for (i = 0; set.n && i < n && i < set.s[0].nbad; i++)
+		CHECKF(set.s[0].bad[i].line == 4 + i && strstr(set.s[0].bad[i].why, bad[i].why),
+		       "line %u: '%s', want '%s' at line %u", set.s[0].bad[i].line,
+		       set.s[0].bad[i].why, bad[i].why, 4 + i);
+	CHECK(!mg_view_build(&set, &all, 0, "run", &v));
+	CHECKF(v.r.ndev == 1 && v.r.total.ios == 3 && v.r.total.lat.max == 20000 &&
+	       v.r.dev[0].tl.n == 2, "%u devices, %llu IOs", v.r.ndev,
+	       (unsigned long long)v.r.total.ios);
+	mg_view_free(&v);
+	mg_set_free(&set);
+}
+
+/* Lines over MG_LINE_MAX: a first one is no stream, read no further than
+ * the cap (so /dev/zero ends); a later one is named and skipped; the end
+ * line, which holds the report, gives its "how" and "exit". A directory
+ * says so. */
+static void check_long_lines(void)
+{
+	struct mg_set set = { 0 };
+	char *pad = malloc(MG_LINE_MAX + 2), *l1, *l2;
+	const char *lines[3];
+
+	CHECK(pad);
+	if (!pad)
+		return;
+	memset(pad, 'x', MG_LINE_MAX + 1);
+	pad[MG_LINE_MAX + 1] = '\0';
+	CHECK(asprintf(&l1, "{\"type\":\"event\",\"run\":0,\"text\":\"%s\"}", pad) > 0);
+	CHECK(asprintf(&l2, "{\"type\":\"end\",\"how\":\"interrupted\",\"exit\":130,"
+		       "\"report\":{\"pad\":\"%s\"}}", pad) > 0);
+	lines[0] = l1;
+	lines[1] = IV("d", "0", "1", "1", H1);
+	lines[2] = l2;
+	write_stream("long.jsonl", lines, 3);
+	CHECK(!mg_stream_read(&set, path_of("long.jsonl"), &whole));
+	CHECKF(set.n == 1 && set.s[0].nbad == 1 && set.s[0].bad[0].line == 3 &&
+	       strstr(set.s[0].bad[0].why, "over the 1 MiB"), "nbad %u", set.n ? set.s[0].nbad : 0);
+	CHECK(set.n == 1 && set.s[0].end && set.s[0].end_cut && set.nacc == 1 &&
+	      !strcmp(json_string_value(json_object_get(set.s[0].end, "how")), "interrupted") &&
+	      json_integer_value(json_object_get(set.s[0].end, "exit")) == 130 &&
+	      !json_object_get(set.s[0].end, "report"));
+	mg_set_free(&set);
+
+	lines[0] = pad;
+	write_stream("nohead-long.jsonl", lines, 1);
+	{
+		/* the header itself that long */
+		FILE *f = fopen(path_of("nohead-long.jsonl"), "w");
+
+		CHECK(f && fputs(pad, f) >= 0);
+		if (f)
+			fclose(f);
+	}
+	CHECK(mg_stream_read(&set, path_of("nohead-long.jsonl"), &whole) == -EINVAL);
+	mg_set_free(&set);
+	CHECK(mg_stream_read(&set, "/dev/zero", &whole) == -EINVAL);
+	mg_set_free(&set);
+	CHECK(mg_stream_read(&set, dir, &whole) == -EISDIR);
+	mg_set_free(&set);
+	free(l1);
+	free(l2);
+	free(pad);
 }
 
 int main(int argc, char **argv)
 {
 	const char *names[] = { "alpha.jsonl", "beta.jsonl", "gamma.jsonl", "cut.jsonl",
 				"bad.jsonl", "bad2.jsonl", "empty.jsonl", "nohead.jsonl",
-				"sub5.jsonl" };
+				"sub5.jsonl", "figures.jsonl", "long.jsonl", "nohead-long.jsonl" };
 	size_t i;
 
 	gen_all();
@@ -524,6 +729,9 @@ int main(int argc, char **argv)
 	check_hosts();
 	check_damage();
 	check_runs_and_refusals();
+	check_sparse();
+	check_figures();
+	check_long_lines();
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		unlink(path_of(names[i]));
 	rmdir(dir);

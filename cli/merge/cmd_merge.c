@@ -200,8 +200,27 @@ static const json_t *first_header(const struct mg_set *set, const struct mg_view
 	return set->s[v->nhost ? v->host[0].stream : 0].header;
 }
 
+/* op's key into v where it is an integer that fits 32 bits. */
+static void u32_of(const json_t *op, const char *key, uint32_t *v)
+{
+	const json_t *x = json_object_get(op, key);
+
+	if (json_is_integer(x) && json_integer_value(x) >= 0 && json_integer_value(x) <= UINT32_MAX)
+		*v = (uint32_t)json_integer_value(x);
+}
+
+/* op's key, seconds, into ns where it is a time an interval can have. */
+static void ns_of(const json_t *op, const char *key, uint64_t *ns)
+{
+	const json_t *x = json_object_get(op, key);
+
+	if (json_is_number(x) && json_number_value(x) >= 0 && json_number_value(x) <= MG_MAX_T_S)
+		*ns = (uint64_t)(json_number_value(x) * 1e9);
+}
+
 /* o's figures that the table's first line shows, from the first stream's
- * options; no targets (the report's setup is the streams'). */
+ * options where they are figures a run can have; no targets (the
+ * report's setup is the streams'). */
 static void opts_of(const struct merge *m, const struct mg_view *v, struct cli_opts *o)
 {
 	const json_t *op = json_object_get(first_header(&m->set, v), "options"), *x;
@@ -210,17 +229,12 @@ static void opts_of(const struct merge *m, const struct mg_view *v, struct cli_o
 	o->groups |= CLI_OG_TARGET;
 	o->targets = NULL;
 	o->ntargets = 0;
-	if (json_is_integer(x = json_object_get(op, "bs")))
-		o->bs = (uint32_t)json_integer_value(x);
-	if (json_is_integer(x = json_object_get(op, "qd")))
-		o->qd = (uint32_t)json_integer_value(x);
-	if (json_is_integer(x = json_object_get(op, "batch")))
-		o->batch = (uint32_t)json_integer_value(x);
-	if (json_is_number(x = json_object_get(op, "time_s")))
-		o->time_ns = (uint64_t)(json_number_value(x) * 1e9);
-	if (json_is_number(x = json_object_get(op, "ramp_s")))
-		o->ramp_ns = (uint64_t)(json_number_value(x) * 1e9);
-	if (json_is_integer(x = json_object_get(op, "ios")))
+	u32_of(op, "bs", &o->bs);
+	u32_of(op, "qd", &o->qd);
+	u32_of(op, "batch", &o->batch);
+	ns_of(op, "time_s", &o->time_ns);
+	ns_of(op, "ramp_s", &o->ramp_ns);
+	if (json_is_integer(x = json_object_get(op, "ios")) && json_integer_value(x) >= 0)
 		o->ios = (uint64_t)json_integer_value(x);
 	o->buffered = json_is_true(json_object_get(op, "buffered"));
 }
@@ -292,7 +306,7 @@ static int report(struct merge *m, unsigned run)
 		fflush(f);
 		extra = o.json ? mg_json_extra(&m->set, &v, &o, &m->sel, m->runs, m->nruns) : NULL;
 		/* without its keys the report would pass for a run's */
-		rc = o.json && !extra ? -ENOMEM : cli_report_output(&v.r, &o, extra);
+		rc = o.json && !extra ? -ENOMEM : mg_report_output(&v, &o, extra);
 		if (rc == -ENOMEM && !extra)
 			cli_say("out of memory");
 		json_decref(extra);

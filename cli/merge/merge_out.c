@@ -1,6 +1,8 @@
 /* merge's own lines and JSON keys (merge_out.h). */
 #include "cli/merge/merge_out.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/out/hosts.h"
@@ -15,8 +17,10 @@ static double secs_or(uint64_t ns, bool set)
 void mg_print_head(FILE *f, const struct mg_set *set, const struct mg_view *v,
 		   const struct cli_opts *o)
 {
-	fprintf(f, "merge: run %u (\"%s\") of %u stream%s, %u host%s: %u intervals from %.3fs to %.3fs of the window",
-		v->run, v->label, set->n, set->n == 1 ? "" : "s", v->nhost, v->nhost == 1 ? "" : "s",
+	fprintf(f, "merge: run %u (\"", v->run);
+	cli_put_escaped(v->label, f);
+	fprintf(f, "\") of %u stream%s, %u host%s: %u intervals from %.3fs to %.3fs of the window",
+		set->n, set->n == 1 ? "" : "s", v->nhost, v->nhost == 1 ? "" : "s",
 		v->nint, v->t_lo, v->t_hi);
 	if (o->merge_from_ns || o->merge_to_set) {
 		fprintf(f, " (asked %.3fs to ", cli_secs(o->merge_from_ns));
@@ -136,19 +140,26 @@ static json_t *stream_json(const struct mg_stream *s)
 			 "events", s->events);
 }
 
-static json_t *hosts_json(const struct mg_set *set, const struct mg_view *v)
+/* A row per host; hist: scratch for each one's merged histogram. */
+static json_t *hosts_json(const struct mg_set *set, const struct mg_view *v,
+			  struct eng_hist *hist)
 {
-	json_t *a = json_array();
+	json_t *a = hist ? json_array() : NULL;
 	unsigned i;
 
 	for (i = 0; a && i < v->nhost; i++) {
 		const struct mg_host_row *h = &v->host[i];
 		const struct mg_stream *s = &set->s[h->stream];
 
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:I, s:f, s:f, s:I, s:I, s:o}",
+		mg_view_hist(v, true, i, hist);
+		if (json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:I, s:f, s:f, s:I, s:I, s:o}",
 			"name", s->name, "host", s->host, "file", s->path, "devices", (json_int_t)h->ndev,
 			"iops", h->d.iops, "bw_bytes", h->d.bw_bytes, "ios", (json_int_t)h->d.ios,
-			"errors", (json_int_t)h->d.errors, "lat_ns", cli_json_lat(&h->d)));
+			"errors", (json_int_t)h->d.errors,
+			"lat_ns", cli_json_lat_of(&h->d.lat, h->d.has_lat, hist)))) {
+			json_decref(a);
+			a = NULL;
+		}
 	}
 	return a;
 }
@@ -168,8 +179,9 @@ json_t *mg_json_extra(const struct mg_set *set, const struct mg_view *v, const s
 {
 	const json_t *h = v->nhost ? set->s[v->host[0].stream].header : set->s[0].header;
 	const json_t *cfg = json_object_get(h, "options"), *setup = json_object_get(h, "setup");
-	json_t *streams = json_array(), *ra = json_array(), *sel;
+	json_t *streams = json_array(), *ra = json_array(), *sel, *j;
 	double to = secs_or(o->merge_to_ns, o->merge_to_set), spread = mg_start_spread(v);
+	struct eng_hist *hist = malloc(sizeof(*hist));
 	unsigned i;
 
 	for (i = 0; streams && i < set->n; i++)
@@ -178,9 +190,9 @@ json_t *mg_json_extra(const struct mg_set *set, const struct mg_view *v, const s
 		json_array_append_new(ra, json_integer(runs[i]));
 	sel = json_pack("{s:o, s:o}", "devices", list_json(s->dev, s->ndev),
 			"hosts", list_json(s->host, s->nhost));
-	return json_pack("{s:O, s:O, s:o, s:{s:o, s:I, s:s, s:o, s:{s:f, s:o, s:f, s:f, s:I, s:o}, s:o}}",
+	j = json_pack("{s:O, s:O, s:o, s:{s:o, s:I, s:s, s:o, s:{s:f, s:o, s:f, s:f, s:I, s:o}, s:o}}",
 			 "config", cfg ? cfg : json_null(), "setup", setup ? setup : json_null(),
-			 "hosts", hosts_json(set, v),
+			 "hosts", hosts_json(set, v, hist),
 			 "merge", "streams", streams, "run", (json_int_t)v->run, "label", v->label,
 			 "runs", ra,
 			 "window", "from_s", cli_secs(o->merge_from_ns),
@@ -189,4 +201,46 @@ json_t *mg_json_extra(const struct mg_set *set, const struct mg_view *v, const s
 			 "intervals", (json_int_t)v->nint,
 			 "start_spread_s", spread < 0 ? json_null() : json_real(spread),
 			 "selected", sel);
+	free(hist);
+	return j;
+}
+
+/* Each device's lat_ns with its "cdf" and "above", which run's JSON
+ * takes from a row's histogram: a view's rows hold none (view.h), so
+ * each is expanded in turn into one scratch. 0 or -ENOMEM. */
+static int devices_lat(json_t *report, const struct mg_view *v)
+{
+	json_t *devs = json_object_get(report, "devices");
+	struct eng_hist *h = malloc(sizeof(*h));
+	int rc = h ? 0 : -ENOMEM;
+	unsigned i;
+
+	for (i = 0; !rc && i < v->r.ndev; i++) {
+		const struct cli_dev *d = &v->r.dev[i];
+
+		if (!d->has_lat)
+			continue;
+		mg_view_hist(v, false, i, h);
+		if (json_object_set_new(json_array_get(devs, i), "lat_ns",
+					cli_json_lat_of(&d->lat, d->has_lat, h)))
+			rc = -ENOMEM;
+	}
+	free(h);
+	return rc;
+}
+
+int mg_report_output(const struct mg_view *v, const struct cli_opts *o, json_t *extra)
+{
+	int errs = cli_report_print(&v->r, o);
+	json_t *j;
+
+	if (!o->json)
+		return errs;
+	j = cli_json_report(&v->r, o);
+	if (j && (devices_lat(j, v) || json_object_update(j, extra))) {
+		json_decref(j);
+		j = NULL;
+	}
+	/* cli_out_json says why it could not write the report */
+	return cli_out_json(o->json, j, CLI_JSON_REPORT) ? -EIO : errs;
 }

@@ -29,4 +29,11 @@ void mg_say_ends(const struct mg_set *set);
 json_t *mg_json_extra(const struct mg_set *set, const struct mg_view *v, const struct cli_opts *o,
 		      const struct mg_sel *sel, const unsigned *runs, unsigned nruns);
 
+/* The report of v, as run's cli_report_output writes one: the table,
+ * then with --json the JSON, each device's lat_ns with the "cdf" and
+ * "above" of its merged histogram, and extra's keys (mg_json_extra).
+ * 0 or -errno said; -EIO also when a device had IO errors, once all is
+ * written. */
+int mg_report_output(const struct mg_view *v, const struct cli_opts *o, json_t *extra);
+
 #endif

@@ -4,28 +4,30 @@
 #include "cli/merge/view.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/out/out.h"
 
-static bool in_list(char *const *l, unsigned n, const char *a, const char *b)
+/* l is "NAME:DEV". */
+static bool is_full(const char *l, const char *name, const char *dev)
 {
-	unsigned i;
+	size_t n = strlen(name);
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(l[i], a) || (b && !strcmp(l[i], b)))
-			return true;
-	return false;
+	return !strncmp(l, name, n) && l[n] == ':' && !strcmp(l + n + 1, dev);
 }
 
 bool mg_sel_takes(const struct mg_sel *sel, const struct mg_stream *s, const char *dev)
 {
-	char full[MG_HOST_LEN + MG_NAME_LEN + 2];
+	bool host = !sel->nhost, take = !sel->ndev;
+	unsigned i;
 
-	snprintf(full, sizeof(full), "%s:%s", s->name, dev);
-	return (!sel->nhost || in_list(sel->host, sel->nhost, s->host, s->name)) &&
-	       (!sel->ndev || in_list(sel->dev, sel->ndev, dev, full));
+	for (i = 0; i < sel->nhost && !host; i++)
+		host = !strcmp(sel->host[i], s->host) || !strcmp(sel->host[i], s->name);
+	for (i = 0; i < sel->ndev && !take; i++)
+		take = !strcmp(sel->dev[i], dev) || is_full(sel->dev[i], s->name, dev);
+	return host && take;
 }
 
 static bool taken(const struct mg_set *set, const struct mg_sel *sel, const struct mg_acc *a)
@@ -74,13 +76,19 @@ static uint64_t wall_start(const struct mg_stream *s, unsigned run)
 	return 0;
 }
 
-/* The engine the stream's options say was used; NULL: none said. */
+/* The engine the stream's options say was used, as this build names it;
+ * NULL: none said, or a name no engine has (it is printed). */
 static const char *engine_of(const struct mg_stream *s)
 {
 	const json_t *o = json_object_get(s->header, "options");
 	const char *e = json_string_value(json_object_get(o, "engine_used"));
+	enum eng_backend b;
 
-	return e ? e : json_string_value(json_object_get(o, "engine"));
+	e = e ? e : json_string_value(json_object_get(o, "engine"));
+	for (b = ENG_BACKEND_AUTO; e && b <= ENG_BACKEND_URING_CMD; b++)
+		if (!strcmp(e, eng_backend_name(b)))
+			return eng_backend_name(b);
+	return NULL;
 }
 
 /* An error slot from the end report's {"errno", "nvme_status"}; the
@@ -137,14 +145,39 @@ static bool stalled(const struct mg_acc *a, const struct mg_stream *s)
 	return false;
 }
 
-/* Device d from accumulator a of stream s. */
-static int dev_of(struct cli_dev *d, const struct mg_acc *a, const struct mg_stream *s,
-		  bool hosts)
+/* "A:B" (or B alone, a NULL) into buf for the table, each control
+ * character as cli_put_escaped writes it; cut with a '~' where too long
+ * (the JSON's hosts say the whole of it). 0 or -ENOMEM. */
+static int shown(char *buf, size_t len, const char *a, const char *b)
 {
-	/* a name too long is cut: the JSON's hosts say the whole of it */
-	if (snprintf(d->name, sizeof(d->name), "%s%s%s", hosts ? s->name : "", hosts ? ":" : "",
-		     a->dev) >= (int)sizeof(d->name))
-		d->name[sizeof(d->name) - 2] = '~';
+	char *s = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&s, &n);
+
+	if (!m)
+		return -ENOMEM;
+	if (a) {
+		cli_put_escaped(a, m);
+		fputc(':', m);
+	}
+	cli_put_escaped(b, m);
+	if (fclose(m)) {
+		free(s);
+		return -ENOMEM;
+	}
+	if (snprintf(buf, len, "%s", s) >= (int)len)
+		buf[len - 2] = '~';
+	free(s);
+	return 0;
+}
+
+/* Device d from accumulator a of stream s; h: scratch. Its timeline is
+ * a's, borrowed (mg_view_free gives it back). */
+static int dev_of(struct cli_dev *d, const struct mg_acc *a, const struct mg_stream *s,
+		  bool hosts, struct eng_hist *h)
+{
+	if (shown(d->name, sizeof(d->name), hosts ? s->name : NULL, a->dev))
+		return -ENOMEM;
 	d->engine = engine_of(s);
 	d->ios = a->ios;
 	d->bytes = a->bytes;
@@ -162,55 +195,58 @@ static int dev_of(struct cli_dev *d, const struct mg_acc *a, const struct mg_str
 	if (a->errors)
 		errs_of(d, a, s);
 	if (a->has_hist) {
-		d->hist = malloc(sizeof(*d->hist));
-		if (!d->hist)
-			return -ENOMEM;
-		*d->hist = *a->hist;
-		cli_lat_from_hist(d, d->hist);
+		eng_hist_reset(h);
+		mg_hist_into(h, &a->hist);
+		cli_lat_from_hist(d, h);
 	}
-	if (a->tl.n) {
-		d->tl.s = malloc(a->tl.n * sizeof(*d->tl.s));
-		if (!d->tl.s)
-			return -ENOMEM;
-		memcpy(d->tl.s, a->tl.s, a->tl.n * sizeof(*d->tl.s));
-		d->tl.n = d->tl.cap = a->tl.n;
-	}
+	d->tl.s = a->tl.s;
+	d->tl.n = d->tl.cap = a->tl.n;
 	return 0;
 }
 
-/* Host row h: its devices' rows added up. */
-static int host_of(struct mg_host_row *h, const struct cli_report *r, const unsigned *owner,
-		   const struct mg_stream *s)
+void mg_view_hist(const struct mg_view *v, bool host, unsigned i, struct eng_hist *h)
 {
-	unsigned i;
+	unsigned k;
 
-	if (snprintf(h->d.name, sizeof(h->d.name), "%s", s->name) >= (int)sizeof(h->d.name))
-		h->d.name[sizeof(h->d.name) - 2] = '~';
-	for (i = 0; i < r->ndev; i++) {
-		const struct cli_dev *d = &r->dev[i];
-
-		if (owner[i] != h->stream)
-			continue;
-		h->ndev++;
-		cli_dev_add_counters(&h->d, d);
-		h->d.iops += d->iops;
-		h->d.bw_bytes += d->bw_bytes;
-		h->d.elapsed_s = d->elapsed_s > h->d.elapsed_s ? d->elapsed_s : h->d.elapsed_s;
-		if (!d->hist)
-			continue;
-		if (!h->d.hist) {
-			h->d.hist = malloc(sizeof(*h->d.hist));
-			if (!h->d.hist)
-				return -ENOMEM;
-			eng_hist_reset(h->d.hist);
-		}
-		eng_hist_merge(h->d.hist, d->hist);
+	eng_hist_reset(h);
+	if (!host) {
+		mg_hist_into(h, &v->acc[i]->hist);
+		return;
 	}
-	cli_lat_from_hist(&h->d, h->d.hist);
+	for (k = 0; k < v->r.ndev; k++)
+		if (v->acc[k]->stream == v->host[i].stream)
+			mg_hist_into(h, &v->acc[k]->hist);
+}
+
+/* Host row i: its devices' rows added up; h: scratch. */
+static int host_of(struct mg_view *v, unsigned i, const struct mg_stream *s, struct eng_hist *h)
+{
+	struct mg_host_row *row = &v->host[i];
+	bool lat = false;
+	unsigned k;
+
+	if (shown(row->d.name, sizeof(row->d.name), NULL, s->name))
+		return -ENOMEM;
+	for (k = 0; k < v->r.ndev; k++) {
+		const struct cli_dev *d = &v->r.dev[k];
+
+		if (v->acc[k]->stream != row->stream)
+			continue;
+		row->ndev++;
+		cli_dev_add_counters(&row->d, d);
+		row->d.iops += d->iops;
+		row->d.bw_bytes += d->bw_bytes;
+		row->d.elapsed_s = d->elapsed_s > row->d.elapsed_s ? d->elapsed_s : row->d.elapsed_s;
+		lat |= v->acc[k]->has_hist;
+	}
+	if (lat) {
+		mg_view_hist(v, true, i, h);
+		cli_lat_from_hist(&row->d, h);
+	}
 	return 0;
 }
 
-static int hosts_of(const struct mg_set *set, struct mg_view *v, const unsigned *owner)
+static int hosts_of(const struct mg_set *set, struct mg_view *v, struct eng_hist *h)
 {
 	unsigned i, k;
 	int rc = 0;
@@ -219,14 +255,36 @@ static int hosts_of(const struct mg_set *set, struct mg_view *v, const unsigned 
 	if (!v->host)
 		return -ENOMEM;
 	for (i = 0; i < set->n && !rc; i++) {
-		for (k = 0; k < v->r.ndev && owner[k] != i; k++)
+		for (k = 0; k < v->r.ndev && v->acc[k]->stream != i; k++)
 			;
 		if (k == v->r.ndev)
 			continue;
 		v->host[v->nhost].stream = i;
-		rc = host_of(&v->host[v->nhost++], &v->r, owner, &set->s[i]);
+		rc = host_of(v, v->nhost++, &set->s[i], h);
 	}
 	return rc;
+}
+
+/* The total's histogram: every device's merged, as cli_report_total
+ * would from the rows' own. */
+static int total_hist(struct mg_view *v)
+{
+	struct cli_dev *t = &v->r.total;
+	bool lat = false;
+	unsigned i;
+
+	for (i = 0; i < v->r.ndev; i++)
+		lat |= v->acc[i]->has_hist;
+	if (!lat)
+		return 0;
+	t->hist = malloc(sizeof(*t->hist));
+	if (!t->hist)
+		return -ENOMEM;
+	eng_hist_reset(t->hist);
+	for (i = 0; i < v->r.ndev; i++)
+		mg_hist_into(t->hist, &v->acc[i]->hist);
+	cli_lat_from_hist(t, t->hist);
+	return 0;
 }
 
 /* How many streams hold a device sel takes in window run. */
@@ -262,7 +320,8 @@ static void span_of(struct mg_view *v, const struct mg_acc *a)
 int mg_view_build(const struct mg_set *set, const struct mg_sel *sel, unsigned run,
 		  const char *command, struct mg_view *v)
 {
-	unsigned i, n, ndev, *owner = NULL;
+	struct eng_hist *h = malloc(sizeof(*h));
+	unsigned i, n, ndev;
 	bool hosts;
 	int rc = 0;
 
@@ -272,16 +331,16 @@ int mg_view_build(const struct mg_set *set, const struct mg_sel *sel, unsigned r
 	v->r.command = command;
 	hosts = streams_in(set, sel, run, &ndev) > 1;
 	v->r.dev = calloc(ndev ? ndev : 1, sizeof(*v->r.dev));
-	owner = calloc(ndev ? ndev : 1, sizeof(*owner));
-	if (!v->r.dev || !owner)
+	v->acc = calloc(ndev ? ndev : 1, sizeof(*v->acc));
+	if (!v->r.dev || !v->acc || !h)
 		rc = -ENOMEM;
 	for (i = 0, n = 0; !rc && i < set->nacc; i++) {
 		const struct mg_acc *a = &set->acc[i];
 
 		if (a->run != run || !taken(set, sel, a))
 			continue;
-		owner[n] = a->stream;
-		rc = dev_of(&v->r.dev[n++], a, &set->s[a->stream], hosts);
+		v->acc[n] = a;
+		rc = dev_of(&v->r.dev[n++], a, &set->s[a->stream], hosts, h);
 		v->r.ndev = n;
 		span_of(v, a);
 		if (v->r.dev[n - 1].elapsed_s > v->r.elapsed_s)
@@ -292,8 +351,10 @@ int mg_view_build(const struct mg_set *set, const struct mg_sel *sel, unsigned r
 		rc = cli_report_total(&v->r);
 	}
 	if (!rc)
-		rc = hosts_of(set, v, owner);
-	free(owner);
+		rc = total_hist(v);
+	if (!rc)
+		rc = hosts_of(set, v, h);
+	free(h);
 	if (rc)
 		cli_say("out of memory");
 	return rc;
@@ -303,9 +364,11 @@ void mg_view_free(struct mg_view *v)
 {
 	unsigned i;
 
-	for (i = 0; i < v->nhost; i++)
-		free(v->host[i].d.hist);
+	/* the timelines are the set's */
+	for (i = 0; v->r.dev && i < v->r.ndev; i++)
+		memset(&v->r.dev[i].tl, 0, sizeof(v->r.dev[i].tl));
 	free(v->host);
+	free(v->acc);
 	cli_report_free(&v->r);
 	memset(v, 0, sizeof(*v));
 }

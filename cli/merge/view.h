@@ -1,6 +1,11 @@
 /* One window of merged streams as a report: the devices (and hosts)
  * asked, each device's intervals added up, as cli_report rows, so the
- * table, the JSON, compare and plot read it as they read a run. */
+ * table, the JSON, compare and plot read it as they read a run. A row
+ * holds no histogram of its own (37 KiB each): its latency figures are
+ * worked out from its accumulators' sparse ones, which mg_view_hist
+ * expands again where a figure needs the whole (the JSON's cdf); the
+ * total keeps its histogram. Names from the streams are shown with their
+ * control characters escaped (cli_put_escaped). */
 #ifndef CLI_MERGE_VIEW_H
 #define CLI_MERGE_VIEW_H
 
@@ -23,13 +28,15 @@ struct mg_sel {
 struct mg_host_row {
 	unsigned stream;
 	unsigned ndev;
-	struct cli_dev d;		/* name, counters, rates, hist owned */
+	struct cli_dev d;		/* name, counters, rates, lat; no hist */
 };
 
 struct mg_view {
 	unsigned run;
 	const char *label;		/* its window line's, "run" without one */
-	struct cli_report r;
+	struct cli_report r;		/* r.dev[i].hist NULL, tl borrowed from
+					 * the set; r.total.hist the merged */
+	const struct mg_acc **acc;	/* r.dev[i]'s accumulator */
 	struct mg_host_row *host;
 	unsigned nhost;
 	double t_lo, t_hi;		/* the time covered, seconds */
@@ -46,6 +53,9 @@ unsigned mg_runs(const struct mg_set *set, const struct mg_sel *sel, unsigned *r
  * -ENOMEM (said). */
 int mg_view_build(const struct mg_set *set, const struct mg_sel *sel, unsigned run,
 		  const char *command, struct mg_view *v);
+/* The latency histogram of v's device i (host false) or host row i
+ * (host true) into h (reset first). */
+void mg_view_hist(const struct mg_view *v, bool host, unsigned i, struct eng_hist *h);
 void mg_view_free(struct mg_view *v);
 
 #endif

@@ -17,8 +17,8 @@
 struct reader {
 	FILE *f;
 	int line;		/* of the line inih is handling */
-	char *buf;		/* the whole line, for getline */
-	size_t cap;
+	size_t size;		/* bytes read so far */
+	bool too_big;		/* more than CLI_JOBFILE_MAX: reading stopped */
 	int bad_line;		/* the first line inih cannot hold, 0: none */
 	int bad_max;		/* its buffer's, when that line is too long */
 	int read_err;		/* errno of a failed read (a directory), 0: none */
@@ -65,26 +65,45 @@ static void fail_oom(struct parse_ctx *c, int line)
  * that the handler's entry comes from. A whole line per call: one longer
  * than inih's buffer (fgets would hand over the rest as the next line,
  * numbered wrong, perhaps as a key of its own) or with a NUL byte (the
- * rest of the line unseen) is cut here and refused at the end. */
+ * rest of the line unseen) is cut here and refused at the end. Nothing
+ * is allocated: a line is read into inih's buffer a byte at a time, the
+ * rest of a long one dropped, and the file stops at CLI_JOBFILE_MAX, so
+ * /dev/zero ends too. A failed read is kept apart from the file's end
+ * (ferror), so it is never taken for an empty file. */
 static char *read_line(char *str, int num, void *stream)
 {
 	struct reader *r = stream;
-	ssize_t got = getline(&r->buf, &r->cap, r->f);
-	size_t n, len;
+	size_t n = 0, kept = 0;
+	bool nul = false;
+	int c = EOF;
 
-	if (got < 0 && ferror(r->f))
+	if (r->too_big || r->read_err || num < 1)
+		return NULL;
+	errno = 0;
+	while ((c = getc(r->f)) != EOF) {
+		if (++r->size > CLI_JOBFILE_MAX) {
+			r->too_big = true;
+			return NULL;
+		}
+		if (c == '\n')
+			break;
+		if (kept + 1 < (size_t)num)
+			str[kept++] = (char)c;
+		nul |= c == '\0';
+		n++;
+	}
+	if (c == EOF && ferror(r->f)) {
 		r->read_err = errno ? errno : EIO;
-	if (got < 0 || num < 1)
+		return NULL;
+	}
+	if (c == EOF && !n)
 		return NULL;
 	r->line++;
-	n = (size_t)got - (r->buf[got - 1] == '\n');	/* inih needs no newline */
-	len = n < (size_t)num - 1 ? n : (size_t)num - 1;
-	if (!r->bad_line && (n > len || memchr(r->buf, '\0', n))) {
+	str[kept] = '\0';	/* inih needs no newline */
+	if (!r->bad_line && (n > kept || nul)) {
 		r->bad_line = r->line;
-		r->bad_max = n > len ? (int)len : 0;
+		r->bad_max = n > kept ? (int)kept : 0;
 	}
-	memcpy(str, r->buf, len);
-	str[len] = '\0';
 	return str;
 }
 
@@ -197,7 +216,7 @@ static int on_entry(void *user, const char *section, const char *name, const cha
 
 int cli_jobfile_read(struct cli_jobfile *j, const char *path, char *err, size_t errlen)
 {
-	struct reader r = { NULL, 0, NULL, 0, 0, 0, 0 };
+	struct reader r = { NULL, 0, 0, false, 0, 0, 0 };
 	struct parse_ctx c = { j, &r, 0, err, errlen, false, false };
 	int rc;
 
@@ -211,12 +230,18 @@ int cli_jobfile_read(struct cli_jobfile *j, const char *path, char *err, size_t 
 	}
 	rc = ini_parse_stream(read_line, &r, on_entry, &c);
 	fclose(r.f);
-	free(r.buf);
-	/* a file that cannot be read is no file's contents to complain of */
-	if (r.read_err) {
+	/* a file that cannot be read is no file's contents to complain of;
+	 * inih's -2: its line buffer could not be allocated */
+	if (r.read_err || rc == -2) {
+		r.read_err = r.read_err ? r.read_err : ENOMEM;
 		snprintf(err, errlen, "%s: cannot read the job file: %s", path,
 			 strerror(r.read_err));
 		return -r.read_err;
+	}
+	if (r.too_big) {
+		snprintf(err, errlen, "%s: longer than %u MiB: not a job file", path,
+			 CLI_JOBFILE_MAX >> 20);
+		return -EINVAL;
 	}
 	if (rc > 0 && (!c.failed || rc < c.err_line)) {
 		c.failed = c.oom = false;

@@ -8,6 +8,11 @@
 
 #include <stddef.h>
 
+/* The longest job file read, bytes: a job file holds a few keys (the
+ * configs/ ones under 2 KiB), and a longer one is refused before it can
+ * cost more (/dev/zero). */
+#define CLI_JOBFILE_MAX (1u << 20)
+
 struct cli_job_entry {
 	char *key, *value;
 	int line;
@@ -25,9 +30,11 @@ struct cli_jobfile {
 };
 
 /* Reads and parses path. Returns 0; -EINVAL when what it holds is not a
- * job file (err: "FILE:LINE: what"); another -errno when it cannot be
+ * job file (err: "FILE:LINE: what", or "FILE: longer than 1 MiB: not a
+ * job file" past CLI_JOBFILE_MAX); another -errno when it cannot be
  * opened or read, or memory ran out (err: "FILE: cannot read the job
- * file: why", "out of memory"). Free with cli_jobfile_free in every case. */
+ * file: why", "out of memory"), never read as an empty file then. Free
+ * with cli_jobfile_free in every case. */
 int cli_jobfile_read(struct cli_jobfile *j, const char *path, char *err,
 		     size_t errlen);
 /* Checks every key and value against command cmd and builds j->args.

@@ -305,13 +305,18 @@ static void print_table(const struct cli_report *r, const struct cli_opts *o,
 	print_stalled(f, r);
 }
 
+int cli_report_print(const struct cli_report *r, const struct cli_opts *o)
+{
+	print_table(r, o, cli_out_text(o));
+	return report_had_errors(r) ? -EIO : 0;
+}
+
 int cli_report_output(const struct cli_report *r, const struct cli_opts *o,
 		      json_t *extra)
 {
-	int errs = report_had_errors(r) ? -EIO : 0;
+	int errs = cli_report_print(r, o);
 	json_t *j;
 
-	print_table(r, o, cli_out_text(o));
 	if (!o->json && !cli_stream_on())
 		return errs;
 	j = cli_json_report(r, o);

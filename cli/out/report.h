@@ -165,6 +165,10 @@ const char *cli_fmt_cost(char *buf, size_t len, const struct cli_dev *d);
 void cli_dev_rates(struct cli_dev *d);
 /* Sums the devices into r->total (merging histograms when present). */
 int cli_report_total(struct cli_report *r);
+/* The table alone on cli_out_text(o): what cli_report_output prints first
+ * (merge builds its JSON itself). -EIO when any device had an IO error,
+ * else 0. */
+int cli_report_print(const struct cli_report *r, const struct cli_opts *o);
 /* The table on cli_out_text(o), then the JSON where --json asks for it,
  * with extra's keys (NULL: none) after the report's own. 0 or -errno,
  * said: -EIO also when any device had an IO error, once all is written. */

@@ -4,7 +4,8 @@
  * refused file is said in exactly one line and refused as not a stream
  * (-EINVAL); a read one adds up: the total's IOs are its devices', each
  * device's intervals are its timeline, the host rows add up to the total,
- * and the merged histograms hold as many IOs as their buckets. */
+ * the merged histograms hold as many IOs as their buckets, min is not
+ * above max, and every rate is finite (merge's checks, docs/merge.md). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,15 +38,25 @@ static uint64_t bucket_sum(const struct eng_hist *h)
 
 static void check_view(const struct mg_view *v)
 {
-	uint64_t ios = 0, hios = 0;
+	static struct eng_hist h;
+	uint64_t ios = 0, hios = 0, lat = 0;
 	unsigned i, nint = 0;
 
 	for (i = 0; i < v->r.ndev; i++) {
 		ios += v->r.dev[i].ios;
 		nint += v->r.dev[i].tl.n;
-		if (v->r.dev[i].hist && bucket_sum(v->r.dev[i].hist) != v->r.dev[i].hist->count)
+		mg_view_hist(v, false, i, &h);
+		if (bucket_sum(&h) != h.count || (h.count && h.min_ns > h.max_ns))
 			fuzz_fail("%s: its histogram's buckets do not hold its count", v->r.dev[i].name);
+		if (v->r.dev[i].iops < 0 || v->r.dev[i].iops != v->r.dev[i].iops ||
+		    v->r.dev[i].iops > 1e300)
+			fuzz_fail("%s: IOPS %g", v->r.dev[i].name, v->r.dev[i].iops);
+		lat += h.count;
 	}
+	if (v->r.total.hist && (v->r.total.hist->count != lat ||
+				bucket_sum(v->r.total.hist) != lat))
+		fuzz_fail("run %u: the total's histogram holds %llu IOs, the devices' %llu", v->run,
+			  (unsigned long long)v->r.total.hist->count, (unsigned long long)lat);
 	for (i = 0; i < v->nhost; i++)
 		hios += v->host[i].d.ios;
 	if (ios != v->r.total.ios || hios != ios)
