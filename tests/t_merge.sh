@@ -153,7 +153,7 @@ expect_error "a file twice" 2 'beta.jsonl: named twice' merge "$B" "$A" "$B"
 ln -s "$B" "$r/link.jsonl"
 expect_error "a file twice, by two names" 2 'link.jsonl: named twice' merge "$B" "$r/link.jsonl"
 cp "$B" "$r/mine.jsonl"
-expect_error "--json over a stream" 2 '--json .*mine.jsonl is the stream' merge --json "$r/mine.jsonl" "$r/mine.jsonl"
+expect_error "--json over a stream" 2 'mine\.jsonl: is the input .*mine\.jsonl, which is only read, never written' merge --json "$r/mine.jsonl" "$r/mine.jsonl"
 cmp -s "$B" "$r/mine.jsonl" || check_fail "--json over a stream: the stream was written"
 expect_error "a directory" 1 "^iostorm merge: $r: a directory, not a stream$" merge "$r"
 

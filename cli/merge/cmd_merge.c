@@ -381,11 +381,6 @@ static int check_args(const struct cli_opts *o)
 				cli_say("%s: named twice", o->targets[k]);
 				return -EINVAL;
 			}
-		if (o->json && strcmp(o->json, "-") && same_file(o->json, o->targets[i])) {
-			cli_say("--json %s is the stream %s: streams are only read, never written",
-				o->json, o->targets[i]);
-			return -EINVAL;
-		}
 	}
 	return 0;
 }

@@ -291,16 +291,58 @@ int cli_write_all(int fd, const char *s, size_t len)
 	return 0;
 }
 
+/* json_dump_callback's sink: the text in 64 KiB writes, never the whole
+ * of it in memory (a merge of 20,000 devices is 93 MB of text) */
+struct dump_sink {
+	int fd, rc;
+	size_t len;
+	char buf[65536];
+};
+
+static int dump_flush(struct dump_sink *d)
+{
+	if (!d->rc && d->len)
+		d->rc = cli_write_all(d->fd, d->buf, d->len);
+	d->len = 0;
+	return d->rc;
+}
+
+static int dump_put(const char *s, size_t n, void *ctx)
+{
+	struct dump_sink *d = ctx;
+
+	while (n && !d->rc) {
+		size_t k = sizeof(d->buf) - d->len < n ? sizeof(d->buf) - d->len : n;
+
+		memcpy(d->buf + d->len, s, k);
+		d->len += k;
+		s += k;
+		n -= k;
+		if (d->len == sizeof(d->buf))
+			dump_flush(d);
+	}
+	return d->rc ? -1 : 0;
+}
+
 /* j and a newline into f's file, committed; f dropped either way. */
 static int write_report(struct cli_outfile *f, const json_t *j, size_t flags)
 {
-	char *txt = json_dumps(j, flags);
-	int fd = txt ? cli_outfile_fd(f) : -ENOMEM;
-	int rc = fd < 0 ? fd : cli_write_all(fd, txt, strlen(txt));
+	struct dump_sink *d = malloc(sizeof(*d));
+	int fd = d ? cli_outfile_fd(f) : -ENOMEM;
+	int rc = fd < 0 ? fd : 0;
 
-	if (!rc)
-		rc = cli_write_all(fd, "\n", 1);
-	free(txt);
+	if (!rc) {
+		d->fd = fd;
+		d->rc = 0;
+		d->len = 0;
+		/* jansson fails only for the sink, or for memory */
+		if (json_dump_callback(j, dump_put, d, flags) && !d->rc)
+			d->rc = -ENOMEM;
+		if (!d->rc)
+			dump_put("\n", 1, d);
+		rc = dump_flush(d);
+	}
+	free(d);
 	if (rc) {
 		cli_outfile_discard(f);
 		return rc;
