@@ -128,6 +128,8 @@ static int run_verb(const struct cli_verb *v, int argc, char **argv)
 	 * --listen's final figures, served for --linger */
 	rc = cli_stream_end(rc, cli_runner_interrupted());
 	cli_listen_close();
+	/* what it read and wrote was the command's to protect */
+	cli_outpath_forget();
 	return rc;
 }
 

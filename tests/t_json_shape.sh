@@ -168,7 +168,13 @@ stream() {
 }
 stream "stream run" 0 run "${q[@]}" --interval 100ms "$file"
 stream "stream, no latency" 0 run "${q[@]}" --no-latency "$file"
-stream "stream, refused" 2 run "${q[@]}" --rate 100 --engine libaio "$file"
+# a command refused before its first run writes nothing into a stream
+# file (t_outsafe): its header and end line are read off stdout
+run_iostorm run "${q[@]}" --rate 100 --engine libaio "$file" --stream -
+n=$((n + 1))
+cp "$T_OUT" "$streams/$n.jsonl"
+[ "$T_RC" -eq 2 ] && jq -e -s 'length == 2 and .[-1].type == "end"' "$streams/$n.jsonl" >/dev/null 2>&1 ||
+	{ check_fail "stream, refused: exit $T_RC (want 2), or no header and end on stdout"; show_output; }
 if [ -n "$fault" ]; then
 	echo "ok 200 hang" >"$ctl"
 	stream "stream, a stall" 1 run -q --no-zero-sample --time 1s --ramp 0 --qd 4 \

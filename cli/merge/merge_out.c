@@ -205,42 +205,49 @@ json_t *mg_json_extra(const struct mg_set *set, const struct mg_view *v, const s
 	return j;
 }
 
-/* Each device's lat_ns with its "cdf" and "above", which run's JSON
- * takes from a row's histogram: a view's rows hold none (view.h), so
- * each is expanded in turn into one scratch. 0 or -ENOMEM. */
-static int devices_lat(json_t *report, const struct mg_view *v)
+/* Device i's JSON, made as the report is written (cli_out_json_rows), so
+ * that 20,000 devices never stand as a tree together: its lat_ns with
+ * the "cdf" and "above" run's JSON takes from a row's histogram, which a
+ * view's rows do not hold (view.h): expanded into one scratch. */
+struct dev_rows {
+	const struct mg_view *v;
+	struct eng_hist *h;
+};
+
+static json_t *dev_row(size_t i, void *ctx)
 {
-	json_t *devs = json_object_get(report, "devices");
-	struct eng_hist *h = malloc(sizeof(*h));
-	int rc = h ? 0 : -ENOMEM;
-	unsigned i;
+	const struct dev_rows *x = ctx;
+	const struct cli_dev *d = &x->v->r.dev[i];
+	json_t *j = cli_json_dev(d);
 
-	for (i = 0; !rc && i < v->r.ndev; i++) {
-		const struct cli_dev *d = &v->r.dev[i];
-
-		if (!d->has_lat)
-			continue;
-		mg_view_hist(v, false, i, h);
-		if (json_object_set_new(json_array_get(devs, i), "lat_ns",
-					cli_json_lat_of(&d->lat, d->has_lat, h)))
-			rc = -ENOMEM;
+	if (j && d->has_lat) {
+		mg_view_hist(x->v, false, (unsigned)i, x->h);
+		if (json_object_set_new(j, "lat_ns", cli_json_lat_of(&d->lat, d->has_lat, x->h))) {
+			json_decref(j);
+			j = NULL;
+		}
 	}
-	free(h);
-	return rc;
+	return j;
 }
 
 int mg_report_output(const struct mg_view *v, const struct cli_opts *o, json_t *extra)
 {
 	int errs = cli_report_print(&v->r, o);
+	struct dev_rows x = { .v = v };
+	struct cli_json_rows rows = { "devices", v->r.ndev, dev_row, &x };
 	json_t *j;
+	int rc;
 
 	if (!o->json)
 		return errs;
-	j = cli_json_report(&v->r, o);
-	if (j && (devices_lat(j, v) || json_object_update(j, extra))) {
+	x.h = malloc(sizeof(*x.h));
+	j = x.h ? cli_json_report_head(&v->r, o) : NULL;
+	if (j && json_object_update(j, extra)) {
 		json_decref(j);
 		j = NULL;
 	}
-	/* cli_out_json says why it could not write the report */
-	return cli_out_json(o->json, j, CLI_JSON_REPORT) ? -EIO : errs;
+	/* cli_out_json_rows says why it could not write the report */
+	rc = cli_out_json_rows(o->json, j, CLI_JSON_REPORT, &rows);
+	free(x.h);
+	return rc ? -EIO : errs;
 }

@@ -289,7 +289,9 @@ static json_t *devices_array(const struct cli_report *r)
 	return a;
 }
 
-json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
+/* The report, its devices in place or (head) an empty array standing
+ * for them. */
+static json_t *report(const struct cli_report *r, const struct cli_opts *o, bool head)
 {
 	const struct cli_dev *t = &r->total;
 	json_t *j;
@@ -298,7 +300,7 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 			 " s:o, s:o, s:o, s:f, s:o, s:o}, s:f, s:b, s:o}",
 			 "schema", CLI_JSON_SCHEMA, "command", r->command,
 			 "config", cli_json_config(o, r),
-			 "devices", devices_array(r),
+			 "devices", head ? json_array() : devices_array(r),
 			 "total", "iops", t->iops, "bw_bytes", t->bw_bytes,
 			 "ios", ji(t->ios), "errors", ji(t->errors),
 			 "calls", ji(t->calls), "lat_ns", cli_json_lat(t),
@@ -314,4 +316,14 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
 		j = NULL;
 	}
 	return j;
+}
+
+json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o)
+{
+	return report(r, o, false);
+}
+
+json_t *cli_json_report_head(const struct cli_report *r, const struct cli_opts *o)
+{
+	return report(r, o, true);
 }

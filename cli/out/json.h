@@ -31,5 +31,8 @@ json_t *cli_json_dev(const struct cli_dev *d);
 json_t *cli_json_cpu(const struct cli_dev *d);
 /* The whole report; NULL when out of memory. New reference. */
 json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o);
+/* The same with "devices" an empty array, for cli_out_json_rows to fill
+ * a device at a time (cli_json_dev) as it writes. */
+json_t *cli_json_report_head(const struct cli_report *r, const struct cli_opts *o);
 
 #endif

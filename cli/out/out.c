@@ -291,58 +291,14 @@ int cli_write_all(int fd, const char *s, size_t len)
 	return 0;
 }
 
-/* json_dump_callback's sink: the text in 64 KiB writes, never the whole
- * of it in memory (a merge of 20,000 devices is 93 MB of text) */
-struct dump_sink {
-	int fd, rc;
-	size_t len;
-	char buf[65536];
-};
-
-static int dump_flush(struct dump_sink *d)
+/* j (with rows, see json_dump.h) and a newline into f's file, committed;
+ * f dropped either way. */
+static int write_report(struct cli_outfile *f, const json_t *j, size_t flags,
+			const struct cli_json_rows *rows)
 {
-	if (!d->rc && d->len)
-		d->rc = cli_write_all(d->fd, d->buf, d->len);
-	d->len = 0;
-	return d->rc;
-}
+	int fd = cli_outfile_fd(f);
+	int rc = fd < 0 ? fd : cli_json_dump_fd(fd, j, flags, rows);
 
-static int dump_put(const char *s, size_t n, void *ctx)
-{
-	struct dump_sink *d = ctx;
-
-	while (n && !d->rc) {
-		size_t k = sizeof(d->buf) - d->len < n ? sizeof(d->buf) - d->len : n;
-
-		memcpy(d->buf + d->len, s, k);
-		d->len += k;
-		s += k;
-		n -= k;
-		if (d->len == sizeof(d->buf))
-			dump_flush(d);
-	}
-	return d->rc ? -1 : 0;
-}
-
-/* j and a newline into f's file, committed; f dropped either way. */
-static int write_report(struct cli_outfile *f, const json_t *j, size_t flags)
-{
-	struct dump_sink *d = malloc(sizeof(*d));
-	int fd = d ? cli_outfile_fd(f) : -ENOMEM;
-	int rc = fd < 0 ? fd : 0;
-
-	if (!rc) {
-		d->fd = fd;
-		d->rc = 0;
-		d->len = 0;
-		/* jansson fails only for the sink, or for memory */
-		if (json_dump_callback(j, dump_put, d, flags) && !d->rc)
-			d->rc = -ENOMEM;
-		if (!d->rc)
-			dump_put("\n", 1, d);
-		rc = dump_flush(d);
-	}
-	free(d);
 	if (rc) {
 		cli_outfile_discard(f);
 		return rc;
@@ -350,27 +306,23 @@ static int write_report(struct cli_outfile *f, const json_t *j, size_t flags)
 	return cli_outfile_commit(f);
 }
 
-/* j and a newline to stdout, flushed: 0, -EIO from jansson, or -errno. */
-static int dump_stdout(const json_t *j, size_t flags)
+/* j and a newline to stdout, after what stdio holds: 0 or -errno. */
+static int dump_stdout(const json_t *j, size_t flags, const struct cli_json_rows *rows)
 {
-	int rc = 0;
-
-	if (json_dumpf(j, stdout, flags) || fputc('\n', stdout) == EOF)
-		rc = -EIO;
-	if (fflush(stdout) && !rc)
-		rc = -errno;
-	return rc;
+	if (fflush(stdout))
+		return -errno;
+	return cli_json_dump_fd(STDOUT_FILENO, j, flags, rows);
 }
 
-int cli_json_write(const json_t *j, const char *path, size_t flags, char *err,
-		   size_t errlen)
+/* cli_json_write, with rows. */
+static int json_write(const json_t *j, const struct cli_json_rows *rows, const char *path,
+		      size_t flags, char *err, size_t errlen)
 {
 	struct cli_outfile own, *f = &json_file;
-	bool out = !strcmp(path, "-");
 	int rc;
 
-	if (out) {
-		rc = dump_stdout(j, flags);
+	if (!strcmp(path, "-")) {
+		rc = dump_stdout(j, flags, rows);
 		if (rc)
 			snprintf(err, errlen, "stdout: cannot write the JSON report: %s",
 				 strerror(-rc));
@@ -384,14 +336,20 @@ int cli_json_write(const json_t *j, const char *path, size_t flags, char *err,
 			return rc;
 		}
 	}
-	rc = write_report(f, j, flags);
+	rc = write_report(f, j, flags, rows);
 	if (rc)
 		snprintf(err, errlen, "%s: cannot write the JSON report: %s", path,
 			 strerror(-rc));
 	return rc;
 }
 
-int cli_out_json(const char *path, json_t *j, size_t flags)
+int cli_json_write(const json_t *j, const char *path, size_t flags, char *err,
+		   size_t errlen)
+{
+	return json_write(j, NULL, path, flags, err, errlen);
+}
+
+int cli_out_json_rows(const char *path, json_t *j, size_t flags, const struct cli_json_rows *rows)
 {
 	char err[PATH_MAX + 128];
 	int rc;
@@ -400,15 +358,21 @@ int cli_out_json(const char *path, json_t *j, size_t flags)
 		cli_say("cannot build the JSON report (out of memory)");
 		return -ENOMEM;
 	}
-	/* --stream's end line carries the same report */
+	/* --stream's end line carries the same report (with rows, merge's:
+	 * merge has no stream) */
 	cli_stream_report(j);
 	if (!path) {
 		json_decref(j);
 		return 0;
 	}
-	rc = cli_json_write(j, path, flags, err, sizeof(err));
+	rc = json_write(j, rows, path, flags, err, sizeof(err));
 	json_decref(j);
 	if (rc)
 		cli_say("%s", err);
 	return rc;
+}
+
+int cli_out_json(const char *path, json_t *j, size_t flags)
+{
+	return cli_out_json_rows(path, j, flags, NULL);
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "cli/opts/opts.h"
+#include "cli/out/json_dump.h"
 #include "cli/out/outpath.h"
 
 /* ---- units ---- */
@@ -127,5 +128,9 @@ int cli_json_write(const json_t *j, const char *path, size_t flags, char *err,
  * end line (cli/live/stream.h); path NULL: only that. Returns 0 or
  * -errno. A command calls it when o->json or cli_stream_on(). */
 int cli_out_json(const char *path, json_t *j, size_t flags);
+/* cli_out_json for a report too large to hold whole: its member
+ * rows->key made an element at a time as it is written (json_dump.h). */
+int cli_out_json_rows(const char *path, json_t *j, size_t flags,
+		      const struct cli_json_rows *rows);
 
 #endif
