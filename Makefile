@@ -71,6 +71,9 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 $(BUILD)/tests/test_engine_noalloc: private LDFLAGS += $(foreach f,malloc calloc \
 	realloc aligned_alloc posix_memalign free,-Wl,--wrap=$(f))
 
+# counts the endpoint's renderings (tests/test_prom_limits.c)
+$(BUILD)/tests/test_prom_limits: private LDFLAGS += -Wl,--wrap=cli_prom_render
+
 # a test tool, not code under test: built without the sanitizers, whose
 # leak report at exit would fail its daemon over libfuse's own allocations
 $(BUILD)/tests/fusefault: tests/fusefault.c

@@ -2,10 +2,15 @@
 # for --linger after; curl gets 404 for / and a missing path, 405 for POST,
 # 431 for a 64 KiB header, the classic text format (which promtool checks)
 # or OpenMetrics when asked as Prometheus asks; the final scrape holds the
-# report's IOs exactly; a stop request ends the linger. A port in use stops
-# a second run before its first IO with one line (exit 1, like a --json
-# file that cannot be written); a bad value is a usage error (exit 2).
+# report's IOs exactly, and so do 200 concurrent scrapes from 127.0.0.1
+# (the kernel queues those beyond the server's 16); a stop request ends
+# the linger. A port in use stops a second run before its first IO with
+# one line (exit 1, like a --json file that cannot be written); a bad
+# value is a usage error (exit 2). Loopback says nothing of the address;
+# 0.0.0.0 says in one line that the metrics are served unauthenticated to
+# every network, and the run goes on.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/prom_lib.sh"
 need_iostorm
 need_cmd curl promtool jq ss
 
@@ -17,19 +22,6 @@ expect_error "--linger 2h" 2 "--linger" run -q --listen 0 --linger 2h /dev/null
 make_loop a 64
 make_loop b 64
 json=$T_DIR/r.json
-
-# listen_port PID: the TCP port PID listens on, once it does (0.1 s a try;
-# the tries guard against a hang)
-listen_port() {
-	local i p
-	for ((i = 0; i < T_TRIES; i++)); do
-		p=$(ss -Htlnp 2>/dev/null | awk -v pid="pid=$1," 'index($0, pid) { sub(/.*:/, "", $4); print $4; exit }')
-		[ -n "$p" ] && { echo "$p"; return 0; }
-		kill -0 "$1" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
 
 # not under timeout: $! is iostorm's pid, whose socket ss names; the trap
 # kills it if the test ends first
@@ -79,9 +71,26 @@ grep -qi '^content-type: application/openmetrics-text; version=1.0.0; charset=ut
 [ "$(tail -n 1 "$T_DIR/om.txt")" = "# EOF" ] || check_fail "OpenMetrics: no # EOF at the end"
 grep -qx "iostorm_ios_total{device=\"$dev\"} $ios" "$T_DIR/om.txt" || check_fail "OpenMetrics: the IOs"
 
+# 200 at once from one address, each answered with the final figures
+# (--max-time guards against a hang)
+seq 200 | xargs -P 200 -I{} curl -s --max-time 60 -o "$T_DIR/c{}" -w '%{http_code}\n' "$url/metrics" \
+	>"$T_DIR/codes"
+n=$(grep -cx 200 "$T_DIR/codes")
+[ "$n" -eq 200 ] || check_fail "$n of 200 concurrent scrapes answered: $(sort "$T_DIR/codes" | uniq -c | tr '\n' ' ')"
+n=$(grep -lx "iostorm_ios_total{device=\"$dev\"} $ios" "$T_DIR"/c* | wc -l)
+[ "$n" -eq 200 ] || check_fail "$n of 200 concurrent scrapes hold the report's IOs"
+grep -q unauthenticated "$T_DIR/err1" && { check_fail "loopback: said unauthenticated"; cat "$T_DIR/err1" >&2; }
+
 # a stop request ends the linger (10 minutes otherwise); the run's status stays 0
 kill -INT "$pid"
 reap_within "$pid" "$T_TRIES"
 [ "$T_RC" -eq 0 ] || { check_fail "the lingering run exited $T_RC after SIGINT"; cat "$T_DIR/err1" >&2; }
 [ "$(code "$url/metrics")" = 000 ] || check_fail "still served after the linger"
+
+# every network: one line, and the run goes on
+run_iostorm run -q --time 1s --ramp 0 --listen 0.0.0.0:0 --linger 0 "$b"
+[ "$T_RC" -eq 0 ] || { check_fail "--listen 0.0.0.0:0: exit $T_RC"; show_output; }
+[ "$(grep -c unauthenticated "$T_ERR")" -eq 1 ] &&
+	grep -qx "iostorm run: --listen 0\.0\.0\.0:0: the metrics are served unauthenticated to every network this host is on" "$T_ERR" ||
+	{ check_fail "--listen 0.0.0.0:0: not the one line"; show_output; }
 t_done

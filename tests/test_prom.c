@@ -7,10 +7,9 @@
 #include "cli/runner/stop.h"
 #include "engine/hist.h"
 #include "tests/helpers.h"
+#include "tests/prom_client.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -18,88 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #define BIG (64 * 1024)
 
-struct reply {
-	int status;		/* 0: no answer */
-	char *head, *body;	/* inside buf */
-	char buf[512 * 1024];
-};
-
-/* Connects to 127.0.0.1:port (or ::1), sends req, reads until the server
- * closes. -errno of connect, or 0. */
-static int fetch(unsigned port, bool v6, const char *req, size_t len, struct reply *r)
-{
-	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port) };
-	size_t got = 0;
-	ssize_t n;
-	int fd;
-
-	memset(r, 0, sizeof(*r) - sizeof(r->buf));
-	r->buf[0] = '\0';
-	a4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	a6.sin6_addr = in6addr_loopback;
-	fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
-	if (fd < 0)
-		return -errno;
-	if (v6 ? connect(fd, (struct sockaddr *)&a6, sizeof(a6)) :
-		 connect(fd, (struct sockaddr *)&a4, sizeof(a4))) {
-		n = -errno;
-		close(fd);
-		return (int)n;
-	}
-	/* the server may answer and close before it has read all of it */
-	for (size_t off = 0; off < len; off += (size_t)n) {
-		n = send(fd, req + off, len - off, MSG_NOSIGNAL);
-		if (n <= 0)
-			break;
-	}
-	while (got < sizeof(r->buf) - 1 &&
-	       (n = recv(fd, r->buf + got, sizeof(r->buf) - 1 - got, 0)) > 0)
-		got += (size_t)n;
-	close(fd);
-	r->buf[got] = '\0';
-	r->head = r->buf;
-	if (sscanf(r->buf, "HTTP/1.%*d %d", &r->status) != 1)
-		r->status = 0;
-	r->body = strstr(r->buf, "\r\n\r\n");
-	if (r->body) {
-		*r->body = '\0';
-		r->body += 4;
-	}
-	return 0;
-}
-
-static int get(unsigned port, const char *method, const char *path, const char *accept,
-	       struct reply *r)
-{
-	char req[512];
-	int n = snprintf(req, sizeof(req), "%s %s HTTP/1.1\r\nHost: x\r\n%s%s%s"
-			 "Connection: close\r\n\r\n", method, path,
-			 accept ? "Accept: " : "", accept ? accept : "", accept ? "\r\n" : "");
-
-	return fetch(port, false, req, (size_t)n, r);
-}
-
-/* The body holds this line exactly. */
-static bool has_line(const struct reply *r, const char *line)
-{
-	size_t n = strlen(line);
-	const char *p = r->body;
-
-	while (p && (p = strstr(p, line))) {
-		if ((p == r->body || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
-			return true;
-		p += n;
-	}
-	return false;
-}
-
-#define LINE(r, l) CHECKF(has_line(r, l), "no line '%s'", l)
+#define LINE(r, l) CHECKF(prom_has_line(r, l), "no line '%s'", l)
 
 /* ---- the synthetic windows ---- */
 
@@ -182,23 +104,23 @@ static void paths_and_methods(unsigned port)
 	static char big[BIG + 256];
 	int n;
 
-	CHECK(!get(port, "GET", "/", NULL, &r) && r.status == 404);
+	CHECK(!prom_get(port, "GET", "/", NULL, &r) && r.status == 404);
 	CHECK(r.body && strstr(r.body, "/metrics"));
-	CHECK(!get(port, "GET", "/nothing", NULL, &r) && r.status == 404);
-	CHECK(!get(port, "GET", "/metrics/x", NULL, &r) && r.status == 404);
-	CHECK(!get(port, "POST", "/metrics", NULL, &r) && r.status == 405);
+	CHECK(!prom_get(port, "GET", "/nothing", NULL, &r) && r.status == 404);
+	CHECK(!prom_get(port, "GET", "/metrics/x", NULL, &r) && r.status == 404);
+	CHECK(!prom_get(port, "POST", "/metrics", NULL, &r) && r.status == 405);
 	CHECK(strstr(r.head, "Allow: GET, HEAD"));
-	CHECK(!get(port, "DELETE", "/metrics", NULL, &r) && r.status == 405);
-	CHECK(!get(port, "HEAD", "/metrics", NULL, &r) && r.status == 200);
+	CHECK(!prom_get(port, "DELETE", "/metrics", NULL, &r) && r.status == 405);
+	CHECK(!prom_get(port, "HEAD", "/metrics", NULL, &r) && r.status == 200);
 	CHECK(r.body && !*r.body);
 	/* a 64 KiB header: over the connection's memory */
 	n = snprintf(big, sizeof(big), "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: ");
 	memset(big + n, 'a', BIG);
 	memcpy(big + n + BIG, "\r\n\r\n", 5);
-	CHECK(!fetch(port, false, big, strlen(big), &r));
+	CHECK(!prom_fetch(port, false, big, strlen(big), &r));
 	CHECKF(r.status == 431, "a 64 KiB header: status %d", r.status);
 	/* and the server still answers */
-	CHECK(!get(port, "GET", "/metrics", NULL, &r) && r.status == 200);
+	CHECK(!prom_get(port, "GET", "/metrics", NULL, &r) && r.status == 200);
 }
 
 static void formats(unsigned port)
@@ -206,14 +128,14 @@ static void formats(unsigned port)
 	static struct reply r;
 	size_t n;
 
-	CHECK(!get(port, "GET", "/metrics", NULL, &r) && r.status == 200);
+	CHECK(!prom_get(port, "GET", "/metrics", NULL, &r) && r.status == 200);
 	CHECK(strstr(r.head, "Content-Type: text/plain; version=0.0.4; charset=utf-8"));
 	LINE(&r, "# TYPE iostorm_ios_total counter");
 	LINE(&r, "# TYPE iostorm_setup_info gauge");
 	CHECK(!strstr(r.body, "# EOF"));
 	check_window2(&r);
 	/* what Prometheus 2.42 sends */
-	CHECK(!get(port, "GET", "/metrics", "application/openmetrics-text;version=1.0.0,"
+	CHECK(!prom_get(port, "GET", "/metrics", "application/openmetrics-text;version=1.0.0,"
 		   "application/openmetrics-text;version=0.0.1;q=0.75,"
 		   "text/plain;version=0.0.4;q=0.5,*/*;q=0.1", &r) && r.status == 200);
 	CHECK(strstr(r.head,
@@ -263,7 +185,7 @@ static void ipv6(void)
 	CHECKF(!rc, "[::1]:0: %d %s", rc, err);
 	if (rc)
 		return;
-	CHECK(!fetch(cli_prom_port(q), true, req, sizeof(req) - 1, &r) && r.status == 200);
+	CHECK(!prom_fetch(cli_prom_port(q), true, req, sizeof(req) - 1, &r) && r.status == 200);
 	cli_prom_close(q, 0);
 }
 
@@ -279,7 +201,7 @@ static void *stopper(void *arg)
 	static struct reply r;
 	struct stopper *st = arg;
 
-	CHECK(!get(st->port, "GET", "/metrics", NULL, &r) && r.status == 200);
+	CHECK(!prom_get(st->port, "GET", "/metrics", NULL, &r) && r.status == 200);
 	check_window2(&r);
 	atomic_store(&st->stopped, true);
 	raise(SIGINT);
@@ -301,7 +223,7 @@ static void linger(struct cli_prom *p, unsigned port)
 	cli_prom_close(p, 600ull * 1000000000ull);
 	CHECK(atomic_load(&st.stopped));
 	pthread_join(t, NULL);
-	CHECK(get(port, "GET", "/metrics", NULL, &r) == -ECONNREFUSED);
+	CHECK(prom_get(port, "GET", "/metrics", NULL, &r) == -ECONNREFUSED);
 }
 
 int main(void)
@@ -321,7 +243,7 @@ int main(void)
 	port = cli_prom_port(p);
 	CHECK(port > 0);
 	/* before any interval: the setup only */
-	CHECK(!get(port, "GET", "/metrics", NULL, &r) && r.status == 200);
+	CHECK(!prom_get(port, "GET", "/metrics", NULL, &r) && r.status == 200);
 	LINE(&r, "iostorm_setup_info{device=\"a\",model=\"M \\\"1\\\"\\nz\",firmware=\"\","
 	     "kernel=\"6.1\\\\x\",hostname=\"h\",version=\"9.9\"} 1");
 	/* the setup's device, at 0 from the start */
@@ -330,7 +252,7 @@ int main(void)
 	CHECK(!strstr(r.body, "iostorm_window"));
 	fill();
 	publish(p, 0, "qd 1", 3);
-	CHECK(!get(port, "GET", "/metrics", NULL, &r) && r.status == 200);
+	CHECK(!prom_get(port, "GET", "/metrics", NULL, &r) && r.status == 200);
 	LINE(&r, "iostorm_ios_total{device=\"a\"} 16");
 	LINE(&r, "iostorm_latency_seconds_bucket{device=\"a\",le=\"1e-06\"} 3");
 	LINE(&r, "iostorm_inflight_ios{device=\"a\"} 3");

@@ -26,6 +26,18 @@ static void on_interval(void *ctx, const struct cli_interval_set *s)
 
 static const struct cli_live_sink sink = { .start = on_start, .interval = on_interval };
 
+/* The endpoint has no authentication and no TLS: said where another host
+ * can reach it (the command goes on) */
+static void say_reach(const char *where, enum cli_prom_reach r)
+{
+	if (r == CLI_PROM_ANY)
+		cli_say("--listen %s: the metrics are served unauthenticated to every network "
+			"this host is on", where);
+	else if (r == CLI_PROM_ADDR)
+		cli_say("--listen %s: the metrics are served unauthenticated to the network of "
+			"that address", where);
+}
+
 int cli_listen_open(const struct cli_opts *o)
 {
 	char err[256];
@@ -45,6 +57,7 @@ int cli_listen_open(const struct cli_opts *o)
 		return -ENOSPC;
 	}
 	linger_ns = o->linger_ns;
+	say_reach(o->listen, cli_prom_reach(prom));
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 /* --listen's HTTP server: libmicrohttpd, one internal thread, GET and
  * HEAD of /metrics only, each connection bounded in memory, time and
- * number. See prom.h. */
+ * number, and the text rendered once per interval, not per request. See
+ * prom.h. */
 #include "cli/live/prom.h"
 
 #include <arpa/inet.h>
@@ -20,11 +21,14 @@
 #include "cli/out/out.h"
 #include "cli/runner/stop.h"
 
-/* A scrape's request is a few hundred bytes; MHD answers one whose
- * headers do not fit in this with 431 (docs/prometheus.md). */
-#define MEM_LIMIT (16u * 1024)
-#define CONN_TIMEOUT_S 10u	/* idle connection closed after */
-#define CONN_LIMIT 16u		/* connections at once */
+/* docs/prometheus.md ("The server") says why each. A scrape's request is
+ * a few hundred bytes: MHD answers one whose headers do not fit in mem
+ * with 431. conns_per_ip is not applied on a loopback address
+ * (cli_prom_open). */
+const struct cli_prom_limits cli_prom_limits = {
+	.conns = 16, .conns_per_ip = 4, .idle_s = 3, .mem = 16u * 1024,
+};
+
 #define TICK_NS 50000000ull	/* how often the linger looks for a stop */
 
 #define CT_OPENMETRICS "application/openmetrics-text; version=1.0.0; charset=utf-8"
@@ -33,9 +37,14 @@
 struct cli_prom {
 	struct MHD_Daemon *d;
 	unsigned port;
-	pthread_mutex_t lock;		/* st: the reporting thread adds, the
-					 * server renders */
+	enum cli_prom_reach reach;
+	pthread_mutex_t lock;		/* st and text: the reporting thread
+					 * writes both, the server reads text */
 	struct cli_prom_state st;
+	/* st rendered (classic, OpenMetrics) when it last changed, each
+	 * request answered with one of them: NULL where that rendering
+	 * failed (the request gets 500) */
+	struct MHD_Response *text[2];
 	bool stopped;			/* a stop request had come by the last
 					 * interval (under lock) */
 	bool oom_said;
@@ -110,30 +119,21 @@ int cli_prom_parse_listen(const char *where, struct sockaddr_storage *ss,
 
 /* ---- the server ---- */
 
-static enum MHD_Result answer(struct MHD_Connection *c, unsigned status, char *body,
-			      size_t len, enum MHD_ResponseMemoryMode mode,
-			      const char *type)
+/* A short constant answer, made for this request alone */
+static enum MHD_Result plain(struct MHD_Connection *c, unsigned status, const char *text)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, mode);
+	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (char *)text,
+								 MHD_RESPMEM_PERSISTENT);
 	enum MHD_Result ret;
 
-	if (!r) {
-		if (mode == MHD_RESPMEM_MUST_FREE)
-			free(body);
+	if (!r)
 		return MHD_NO;
-	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	ret = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return ret;
-}
-
-static enum MHD_Result plain(struct MHD_Connection *c, unsigned status, const char *text)
-{
-	return answer(c, status, (char *)text, strlen(text), MHD_RESPMEM_PERSISTENT,
-		      "text/plain; charset=utf-8");
 }
 
 /* Prometheus asks for OpenMetrics first in its Accept header; curl, a
@@ -150,10 +150,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 			      const char *upload, size_t *upload_size, void **con_cls)
 {
 	struct cli_prom *p = cls;
+	enum MHD_Result ret = MHD_NO;
+	struct MHD_Response *r;
 	bool om;
-	char *body;
-	size_t len;
-	int err;
 
 	(void)version;
 	(void)upload;
@@ -166,18 +165,61 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	if (strcmp(url, "/metrics"))
 		return plain(c, MHD_HTTP_NOT_FOUND, "not found: only /metrics\n");
 	om = wants_openmetrics(c);
+	/* queued under the lock: the reporting thread replaces the text only
+	 * then, and queueing takes the connection's own reference to it
+	 * (libmicrohttpd counts them: the old text is freed once the last
+	 * connection sending it is done) */
 	pthread_mutex_lock(&p->lock);
-	err = cli_prom_render(&p->st, om, &body, &len);
+	r = p->text[om];
+	if (r)
+		ret = MHD_queue_response(c, MHD_HTTP_OK, r);
 	pthread_mutex_unlock(&p->lock);
-	if (err)
-		return plain(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
-	return answer(c, MHD_HTTP_OK, body, len, MHD_RESPMEM_MUST_FREE,
-		      om ? CT_OPENMETRICS : CT_TEXT);
+	return r ? ret : plain(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
 }
 
-/* The bound socket, listening: -errno with err said. */
-static int bind_listen(const char *where, int *fd_out, unsigned *port, char *err,
-		       size_t errlen)
+/* st in format om, ready to be sent any number of times: NULL without
+ * memory */
+static struct MHD_Response *render(const struct cli_prom_state *st, bool om)
+{
+	struct MHD_Response *r;
+	char *body;
+	size_t len;
+
+	if (cli_prom_render(st, om, &body, &len))
+		return NULL;
+	r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		free(body);
+		return NULL;
+	}
+	if (MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				    om ? CT_OPENMETRICS : CT_TEXT) == MHD_NO) {
+		MHD_destroy_response(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* p->st changed (under p->lock): its text rendered anew, once for all the
+ * requests until the next change. -ENOMEM where a format could not be
+ * rendered: its requests get 500 until the next change. */
+static int rerender(struct cli_prom *p)
+{
+	int i, rc = 0;
+
+	for (i = 0; i < 2; i++) {
+		MHD_destroy_response(p->text[i]);
+		p->text[i] = render(&p->st, i);
+		if (!p->text[i])
+			rc = -ENOMEM;
+	}
+	return rc;
+}
+
+/* The bound socket, listening, and its address (the kernel's port for
+ * PORT 0): -errno with err said. */
+static int bind_listen(const char *where, int *fd_out, struct sockaddr_storage *bound,
+		       char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
 	socklen_t len;
@@ -205,16 +247,66 @@ static int bind_listen(const char *where, int *fd_out, unsigned *port, char *err
 		close(fd);
 		return rc;
 	}
-	*port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port :
-			((struct sockaddr_in *)&ss)->sin_port);
+	memcpy(bound, &ss, sizeof(ss));
 	*fd_out = fd;
 	return 0;
 }
 
-int cli_prom_open(struct cli_prom **out, const char *where, const json_t *setup,
-		  char *err, size_t errlen)
+/* Where addr lets a request come from */
+static enum cli_prom_reach reach_of(const struct sockaddr_storage *ss)
+{
+	const struct in6_addr *a6 = &((const struct sockaddr_in6 *)ss)->sin6_addr;
+	uint32_t a4;
+
+	if (ss->ss_family == AF_INET) {
+		a4 = ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr);
+		return a4 >> 24 == IN_LOOPBACKNET ? CLI_PROM_LOOPBACK :
+		       a4 == INADDR_ANY ? CLI_PROM_ANY : CLI_PROM_ADDR;
+	}
+	return IN6_IS_ADDR_LOOPBACK(a6) ? CLI_PROM_LOOPBACK :
+	       IN6_IS_ADDR_UNSPECIFIED(a6) ? CLI_PROM_ANY : CLI_PROM_ADDR;
+}
+
+static void free_prom(struct cli_prom *p)
+{
+	MHD_destroy_response(p->text[0]);
+	MHD_destroy_response(p->text[1]);
+	cli_prom_state_free(&p->st);
+	pthread_mutex_destroy(&p->lock);
+	free(p);
+}
+
+/* The server on listening socket fd (which it then owns), started with
+ * lim: -EIO with err said */
+static int start(struct cli_prom *p, int fd, const struct cli_prom_limits *lim,
+		 const char *where, char *err, size_t errlen)
+{
+	/* MHD_USE_ITC: MHD_stop_daemon wakes the server's thread through
+	 * it. Without it, stop only shuts the listening socket down, which
+	 * wakes nobody once the connection limit is reached: MHD then
+	 * polls the connections alone (libmicrohttpd 0.9.75, daemon.c:
+	 * MHD_poll_all and MHD_epoll leave the listening socket out at the
+	 * limit), and idle ones held the stop until their timeout */
+	p->d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ITC, 0, NULL, NULL,
+				handle, p,
+				MHD_OPTION_LISTEN_SOCKET, fd,
+				MHD_OPTION_CONNECTION_MEMORY_LIMIT, lim->mem,
+				MHD_OPTION_CONNECTION_TIMEOUT, lim->idle_s,
+				MHD_OPTION_CONNECTION_LIMIT, lim->conns,
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT, lim->conns_per_ip,
+				MHD_OPTION_END);
+	if (p->d)
+		return 0;
+	close(fd);
+	snprintf(err, errlen, "--listen %s: cannot start the HTTP server", where);
+	return -EIO;
+}
+
+int cli_prom_open_limits(struct cli_prom **out, const char *where, const json_t *setup,
+			 const struct cli_prom_limits *lim, char *err, size_t errlen)
 {
 	struct cli_prom *p = calloc(1, sizeof(*p));
+	struct sockaddr_storage ss = { 0 };
 	int fd = -1, rc;
 
 	if (!p || pthread_mutex_init(&p->lock, NULL)) {
@@ -222,46 +314,66 @@ int cli_prom_open(struct cli_prom **out, const char *where, const json_t *setup,
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	/* the first text before the first request: setup's, or none yet */
 	rc = cli_prom_state_init(&p->st, setup);
+	if (!rc)
+		rc = rerender(p);
 	if (rc)
 		snprintf(err, errlen, "out of memory");
 	if (!rc)
-		rc = bind_listen(where, &fd, &p->port, err, errlen);
-	if (!rc) {
-		/* MHD owns fd from here, and closes it when stopped */
-		p->d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, handle, p,
-					MHD_OPTION_LISTEN_SOCKET, fd,
-					MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MEM_LIMIT,
-					MHD_OPTION_CONNECTION_TIMEOUT, CONN_TIMEOUT_S,
-					MHD_OPTION_CONNECTION_LIMIT, CONN_LIMIT,
-					MHD_OPTION_END);
-		if (!p->d) {
-			close(fd);
-			snprintf(err, errlen, "--listen %s: cannot start the HTTP server", where);
-			rc = -EIO;
-		}
-	}
+		rc = bind_listen(where, &fd, &ss, err, errlen);
+	if (!rc)
+		rc = start(p, fd, lim, where, err, errlen);
 	if (rc) {
-		cli_prom_state_free(&p->st);
-		pthread_mutex_destroy(&p->lock);
-		free(p);
+		free_prom(p);
 		return rc;
 	}
+	p->port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port :
+			((struct sockaddr_in *)&ss)->sin_port);
+	p->reach = reach_of(&ss);
 	*out = p;
 	return 0;
 }
 
+int cli_prom_open(struct cli_prom **out, const char *where, const json_t *setup,
+		  char *err, size_t errlen)
+{
+	struct cli_prom_limits lim = cli_prom_limits;
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	/* On loopback every client is a process of this host, which may
+	 * connect from any of 127.0.0.0/8's addresses: a limit per address
+	 * tells none of them apart, and would only close a burst of honest
+	 * scrapes from one of them, which the kernel otherwise queues until
+	 * a connection is free. A bad value: said by open_limits */
+	if (!cli_prom_parse_listen(where, &ss, &len, err, errlen) &&
+	    reach_of(&ss) == CLI_PROM_LOOPBACK)
+		lim.conns_per_ip = 0;
+	return cli_prom_open_limits(out, where, setup, &lim, err, errlen);
+}
+
+/* Out of memory once: said once */
+static void say_oom(struct cli_prom *p, const char *what)
+{
+	if (p->oom_said)
+		return;
+	cli_say("--listen: out of memory: %s", what);
+	p->oom_said = true;
+}
+
 void cli_prom_setup(struct cli_prom *p, const json_t *setup)
 {
-	int err;
+	int err, rerr;
 
 	pthread_mutex_lock(&p->lock);
 	err = cli_prom_state_setup(&p->st, setup);
+	rerr = rerender(p);
 	pthread_mutex_unlock(&p->lock);
-	if (err && !p->oom_said) {
-		cli_say("--listen: out of memory: the setup's labels are not served");
-		p->oom_said = true;
-	}
+	if (err)
+		say_oom(p, "the setup's labels are not served");
+	if (rerr)
+		say_oom(p, "/metrics answers 500 until the next interval");
 }
 
 unsigned cli_prom_port(const struct cli_prom *p)
@@ -269,18 +381,24 @@ unsigned cli_prom_port(const struct cli_prom *p)
 	return p->port;
 }
 
+enum cli_prom_reach cli_prom_reach(const struct cli_prom *p)
+{
+	return p->reach;
+}
+
 void cli_prom_interval(struct cli_prom *p, const struct cli_interval_set *s)
 {
-	int err;
+	int err, rerr;
 
 	pthread_mutex_lock(&p->lock);
 	err = cli_prom_state_add(&p->st, s);
+	rerr = rerender(p);
 	p->stopped = cli_runner_interrupted();
 	pthread_mutex_unlock(&p->lock);
-	if (err && !p->oom_said) {
-		cli_say("--listen: out of memory: a new device's figures are not served");
-		p->oom_said = true;
-	}
+	if (err)
+		say_oom(p, "a new device's figures are not served");
+	if (rerr)
+		say_oom(p, "/metrics answers 500 until the next interval");
 }
 
 static void sleep_ns(uint64_t ns)
@@ -309,8 +427,8 @@ void cli_prom_close(struct cli_prom *p, uint64_t linger_ns)
 			break;
 		sleep_ns(linger_ns - t < TICK_NS ? linger_ns - t : TICK_NS);
 	}
+	/* wakes the server's thread at once (MHD_USE_ITC), however many
+	 * connections are open; they are closed */
 	MHD_stop_daemon(p->d);
-	cli_prom_state_free(&p->st);
-	pthread_mutex_destroy(&p->lock);
-	free(p);
+	free_prom(p);
 }

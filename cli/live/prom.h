@@ -1,9 +1,10 @@
 /* --listen [ADDR:]PORT: a Prometheus endpoint for a command's length.
  * The runner's reporting thread hands every interval set to
  * cli_prom_interval, which adds it to the command's cumulative figures
- * under a lock; the server's one thread (libmicrohttpd) renders them for
- * each GET /metrics. Nothing here touches the engine or the workers.
- * docs/prometheus.md lists the metrics. */
+ * and renders them, once; the server's one thread (libmicrohttpd)
+ * answers each GET /metrics with that text. Nothing here touches the
+ * engine or the workers. docs/prometheus.md lists the metrics and the
+ * server's limits. */
 #ifndef CLI_LIVE_PROM_H
 #define CLI_LIVE_PROM_H
 
@@ -33,12 +34,19 @@ int cli_prom_open(struct cli_prom **out, const char *listen, const json_t *setup
 void cli_prom_setup(struct cli_prom *p, const json_t *setup);
 /* The port it listens on (the one the kernel chose for PORT 0). */
 unsigned cli_prom_port(const struct cli_prom *p);
+/* Who can reach the address it listens on. */
+enum cli_prom_reach {
+	CLI_PROM_LOOPBACK,	/* this host only: 127.0.0.0/8, ::1 */
+	CLI_PROM_ANY,		/* every interface: 0.0.0.0, :: */
+	CLI_PROM_ADDR,		/* the network of one address of this host */
+};
+enum cli_prom_reach cli_prom_reach(const struct cli_prom *p);
 /* Adds one interval set to the figures served: counters add up over the
  * command, across a sweep's windows; gauges take the set's values. From
  * the reporting thread only. */
 void cli_prom_interval(struct cli_prom *p, const struct cli_interval_set *s);
-/* Serves the final figures for linger_ns more, then stops the server and
- * frees p. A stop request (SIGINT, SIGTERM: cli/runner/stop.h) that comes
+/* Serves the final figures for linger_ns more, then stops the server
+ * (at once, whatever connections clients hold) and frees p. A stop request (SIGINT, SIGTERM: cli/runner/stop.h) that comes
  * after the last interval ends the wait; where one had already stopped the
  * command before it, the second one does. NULL: nothing. */
 void cli_prom_close(struct cli_prom *p, uint64_t linger_ns);

@@ -1,5 +1,6 @@
 /* Inside --listen: the cumulative figures the endpoint serves and their
- * text (prom_metrics.c), apart from the HTTP server (prom.c). */
+ * text (prom_metrics.c), and the HTTP server's limits (prom.c), which a
+ * test may set. */
 #ifndef CLI_LIVE_PROM_INT_H
 #define CLI_LIVE_PROM_INT_H
 
@@ -10,6 +11,7 @@
 #include <jansson.h>
 
 #include "cli/live/interval.h"
+#include "cli/live/prom.h"
 
 /* The latency histogram's bounds (le): 1-2-5 per decade, 1 us to 10 s. */
 #define CLI_PROM_NLE 22
@@ -55,5 +57,21 @@ int cli_prom_state_add(struct cli_prom_state *st, const struct cli_interval_set 
 int cli_prom_render(const struct cli_prom_state *st, bool openmetrics, char **out,
 		    size_t *len);
 void cli_prom_state_free(struct cli_prom_state *st);
+
+/* What one client, and all of them, may hold of the server
+ * (docs/prometheus.md says why each number). */
+struct cli_prom_limits {
+	unsigned conns;		/* connections at once, all clients */
+	unsigned conns_per_ip;	/* of them from one client address; 0: any */
+	unsigned idle_s;	/* a connection idle this long is closed */
+	size_t mem;		/* each connection's memory for its request */
+};
+
+/* The limits cli_prom_open starts the server with. */
+extern const struct cli_prom_limits cli_prom_limits;
+
+/* cli_prom_open with limits lim. */
+int cli_prom_open_limits(struct cli_prom **out, const char *listen, const json_t *setup,
+			 const struct cli_prom_limits *lim, char *err, size_t errlen);
 
 #endif
