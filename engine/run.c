@@ -219,6 +219,9 @@ void eng_run_start(struct eng_run *r)
 
 void eng_run_measure(struct eng_run *r)
 {
+	/* stored before the state the workers read with acquire, as
+	 * stop_ns is */
+	atomic_store(&r->measure_ns, eng_mono_ns());
 	run_set_state(r, ENG_ST_MEASURE);
 }
 

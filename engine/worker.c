@@ -156,6 +156,37 @@ static void worker_errs_reset(struct eng_worker *w)
 		atomic_store_explicit(&el->count[i], 0, memory_order_relaxed);
 }
 
+/*
+ * Open loop: the window begins on schedule. It is the run's, from when
+ * the ramp ended (eng_run_measure), not from when this worker noticed:
+ * one the machine descheduled across that moment notices late, and the
+ * IOs due since are the window's, issued late. The IOs due by then that
+ * it has not issued are the ramp's: issued inside the window on top of
+ * the window's own, their catching up would be counted as rate, so they
+ * are dropped from the schedule and counted apart (eng_result.dropped).
+ * With --ramp 0 the schedule may begin after the ramp ended: the window
+ * then begins with it. The two clocks are read back to back, and the
+ * start is carried over as how long ago it was (worker_rate_end's way).
+ * Returns the window's start, CLOCK_MONOTONIC.
+ */
+static uint64_t worker_rate_begin(struct eng_worker *w)
+{
+	uint64_t s = atomic_load_explicit(&w->th->run->measure_ns, memory_order_relaxed);
+	uint64_t now = eng_ticks_to_ns(eng_ticks()), mono = eng_mono_ns(), at = now;
+
+	if (s && s <= mono && mono - s < now)
+		at = now - (mono - s);
+	if (at <= w->arr.start_ns)
+		at = w->arr.start_ns;	/* and its first IO is the window's */
+	else
+		w->dropped = eng_arrival_skip(&w->arr, at);
+	/* the depth since then: the tick integrated it up to its clock
+	 * read (last_ns) into the ramp's sum */
+	if (w->last_ns > at)
+		w->inflight_ns = (double)w->inflight * (double)(w->last_ns - at);
+	return mono - (now - at);
+}
+
 static void worker_begin_measure(struct eng_worker *w)
 {
 	w->ios_ramp = w->ios;
@@ -170,7 +201,7 @@ static void worker_begin_measure(struct eng_worker *w)
 	w->late = 0;
 	w->inflight_ns = 0;
 	w->limit = w->job->ios;
-	w->t_start_ns = eng_mono_ns();
+	w->t_start_ns = w->job->rate > 0 ? worker_rate_begin(w) : eng_mono_ns();
 	worker_rusage(&w->ru_user, &w->ru_sys);
 	atomic_store_explicit(&w->live->errors, 0, memory_order_relaxed);
 	atomic_store_explicit(&w->live->ios_ramp, w->ios_ramp, memory_order_relaxed);
@@ -207,6 +238,7 @@ static void worker_rate_end(struct eng_worker *w, uint64_t end_mono)
 	/* --ios ended it: nothing was due that the run meant to issue */
 	r->backlog = w->limit && w->ios + w->errors >= w->limit ? 0 :
 		     eng_arrival_due(&w->arr, end);
+	r->dropped = w->dropped;
 }
 
 void eng_worker_end(struct eng_worker *w)
