@@ -219,8 +219,10 @@ nobody_iostorm() {
 	done
 	T_NOBODY_IOSTORM=$T_NOBODY_DIR/iostorm
 	# through env: setpriv itself finds the program it runs with root's
-	# capabilities still in force (it runs /root/x as nobody), but what
-	# that program opens or runs, nobody must reach
+	# capabilities still in force (util-linux sys-utils/setpriv.c sets
+	# PR_SET_KEEPCAPS and applies them again after setresuid, then calls
+	# execvp), so it runs /root/x as nobody; what that program opens or
+	# runs after the exec, which clears them, nobody must reach itself
 	as_nobody env "$T_NOBODY_IOSTORM" --version >/dev/null 2>&1 ||
 		skip "nobody cannot run iostorm even copied to $T_NOBODY_DIR (${TMPDIR:-/tmp} closed to others?)"
 }
