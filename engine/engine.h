@@ -199,7 +199,8 @@ struct eng_run;
  * is set on success and on failure (destroy it either way, when non-NULL). */
 int eng_run_create(struct eng_run **out, const struct eng_job *jobs,
 		   unsigned njobs);
-/* Releases the workers: IO starts (ramp). */
+/* Releases the workers: IO starts (ramp). Every open loop's schedule
+ * begins here, whenever its worker's loop starts. */
 void eng_run_start(struct eng_run *r);
 /* Ends the ramp: every worker resets its counters and histogram. An
  * open loop's window (eng_job.rate) begins here, not when its worker
