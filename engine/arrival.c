@@ -1,5 +1,5 @@
-/* Open-loop schedule setup and its backlog; the per-IO steps are inline in
- * arrival.h. */
+/* Open-loop schedule setup, its backlog, and dropping it; the per-IO steps
+ * are inline in arrival.h. */
 #include "engine/arrival.h"
 
 #include <errno.h>
@@ -41,5 +41,34 @@ uint64_t eng_arrival_due(const struct eng_arrival *a, uint64_t end_ns)
 	}
 	if (c.next_ns <= end_ns)
 		n += (uint64_t)((double)(end_ns - c.next_ns) / c.gap_ns) + 1;
+	return n;
+}
+
+uint64_t eng_arrival_skip(struct eng_arrival *a, uint64_t until_ns)
+{
+	uint64_t n = 0;
+
+	if (a->next_ns > until_ns)
+		return 0;
+	if (!a->poisson) {
+		/* whole gaps at once, then the step or two that rounding
+		 * leaves, so that the count is eng_arrival_due's */
+		n = (uint64_t)((double)(until_ns - a->next_ns) / a->gap_ns);
+		a->t_ns += (double)n * a->gap_ns;
+		a->next_ns = a->start_ns + eng_arrival_offset(a);
+		for (; a->next_ns <= until_ns; n++)
+			eng_arrival_advance(a);
+		return n;
+	}
+	for (; a->next_ns <= until_ns && n < ENG_ARRIVAL_WALK_MAX; n++)
+		eng_arrival_advance(a);
+	if (a->next_ns <= until_ns) {
+		/* past the walk, counted as eng_arrival_due counts them; a
+		 * Poisson process is memoryless, so the first arrival after
+		 * until_ns is a gap drawn anew from it */
+		n += (uint64_t)((double)(until_ns - a->next_ns) / a->gap_ns) + 1;
+		a->t_ns = (double)(until_ns - a->start_ns) + eng_arrival_gap(a);
+		a->next_ns = a->start_ns + eng_arrival_offset(a);
+	}
 	return n;
 }

@@ -93,4 +93,9 @@ static inline void eng_arrival_advance(struct eng_arrival *a)
  * changed. */
 uint64_t eng_arrival_due(const struct eng_arrival *a, uint64_t end_ns);
 
+/* Drops from the schedule every IO due by until_ns (inclusive) and not
+ * yet issued, as eng_arrival_due counts them: the next IO is then the
+ * first one due after it. Returns how many were dropped. */
+uint64_t eng_arrival_skip(struct eng_arrival *a, uint64_t until_ns);
+
 #endif

@@ -170,11 +170,13 @@ struct eng_result {
 	 * submitted (the service time; NULL in a closed loop or without
 	 * latency; owned by the run). late: good IOs submitted more than
 	 * ENG_RATE_LATE_NS after they were due; backlog: IOs due by the
-	 * window's end that were never submitted; inflight_ns: IOs in
-	 * flight integrated over the window (IO x ns), so inflight_ns /
-	 * elapsed_ns is the mean depth. */
+	 * window's end that were never submitted; dropped: IOs due by its
+	 * start (in the ramp) that were not submitted then, dropped from
+	 * the schedule so that the window holds only its own
+	 * (eng_run_measure); inflight_ns: IOs in flight integrated over the
+	 * window (IO x ns), so inflight_ns / elapsed_ns is the mean depth. */
 	struct eng_hist *svc_hist;
-	uint64_t late, backlog;
+	uint64_t late, backlog, dropped;
 	double inflight_ns;
 };
 
@@ -197,9 +199,14 @@ struct eng_run;
  * is set on success and on failure (destroy it either way, when non-NULL). */
 int eng_run_create(struct eng_run **out, const struct eng_job *jobs,
 		   unsigned njobs);
-/* Releases the workers: IO starts (ramp). */
+/* Releases the workers: IO starts (ramp). Every open loop's schedule
+ * begins here, whenever its worker's loop starts. */
 void eng_run_start(struct eng_run *r);
-/* Ends the ramp: every worker resets its counters and histogram. */
+/* Ends the ramp: every worker resets its counters and histogram. An
+ * open loop's window (eng_job.rate) begins here, not when its worker
+ * notices (one the machine descheduled notices late): the IOs due by now
+ * that a worker has not issued are the ramp's, and it drops them
+ * (eng_result.dropped) rather than count their catching up as rate. */
 void eng_run_measure(struct eng_run *r);
 /* Asks every worker to stop; they drain what is in flight. */
 void eng_run_stop(struct eng_run *r);

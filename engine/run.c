@@ -214,11 +214,16 @@ int eng_run_create(struct eng_run **out, const struct eng_job *jobs, unsigned nj
 
 void eng_run_start(struct eng_run *r)
 {
+	/* stored before the state, as measure_ns and stop_ns are */
+	atomic_store(&r->start_ns, eng_mono_ns());
 	run_set_state(r, ENG_ST_RAMP);
 }
 
 void eng_run_measure(struct eng_run *r)
 {
+	/* stored before the state the workers read with acquire, as
+	 * stop_ns is */
+	atomic_store(&r->measure_ns, eng_mono_ns());
 	run_set_state(r, ENG_ST_MEASURE);
 }
 

@@ -87,6 +87,12 @@ struct eng_run {
 	/* When eng_run_stop ended the window: no worker's window ends later,
 	 * however long it takes to notice (a wait on a slow device). */
 	_Atomic uint64_t stop_ns;
+	/* When eng_run_start released the workers: every open loop's
+	 * schedule begins there, whenever its worker's loop starts. When
+	 * eng_run_measure ended the ramp: an open loop's window begins
+	 * there, whenever its worker notices (both worker.c). */
+	_Atomic uint64_t start_ns;
+	_Atomic uint64_t measure_ns;
 	struct eng_result *late;	/* figures of workers never joined */
 	unsigned nstalled;		/* workers left running by eng_run_join_for */
 	bool joined;

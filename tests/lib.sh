@@ -212,6 +212,50 @@ run_iostorm_capped() {
 	T_RC=$?
 }
 
+# ---- iostorm as another user (nobody) ----
+# The binary may sit where nobody cannot reach it: a clone under /root
+# (mode 700) is the README's own setup. nobody_iostorm [FILE...] copies
+# $IOSTORM, and each FILE that nobody must read besides (a fixture), under
+# its base name, into a folder of their own, T_NOBODY_DIR under $T_DIR
+# (removed with it by the EXIT trap), opened to others ($T_DIR and the
+# folder 755, the copy 755, the files 644); T_NOBODY_IOSTORM is the copy.
+# Needs root (only root becomes another user). A missing setpriv
+# (util-linux, on the README's install line) is a failed check, and it
+# returns 1; where nobody cannot run the copy even there (a $TMPDIR closed
+# to others), the test skips, saying so.
+nobody_iostorm() {
+	local f
+	need_root "running iostorm as nobody"
+	if ! command -v setpriv >/dev/null; then
+		check_fail "setpriv is missing (util-linux)"
+		return 1
+	fi
+	T_NOBODY_DIR=$T_DIR/nobody
+	mkdir -p "$T_NOBODY_DIR" && cp "$IOSTORM" "$T_NOBODY_DIR/iostorm" &&
+		chmod 755 "$T_DIR" "$T_NOBODY_DIR" "$T_NOBODY_DIR/iostorm" ||
+		fail "cannot copy $IOSTORM into $T_NOBODY_DIR"
+	for f in "$@"; do
+		cp "$f" "$T_NOBODY_DIR/" && chmod 644 "$T_NOBODY_DIR/${f##*/}" ||
+			fail "cannot copy $f into $T_NOBODY_DIR"
+	done
+	T_NOBODY_IOSTORM=$T_NOBODY_DIR/iostorm
+	# through env: setpriv itself finds the program it runs with root's
+	# capabilities still in force (util-linux sys-utils/setpriv.c sets
+	# PR_SET_KEEPCAPS and applies them again after setresuid, then calls
+	# execvp), so it runs /root/x as nobody; what that program opens or
+	# runs after the exec, which clears them, nobody must reach itself
+	as_nobody env "$T_NOBODY_IOSTORM" --version >/dev/null 2>&1 ||
+		skip "nobody cannot run iostorm even copied to $T_NOBODY_DIR (${TMPDIR:-/tmp} closed to others?)"
+}
+
+# as_nobody CMD ARGS...: CMD as nobody (uid and gid 65534, no groups),
+# from T_NOBODY_DIR (the caller's folder may be closed to nobody), under
+# run_iostorm's guard against a hang. nobody_iostorm first.
+as_nobody() {
+	(cd "$T_NOBODY_DIR" &&
+		exec timeout -k 5 "$T_RUN_GUARD" setpriv --reuid=65534 --regid=65534 --clear-groups "$@")
+}
+
 show_output() {
 	sed 's/^/    out: /' "$T_OUT" >&2
 	sed 's/^/    err: /' "$T_ERR" >&2

@@ -40,6 +40,27 @@ expect_error "one report" 2 'NEW.json missing' compare "$r/qd32.json"
 expect_error "no report" 2 'no report given' compare
 expect_error "different --qd" 2 'ran at --qd 1, .* at --qd 32: comparing them is meaningless' \
 	compare "$r/qd32.json" "$r/qd1.json"
+# a config value compare reads, of the wrong type, is named for what it
+# is, never read as a number (a string qd was shown as "--qd -1"); one a
+# report lacks is said to be missing
+for k in bs qd ios rate; do
+	jq --arg k "$k" '.config[$k] |= tostring' "$r/qd32.json" >"$r/str-$k.json"
+	expect_error "config.$k a string" 2 \
+		"^iostorm compare: $r/str-$k.json: config\\.$k is a string, not an integer$" \
+		compare "$r/qd32.json" "$r/str-$k.json"
+done
+jq '.config.qd = [32]' "$r/qd32.json" >"$r/arr.json"
+expect_error "config.qd an array" 2 "^iostorm compare: $r/arr.json: config\\.qd is an array, not an integer$" \
+	compare "$r/arr.json" "$r/qd32.json"
+jq '.config.qd = 32.5' "$r/qd32.json" >"$r/real.json"
+expect_error "config.qd a fraction" 2 "config\\.qd is a number with a fraction part, not an integer$" \
+	compare --force "$r/qd32.json" "$r/real.json"
+jq '.config = 7' "$r/qd32.json" >"$r/cfg.json"
+expect_error "config a number" 2 "^iostorm compare: $r/cfg.json: config is an integer, not an object$" \
+	compare "$r/qd32.json" "$r/cfg.json"
+jq 'del(.config.qd)' "$r/qd32.json" >"$r/noqd.json"
+expect_error "no config.qd" 2 'noqd.json records no --qd, .*qd32.json ran at --qd 32: comparing' \
+	compare "$r/qd32.json" "$r/noqd.json"
 expect_error "different commands" 2 'is a sweep report, .* a run report' \
 	compare "$r/qd32.json" "$r/sweep.json"
 expect_error "no shared device" 2 'share no device' compare "$r/qd32.json" "$r/other.json"

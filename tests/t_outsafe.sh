@@ -128,7 +128,8 @@ mkdir "$sticky" "$open" "$T_DIR/victims"
 chmod 1777 "$sticky"
 chmod 0777 "$open"
 echo precious >"$T_DIR/victims/v"
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+# lib.sh's as_nobody runs from a folder of nobody's (nobody_iostorm)
+nobody_iostorm || fail "no way to run a command as nobody"
 as_nobody ln -s "$T_DIR/victims/v" "$sticky/r.json" || fail "nobody cannot make a link in $sticky"
 as_nobody ln -s "$T_DIR/victims/made" "$sticky/dangling.json"
 as_nobody ln -s "$T_DIR/victims" "$sticky/dir"

@@ -1,11 +1,20 @@
-# The open loop (--rate): the rate is met, as a ratio of the report's own
-# counts (uniform within 1%, split over workers too; Poisson within its
-# own noise); Little's law holds for the measured depth and the service
-# time; a rate the device cannot keep up with is said in one line and in
-# the JSON, with its backlog, and the run still ends with its report; a
-# stall is counted once per IO scheduled into it (no coordinated
-# omission), where a closed loop counts it once per slot; bad
-# combinations are refused before any IO.
+# The open loop (--rate): the window holds its schedule's IOs, as the
+# report's own counts (uniform within 1%, split over workers too; Poisson
+# within its own noise), also when the window began with the worker
+# behind (the ramp's IOs are dropped, not counted as rate); Little's law
+# holds for the measured depth and the service time; a rate the device
+# cannot keep up with is said in one line and in the JSON, with its
+# backlog, and the run still ends with its report; a stall is counted
+# once per IO scheduled into it (no coordinated omission), where a closed
+# loop counts it once per slot; bad combinations are refused before any
+# IO.
+#
+# A loaded machine may hold a worker back (a backlog at the window's end,
+# an overload verdict) or slow the IOs at the window's edges (Little's law
+# over a 1 s window, the IOs over 100 ms around a stall): a case that
+# misses only that way runs again, at most three times, and a pass after a
+# miss is said as retried (retry_load). What no load excuses is checked on
+# every run.
 . "$(dirname "$0")/lib.sh"
 need_iostorm
 need_cmd jq
@@ -14,26 +23,73 @@ make_loop dev 64
 make_loop dev2 64
 q=(-q --ramp 200ms --time 1s)
 
-# ---- the rate is met: achieved over asked within 1% (uniform) ----
-# rate_met WHAT TOL ARGS...: every device's achieved IOPS is within TOL
-# (a fraction) of asked, and the total's asked is the devices' sum
+# retry_load WHAT CASE ARGS...: CASE ARGS (a function) at most three
+# times while it misses in a way a loaded machine can cause: it returns 1
+# with MISS set (what missed); 1 with MISS empty is a failure it has said,
+# and ends the tries. Three misses fail; a pass after one is said.
+retry_load() {
+	local what=$1 try first=
+	shift
+	for try in 1 2 3; do
+		MISS=
+		"$@" && break
+		[ -n "$MISS" ] || return 0
+		MISS="$MISS (load $(cut -d' ' -f1 /proc/loadavg))"
+		first=${first:-$MISS}
+		echo "note: $what, run $try: $MISS" >&2
+	done
+	if [ -n "$MISS" ]; then
+		check_fail "$what, in 3 runs: $MISS"
+	elif [ "$try" -gt 1 ]; then
+		retried "$what: $((try - 1)) run(s) missed before one did not: $first"
+	fi
+}
+
+# ---- the rate is met: the window holds what the schedule put in it ----
+# rate_met WHAT TOL ARGS...: every device's window holds its schedule's
+# IOs: those it completed and those due by its end but never issued (the
+# backlog) are the rate asked over its length, within TOL (a fraction)
+# and the IOs in flight at its two edges (at most --qd per worker and
+# repeat: the ramp's that complete in it, its own that complete after).
+# That holds whatever the machine's load, on every run. So does the
+# overload verdict's definition: a backlog over 1% of the IOs asked, in
+# the JSON and in one line per device. A loop device keeps these rates,
+# so a run called overloaded missed (the machine held a worker back), as
+# does one where Little's law misses (slow IOs at the window's edges).
+# The total's asked, backlog and dropped are the devices' sums.
 rate_met() {
-	local what=$1 tol=$2
+	retry_load "$1" rate_met_once "$@"
+}
+rate_met_once() {
+	local what=$1 tol=$2 over failed=$T_FAILED
 	shift 2
-	expect_ok "$what" run "${q[@]}" --json - "$@" || return
+	expect_ok "$what" run "${q[@]}" --json - "$@" || return 1
 	jq -e --argjson tol "$tol" '
-		[.devices[].open_loop | .achieved_iops / .asked_iops - 1 | fabs < $tol] | all' \
+		(.config.qd * .config.jobs_per_device * .config.repeat) as $edges |
+		[.devices[] | ((.ios + .open_loop.backlog - .open_loop.asked_iops * .elapsed_s) | fabs)
+			<= $tol * .open_loop.asked_iops * .elapsed_s + $edges] | all' \
 		"$T_OUT" >/dev/null ||
-		check_fail "$what: achieved IOPS not within $tol of asked: $(jq -c '[.devices[].open_loop | {asked_iops, achieved_iops}]' "$T_OUT")"
-	jq -e '[.devices[].open_loop.overloaded] | any | not' "$T_OUT" >/dev/null ||
-		check_fail "$what: called overloaded although it kept up"
+		check_fail "$what: IOs and backlog not the rate asked over the window within $tol: $(jq -c '[.devices[] | {ios, backlog: .open_loop.backlog, dropped: .open_loop.dropped, elapsed_s, asked_iops: .open_loop.asked_iops}]' "$T_OUT")"
+	jq -e '[.devices[] | .open_loop.overloaded ==
+		(.open_loop.backlog > 0.01 * .open_loop.asked_iops * .elapsed_s)] | all' \
+		"$T_OUT" >/dev/null ||
+		check_fail "$what: overloaded is not its backlog over 1%: $(jq -c '[.devices[] | {overloaded: .open_loop.overloaded, backlog: .open_loop.backlog, elapsed_s}]' "$T_OUT")"
+	[ "$(jq '[.devices[] | select(.open_loop.overloaded)] | length' "$T_OUT")" = \
+		"$(grep -c ": overloaded: " "$T_ERR")" ] ||
+		check_fail "$what: not one overload line per overloaded device"
 	jq -e '.total.open_loop.asked_iops == ([.devices[].open_loop.asked_iops] | add) and
-		.total.open_loop.backlog == ([.devices[].open_loop.backlog] | add)' "$T_OUT" >/dev/null ||
+		.total.open_loop.backlog == ([.devices[].open_loop.backlog] | add) and
+		.total.open_loop.dropped == ([.devices[].open_loop.dropped] | add)' "$T_OUT" >/dev/null ||
 		check_fail "$what: the total's open loop is not the devices' sum"
-	grep -q "overloaded" "$T_ERR" && check_fail "$what: an overload line although it kept up"
+	[ "$T_FAILED" = "$failed" ] || return 1
+	over=$(jq -c '[.devices[].open_loop | select(.overloaded) |
+		{asked_iops, achieved_iops, backlog}]' "$T_OUT")
+	[ "$over" = "[]" ] || { MISS="overloaded: $over"; return 1; }
 	jq -e '[.devices[].open_loop | .achieved_iops * .service_lat_ns.mean / 1e9 / .mean_inflight - 1
-		| fabs < 0.05] | all' "$T_OUT" >/dev/null ||
-		check_fail "$what: IOPS x mean service time is not the mean depth: $(jq -c '[.devices[].open_loop | {achieved_iops, svc: .service_lat_ns.mean, mean_inflight}]' "$T_OUT")"
+		| fabs < 0.05] | all' "$T_OUT" >/dev/null || {
+		MISS="IOPS x mean service time is not the mean depth: $(jq -c '[.devices[].open_loop | {achieved_iops, svc: .service_lat_ns.mean, mean_inflight}]' "$T_OUT")"
+		return 1
+	}
 }
 rate_met "uniform 2000/s" 0.01 --rate 2000 "$dev"
 rate_met "uniform 20k/s, 2 workers" 0.01 --rate 20k --jobs-per-device 2 "$dev"
@@ -44,18 +100,26 @@ rate_met "uniform 3000/s, 2 repeats" 0.01 --rate 3000 --repeat 2 "$dev"
 rate_met "poisson 20k/s" 0.03 --rate 20k --arrival poisson "$dev"
 
 # ---- Little's law: mean depth = achieved IOPS x mean service time ----
+# little WHAT ARRIVAL: one run: what holds on any run, then the law (a
+# miss: retry_load)
+little() {
+	local what=$1 a=$2 failed=$T_FAILED
+	expect_ok "$what" run "${q[@]}" --rate 10k --arrival "$a" --qd 16 --json - "$dev" || return 1
+	# from when due is never shorter than from submission
+	jq -e '.devices[0] | .lat_ns.mean >= .open_loop.service_lat_ns.mean' "$T_OUT" >/dev/null ||
+		check_fail "$what: latency from schedule below the service time"
+	grep -Eq "^$(basename "$dev"): open loop at 10000 IOPS asked; service time" "$T_ERR" ||
+		{ check_fail "$what: no open-loop line in the table"; show_output; }
+	[ "$T_FAILED" = "$failed" ] || return 1
+	jq -e '.devices[0].open_loop | .mean_inflight > 0 and
+		(.achieved_iops * .service_lat_ns.mean / 1e9 / .mean_inflight - 1 | fabs < 0.05)' \
+		"$T_OUT" >/dev/null || {
+		MISS="IOPS x mean service time is not the mean depth: $(jq -c '.devices[0].open_loop | {achieved_iops, svc: .service_lat_ns.mean, mean_inflight}' "$T_OUT")"
+		return 1
+	}
+}
 for a in uniform poisson; do
-	if expect_ok "little $a" run "${q[@]}" --rate 10k --arrival "$a" --qd 16 --json - "$dev"; then
-		jq -e '.devices[0].open_loop | .mean_inflight > 0 and
-			(.achieved_iops * .service_lat_ns.mean / 1e9 / .mean_inflight - 1 | fabs < 0.05)' \
-			"$T_OUT" >/dev/null ||
-			check_fail "little $a: IOPS x mean service time is not the mean depth: $(jq -c '.devices[0].open_loop | {achieved_iops, svc: .service_lat_ns.mean, mean_inflight}' "$T_OUT")"
-		# from when due is never shorter than from submission
-		jq -e '.devices[0] | .lat_ns.mean >= .open_loop.service_lat_ns.mean' "$T_OUT" >/dev/null ||
-			check_fail "little $a: latency from schedule below the service time"
-		grep -Eq "^$(basename "$dev"): open loop at 10000 IOPS asked; service time" "$T_ERR" ||
-			{ check_fail "little $a: no open-loop line in the table"; show_output; }
-	fi
+	retry_load "little $a" little "little $a" "$a"
 done
 
 # ---- --ios ends an open loop: exactly that many, nothing left behind ----
@@ -75,10 +139,15 @@ if expect_ok "overload" run "${q[@]}" --rate 10m --qd 2 --json - "$dev"; then
 		.elapsed_s > 0 and .ios > 0' "$T_OUT" >/dev/null ||
 		check_fail "overload: JSON does not say so: $(jq -c '.devices[0].open_loop | del(.service_lat_ns)' "$T_OUT")"
 	# the backlog is at least the window's own shortfall, at most all
-	# that was due since the ramp began
+	# that was due in the window: what the ramp left was dropped when
+	# the window began (the schedule is fixed in advance: a uniform one
+	# holds asked x elapsed, to one IO)
 	jq -e '.devices[0] | .open_loop.backlog >= 0.99 * (.open_loop.asked_iops - .iops) * .elapsed_s and
-		.open_loop.backlog <= .open_loop.asked_iops * (.elapsed_s + 0.2) * 1.01' "$T_OUT" >/dev/null ||
-		check_fail "overload: backlog $(jq '.devices[0].open_loop.backlog' "$T_OUT") does not fit the shortfall"
+		.open_loop.backlog <= .open_loop.asked_iops * .elapsed_s + 1 and
+		.open_loop.dropped > 0' "$T_OUT" >/dev/null ||
+		check_fail "overload: backlog $(jq -c '.devices[0] | {backlog: .open_loop.backlog, dropped: .open_loop.dropped, elapsed_s}' "$T_OUT") does not fit the shortfall"
+	grep -Eq "^$name: began behind its schedule: [0-9]+ IOs due in the ramp and never issued, dropped when the window began$" "$T_ERR" ||
+		{ check_fail "overload: no line for the ramp's IOs dropped"; show_output; }
 fi
 
 # ---- saturate: every step at the rate, its overloads named, no ceiling
@@ -133,20 +202,63 @@ stall_run() {
 	[ "$T_RC" -eq 0 ] || { check_fail "$what: exit $T_RC"; show_output; return 1; }
 }
 above='(.[] | select(.[0] == 100000000) | .[1])'
-if stall_run "open loop stall" --rate 2000; then
+# open_stall: the open loop's stall, counted (a machine that slows more
+# than the held reads past 100 ms misses: retry_load)
+open_stall() {
+	stall_run "open loop stall" --rate 2000 || return 1
 	jq -e --argjson qd 8 "
 		.devices[0] | (.open_loop.service_lat_ns.max / 1e9) as \$s |
 		(.lat_ns.above | $above) as \$n |
 		(.open_loop.service_lat_ns.above | $above) as \$svc |
 		\$s > 0.2 and \$n >= 0.8 * (\$s - 0.1) * 2000 and \$n <= 1.5 * \$s * 2000 + \$qd and
-		\$svc <= \$qd and \$n > 10 * \$qd" "$T_OUT" >/dev/null ||
-		check_fail "open loop stall: IOs over 100 ms from schedule do not match the stall: $(jq -c '.devices[0] | {stall_s: (.open_loop.service_lat_ns.max / 1e9), above: .lat_ns.above, svc_above: .open_loop.service_lat_ns.above}' "$T_OUT")"
+		\$svc <= \$qd and \$n > 10 * \$qd" "$T_OUT" >/dev/null || {
+		MISS="IOs over 100 ms from schedule do not match the stall: $(jq -c '.devices[0] | {stall_s: (.open_loop.service_lat_ns.max / 1e9), above: .lat_ns.above, svc_above: .open_loop.service_lat_ns.above}' "$T_OUT")"
+		return 1
+	}
+}
+retry_load "open loop stall" open_stall
+# ---- a late start: the ramp's IOs are dropped, not counted as rate ----
+# The fault device holds every read from the 200th on, in the ramp, so
+# the worker's depth fills with held reads and the IOs due after them
+# wait. The reads are let go only once the window has begun (its line in
+# the --stream file, written after the ramp ended): the worker then owes
+# the ramp's IOs. Issued in the window on top of the window's own, their
+# catching up would count as rate (about 1800 more IOs in a window of
+# 4000); the window drops them instead and holds its own schedule's, as
+# rate_met checks (the held reads, in flight at its start, complete in
+# it: the --qd of the edges).
+echo "ok 200 hang" >"$ctl"
+"$IOSTORM" run -q --no-zero-sample --ramp 1s --time 2s --qd 8 --rate 2000 --stall-timeout 10s \
+	--stream "$T_DIR/late.jsonl" --json - "$fdev" >"$T_OUT" 2>"$T_ERR" </dev/null &
+pid=$!
+await_fault "$ctl" held 1 "$T_TRIES" || check_fail "late start: no read was ever held"
+for ((i = 0; i < T_TRIES; i++)); do
+	grep -q '"type":"window"' "$T_DIR/late.jsonl" 2>/dev/null && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
+grep -q '"type":"window"' "$T_DIR/late.jsonl" || check_fail "late start: the window never began"
+echo ok >"$ctl"
+reap_within "$pid" "$T_TRIES"
+if [ "$T_RC" -ne 0 ]; then
+	check_fail "late start: exit $T_RC"
+	show_output
+else
+	jq -e '.devices[0] | .open_loop.dropped > 100 and
+		((.ios + .open_loop.backlog - .open_loop.asked_iops * .elapsed_s) | fabs)
+			<= 0.01 * .open_loop.asked_iops * .elapsed_s + 8' "$T_OUT" >/dev/null ||
+		check_fail "late start: the window does not hold its own schedule: $(jq -c '.devices[0] | {ios, elapsed_s, backlog: .open_loop.backlog, dropped: .open_loop.dropped}' "$T_OUT")"
 fi
-if stall_run "closed loop stall"; then
+
+closed_stall() {
+	stall_run "closed loop stall" || return 1
 	jq -e "
 		.devices[0] | (.lat_ns.max / 1e9) as \$s | (.lat_ns.above | $above) as \$n |
-		\$s > 0.2 and \$n <= 8" "$T_OUT" >/dev/null ||
-		check_fail "closed loop stall: more IOs over 100 ms than slots: $(jq -c '.devices[0] | {max: .lat_ns.max, above: .lat_ns.above}' "$T_OUT")"
-fi
+		\$s > 0.2 and \$n <= 8" "$T_OUT" >/dev/null || {
+		MISS="more IOs over 100 ms than slots: $(jq -c '.devices[0] | {max: .lat_ns.max, above: .lat_ns.above}' "$T_OUT")"
+		return 1
+	}
+}
+retry_load "closed loop stall" closed_stall
 
 t_done

@@ -1,7 +1,7 @@
 /* The open loop's schedule (engine/arrival.h), no IO: Poisson gaps pass a
  * chi-square goodness-of-fit test against the exponential distribution and
  * are uncorrelated; uniform gaps are exact and never drift; the backlog
- * count; bad input. */
+ * count, and dropping it; bad input. */
 #include "engine/arrival.h"
 #include "tests/helpers.h"
 
@@ -165,6 +165,60 @@ static void test_due(void)
 	       (unsigned long long)n);
 }
 
+/* Dropping what was due (the ramp's IOs when the window begins): as many
+ * as eng_arrival_due counts, and the schedule goes on from the first IO
+ * due after, on its own grid (uniform) or with its own draws (Poisson). */
+static void test_skip(void)
+{
+	struct eng_arrival a, c;
+	uint64_t until, n;
+	unsigned i, bad = 0;
+
+	CHECK(eng_arrival_init(&a, 2000, ENG_ARRIVAL_UNIFORM, 1, 0, 0) == 0);
+	CHECK(eng_arrival_skip(&a, 1000000000ull) == 2001);
+	CHECK(a.next_ns == 1000500000ull);
+	CHECK(eng_arrival_skip(&a, 1000499999ull) == 0);	/* nothing due yet */
+	CHECK(a.next_ns == 1000500000ull);
+	eng_arrival_advance(&a);
+	CHECK(a.next_ns == 1001000000ull);
+	/* a gap that is not a whole number of ns, from odd places: always
+	 * due's count, and the next IO on the exact grid (IO m of 3/s at
+	 * phase 1/4 is due (4m + 1) 1e9 / 12 ns after the start), to the
+	 * ns that rounding gives either way */
+	for (i = 0; i < 1000; i++) {
+		uint64_t want;
+
+		CHECK(eng_arrival_init(&a, 3, ENG_ARRIVAL_UNIFORM, 1, 7, 0.25) == 0);
+		until = 7 + (uint64_t)i * 9876543211ull;
+		n = eng_arrival_due(&a, until);
+		bad += eng_arrival_skip(&a, until) != n;
+		want = 7 + 1000000000ull * (4 * n + 1) / 12;
+		bad += a.next_ns + 1 < want || a.next_ns > want + 1 || want <= until;
+	}
+	CHECKF(!bad, "%u of 2000 uniform skips off due's count or the grid", bad);
+	/* Poisson within the walk: the very schedule, dropped */
+	CHECK(eng_arrival_init(&a, 10000, ENG_ARRIVAL_POISSON, 77, 100, 0) == 0);
+	c = a;
+	until = 100 + 1000000000ull;
+	n = eng_arrival_due(&a, until);
+	CHECK(eng_arrival_skip(&a, until) == n);
+	while (c.next_ns <= until)
+		eng_arrival_advance(&c);
+	CHECK(a.next_ns == c.next_ns && a.t_ns == c.t_ns);
+	/* past the walk (a million due at 1e9/s): counted as due counts
+	 * them, the first walked exactly and the rest at the mean rate, so
+	 * within 5 standard deviations of the walk's 2^16 draws; the next
+	 * due after until */
+	CHECK(eng_arrival_init(&a, 1e9, ENG_ARRIVAL_POISSON, 5, 1000, 0) == 0);
+	until = 1000 + 1000000;
+	n = eng_arrival_due(&a, until);
+	CHECK(eng_arrival_skip(&a, until) == n);
+	CHECKF(n > 1000001 - 5 * 256 && n < 1000001 + 5 * 256, "%llu dropped of 1000001 due",
+	       (unsigned long long)n);
+	CHECKF(a.next_ns > until && a.next_ns < until + 100, "next due %llu ns after until",
+	       (unsigned long long)(a.next_ns - until));
+}
+
 static void test_bad_input(void)
 {
 	struct eng_arrival a;
@@ -188,6 +242,7 @@ int main(void)
 	test_uniform();
 	test_phase();
 	test_due();
+	test_skip();
 	test_bad_input();
 	return t_result();
 }

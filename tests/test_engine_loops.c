@@ -8,9 +8,13 @@
  * read waits until the test writes or closes its other end. And the ring's
  * setup asks the kernel: a full group of lanes with more than 1 GiB of
  * buffers each registers them, and passthrough's registered buffers are
- * found by trying them. */
+ * found by trying them. An open loop whose thread runs late keeps the
+ * run's schedule and window. */
 #include "tests/test_engine_util.h"
 
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <sys/mman.h>
 
 #include "engine/uring_int.h"
@@ -265,6 +269,108 @@ static void open_stall(void)
 	close(pt.fd);
 }
 
+/* A thread that holds CPU 1 (SCHED_FIFO, above every worker) for
+ * SPIN_MS: spinning says when it has begun. */
+#define SPIN_MS 200
+struct spin {
+	_Atomic int spinning;
+	uint64_t end_ns;
+	int err;
+};
+
+static void *spin_main(void *arg)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	struct spin *s = arg;
+	uint64_t end;
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(1, &one);
+	s->err = pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+	if (!s->err)
+		s->err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	end = eng_mono_ns() + SPIN_MS * 1000000ull;
+	atomic_store(&s->spinning, s->err ? -1 : 1);
+	while (!s->err && eng_mono_ns() < end)
+		;
+	s->end_ns = eng_mono_ns();
+	return NULL;
+}
+
+/* A worker whose thread the machine runs late. Two open loops, pinned to
+ * CPUs 0 and 1, and a thread that holds CPU 1 from before the workers are
+ * released until SPIN_MS later, the ramp ending at once (--ramp 0): the
+ * second worker's loop starts after its window began. Its schedule began
+ * with the run all the same, so it owes what was due while held and
+ * issues it late, inside the window (the window's own IOs), and its
+ * window is the run's: both workers' are the same length, to the ns, and
+ * the second one's IOs and backlog are its rate over it. A schedule that
+ * began with the late loop, and a window with it, would be shorter by
+ * the hold. Needs SCHED_FIFO (root) and two CPUs. */
+static void open_late_thread(void)
+{
+	struct eng_job j[2];
+	const struct eng_result *a, *b;
+	struct spin sp = { 0 };
+	struct eng_run *r = NULL;
+	cpu_set_t zero, old;
+	uint64_t s_ns;
+	pthread_t t;
+	double due;
+
+	if (geteuid() != 0 || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		printf("late thread: not root, or one CPU: not checked\n");
+		return;
+	}
+	j[0] = tu_job(&data, ENG_BACKEND_IO_URING, ENG_MODE_IRQ);
+	j[0].rate = 2000;
+	j[0].qd = 8;
+	j[0].batch = 4;
+	j[0].cpu = 0;
+	j[1] = j[0];
+	j[1].cpu = 1;
+	j[1].rate_phase = 0.5;
+	if (eng_run_create(&r, j, 2)) {
+		CHECKF(0, "late thread: create (stage %d err %d)",
+		       r ? (int)eng_run_result(r, 0)->stage : -1, r ? eng_run_result(r, 0)->err : 0);
+		eng_run_destroy(r);
+		return;
+	}
+	/* this thread on CPU 0, where the spinner cannot hold it */
+	CPU_ZERO(&zero);
+	CPU_SET(0, &zero);
+	CHECK(pthread_getaffinity_np(pthread_self(), sizeof(old), &old) == 0);
+	CHECK(pthread_setaffinity_np(pthread_self(), sizeof(zero), &zero) == 0);
+	CHECK(pthread_create(&t, NULL, spin_main, &sp) == 0);
+	while (!atomic_load(&sp.spinning))
+		sched_yield();
+	eng_run_start(r);
+	eng_run_measure(r);
+	s_ns = eng_mono_ns();
+	CHECK(pthread_join(t, NULL) == 0);
+	CHECK(pthread_setaffinity_np(pthread_self(), sizeof(old), &old) == 0);
+	CHECKF(!sp.err, "late thread: SCHED_FIFO on CPU 1: %s", strerror(sp.err));
+	tu_sleep_ms(300);
+	eng_run_stop(r);
+	eng_run_join(r);
+	a = eng_run_result(r, 0);
+	b = eng_run_result(r, 1);
+	/* the test's own premise: the second loop was held past the start */
+	CHECKF(sp.end_ns > s_ns + SPIN_MS / 2 * 1000000ull, "late thread: held until %" PRIu64
+	       " ns after the window began", sp.end_ns - s_ns);
+	CHECKF(a->elapsed_ns == b->elapsed_ns && a->elapsed_ns > 0,
+	       "late thread: windows of %" PRIu64 " and %" PRIu64 " ns", a->elapsed_ns,
+	       b->elapsed_ns);
+	due = j[1].rate * (double)b->elapsed_ns / 1e9;
+	CHECKF(fabs((double)(b->ios + b->backlog) - due) <= 0.01 * due + j[1].qd,
+	       "late thread: %" PRIu64 " IOs and %" PRIu64 " due at the end over a window of "
+	       "%.0f due", b->ios, b->backlog, due);
+	CHECKF(b->late > 100, "late thread: %" PRIu64 " IOs late, none owed from the hold",
+	       b->late);
+	eng_run_destroy(r);
+}
+
 /* A group of a lane on the data file with an IO limit and one on a drive
  * that holds its IOs: the first stops at its limit and settles, its
  * result final, while the other still holds its whole depth; the thread
@@ -403,6 +509,7 @@ int main(void)
 	open_limits(1e9, ENG_ARRIVAL_UNIFORM, false);
 	open_errors();
 	open_stall();
+	open_late_thread();
 	group_settle(false);
 	group_settle(true);
 	full_group_registers();

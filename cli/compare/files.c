@@ -51,11 +51,42 @@ bool cmp_is_comparable(const char *cmd)
 	return false;
 }
 
+/* The config values compare reads, all integers as reports write them:
+ * each report's are checked once, when it is loaded (check_config), so
+ * that a wrong type is named there and config_num finds an integer or
+ * nothing. */
+static const char *const config_keys[] = { "bs", "qd", "ios", "rate" };
+
+static int check_config(const char *file, const json_t *r)
+{
+	long long v;
+	size_t k;
+
+	for (k = 0; k < sizeof(config_keys) / sizeof(config_keys[0]); k++)
+		if (cli_report_int(file, json_object_get(r, "config"), "config", config_keys[k],
+				   &v) == -EINVAL)
+			return -EINVAL;
+	return 0;
+}
+
+/* config.key of report r (one of config_keys), -1 when r records none */
 static long long config_num(const json_t *r, const char *key)
 {
-	const json_t *v = json_object_get(json_object_get(r, "config"), key);
+	long long v;
 
-	return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
+	return cli_report_int(NULL, json_object_get(r, "config"), "config", key, &v) ? -1 : v;
+}
+
+/* "ran at --qd 32", or "records no --qd" for a report without it */
+static const char *ran_at(char *buf, size_t len, const json_t *r, const char *key)
+{
+	long long v;
+
+	if (cli_report_int(NULL, json_object_get(r, "config"), "config", key, &v))
+		snprintf(buf, len, "records no --%s", key);
+	else
+		snprintf(buf, len, "ran at --%s %lld", key, v);
+	return buf;
 }
 
 /* How report r bounded its repeats: by IOs (--ios), and whether --rate
@@ -77,6 +108,7 @@ static int check_alike(const struct cli_opts *o, const char *const *file, json_t
 {
 	static const char *const keys[] = { "bs", "qd" };
 	struct cmp_bound bf = cmp_bound_of(r[f]), bi = cmp_bound_of(r[i]);
+	char a[48], b[48];
 	size_t k;
 
 	if (o->force)
@@ -89,9 +121,9 @@ static int check_alike(const struct cli_opts *o, const char *const *file, json_t
 	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		if (config_num(r[i], keys[k]) == config_num(r[f], keys[k]))
 			continue;
-		cli_say("%s ran at --%s %lld, %s at --%s %lld: comparing them is meaningless "
-			"(--force compares them anyway)", file[i], keys[k],
-			config_num(r[i], keys[k]), file[f], keys[k], config_num(r[f], keys[k]));
+		cli_say("%s %s, %s %s: comparing them is meaningless (--force compares them "
+			"anyway)", file[i], ran_at(a, sizeof(a), r[i], keys[k]),
+			file[f], ran_at(b, sizeof(b), r[f], keys[k]));
 		return -EINVAL;
 	}
 	if (bf.by_ios != bi.by_ios || bf.open_loop != bi.open_loop) {
@@ -134,6 +166,8 @@ int cmp_files_load(const struct cli_opts *o, json_t **r, const char **cmd)
 		if (file[i] == side_sep)
 			continue;
 		rc = cli_report_load(file[i], &r[i], &cmd[i]);
+		if (!rc)
+			rc = check_config(file[i], r[i]);
 		if (!rc && !cmp_is_comparable(cmd[i])) {
 			cli_say("%s: a report of '%s', which holds nothing to compare (compare takes "
 				"run, nop, latency, sweep and saturate reports, iostorm-mpi's too)",

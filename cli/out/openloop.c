@@ -30,6 +30,7 @@ void cli_open_add(struct cli_dev *d, const struct eng_result *res)
 		return;
 	op->late += res->late;
 	op->backlog += res->backlog;
+	op->dropped += res->dropped;
 	op->inflight_ns += res->inflight_ns;
 	if (op->svc_hist && res->svc_hist && !res->stalled)
 		eng_hist_merge(op->svc_hist, res->svc_hist);
@@ -40,6 +41,7 @@ static void open_sum(struct cli_open *a, const struct cli_open *o)
 {
 	a->late += o->late;
 	a->backlog += o->backlog;
+	a->dropped += o->dropped;
 	a->inflight_ns += o->inflight_ns;
 	if (a->svc_hist && o->svc_hist)
 		eng_hist_merge(a->svc_hist, o->svc_hist);
@@ -77,10 +79,15 @@ int cli_open_total(struct cli_report *r)
 	return 0;
 }
 
+/* More than CLI_OPEN_BEHIND of the IOs asked in d's window. */
+static bool open_behind(const struct cli_dev *d, uint64_t n)
+{
+	return d->open.on && (double)n > CLI_OPEN_BEHIND * d->open.asked * d->elapsed_s;
+}
+
 bool cli_open_overloaded(const struct cli_dev *d)
 {
-	return d->open.on &&
-	       (double)d->open.backlog > CLI_OPEN_BEHIND * d->open.asked * d->elapsed_s;
+	return open_behind(d, d->open.backlog);
 }
 
 double cli_open_depth(const struct cli_dev *d)
@@ -104,6 +111,9 @@ static void print_one(FILE *f, const struct cli_dev *d)
 		cli_fmt_us(b, sizeof(b), (double)l->p50, d->open.has_svc),
 		cli_fmt_us(c, sizeof(c), (double)l->p99, d->open.has_svc),
 		cli_fmt_us(e, sizeof(e), (double)l->p999, d->open.has_svc), cli_open_depth(d));
+	if (open_behind(d, d->open.dropped))
+		fprintf(f, "%s: began behind its schedule: %llu IO%s due in the ramp and never issued, dropped when the window began\n",
+			d->name, (unsigned long long)d->open.dropped, d->open.dropped == 1 ? "" : "s");
 	if (!cli_open_overloaded(d))
 		return;
 	fprintf(f, "%s: overloaded: %.0f of %.0f IOPS asked (%.1f%%), %llu IO%s due and never issued at the end, %.1f%% started over %lluus late\n",
@@ -128,12 +138,13 @@ json_t *cli_open_json(const struct cli_dev *d)
 
 	if (!op->on)
 		return json_null();
-	return json_pack("{s:f, s:f, s:b, s:I, s:f, s:I, s:I, s:f, s:o}",
+	return json_pack("{s:f, s:f, s:b, s:I, s:f, s:I, s:I, s:I, s:f, s:o}",
 			 "asked_iops", op->asked, "achieved_iops", d->iops,
 			 "overloaded", cli_open_overloaded(d),
 			 "late", (json_int_t)op->late, "late_share", late_share(d),
 			 "late_after_ns", (json_int_t)ENG_RATE_LATE_NS,
 			 "backlog", (json_int_t)op->backlog,
+			 "dropped", (json_int_t)op->dropped,
 			 "mean_inflight", cli_open_depth(d),
 			 "service_lat_ns", cli_json_lat_of(&op->svc, op->has_svc, op->svc_hist));
 }

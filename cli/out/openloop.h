@@ -32,7 +32,9 @@ int cli_open_total(struct cli_report *r);
 bool cli_open_overloaded(const struct cli_dev *d);
 /* The window's mean IOs in flight of d's open loop. */
 double cli_open_depth(const struct cli_dev *d);
-/* A line per open-loop device: its service time and depth, and when it
+/* A line per open-loop device: its service time and depth; when the IOs
+ * its window began by dropping (eng_result.dropped) were more than
+ * CLI_OPEN_BEHIND of those asked, one more with their count; and when it
  * was overloaded one more: achieved against asked, the backlog at the
  * end and the share of IOs that started late. Nothing for a closed loop. */
 void cli_open_print(FILE *f, const struct cli_report *r);

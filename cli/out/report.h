@@ -51,6 +51,8 @@ struct cli_open {
 	uint64_t late;			/* good IOs submitted more than
 					 * ENG_RATE_LATE_NS after they were due */
 	uint64_t backlog;		/* due by the end, never submitted */
+	uint64_t dropped;		/* due in the ramp, never submitted:
+					 * dropped when the window began */
 	double inflight_ns;		/* IOs in flight integrated over the
 					 * window (IO x ns) */
 	struct eng_hist *svc_hist;	/* from submission; NULL without

@@ -46,3 +46,39 @@ int cli_report_load(const char *path, json_t **out, const char **command)
 	*command = cmd;
 	return 0;
 }
+
+/* "a string": what a JSON value is, for a message that says so. */
+static const char *type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number with a fraction part";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	default: return "something else";
+	}
+}
+
+int cli_report_int(const char *path, const json_t *obj, const char *where, const char *key,
+		   long long *v)
+{
+	const json_t *x = json_object_get(obj, key);
+
+	if (obj && !json_is_object(obj) && !json_is_null(obj)) {
+		if (path)
+			cli_say("%s: %s is %s, not an object", path, where, type_name(obj));
+		return -EINVAL;
+	}
+	if (!x || json_is_null(x))
+		return -ENOENT;
+	if (!json_is_integer(x)) {
+		if (path)
+			cli_say("%s: %s.%s is %s, not an integer", path, where, key, type_name(x));
+		return -EINVAL;
+	}
+	*v = (long long)json_integer_value(x);
+	return 0;
+}
