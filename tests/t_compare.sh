@@ -86,7 +86,7 @@ expect_error "repeats bounded by IOs against by time" 2 \
 	'ios.json bounded its repeats by equal IOs \(--ios\), .*qd32.json by equal time' \
 	compare "$r/qd32.json" -- "$r/ios.json"
 cp "$r/qd32.json" "$r/keep.json"
-expect_error "--json over a report" 2 'is the report .*keep.json: reports are only read' \
+expect_error "--json over a report" 2 'keep\.json: is the input .*keep\.json, which is only read, never written' \
 	compare --json "$r/keep.json" "$r/keep.json" "$r/qd32.json"
 cmp -s "$r/qd32.json" "$r/keep.json" || check_fail "--json over a report: the report was written"
 # --force compares what they share; one run a side: no test, said

@@ -246,8 +246,6 @@ static int compare_files(const struct cli_opts *o, bool *gate)
 	if (!rc)
 		rc = cmp_files_split(o, start, len, &in.nsides);
 	if (!rc)
-		rc = cmp_files_check_json(o);
-	if (!rc)
 		rc = cmp_files_load(o, r, cmd);
 	if (!rc)
 		rc = compare(o, &in, gate);

@@ -135,25 +135,6 @@ static int check_alike(const struct cli_opts *o, const char *const *file, json_t
 	return 0;
 }
 
-/* --json naming one of the reports would write over it: refused. */
-int cmp_files_check_json(const struct cli_opts *o)
-{
-	struct stat js, st;
-	unsigned i;
-
-	if (!o->json || !strcmp(o->json, "-") || stat(o->json, &js))
-		return 0;
-	for (i = 0; i < o->ntargets; i++) {
-		if (o->targets[i] == side_sep || stat(o->targets[i], &st) ||
-		    st.st_dev != js.st_dev || st.st_ino != js.st_ino)
-			continue;
-		cli_say("--json %s is the report %s: reports are only read, never written",
-			o->json, o->targets[i]);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* Every report, checked against the first. r[i] and cmd[i] stay NULL for
  * a '--'. */
 int cmp_files_load(const struct cli_opts *o, json_t **r, const char **cmd)

@@ -22,8 +22,6 @@ void cmp_files_mark(int argc, char **argv, char **args);
  * one run; with them, the runs between two are one side. The first side
  * is the base. start[] and len[] have room for CMP_MAX_REPORTS. */
 int cmp_files_split(const struct cli_opts *o, unsigned *start, unsigned *len, unsigned *nsides);
-/* --json naming one of the reports (it would be written over): refused. */
-int cmp_files_check_json(const struct cli_opts *o);
 /* Every report, checked against the first; r[i] and cmd[i] stay NULL for
  * a separator. A file that cannot be read is its -errno. */
 int cmp_files_load(const struct cli_opts *o, json_t **r, const char **cmd);
