@@ -60,10 +60,10 @@ interrupt latency --time 30s --ramp 0 "$l"
 same "latency, SIGINT"
 
 # --json onto a target would overwrite the device or replace the file
-expect_error "--json is the device" 2 'targets are only read' run "${q[@]}" --json "$l" "${targets[@]}"
-expect_error "--json is the file" 2 'targets are only read' run "${q[@]}" --json "$f" "$f"
+expect_error "--json is the device" 2 ": is the target $l, which is only read, never written" run "${q[@]}" --json "$l" "${targets[@]}"
+expect_error "--json is the file" 2 ": is the target $f, which is only read, never written" run "${q[@]}" --json "$f" "$f"
 ln "$f" "$T_DIR/hardlink"
-expect_error "--json is the file, linked" 2 'targets are only read' \
+expect_error "--json is the file, linked" 2 ": is the target $f, which is only read, never written" \
 	sweep "${q[@]}" --json "$T_DIR/hardlink" "$f"
 same "--json naming a target"
 

@@ -404,6 +404,13 @@ int cli_outpath_check(const char *path, struct cli_outpath *p)
 		}
 	} else if (!rc) {
 		rc = classify(p);
+		/* a device that is a target is named as the target: the more
+		 * telling of the two reasons */
+		if (rc == -EINVAL && !S_ISREG(p->st.st_mode)) {
+			p->kind = CLI_OUTPATH_FILE;
+			if (claimed(p))
+				rc = 0;
+		}
 	}
 	if (rc) {
 		if (!p->why[0])
@@ -412,6 +419,7 @@ int cli_outpath_check(const char *path, struct cli_outpath *p)
 	}
 	c = claimed(p);
 	if (c) {
+		p->why[0] = '\0';
 		snprintf(p->why, sizeof(p->why),
 			 c->what[0] == '-' ? "is %s %.300s too: give each output its own file" :
 			 "is %s %.300s, which is only read, never written", c->what, c->path);
