@@ -68,9 +68,11 @@ expect_error "--json on the target" 2 "^iostorm run: $tgt: is the target $tgt, w
 	run "${s[@]}" --json "$tgt" "$tgt"
 expect_error "--stream on the target" 2 "^iostorm run: --stream $tgt: is the target $tgt" \
 	run "${s[@]}" --stream "$tgt" "$tgt"
-ln "$tgt" "$T_DIR/hard"
+# beside the target: a hard link cannot leave its file system (/tmp may be tmpfs)
+T_FILES+=("$tgt.hard")
+ln "$tgt" "$tgt.hard" || fail "cannot hard-link $tgt"
 expect_error "--json on a hard link to the target" 2 "is the target $tgt, which is only read" \
-	run "${s[@]}" --json "$T_DIR/hard" "$tgt"
+	run "${s[@]}" --json "$tgt.hard" "$tgt"
 unchanged "outputs on the target"
 expect_error "--stream and --json on one new file" 2 \
 	"^iostorm nop: --stream $T_DIR/one\.json: is --json's file $T_DIR/\./one\.json too" \

@@ -62,9 +62,11 @@ same "latency, SIGINT"
 # --json onto a target would overwrite the device or replace the file
 expect_error "--json is the device" 2 ": is the target $l, which is only read, never written" run "${q[@]}" --json "$l" "${targets[@]}"
 expect_error "--json is the file" 2 ": is the target $f, which is only read, never written" run "${q[@]}" --json "$f" "$f"
-ln "$f" "$T_DIR/hardlink"
+# beside the file: a hard link cannot leave its file system (/tmp may be tmpfs)
+T_FILES+=("$f.hard")
+ln "$f" "$f.hard" || fail "cannot hard-link $f"
 expect_error "--json is the file, linked" 2 ": is the target $f, which is only read, never written" \
-	sweep "${q[@]}" --json "$T_DIR/hardlink" "$f"
+	sweep "${q[@]}" --json "$f.hard" "$f"
 same "--json naming a target"
 
 # a read-only loop device: any open for writing would fail with EROFS
