@@ -12,7 +12,6 @@
 
 #include "engine/clock.h"
 #include "engine/run_int.h"
-#include "engine/worker.h"
 
 int eng_run_ready(struct eng_run *r, int err)
 {

@@ -9,6 +9,17 @@
 
 struct eng_run;
 
+/* Run states, in order, in eng_run.ctl's low bits: the run only
+ * raises them, so workers only ever see them increase. */
+enum eng_state {
+	ENG_ST_SETUP,
+	ENG_ST_RAMP,
+	ENG_ST_MEASURE,
+	ENG_ST_STOP,
+};
+#define ENG_CTL_PHASE 0xfu		/* eng_run.ctl: phase bits */
+#define ENG_CTL_SEQ_SHIFT 4		/* snapshot request number above */
+
 /* Live counters: one cache line per worker, written by its owner only with
  * relaxed stores (done and snap_seq: release), read by eng_run_progress
  * and the snapshot calls. */

@@ -16,16 +16,6 @@
 #define eng_likely(x) __builtin_expect(!!(x), 1)
 #define eng_unlikely(x) __builtin_expect(!!(x), 0)
 
-/* Run states, in order; workers only ever see them increase. */
-enum eng_state {
-	ENG_ST_SETUP,
-	ENG_ST_RAMP,
-	ENG_ST_MEASURE,
-	ENG_ST_STOP,
-};
-#define ENG_CTL_PHASE 0xfu		/* eng_run.ctl: phase bits */
-#define ENG_CTL_SEQ_SHIFT 4		/* snapshot request number above */
-
 struct eng_worker;
 
 struct eng_backend_ops {
