@@ -117,8 +117,8 @@ int eng_run_ready(struct eng_run *r, int err);
 void eng_errlive_read(const struct eng_errlive *el, struct eng_errors *e);
 /* A worker answered a snapshot or stopped: wakes eng_run_snapshot_wait. */
 void eng_run_wake(struct eng_run *r);
+/* A worker thread's body (worker.c), started on a group's first job or
+ * on a job alone: one for both. */
 void *eng_worker_main(void *arg);
-/* The thread of a group of jobs (eng_job.group), started on its first. */
-void *eng_group_main(void *arg);
 
 #endif

@@ -491,26 +491,29 @@ int eng_uring_setup(struct eng_group *g, bool group)
 	return 0;
 }
 
-static void uring_teardown(struct eng_worker *w)
+static void uring_teardown(struct eng_group *g)
 {
-	struct eng_group g = { .lane = w, .n = 1 };
-
-	eng_uring_teardown(&g);
+	eng_uring_teardown(g);
 	uring_chk_teardown();
 }
 
-static int uring_setup(struct eng_worker *w)
+/* A group's ring (uring_group.c), or a job alone's: its open loop's and
+ * its stamp check's needs besides. */
+static int uring_setup(struct eng_group *g)
 {
-	struct eng_group g = { .lane = w, .n = 1 };
-	int ret = eng_uring_setup(&g, false);
+	struct eng_worker *w = &g->lane[0];
+	int ret;
 
+	if (g->n > 1)
+		return eng_uring_group_setup(g);
+	ret = eng_uring_setup(g, false);
 	if (ret)
 		return ret;
 	ret = w->job->rate > 0 ? eng_uring_rate_check(w) : 0;
 	if (!ret)
 		ret = uring_chk_setup(w);
 	if (ret)
-		uring_teardown(w);
+		uring_teardown(g);
 	return ret;
 }
 
@@ -535,8 +538,14 @@ URING_LOOP_JOB(uring_loop_nop, .kind = URING_NOP)
 URING_LOOP_JOB(uring_loop_read, .kind = URING_READ)
 URING_LOOP_JOB(uring_loop_cmd, .kind = URING_CMD)
 
-static int uring_loop(struct eng_worker *w)
+/* A copy chosen once per thread: a group's (uring_group.c), an open
+ * loop's (uring_rate.c), or a closed one's here. */
+static int uring_loop(struct eng_group *g)
 {
+	struct eng_worker *w = &g->lane[0];
+
+	if (g->n > 1)
+		return eng_uring_group_loop(g);
 	if (w->job->rate > 0)
 		return eng_uring_rate_loop(w);
 	if (w->u.cmd)
