@@ -10,9 +10,15 @@
 
 #include "engine/worker.h"
 
-/* Sets up w's ring with room for sq_entries SQEs and cq_entries CQEs, the
- * cheapest flags the kernel takes and the job's completion mode. 0 or
- * -errno, with w->res's stage and setup flags set. */
+/* Sets up ring with room for sq_entries SQEs and cq_entries CQEs, the
+ * cheapest flags the kernel takes (the setup ladder, uring.c) and job j's
+ * completion mode (its mode, cpu and sq_cpu are read), with 128-byte SQEs
+ * and 32-byte CQEs when wide (passthrough). 0 or -errno of the last
+ * io_uring_setup tried: -EINVAL where even the bare mode was refused. */
+int eng_uring_ring_init(struct io_uring *ring, const struct eng_job *j, bool wide,
+			unsigned sq_entries, unsigned cq_entries);
+/* The same for w's ring and job (wide for passthrough), with w->res's
+ * stage and setup flags set. */
 int eng_uring_init(struct eng_worker *w, unsigned sq_entries, unsigned cq_entries);
 /* Registers the buffers of lanes[0..n-1] in ring_w's ring, each lane's
  * from its u.buf_base on, in iovecs of at most 1 GiB. Over RLIMIT_MEMLOCK
