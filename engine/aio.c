@@ -22,8 +22,11 @@ struct aio_uring {
 	struct io_event events[];
 };
 
-static void aio_teardown(struct eng_worker *w)
+/* A thread's one lane: a group never runs on libaio (run.c). */
+static void aio_teardown(struct eng_group *g)
 {
+	struct eng_worker *w = &g->lane[0];
+
 	if (w->a.ctx_ok)
 		io_destroy(w->a.ctx);
 	w->a.ctx_ok = false;
@@ -32,8 +35,9 @@ static void aio_teardown(struct eng_worker *w)
 	free(w->a.iocbs);
 }
 
-static int aio_setup(struct eng_worker *w)
+static int aio_setup(struct eng_group *g)
 {
+	struct eng_worker *w = &g->lane[0];
 	const struct eng_job *j = w->job;
 	int ret;
 
@@ -61,7 +65,7 @@ static int aio_setup(struct eng_worker *w)
 fail:
 	w->res->stage = ENG_STAGE_SETUP;
 	w->res->err = ret;
-	aio_teardown(w);
+	aio_teardown(g);
 	return ret;
 }
 
@@ -161,8 +165,9 @@ static int aio_wait(struct eng_worker *w, uint64_t *now)
  * own stamp (fresh): a new clock read there would leave the slot idle for
  * as long as the thread took to get back to the top (a preemption, under
  * load), and IOPS x mean latency would fall below the depth. */
-static int aio_loop(struct eng_worker *w)
+static int aio_loop(struct eng_group *g)
 {
+	struct eng_worker *w = &g->lane[0];
 	uint64_t now = 0;
 	bool fresh = false;
 	int ret = 0;

@@ -1,25 +1,35 @@
-/* The sequential writer of iostorm fill (engine/fill.h). */
+/*
+ * The sequential writer of iostorm fill (engine/fill.h). Its ring is set
+ * up by the engine's ladder (eng_uring_ring_init: the cheapest flags the
+ * kernel takes) and timed by the engine's clock (engine/clock.h).
+ *
+ * Why the write loop below is not a kind of the read loop
+ * (engine/uring_loop_int.h): a fill runs on the caller's thread, with a
+ * progress callback after each reap, outside any eng_run and its
+ * controller; its IOs go in order, not at random offsets, the last one
+ * shorter than the rest, each stamping its buffer's blocks before it goes
+ * (a loop over the IO's 4K blocks); a failure is told by where it began,
+ * not counted by errno; nothing is timed; it ends with a flush. Every one
+ * of those would be a per-IO branch or a field of struct eng_worker that
+ * the read loop's copies exist to keep out, for one writer that runs
+ * once per device at a depth of a few large IOs, where the loop's
+ * instructions per IO do not matter. It keeps its own slot stack for the
+ * same reason: struct eng_worker's is the worker's, on the run's thread.
+ */
 #include <errno.h>
 #include <liburing.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "engine/clock.h"
 #include "engine/fill.h"
 #include "engine/rng.h"
+#include "engine/uring_int.h"
 
 #define STAMP ENG_FILL_STAMP
 #define TAG_LEN 8u
 #define STAMP_LEN (sizeof(uint64_t) + TAG_LEN)
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* Buffer k's bytes, random once; each write stamps its blocks' offsets */
 static void fill_random(unsigned char *buf, size_t n, uint64_t seed)
@@ -63,6 +73,9 @@ bool eng_fill_stamped(const void *buf, size_t n, uint64_t off)
 	return true;
 }
 
+/* What the ladder reads of a job: interrupts, no CPU of its own */
+static const struct eng_job fill_job = { .mode = ENG_MODE_IRQ, .cpu = -1, .sq_cpu = -1 };
+
 int eng_fill(int fd, uint64_t off, uint64_t len, uint32_t bs, unsigned qd, uint64_t seed,
 	     eng_fill_progress_fn progress, void *arg, struct eng_fill_result *res)
 {
@@ -85,10 +98,12 @@ int eng_fill(int fd, uint64_t off, uint64_t len, uint32_t bs, unsigned qd, uint6
 	fill_random(bufs, (size_t)bs * qd, seed);
 	for (unsigned k = 0; k < qd; k++)
 		free_slot[nfree++] = qd - 1 - k;
-	ret = io_uring_queue_init(qd, &ring, 0);
+	/* the ring is this thread's alone, its completions reaped only by
+	 * its own waits: every rung of the ladder suits it */
+	ret = eng_uring_ring_init(&ring, &fill_job, false, qd, qd);
 	if (ret)
 		goto out_free;
-	t0 = mono_ns();
+	t0 = eng_mono_ns();
 	while (!ret && (next < end || inflight)) {
 		struct io_uring_cqe *cqe;
 		unsigned head, seen = 0;
@@ -146,7 +161,7 @@ int eng_fill(int fd, uint64_t off, uint64_t len, uint32_t bs, unsigned qd, uint6
 	}
 	if (!ret && fdatasync(fd))
 		ret = -errno;
-	res->elapsed_ns = mono_ns() - t0;
+	res->elapsed_ns = eng_mono_ns() - t0;
 	io_uring_queue_exit(&ring);
 out_free:
 	free(free_slot);

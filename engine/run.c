@@ -12,7 +12,6 @@
 
 #include "engine/clock.h"
 #include "engine/run_int.h"
-#include "engine/worker.h"
 
 int eng_run_ready(struct eng_run *r, int err)
 {
@@ -145,8 +144,7 @@ static int run_spawn(struct eng_run *r)
 			th->started = r->th[th->lead].started;
 			continue;
 		}
-		ret = -pthread_create(&th->tid, NULL,
-				      th->nlanes > 1 ? eng_group_main : eng_worker_main, th);
+		ret = -pthread_create(&th->tid, NULL, eng_worker_main, th);
 		th->started = !ret;
 		if (!ret) {
 			/* top -H and /proc/PID/task/TID/comm tell workers from

@@ -9,6 +9,17 @@
 
 struct eng_run;
 
+/* Run states, in order, in eng_run.ctl's low bits: the run only
+ * raises them, so workers only ever see them increase. */
+enum eng_state {
+	ENG_ST_SETUP,
+	ENG_ST_RAMP,
+	ENG_ST_MEASURE,
+	ENG_ST_STOP,
+};
+#define ENG_CTL_PHASE 0xfu		/* eng_run.ctl: phase bits */
+#define ENG_CTL_SEQ_SHIFT 4		/* snapshot request number above */
+
 /* Live counters: one cache line per worker, written by its owner only with
  * relaxed stores (done and snap_seq: release), read by eng_run_progress
  * and the snapshot calls. */
@@ -106,8 +117,8 @@ int eng_run_ready(struct eng_run *r, int err);
 void eng_errlive_read(const struct eng_errlive *el, struct eng_errors *e);
 /* A worker answered a snapshot or stopped: wakes eng_run_snapshot_wait. */
 void eng_run_wake(struct eng_run *r);
+/* A worker thread's body (worker.c), started on a group's first job or
+ * on a job alone: one for both. */
 void *eng_worker_main(void *arg);
-/* The thread of a group of jobs (eng_job.group), started on its first. */
-void *eng_group_main(void *arg);
 
 #endif

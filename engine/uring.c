@@ -98,7 +98,8 @@ static int uring_queue_init(unsigned entries, struct io_uring *ring, struct io_u
  * SINGLE_ISSUER. The completion mode's own flags are never dropped: if
  * even the bare mode fails with EINVAL, the kernel refuses the mode.
  */
-int eng_uring_init(struct eng_worker *w, unsigned sq_entries, unsigned cq_entries)
+int eng_uring_ring_init(struct io_uring *ring, const struct eng_job *j, bool wide,
+			unsigned sq_entries, unsigned cq_entries)
 {
 	static const unsigned ladder[] = {
 		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
@@ -107,7 +108,6 @@ int eng_uring_init(struct eng_worker *w, unsigned sq_entries, unsigned cq_entrie
 		IORING_SETUP_COOP_TASKRUN,
 		0,
 	};
-	const struct eng_job *j = w->job;
 	unsigned mode = uring_mode_flags(j), i, tried = ~0u;
 	unsigned nosq = IORING_SETUP_NO_SQARRAY;
 	int ret = -EINVAL, sq_cpu = uring_sq_cpu(j);
@@ -123,14 +123,14 @@ int eng_uring_init(struct eng_worker *w, unsigned sq_entries, unsigned cq_entrie
 		tried = rung | nosq;
 		memset(&p, 0, sizeof(p));
 		p.flags = rung | nosq | mode | IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP |
-			  (w->u.cmd ? IORING_SETUP_SQE128 | IORING_SETUP_CQE32 : 0);
+			  (wide ? IORING_SETUP_SQE128 | IORING_SETUP_CQE32 : 0);
 		p.cq_entries = cq_entries;
 		if ((mode & IORING_SETUP_SQPOLL) && sq_cpu >= 0) {
 			p.flags |= IORING_SETUP_SQ_AFF;
 			p.sq_thread_cpu = (unsigned)sq_cpu;
 			p.sq_thread_idle = 1000;
 		}
-		ret = uring_queue_init(sq_entries, &w->u.ring, &p);
+		ret = uring_queue_init(sq_entries, ring, &p);
 		if (ret != -EINVAL)
 			break;
 		if (nosq) {
@@ -138,6 +138,14 @@ int eng_uring_init(struct eng_worker *w, unsigned sq_entries, unsigned cq_entrie
 			i--;
 		}
 	}
+	return ret;
+}
+
+int eng_uring_init(struct eng_worker *w, unsigned sq_entries, unsigned cq_entries)
+{
+	unsigned mode = uring_mode_flags(w->job);
+	int ret = eng_uring_ring_init(&w->u.ring, w->job, w->u.cmd, sq_entries, cq_entries);
+
 	if (!ret) {
 		w->res->setup_flags = w->u.ring.flags;
 		w->u.ring_ok = true;
@@ -491,26 +499,29 @@ int eng_uring_setup(struct eng_group *g, bool group)
 	return 0;
 }
 
-static void uring_teardown(struct eng_worker *w)
+static void uring_teardown(struct eng_group *g)
 {
-	struct eng_group g = { .lane = w, .n = 1 };
-
-	eng_uring_teardown(&g);
+	eng_uring_teardown(g);
 	uring_chk_teardown();
 }
 
-static int uring_setup(struct eng_worker *w)
+/* A group's ring (uring_group.c), or a job alone's: its open loop's and
+ * its stamp check's needs besides. */
+static int uring_setup(struct eng_group *g)
 {
-	struct eng_group g = { .lane = w, .n = 1 };
-	int ret = eng_uring_setup(&g, false);
+	struct eng_worker *w = &g->lane[0];
+	int ret;
 
+	if (g->n > 1)
+		return eng_uring_group_setup(g);
+	ret = eng_uring_setup(g, false);
 	if (ret)
 		return ret;
 	ret = w->job->rate > 0 ? eng_uring_rate_check(w) : 0;
 	if (!ret)
 		ret = uring_chk_setup(w);
 	if (ret)
-		uring_teardown(w);
+		uring_teardown(g);
 	return ret;
 }
 
@@ -535,8 +546,14 @@ URING_LOOP_JOB(uring_loop_nop, .kind = URING_NOP)
 URING_LOOP_JOB(uring_loop_read, .kind = URING_READ)
 URING_LOOP_JOB(uring_loop_cmd, .kind = URING_CMD)
 
-static int uring_loop(struct eng_worker *w)
+/* A copy chosen once per thread: a group's (uring_group.c), an open
+ * loop's (uring_rate.c), or a closed one's here. */
+static int uring_loop(struct eng_group *g)
 {
+	struct eng_worker *w = &g->lane[0];
+
+	if (g->n > 1)
+		return eng_uring_group_loop(g);
 	if (w->job->rate > 0)
 		return eng_uring_rate_loop(w);
 	if (w->u.cmd)

@@ -26,7 +26,6 @@
 
 #include "engine/arrival.h"
 #include "engine/nvme_cmd.h"
-#include "engine/uring_int.h"
 #include "engine/worker.h"
 
 /* The stamp check (uring.c, built into test_engine_stamps only) defines
@@ -751,7 +750,7 @@ ENG_ALWAYS_INLINE void uring_tick(struct eng_group *g, uint64_t now, const struc
 }
 
 /* Whether any lane still runs: a group settles the lanes that have
- * stopped and hold no IO (eng_uring_group_settle_done). */
+ * stopped and hold no IO (eng_group_settle_done, the thread's, worker.c). */
 ENG_ALWAYS_INLINE bool uring_running(struct eng_group *g, const struct uring_how h)
 {
 	const struct eng_worker *w = &g->lane[0];
@@ -762,7 +761,7 @@ ENG_ALWAYS_INLINE bool uring_running(struct eng_group *g, const struct uring_how
 	/* only a lane that has stopped has anything to settle */
 	for (k = 0; k < g->n; k++)
 		if (g->lane[k].stopping)
-			return eng_uring_group_settle_done(g) != 0;
+			return eng_group_settle_done(g) != 0;
 	return true;
 }
 
@@ -771,7 +770,7 @@ static inline void uring_fail(struct eng_group *g, int ret, const struct uring_h
 	struct eng_worker *w = &g->lane[0];
 
 	if (h.group) {
-		eng_uring_group_fail(g, ret);
+		eng_group_fail(g, ret);
 		return;
 	}
 	w->fatal = w->fatal ? w->fatal : ret;

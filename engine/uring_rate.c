@@ -12,6 +12,7 @@
  * io_uring's wait with a timeout for a long one). An IO due while the
  * depth is full keeps its due time: its wait for a slot is in its latency.
  */
+#include "engine/uring_int.h"
 #include "engine/uring_loop_int.h"
 
 #ifndef IORING_FEAT_EXT_ARG

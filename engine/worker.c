@@ -1,6 +1,7 @@
 /* A worker thread: pin, allocate on the local node, set up the backend, run
  * the hot loop, report. */
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -414,28 +415,40 @@ static const struct eng_backend_ops *worker_backend(const struct eng_job *j)
 	return j->backend == ENG_BACKEND_LIBAIO ? &eng_aio_ops : &eng_uring_ops;
 }
 
-/* AUTO: io_uring unless the kernel or a sandbox forbids it outright. */
-static int worker_setup_backend(struct eng_worker *w, const struct eng_backend_ops **ops)
+/* Every lane's result names the backend that runs it. */
+static void thread_name_backend(struct eng_group *g, const struct eng_backend_ops *ops)
 {
+	unsigned k;
+
+	for (k = 0; k < g->n; k++)
+		g->lane[k].res->backend = ops == &eng_aio_ops ? ENG_BACKEND_LIBAIO :
+					  g->lane[k].passthru ? ENG_BACKEND_URING_CMD :
+								ENG_BACKEND_IO_URING;
+}
+
+/* AUTO: io_uring unless the kernel or a sandbox forbids it outright; for
+ * a job alone on its thread only, as a group shares an io_uring ring. */
+static int thread_setup_backend(struct eng_group *g, const struct eng_backend_ops **ops)
+{
+	struct eng_worker *w = &g->lane[0];
 	int ret;
 
 	*ops = worker_backend(w->job);
-	w->res->backend = *ops == &eng_aio_ops ? ENG_BACKEND_LIBAIO :
-			  w->job->backend == ENG_BACKEND_URING_CMD && w->job->op == ENG_OP_READ ?
-			  ENG_BACKEND_URING_CMD : ENG_BACKEND_IO_URING;
-	ret = (*ops)->setup(w);
+	thread_name_backend(g, *ops);
+	ret = (*ops)->setup(g);
 	/* libaio has neither polling nor NOP: those stay io_uring's error */
 	/* nor an open loop (eng_job.rate) */
-	if (!(ret == -ENOSYS || ret == -EPERM) || w->job->backend != ENG_BACKEND_AUTO ||
-	    w->job->mode != ENG_MODE_IRQ || w->job->op != ENG_OP_READ || w->job->rate > 0)
+	if (!(ret == -ENOSYS || ret == -EPERM) || g->n > 1 ||
+	    w->job->backend != ENG_BACKEND_AUTO || w->job->mode != ENG_MODE_IRQ ||
+	    w->job->op != ENG_OP_READ || w->job->rate > 0)
 		return ret;
 	w->res->fell_back = true;
 	w->res->fallback_err = ret;
 	w->res->stage = ENG_STAGE_NONE;
 	w->res->err = 0;
 	*ops = &eng_aio_ops;
-	w->res->backend = ENG_BACKEND_LIBAIO;
-	return (*ops)->setup(w);
+	thread_name_backend(g, *ops);
+	return (*ops)->setup(g);
 }
 
 static void worker_report_io(struct eng_worker *w)
@@ -462,7 +475,7 @@ static int worker_rng_init(struct eng_worker *w)
 	return eng_rng_init(&w->rng, j->seed, j->range_off, len, j->bs);
 }
 
-void eng_worker_init(struct eng_worker *w, const struct eng_thread *th)
+static void worker_init(struct eng_worker *w, const struct eng_thread *th)
 {
 	memset(w, 0, sizeof(*w));
 	w->job = th->job;
@@ -481,7 +494,9 @@ void eng_worker_init(struct eng_worker *w, const struct eng_thread *th)
 	w->latency = w->job->latency;
 }
 
-int eng_worker_prepare(struct eng_worker *w, bool pin)
+/* Pinned (when asked), its memory and random offsets: 0 or -errno, with
+ * res->stage set. */
+static int worker_prepare(struct eng_worker *w, bool pin)
 {
 	int ret = pin ? worker_pin(w) : 0;
 
@@ -496,37 +511,127 @@ int eng_worker_prepare(struct eng_worker *w, bool pin)
 	return ret;
 }
 
-void eng_worker_finish(struct eng_worker *w)
+/* Each lane from its job (the run chains a group's, eng_thread.next):
+ * the first lane pins the thread, and the others' memory is touched on
+ * its CPU after that. */
+static int thread_prepare(struct eng_group *g, const struct eng_thread *th)
 {
+	const struct eng_thread *all = th->run->th;
+	unsigned k, i;
+	int ret = 0;
+
+	for (k = 0, i = th->idx; k < g->n; k++, i = all[i].next)
+		worker_init(&g->lane[k], &all[i]);
+	for (k = 0; k < g->n && !ret; k++) {
+		ret = worker_prepare(&g->lane[k], k == 0);
+		if (k)
+			g->lane[k].res->cpu = g->lane[0].res->cpu;
+	}
+	return ret;
+}
+
+/* No memory for a group's lanes: every job of it says so. */
+static int thread_no_lanes(const struct eng_thread *th)
+{
+	const struct eng_thread *all = th->run->th;
+	unsigned k;
+
+	for (k = th->idx; k != UINT_MAX; k = all[k].next) {
+		all[k].res->stage = ENG_STAGE_MEMORY;
+		all[k].res->err = -ENOMEM;
+	}
+	return -ENOMEM;
+}
+
+/* A lane that has stopped and holds no IO: its figures are final, with
+ * the thread's calls over its window (taken when it ended; the run shares
+ * them out, run.c). */
+static void group_settle(struct eng_group *g, struct eng_worker *w)
+{
+	w->settled = true;
+	if (!w->calls_taken)
+		w->res->calls = w->t_start_ns ? g->calls : 0;
 	worker_report_io(w);
+	atomic_store_explicit(&w->live->settled, 1, memory_order_release);
+	eng_run_wake(w->th->run);
 }
 
-void eng_worker_release(struct eng_worker *w)
+unsigned eng_group_settle_done(struct eng_group *g)
 {
-	worker_free(w);
+	unsigned k, running = 0;
+
+	for (k = 0; k < g->n; k++) {
+		struct eng_worker *w = &g->lane[k];
+
+		if (w->settled)
+			continue;
+		if (w->stopping && !w->calls_taken) {
+			/* its window has ended: the thread's calls up to here,
+			 * not the drain's (a worker of its own stops counting
+			 * there too, eng_worker_end) */
+			w->calls_taken = true;
+			w->res->calls = w->t_start_ns ? g->calls : 0;
+		}
+		if (w->stopping && !w->inflight)
+			group_settle(g, w);
+		else
+			running++;
+	}
+	return running;
 }
 
+void eng_group_fail(struct eng_group *g, int ret)
+{
+	unsigned k;
+
+	for (k = 0; k < g->n; k++) {
+		struct eng_worker *w = &g->lane[k];
+
+		w->fatal = w->fatal ? w->fatal : ret;
+		eng_worker_end(w);
+		if (!w->settled)
+			group_settle(g, w);
+	}
+}
+
+/*
+ * The one thread body: a job alone is a group of one lane, on the
+ * thread's stack; a group's lanes are allocated here, on the thread that
+ * pins itself first. Setup, the backend's loop and teardown go through
+ * the ops table for both. A lane the loop settled has its result final
+ * already, read by the run: only the others are finished here.
+ */
 void *eng_worker_main(void *arg)
 {
 	struct eng_thread *th = arg;
+	const struct eng_thread *all = th->run->th;
 	const struct eng_backend_ops *ops = NULL;
-	struct eng_worker w;
+	struct eng_worker one = { .job = NULL };	/* worker_init fills it */
+	struct eng_group g = { .lane = &one, .n = th->nlanes };
+	unsigned k;
 	int ret;
 
-	eng_worker_init(&w, th);
-	ret = eng_worker_prepare(&w, true);
+	if (g.n > 1)
+		g.lane = calloc(g.n, sizeof(*g.lane));
+	ret = g.lane ? thread_prepare(&g, th) : thread_no_lanes(th);
 	if (!ret)
-		ret = worker_setup_backend(&w, &ops);
-	w.res->hist = w.hist;
-	w.res->svc_hist = w.svc_hist;
+		ret = thread_setup_backend(&g, &ops);
 	if (eng_run_ready(th->run, ret) == 0) {
-		ops->loop(&w);
-		worker_report_io(&w);
+		ops->loop(&g);
+		for (k = 0; k < g.n; k++)
+			if (!g.lane[k].settled)
+				worker_report_io(&g.lane[k]);
 	}
 	if (ops && !ret)
-		ops->teardown(&w);
-	worker_free(&w);
-	atomic_store_explicit(&w.live->done, 1, memory_order_release);
+		ops->teardown(&g);
+	for (k = 0; g.lane && k < g.n; k++)
+		worker_free(&g.lane[k]);
+	if (g.lane != &one)
+		free(g.lane);
+	/* the first job last: the run joins the thread once it sees that */
+	for (k = th->next; k != UINT_MAX; k = all[k].next)
+		atomic_store_explicit(&all[k].live->done, 1, memory_order_release);
+	atomic_store_explicit(&th->live->done, 1, memory_order_release);
 	eng_run_wake(th->run);
 	return NULL;
 }

@@ -16,23 +16,34 @@
 #define eng_likely(x) __builtin_expect(!!(x), 1)
 #define eng_unlikely(x) __builtin_expect(!!(x), 0)
 
-/* Run states, in order; workers only ever see them increase. */
-enum eng_state {
-	ENG_ST_SETUP,
-	ENG_ST_RAMP,
-	ENG_ST_MEASURE,
-	ENG_ST_STOP,
-};
-#define ENG_CTL_PHASE 0xfu		/* eng_run.ctl: phase bits */
-#define ENG_CTL_SEQ_SHIFT 4		/* snapshot request number above */
-
 struct eng_worker;
 
+/*
+ * What one thread drives: a job alone (n 1), or the jobs of a group
+ * (eng_job.group) sharing the thread and lane[0]'s io_uring ring, lane k
+ * the group's k-th job. One thread body serves both (eng_worker_main,
+ * through the ops table), so every job is a group of one at the thread
+ * level. calls counts the thread's system calls since lane 0 began
+ * measuring; timed and measuring are the group loop's
+ * (engine/uring_loop_int.h).
+ */
+struct eng_group {
+	struct eng_worker *lane;
+	unsigned n;
+	bool timed;		/* the jobs time every IO */
+	bool measuring;		/* calls counts the measured window */
+	uint64_t calls;
+};
+
+/* A backend serves a group of lanes: libaio only ever one (run.c keeps
+ * it out of groups). */
 struct eng_backend_ops {
 	const char *name;
-	int (*setup)(struct eng_worker *w);	/* 0 or -errno, sets w->res->stage */
-	int (*loop)(struct eng_worker *w);	/* runs until stopped and drained */
-	void (*teardown)(struct eng_worker *w);
+	/* 0 or -errno, with the stage in the failing lane's result */
+	int (*setup)(struct eng_group *g);
+	/* runs until every lane has stopped and drained */
+	int (*loop)(struct eng_group *g);
+	void (*teardown)(struct eng_group *g);
 };
 
 extern const struct eng_backend_ops eng_uring_ops;
@@ -142,15 +153,14 @@ struct eng_worker {
 	double inflight_ns;	/* eng_result.inflight_ns, so far */
 };
 
-/* A worker's own setup, shared by a thread of one job (eng_worker_main)
- * and a group's (engine/group.c): its fields from the thread's job; then
- * pinned (when asked), its memory and random offsets (0 or -errno, with
- * res->stage set); at the end the IO error that stopped it, if any, into
- * its result; and its memory freed. */
-void eng_worker_init(struct eng_worker *w, const struct eng_thread *th);
-int eng_worker_prepare(struct eng_worker *w, bool pin);
-void eng_worker_finish(struct eng_worker *w);
-void eng_worker_release(struct eng_worker *w);
+/* A group's lanes that have stopped and hold no IO settle
+ * (eng_live.settled): their results are final while the thread may still
+ * wait on another lane's drive. Returns how many still run. Called by the
+ * group's loop once a lane has stopped. */
+unsigned eng_group_settle_done(struct eng_group *g);
+/* A failure of the shared ring ends every lane (its fatal error, ret if
+ * none) and settles them all. */
+void eng_group_fail(struct eng_group *g, int ret);
 
 /* Out of line: a phase change (ramp over, stop) or a snapshot request. */
 void eng_worker_control(struct eng_worker *w, uint32_t ctl);
