@@ -12,10 +12,10 @@ make_loop dev 64
 make_loop dev2 64
 q=(-q --ramp 200ms --time 1s)
 
-if expect_ok "by load" sweep "${q[@]}" --rate 10%,20%,40%,150% --qd 8 --json - "$dev" "$dev2"; then
+if expect_ok "by load" sweep "${q[@]}" --rate 10%,20%,40%,400% --qd 8 --json - "$dev" "$dev2"; then
 	jq -e '.by == "rate" and .max.qd == 8 and (.max.by_device | length) == 2 and
 		([.max.by_device[].iops > 0] | all) and (.points | length) == 4 and
-		([.points[].qd == 8] | all) and ([.points[].load_pct] == [10, 20, 40, 150])' \
+		([.points[].qd == 8] | all) and ([.points[].load_pct] == [10, 20, 40, 400])' \
 		"$T_OUT" >/dev/null || check_fail "by load: points or max: $(jq -c '{by, max, loads: [.points[].load_pct]}' "$T_OUT")"
 	# each point asks its load of each target's own maximum
 	jq -e '(.max.by_device | map({(.name): .iops}) | add) as $max |
@@ -27,11 +27,13 @@ if expect_ok "by load" sweep "${q[@]}" --rate 10%,20%,40%,150% --qd 8 --json - "
 	jq -e '[.points[] | select(.load_pct <= 20) | .iops / .asked_iops - 1 | fabs < 0.01] | all' \
 		"$T_OUT" >/dev/null ||
 		check_fail "by load: a low load not met: $(jq -c '[.points[] | {load_pct, asked_iops, iops}]' "$T_OUT")"
-	# 150% of what the closed loop at the same depth reached cannot be met
+	# 400% of what the closed loop at the same depth reached cannot be met,
+	# even where the maximum was measured while the machine was busier (a
+	# shared CI runner): at 150% a quieter second made the overload met
 	jq -e '.points[3].open_loop.overloaded' "$T_OUT" >/dev/null ||
-		check_fail "by load: 150% of the maximum not overloaded: $(jq -c '.points[3] | {asked_iops, iops}' "$T_OUT")"
+		check_fail "by load: 400% of the maximum not overloaded: $(jq -c '.points[3] | {asked_iops, iops}' "$T_OUT")"
 	# overloaded for a whole window, its backlog and so its latency from
-	# schedule grow throughout (to about a third of the window at 150%):
+	# schedule grow throughout (most of the window at 400%):
 	# p99 has doubled by then
 	jq -e '.p99_double_load_pct != null' "$T_OUT" >/dev/null ||
 		check_fail "by load: p99 never doubled, not even at an overload: $(jq -c '[.points[] | .lat_ns.p99]' "$T_OUT")"
@@ -43,12 +45,12 @@ if expect_ok "by load" sweep "${q[@]}" --rate 10%,20%,40%,150% --qd 8 --json - "
 	[ "$want" = "\"$got\"" ] || [ "$want" = "$got" ] ||
 		check_fail "by load: p99 doubled at the point with p99 $got, want $want"
 	# the table: a row per load, then the doubling (or that there was none)
-	for l in 10% 20% 40% 150%; do
+	for l in 10% 20% 40% 400%; do
 		grep -Eq "^ +$l +[0-9]+ +[0-9]+ " "$T_ERR" || { check_fail "by load: no row for $l"; show_output; }
 	done
 	grep -Eq "^maximum, closed loop at QD8: $(basename "$dev") [0-9]+ IOPS, $(basename "$dev2") [0-9]+ IOPS$" "$T_ERR" ||
 		{ check_fail "by load: no maximum line"; show_output; }
-	grep -Eq "^p99 doubled: (at [0-9.]+%, [0-9]+ IOPS asked|not within 10%..150%)" "$T_ERR" ||
+	grep -Eq "^p99 doubled: (at [0-9.]+%, [0-9]+ IOPS asked|not within 10%..400%)" "$T_ERR" ||
 		{ check_fail "by load: no p99 line"; show_output; }
 	grep -Eq "^overloaded from [0-9.]+%: " "$T_ERR" || { check_fail "by load: no overload line"; show_output; }
 fi
