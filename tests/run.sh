@@ -12,6 +12,12 @@
 # With SANITIZE naming thread (make SANITIZE=thread check), the tests in
 # tests/threadless (THREADLESS=FILE instead), whose subject starts no
 # thread, are not run, and are named after the summary line.
+# The tests listed in tests/alongside (none of their checks depends on the
+# CPU time a run gets: refusals, files, shapes, parsing) run first, two at
+# a time (TEST_JOBS=N for another count, 1 for none), their lines printed
+# in order once the last is done; every other test then runs alone, so
+# that a test whose figures the machine's load moves never shares it.
+# ALONGSIDE=FILE reads that list instead (t_runner tests the runner).
 # Usage: tests/run.sh [PATTERN]   (only tests whose name contains PATTERN)
 # T_SCRIPTS=tests/vm runs that folder's t_*.sh instead (make vmcheck), and
 # no test programs.
@@ -39,8 +45,9 @@ if [ "$T_SCRIPTS" = tests ] && [ ! -d "$TESTBIN" ]; then
 	exit 1
 fi
 
-out=$(mktemp "${TMPDIR:-/tmp}/iostorm-test.XXXXXX") || exit 1
-trap 'rm -f "$out"' EXIT
+work=$(mktemp -d "${TMPDIR:-/tmp}/iostorm-test.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+jobs_n=${TEST_JOBS:-2}
 
 passed=0 failed=0 skipped=0
 skips=() unexpected=() retries=() notrun=()
@@ -66,17 +73,42 @@ threadless() {
 	return 1
 }
 
+# alongside NAME: the test is on the list of those that may share the CPUs
+alongside() {
+	local n why
+	while IFS=$'\t' read -r n why; do
+		case $n in '#'* | '') continue ;; esac
+		[ "$n" = "$1" ] && return 0
+	done <"${ALONGSIDE:-$root/tests/alongside}"
+	return 1
+}
+
+# exec_one NAME CMD...: runs it; its output, status and seconds go to
+# $work/NAME.{out,rc,s}
+exec_one() {
+	local name=$1 t0=$SECONDS
+	shift
+	timeout -k 10 "$timeout_s" "$@" >"$work/$name.out" 2>&1 </dev/null
+	echo $? >"$work/$name.rc"
+	echo $((SECONDS - t0)) >"$work/$name.s"
+}
+
 run_one() {
-	local name=$1 rc reason
+	local name=$1
 	shift
 	if [[ ${SANITIZE:-} == *thread* ]] && threadless "$name"; then
 		notrun+=("$name")
 		return
 	fi
-	local t0=$SECONDS
-	timeout -k 10 "$timeout_s" "$@" >"$out" 2>&1 </dev/null
-	rc=$?
-	[ -z "${TEST_TIMES:-}" ] || printf '%s\t%s\n' "$((SECONDS - t0))" "$name" >>"$TEST_TIMES"
+	exec_one "$name" "$@"
+	report_one "$name"
+}
+
+# report_one NAME: its line (and on failure its output), its count
+report_one() {
+	local name=$1 rc reason out=$work/$1.out
+	rc=$(cat "$work/$name.rc")
+	[ -z "${TEST_TIMES:-}" ] || printf '%s\t%s\n' "$(cat "$work/$name.s")" "$name" >>"$TEST_TIMES"
 	case $rc in
 	0)
 		if grep -q '^retried: ' "$out"; then
@@ -114,19 +146,44 @@ run_one() {
 
 shopt -s nullglob
 [ "$T_SCRIPTS" = tests ] || TESTBIN=/nonexistent
+names=() cmds=() shells=()
 for t in "$TESTBIN"/test_*; do
 	name=${t##*/}
 	# the build folder also holds test_*.o and test_*.d
 	case $name in *.*) continue ;; esac
 	[ -f "$t" ] && [ -x "$t" ] || continue
 	[ -n "$pattern" ] && [[ $name != *"$pattern"* ]] && continue
-	run_one "$name" "$t"
+	names+=("$name") cmds+=("$t") shells+=("")
 done
 for t in "$T_SCRIPTS"/t_*.sh; do
 	name=${t##*/}
 	name=${name%.sh}
 	[ -n "$pattern" ] && [[ $name != *"$pattern"* ]] && continue
-	run_one "$name" bash "$t"
+	names+=("$name") cmds+=("$t") shells+=(bash)
+done
+# the tests that may share the CPUs, TEST_JOBS at a time, reported in order
+together=()
+if [ "$jobs_n" -gt 1 ]; then
+	for i in "${!names[@]}"; do
+		name=${names[$i]}
+		alongside "$name" || continue
+		[[ ${SANITIZE:-} == *thread* ]] && threadless "$name" && continue
+		together+=("$i")
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs_n" ]; do
+			wait -n
+		done
+		# shellcheck disable=SC2086 # bash before a script, nothing before a program
+		exec_one "$name" ${shells[$i]} "${cmds[$i]}" &
+	done
+	wait
+	for i in "${together[@]}"; do
+		report_one "${names[$i]}"
+	done
+fi
+for i in "${!names[@]}"; do
+	[[ " ${together[*]} " == *" $i "* ]] && continue
+	# shellcheck disable=SC2086
+	run_one "${names[$i]}" ${shells[$i]} "${cmds[$i]}"
 done
 
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -103,4 +103,25 @@ rc=$?
 "$T_DIR/skip" >"$T_OUT" 2>&1
 rc=$?
 [ "$rc" -eq 77 ] || check_fail "helpers.h: a plain SKIP exited $rc, want 77"
+# the tests listed in ALONGSIDE run together, TEST_JOBS at a time: each of
+# two waits for the other's mark (a guard of 20 s against a hang, not a
+# time checked), so both pass only when they ran at once; their lines come
+# in order, before the tests that run alone
+d2=$T_DIR/together
+mkdir -p "$d2"
+for p in a b; do
+	o=$([ $p = a ] && echo b || echo a)
+	printf '. %q\ntouch %q\nfor i in $(seq 200); do [ -e %q ] && t_done; sleep 0.1; done\ncheck_fail "%s never saw %s running"\nt_done\n' \
+		"$lib" "$T_DIR/$p.mark" "$T_DIR/$o.mark" "$p" "$o" >"$d2/t_p$p.sh"
+done
+printf '. %q\nt_done\n' "$lib" >"$d2/t_alone.sh"
+printf 't_pa\ttogether\nt_pb\ttogether\n' >"$T_DIR/alongside"
+env TEST_TIMES= CI= TEST_JOBS=2 ALONGSIDE="$T_DIR/alongside" T_SCRIPTS="$d2" \
+	"$IOSTORM_SRC/tests/run.sh" >"$T_OUT" 2>&1 </dev/null
+T_RC=$?
+[ "$T_RC" -eq 0 ] || { check_fail "two listed tests did not run at once: exit $T_RC"; cat "$T_OUT" >&2; }
+[ "$(grep -E '^(PASS|FAIL|SKIP) ' "$T_OUT" | tr '\n' ,)" = "PASS t_pa,PASS t_pb,PASS t_alone," ] ||
+	{ check_fail "listed tests not reported in order before the others"; cat "$T_OUT" >&2; }
+grep -qx '3 passed, 0 failed, 0 skipped' "$T_OUT" || check_fail "the summary does not count the listed tests"
+
 t_done
