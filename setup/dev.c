@@ -24,7 +24,7 @@ static int from_dir(const struct setup_at *at, struct where *w, struct setup_dev
 
 	setup_copy(d->name, sizeof(d->name), setup_base(w->dir));
 	strcpy(w->ddir, w->dir);
-	if (!setup_read(at->sys, part, sizeof(part), "%s/partition", w->dir)) {
+	if (!topo_sys_read(at->sys, part, sizeof(part), "%s/partition", w->dir)) {
 		slash = strrchr(w->ddir, '/');
 		if (!slash)
 			return -ENOENT;
@@ -54,15 +54,15 @@ static int by_name(const struct setup_at *at, const char *path, struct where *w,
 	generic_to_block(name, sizeof(name));
 	if (!name[0] || name[0] == '.')
 		return -ENOENT;
-	ret = setup_realpath(at->sys, w->dir, "class/block/%s", name);
+	ret = topo_sys_relpath(at->sys, w->dir, "class/block/%s", name);
 	if (ret == -ENOENT)
-		ret = setup_realpath(at->sys, w->dir, "block/%s", name);
+		ret = topo_sys_relpath(at->sys, w->dir, "block/%s", name);
 	return ret ? ret : from_dir(at, w, d);
 }
 
 static int by_devnum(const struct setup_at *at, dev_t dev, struct where *w, struct setup_dev *d)
 {
-	int ret = setup_realpath(at->sys, w->dir, "dev/block/%u:%u", major(dev), minor(dev));
+	int ret = topo_sys_relpath(at->sys, w->dir, "dev/block/%u:%u", major(dev), minor(dev));
 
 	return ret ? ret : from_dir(at, w, d);
 }
@@ -82,7 +82,7 @@ static int by_stat(const struct setup_at *at, const char *path, struct where *w,
 	if (S_ISBLK(st.st_mode))
 		return by_devnum(at, st.st_rdev, w, d);
 	if (S_ISCHR(st.st_mode)) {
-		if (setup_realpath(at->sys, name, "dev/char/%u:%u", major(st.st_rdev),
+		if (topo_sys_relpath(at->sys, name, "dev/char/%u:%u", major(st.st_rdev),
 				   minor(st.st_rdev)))
 			setup_copy(name, sizeof(name), path);
 		if (strncmp(setup_base(name), "ng", 2))
@@ -107,7 +107,7 @@ static void scheduler(const struct setup_at *at, const char *ddir, struct setup_
 {
 	char buf[256], *open, *close;
 
-	if (setup_read(at->sys, buf, sizeof(buf), "%s/queue/scheduler", ddir))
+	if (topo_sys_read(at->sys, buf, sizeof(buf), "%s/queue/scheduler", ddir))
 		return;
 	open = strchr(buf, '[');
 	close = open ? strchr(open, ']') : NULL;
@@ -124,7 +124,7 @@ static void flag(const struct setup_at *at, const char *ddir, const char *file, 
 {
 	int v;
 
-	if (!setup_read_int(at->sys, &v, "%s/queue/%s", ddir, file) && v >= 0)
+	if (!topo_sys_read_int(at->sys, &v, "%s/queue/%s", ddir, file) && v >= 0)
 		*out = v;
 }
 
@@ -135,7 +135,7 @@ static void queue(const struct setup_at *at, const struct where *w, struct setup
 	const char *ddir = w->ddir;
 	int64_t v;
 
-	if (!setup_read_i64(at->sys, &v, "%s/size", w->dir) && v >= 0 && v <= INT64_MAX / 512)
+	if (!topo_sys_read_i64(at->sys, &v, "%s/size", w->dir) && v >= 0 && v <= INT64_MAX / 512)
 		d->capacity_bytes = v * 512;	/* sysfs counts 512-byte sectors */
 	flag(at, ddir, "logical_block_size", &d->logical_block_size);
 	if (d->logical_block_size == 0)
@@ -149,9 +149,9 @@ static void queue(const struct setup_at *at, const struct where *w, struct setup
 	flag(at, ddir, "io_poll", &d->io_poll);
 	flag(at, ddir, "rotational", &d->rotational);
 	/* 0 is wbt switched off, a fact; a queue without wbt has no file */
-	if (!setup_read_i64(at->sys, &v, "%s/queue/wbt_lat_usec", ddir) && v >= 0)
+	if (!topo_sys_read_i64(at->sys, &v, "%s/queue/wbt_lat_usec", ddir) && v >= 0)
 		d->wbt_lat_usec = v;
-	if (!setup_read_i64(at->sys, &v, "%s/queue/nr_requests", ddir) && v > 0)
+	if (!topo_sys_read_i64(at->sys, &v, "%s/queue/nr_requests", ddir) && v > 0)
 		d->nr_requests = v;
 }
 
@@ -167,7 +167,7 @@ static void controller(const struct setup_at *at, const char *ddir, struct setup
 	if ((sscanf(d->disk, "nvme%un%u%n", &s, &n, &end) != 2 || d->disk[end]) &&
 	    (end = 0, sscanf(d->disk, "nvme%uc%un%u%n", &s, &c, &n, &end) != 3 || d->disk[end]))
 		return;
-	if (!setup_realpath(at->sys, real, "%s/device", ddir) &&
+	if (!topo_sys_relpath(at->sys, real, "%s/device", ddir) &&
 	    sscanf(setup_base(real), "nvme%u%n", &c, &end) == 1 && !setup_base(real)[end]) {
 		setup_copy(d->controller, sizeof(d->controller), setup_base(real));
 		return;
@@ -205,7 +205,7 @@ static double speed(const struct setup_at *at, const char *pci, const char *file
 	char buf[64], *end;
 	double v;
 
-	if (setup_read(at->sys, buf, sizeof(buf), "bus/pci/devices/%s/%s", pci, file))
+	if (topo_sys_read(at->sys, buf, sizeof(buf), "bus/pci/devices/%s/%s", pci, file))
 		return -1;
 	v = strtod(buf, &end);
 	return end == buf || v <= 0 ? -1 : v;
@@ -215,7 +215,7 @@ static int width(const struct setup_at *at, const char *pci, const char *file)
 {
 	int v;
 
-	if (setup_read_int(at->sys, &v, "bus/pci/devices/%s/%s", pci, file) || v <= 0 || v > 64)
+	if (topo_sys_read_int(at->sys, &v, "bus/pci/devices/%s/%s", pci, file) || v <= 0 || v > 64)
 		return -1;
 	return v;
 }
@@ -231,10 +231,10 @@ static void apst(const struct setup_at *at, struct setup_dev *d)
 	int64_t v;
 	int ret;
 
-	ret = setup_read(at->sys, buf, sizeof(buf), "class/nvme/%s/power/pm_qos_latency_tolerance_us",
+	ret = topo_sys_read(at->sys, buf, sizeof(buf), "class/nvme/%s/power/pm_qos_latency_tolerance_us",
 			 d->controller);
 	if (ret == -ENOENT) {
-		if (!setup_realpath(at->sys, real, "class/nvme/%s/power", d->controller))
+		if (!topo_sys_relpath(at->sys, real, "class/nvme/%s/power", d->controller))
 			d->apst_supported = 0;
 		return;
 	}
@@ -243,7 +243,7 @@ static void apst(const struct setup_at *at, struct setup_dev *d)
 	d->apst_supported = 1;
 	if (!strcmp(buf, "any") || !strcmp(buf, "auto"))
 		d->apst_latency_us = INT64_MAX;
-	else if (!setup_parse_i64(buf, &v) && v >= 0)
+	else if (!topo_parse_i64(buf, &v) && v >= 0)
 		d->apst_latency_us = v;
 }
 
@@ -255,9 +255,9 @@ static void hardware(const struct setup_at *at, const char *ddir, struct setup_d
 	controller(at, ddir, d);
 	d->nvme = d->controller[0] != '\0';
 	if (d->nvme) {
-		if (!setup_realpath(at->sys, real, "class/nvme/%s", d->controller))
+		if (!topo_sys_relpath(at->sys, real, "class/nvme/%s", d->controller))
 			pci_of(real, d->pci, sizeof(d->pci));
-		if (!setup_read_int(at->sys, &node, "class/nvme/%s/numa_node", d->controller))
+		if (!topo_sys_read_int(at->sys, &node, "class/nvme/%s/numa_node", d->controller))
 			d->numa_node = node < 0 ? -1 : node;
 		apst(at, d);
 		setup_nvme_power(at, d);
@@ -266,15 +266,15 @@ static void hardware(const struct setup_at *at, const char *ddir, struct setup_d
 		pci_of(ddir, d->pci, sizeof(d->pci));
 	}
 	/* never device/serial: it identifies the drive */
-	setup_read(at->sys, d->model, sizeof(d->model), "%s/device/model", ddir);
-	if (setup_read(at->sys, d->firmware, sizeof(d->firmware), "%s/device/firmware_rev", ddir))
-		setup_read(at->sys, d->firmware, sizeof(d->firmware), "%s/device/rev", ddir);
+	topo_sys_read(at->sys, d->model, sizeof(d->model), "%s/device/model", ddir);
+	if (topo_sys_read(at->sys, d->firmware, sizeof(d->firmware), "%s/device/firmware_rev", ddir))
+		topo_sys_read(at->sys, d->firmware, sizeof(d->firmware), "%s/device/rev", ddir);
 	if (!d->pci[0])
 		return;
 	if (d->numa_node < 0 &&
-	    !setup_read_int(at->sys, &node, "bus/pci/devices/%s/numa_node", d->pci))
+	    !topo_sys_read_int(at->sys, &node, "bus/pci/devices/%s/numa_node", d->pci))
 		d->numa_node = node < 0 ? -1 : node;
-	setup_read(at->sys, d->iommu_type, sizeof(d->iommu_type),
+	topo_sys_read(at->sys, d->iommu_type, sizeof(d->iommu_type),
 		   "bus/pci/devices/%s/iommu_group/type", d->pci);
 	d->link_gts = speed(at, d->pci, "current_link_speed");
 	d->link_max_gts = speed(at, d->pci, "max_link_speed");
@@ -370,7 +370,7 @@ int setup_nvme_list(const struct setup_roots *r, char (**out)[SETUP_NAME_MAX])
 	n = setup_at_init(&at, r);
 	if (n)
 		return n;
-	n = setup_list(at.sys, &names, "block");
+	n = topo_sys_list(at.sys, &names, "block");
 	if (n < 0)
 		return n;
 	/* nvmeXcYnZ, a multipath head's hidden path, does not match */

@@ -16,9 +16,9 @@ static void aspm(const struct setup_at *at, struct setup_dev *d)
 
 	if (!d->pci[0])
 		return;
-	if (!setup_read_int(at->sys, &v, "bus/pci/devices/%s/link/l1_aspm", d->pci) && v >= 0)
+	if (!topo_sys_read_int(at->sys, &v, "bus/pci/devices/%s/link/l1_aspm", d->pci) && v >= 0)
 		d->l1_aspm = v ? 1 : 0;
-	if (!setup_read_int(at->sys, &v, "bus/pci/devices/%s/link/l0s_aspm", d->pci) && v >= 0)
+	if (!topo_sys_read_int(at->sys, &v, "bus/pci/devices/%s/link/l0s_aspm", d->pci) && v >= 0)
 		d->l0s_aspm = v ? 1 : 0;
 }
 
@@ -59,7 +59,7 @@ static int64_t field(const char *line, const char *key)
 
 			setup_copy(word, sizeof(word), p + n + 1);
 			word[strcspn(word, " ")] = '\0';
-			return setup_parse_i64(word, &v) ? -1 : v;
+			return topo_parse_i64(word, &v) ? -1 : v;
 		}
 		p += n;
 	}
@@ -107,7 +107,7 @@ static void cgroup_limits(const struct setup_at *at, const char *ddir, struct se
 	char devt[32], cg[256], line[512], *slash;
 	int known = 0;
 
-	if (setup_read(at->sys, devt, sizeof(devt), "%s/dev", ddir) ||
+	if (topo_sys_read(at->sys, devt, sizeof(devt), "%s/dev", ddir) ||
 	    own_cgroup(at, cg, sizeof(cg)))
 		return;
 	setup_copy(d->cgroup, sizeof(d->cgroup), cg);

@@ -71,7 +71,7 @@ static void vectors(const struct setup_at *at, const char *ctrl, struct setup_de
 		if (d->hwq[i].irq < 0)
 			continue;
 		d->nirq_queues++;
-		if (!setup_read(at->proc, list, LIST_MAX, "irq/%d/effective_affinity_list",
+		if (!topo_sys_read(at->proc, list, LIST_MAX, "irq/%d/effective_affinity_list",
 				d->hwq[i].irq))
 			setup_cpulist_norm(list, d->hwq[i].irq_cpus, sizeof(d->hwq[i].irq_cpus));
 	}
@@ -84,7 +84,7 @@ int setup_hwq_read(const struct setup_at *at, const char *ddir, const char *ctrl
 	int n, i, k, *num;
 	unsigned q;
 
-	n = setup_list(at->sys, &names, "%s/mq", ddir);
+	n = topo_sys_list(at->sys, &names, "%s/mq", ddir);
 	if (n <= 0)
 		return n == -ENOMEM ? n : 0;	/* no mq/: a bio-based disk */
 	d->hwq = calloc((size_t)n, sizeof(*d->hwq));
@@ -104,7 +104,7 @@ int setup_hwq_read(const struct setup_at *at, const char *ddir, const char *ctrl
 		q = d->nhwq++;
 		d->hwq[q].irq = -1;
 		/* blk-mq lists a queue's CPUs one by one, "0, 1, 2, 3" */
-		if (!setup_read(at->sys, list, LIST_MAX, "%s/mq/%s/cpu_list", ddir, names[i]))
+		if (!topo_sys_read(at->sys, list, LIST_MAX, "%s/mq/%s/cpu_list", ddir, names[i]))
 			setup_cpulist_norm(list, d->hwq[q].cpus, sizeof(d->hwq[q].cpus));
 	}
 	free(names);

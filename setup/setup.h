@@ -20,7 +20,8 @@
 #define SETUP_MAX_CPUS 4096	/* CPUs whose node is kept */
 
 /* Where facts are read: NULL fields mean the live machine ("/sys",
- * "/proc"), or $IOSTORM_SYSFS_ROOT / $IOSTORM_PROCFS_ROOT when set. */
+ * "/proc"). The caller names a recorded tree: nothing in setup/ reads the
+ * environment for it (cli/opts/roots.h does, once). */
 struct setup_roots {
 	const char *sysfs;
 	const char *procfs;

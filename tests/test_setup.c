@@ -19,6 +19,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cli/opts/roots.h"
+#include "setup/knob.h"
 #include "setup/setup.h"
 #include "tests/helpers.h"
 
@@ -353,19 +355,28 @@ static void test_errors(void)
 	rmdir(empty);
 }
 
-/* The roots from the environment when the caller gives none. */
+/* The roots come from the caller, never from the environment below cli/:
+ * cli_roots reads $IOSTORM_SYSFS_ROOT and $IOSTORM_PROCFS_ROOT once and
+ * hands them down; setup/ given NULL reads the live machine even with
+ * them set. */
 static void test_env(void)
 {
 	char s[4096], p[4096];
+	const struct setup_roots *r;
 	struct setup_dev d = { 0 };
 
 	snprintf(s, sizeof(s), "%s/setup-onequeue/sys", fx);
 	snprintf(p, sizeof(p), "%s/setup-onequeue/proc", fx);
 	setenv("IOSTORM_SYSFS_ROOT", s, 1);
 	setenv("IOSTORM_PROCFS_ROOT", p, 1);
-	CHECK(setup_machine_read(NULL, &m) == 0 && !strcmp(m.kernel, "5.15.0-fixture"));
-	CHECK(setup_dev_read(NULL, "nvme1n1", &d) == 0 && d.nomerges == 2);
+	r = cli_roots();
+	CHECK(r->sysfs && !strcmp(r->sysfs, s) && r->procfs && !strcmp(r->procfs, p));
+	CHECK(setup_machine_read(r, &m) == 0 && !strcmp(m.kernel, "5.15.0-fixture"));
+	CHECK(setup_dev_read(r, "nvme1n1", &d) == 0 && d.nomerges == 2);
 	setup_dev_free(&d);
+	CHECK(setup_sysfs_redirected(r) && !setup_sysfs_redirected(NULL));
+	/* the library itself does not look */
+	CHECK(setup_machine_read(NULL, &m) == 0 && strcmp(m.kernel, "5.15.0-fixture"));
 	unsetenv("IOSTORM_SYSFS_ROOT");
 	unsetenv("IOSTORM_PROCFS_ROOT");
 }

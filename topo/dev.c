@@ -113,24 +113,24 @@ static void set_sysfs_facts(struct topo *t, struct topo_dev *d, hwloc_obj_t osde
 	char buf[PATH_MAX];
 	const char *s;
 
-	if (!topo_sys_realpath(t, buf, "class/block/%s/device", d->path_name)) {
+	if (!topo_sys_realpath(t->sysfs, buf, "class/block/%s/device", d->path_name)) {
 		const char *base = strrchr(buf, '/');
 
 		base = base ? base + 1 : buf;
 		if (!strncmp(base, "nvme", 4))
 			topo_copy_str(d->controller, sizeof(d->controller), base);
 	}
-	if (!topo_sys_read(t, buf, sizeof(buf), "class/block/%s/device/model", d->path_name))
+	if (!topo_sys_read(t->sysfs, buf, sizeof(buf), "class/block/%s/device/model", d->path_name))
 		topo_copy_str(d->model, sizeof(d->model), buf);
-	if (!topo_sys_read(t, buf, sizeof(buf), "class/block/%s/device/serial", d->path_name))
+	if (!topo_sys_read(t->sysfs, buf, sizeof(buf), "class/block/%s/device/serial", d->path_name))
 		topo_copy_str(d->serial, sizeof(d->serial), buf);
-	else if (!topo_sys_read(t, buf, sizeof(buf), "class/block/%s/serial", d->path_name))
+	else if (!topo_sys_read(t->sysfs, buf, sizeof(buf), "class/block/%s/serial", d->path_name))
 		topo_copy_str(d->serial, sizeof(d->serial), buf);	/* virtio-blk */
-	if (!topo_sys_read(t, buf, sizeof(buf), "class/block/%s/device/firmware_rev", d->path_name))
+	if (!topo_sys_read(t->sysfs, buf, sizeof(buf), "class/block/%s/device/firmware_rev", d->path_name))
 		topo_copy_str(d->firmware, sizeof(d->firmware), buf);
 	if (d->has_pci) {
-		topo_sys_link(t, d->pci, &d->link);
-		topo_sys_link(t, d->port, &d->port_link);
+		topo_sys_link(t->sysfs, d->pci, &d->link);
+		topo_sys_link(t->sysfs, d->port, &d->port_link);
 	}
 	/* an XML export keeps what udev said when it was taken */
 	if (osdev) {

@@ -74,7 +74,7 @@ static bool node_cpuless(const struct topo *t, unsigned i)
 	if (hwloc_bitmap_iszero(o->cpuset))
 		return true;
 	if (t->live && t->sysfs &&
-	    !topo_sys_read(t, buf, sizeof(buf), "devices/system/node/node%u/cpulist", o->os_index))
+	    !topo_sys_read(t->sysfs, buf, sizeof(buf), "devices/system/node/node%u/cpulist", o->os_index))
 		return buf[0] == '\0';
 	for (j = 0; j < t->nnodes; j++) {
 		hwloc_obj_t m = t->node_obj[j];

@@ -93,9 +93,10 @@ struct topo_node {
 
 /*
  * Loads the live machine (xml NULL) or an lstopo XML export. sysfs_root is
- * where sysfs facts (link speeds, model, serial, partitions) are read: NULL
- * means $IOSTORM_SYSFS_ROOT when set, else "/sys" for the live machine and
- * nothing for an XML export (those facts are then unknown). Discovers every
+ * where sysfs facts (link speeds, model, serial, partitions) are read, the
+ * caller's root (topo/sysfs.h: nothing here reads the environment): NULL
+ * means "/sys" for the live machine and nothing for an XML export (those
+ * facts are then unknown). Discovers every
  * NVMe namespace, a multipath one once, as its head with all its paths.
  * -ENOENT/-EACCES/-EISDIR: the XML file; -EINVAL: hwloc refused it.
  */

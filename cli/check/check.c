@@ -8,6 +8,7 @@
 
 #include "cli/check/check.h"
 #include "cli/out/out.h"
+#include "cli/opts/roots.h"
 
 /* --cpus as a cpulist, "0,2,5"; NULL when not given or out of memory. */
 static char *cpus_list(const struct cli_opts *o)
@@ -85,13 +86,13 @@ int cli_check_gather(const struct cli_opts *o, const char *const *paths, unsigne
 		cli_say("out of memory for the settings of %u targets", n);
 		return -ENOMEM;
 	}
-	rc = setup_machine_read(NULL, c->m);
+	rc = setup_machine_read(cli_roots(), c->m);
 	if (rc) {
 		cli_say("cannot read this machine's settings: %s", strerror(-rc));
 		return rc;
 	}
 	for (i = 0; i < n; i++) {
-		rc = setup_dev_read(NULL, paths[i], &c->devs[i]);
+		rc = setup_dev_read(cli_roots(), paths[i], &c->devs[i]);
 		if (rc) {
 			cli_say("%s: cannot read its settings: %s", paths[i], strerror(-rc));
 			return rc;

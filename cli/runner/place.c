@@ -7,6 +7,7 @@
 #include "cli/out/out.h"
 #include "cli/runner/place.h"
 #include "cli/runner/pollq.h"
+#include "cli/opts/roots.h"
 #include "topo/notes.h"
 #include "topo/topo.h"
 
@@ -29,7 +30,7 @@ static struct topo *place_live_topo(void)
 
 	if (place_topo || place_topo_failed)
 		return place_topo;
-	ret = topo_load(&place_topo, NULL, NULL);
+	ret = topo_load(&place_topo, NULL, cli_roots()->sysfs);
 	if (ret) {
 		place_topo_failed = true;
 		place_topo = NULL;

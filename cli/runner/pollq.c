@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/runner/pollq.h"
+#include "cli/opts/roots.h"
 #include "model/pollq.h"
 #include "setup/setup.h"
 
@@ -50,7 +51,7 @@ int cli_pollq_read(const struct eng_target *const *targets, unsigned ndev,
 	out->ndev = ndev;
 	for (i = 0; i < ndev && !ret; i++) {
 		if ((!targets[i]->is_blk && !targets[i]->passthru) ||
-		    setup_dev_read(NULL, targets[i]->path, &d))
+		    setup_dev_read(cli_roots(), targets[i]->path, &d))
 			continue;	/* unknown: placed as without poll queues */
 		if (out->nlists + d.nhwq > cap) {
 			char **l = realloc(out->lists, (out->nlists + d.nhwq) * sizeof(*l));
