@@ -25,15 +25,13 @@ static void aspm(const struct setup_at *at, struct setup_dev *d)
 /* The v2 line of <proc>/self/cgroup, "0::/user.slice/...", into out. */
 static int own_cgroup(const struct setup_at *at, char *out, size_t len)
 {
-	char path[PATH_MAX], line[512];
+	char line[512];
 	FILE *f;
-	int ret = -ENOENT;
+	int ret = topo_sys_fopen(at->proc, &f, "self/cgroup");
 
-	if (snprintf(path, sizeof(path), "%s/self/cgroup", at->proc) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
+	if (ret)
+		return ret;
+	ret = -ENOENT;
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "0::/", 4))
 			continue;
@@ -71,15 +69,14 @@ static int64_t field(const char *line, const char *key)
 static int dev_line(const struct setup_at *at, const char *cg, const char *file, const char *devt,
 		    char *out, size_t len)
 {
-	char path[PATH_MAX + 300], line[512];
+	char line[512];
 	size_t n = strlen(devt);
 	FILE *f;
-	int ret = -ENOENT;
+	int ret = topo_sys_fopen(at->sys, &f, "fs/cgroup%s/%s", strcmp(cg, "/") ? cg : "", file);
 
-	snprintf(path, sizeof(path), "%s/fs/cgroup%s/%s", at->sys, strcmp(cg, "/") ? cg : "", file);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
+	if (ret)
+		return ret;
+	ret = -ENOENT;
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, devt, n) || line[n] != ' ')
 			continue;

@@ -53,15 +53,12 @@ static void match_line(char *line, const char *ctrl, struct setup_dev *d, const 
 static void vectors(const struct setup_at *at, const char *ctrl, struct setup_dev *d,
 		    const int *num, char *list)
 {
-	char path[PATH_MAX], *line = NULL;
+	char *line = NULL;
 	size_t cap = 0;
 	unsigned i;
 	FILE *f;
 
-	if (snprintf(path, sizeof(path), "%s/interrupts", at->proc) >= (int)sizeof(path))
-		return;
-	f = fopen(path, "re");
-	if (!f)
+	if (topo_sys_fopen(at->proc, &f, "interrupts"))
 		return;
 	while (getline(&line, &cap, f) > 0)
 		match_line(line, ctrl, d, num);

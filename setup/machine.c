@@ -21,13 +21,10 @@ static void kernel_version(struct setup_machine *m)
 /* cpuinfo's first "model name", the x86 and most others' spelling */
 static void cpu_model(const struct setup_at *at, struct setup_machine *m)
 {
-	char path[PATH_MAX], line[512], *v;
+	char line[512], *v;
 	FILE *f;
 
-	if (snprintf(path, sizeof(path), "%s/cpuinfo", at->proc) >= (int)sizeof(path))
-		return;
-	f = fopen(path, "re");
-	if (!f)
+	if (topo_sys_fopen(at->proc, &f, "cpuinfo"))
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "model name", 10) || !(v = strchr(line, ':')))
@@ -202,13 +199,12 @@ static void vulnerabilities(const struct setup_at *at, struct setup_vulns *v)
  * getrlimit's. */
 static void memlock(const struct setup_at *at, struct setup_machine *m)
 {
-	char path[PATH_MAX], line[256], soft[64];
+	char line[256], soft[64];
 	struct rlimit rl;
 	int64_t v;
 	FILE *f;
 
-	if (snprintf(path, sizeof(path), "%s/self/limits", at->proc) < (int)sizeof(path) &&
-	    (f = fopen(path, "re"))) {
+	if (!topo_sys_fopen(at->proc, &f, "self/limits")) {
 		while (fgets(line, sizeof(line), f)) {
 			if (strncmp(line, "Max locked memory", 17) ||
 			    sscanf(line + 17, "%63s", soft) != 1)

@@ -195,6 +195,25 @@ int topo_sys_relpath(const char *root, char *out, const char *fmt, ...)
 	return 0;
 }
 
+int topo_sys_fopen(const char *root, FILE **out, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	FILE *f;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vpath(path, root, fmt, ap);
+	va_end(ap);
+	if (ret)
+		return ret;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	*out = f;
+	return 0;
+}
+
 int topo_sys_opendir(const char *root, DIR **out, const char *fmt, ...)
 {
 	char path[PATH_MAX];

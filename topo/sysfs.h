@@ -22,6 +22,7 @@
 #include <dirent.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "topo/topo.h"
 
@@ -47,6 +48,11 @@ int topo_sys_realpath(const char *root, char *out, const char *fmt, ...)
  * so a recorded tree names what the live one does; -EXDEV when a link
  * leads out of the root. */
 int topo_sys_relpath(const char *root, char *out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* fopen ("re") of <root>/<fmt...>, for a file read line by line (procfs's
+ * interrupts, cpuinfo, limits, a cgroup's io.max); the caller closes
+ * *out. */
+int topo_sys_fopen(const char *root, FILE **out, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* opendir of <root>/<fmt...>; the caller closes *out. */
 int topo_sys_opendir(const char *root, DIR **out, const char *fmt, ...)
