@@ -188,36 +188,36 @@ static int is_bdf(const char *s)
 	       sscanf(s, "%4x:%2x:%2x.%1x%n", &dom, &bus, &dev, &fn, &end) == 4 && !s[end];
 }
 
-/* The last PCI function on the sysfs path of dir: the one that carries it. */
-static void pci_of(const char *dir, char *out, size_t len)
+/* The last PCI function on the sysfs path of dir, the one that carries
+ * it, into pci; the one right above it (its port: a root port or a
+ * switch's downstream port, topo_dev's port) into port, "" when the
+ * function sits right under its host bridge. */
+static void pci_of(const char *dir, char *pci, char *port, size_t len)
 {
 	char copy[PATH_MAX], *tok, *save = NULL;
 
 	setup_copy(copy, sizeof(copy), dir);
 	for (tok = strtok_r(copy, "/", &save); tok; tok = strtok_r(NULL, "/", &save))
-		if (is_bdf(tok))
-			setup_copy(out, len, tok);
+		if (is_bdf(tok)) {
+			setup_copy(port, len, pci);
+			setup_copy(pci, len, tok);
+		}
 }
 
-/* "16.0 GT/s PCIe" -> 16.0; "Unknown" -> -1 */
-static double speed(const struct setup_at *at, const char *pci, const char *file)
+/* The function's link and its port's maximum, by topo's reader: the same
+ * read the topology's degraded-link finding judges. */
+static void link_of(const struct setup_at *at, const char *port, struct setup_dev *d)
 {
-	char buf[64], *end;
-	double v;
+	struct topo_link l = { -1, -1, -1, -1, -1 }, p = l;
 
-	if (topo_sys_read(at->sys, buf, sizeof(buf), "bus/pci/devices/%s/%s", pci, file))
-		return -1;
-	v = strtod(buf, &end);
-	return end == buf || v <= 0 ? -1 : v;
-}
-
-static int width(const struct setup_at *at, const char *pci, const char *file)
-{
-	int v;
-
-	if (topo_sys_read_int(at->sys, &v, "bus/pci/devices/%s/%s", pci, file) || v <= 0 || v > 64)
-		return -1;
-	return v;
+	topo_sys_link(at->sys, d->pci, &l);
+	d->link_gts = l.speed_gts;
+	d->link_max_gts = l.max_speed_gts;
+	d->link_width = l.width;
+	d->link_max_width = l.max_width;
+	topo_sys_link(at->sys, port, &p);
+	d->port_max_gts = p.max_speed_gts;
+	d->port_max_width = p.max_width;
 }
 
 /* pm_qos_latency_tolerance_us: a number, or "any" or "auto", which nvme
@@ -249,21 +249,19 @@ static void apst(const struct setup_at *at, struct setup_dev *d)
 
 static void hardware(const struct setup_at *at, const char *ddir, struct setup_dev *d)
 {
-	char real[PATH_MAX];
-	int node;
+	char real[PATH_MAX], port[sizeof(d->pci)] = "";
 
 	controller(at, ddir, d);
 	d->nvme = d->controller[0] != '\0';
 	if (d->nvme) {
 		if (!topo_sys_relpath(at->sys, real, "class/nvme/%s", d->controller))
-			pci_of(real, d->pci, sizeof(d->pci));
-		if (!topo_sys_read_int(at->sys, &node, "class/nvme/%s/numa_node", d->controller))
-			d->numa_node = node < 0 ? -1 : node;
+			pci_of(real, d->pci, port, sizeof(d->pci));
+		topo_sys_node(at->sys, &d->numa_node, "class/nvme/%s", d->controller);
 		apst(at, d);
 		setup_nvme_power(at, d);
 		setup_nvme_dlfeat(at, d);
 	} else {
-		pci_of(ddir, d->pci, sizeof(d->pci));
+		pci_of(ddir, d->pci, port, sizeof(d->pci));
 	}
 	/* never device/serial: it identifies the drive */
 	topo_sys_read(at->sys, d->model, sizeof(d->model), "%s/device/model", ddir);
@@ -271,15 +269,11 @@ static void hardware(const struct setup_at *at, const char *ddir, struct setup_d
 		topo_sys_read(at->sys, d->firmware, sizeof(d->firmware), "%s/device/rev", ddir);
 	if (!d->pci[0])
 		return;
-	if (d->numa_node < 0 &&
-	    !topo_sys_read_int(at->sys, &node, "bus/pci/devices/%s/numa_node", d->pci))
-		d->numa_node = node < 0 ? -1 : node;
+	if (d->numa_node < 0)
+		topo_sys_node(at->sys, &d->numa_node, "bus/pci/devices/%s", d->pci);
 	topo_sys_read(at->sys, d->iommu_type, sizeof(d->iommu_type),
 		   "bus/pci/devices/%s/iommu_group/type", d->pci);
-	d->link_gts = speed(at, d->pci, "current_link_speed");
-	d->link_max_gts = speed(at, d->pci, "max_link_speed");
-	d->link_width = width(at, d->pci, "current_link_width");
-	d->link_max_width = width(at, d->pci, "max_link_width");
+	link_of(at, port, d);
 }
 
 static void unknown(struct setup_dev *d)
@@ -293,6 +287,8 @@ static void unknown(struct setup_dev *d)
 	d->numa_node = -1;
 	d->link_gts = d->link_max_gts = -1;
 	d->link_width = d->link_max_width = -1;
+	d->port_max_gts = -1;
+	d->port_max_width = -1;
 	d->apst_latency_us = -1;
 	d->apst_supported = -1;
 	d->power_state = d->apst_enabled = d->dealloc_read = -1;

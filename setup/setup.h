@@ -139,8 +139,15 @@ struct setup_dev {
 					 * function's; -1 unknown */
 	char iommu_type[16];		/* iommu_group/type: "DMA", "DMA-FQ",
 					 * "identity"; "" no IOMMU group */
-	double link_gts, link_max_gts;	/* -1 unknown */
+	/* the function's PCIe link (topo_sys_link, the read the topology's
+	 * findings judge too): current and maximum; -1 unknown */
+	double link_gts, link_max_gts;
 	int link_width, link_max_width;
+	/* the maximum of the port right above it (a root port or a switch's
+	 * downstream port): a link runs at most at the lower of both ends'
+	 * maximum; -1 unknown, or no port (right under its host bridge) */
+	double port_max_gts;
+	int port_max_width;
 	int64_t apst_latency_us;	/* CTRL/power/pm_qos_latency_tolerance_us;
 					 * "any" and "auto" (no limit) INT64_MAX;
 					 * unreadable -1 */

@@ -128,6 +128,9 @@ static void test_strict_dev(void)
 	CHECKF(d.link_gts == 8.0 && d.link_width == 2 && d.link_max_gts == 16.0 &&
 	       d.link_max_width == 4, "%g x%d of %g x%d", d.link_gts, d.link_width,
 	       d.link_max_gts, d.link_max_width);
+	/* its root port 0000:00:01.0, the bridge right above it, as topo's port_link */
+	CHECKF(d.port_max_gts == 32.0 && d.port_max_width == 16, "port %g x%d", d.port_max_gts,
+	       d.port_max_width);
 	CHECKF(d.apst_latency_us == 100000 && d.apst_supported == 1, "%lld %d",
 	       (long long)d.apst_latency_us, d.apst_supported);
 	/* a kernel before 6.13 has no iostats_passthrough */
@@ -273,6 +276,8 @@ static void test_poll(void)
 	CHECKF(!d.iommu_type[0] && d.link_gts == -1 && d.link_width == -1 && d.link_max_gts == -1 &&
 	       d.link_max_width == -1 && d.numa_node == 1 && d.apst_latency_us == -1, "%s %g %d %d",
 	       d.iommu_type, d.link_gts, d.numa_node, (int)d.apst_latency_us);
+	CHECKF(d.port_max_gts == -1 && d.port_max_width == -1, "port %g x%d", d.port_max_gts,
+	       d.port_max_width);
 	CHECKF(d.wbt_lat_usec == -1 && d.nr_requests == -1 && d.rotational == -1, "%lld %lld %d",
 	       (long long)d.wbt_lat_usec, (long long)d.nr_requests, d.rotational);
 	CHECKF(d.nhwq == 12 && d.nirq_queues == 10 && d.hwq, "%u %u", d.nhwq, d.nirq_queues);

@@ -345,13 +345,18 @@ void topo_sys_link(const char *root, const char *busid, struct topo_link *l)
 		l->max_width = parse_width(buf);
 }
 
-int topo_sys_pci_node(const char *root, const char *busid, int *node)
+int topo_sys_node(const char *root, int *node, const char *fmt, ...)
 {
-	int v, ret;
+	char dir[PATH_MAX];
+	va_list ap;
+	int v, n, ret;
 
-	if (!busid[0])
-		return -ENOENT;
-	ret = topo_sys_read_int(root, &v, "bus/pci/devices/%s/numa_node", busid);
+	va_start(ap, fmt);
+	n = vsnprintf(dir, sizeof(dir), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return -ENAMETOOLONG;
+	ret = topo_sys_read_int(root, &v, "%s/numa_node", dir);
 	if (!ret)
 		*node = v < 0 ? -1 : v;
 	return ret;

@@ -6,7 +6,7 @@
  *
  * It lives in topo/ because topo/ is the module that owns sysfs facts:
  * setup/ takes a device's link and node from here (topo_sys_link,
- * topo_sys_pci_node) rather than reading them again, and this header
+ * topo_sys_node) rather than reading them again, and this header
  * includes no hwloc, so engine/ and setup/ use it without hwloc. The root
  * is always a parameter: nothing below cli/ reads $IOSTORM_SYSFS_ROOT or
  * $IOSTORM_PROCFS_ROOT (cli/opts/roots.h reads them once). Lookups by
@@ -73,8 +73,11 @@ int topo_name_cmp(const char *a, const char *b);
  * speed (GT/s, "16.0 GT/s PCIe") and width (lanes) from
  * bus/pci/devices/BUSID/; what sysfs does not say stays as it was. */
 void topo_sys_link(const char *root, const char *busid, struct topo_link *l);
-/* bus/pci/devices/BUSID/numa_node: 0 with the node (-1: the firmware
- * gives none), or -errno. */
-int topo_sys_pci_node(const char *root, const char *busid, int *node);
+/* The numa_node file of the device folder <root>/<fmt...> (a PCI
+ * function's "bus/pci/devices/BUSID", an NVMe controller's
+ * "class/nvme/nvme0"): 0 with the node (-1: the firmware gives none), or
+ * -errno. */
+int topo_sys_node(const char *root, int *node, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif
