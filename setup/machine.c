@@ -108,22 +108,22 @@ static void count_governor(const struct setup_at *at, struct setup_machine *m,
 static void online_cpus(const struct setup_at *at, struct setup_machine *m, struct cpus *c)
 {
 	char online[SETUP_CPULIST_MAX * 4];
-	const char *p = online;
-	int lo, hi, cpu, best = -1, i;
+	struct topo_cpuset set;
+	int cpu, best = -1, i;
 
-	if (topo_sys_read(at->sys, online, sizeof(online), CPU "/online"))
+	if (topo_sys_read(at->sys, online, sizeof(online), CPU "/online") ||
+	    setup_cpuset_read(online, &set))
 		return;
 	m->pus = 0;
 	m->ncpufreq = m->ncpufreq_slow = 0;
 	c->topo_ok = 1;
-	while (setup_cpulist_next(&p, &lo, &hi) > 0) {
-		for (cpu = lo; cpu <= hi && cpu < SETUP_MAX_CPUS; cpu++) {
-			m->pus++;
-			count_topology(at, c, cpu);
-			count_governor(at, m, c, cpu);
-			if (c->first < 0)
-				c->first = cpu;
-		}
+	for (cpu = topo_cpuset_next(&set, -1); cpu >= 0 && cpu < SETUP_MAX_CPUS;
+	     cpu = topo_cpuset_next(&set, cpu)) {
+		m->pus++;
+		count_topology(at, c, cpu);
+		count_governor(at, m, c, cpu);
+		if (c->first < 0)
+			c->first = cpu;
 	}
 	if (c->topo_ok && m->pus) {
 		m->sockets = c->npkg;
@@ -228,14 +228,15 @@ static void memlock(const struct setup_at *at, struct setup_machine *m)
 static void cpu_nodes(const struct setup_at *at, struct setup_machine *m)
 {
 	char (*names)[SETUP_NAME_MAX] = NULL, list[SETUP_CPULIST_MAX * 16];
-	const char *p;
-	int n, i, node, lo, hi, cpu, top = -1;
+	struct topo_cpuset set;
+	int n, i, node, cpu, top = -1;
 
 	for (i = 0; i < SETUP_MAX_CPUS; i++)
 		m->cpu_node[i] = -1;
-	if (!topo_sys_read(at->sys, list, sizeof(list), CPU "/possible"))
-		for (p = list; setup_cpulist_next(&p, &lo, &hi) > 0;)
-			top = hi > top ? hi : top;
+	if (!topo_sys_read(at->sys, list, sizeof(list), CPU "/possible") &&
+	    !setup_cpuset_read(list, &set))
+		for (cpu = topo_cpuset_next(&set, -1); cpu >= 0; cpu = topo_cpuset_next(&set, cpu))
+			top = cpu;
 	n = topo_sys_list(at->sys, &names, "devices/system/node");
 	for (i = 0; i < n; i++) {
 		if (sscanf(names[i], "node%d", &node) != 1 || node < 0 || node > SHRT_MAX ||
@@ -244,11 +245,13 @@ static void cpu_nodes(const struct setup_at *at, struct setup_machine *m)
 		/* a node with CPUs: a CPU-less node's cpulist is empty */
 		if (list[0])
 			m->nnodes = m->nnodes < 0 ? 1 : m->nnodes + 1;
-		for (p = list; setup_cpulist_next(&p, &lo, &hi) > 0;)
-			for (cpu = lo; cpu <= hi && cpu < SETUP_MAX_CPUS; cpu++) {
-				m->cpu_node[cpu] = (short)node;
-				top = cpu > top ? cpu : top;
-			}
+		if (setup_cpuset_read(list, &set))
+			continue;
+		for (cpu = topo_cpuset_next(&set, -1); cpu >= 0 && cpu < SETUP_MAX_CPUS;
+		     cpu = topo_cpuset_next(&set, cpu)) {
+			m->cpu_node[cpu] = (short)node;
+			top = cpu > top ? cpu : top;
+		}
 	}
 	free(names);
 	m->ncpus = top < 0 ? -1 : top + 1 > SETUP_MAX_CPUS ? SETUP_MAX_CPUS : top + 1;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "setup/setup.h"
+#include "topo/cpu.h"
 #include "topo/sysfs.h"
 
 /* the reader lists names of TOPO_NAME_MAX into setup's arrays */
@@ -70,11 +71,12 @@ int setup_paths_read(const struct setup_at *at, const char *ddir, struct setup_d
 void setup_copy(char *dst, size_t len, const char *src);
 /* The last component of path. */
 const char *setup_base(const char *path);
-/* The next range of a cpulist ("0-3,8"), from *p on: 1 with *lo..*hi,
- * 0 at its end, -EINVAL on anything that is not a cpulist. */
-int setup_cpulist_next(const char **p, int *lo, int *hi);
-/* A cpulist in either spelling as ranges, "0, 1, 2, 3" -> "0-3"; cut at a
- * whole range to fit len. 0, or -EINVAL (out then says nothing). */
+/* A cpulist as sysfs writes it (blk-mq's "0, 1, 2" too, and a CPU-less
+ * node's "") into *set, by topo/cpu.h's one parser: 0 or -EINVAL. */
+int setup_cpuset_read(const char *list, struct topo_cpuset *set);
+/* A cpulist in either spelling as ranges, "0, 1, 2, 3" -> "0-3"
+ * (topo_cpuset_format); cut at a whole range to fit len. 0, or -EINVAL
+ * (out then says nothing). */
 int setup_cpulist_norm(const char *in, char *out, size_t len);
 
 #endif

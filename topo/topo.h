@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "topo/cpu.h"
+
 #define TOPO_NAME_MAX 64
 #define TOPO_BUSID_MAX 16	/* "0000:00:00.0" */
 #define TOPO_MAX_CHAIN 16	/* bridges between a device and its host bridge */
@@ -319,16 +321,7 @@ int topo_place_polled(struct topo *t, enum topo_policy pol,
 		      unsigned ndev, const struct topo_pollq *pollq,
 		      struct topo_slot *slots, struct topo_notes *notes);
 
-/* Walks a CPU list ("0-3,8,10-11") element by element, in the order
- * written: fn gets each range [lo, hi], every CPU below limit. Returns 0,
- * what fn returned when not 0, or -EINVAL for an element that is not a CPU
- * or a range (*bad, when bad is not NULL, points at it). */
-typedef int (*topo_cpu_range_fn)(void *ctx, unsigned lo, unsigned hi);
-int topo_cpulist_walk(const char *s, unsigned limit, topo_cpu_range_fn fn,
-		      void *ctx, const char **bad);
-/* The CPUs of a list as a sorted array without repeats (malloc'd).
- * Returns the count or -EINVAL / -ENOMEM. */
-int topo_cpulist_parse(const char *s, int **cpus);
+/* CPU lists and sets: topo/cpu.h. */
 
 /* Whether block device dev (a disk or a partition, by number) completes
  * polled IO: its queue/io_poll, a partition's disk's. sysfs_root NULL is

@@ -243,7 +243,7 @@ int cli_parse_cpulist(const char *s, int *cpus, unsigned max, unsigned *n,
 	if (!*s)
 		return cli_opts_fail(err, errlen, "--cpus: the list is empty");
 	err[0] = '\0';
-	rc = topo_cpulist_walk(s, CLI_MAX_CPUS, add_cpus, &l, &bad);
+	rc = topo_cpulist_walk(s, CLI_MAX_CPUS, 0, add_cpus, &l, &bad);
 	if (rc && !err[0])
 		return cli_opts_fail(err, errlen, "--cpus: '%.*s' is not a CPU or range of CPUs 0-%u",
 				     (int)(strchrnul(bad, ',') - bad), bad, CLI_MAX_CPUS - 1);
