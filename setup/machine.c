@@ -104,15 +104,30 @@ static void count_governor(const struct setup_at *at, struct setup_machine *m,
 	tally_add(&c->gov, gov);
 }
 
+/* cpu/online as a set: 0 or -errno. */
+static int online_set(const struct setup_at *at, struct topo_cpuset *set)
+{
+	char list[SETUP_CPULIST_MAX * 16];
+	int ret = topo_sys_read(at->sys, list, sizeof(list), CPU "/online");
+
+	return ret ? ret : setup_cpuset_read(list, set);
+}
+
+int setup_cpus_online(const struct setup_roots *r, struct topo_cpuset *set)
+{
+	struct setup_at at;
+	int ret = setup_at_init(&at, r);
+
+	return ret ? ret : online_set(&at, set);
+}
+
 /* The online CPUs: count, packages, cores, governors. */
 static void online_cpus(const struct setup_at *at, struct setup_machine *m, struct cpus *c)
 {
-	char online[SETUP_CPULIST_MAX * 4];
 	struct topo_cpuset set;
 	int cpu, best = -1, i;
 
-	if (topo_sys_read(at->sys, online, sizeof(online), CPU "/online") ||
-	    setup_cpuset_read(online, &set))
+	if (online_set(at, &set))
 		return;
 	m->pus = 0;
 	m->ncpufreq = m->ncpufreq_slow = 0;

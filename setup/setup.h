@@ -193,6 +193,11 @@ struct setup_dev {
 /* Reads the machine's settings. A fact the tree lacks is unknown, not an
  * error: -ENOENT or -ENOTDIR only for a root that is not a folder. */
 int setup_machine_read(const struct setup_roots *r, struct setup_machine *m);
+/* The machine's online CPUs (devices/system/cpu/online) below r's sysfs
+ * root, as a set (topo/cpu.h): 0, the -errno of the root or the read, or
+ * -EINVAL for a list that is not one. */
+struct topo_cpuset;
+int setup_cpus_online(const struct setup_roots *r, struct topo_cpuset *set);
 
 /*
  * Reads the settings that apply to target path: a block device (its own
