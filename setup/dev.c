@@ -22,7 +22,7 @@ static int from_dir(const struct setup_at *at, struct where *w, struct setup_dev
 {
 	char part[16], *slash;
 
-	setup_copy(d->name, sizeof(d->name), setup_base(w->dir));
+	topo_copy_str(d->name, sizeof(d->name), setup_base(w->dir));
 	strcpy(w->ddir, w->dir);
 	if (!topo_sys_read(at->sys, part, sizeof(part), "%s/partition", w->dir)) {
 		slash = strrchr(w->ddir, '/');
@@ -30,7 +30,7 @@ static int from_dir(const struct setup_at *at, struct where *w, struct setup_dev
 			return -ENOENT;
 		*slash = '\0';
 	}
-	setup_copy(d->disk, sizeof(d->disk), setup_base(w->ddir));
+	topo_copy_str(d->disk, sizeof(d->disk), setup_base(w->ddir));
 	return 0;
 }
 
@@ -50,7 +50,7 @@ static int by_name(const struct setup_at *at, const char *path, struct where *w,
 	char name[SETUP_NAME_MAX];
 	int ret;
 
-	setup_copy(name, sizeof(name), setup_base(path));
+	topo_copy_str(name, sizeof(name), setup_base(path));
 	generic_to_block(name, sizeof(name));
 	if (!name[0] || name[0] == '.')
 		return -ENOENT;
@@ -84,7 +84,7 @@ static int by_stat(const struct setup_at *at, const char *path, struct where *w,
 	if (S_ISCHR(st.st_mode)) {
 		if (topo_sys_relpath(at->sys, name, "dev/char/%u:%u", major(st.st_rdev),
 				   minor(st.st_rdev)))
-			setup_copy(name, sizeof(name), path);
+			topo_copy_str(name, sizeof(name), path);
 		if (strncmp(setup_base(name), "ng", 2))
 			return -ENOTBLK;
 		return by_name(at, name, w, d);
@@ -95,7 +95,7 @@ static int by_stat(const struct setup_at *at, const char *path, struct where *w,
 		return -EINVAL;
 	ret = by_devnum(at, st.st_dev, w, d);
 	if (ret == -ENOENT) {
-		setup_copy(d->name, sizeof(d->name), setup_base(path));
+		topo_copy_str(d->name, sizeof(d->name), setup_base(path));
 		d->disk[0] = '\0';
 		return 1;
 	}
@@ -113,9 +113,9 @@ static void scheduler(const struct setup_at *at, const char *ddir, struct setup_
 	close = open ? strchr(open, ']') : NULL;
 	if (open && close) {
 		*close = '\0';
-		setup_copy(d->scheduler, sizeof(d->scheduler), open + 1);
+		topo_copy_str(d->scheduler, sizeof(d->scheduler), open + 1);
 	} else if (!strchr(buf, ' ')) {
-		setup_copy(d->scheduler, sizeof(d->scheduler), buf);
+		topo_copy_str(d->scheduler, sizeof(d->scheduler), buf);
 	}
 }
 
@@ -169,7 +169,7 @@ static void controller(const struct setup_at *at, const char *ddir, struct setup
 		return;
 	if (!topo_sys_relpath(at->sys, real, "%s/device", ddir) &&
 	    sscanf(setup_base(real), "nvme%u%n", &c, &end) == 1 && !setup_base(real)[end]) {
-		setup_copy(d->controller, sizeof(d->controller), setup_base(real));
+		topo_copy_str(d->controller, sizeof(d->controller), setup_base(real));
 		return;
 	}
 	np = setup_paths_list(at, ddir, d->disk, &paths);
@@ -196,11 +196,11 @@ static void pci_of(const char *dir, char *pci, char *port, size_t len)
 {
 	char copy[PATH_MAX], *tok, *save = NULL;
 
-	setup_copy(copy, sizeof(copy), dir);
+	topo_copy_str(copy, sizeof(copy), dir);
 	for (tok = strtok_r(copy, "/", &save); tok; tok = strtok_r(NULL, "/", &save))
 		if (is_bdf(tok)) {
-			setup_copy(port, len, pci);
-			setup_copy(pci, len, tok);
+			topo_copy_str(port, len, pci);
+			topo_copy_str(pci, len, tok);
 		}
 }
 

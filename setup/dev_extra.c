@@ -36,7 +36,7 @@ static int own_cgroup(const struct setup_at *at, char *out, size_t len)
 		if (strncmp(line, "0::/", 4))
 			continue;
 		line[strcspn(line, "\n")] = '\0';
-		setup_copy(out, len, line + 3);
+		topo_copy_str(out, len, line + 3);
 		ret = 0;
 		break;
 	}
@@ -55,7 +55,7 @@ static int64_t field(const char *line, const char *key)
 		if ((p == line || p[-1] == ' ') && p[n] == '=') {
 			char word[32];
 
-			setup_copy(word, sizeof(word), p + n + 1);
+			topo_copy_str(word, sizeof(word), p + n + 1);
 			word[strcspn(word, " ")] = '\0';
 			return topo_parse_i64(word, &v) ? -1 : v;
 		}
@@ -81,7 +81,7 @@ static int dev_line(const struct setup_at *at, const char *cg, const char *file,
 		if (strncmp(line, devt, n) || line[n] != ' ')
 			continue;
 		line[strcspn(line, "\n")] = '\0';
-		setup_copy(out, len, line);
+		topo_copy_str(out, len, line);
 		ret = 0;
 		break;
 	}
@@ -107,18 +107,18 @@ static void cgroup_limits(const struct setup_at *at, const char *ddir, struct se
 	if (topo_sys_read(at->sys, devt, sizeof(devt), "%s/dev", ddir) ||
 	    own_cgroup(at, cg, sizeof(cg)))
 		return;
-	setup_copy(d->cgroup, sizeof(d->cgroup), cg);
-	setup_copy(d->devt, sizeof(d->devt), devt);
+	topo_copy_str(d->cgroup, sizeof(d->cgroup), cg);
+	topo_copy_str(d->devt, sizeof(d->devt), devt);
 	for (;;) {
 		int r = dev_line(at, cg, "io.max", devt, line, sizeof(line));
 
 		known |= r == 0 || r == -ENOENT;
 		if (!r && (lowest(&d->cg_riops, field(line, "riops")) |
 			   lowest(&d->cg_rbps, field(line, "rbps"))))
-			setup_copy(d->cg_max_at, sizeof(d->cg_max_at), cg);
+			topo_copy_str(d->cg_max_at, sizeof(d->cg_max_at), cg);
 		if (!dev_line(at, cg, "io.latency", devt, line, sizeof(line)) &&
 		    lowest(&d->cg_latency_us, field(line, "target")))
-			setup_copy(d->cg_latency_at, sizeof(d->cg_latency_at), cg);
+			topo_copy_str(d->cg_latency_at, sizeof(d->cg_latency_at), cg);
 		if (!strcmp(cg, "/"))
 			break;
 		slash = strrchr(cg, '/');

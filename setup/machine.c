@@ -32,7 +32,7 @@ static void cpu_model(const struct setup_at *at, struct setup_machine *m)
 		for (v++; *v == ' ' || *v == '\t'; v++)
 			;
 		v[strcspn(v, "\n")] = '\0';
-		setup_copy(m->cpu_model, sizeof(m->cpu_model), v);
+		topo_copy_str(m->cpu_model, sizeof(m->cpu_model), v);
 		break;
 	}
 	fclose(f);
@@ -55,7 +55,7 @@ static void tally_add(struct tally *t, const char *name)
 	if (i == t->n) {
 		if (t->n == 8)
 			return;
-		setup_copy(t->name[t->n++], sizeof(t->name[0]), name);
+		topo_copy_str(t->name[t->n++], sizeof(t->name[0]), name);
 	}
 	t->count[i]++;
 }
@@ -148,7 +148,7 @@ static void online_cpus(const struct setup_at *at, struct setup_machine *m, stru
 		if (best < 0 || c->gov.count[i] > c->gov.count[best])
 			best = i;
 	if (best >= 0)
-		setup_copy(m->governor, sizeof(m->governor), c->gov.name[best]);
+		topo_copy_str(m->governor, sizeof(m->governor), c->gov.name[best]);
 }
 
 static void boost(const struct setup_at *at, struct setup_machine *m)
@@ -175,7 +175,7 @@ static void deepest_cstate(const struct setup_at *at, struct setup_machine *m, i
 		if (!topo_sys_read_int(at->sys, &dis, CPU "/cpu%d/cpuidle/state%d/disable", cpu, k) &&
 		    dis)
 			continue;
-		setup_copy(m->deepest_cstate, sizeof(m->deepest_cstate), name);
+		topo_copy_str(m->deepest_cstate, sizeof(m->deepest_cstate), name);
 		m->deepest_cstate_us = -1;
 		if (!topo_sys_read_int(at->sys, &lat, CPU "/cpu%d/cpuidle/state%d/latency", cpu, k))
 			m->deepest_cstate_us = lat;
@@ -280,7 +280,7 @@ static void arch(const struct setup_at *at, struct setup_machine *m)
 	if (!topo_sys_read(at->proc, m->arch, sizeof(m->arch), "sys/kernel/arch"))
 		return;
 	if (at->live_proc && !uname(&u))
-		setup_copy(m->arch, sizeof(m->arch), u.machine);
+		topo_copy_str(m->arch, sizeof(m->arch), u.machine);
 }
 
 /* "[default] performance powersave powersupersave" -> default */
@@ -294,7 +294,7 @@ static void aspm_policy(const struct setup_at *at, struct setup_machine *m)
 	close = open ? strchr(open, ']') : NULL;
 	if (open && close) {
 		*close = '\0';
-		setup_copy(m->aspm_policy, sizeof(m->aspm_policy), open + 1);
+		topo_copy_str(m->aspm_policy, sizeof(m->aspm_policy), open + 1);
 	}
 }
 

@@ -15,7 +15,7 @@ static void iopolicy(const struct setup_at *at, const char *ddir, struct setup_d
 {
 	char up[PATH_MAX], *slash;
 
-	setup_copy(up, sizeof(up), ddir);
+	topo_copy_str(up, sizeof(up), ddir);
 	slash = strrchr(up, '/');
 	if (!slash)
 		return;

@@ -37,18 +37,6 @@ int setup_at_init(struct setup_at *at, const struct setup_roots *r)
 	return 0;
 }
 
-void setup_copy(char *dst, size_t len, const char *src)
-{
-	size_t n = strlen(src);
-
-	if (!len)
-		return;
-	if (n >= len)
-		n = len - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 const char *setup_base(const char *path)
 {
 	const char *s = strrchr(path, '/');

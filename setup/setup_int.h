@@ -67,8 +67,6 @@ int setup_paths_list(const struct setup_at *at, const char *ddir, const char *di
  * disk. 0 or -ENOMEM; a path that cannot be read is left out. */
 int setup_paths_read(const struct setup_at *at, const char *ddir, struct setup_dev *d);
 
-/* Bounded copy; src cut to fit. */
-void setup_copy(char *dst, size_t len, const char *src);
 /* The last component of path. */
 const char *setup_base(const char *path);
 /* A cpulist as sysfs writes it (blk-mq's "0, 1, 2" too, and a CPU-less

@@ -126,7 +126,7 @@ static int cand_cmp(const void *pa, const void *pb)
 	if (!a->pci[0] != !b->pci[0])
 		return a->pci[0] ? -1 : 1;
 	c = strcmp(a->pci, b->pci);
-	return c ? c : topo_natcmp(a->name, b->name);
+	return c ? c : topo_name_cmp(a->name, b->name);
 }
 
 /* The controller a path goes through: the kernel's "device" link of the

@@ -30,27 +30,31 @@ static int vpath(char *path, const char *root, const char *fmt, va_list ap)
 	return 0;
 }
 
+/* <root>/<fmt, the caller's ...> into path, as ret: every variadic call
+ * below starts so. */
+#define PATH_OF(path, root, fmt, ret) do {				\
+	va_list ap_;							\
+	va_start(ap_, fmt);						\
+	(ret) = vpath(path, root, fmt, ap_);				\
+	va_end(ap_);							\
+} while (0)
+
 int topo_sys_path(char *path, const char *root, const char *fmt, ...)
 {
-	va_list ap;
 	int ret;
 
-	va_start(ap, fmt);
-	ret = vpath(path, root, fmt, ap);
-	va_end(ap);
+	PATH_OF(path, root, fmt, ret);
 	return ret;
 }
 
-/* bounded copy; src cut to fit */
-static void copy(char *dst, size_t len, const char *src)
+void topo_copy_str(char *dst, size_t len, const char *src)
 {
-	size_t n = strlen(src);
+	size_t n;
 
 	if (!len)
 		return;
-	if (n >= len)
-		n = len - 1;
-	memcpy(dst, src, n);
+	n = src ? strnlen(src, len - 1) : 0;
+	memcpy(dst, src ? src : "", n);
 	dst[n] = '\0';
 }
 
@@ -78,7 +82,7 @@ static int vread(const char *root, char *buf, size_t len, const char *fmt, va_li
 		line[strcspn(line, "\n")] = '\0';
 		for (n = strlen(line); n > 0 && line[n - 1] == ' '; n--)
 			line[n - 1] = '\0';
-		copy(buf, len, line);
+		topo_copy_str(buf, len, line);
 	}
 	free(line);
 	return ret;
@@ -161,12 +165,9 @@ int topo_sys_read_int(const char *root, int *out, const char *fmt, ...)
 int topo_sys_realpath(const char *root, char *out, const char *fmt, ...)
 {
 	char path[PATH_MAX];
-	va_list ap;
 	int ret;
 
-	va_start(ap, fmt);
-	ret = vpath(path, root, fmt, ap);
-	va_end(ap);
+	PATH_OF(path, root, fmt, ret);
 	if (ret)
 		return ret;
 	if (!realpath(path, out))
@@ -178,12 +179,9 @@ int topo_sys_relpath(const char *root, char *out, const char *fmt, ...)
 {
 	char path[PATH_MAX], real[PATH_MAX], base[PATH_MAX];
 	size_t n;
-	va_list ap;
 	int ret;
 
-	va_start(ap, fmt);
-	ret = vpath(path, root, fmt, ap);
-	va_end(ap);
+	PATH_OF(path, root, fmt, ret);
 	if (ret)
 		return ret;
 	if (!realpath(path, real) || !realpath(root, base))
@@ -198,13 +196,10 @@ int topo_sys_relpath(const char *root, char *out, const char *fmt, ...)
 int topo_sys_fopen(const char *root, FILE **out, const char *fmt, ...)
 {
 	char path[PATH_MAX];
-	va_list ap;
 	FILE *f;
 	int ret;
 
-	va_start(ap, fmt);
-	ret = vpath(path, root, fmt, ap);
-	va_end(ap);
+	PATH_OF(path, root, fmt, ret);
 	if (ret)
 		return ret;
 	f = fopen(path, "re");
@@ -217,13 +212,10 @@ int topo_sys_fopen(const char *root, FILE **out, const char *fmt, ...)
 int topo_sys_opendir(const char *root, DIR **out, const char *fmt, ...)
 {
 	char path[PATH_MAX];
-	va_list ap;
 	DIR *d;
 	int ret;
 
-	va_start(ap, fmt);
-	ret = vpath(path, root, fmt, ap);
-	va_end(ap);
+	PATH_OF(path, root, fmt, ret);
 	if (ret)
 		return ret;
 	d = opendir(path);
@@ -243,13 +235,10 @@ int topo_sys_list(const char *root, char (**out)[TOPO_NAME_MAX], const char *fmt
 	char path[PATH_MAX], (*names)[TOPO_NAME_MAX] = NULL, (*grown)[TOPO_NAME_MAX];
 	size_t n = 0, cap = 0;
 	struct dirent *de;
-	va_list ap;
 	DIR *dp;
 	int ret;
 
-	va_start(ap, fmt);
-	ret = vpath(path, root, fmt, ap);
-	va_end(ap);
+	PATH_OF(path, root, fmt, ret);
 	if (ret)
 		return ret;
 	dp = opendir(path);

@@ -63,6 +63,9 @@ int topo_sys_opendir(const char *root, DIR **out, const char *fmt, ...)
 int topo_sys_list(const char *root, char (**out)[TOPO_NAME_MAX], const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Bounded copy: src (NULL: "") cut to fit len, always terminated (len 0:
+ * nothing written). Cutting a long model string is fine. */
+void topo_copy_str(char *dst, size_t len, const char *src);
 /* A strict decimal number with nothing around it but blanks: 0 or -EINVAL. */
 int topo_parse_i64(const char *s, int64_t *out);
 /* Names compared with their digit runs as numbers: nvme2n1 < nvme10n1;

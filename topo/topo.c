@@ -34,7 +34,7 @@ static int dev_cmp(const void *pa, const void *pb)
 	const struct topo_dev *b = *(const struct topo_dev *const *)pb;
 	int c = strcmp(a->pci, b->pci);
 
-	return c ? c : topo_natcmp(a->name, b->name);
+	return c ? c : topo_name_cmp(a->name, b->name);
 }
 
 static bool dev_has_name(const struct topo_dev *d, const char *name)

@@ -27,9 +27,7 @@ struct topo {
 };
 
 /* names.c */
-void topo_copy_str(char *dst, size_t len, const char *src);
 void topo_head_name(const char *name, char *out, size_t len);
-int topo_natcmp(const char *a, const char *b);
 int topo_last_busid(const char *path, char *out, size_t len);
 int topo_root_bus(const char *path, char *out, size_t len);
 
