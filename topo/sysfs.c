@@ -134,15 +134,13 @@ static int vread_i64(const char *root, int64_t *out, const char *fmt, va_list ap
 
 int topo_sys_read_i64(const char *root, int64_t *out, const char *fmt, ...)
 {
-	int64_t v;
 	va_list ap;
 	int ret;
 
+	/* topo_parse_i64 writes *out only for a number */
 	va_start(ap, fmt);
-	ret = vread_i64(root, &v, fmt, ap);
+	ret = vread_i64(root, out, fmt, ap);
 	va_end(ap);
-	if (!ret)
-		*out = v;
 	return ret;
 }
 
@@ -168,11 +166,7 @@ int topo_sys_realpath(const char *root, char *out, const char *fmt, ...)
 	int ret;
 
 	PATH_OF(path, root, fmt, ret);
-	if (ret)
-		return ret;
-	if (!realpath(path, out))
-		return -errno;
-	return 0;
+	return ret ? ret : realpath(path, out) ? 0 : -errno;
 }
 
 int topo_sys_relpath(const char *root, char *out, const char *fmt, ...)
@@ -196,33 +190,29 @@ int topo_sys_relpath(const char *root, char *out, const char *fmt, ...)
 int topo_sys_fopen(const char *root, FILE **out, const char *fmt, ...)
 {
 	char path[PATH_MAX];
-	FILE *f;
+	FILE *f = NULL;
 	int ret;
 
 	PATH_OF(path, root, fmt, ret);
-	if (ret)
-		return ret;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	*out = f;
-	return 0;
+	if (!ret && !(f = fopen(path, "re")))
+		ret = -errno;
+	if (!ret)
+		*out = f;
+	return ret;
 }
 
 int topo_sys_opendir(const char *root, DIR **out, const char *fmt, ...)
 {
 	char path[PATH_MAX];
-	DIR *d;
+	DIR *d = NULL;
 	int ret;
 
 	PATH_OF(path, root, fmt, ret);
-	if (ret)
-		return ret;
-	d = opendir(path);
-	if (!d)
-		return -errno;
-	*out = d;
-	return 0;
+	if (!ret && !(d = opendir(path)))
+		ret = -errno;
+	if (!ret)
+		*out = d;
+	return ret;
 }
 
 static int cmp_names(const void *a, const void *b)
