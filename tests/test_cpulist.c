@@ -105,9 +105,12 @@ static void set_and_format(void)
 	CHECK(topo_cpuset_format(&set, buf, 1) == -ENOSPC && !strcmp(buf, ""));
 
 	/* the sorted array, for callers that index CPUs */
-	CHECK(topo_cpulist_parse("8,2-3,3", &a) == 3 && a[0] == 2 && a[1] == 3 && a[2] == 8);
+	CHECK(topo_cpuset_parse("8,2-3,3", 0, &set) == 0 && topo_cpuset_array(&set, &a) == 3 &&
+	      a[0] == 2 && a[1] == 3 && a[2] == 8);
 	free(a);
-	CHECK(topo_cpulist_parse("", &a) == -EINVAL);
+	topo_cpuset_zero(&set);
+	a = (int *)&set;
+	CHECK(topo_cpuset_array(&set, &a) == 0 && !a);
 }
 
 int main(void)

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "topo/topo_int.h"
+
 #define TOPO_MAX_CPU (1u << 20)	/* above any machine; bounds a walk */
 
 /* Decimal digits from s, before stop; NULL when there are none or the
@@ -150,19 +152,53 @@ int topo_cpuset_format(const struct topo_cpuset *set, char *buf, size_t len)
 	return (int)at;
 }
 
-int topo_cpulist_parse(const char *s, int **cpus)
+int topo_cpuset_array(const struct topo_cpuset *set, int **cpus)
 {
-	struct topo_cpuset set;
-	int *a = NULL, cpu, n, k = 0;
-	int ret = topo_cpuset_parse(s, 0, &set);
+	int *a = NULL, cpu, n = (int)topo_cpuset_count(set), k = 0;
 
-	if (ret)
-		return ret;
-	n = (int)topo_cpuset_count(&set);
 	if (n && !(a = malloc((size_t)n * sizeof(*a))))
 		return -ENOMEM;
-	for (cpu = topo_cpuset_next(&set, -1); cpu >= 0; cpu = topo_cpuset_next(&set, cpu))
+	for (cpu = topo_cpuset_next(set, -1); cpu >= 0; cpu = topo_cpuset_next(set, cpu))
 		a[k++] = cpu;
 	*cpus = a;
 	return n;
+}
+
+/* ---- inside topo/: hwloc's bitmap where it places, the set elsewhere ---- */
+
+int topo_cpuset_from_hwloc(hwloc_const_bitmap_t b, struct topo_cpuset *s)
+{
+	struct topo_cpuset got;
+	int i, ret = 0;
+
+	topo_cpuset_zero(&got);
+	hwloc_bitmap_foreach_begin(i, b)
+		if (!ret)
+			ret = topo_cpuset_add(&got, i);
+	hwloc_bitmap_foreach_end();
+	if (!ret)
+		*s = got;
+	return ret;
+}
+
+void topo_cpuset_to_hwloc(const struct topo_cpuset *s, hwloc_bitmap_t b)
+{
+	int cpu;
+
+	hwloc_bitmap_zero(b);
+	for (cpu = topo_cpuset_next(s, -1); cpu >= 0; cpu = topo_cpuset_next(s, cpu))
+		hwloc_bitmap_set(b, (unsigned)cpu);
+}
+
+int topo_cpuset_asprintf(const struct topo_cpuset *s, char **out)
+{
+	/* "8191," at most per CPU; a range says more in less */
+	size_t len = (size_t)topo_cpuset_count(s) * 6 + 1;
+	char *buf = malloc(len);
+
+	if (!buf)
+		return -ENOMEM;
+	topo_cpuset_format(s, buf, len);
+	*out = buf;
+	return 0;
 }

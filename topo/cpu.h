@@ -72,9 +72,8 @@ unsigned topo_cpuset_count(const struct topo_cpuset *s);
  * (c = topo_cpuset_next(s, -1); c >= 0; c = topo_cpuset_next(s, c)). */
 int topo_cpuset_next(const struct topo_cpuset *s, int prev);
 
-/* The CPUs of a list as a sorted array without repeats (malloc'd, NULL
- * when empty), for callers that index them. Returns the count or -EINVAL /
- * -ENOMEM. */
-int topo_cpulist_parse(const char *s, int **cpus);
+/* The set as a sorted array (malloc'd, NULL when empty), for callers
+ * that index its CPUs. Returns the count or -ENOMEM. */
+int topo_cpuset_array(const struct topo_cpuset *set, int **cpus);
 
 #endif

@@ -48,11 +48,12 @@ int topo_dev_set_locality(struct topo *t, struct topo_dev *d, hwloc_const_cpuset
 			  hwloc_const_nodeset_t nodes)
 {
 	unsigned n = 0;
-	int i;
+	int i, ret;
 
 	free(d->nodes);
 	free(d->cpus);
 	d->cpus = NULL;
+	topo_cpuset_zero(&d->cpuset);
 	d->nnodes = d->ncores = d->npus = 0;
 	d->nodes = calloc((size_t)hwloc_bitmap_weight(nodes) + 1, sizeof(*d->nodes));
 	if (!d->nodes)
@@ -61,8 +62,11 @@ int topo_dev_set_locality(struct topo *t, struct topo_dev *d, hwloc_const_cpuset
 		d->nodes[n++] = (unsigned)i;
 	hwloc_bitmap_foreach_end();
 	d->nnodes = n;
-	if (hwloc_bitmap_list_asprintf(&d->cpus, cpus) < 0)
-		return -ENOMEM;
+	ret = topo_cpuset_from_hwloc(cpus, &d->cpuset);
+	if (!ret)
+		ret = topo_cpuset_asprintf(&d->cpuset, &d->cpus);
+	if (ret)
+		return ret;
 	d->ncores = (unsigned)hwloc_get_nbobjs_inside_cpuset_by_type(t->h, cpus, HWLOC_OBJ_CORE);
 	d->npus = (unsigned)hwloc_get_nbobjs_inside_cpuset_by_type(t->h, cpus, HWLOC_OBJ_PU);
 	return 0;

@@ -117,8 +117,11 @@ int topo_load_nodes(struct topo *t)
 			nd->pus = (unsigned)hwloc_get_nbobjs_inside_cpuset_by_type(t->h, o->cpuset, HWLOC_OBJ_PU);
 		}
 		nd->memory_bytes = o->attr->numanode.local_memory;
-		if (hwloc_bitmap_list_asprintf(&nd->cpus, o->cpuset) < 0)
-			return -ENOMEM;
+		ret = topo_cpuset_from_hwloc(o->cpuset, &nd->cpuset);
+		if (!ret)
+			ret = topo_cpuset_asprintf(&nd->cpuset, &nd->cpus);
+		if (ret)
+			return ret;
 	}
 	/* after every node: a host bridge's node is the one with CPUs */
 	for (i = 0; i < t->nnodes; i++) {

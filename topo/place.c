@@ -273,7 +273,7 @@ static void candidates(struct topo *t, enum topo_policy pol, const struct topo_d
 				      d->why_no_pci ? d->why_no_pci : "a device");
 		return;
 	}
-	hwloc_bitmap_list_sscanf(set, d->cpus);
+	topo_cpuset_to_hwloc(&d->cpuset, set);
 	for (k = 0; k < d->nnodes; k++) {
 		int idx = topo_node_index(t, d->nodes[k]);
 

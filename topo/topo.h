@@ -66,7 +66,10 @@ struct topo_dev {
 	struct topo_link port_link;	/* of the port above it */
 	unsigned nnodes;		/* local NUMA nodes (OS indexes); 0: none */
 	unsigned *nodes;
-	char *cpus;			/* cpulist of local PUs; NULL: no locality */
+	struct topo_cpuset cpuset;	/* the local PUs, passed on as a set */
+	char *cpus;			/* the same as a cpulist, for people and
+					 * JSON (topo_cpuset_format); NULL: no
+					 * locality (cpuset then empty) */
 	unsigned ncores, npus;		/* inside the local cpuset */
 	/* Native NVMe multipath: name is the head ("nvme0n1", what users
 	 * open) and paths are its controllers' paths in PCI order (the first
@@ -88,8 +91,9 @@ struct topo_node {
 	bool cpuless;			/* no CPUs of its own (HBM, CXL...) */
 	unsigned cores, pus;		/* its own; 0 when cpuless */
 	uint64_t memory_bytes;		/* local memory; 0 unknown */
-	char *cpus;			/* cpulist of the CPUs it is local to
-					 * (for a CPU-less node: its neighbours') */
+	struct topo_cpuset cpuset;	/* the CPUs it is local to (for a
+					 * CPU-less node: its neighbours') */
+	char *cpus;			/* the same as a cpulist, for people */
 	char *host_bridges;		/* "0000:00, 0000:40"; "" none */
 };
 
