@@ -11,22 +11,6 @@ int setup_cpuset_read(const char *list, struct topo_cpuset *set)
 	return topo_cpuset_parse(list, TOPO_CPULIST_SYSFS, set);
 }
 
-int setup_cpulist_norm(const char *in, char *out, size_t len)
-{
-	struct topo_cpuset set;
-	int ret;
-
-	if (!len)
-		return -EINVAL;
-	out[0] = '\0';
-	ret = setup_cpuset_read(in, &set);
-	if (ret)
-		return ret;
-	/* a list that does not fit is cut at a whole range */
-	topo_cpuset_format(&set, out, len);
-	return 0;
-}
-
 bool setup_cpulist_has(const char *cpulist, int cpu)
 {
 	struct topo_cpuset set;

@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "topo/cpu.h"
+
 #define SETUP_NAME_MAX 64
 #define SETUP_CPULIST_MAX 256	/* a cpulist, "0-15,32-47"; cut to fit */
 #define SETUP_CMDLINE_MAX 1024
@@ -103,15 +105,20 @@ struct setup_machine {
 	short cpu_node[SETUP_MAX_CPUS];
 };
 
-/* One hardware queue (block/DISK/mq/N) and its interrupt. */
+/* One hardware queue (block/DISK/mq/N) and its interrupt. The CPUs are
+ * read once, into sets (topo/cpu.h), which is what is to be passed on;
+ * the text beside each is the set written back for people and JSON, cut
+ * at a whole range to fit. */
 struct setup_hwq {
-	char cpus[SETUP_CPULIST_MAX];	/* mq/N/cpu_list as a cpulist: blk-mq's
+	struct topo_cpuset cpuset;	/* mq/N/cpu_list; empty unknown */
+	char cpus[SETUP_CPULIST_MAX];	/* it as a cpulist: blk-mq's
 					 * "0, 1, 2, 3" is "0-3"; "" unknown */
 	int irq;			/* the vector named CTRLq(N+1) in
 					 * /proc/interrupts; -1 none (a poll
 					 * queue, or not NVMe) */
-	char irq_cpus[SETUP_CPULIST_MAX];	/* /proc/irq/IRQ/effective_affinity_list;
-						 * "" none or unknown */
+	struct topo_cpuset irq_cpuset;	/* /proc/irq/IRQ/effective_affinity_list;
+					 * empty none or unknown */
+	char irq_cpus[SETUP_CPULIST_MAX];	/* it as a cpulist; "" none or unknown */
 };
 
 struct setup_dev {
@@ -196,7 +203,6 @@ int setup_machine_read(const struct setup_roots *r, struct setup_machine *m);
 /* The machine's online CPUs (devices/system/cpu/online) below r's sysfs
  * root, as a set (topo/cpu.h): 0, the -errno of the root or the read, or
  * -EINVAL for a list that is not one. */
-struct topo_cpuset;
 int setup_cpus_online(const struct setup_roots *r, struct topo_cpuset *set);
 
 /*

@@ -72,9 +72,5 @@ const char *setup_base(const char *path);
 /* A cpulist as sysfs writes it (blk-mq's "0, 1, 2" too, and a CPU-less
  * node's "") into *set, by topo/cpu.h's one parser: 0 or -EINVAL. */
 int setup_cpuset_read(const char *list, struct topo_cpuset *set);
-/* A cpulist in either spelling as ranges, "0, 1, 2, 3" -> "0-3"
- * (topo_cpuset_format); cut at a whole range to fit len. 0, or -EINVAL
- * (out then says nothing). */
-int setup_cpulist_norm(const char *in, char *out, size_t len);
 
 #endif

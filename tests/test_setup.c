@@ -285,6 +285,11 @@ static void test_poll(void)
 		/* mq/ sorted as numbers: mq/10 is not the third; nvme2q10 is not q1 */
 		CHECKF(d.hwq[i].irq == 61 + (int)i && d.hwq[i].cpus[0] == (char)('0' + i) &&
 		       !d.hwq[i].cpus[1], "hwq %u: %s irq %d", i, d.hwq[i].cpus, d.hwq[i].irq);
+	/* the set the text is written from: the one CPU */
+	for (i = 0; d.hwq && i < d.nhwq && i < 10; i++)
+		CHECKF(topo_cpuset_count(&d.hwq[i].cpuset) == 1 &&
+		       topo_cpuset_has(&d.hwq[i].cpuset, (int)i), "hwq %u: %u CPUs", i,
+		       topo_cpuset_count(&d.hwq[i].cpuset));
 	if (d.hwq && d.nhwq == 12)
 		CHECKF(d.hwq[10].irq == -1 && d.hwq[11].irq == -1 && !d.hwq[10].irq_cpus[0] &&
 		       !strcmp(d.hwq[10].cpus, "0-4") && !strcmp(d.hwq[11].cpus, "5-9"),

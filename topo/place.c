@@ -369,8 +369,7 @@ static bool unused_pollq(const struct placer *p, const struct topo_pollq *pq,
 		return false;
 	hwloc_bitmap_zero(out);
 	for (k = 0; k < pq->n; k++) {
-		if (hwloc_bitmap_list_sscanf(q, pq->cpus[k]) < 0)
-			return false;
+		topo_cpuset_to_hwloc(&pq->cpus[k], q);
 		for (i = first, used = false; i < s && !used; i++)
 			used = slots[i].cpu >= 0 && hwloc_bitmap_isset(q, (unsigned)slots[i].cpu);
 		if (!used)

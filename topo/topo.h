@@ -308,10 +308,10 @@ int topo_place(struct topo *t, enum topo_policy pol,
 	       unsigned ndev, struct topo_slot *slots,
 	       struct topo_notes *notes);
 
-/* A device's poll queues for a polled run: the CPUs each one serves
- * (cpulists, as blk-mq's mq/N/cpu_list gives them); n 0: not known. */
+/* A device's poll queues for a polled run: the CPUs each one serves (as
+ * blk-mq's mq/N/cpu_list gives them, setup_hwq's cpuset); n 0: not known. */
 struct topo_pollq {
-	const char *const *cpus;
+	const struct topo_cpuset *cpus;	/* n sets */
 	unsigned n;
 };
 
