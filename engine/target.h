@@ -44,6 +44,8 @@ int eng_target_open(struct eng_target *t, const char *path, bool buffered);
  * The target is named after the block device and carries its identity,
  * size and logical block size (sysfs), so topology and settings see the
  * drive; fd is the char device, and nsid its namespace (NVME_IOCTL_ID).
+ * Those facts are read below sysfs_root (NULL: the live /sys), the
+ * caller's root, through topo/sysfs.h, the one sysfs reader.
  * Errors (nothing is left open):
  *   -ENOENT, -EACCES, -EPERM   from stat/open of path or of t->chr (the
  *                               char device: missing before Linux 5.13,
@@ -53,7 +55,7 @@ int eng_target_open(struct eng_target *t, const char *path, bool buffered);
  *   -ENOTTY                     the char device is no NVMe namespace
  *   -ENOSPC                     smaller than one logical block
  */
-int eng_target_open_nvme(struct eng_target *t, const char *path);
+int eng_target_open_nvme(struct eng_target *t, const char *path, const char *sysfs_root);
 
 /* A namespace's name, prefix "nvme" (block device nvme3n1) or "ng" (its
  * generic char device ng3n1), nothing after: true and its controller (or

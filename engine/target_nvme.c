@@ -2,7 +2,6 @@
  * the char device's name to the other, then the char device itself. */
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <linux/nvme_ioctl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "engine/target.h"
+#include "topo/sysfs.h"
 
 bool eng_nvme_numbers(const char *name, const char *prefix, unsigned *ctl, unsigned *ns)
 {
@@ -24,37 +24,34 @@ bool eng_nvme_numbers(const char *name, const char *prefix, unsigned *ctl, unsig
 	return sscanf(name, "%un%u%n", ctl, ns, &end) == 2 && !name[end];
 }
 
-/* One unsigned number from a sysfs file: 0 or -errno. */
-static int sysfs_u64(const char *name, const char *attr, uint64_t *v)
+/* One unsigned number from block/NAME/ATTR below root: 0 or -errno,
+ * -ENODEV where sysfs has no such file or no such number. */
+static int sysfs_u64(const char *root, const char *name, const char *attr, uint64_t *v)
 {
-	char path[128];
-	FILE *f;
-	int ret;
+	int64_t n;
+	int ret = topo_sys_read_i64(root, &n, "block/%s/%s", name, attr);
 
-	snprintf(path, sizeof(path), "/sys/block/%s/%s", name, attr);
-	f = fopen(path, "re");
-	if (!f)
-		return errno == ENOENT ? -ENODEV : -errno;
-	ret = fscanf(f, "%" SCNu64, v) == 1 ? 0 : -ENODEV;
-	fclose(f);
+	if (ret == -ENOENT || ret == -EINVAL || ret == -ENODATA || (!ret && n < 0))
+		return -ENODEV;
+	if (!ret)
+		*v = (uint64_t)n;
 	return ret;
 }
 
-static int sysfs_dev(const char *name, dev_t *dev)
+static int sysfs_dev(const char *root, const char *name, dev_t *dev)
 {
-	char path[128];
+	char buf[32];
 	unsigned maj, min;
-	FILE *f;
-	int ret;
+	int end = 0, ret = topo_sys_read(root, buf, sizeof(buf), "block/%s/dev", name);
 
-	snprintf(path, sizeof(path), "/sys/block/%s/dev", name);
-	f = fopen(path, "re");
-	if (!f)
-		return errno == ENOENT ? -ENODEV : -errno;
-	ret = fscanf(f, "%u:%u", &maj, &min) == 2 ? 0 : -ENODEV;
-	fclose(f);
+	if (ret == -ENOENT || ret == -ENODATA)
+		return -ENODEV;
+	if (ret)
+		return ret;
+	if (sscanf(buf, "%u:%u%n", &maj, &min, &end) != 2 || buf[end])
+		return -ENODEV;
 	*dev = makedev(maj, min);
-	return ret;
+	return 0;
 }
 
 /* The block device's name and the char device's path, from either. */
@@ -81,15 +78,15 @@ static int nvme_names(struct eng_target *t, const char *path, const struct stat 
 	return 0;
 }
 
-static int nvme_describe(struct eng_target *t)
+static int nvme_describe(struct eng_target *t, const char *root)
 {
 	uint64_t sectors, lbs, kb;
-	int ret = sysfs_dev(t->name, &t->dev);
+	int ret = sysfs_dev(root, t->name, &t->dev);
 
 	if (!ret)
-		ret = sysfs_u64(t->name, "size", &sectors);
+		ret = sysfs_u64(root, t->name, "size", &sectors);
 	if (!ret)
-		ret = sysfs_u64(t->name, "queue/logical_block_size", &lbs);
+		ret = sysfs_u64(root, t->name, "queue/logical_block_size", &lbs);
 	if (ret)
 		return ret;
 	if (lbs < 512 || lbs > 65536 || (lbs & (lbs - 1)))
@@ -98,12 +95,12 @@ static int nvme_describe(struct eng_target *t)
 	t->lbs = (uint32_t)lbs;
 	t->lba_shift = (uint32_t)__builtin_ctz(t->lbs);
 	/* passthrough is never split: a command past this fails each time */
-	if (!sysfs_u64(t->name, "queue/max_hw_sectors_kb", &kb) && kb && kb <= UINT32_MAX / 1024)
+	if (!sysfs_u64(root, t->name, "queue/max_hw_sectors_kb", &kb) && kb && kb <= UINT32_MAX / 1024)
 		t->max_io = (uint32_t)(kb * 1024);
 	return t->size < t->lbs ? -ENOSPC : 0;
 }
 
-int eng_target_open_nvme(struct eng_target *t, const char *path)
+int eng_target_open_nvme(struct eng_target *t, const char *path, const char *sysfs_root)
 {
 	struct stat st;
 	int ret, nsid;
@@ -119,7 +116,7 @@ int eng_target_open_nvme(struct eng_target *t, const char *path)
 		return -EISDIR;
 	ret = nvme_names(t, path, &st);
 	if (!ret)
-		ret = nvme_describe(t);
+		ret = nvme_describe(t, sysfs_root ? sysfs_root : "/sys");
 	if (ret)
 		return ret;
 	t->is_blk = true;

@@ -22,15 +22,15 @@ static int from_dir(const struct setup_at *at, struct where *w, struct setup_dev
 {
 	char part[16], *slash;
 
-	setup_copy(d->name, sizeof(d->name), setup_base(w->dir));
+	topo_copy_str(d->name, sizeof(d->name), setup_base(w->dir));
 	strcpy(w->ddir, w->dir);
-	if (!setup_read(at->sys, part, sizeof(part), "%s/partition", w->dir)) {
+	if (!topo_sys_read(at->sys, part, sizeof(part), "%s/partition", w->dir)) {
 		slash = strrchr(w->ddir, '/');
 		if (!slash)
 			return -ENOENT;
 		*slash = '\0';
 	}
-	setup_copy(d->disk, sizeof(d->disk), setup_base(w->ddir));
+	topo_copy_str(d->disk, sizeof(d->disk), setup_base(w->ddir));
 	return 0;
 }
 
@@ -50,19 +50,19 @@ static int by_name(const struct setup_at *at, const char *path, struct where *w,
 	char name[SETUP_NAME_MAX];
 	int ret;
 
-	setup_copy(name, sizeof(name), setup_base(path));
+	topo_copy_str(name, sizeof(name), setup_base(path));
 	generic_to_block(name, sizeof(name));
 	if (!name[0] || name[0] == '.')
 		return -ENOENT;
-	ret = setup_realpath(at->sys, w->dir, "class/block/%s", name);
+	ret = topo_sys_relpath(at->sys, w->dir, "class/block/%s", name);
 	if (ret == -ENOENT)
-		ret = setup_realpath(at->sys, w->dir, "block/%s", name);
+		ret = topo_sys_relpath(at->sys, w->dir, "block/%s", name);
 	return ret ? ret : from_dir(at, w, d);
 }
 
 static int by_devnum(const struct setup_at *at, dev_t dev, struct where *w, struct setup_dev *d)
 {
-	int ret = setup_realpath(at->sys, w->dir, "dev/block/%u:%u", major(dev), minor(dev));
+	int ret = topo_sys_relpath(at->sys, w->dir, "dev/block/%u:%u", major(dev), minor(dev));
 
 	return ret ? ret : from_dir(at, w, d);
 }
@@ -82,9 +82,9 @@ static int by_stat(const struct setup_at *at, const char *path, struct where *w,
 	if (S_ISBLK(st.st_mode))
 		return by_devnum(at, st.st_rdev, w, d);
 	if (S_ISCHR(st.st_mode)) {
-		if (setup_realpath(at->sys, name, "dev/char/%u:%u", major(st.st_rdev),
+		if (topo_sys_relpath(at->sys, name, "dev/char/%u:%u", major(st.st_rdev),
 				   minor(st.st_rdev)))
-			setup_copy(name, sizeof(name), path);
+			topo_copy_str(name, sizeof(name), path);
 		if (strncmp(setup_base(name), "ng", 2))
 			return -ENOTBLK;
 		return by_name(at, name, w, d);
@@ -95,7 +95,7 @@ static int by_stat(const struct setup_at *at, const char *path, struct where *w,
 		return -EINVAL;
 	ret = by_devnum(at, st.st_dev, w, d);
 	if (ret == -ENOENT) {
-		setup_copy(d->name, sizeof(d->name), setup_base(path));
+		topo_copy_str(d->name, sizeof(d->name), setup_base(path));
 		d->disk[0] = '\0';
 		return 1;
 	}
@@ -107,15 +107,15 @@ static void scheduler(const struct setup_at *at, const char *ddir, struct setup_
 {
 	char buf[256], *open, *close;
 
-	if (setup_read(at->sys, buf, sizeof(buf), "%s/queue/scheduler", ddir))
+	if (topo_sys_read(at->sys, buf, sizeof(buf), "%s/queue/scheduler", ddir))
 		return;
 	open = strchr(buf, '[');
 	close = open ? strchr(open, ']') : NULL;
 	if (open && close) {
 		*close = '\0';
-		setup_copy(d->scheduler, sizeof(d->scheduler), open + 1);
+		topo_copy_str(d->scheduler, sizeof(d->scheduler), open + 1);
 	} else if (!strchr(buf, ' ')) {
-		setup_copy(d->scheduler, sizeof(d->scheduler), buf);
+		topo_copy_str(d->scheduler, sizeof(d->scheduler), buf);
 	}
 }
 
@@ -124,7 +124,7 @@ static void flag(const struct setup_at *at, const char *ddir, const char *file, 
 {
 	int v;
 
-	if (!setup_read_int(at->sys, &v, "%s/queue/%s", ddir, file) && v >= 0)
+	if (!topo_sys_read_int(at->sys, &v, "%s/queue/%s", ddir, file) && v >= 0)
 		*out = v;
 }
 
@@ -135,7 +135,7 @@ static void queue(const struct setup_at *at, const struct where *w, struct setup
 	const char *ddir = w->ddir;
 	int64_t v;
 
-	if (!setup_read_i64(at->sys, &v, "%s/size", w->dir) && v >= 0 && v <= INT64_MAX / 512)
+	if (!topo_sys_read_i64(at->sys, &v, "%s/size", w->dir) && v >= 0 && v <= INT64_MAX / 512)
 		d->capacity_bytes = v * 512;	/* sysfs counts 512-byte sectors */
 	flag(at, ddir, "logical_block_size", &d->logical_block_size);
 	if (d->logical_block_size == 0)
@@ -149,9 +149,9 @@ static void queue(const struct setup_at *at, const struct where *w, struct setup
 	flag(at, ddir, "io_poll", &d->io_poll);
 	flag(at, ddir, "rotational", &d->rotational);
 	/* 0 is wbt switched off, a fact; a queue without wbt has no file */
-	if (!setup_read_i64(at->sys, &v, "%s/queue/wbt_lat_usec", ddir) && v >= 0)
+	if (!topo_sys_read_i64(at->sys, &v, "%s/queue/wbt_lat_usec", ddir) && v >= 0)
 		d->wbt_lat_usec = v;
-	if (!setup_read_i64(at->sys, &v, "%s/queue/nr_requests", ddir) && v > 0)
+	if (!topo_sys_read_i64(at->sys, &v, "%s/queue/nr_requests", ddir) && v > 0)
 		d->nr_requests = v;
 }
 
@@ -167,9 +167,9 @@ static void controller(const struct setup_at *at, const char *ddir, struct setup
 	if ((sscanf(d->disk, "nvme%un%u%n", &s, &n, &end) != 2 || d->disk[end]) &&
 	    (end = 0, sscanf(d->disk, "nvme%uc%un%u%n", &s, &c, &n, &end) != 3 || d->disk[end]))
 		return;
-	if (!setup_realpath(at->sys, real, "%s/device", ddir) &&
+	if (!topo_sys_relpath(at->sys, real, "%s/device", ddir) &&
 	    sscanf(setup_base(real), "nvme%u%n", &c, &end) == 1 && !setup_base(real)[end]) {
-		setup_copy(d->controller, sizeof(d->controller), setup_base(real));
+		topo_copy_str(d->controller, sizeof(d->controller), setup_base(real));
 		return;
 	}
 	np = setup_paths_list(at, ddir, d->disk, &paths);
@@ -188,36 +188,36 @@ static int is_bdf(const char *s)
 	       sscanf(s, "%4x:%2x:%2x.%1x%n", &dom, &bus, &dev, &fn, &end) == 4 && !s[end];
 }
 
-/* The last PCI function on the sysfs path of dir: the one that carries it. */
-static void pci_of(const char *dir, char *out, size_t len)
+/* The last PCI function on the sysfs path of dir, the one that carries
+ * it, into pci; the one right above it (its port: a root port or a
+ * switch's downstream port, topo_dev's port) into port, "" when the
+ * function sits right under its host bridge. */
+static void pci_of(const char *dir, char *pci, char *port, size_t len)
 {
 	char copy[PATH_MAX], *tok, *save = NULL;
 
-	setup_copy(copy, sizeof(copy), dir);
+	topo_copy_str(copy, sizeof(copy), dir);
 	for (tok = strtok_r(copy, "/", &save); tok; tok = strtok_r(NULL, "/", &save))
-		if (is_bdf(tok))
-			setup_copy(out, len, tok);
+		if (is_bdf(tok)) {
+			topo_copy_str(port, len, pci);
+			topo_copy_str(pci, len, tok);
+		}
 }
 
-/* "16.0 GT/s PCIe" -> 16.0; "Unknown" -> -1 */
-static double speed(const struct setup_at *at, const char *pci, const char *file)
+/* The function's link and its port's maximum, by topo's reader: the same
+ * read the topology's degraded-link finding judges. */
+static void link_of(const struct setup_at *at, const char *port, struct setup_dev *d)
 {
-	char buf[64], *end;
-	double v;
+	struct topo_link l = { -1, -1, -1, -1, -1 }, p = l;
 
-	if (setup_read(at->sys, buf, sizeof(buf), "bus/pci/devices/%s/%s", pci, file))
-		return -1;
-	v = strtod(buf, &end);
-	return end == buf || v <= 0 ? -1 : v;
-}
-
-static int width(const struct setup_at *at, const char *pci, const char *file)
-{
-	int v;
-
-	if (setup_read_int(at->sys, &v, "bus/pci/devices/%s/%s", pci, file) || v <= 0 || v > 64)
-		return -1;
-	return v;
+	topo_sys_link(at->sys, d->pci, &l);
+	d->link_gts = l.speed_gts;
+	d->link_max_gts = l.max_speed_gts;
+	d->link_width = l.width;
+	d->link_max_width = l.max_width;
+	topo_sys_link(at->sys, port, &p);
+	d->port_max_gts = p.max_speed_gts;
+	d->port_max_width = p.max_width;
 }
 
 /* pm_qos_latency_tolerance_us: a number, or "any" or "auto", which nvme
@@ -231,10 +231,10 @@ static void apst(const struct setup_at *at, struct setup_dev *d)
 	int64_t v;
 	int ret;
 
-	ret = setup_read(at->sys, buf, sizeof(buf), "class/nvme/%s/power/pm_qos_latency_tolerance_us",
+	ret = topo_sys_read(at->sys, buf, sizeof(buf), "class/nvme/%s/power/pm_qos_latency_tolerance_us",
 			 d->controller);
 	if (ret == -ENOENT) {
-		if (!setup_realpath(at->sys, real, "class/nvme/%s/power", d->controller))
+		if (!topo_sys_relpath(at->sys, real, "class/nvme/%s/power", d->controller))
 			d->apst_supported = 0;
 		return;
 	}
@@ -243,43 +243,37 @@ static void apst(const struct setup_at *at, struct setup_dev *d)
 	d->apst_supported = 1;
 	if (!strcmp(buf, "any") || !strcmp(buf, "auto"))
 		d->apst_latency_us = INT64_MAX;
-	else if (!setup_parse_i64(buf, &v) && v >= 0)
+	else if (!topo_parse_i64(buf, &v) && v >= 0)
 		d->apst_latency_us = v;
 }
 
 static void hardware(const struct setup_at *at, const char *ddir, struct setup_dev *d)
 {
-	char real[PATH_MAX];
-	int node;
+	char real[PATH_MAX], port[sizeof(d->pci)] = "";
 
 	controller(at, ddir, d);
 	d->nvme = d->controller[0] != '\0';
 	if (d->nvme) {
-		if (!setup_realpath(at->sys, real, "class/nvme/%s", d->controller))
-			pci_of(real, d->pci, sizeof(d->pci));
-		if (!setup_read_int(at->sys, &node, "class/nvme/%s/numa_node", d->controller))
-			d->numa_node = node < 0 ? -1 : node;
+		if (!topo_sys_relpath(at->sys, real, "class/nvme/%s", d->controller))
+			pci_of(real, d->pci, port, sizeof(d->pci));
+		topo_sys_node(at->sys, &d->numa_node, "class/nvme/%s", d->controller);
 		apst(at, d);
 		setup_nvme_power(at, d);
 		setup_nvme_dlfeat(at, d);
 	} else {
-		pci_of(ddir, d->pci, sizeof(d->pci));
+		pci_of(ddir, d->pci, port, sizeof(d->pci));
 	}
 	/* never device/serial: it identifies the drive */
-	setup_read(at->sys, d->model, sizeof(d->model), "%s/device/model", ddir);
-	if (setup_read(at->sys, d->firmware, sizeof(d->firmware), "%s/device/firmware_rev", ddir))
-		setup_read(at->sys, d->firmware, sizeof(d->firmware), "%s/device/rev", ddir);
+	topo_sys_read(at->sys, d->model, sizeof(d->model), "%s/device/model", ddir);
+	if (topo_sys_read(at->sys, d->firmware, sizeof(d->firmware), "%s/device/firmware_rev", ddir))
+		topo_sys_read(at->sys, d->firmware, sizeof(d->firmware), "%s/device/rev", ddir);
 	if (!d->pci[0])
 		return;
-	if (d->numa_node < 0 &&
-	    !setup_read_int(at->sys, &node, "bus/pci/devices/%s/numa_node", d->pci))
-		d->numa_node = node < 0 ? -1 : node;
-	setup_read(at->sys, d->iommu_type, sizeof(d->iommu_type),
+	if (d->numa_node < 0)
+		topo_sys_node(at->sys, &d->numa_node, "bus/pci/devices/%s", d->pci);
+	topo_sys_read(at->sys, d->iommu_type, sizeof(d->iommu_type),
 		   "bus/pci/devices/%s/iommu_group/type", d->pci);
-	d->link_gts = speed(at, d->pci, "current_link_speed");
-	d->link_max_gts = speed(at, d->pci, "max_link_speed");
-	d->link_width = width(at, d->pci, "current_link_width");
-	d->link_max_width = width(at, d->pci, "max_link_width");
+	link_of(at, port, d);
 }
 
 static void unknown(struct setup_dev *d)
@@ -293,6 +287,8 @@ static void unknown(struct setup_dev *d)
 	d->numa_node = -1;
 	d->link_gts = d->link_max_gts = -1;
 	d->link_width = d->link_max_width = -1;
+	d->port_max_gts = -1;
+	d->port_max_width = -1;
 	d->apst_latency_us = -1;
 	d->apst_supported = -1;
 	d->power_state = d->apst_enabled = d->dealloc_read = -1;
@@ -370,7 +366,7 @@ int setup_nvme_list(const struct setup_roots *r, char (**out)[SETUP_NAME_MAX])
 	n = setup_at_init(&at, r);
 	if (n)
 		return n;
-	n = setup_list(at.sys, &names, "block");
+	n = topo_sys_list(at.sys, &names, "block");
 	if (n < 0)
 		return n;
 	/* nvmeXcYnZ, a multipath head's hidden path, does not match */

@@ -16,29 +16,27 @@ static void aspm(const struct setup_at *at, struct setup_dev *d)
 
 	if (!d->pci[0])
 		return;
-	if (!setup_read_int(at->sys, &v, "bus/pci/devices/%s/link/l1_aspm", d->pci) && v >= 0)
+	if (!topo_sys_read_int(at->sys, &v, "bus/pci/devices/%s/link/l1_aspm", d->pci) && v >= 0)
 		d->l1_aspm = v ? 1 : 0;
-	if (!setup_read_int(at->sys, &v, "bus/pci/devices/%s/link/l0s_aspm", d->pci) && v >= 0)
+	if (!topo_sys_read_int(at->sys, &v, "bus/pci/devices/%s/link/l0s_aspm", d->pci) && v >= 0)
 		d->l0s_aspm = v ? 1 : 0;
 }
 
 /* The v2 line of <proc>/self/cgroup, "0::/user.slice/...", into out. */
 static int own_cgroup(const struct setup_at *at, char *out, size_t len)
 {
-	char path[PATH_MAX], line[512];
+	char line[512];
 	FILE *f;
-	int ret = -ENOENT;
+	int ret = topo_sys_fopen(at->proc, &f, "self/cgroup");
 
-	if (snprintf(path, sizeof(path), "%s/self/cgroup", at->proc) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
+	if (ret)
+		return ret;
+	ret = -ENOENT;
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "0::/", 4))
 			continue;
 		line[strcspn(line, "\n")] = '\0';
-		setup_copy(out, len, line + 3);
+		topo_copy_str(out, len, line + 3);
 		ret = 0;
 		break;
 	}
@@ -57,9 +55,9 @@ static int64_t field(const char *line, const char *key)
 		if ((p == line || p[-1] == ' ') && p[n] == '=') {
 			char word[32];
 
-			setup_copy(word, sizeof(word), p + n + 1);
+			topo_copy_str(word, sizeof(word), p + n + 1);
 			word[strcspn(word, " ")] = '\0';
-			return setup_parse_i64(word, &v) ? -1 : v;
+			return topo_parse_i64(word, &v) ? -1 : v;
 		}
 		p += n;
 	}
@@ -71,20 +69,19 @@ static int64_t field(const char *line, const char *key)
 static int dev_line(const struct setup_at *at, const char *cg, const char *file, const char *devt,
 		    char *out, size_t len)
 {
-	char path[PATH_MAX + 300], line[512];
+	char line[512];
 	size_t n = strlen(devt);
 	FILE *f;
-	int ret = -ENOENT;
+	int ret = topo_sys_fopen(at->sys, &f, "fs/cgroup%s/%s", strcmp(cg, "/") ? cg : "", file);
 
-	snprintf(path, sizeof(path), "%s/fs/cgroup%s/%s", at->sys, strcmp(cg, "/") ? cg : "", file);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
+	if (ret)
+		return ret;
+	ret = -ENOENT;
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, devt, n) || line[n] != ' ')
 			continue;
 		line[strcspn(line, "\n")] = '\0';
-		setup_copy(out, len, line);
+		topo_copy_str(out, len, line);
 		ret = 0;
 		break;
 	}
@@ -107,21 +104,21 @@ static void cgroup_limits(const struct setup_at *at, const char *ddir, struct se
 	char devt[32], cg[256], line[512], *slash;
 	int known = 0;
 
-	if (setup_read(at->sys, devt, sizeof(devt), "%s/dev", ddir) ||
+	if (topo_sys_read(at->sys, devt, sizeof(devt), "%s/dev", ddir) ||
 	    own_cgroup(at, cg, sizeof(cg)))
 		return;
-	setup_copy(d->cgroup, sizeof(d->cgroup), cg);
-	setup_copy(d->devt, sizeof(d->devt), devt);
+	topo_copy_str(d->cgroup, sizeof(d->cgroup), cg);
+	topo_copy_str(d->devt, sizeof(d->devt), devt);
 	for (;;) {
 		int r = dev_line(at, cg, "io.max", devt, line, sizeof(line));
 
 		known |= r == 0 || r == -ENOENT;
 		if (!r && (lowest(&d->cg_riops, field(line, "riops")) |
 			   lowest(&d->cg_rbps, field(line, "rbps"))))
-			setup_copy(d->cg_max_at, sizeof(d->cg_max_at), cg);
+			topo_copy_str(d->cg_max_at, sizeof(d->cg_max_at), cg);
 		if (!dev_line(at, cg, "io.latency", devt, line, sizeof(line)) &&
 		    lowest(&d->cg_latency_us, field(line, "target")))
-			setup_copy(d->cg_latency_at, sizeof(d->cg_latency_at), cg);
+			topo_copy_str(d->cg_latency_at, sizeof(d->cg_latency_at), cg);
 		if (!strcmp(cg, "/"))
 			break;
 		slash = strrchr(cg, '/');

@@ -30,7 +30,7 @@ static bool uuid_text(const char *s)
 int setup_boot_id(char *buf, size_t len)
 {
 	char id[64];
-	int ret = setup_read("/proc", id, sizeof(id), "sys/kernel/random/boot_id");
+	int ret = topo_sys_read("/proc", id, sizeof(id), "sys/kernel/random/boot_id");
 
 	if (ret)
 		return ret;
@@ -68,18 +68,18 @@ int setup_disk_id_read(const char *disk, struct setup_disk_id *id)
 		return -EINVAL;
 	memset(&d, 0, sizeof(d));
 	strcpy(d.disk, disk);
-	ret = setup_realpath(SETUP_LIVE_SYS, path, "block/%s", disk);
+	ret = topo_sys_relpath(SETUP_LIVE_SYS, path, "block/%s", disk);
 	if (ret)
 		return ret;
 	if (strlen(path) >= sizeof(d.path) || !valid_path(path))
 		return -ENAMETOOLONG;
 	strcpy(d.path, path);
-	ret = setup_read(SETUP_LIVE_SYS, dev, sizeof(dev), "block/%s/dev", disk);
+	ret = topo_sys_read(SETUP_LIVE_SYS, dev, sizeof(dev), "block/%s/dev", disk);
 	if (ret)
 		return ret;
 	if (sscanf(dev, "%u:%u", &d.major, &d.minor) != 2)
 		return -EBADMSG;
-	ret = setup_read_i64(SETUP_LIVE_SYS, &seq, "block/%s/diskseq", disk);
+	ret = topo_sys_read_i64(SETUP_LIVE_SYS, &seq, "block/%s/diskseq", disk);
 	if (ret && ret != -ENOENT)
 		return ret;
 	d.diskseq = ret ? -1 : (long long)seq;

@@ -95,7 +95,7 @@ static int hwmon_in(const char *root, const char *dir, char *path, size_t len)
 	char (*names)[SETUP_NAME_MAX] = NULL;
 	int n, i, ret = -ENOENT;
 
-	n = setup_list(root, &names, "%s", dir);
+	n = topo_sys_list(root, &names, "%s", dir);
 	for (i = 0; i < n && ret; i++) {
 		if (strncmp(names[i], "hwmon", 5))
 			continue;
@@ -106,11 +106,12 @@ static int hwmon_in(const char *root, const char *dir, char *path, size_t len)
 	return ret;
 }
 
-int setup_health_temp_path(const char *controller, char *path, size_t len)
+int setup_health_temp_path(const struct setup_roots *r, const char *controller, char *path,
+			   size_t len)
 {
 	struct setup_at at;
 	char dir[128];
-	int ret = setup_at_init(&at, NULL);
+	int ret = setup_at_init(&at, r);
 
 	if (ret)
 		return ret;
@@ -125,5 +126,5 @@ int setup_health_temp_path(const char *controller, char *path, size_t len)
 
 int setup_health_temp_read(const char *path, int64_t *millic)
 {
-	return setup_read_i64("", millic, "%s", path);
+	return topo_sys_read_i64("", millic, "%s", path);
 }

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "setup/setup.h"
+
 #define SETUP_HEALTH_PAGE 512	/* the log page's size in bytes */
 #define SETUP_HEALTH_SENSORS 8
 
@@ -60,8 +62,10 @@ int setup_health_read(const char *controller, struct setup_health *h);
  * asks the drive's log itself on each read (an admin command: its cost
  * is the caller's to measure). path: the temp1_input of controller's
  * hwmon folder (/sys/class/nvme/CTRL/hwmonN, or under its device/),
- * under $IOSTORM_SYSFS_ROOT when set: 0, or -ENOENT where it has none. */
-int setup_health_temp_path(const char *controller, char *path, size_t len);
+ * below r's sysfs root (NULL: the live /sys): 0, or -ENOENT where it has
+ * none. */
+int setup_health_temp_path(const struct setup_roots *r, const char *controller, char *path,
+			   size_t len);
 /* One read of it, in millidegrees Celsius: 0 or -errno. */
 int setup_health_temp_read(const char *path, int64_t *millic);
 

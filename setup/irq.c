@@ -13,6 +13,16 @@
  * SETUP_MAX_CPUS CPUs one by one fits */
 #define LIST_MAX (SETUP_MAX_CPUS * 8)
 
+/* A list as sysfs writes it into a queue's set, and the set back as its
+ * text (cut at a whole range); both stay empty for a list that is not one. */
+static void cpus_of(const char *list, struct topo_cpuset *set, char *text, size_t len)
+{
+	if (setup_cpuset_read(list, set))
+		return;
+	/* a list longer than text is cut there; the set has it whole */
+	topo_cpuset_format(set, text, len);
+}
+
 /* Whether tok is ctrl "q" QID exactly (nvme0q1, not nvme0q10 for q1):
  * the QID, or -1. */
 static int queue_id(const char *tok, const char *ctrl)
@@ -53,15 +63,12 @@ static void match_line(char *line, const char *ctrl, struct setup_dev *d, const 
 static void vectors(const struct setup_at *at, const char *ctrl, struct setup_dev *d,
 		    const int *num, char *list)
 {
-	char path[PATH_MAX], *line = NULL;
+	char *line = NULL;
 	size_t cap = 0;
 	unsigned i;
 	FILE *f;
 
-	if (snprintf(path, sizeof(path), "%s/interrupts", at->proc) >= (int)sizeof(path))
-		return;
-	f = fopen(path, "re");
-	if (!f)
+	if (topo_sys_fopen(at->proc, &f, "interrupts"))
 		return;
 	while (getline(&line, &cap, f) > 0)
 		match_line(line, ctrl, d, num);
@@ -71,9 +78,10 @@ static void vectors(const struct setup_at *at, const char *ctrl, struct setup_de
 		if (d->hwq[i].irq < 0)
 			continue;
 		d->nirq_queues++;
-		if (!setup_read(at->proc, list, LIST_MAX, "irq/%d/effective_affinity_list",
+		if (!topo_sys_read(at->proc, list, LIST_MAX, "irq/%d/effective_affinity_list",
 				d->hwq[i].irq))
-			setup_cpulist_norm(list, d->hwq[i].irq_cpus, sizeof(d->hwq[i].irq_cpus));
+			cpus_of(list, &d->hwq[i].irq_cpuset, d->hwq[i].irq_cpus,
+				sizeof(d->hwq[i].irq_cpus));
 	}
 }
 
@@ -84,7 +92,7 @@ int setup_hwq_read(const struct setup_at *at, const char *ddir, const char *ctrl
 	int n, i, k, *num;
 	unsigned q;
 
-	n = setup_list(at->sys, &names, "%s/mq", ddir);
+	n = topo_sys_list(at->sys, &names, "%s/mq", ddir);
 	if (n <= 0)
 		return n == -ENOMEM ? n : 0;	/* no mq/: a bio-based disk */
 	d->hwq = calloc((size_t)n, sizeof(*d->hwq));
@@ -104,8 +112,8 @@ int setup_hwq_read(const struct setup_at *at, const char *ddir, const char *ctrl
 		q = d->nhwq++;
 		d->hwq[q].irq = -1;
 		/* blk-mq lists a queue's CPUs one by one, "0, 1, 2, 3" */
-		if (!setup_read(at->sys, list, LIST_MAX, "%s/mq/%s/cpu_list", ddir, names[i]))
-			setup_cpulist_norm(list, d->hwq[q].cpus, sizeof(d->hwq[q].cpus));
+		if (!topo_sys_read(at->sys, list, LIST_MAX, "%s/mq/%s/cpu_list", ddir, names[i]))
+			cpus_of(list, &d->hwq[q].cpuset, d->hwq[q].cpus, sizeof(d->hwq[q].cpus));
 	}
 	free(names);
 	if (ctrl[0])

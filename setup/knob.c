@@ -14,23 +14,23 @@
 #include "setup/knob_int.h"
 #include "setup/setup_int.h"
 
-bool setup_sysfs_redirected(void)
+bool setup_sysfs_redirected(const struct setup_roots *r)
 {
 	struct setup_at at;
 
 	/* a root that cannot be resolved is no live one either */
-	return setup_at_init(&at, NULL) || !at.live_sys;
+	return setup_at_init(&at, r) || !at.live_sys;
 }
 
 /* ---- a session ---- */
 
-int setup_knobs_init(struct setup_knobs *s)
+int setup_knobs_init(struct setup_knobs *s, const struct setup_roots *r)
 {
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
-	if (setup_sysfs_redirected())
+	if (setup_sysfs_redirected(r))
 		return -EROFS;
 	ret = setup_journal_path(s->journal, sizeof(s->journal));
 	return ret ? ret : setup_boot_id(s->boot, sizeof(s->boot));
@@ -143,7 +143,7 @@ static int save_companions(struct setup_knobs *s, const char *disk)
 
 	for (i = 0; !ret && i < SETUP_KNOB_NCOMPANIONS; i++)
 		ret = save(s, disk, setup_knob_companion[i], false);
-	n = ret ? 0 : setup_list(SETUP_LIVE_SYS, &names, "block/%s/queue/iosched", disk);
+	n = ret ? 0 : topo_sys_list(SETUP_LIVE_SYS, &names, "block/%s/queue/iosched", disk);
 	for (i = 0; !ret && n > 0 && i < (unsigned)n; i++) {
 		if (snprintf(file, sizeof(file), "iosched/%s", names[i]) < (int)sizeof(file) &&
 		    setup_knob_valid_file(file))

@@ -1,8 +1,8 @@
 /* Block queue settings changed for a measurement and put back: the one
  * part of setup/ that writes, and only below the live /sys (never below a
- * redirected $IOSTORM_SYSFS_ROOT, which names a recorded tree). A
- * setting's old value goes into a journal file, synced, before the
- * setting is first changed, so an iostorm that dies mid-measurement
+ * redirected sysfs root, which names a recorded tree). A setting's old
+ * value goes into a journal file, synced, before the setting is first
+ * changed, so an iostorm that dies mid-measurement
  * (SIGKILL, a crash) leaves what a later `check` needs to put it back
  * (setup_knobs_recover). The journal names each disk by what identifies
  * it (its /sys/devices path, dev_t, diskseq) and the boot it was written
@@ -100,9 +100,9 @@ int setup_journal_path(char *buf, size_t len);
  * not look (root's 0700 /run/iostorm), -errno otherwise. */
 int setup_journal_exists(const char *path);
 
-/* true when $IOSTORM_SYSFS_ROOT names a tree other than the live /sys:
- * nothing is written then. */
-bool setup_sysfs_redirected(void);
+/* true when r's sysfs root (NULL: the live /sys) is a tree other than the
+ * live /sys, such as a recorded one: nothing is written then. */
+bool setup_sysfs_redirected(const struct setup_roots *r);
 
 /* Takes the session lock of the journal at path (its name with ".lock",
  * created 0600, its folder 0700 when missing) without waiting: 0, or
@@ -122,9 +122,9 @@ enum setup_id_diff setup_disk_id_diff(const struct setup_disk_id *was,
 				      const struct setup_disk_id *now);
 
 /* A session below the live /sys, with the journal of setup_journal_path.
- * Nothing is written yet. 0, -EROFS when $IOSTORM_SYSFS_ROOT redirects
- * sysfs, or -errno. */
-int setup_knobs_init(struct setup_knobs *s);
+ * Nothing is written yet. 0, -EROFS when r (the roots the caller reads
+ * facts below) redirects sysfs, or -errno. */
+int setup_knobs_init(struct setup_knobs *s, const struct setup_roots *r);
 
 /* The knob's value now on disk ("mq-deadline" for "[mq-deadline] none"):
  * 0 or -errno (-EOVERFLOW: longer than len). */
@@ -193,9 +193,11 @@ struct setup_recovery {
  * is removed when nothing in it is left to put back. -errno with the
  * journal kept: -EPERM for a journal that is not this user's own or that
  * others may write, -EBADMSG for one that is not a journal,
- * -EPROTONOSUPPORT for an older format, the first failed write's (every
- * other disk is still tried: r says which).
+ * -EPROTONOSUPPORT for an older format, -EROFS when roots redirect sysfs
+ * (setup_sysfs_redirected), the first failed write's (every other disk is
+ * still tried: r says which).
  */
-int setup_knobs_recover(const char *path, struct setup_recovery *r);
+int setup_knobs_recover(const char *path, const struct setup_roots *roots,
+			struct setup_recovery *r);
 
 #endif

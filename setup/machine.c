@@ -21,13 +21,10 @@ static void kernel_version(struct setup_machine *m)
 /* cpuinfo's first "model name", the x86 and most others' spelling */
 static void cpu_model(const struct setup_at *at, struct setup_machine *m)
 {
-	char path[PATH_MAX], line[512], *v;
+	char line[512], *v;
 	FILE *f;
 
-	if (snprintf(path, sizeof(path), "%s/cpuinfo", at->proc) >= (int)sizeof(path))
-		return;
-	f = fopen(path, "re");
-	if (!f)
+	if (topo_sys_fopen(at->proc, &f, "cpuinfo"))
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "model name", 10) || !(v = strchr(line, ':')))
@@ -35,7 +32,7 @@ static void cpu_model(const struct setup_at *at, struct setup_machine *m)
 		for (v++; *v == ' ' || *v == '\t'; v++)
 			;
 		v[strcspn(v, "\n")] = '\0';
-		setup_copy(m->cpu_model, sizeof(m->cpu_model), v);
+		topo_copy_str(m->cpu_model, sizeof(m->cpu_model), v);
 		break;
 	}
 	fclose(f);
@@ -58,7 +55,7 @@ static void tally_add(struct tally *t, const char *name)
 	if (i == t->n) {
 		if (t->n == 8)
 			return;
-		setup_copy(t->name[t->n++], sizeof(t->name[0]), name);
+		topo_copy_str(t->name[t->n++], sizeof(t->name[0]), name);
 	}
 	t->count[i]++;
 }
@@ -77,8 +74,8 @@ static void count_topology(const struct setup_at *at, struct cpus *c, int cpu)
 {
 	int pkg, core, i;
 
-	if (setup_read_int(at->sys, &pkg, CPU "/cpu%d/topology/physical_package_id", cpu) ||
-	    setup_read_int(at->sys, &core, CPU "/cpu%d/topology/core_id", cpu)) {
+	if (topo_sys_read_int(at->sys, &pkg, CPU "/cpu%d/topology/physical_package_id", cpu) ||
+	    topo_sys_read_int(at->sys, &core, CPU "/cpu%d/topology/core_id", cpu)) {
 		c->topo_ok = 0;
 		return;
 	}
@@ -99,7 +96,7 @@ static void count_governor(const struct setup_at *at, struct setup_machine *m,
 {
 	char gov[32];
 
-	if (setup_read(at->sys, gov, sizeof(gov), CPU "/cpu%d/cpufreq/scaling_governor", cpu))
+	if (topo_sys_read(at->sys, gov, sizeof(gov), CPU "/cpu%d/cpufreq/scaling_governor", cpu))
 		return;
 	m->ncpufreq++;
 	if (strcmp(gov, "performance"))
@@ -107,26 +104,41 @@ static void count_governor(const struct setup_at *at, struct setup_machine *m,
 	tally_add(&c->gov, gov);
 }
 
+/* cpu/online as a set: 0 or -errno. */
+static int online_set(const struct setup_at *at, struct topo_cpuset *set)
+{
+	char list[SETUP_CPULIST_MAX * 16];
+	int ret = topo_sys_read(at->sys, list, sizeof(list), CPU "/online");
+
+	return ret ? ret : setup_cpuset_read(list, set);
+}
+
+int setup_cpus_online(const struct setup_roots *r, struct topo_cpuset *set)
+{
+	struct setup_at at;
+	int ret = setup_at_init(&at, r);
+
+	return ret ? ret : online_set(&at, set);
+}
+
 /* The online CPUs: count, packages, cores, governors. */
 static void online_cpus(const struct setup_at *at, struct setup_machine *m, struct cpus *c)
 {
-	char online[SETUP_CPULIST_MAX * 4];
-	const char *p = online;
-	int lo, hi, cpu, best = -1, i;
+	struct topo_cpuset set;
+	int cpu, best = -1, i;
 
-	if (setup_read(at->sys, online, sizeof(online), CPU "/online"))
+	if (online_set(at, &set))
 		return;
 	m->pus = 0;
 	m->ncpufreq = m->ncpufreq_slow = 0;
 	c->topo_ok = 1;
-	while (setup_cpulist_next(&p, &lo, &hi) > 0) {
-		for (cpu = lo; cpu <= hi && cpu < SETUP_MAX_CPUS; cpu++) {
-			m->pus++;
-			count_topology(at, c, cpu);
-			count_governor(at, m, c, cpu);
-			if (c->first < 0)
-				c->first = cpu;
-		}
+	for (cpu = topo_cpuset_next(&set, -1); cpu >= 0 && cpu < SETUP_MAX_CPUS;
+	     cpu = topo_cpuset_next(&set, cpu)) {
+		m->pus++;
+		count_topology(at, c, cpu);
+		count_governor(at, m, c, cpu);
+		if (c->first < 0)
+			c->first = cpu;
 	}
 	if (c->topo_ok && m->pus) {
 		m->sockets = c->npkg;
@@ -136,16 +148,16 @@ static void online_cpus(const struct setup_at *at, struct setup_machine *m, stru
 		if (best < 0 || c->gov.count[i] > c->gov.count[best])
 			best = i;
 	if (best >= 0)
-		setup_copy(m->governor, sizeof(m->governor), c->gov.name[best]);
+		topo_copy_str(m->governor, sizeof(m->governor), c->gov.name[best]);
 }
 
 static void boost(const struct setup_at *at, struct setup_machine *m)
 {
 	int v;
 
-	if (!setup_read_int(at->sys, &v, CPU "/cpufreq/boost") && (v == 0 || v == 1))
+	if (!topo_sys_read_int(at->sys, &v, CPU "/cpufreq/boost") && (v == 0 || v == 1))
 		m->boost = v;
-	else if (!setup_read_int(at->sys, &v, CPU "/intel_pstate/no_turbo") && (v == 0 || v == 1)) {
+	else if (!topo_sys_read_int(at->sys, &v, CPU "/intel_pstate/no_turbo") && (v == 0 || v == 1)) {
 		m->boost = !v;
 		m->boost_no_turbo = true;
 	}
@@ -157,15 +169,15 @@ static void deepest_cstate(const struct setup_at *at, struct setup_machine *m, i
 	char name[32];
 	int k, dis, lat;
 
-	for (k = 0; !setup_read(at->sys, name, sizeof(name), CPU "/cpu%d/cpuidle/state%d/name",
+	for (k = 0; !topo_sys_read(at->sys, name, sizeof(name), CPU "/cpu%d/cpuidle/state%d/name",
 				cpu, k); k++) {
 		/* an unreadable disable (kernels before 3.x) is an enabled state */
-		if (!setup_read_int(at->sys, &dis, CPU "/cpu%d/cpuidle/state%d/disable", cpu, k) &&
+		if (!topo_sys_read_int(at->sys, &dis, CPU "/cpu%d/cpuidle/state%d/disable", cpu, k) &&
 		    dis)
 			continue;
-		setup_copy(m->deepest_cstate, sizeof(m->deepest_cstate), name);
+		topo_copy_str(m->deepest_cstate, sizeof(m->deepest_cstate), name);
 		m->deepest_cstate_us = -1;
-		if (!setup_read_int(at->sys, &lat, CPU "/cpu%d/cpuidle/state%d/latency", cpu, k))
+		if (!topo_sys_read_int(at->sys, &lat, CPU "/cpu%d/cpuidle/state%d/latency", cpu, k))
 			m->deepest_cstate_us = lat;
 	}
 }
@@ -175,9 +187,9 @@ static void vulnerabilities(const struct setup_at *at, struct setup_vulns *v)
 	char (*names)[SETUP_NAME_MAX] = NULL, text[256];
 	int n, i;
 
-	n = setup_list(at->sys, &names, CPU "/vulnerabilities");
+	n = topo_sys_list(at->sys, &names, CPU "/vulnerabilities");
 	for (i = 0; i < n; i++) {
-		if (setup_read(at->sys, text, sizeof(text), CPU "/vulnerabilities/%s", names[i]))
+		if (topo_sys_read(at->sys, text, sizeof(text), CPU "/vulnerabilities/%s", names[i]))
 			continue;
 		v->total++;
 		if (!strncmp(text, "Vulnerable", 10))
@@ -202,20 +214,19 @@ static void vulnerabilities(const struct setup_at *at, struct setup_vulns *v)
  * getrlimit's. */
 static void memlock(const struct setup_at *at, struct setup_machine *m)
 {
-	char path[PATH_MAX], line[256], soft[64];
+	char line[256], soft[64];
 	struct rlimit rl;
 	int64_t v;
 	FILE *f;
 
-	if (snprintf(path, sizeof(path), "%s/self/limits", at->proc) < (int)sizeof(path) &&
-	    (f = fopen(path, "re"))) {
+	if (!topo_sys_fopen(at->proc, &f, "self/limits")) {
 		while (fgets(line, sizeof(line), f)) {
 			if (strncmp(line, "Max locked memory", 17) ||
 			    sscanf(line + 17, "%63s", soft) != 1)
 				continue;
 			if (!strcmp(soft, "unlimited"))
 				m->memlock_bytes = INT64_MAX;
-			else if (!setup_parse_i64(soft, &v) && v >= 0)
+			else if (!topo_parse_i64(soft, &v) && v >= 0)
 				m->memlock_bytes = v;
 			break;
 		}
@@ -232,27 +243,30 @@ static void memlock(const struct setup_at *at, struct setup_machine *m)
 static void cpu_nodes(const struct setup_at *at, struct setup_machine *m)
 {
 	char (*names)[SETUP_NAME_MAX] = NULL, list[SETUP_CPULIST_MAX * 16];
-	const char *p;
-	int n, i, node, lo, hi, cpu, top = -1;
+	struct topo_cpuset set;
+	int n, i, node, cpu, top = -1;
 
 	for (i = 0; i < SETUP_MAX_CPUS; i++)
 		m->cpu_node[i] = -1;
-	if (!setup_read(at->sys, list, sizeof(list), CPU "/possible"))
-		for (p = list; setup_cpulist_next(&p, &lo, &hi) > 0;)
-			top = hi > top ? hi : top;
-	n = setup_list(at->sys, &names, "devices/system/node");
+	if (!topo_sys_read(at->sys, list, sizeof(list), CPU "/possible") &&
+	    !setup_cpuset_read(list, &set))
+		for (cpu = topo_cpuset_next(&set, -1); cpu >= 0; cpu = topo_cpuset_next(&set, cpu))
+			top = cpu;
+	n = topo_sys_list(at->sys, &names, "devices/system/node");
 	for (i = 0; i < n; i++) {
 		if (sscanf(names[i], "node%d", &node) != 1 || node < 0 || node > SHRT_MAX ||
-		    setup_read(at->sys, list, sizeof(list), "devices/system/node/%s/cpulist", names[i]))
+		    topo_sys_read(at->sys, list, sizeof(list), "devices/system/node/%s/cpulist", names[i]))
 			continue;
 		/* a node with CPUs: a CPU-less node's cpulist is empty */
 		if (list[0])
 			m->nnodes = m->nnodes < 0 ? 1 : m->nnodes + 1;
-		for (p = list; setup_cpulist_next(&p, &lo, &hi) > 0;)
-			for (cpu = lo; cpu <= hi && cpu < SETUP_MAX_CPUS; cpu++) {
-				m->cpu_node[cpu] = (short)node;
-				top = cpu > top ? cpu : top;
-			}
+		if (setup_cpuset_read(list, &set))
+			continue;
+		for (cpu = topo_cpuset_next(&set, -1); cpu >= 0 && cpu < SETUP_MAX_CPUS;
+		     cpu = topo_cpuset_next(&set, cpu)) {
+			m->cpu_node[cpu] = (short)node;
+			top = cpu > top ? cpu : top;
+		}
 	}
 	free(names);
 	m->ncpus = top < 0 ? -1 : top + 1 > SETUP_MAX_CPUS ? SETUP_MAX_CPUS : top + 1;
@@ -263,10 +277,10 @@ static void arch(const struct setup_at *at, struct setup_machine *m)
 {
 	struct utsname u;
 
-	if (!setup_read(at->proc, m->arch, sizeof(m->arch), "sys/kernel/arch"))
+	if (!topo_sys_read(at->proc, m->arch, sizeof(m->arch), "sys/kernel/arch"))
 		return;
 	if (at->live_proc && !uname(&u))
-		setup_copy(m->arch, sizeof(m->arch), u.machine);
+		topo_copy_str(m->arch, sizeof(m->arch), u.machine);
 }
 
 /* "[default] performance powersave powersupersave" -> default */
@@ -274,13 +288,13 @@ static void aspm_policy(const struct setup_at *at, struct setup_machine *m)
 {
 	char buf[128], *open, *close;
 
-	if (setup_read(at->sys, buf, sizeof(buf), "module/pcie_aspm/parameters/policy"))
+	if (topo_sys_read(at->sys, buf, sizeof(buf), "module/pcie_aspm/parameters/policy"))
 		return;
 	open = strchr(buf, '[');
 	close = open ? strchr(open, ']') : NULL;
 	if (open && close) {
 		*close = '\0';
-		setup_copy(m->aspm_policy, sizeof(m->aspm_policy), open + 1);
+		topo_copy_str(m->aspm_policy, sizeof(m->aspm_policy), open + 1);
 	}
 }
 
@@ -290,9 +304,9 @@ static int builtin(const struct setup_at *at, const char *mod)
 {
 	char buf[32], real[PATH_MAX];
 
-	if (setup_realpath(at->sys, real, "module/%s", mod))
+	if (topo_sys_relpath(at->sys, real, "module/%s", mod))
 		return -1;
-	return setup_read(at->sys, buf, sizeof(buf), "module/%s/initstate", mod) == -ENOENT;
+	return topo_sys_read(at->sys, buf, sizeof(buf), "module/%s/initstate", mod) == -ENOENT;
 }
 
 static void unknown(struct setup_machine *m)
@@ -339,39 +353,39 @@ int setup_machine_read(const struct setup_roots *r, struct setup_machine *out)
 	unknown(m);
 	c->first = -1;
 	/* a failed read leaves a string "" */
-	setup_read(at.proc, m->hostname, sizeof(m->hostname), "sys/kernel/hostname");
-	if (!setup_read(at.proc, m->kernel, sizeof(m->kernel), "sys/kernel/osrelease"))
+	topo_sys_read(at.proc, m->hostname, sizeof(m->hostname), "sys/kernel/hostname");
+	if (!topo_sys_read(at.proc, m->kernel, sizeof(m->kernel), "sys/kernel/osrelease"))
 		kernel_version(m);
 	arch(&at, m);
-	setup_read(at.proc, m->cmdline, sizeof(m->cmdline), "cmdline");
+	topo_sys_read(at.proc, m->cmdline, sizeof(m->cmdline), "cmdline");
 	cpu_model(&at, m);
 	online_cpus(&at, m, c);
-	setup_read(at.sys, m->smt_control, sizeof(m->smt_control), CPU "/smt/control");
-	setup_read_int(at.sys, &m->smt_active, CPU "/smt/active");
+	topo_sys_read(at.sys, m->smt_control, sizeof(m->smt_control), CPU "/smt/control");
+	topo_sys_read_int(at.sys, &m->smt_active, CPU "/smt/active");
 	if (m->smt_active != 0 && m->smt_active != 1)
 		m->smt_active = -1;
 	boost(&at, m);
-	if (setup_read(at.sys, m->idle_governor, sizeof(m->idle_governor),
+	if (topo_sys_read(at.sys, m->idle_governor, sizeof(m->idle_governor),
 		       CPU "/cpuidle/current_governor_ro"))
-		setup_read(at.sys, m->idle_governor, sizeof(m->idle_governor),
+		topo_sys_read(at.sys, m->idle_governor, sizeof(m->idle_governor),
 			   CPU "/cpuidle/current_governor");
 	if (c->first >= 0)
 		deepest_cstate(&at, m, c->first);
 	vulnerabilities(&at, &m->vulns);
-	setup_read_int(at.proc, &m->io_uring_disabled, "sys/kernel/io_uring_disabled");
-	setup_read_i64(at.proc, &m->io_uring_group, "sys/kernel/io_uring_group");
-	setup_read_int(at.proc, &m->numa_balancing, "sys/kernel/numa_balancing");
-	if (setup_read_int(at.sys, &m->selinux_enforce, "fs/selinux/enforce") ||
+	topo_sys_read_int(at.proc, &m->io_uring_disabled, "sys/kernel/io_uring_disabled");
+	topo_sys_read_i64(at.proc, &m->io_uring_group, "sys/kernel/io_uring_group");
+	topo_sys_read_int(at.proc, &m->numa_balancing, "sys/kernel/numa_balancing");
+	if (topo_sys_read_int(at.sys, &m->selinux_enforce, "fs/selinux/enforce") ||
 	    (m->selinux_enforce != 0 && m->selinux_enforce != 1))
 		m->selinux_enforce = -1;
 	aspm_policy(&at, m);
 	setup_kconfig_read(&at, m->kernel, m->cmdline, &m->kconfig);
 	memlock(&at, m);
 	/* each read leaves its -1 when the module or parameter is missing */
-	setup_read_int(at.sys, &m->nvme_poll_queues, "module/nvme/parameters/poll_queues");
-	setup_read_int(at.sys, &m->nvme_write_queues, "module/nvme/parameters/write_queues");
+	topo_sys_read_int(at.sys, &m->nvme_poll_queues, "module/nvme/parameters/poll_queues");
+	topo_sys_read_int(at.sys, &m->nvme_write_queues, "module/nvme/parameters/write_queues");
 	m->nvme_builtin = builtin(&at, "nvme");
-	setup_read_i64(at.sys, &m->nvme_ps_max_latency_us,
+	topo_sys_read_i64(at.sys, &m->nvme_ps_max_latency_us,
 		       "module/nvme_core/parameters/default_ps_max_latency_us");
 	cpu_nodes(&at, m);
 	memcpy(out, m, sizeof(*m));

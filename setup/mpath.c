@@ -15,12 +15,12 @@ static void iopolicy(const struct setup_at *at, const char *ddir, struct setup_d
 {
 	char up[PATH_MAX], *slash;
 
-	setup_copy(up, sizeof(up), ddir);
+	topo_copy_str(up, sizeof(up), ddir);
 	slash = strrchr(up, '/');
 	if (!slash)
 		return;
 	*slash = '\0';
-	setup_read(at->sys, d->iopolicy, sizeof(d->iopolicy), "%s/iopolicy", up);
+	topo_sys_read(at->sys, d->iopolicy, sizeof(d->iopolicy), "%s/iopolicy", up);
 }
 
 /* Before 6.14 a head has no multipath/ folder: its paths are the hidden
@@ -34,12 +34,12 @@ static int paths_by_name(const struct setup_at *at, const char *ddir, const char
 	int nn, i, k = 0, end = 0;
 
 	if (sscanf(disk, "nvme%un%u%n", &s, &n, &end) != 2 || disk[end] ||
-	    setup_realpath(at->sys, real, "%s/device", ddir) ||
+	    topo_sys_relpath(at->sys, real, "%s/device", ddir) ||
 	    strncmp(setup_base(real), "nvme-subsys", 11))
 		return 0;
-	nn = setup_list(at->sys, &names, "class/block");
+	nn = topo_sys_list(at->sys, &names, "class/block");
 	if (nn == -ENOENT)
-		nn = setup_list(at->sys, &names, "block");
+		nn = topo_sys_list(at->sys, &names, "block");
 	if (nn <= 0)
 		return nn == -ENOMEM ? nn : 0;
 	for (i = 0; i < nn; i++) {
@@ -59,7 +59,7 @@ static int paths_by_name(const struct setup_at *at, const char *ddir, const char
 int setup_paths_list(const struct setup_at *at, const char *ddir, const char *disk,
 		     char (**out)[SETUP_NAME_MAX])
 {
-	int np = setup_list(at->sys, out, "%s/multipath", ddir);
+	int np = topo_sys_list(at->sys, out, "%s/multipath", ddir);
 
 	return np > 0 || np == -ENOMEM ? np : paths_by_name(at, ddir, disk, out);
 }

@@ -1,43 +1,17 @@
-/* Reads below a root: one file's first line, a number, a link's target,
- * a folder's entries. Nothing here reaches outside the root it is given. */
-#include <ctype.h>
-#include <dirent.h>
+/* The roots a call reads below, and small helpers on names. The reads
+ * themselves are topo/sysfs.h's, the one reader of sysfs and procfs. */
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "setup/setup_int.h"
 
-static int vpath(char *path, const char *root, const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
-
-static int vpath(char *path, const char *root, const char *fmt, va_list ap)
+static int root_of(char *out, const char *given, const char *live)
 {
-	char rel[PATH_MAX];
-	int n;
-
-	n = vsnprintf(rel, sizeof(rel), fmt, ap);
-	if (n < 0 || (size_t)n >= sizeof(rel))
-		return -ENAMETOOLONG;
-	n = snprintf(path, PATH_MAX, "%s/%s", root, rel);
-	if (n < 0 || n >= PATH_MAX)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
-static int root_of(char *out, const char *env, const char *given, const char *live)
-{
-	const char *s = given;
+	const char *s = given && given[0] ? given : live;
 	struct stat st;
 
-	if (!s) {
-		s = getenv(env);
-		if (!s || !s[0])
-			s = live;
-	}
 	if (strlen(s) >= PATH_MAX)
 		return -ENAMETOOLONG;
 	strcpy(out, s);
@@ -53,228 +27,14 @@ int setup_at_init(struct setup_at *at, const struct setup_roots *r)
 {
 	int ret;
 
-	ret = root_of(at->sys, "IOSTORM_SYSFS_ROOT", r ? r->sysfs : NULL, "/sys");
+	ret = root_of(at->sys, r ? r->sysfs : NULL, "/sys");
 	if (!ret)
-		ret = root_of(at->proc, "IOSTORM_PROCFS_ROOT", r ? r->procfs : NULL, "/proc");
+		ret = root_of(at->proc, r ? r->procfs : NULL, "/proc");
 	if (ret)
 		return ret;
 	at->live_sys = !strcmp(at->sys, "/sys");
 	at->live_proc = !strcmp(at->proc, "/proc");
 	return 0;
-}
-
-static int vread(const char *root, char *buf, size_t len, const char *fmt, va_list ap)
-	__attribute__((format(printf, 4, 0)));
-
-static int vread(const char *root, char *buf, size_t len, const char *fmt, va_list ap)
-{
-	char path[PATH_MAX], *line = NULL;
-	size_t cap = 0, n;
-	FILE *f;
-	int ret;
-
-	ret = vpath(path, root, fmt, ap);
-	if (ret)
-		return ret;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	/* the whole line, so a caller's buffer is the only place it is cut */
-	if (getline(&line, &cap, f) < 0)
-		ret = ferror(f) ? -EIO : -ENODATA;
-	fclose(f);
-	if (!ret) {
-		line[strcspn(line, "\n")] = '\0';
-		for (n = strlen(line); n > 0 && line[n - 1] == ' '; n--)
-			line[n - 1] = '\0';
-		setup_copy(buf, len, line);
-	}
-	free(line);
-	return ret;
-}
-
-int setup_read(const char *root, char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = vread(root, buf, len, fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
-int setup_parse_i64(const char *s, int64_t *out)
-{
-	char *end;
-	long long v;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (!*s)
-		return -EINVAL;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (end == s || errno)
-		return -EINVAL;
-	while (*end == ' ' || *end == '\t')
-		end++;
-	if (*end)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-/* The integer in the first line of <root>/<fmt...>: 0 or -errno. */
-static int vread_i64(const char *root, int64_t *out, const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
-
-static int vread_i64(const char *root, int64_t *out, const char *fmt, va_list ap)
-{
-	char buf[64];
-	int ret = vread(root, buf, sizeof(buf), fmt, ap);
-
-	return ret ? ret : setup_parse_i64(buf, out);
-}
-
-int setup_read_i64(const char *root, int64_t *out, const char *fmt, ...)
-{
-	int64_t v;
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = vread_i64(root, &v, fmt, ap);
-	va_end(ap);
-	if (!ret)
-		*out = v;
-	return ret;
-}
-
-int setup_read_int(const char *root, int *out, const char *fmt, ...)
-{
-	int64_t v;
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = vread_i64(root, &v, fmt, ap);
-	va_end(ap);
-	if (!ret && (v < INT_MIN || v > INT_MAX))
-		ret = -ERANGE;
-	if (!ret)
-		*out = (int)v;
-	return ret;
-}
-
-int setup_realpath(const char *root, char *out, const char *fmt, ...)
-{
-	char path[PATH_MAX], real[PATH_MAX], base[PATH_MAX];
-	size_t n;
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = vpath(path, root, fmt, ap);
-	va_end(ap);
-	if (ret)
-		return ret;
-	if (!realpath(path, real) || !realpath(root, base))
-		return -errno;
-	n = strcmp(base, "/") ? strlen(base) : 0;
-	if (strncmp(real, base, n) || real[n] != '/' || !real[n + 1])
-		return -EXDEV;
-	strcpy(out, real + n + 1);
-	return 0;
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-	return setup_name_cmp(a, b);
-}
-
-int setup_list(const char *root, char (**out)[SETUP_NAME_MAX], const char *fmt, ...)
-{
-	char path[PATH_MAX], (*names)[SETUP_NAME_MAX] = NULL, (*grown)[SETUP_NAME_MAX];
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	va_list ap;
-	DIR *dp;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = vpath(path, root, fmt, ap);
-	va_end(ap);
-	if (ret)
-		return ret;
-	dp = opendir(path);
-	if (!dp)
-		return -errno;
-	while ((de = readdir(dp))) {
-		if (de->d_name[0] == '.' || strlen(de->d_name) >= SETUP_NAME_MAX)
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			grown = realloc(names, cap * sizeof(*names));
-			if (!grown) {
-				free(names);
-				closedir(dp);
-				return -ENOMEM;
-			}
-			names = grown;
-		}
-		strcpy(names[n++], de->d_name);
-	}
-	closedir(dp);
-	if (n > INT_MAX) {
-		free(names);
-		return -E2BIG;
-	}
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_names);
-	*out = names;
-	return (int)n;
-}
-
-int setup_name_cmp(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			const char *ea = a, *eb = b;
-
-			while (*a == '0' && isdigit((unsigned char)a[1]))
-				a++;
-			while (*b == '0' && isdigit((unsigned char)b[1]))
-				b++;
-			for (ea = a; isdigit((unsigned char)*ea); ea++)
-				;
-			for (eb = b; isdigit((unsigned char)*eb); eb++)
-				;
-			if (ea - a != eb - b)
-				return ea - a < eb - b ? -1 : 1;
-			for (; a < ea; a++, b++)
-				if (*a != *b)
-					return *a < *b ? -1 : 1;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-		a++;
-		b++;
-	}
-	return *a ? 1 : *b ? -1 : 0;
-}
-
-void setup_copy(char *dst, size_t len, const char *src)
-{
-	size_t n = strlen(src);
-
-	if (!len)
-		return;
-	if (n >= len)
-		n = len - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
 }
 
 const char *setup_base(const char *path)

@@ -240,7 +240,8 @@ static int recover_text(char *text, struct setup_recovery *r, const char *path)
 	return ret ? ret : back;
 }
 
-int setup_knobs_recover(const char *path, struct setup_recovery *r)
+int setup_knobs_recover(const char *path, const struct setup_roots *roots,
+			struct setup_recovery *r)
 {
 	struct stat st;
 	char *text;
@@ -248,7 +249,7 @@ int setup_knobs_recover(const char *path, struct setup_recovery *r)
 	int fd, ret;
 
 	memset(r, 0, sizeof(*r));
-	if (setup_sysfs_redirected())
+	if (setup_sysfs_redirected(roots))
 		return -EROFS;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	/* not there; or in a folder this user cannot read (root's 0700

@@ -14,13 +14,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "topo/cpu.h"
+
 #define SETUP_NAME_MAX 64
 #define SETUP_CPULIST_MAX 256	/* a cpulist, "0-15,32-47"; cut to fit */
 #define SETUP_CMDLINE_MAX 1024
 #define SETUP_MAX_CPUS 4096	/* CPUs whose node is kept */
 
 /* Where facts are read: NULL fields mean the live machine ("/sys",
- * "/proc"), or $IOSTORM_SYSFS_ROOT / $IOSTORM_PROCFS_ROOT when set. */
+ * "/proc"). The caller names a recorded tree: nothing in setup/ reads the
+ * environment for it (cli/opts/roots.h does, once). */
 struct setup_roots {
 	const char *sysfs;
 	const char *procfs;
@@ -102,15 +105,20 @@ struct setup_machine {
 	short cpu_node[SETUP_MAX_CPUS];
 };
 
-/* One hardware queue (block/DISK/mq/N) and its interrupt. */
+/* One hardware queue (block/DISK/mq/N) and its interrupt. The CPUs are
+ * read once, into sets (topo/cpu.h), which is what is to be passed on;
+ * the text beside each is the set written back for people and JSON, cut
+ * at a whole range to fit. */
 struct setup_hwq {
-	char cpus[SETUP_CPULIST_MAX];	/* mq/N/cpu_list as a cpulist: blk-mq's
+	struct topo_cpuset cpuset;	/* mq/N/cpu_list; empty unknown */
+	char cpus[SETUP_CPULIST_MAX];	/* it as a cpulist: blk-mq's
 					 * "0, 1, 2, 3" is "0-3"; "" unknown */
 	int irq;			/* the vector named CTRLq(N+1) in
 					 * /proc/interrupts; -1 none (a poll
 					 * queue, or not NVMe) */
-	char irq_cpus[SETUP_CPULIST_MAX];	/* /proc/irq/IRQ/effective_affinity_list;
-						 * "" none or unknown */
+	struct topo_cpuset irq_cpuset;	/* /proc/irq/IRQ/effective_affinity_list;
+					 * empty none or unknown */
+	char irq_cpus[SETUP_CPULIST_MAX];	/* it as a cpulist; "" none or unknown */
 };
 
 struct setup_dev {
@@ -138,8 +146,15 @@ struct setup_dev {
 					 * function's; -1 unknown */
 	char iommu_type[16];		/* iommu_group/type: "DMA", "DMA-FQ",
 					 * "identity"; "" no IOMMU group */
-	double link_gts, link_max_gts;	/* -1 unknown */
+	/* the function's PCIe link (topo_sys_link, the read the topology's
+	 * findings judge too): current and maximum; -1 unknown */
+	double link_gts, link_max_gts;
 	int link_width, link_max_width;
+	/* the maximum of the port right above it (a root port or a switch's
+	 * downstream port): a link runs at most at the lower of both ends'
+	 * maximum; -1 unknown, or no port (right under its host bridge) */
+	double port_max_gts;
+	int port_max_width;
 	int64_t apst_latency_us;	/* CTRL/power/pm_qos_latency_tolerance_us;
 					 * "any" and "auto" (no limit) INT64_MAX;
 					 * unreadable -1 */
@@ -185,6 +200,10 @@ struct setup_dev {
 /* Reads the machine's settings. A fact the tree lacks is unknown, not an
  * error: -ENOENT or -ENOTDIR only for a root that is not a folder. */
 int setup_machine_read(const struct setup_roots *r, struct setup_machine *m);
+/* The machine's online CPUs (devices/system/cpu/online) below r's sysfs
+ * root, as a set (topo/cpu.h): 0, the -errno of the root or the read, or
+ * -EINVAL for a list that is not one. */
+int setup_cpus_online(const struct setup_roots *r, struct topo_cpuset *set);
 
 /*
  * Reads the settings that apply to target path: a block device (its own

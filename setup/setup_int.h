@@ -8,6 +8,11 @@
 #include <stdint.h>
 
 #include "setup/setup.h"
+#include "topo/cpu.h"
+#include "topo/sysfs.h"
+
+/* the reader lists names of TOPO_NAME_MAX into setup's arrays */
+_Static_assert(SETUP_NAME_MAX == TOPO_NAME_MAX, "one name length");
 
 /* The roots a call reads below; live_proc when procfs is the running
  * kernel's own /proc, where getrlimit answers for self/limits. */
@@ -17,28 +22,8 @@ struct setup_at {
 	int live_sys, live_proc;
 };
 
-/* r's fields, else $IOSTORM_SYSFS_ROOT / $IOSTORM_PROCFS_ROOT, else /sys
- * and /proc; -ENAMETOOLONG, or the stat of a root that is not a folder. */
+/* r's fields, else (NULL or "") /sys and /proc; -ENAMETOOLONG, or the stat of a root that is not a folder. */
 int setup_at_init(struct setup_at *at, const struct setup_roots *r);
-
-/* First line of <root>/<fmt...>, newline and trailing blanks cut (sysfs
- * pads model strings); -errno, -ENODATA for an empty file. */
-int setup_read(const char *root, char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-/* The first line as a decimal number: -EINVAL when it is not one. */
-int setup_read_int(const char *root, int *out, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-int setup_read_i64(const char *root, int64_t *out, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* realpath of <root>/<fmt...>, relative to root ("devices/pci0000:00/..."),
- * so a recorded tree names what the live one does; -EXDEV when a link
- * leads out of the root. */
-int setup_realpath(const char *root, char *out, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* The entries of folder <root>/<fmt...> (no dot files), sorted by
- * setup_name_cmp: count, a malloc'd array in *out (NULL when empty). */
-int setup_list(const char *root, char (**out)[SETUP_NAME_MAX], const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* One admin command through fd (a controller's or a namespace's device,
  * NVME_IOCTL_ADMIN_CMD), reading len bytes into buf: 0 with cdw0 in
@@ -82,20 +67,10 @@ int setup_paths_list(const struct setup_at *at, const char *ddir, const char *di
  * disk. 0 or -ENOMEM; a path that cannot be read is left out. */
 int setup_paths_read(const struct setup_at *at, const char *ddir, struct setup_dev *d);
 
-/* Names compared with their digit runs as numbers: nvme2n1 < nvme10n1. */
-int setup_name_cmp(const char *a, const char *b);
-/* Bounded copy; src cut to fit. */
-void setup_copy(char *dst, size_t len, const char *src);
 /* The last component of path. */
 const char *setup_base(const char *path);
-/* A strict decimal number with nothing after it but blanks. */
-int setup_parse_i64(const char *s, int64_t *out);
-
-/* The next range of a cpulist ("0-3,8"), from *p on: 1 with *lo..*hi,
- * 0 at its end, -EINVAL on anything that is not a cpulist. */
-int setup_cpulist_next(const char **p, int *lo, int *hi);
-/* A cpulist in either spelling as ranges, "0, 1, 2, 3" -> "0-3"; cut at a
- * whole range to fit len. 0, or -EINVAL (out then says nothing). */
-int setup_cpulist_norm(const char *in, char *out, size_t len);
+/* A cpulist as sysfs writes it (blk-mq's "0, 1, 2" too, and a CPU-less
+ * node's "") into *set, by topo/cpu.h's one parser: 0 or -EINVAL. */
+int setup_cpuset_read(const char *list, struct topo_cpuset *set);
 
 #endif

@@ -33,6 +33,7 @@ static void put(unsigned off, unsigned width, uint64_t v)
 static void hwmon(void)
 {
 	char root[] = "/tmp/iostorm-hwmon.XXXXXX", path[4096], cmd[4200];
+	struct setup_roots r = { NULL, NULL };
 	int64_t mc = 0;
 	FILE *f;
 
@@ -44,18 +45,17 @@ static void hwmon(void)
 	CHECK((f = fopen(path, "w")) != NULL && fputs("45850\n", f) >= 0 && !fclose(f));
 	snprintf(path, sizeof(path), "%s/class/nvme/nvme1/device/hwmon0/temp1_input", root);
 	CHECK((f = fopen(path, "w")) != NULL && fputs("-5000\n", f) >= 0 && !fclose(f));
-	setenv("IOSTORM_SYSFS_ROOT", root, 1);
+	r.sysfs = root;
 
-	CHECK(setup_health_temp_path("nvme0", path, sizeof(path)) == 0);
+	CHECK(setup_health_temp_path(&r, "nvme0", path, sizeof(path)) == 0);
 	CHECK(strstr(path, "/class/nvme/nvme0/hwmon3/temp1_input") != NULL);
 	CHECK(setup_health_temp_read(path, &mc) == 0 && mc == 45850);
-	CHECK(setup_health_temp_path("nvme1", path, sizeof(path)) == 0);
+	CHECK(setup_health_temp_path(&r, "nvme1", path, sizeof(path)) == 0);
 	CHECK(setup_health_temp_read(path, &mc) == 0 && mc == -5000);
-	CHECK(setup_health_temp_path("nvme2", path, sizeof(path)) == -ENOENT);
-	CHECK(setup_health_temp_path("nvme9", path, sizeof(path)) < 0);
+	CHECK(setup_health_temp_path(&r, "nvme2", path, sizeof(path)) == -ENOENT);
+	CHECK(setup_health_temp_path(&r, "nvme9", path, sizeof(path)) < 0);
 	CHECK(setup_health_temp_read("/nonexistent/temp1_input", &mc) == -ENOENT);
 
-	unsetenv("IOSTORM_SYSFS_ROOT");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	CHECK(system(cmd) == 0);
 }

@@ -35,9 +35,24 @@ static struct topo *load(const char *name)
 		       __LINE__, i_, (s)[i_].cpu, want_[i_]);		\
 } while (0)
 
+/* Poll queues' CPUs as the sets topo_pollq takes: a or a and b. */
+static const struct topo_cpuset *sets(const char *a, const char *b)
+{
+	static struct topo_cpuset pool[16];
+	static unsigned used;
+	struct topo_cpuset *s = &pool[used];
+
+	CHECK(used + 2 <= 16);
+	CHECK(topo_cpuset_parse(a, 0, &s[0]) == 0);
+	CHECK(!b || topo_cpuset_parse(b, 0, &s[1]) == 0);
+	used += 2;
+	return s;
+}
+
 int main(void)
 {
-	const char *halves[] = { "0-1", "2-3" }, *uneven[] = { "0-2", "3" }, *one[] = { "0-3" };
+	const struct topo_cpuset *halves = sets("0-1", "2-3"), *uneven = sets("0-2", "3"),
+				 *one = sets("0-3", NULL);
 	const char *paths[] = { "nvme0n1", "nvme1n1" };
 	struct topo_pollq pq[2] = { { halves, 2 }, { halves, 2 } };
 	struct topo_slot s[8];
@@ -78,7 +93,7 @@ int main(void)
 	/* a queue whose only core another device's worker holds gives no
 	 * free core: the plain pick, not a shared core */
 	{
-		const char *lone[] = { "0", "1-3" };
+		const struct topo_cpuset *lone = sets("0", "1-3");
 		struct topo_slot s3[3];
 
 		nw[0] = 1;
@@ -94,7 +109,7 @@ int main(void)
 	 * the plain pick stays on node 0 */
 	t = load("topo-2node-free.xml");
 	if (t) {
-		const char *cross[] = { "0-1", "2-3" };
+		const struct topo_cpuset *cross = sets("0-1", "2-3");
 
 		nw[0] = 2;
 		pq[0] = (struct topo_pollq){ cross, 2 };

@@ -19,6 +19,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cli/opts/roots.h"
+#include "setup/knob.h"
 #include "setup/setup.h"
 #include "tests/helpers.h"
 
@@ -126,6 +128,9 @@ static void test_strict_dev(void)
 	CHECKF(d.link_gts == 8.0 && d.link_width == 2 && d.link_max_gts == 16.0 &&
 	       d.link_max_width == 4, "%g x%d of %g x%d", d.link_gts, d.link_width,
 	       d.link_max_gts, d.link_max_width);
+	/* its root port 0000:00:01.0, the bridge right above it, as topo's port_link */
+	CHECKF(d.port_max_gts == 32.0 && d.port_max_width == 16, "port %g x%d", d.port_max_gts,
+	       d.port_max_width);
 	CHECKF(d.apst_latency_us == 100000 && d.apst_supported == 1, "%lld %d",
 	       (long long)d.apst_latency_us, d.apst_supported);
 	/* a kernel before 6.13 has no iostats_passthrough */
@@ -271,6 +276,8 @@ static void test_poll(void)
 	CHECKF(!d.iommu_type[0] && d.link_gts == -1 && d.link_width == -1 && d.link_max_gts == -1 &&
 	       d.link_max_width == -1 && d.numa_node == 1 && d.apst_latency_us == -1, "%s %g %d %d",
 	       d.iommu_type, d.link_gts, d.numa_node, (int)d.apst_latency_us);
+	CHECKF(d.port_max_gts == -1 && d.port_max_width == -1, "port %g x%d", d.port_max_gts,
+	       d.port_max_width);
 	CHECKF(d.wbt_lat_usec == -1 && d.nr_requests == -1 && d.rotational == -1, "%lld %lld %d",
 	       (long long)d.wbt_lat_usec, (long long)d.nr_requests, d.rotational);
 	CHECKF(d.nhwq == 12 && d.nirq_queues == 10 && d.hwq, "%u %u", d.nhwq, d.nirq_queues);
@@ -278,6 +285,11 @@ static void test_poll(void)
 		/* mq/ sorted as numbers: mq/10 is not the third; nvme2q10 is not q1 */
 		CHECKF(d.hwq[i].irq == 61 + (int)i && d.hwq[i].cpus[0] == (char)('0' + i) &&
 		       !d.hwq[i].cpus[1], "hwq %u: %s irq %d", i, d.hwq[i].cpus, d.hwq[i].irq);
+	/* the set the text is written from: the one CPU */
+	for (i = 0; d.hwq && i < d.nhwq && i < 10; i++)
+		CHECKF(topo_cpuset_count(&d.hwq[i].cpuset) == 1 &&
+		       topo_cpuset_has(&d.hwq[i].cpuset, (int)i), "hwq %u: %u CPUs", i,
+		       topo_cpuset_count(&d.hwq[i].cpuset));
 	if (d.hwq && d.nhwq == 12)
 		CHECKF(d.hwq[10].irq == -1 && d.hwq[11].irq == -1 && !d.hwq[10].irq_cpus[0] &&
 		       !strcmp(d.hwq[10].cpus, "0-4") && !strcmp(d.hwq[11].cpus, "5-9"),
@@ -353,19 +365,28 @@ static void test_errors(void)
 	rmdir(empty);
 }
 
-/* The roots from the environment when the caller gives none. */
+/* The roots come from the caller, never from the environment below cli/:
+ * cli_roots reads $IOSTORM_SYSFS_ROOT and $IOSTORM_PROCFS_ROOT once and
+ * hands them down; setup/ given NULL reads the live machine even with
+ * them set. */
 static void test_env(void)
 {
 	char s[4096], p[4096];
+	const struct setup_roots *r;
 	struct setup_dev d = { 0 };
 
 	snprintf(s, sizeof(s), "%s/setup-onequeue/sys", fx);
 	snprintf(p, sizeof(p), "%s/setup-onequeue/proc", fx);
 	setenv("IOSTORM_SYSFS_ROOT", s, 1);
 	setenv("IOSTORM_PROCFS_ROOT", p, 1);
-	CHECK(setup_machine_read(NULL, &m) == 0 && !strcmp(m.kernel, "5.15.0-fixture"));
-	CHECK(setup_dev_read(NULL, "nvme1n1", &d) == 0 && d.nomerges == 2);
+	r = cli_roots();
+	CHECK(r->sysfs && !strcmp(r->sysfs, s) && r->procfs && !strcmp(r->procfs, p));
+	CHECK(setup_machine_read(r, &m) == 0 && !strcmp(m.kernel, "5.15.0-fixture"));
+	CHECK(setup_dev_read(r, "nvme1n1", &d) == 0 && d.nomerges == 2);
 	setup_dev_free(&d);
+	CHECK(setup_sysfs_redirected(r) && !setup_sysfs_redirected(NULL));
+	/* the library itself does not look */
+	CHECK(setup_machine_read(NULL, &m) == 0 && strcmp(m.kernel, "5.15.0-fixture"));
 	unsetenv("IOSTORM_SYSFS_ROOT");
 	unsetenv("IOSTORM_PROCFS_ROOT");
 }

@@ -166,19 +166,22 @@ static void test_place(void)
 static void test_parse(void)
 {
 	enum topo_policy p = TOPO_PLACE_NONE;
+	struct topo_cpuset s;
 	int *c = NULL;
 
 	CHECK(topo_policy_parse("remote", &p) == 0 && p == TOPO_PLACE_REMOTE);
 	CHECK(topo_policy_parse("local", &p) == 0 && p == TOPO_PLACE_LOCAL);
 	CHECK(topo_policy_parse("near", &p) == -EINVAL && p == TOPO_PLACE_LOCAL);
-	CHECK(topo_cpulist_parse("0-2,8", &c) == 4 && c[0] == 0 && c[2] == 2 && c[3] == 8);
+	CHECK(topo_cpuset_parse("0-2,8", 0, &s) == 0 && topo_cpuset_array(&s, &c) == 4 &&
+	      c[0] == 0 && c[2] == 2 && c[3] == 8);
 	free(c);
-	CHECK(topo_cpulist_parse("3-", &c) == -EINVAL);
-	CHECK(topo_cpulist_parse("a", &c) == -EINVAL);
-	CHECK(topo_cpulist_parse("", &c) == -EINVAL);
-	CHECK(topo_cpulist_parse("1,x", &c) == -EINVAL);
+	CHECK(topo_cpuset_parse("3-", 0, &s) == -EINVAL);
+	CHECK(topo_cpuset_parse("a", 0, &s) == -EINVAL);
+	CHECK(topo_cpuset_parse("", 0, &s) == -EINVAL);
+	CHECK(topo_cpuset_parse("1,x", 0, &s) == -EINVAL);
 	/* a set: sorted, each CPU once */
-	CHECK(topo_cpulist_parse("8,2-3,3", &c) == 3 && c[0] == 2 && c[1] == 3 && c[2] == 8);
+	CHECK(topo_cpuset_parse("8,2-3,3", 0, &s) == 0 && topo_cpuset_array(&s, &c) == 3 &&
+	      c[0] == 2 && c[1] == 3 && c[2] == 8);
 	free(c);
 }
 

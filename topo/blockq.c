@@ -4,15 +4,16 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
-#include "topo/topo_int.h"
+#include "topo/sysfs.h"
+#include "topo/topo.h"
 
 /* queue/io_poll of dev/block/MAJ:MIN[/..]: 1, 0 or -errno. */
-static int read_io_poll(const struct topo *t, dev_t dev, const char *up)
+static int read_io_poll(const char *root, dev_t dev, const char *up)
 {
 	char buf[16];
 	int ret;
 
-	ret = topo_sys_read(t, buf, sizeof(buf), "dev/block/%u:%u%s/queue/io_poll",
+	ret = topo_sys_read(root, buf, sizeof(buf), "dev/block/%u:%u%s/queue/io_poll",
 			    major(dev), minor(dev), up);
 	if (ret)
 		return ret;
@@ -26,29 +27,23 @@ static int read_io_poll(const struct topo *t, dev_t dev, const char *up)
  * queue of its own: its disk's, one level up, is the one that polls. */
 int topo_io_poll(const char *sysfs_root, dev_t dev)
 {
-	struct topo t;
+	const char *root = sysfs_root ? sysfs_root : "/sys";
 	int ret;
 
-	memset(&t, 0, sizeof(t));
-	/* only read through t, never written or freed */
-	t.sysfs = (char *)(sysfs_root ? sysfs_root : "/sys");
-	ret = read_io_poll(&t, dev, "");
+	ret = read_io_poll(root, dev, "");
 	if (ret == -ENOENT)
-		ret = read_io_poll(&t, dev, "/..");
+		ret = read_io_poll(root, dev, "/..");
 	return ret;
 }
 
 int topo_loop_attached(const char *sysfs_root, const char *name)
 {
-	struct topo t;
 	char buf[8];
 	int ret;
 
-	memset(&t, 0, sizeof(t));
-	t.sysfs = (char *)(sysfs_root ? sysfs_root : "/sys");
 	/* loop/ exists only while a backing file is attached: what it says
 	 * (a path, cut to fit buf) does not matter */
-	ret = topo_sys_read(&t, buf, sizeof(buf), "block/%s/loop/backing_file", name);
+	ret = topo_sys_read(sysfs_root ? sysfs_root : "/sys", buf, sizeof(buf), "block/%s/loop/backing_file", name);
 	if (ret == -ENOENT)
 		return 0;
 	return ret == 0 || ret == -ENODATA ? 1 : ret;

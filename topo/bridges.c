@@ -31,7 +31,7 @@ static void bridge_link(const struct topo *t, hwloc_obj_t b, const char *busid,
 	link_unknown(l);
 	if (b->attr->bridge.upstream.pci.linkspeed > 0)
 		l->gbps = b->attr->bridge.upstream.pci.linkspeed;
-	topo_sys_link(t, busid, l);
+	topo_sys_link(t->sysfs, busid, l);
 }
 
 int topo_io_node(const struct topo *t, hwloc_obj_t io)

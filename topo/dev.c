@@ -48,11 +48,12 @@ int topo_dev_set_locality(struct topo *t, struct topo_dev *d, hwloc_const_cpuset
 			  hwloc_const_nodeset_t nodes)
 {
 	unsigned n = 0;
-	int i;
+	int i, ret;
 
 	free(d->nodes);
 	free(d->cpus);
 	d->cpus = NULL;
+	topo_cpuset_zero(&d->cpuset);
 	d->nnodes = d->ncores = d->npus = 0;
 	d->nodes = calloc((size_t)hwloc_bitmap_weight(nodes) + 1, sizeof(*d->nodes));
 	if (!d->nodes)
@@ -61,8 +62,11 @@ int topo_dev_set_locality(struct topo *t, struct topo_dev *d, hwloc_const_cpuset
 		d->nodes[n++] = (unsigned)i;
 	hwloc_bitmap_foreach_end();
 	d->nnodes = n;
-	if (hwloc_bitmap_list_asprintf(&d->cpus, cpus) < 0)
-		return -ENOMEM;
+	ret = topo_cpuset_from_hwloc(cpus, &d->cpuset);
+	if (!ret)
+		ret = topo_cpuset_asprintf(&d->cpuset, &d->cpus);
+	if (ret)
+		return ret;
 	d->ncores = (unsigned)hwloc_get_nbobjs_inside_cpuset_by_type(t->h, cpus, HWLOC_OBJ_CORE);
 	d->npus = (unsigned)hwloc_get_nbobjs_inside_cpuset_by_type(t->h, cpus, HWLOC_OBJ_PU);
 	return 0;
@@ -113,24 +117,24 @@ static void set_sysfs_facts(struct topo *t, struct topo_dev *d, hwloc_obj_t osde
 	char buf[PATH_MAX];
 	const char *s;
 
-	if (!topo_sys_realpath(t, buf, "class/block/%s/device", d->path_name)) {
+	if (!topo_sys_realpath(t->sysfs, buf, "class/block/%s/device", d->path_name)) {
 		const char *base = strrchr(buf, '/');
 
 		base = base ? base + 1 : buf;
 		if (!strncmp(base, "nvme", 4))
 			topo_copy_str(d->controller, sizeof(d->controller), base);
 	}
-	if (!topo_sys_read(t, buf, sizeof(buf), "class/block/%s/device/model", d->path_name))
+	if (!topo_sys_read(t->sysfs, buf, sizeof(buf), "class/block/%s/device/model", d->path_name))
 		topo_copy_str(d->model, sizeof(d->model), buf);
-	if (!topo_sys_read(t, buf, sizeof(buf), "class/block/%s/device/serial", d->path_name))
+	if (!topo_sys_read(t->sysfs, buf, sizeof(buf), "class/block/%s/device/serial", d->path_name))
 		topo_copy_str(d->serial, sizeof(d->serial), buf);
-	else if (!topo_sys_read(t, buf, sizeof(buf), "class/block/%s/serial", d->path_name))
+	else if (!topo_sys_read(t->sysfs, buf, sizeof(buf), "class/block/%s/serial", d->path_name))
 		topo_copy_str(d->serial, sizeof(d->serial), buf);	/* virtio-blk */
-	if (!topo_sys_read(t, buf, sizeof(buf), "class/block/%s/device/firmware_rev", d->path_name))
+	if (!topo_sys_read(t->sysfs, buf, sizeof(buf), "class/block/%s/device/firmware_rev", d->path_name))
 		topo_copy_str(d->firmware, sizeof(d->firmware), buf);
 	if (d->has_pci) {
-		topo_sys_link(t, d->pci, &d->link);
-		topo_sys_link(t, d->port, &d->port_link);
+		topo_sys_link(t->sysfs, d->pci, &d->link);
+		topo_sys_link(t->sysfs, d->port, &d->port_link);
 	}
 	/* an XML export keeps what udev said when it was taken */
 	if (osdev) {

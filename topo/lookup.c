@@ -35,15 +35,15 @@ static int live_nvme_generic(struct topo *t, const struct stat *st, char *name, 
 	const char *base;
 	int ret;
 
-	ret = topo_sys_realpath(t, dir, "dev/char/%u:%u", major(st->st_rdev), minor(st->st_rdev));
+	ret = topo_sys_realpath(t->sysfs, dir, "dev/char/%u:%u", major(st->st_rdev), minor(st->st_rdev));
 	if (ret)
 		return ret == -ENOENT ? -ENODEV : ret;
 	base = strrchr(dir, '/') + 1;
 	if (!eng_nvme_numbers(base, "ng", &ctl, &ns) ||
-	    topo_sys_realpath(t, dir, "class/nvme-generic/ng%un%u", ctl, ns))
+	    topo_sys_realpath(t->sysfs, dir, "class/nvme-generic/ng%un%u", ctl, ns))
 		return -ENODEV;
 	snprintf(blk, sizeof(blk), "nvme%un%u", ctl, ns);
-	ret = topo_sys_realpath(t, dir, "class/block/%s", blk);
+	ret = topo_sys_realpath(t->sysfs, dir, "class/block/%s", blk);
 	if (ret)
 		return ret == -ENOENT ? -ENODEV : ret;
 	topo_copy_str(name, len, blk);
@@ -62,7 +62,7 @@ static int live_block_name(struct topo *t, const char *path, char *name, size_t 
 	if (S_ISCHR(st.st_mode))
 		return live_nvme_generic(t, &st, name, len);
 	devt = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
-	ret = topo_sys_realpath(t, dir, "dev/block/%u:%u", major(devt), minor(devt));
+	ret = topo_sys_realpath(t->sysfs, dir, "dev/block/%u:%u", major(devt), minor(devt));
 	if (ret)
 		return ret == -ENOENT ? -ENODEV : ret;
 	for (depth = 0; depth < 8; depth++) {
@@ -86,7 +86,7 @@ static int live_block_name(struct topo *t, const char *path, char *name, size_t 
 		closedir(dp);
 		if (n != 1)
 			break;
-		ret = topo_sys_realpath(t, dir, "class/block/%s", only);
+		ret = topo_sys_realpath(t->sysfs, dir, "class/block/%s", only);
 		if (ret)
 			return ret;
 	}
@@ -146,7 +146,7 @@ static int dev_from_sysfs(struct topo *t, const char *name, struct topo_dev **ou
 	char dir[PATH_MAX], busid[TOPO_BUSID_MAX];
 	hwloc_obj_t pci = NULL;
 
-	if (topo_sys_realpath(t, dir, "class/block/%s", name) == 0) {
+	if (topo_sys_realpath(t->sysfs, dir, "class/block/%s", name) == 0) {
 		/* a multipath head hwloc has no PCIe path of: NVMe over fabrics */
 		if (strstr(dir, "/devices/virtual/nvme-subsystem/"))
 			return dev_without_pci(name, "an NVMe namespace without a PCIe path "

@@ -1,21 +1,11 @@
-/* Names: bounded copies, the multipath head a block device belongs to, and
- * the PCI facts a sysfs device path spells out. */
+/* Names: the multipath head a block device belongs to, and the PCI facts a
+ * sysfs device path spells out. (Bounded copies and natural order are
+ * topo/sysfs.h's: topo_copy_str, topo_name_cmp.) */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "topo/topo_int.h"
-
-/* bounded copy; cutting a long model string is fine */
-void topo_copy_str(char *dst, size_t len, const char *src)
-{
-	size_t n = src ? strnlen(src, len - 1) : 0;
-
-	if (n)
-		memcpy(dst, src, n);
-	dst[n] = '\0';
-}
 
 /* nvme0c1n2 (one path of native NVMe multipath) -> nvme0n2 (the head the
  * user opens); any other name is its own head. */
@@ -29,26 +19,6 @@ void topo_head_name(const char *name, char *out, size_t len)
 		snprintf(out, len, "nvme%un%u", subsys, ns);
 	else
 		topo_copy_str(out, len, name);
-}
-
-/* "nvme10n1" after "nvme9n1": digit runs compare as numbers. */
-int topo_natcmp(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
-			unsigned long x = strtoul(a, (char **)&a, 10);
-			unsigned long y = strtoul(b, (char **)&b, 10);
-
-			if (x != y)
-				return x < y ? -1 : 1;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a - (unsigned char)*b;
-		a++;
-		b++;
-	}
-	return (unsigned char)*a - (unsigned char)*b;
 }
 
 /* The last component of a sysfs device path that is a PCI bus id: the

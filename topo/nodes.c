@@ -74,7 +74,7 @@ static bool node_cpuless(const struct topo *t, unsigned i)
 	if (hwloc_bitmap_iszero(o->cpuset))
 		return true;
 	if (t->live && t->sysfs &&
-	    !topo_sys_read(t, buf, sizeof(buf), "devices/system/node/node%u/cpulist", o->os_index))
+	    !topo_sys_read(t->sysfs, buf, sizeof(buf), "devices/system/node/node%u/cpulist", o->os_index))
 		return buf[0] == '\0';
 	for (j = 0; j < t->nnodes; j++) {
 		hwloc_obj_t m = t->node_obj[j];
@@ -117,8 +117,11 @@ int topo_load_nodes(struct topo *t)
 			nd->pus = (unsigned)hwloc_get_nbobjs_inside_cpuset_by_type(t->h, o->cpuset, HWLOC_OBJ_PU);
 		}
 		nd->memory_bytes = o->attr->numanode.local_memory;
-		if (hwloc_bitmap_list_asprintf(&nd->cpus, o->cpuset) < 0)
-			return -ENOMEM;
+		ret = topo_cpuset_from_hwloc(o->cpuset, &nd->cpuset);
+		if (!ret)
+			ret = topo_cpuset_asprintf(&nd->cpuset, &nd->cpus);
+		if (ret)
+			return ret;
 	}
 	/* after every node: a host bridge's node is the one with CPUs */
 	for (i = 0; i < t->nnodes; i++) {

@@ -10,43 +10,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "topo/sysfs.h"
+
 static int cmp_nqn(const void *a, const void *b)
 {
 	return strcmp(a, b);
 }
 
-/* dir/name/subsysnqn's first line into buf: 0 or -errno. */
-static int read_nqn(const char *dir, const char *name, char *buf, size_t len)
+/* class/nvme-subsystem/name/subsysnqn's first line into buf: 0 or -errno. */
+static int read_nqn(const char *root, const char *name, char *buf, size_t len)
 {
-	char path[4096];
-	FILE *f;
-	int rc = 0;
+	int rc = topo_sys_read(root, buf, len, "class/nvme-subsystem/%s/subsysnqn", name);
 
-	if (snprintf(path, sizeof(path), "%s/%s/subsysnqn", dir, name) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		rc = -ENODATA;
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
 	return rc ? rc : buf[0] ? 0 : -ENODATA;
 }
 
 int topo_subsys_nqns(const char *sysfs_root, char (*nqn)[TOPO_NQN_LEN], unsigned max)
 {
-	char dir[4096];
+	const char *root = sysfs_root ? sysfs_root : "/sys";
 	struct dirent *e;
 	unsigned n = 0, i;
 	DIR *d;
+	int rc;
 
-	snprintf(dir, sizeof(dir), "%s/class/nvme-subsystem", sysfs_root ? sysfs_root : "/sys");
-	d = opendir(dir);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+	rc = topo_sys_opendir(root, &d, "class/nvme-subsystem");
+	if (rc)
+		return rc == -ENOENT ? 0 : rc;
 	while ((e = readdir(d)) && n < max) {
-		if (e->d_name[0] == '.' || read_nqn(dir, e->d_name, nqn[n], TOPO_NQN_LEN))
+		if (e->d_name[0] == '.' || read_nqn(root, e->d_name, nqn[n], TOPO_NQN_LEN))
 			continue;
 		for (i = 0; i < n && strcmp(nqn[i], nqn[n]); i++)
 			;

@@ -91,7 +91,7 @@ static int from_sysfs(struct topo *t, const char *head, struct cands *c)
 	DIR *dp;
 	int ret = 0;
 
-	if (topo_sys_opendir(t, &dp, "class/block/%s/multipath", head))
+	if (topo_sys_opendir(t->sysfs, &dp, "class/block/%s/multipath", head))
 		return 0;
 	while ((de = readdir(dp))) {
 		struct cand *x;
@@ -102,7 +102,7 @@ static int from_sysfs(struct topo *t, const char *head, struct cands *c)
 		ret = cand_add(c, de->d_name, &x);
 		if (ret)
 			break;
-		if (topo_sys_realpath(t, real, "class/block/%s/multipath/%s", head, de->d_name))
+		if (topo_sys_realpath(t->sysfs, real, "class/block/%s/multipath/%s", head, de->d_name))
 			continue;
 		if (!topo_last_busid(real, x->pci, sizeof(x->pci))) {
 			x->io = hwloc_get_pcidev_by_busidstring(t->h, x->pci);
@@ -126,7 +126,7 @@ static int cand_cmp(const void *pa, const void *pb)
 	if (!a->pci[0] != !b->pci[0])
 		return a->pci[0] ? -1 : 1;
 	c = strcmp(a->pci, b->pci);
-	return c ? c : topo_natcmp(a->name, b->name);
+	return c ? c : topo_name_cmp(a->name, b->name);
 }
 
 /* The controller a path goes through: the kernel's "device" link of the
@@ -136,7 +136,7 @@ static void path_controller(const struct topo *t, const char *name, char *out, s
 	char real[PATH_MAX];
 	unsigned s, c, n;
 
-	if (!topo_sys_realpath(t, real, "class/block/%s/device", name)) {
+	if (!topo_sys_realpath(t->sysfs, real, "class/block/%s/device", name)) {
 		const char *base = strrchr(real, '/');
 
 		base = base ? base + 1 : real;
@@ -228,7 +228,7 @@ int topo_dev_find_paths(struct topo *t, struct topo_dev *d)
 		if (d->npaths < TOPO_MAX_PATHS)
 			fill_path(t, &d->paths[d->npaths++], &c.a[i], anc);
 	}
-	if (!topo_sys_read(t, buf, sizeof(buf), "class/block/%s/device/iopolicy", d->name))
+	if (!topo_sys_read(t->sysfs, buf, sizeof(buf), "class/block/%s/device/iopolicy", d->name))
 		topo_copy_str(d->iopolicy, sizeof(d->iopolicy), buf);
 	ret = located ? topo_dev_set_locality(t, d, cpus, nodes) : 0;
 out:

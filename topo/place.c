@@ -273,7 +273,7 @@ static void candidates(struct topo *t, enum topo_policy pol, const struct topo_d
 				      d->why_no_pci ? d->why_no_pci : "a device");
 		return;
 	}
-	hwloc_bitmap_list_sscanf(set, d->cpus);
+	topo_cpuset_to_hwloc(&d->cpuset, set);
 	for (k = 0; k < d->nnodes; k++) {
 		int idx = topo_node_index(t, d->nodes[k]);
 
@@ -369,8 +369,7 @@ static bool unused_pollq(const struct placer *p, const struct topo_pollq *pq,
 		return false;
 	hwloc_bitmap_zero(out);
 	for (k = 0; k < pq->n; k++) {
-		if (hwloc_bitmap_list_sscanf(q, pq->cpus[k]) < 0)
-			return false;
+		topo_cpuset_to_hwloc(&pq->cpus[k], q);
 		for (i = first, used = false; i < s && !used; i++)
 			used = slots[i].cpu >= 0 && hwloc_bitmap_isset(q, (unsigned)slots[i].cpu);
 		if (!used)

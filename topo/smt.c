@@ -5,7 +5,7 @@
 
 #include "topo/topo_int.h"
 
-int topo_smt_pair(struct topo *t, const char *cpulist, int *pu0, int *pu1)
+int topo_smt_pair(struct topo *t, const struct topo_cpuset *cpus, int *pu0, int *pu1)
 {
 	hwloc_bitmap_t set = hwloc_bitmap_alloc(), pus = hwloc_bitmap_alloc();
 	hwloc_obj_t core = NULL;
@@ -15,11 +15,9 @@ int topo_smt_pair(struct topo *t, const char *cpulist, int *pu0, int *pu1)
 		err = -ENOMEM;
 		goto out;
 	}
-	if (cpulist && hwloc_bitmap_list_sscanf(set, cpulist)) {
-		err = -EINVAL;
-		goto out;
-	}
-	if (!cpulist)
+	if (cpus)
+		topo_cpuset_to_hwloc(cpus, set);
+	else
 		hwloc_bitmap_copy(set, hwloc_topology_get_topology_cpuset(t->h));
 	if (t->allowed)
 		hwloc_bitmap_and(set, set, t->allowed);

@@ -6,10 +6,10 @@
 
 #include "topo/topo.h"
 
-/* The first two PUs (OS indexes) of the first core inside cpulist (a
- * device's local cpus, "0-23,48-71"; NULL: the whole machine) that has at
- * least two allowed PUs. -ENOENT: no such core (no SMT, or SMT off);
- * -EINVAL: a bad cpulist; -ENOMEM. */
-int topo_smt_pair(struct topo *t, const char *cpulist, int *pu0, int *pu1);
+/* The first two PUs (OS indexes) of the first core inside cpus (a
+ * device's local set, topo_dev's cpuset; NULL: the whole machine) that has
+ * at least two allowed PUs. -ENOENT: no such core (no SMT, or SMT off);
+ * -ENOMEM. */
+int topo_smt_pair(struct topo *t, const struct topo_cpuset *cpus, int *pu0, int *pu1);
 
 #endif

@@ -34,7 +34,7 @@ static int dev_cmp(const void *pa, const void *pb)
 	const struct topo_dev *b = *(const struct topo_dev *const *)pb;
 	int c = strcmp(a->pci, b->pci);
 
-	return c ? c : topo_natcmp(a->name, b->name);
+	return c ? c : topo_name_cmp(a->name, b->name);
 }
 
 static bool dev_has_name(const struct topo_dev *d, const char *name)
@@ -122,7 +122,6 @@ int topo_hwloc_setup(hwloc_topology_t h, const struct topo_xml *xml)
 int topo_load(struct topo **out, const char *xml, const char *sysfs_root)
 {
 	struct topo *t = calloc(1, sizeof(*t));
-	const char *env = getenv("IOSTORM_SYSFS_ROOT");
 	struct topo_xml x = { NULL, 0 };
 	int ret = -EINVAL;
 
@@ -141,7 +140,7 @@ int topo_load(struct topo **out, const char *xml, const char *sysfs_root)
 		}
 	}
 	if (!sysfs_root)
-		sysfs_root = env && env[0] ? env : xml ? NULL : "/sys";
+		sysfs_root = xml ? NULL : "/sys";
 	if (sysfs_root && !(t->sysfs = strdup(sysfs_root))) {
 		ret = -ENOMEM;
 		goto fail;

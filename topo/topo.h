@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "topo/cpu.h"
+
 #define TOPO_NAME_MAX 64
 #define TOPO_BUSID_MAX 16	/* "0000:00:00.0" */
 #define TOPO_MAX_CHAIN 16	/* bridges between a device and its host bridge */
@@ -64,7 +66,10 @@ struct topo_dev {
 	struct topo_link port_link;	/* of the port above it */
 	unsigned nnodes;		/* local NUMA nodes (OS indexes); 0: none */
 	unsigned *nodes;
-	char *cpus;			/* cpulist of local PUs; NULL: no locality */
+	struct topo_cpuset cpuset;	/* the local PUs, passed on as a set */
+	char *cpus;			/* the same as a cpulist, for people and
+					 * JSON (topo_cpuset_format); NULL: no
+					 * locality (cpuset then empty) */
 	unsigned ncores, npus;		/* inside the local cpuset */
 	/* Native NVMe multipath: name is the head ("nvme0n1", what users
 	 * open) and paths are its controllers' paths in PCI order (the first
@@ -86,16 +91,18 @@ struct topo_node {
 	bool cpuless;			/* no CPUs of its own (HBM, CXL...) */
 	unsigned cores, pus;		/* its own; 0 when cpuless */
 	uint64_t memory_bytes;		/* local memory; 0 unknown */
-	char *cpus;			/* cpulist of the CPUs it is local to
-					 * (for a CPU-less node: its neighbours') */
+	struct topo_cpuset cpuset;	/* the CPUs it is local to (for a
+					 * CPU-less node: its neighbours') */
+	char *cpus;			/* the same as a cpulist, for people */
 	char *host_bridges;		/* "0000:00, 0000:40"; "" none */
 };
 
 /*
  * Loads the live machine (xml NULL) or an lstopo XML export. sysfs_root is
- * where sysfs facts (link speeds, model, serial, partitions) are read: NULL
- * means $IOSTORM_SYSFS_ROOT when set, else "/sys" for the live machine and
- * nothing for an XML export (those facts are then unknown). Discovers every
+ * where sysfs facts (link speeds, model, serial, partitions) are read, the
+ * caller's root (topo/sysfs.h: nothing here reads the environment): NULL
+ * means "/sys" for the live machine and nothing for an XML export (those
+ * facts are then unknown). Discovers every
  * NVMe namespace, a multipath one once, as its head with all its paths.
  * -ENOENT/-EACCES/-EISDIR: the XML file; -EINVAL: hwloc refused it.
  */
@@ -301,10 +308,10 @@ int topo_place(struct topo *t, enum topo_policy pol,
 	       unsigned ndev, struct topo_slot *slots,
 	       struct topo_notes *notes);
 
-/* A device's poll queues for a polled run: the CPUs each one serves
- * (cpulists, as blk-mq's mq/N/cpu_list gives them); n 0: not known. */
+/* A device's poll queues for a polled run: the CPUs each one serves (as
+ * blk-mq's mq/N/cpu_list gives them, setup_hwq's cpuset); n 0: not known. */
 struct topo_pollq {
-	const char *const *cpus;
+	const struct topo_cpuset *cpus;	/* n sets */
 	unsigned n;
 };
 
@@ -318,16 +325,7 @@ int topo_place_polled(struct topo *t, enum topo_policy pol,
 		      unsigned ndev, const struct topo_pollq *pollq,
 		      struct topo_slot *slots, struct topo_notes *notes);
 
-/* Walks a CPU list ("0-3,8,10-11") element by element, in the order
- * written: fn gets each range [lo, hi], every CPU below limit. Returns 0,
- * what fn returned when not 0, or -EINVAL for an element that is not a CPU
- * or a range (*bad, when bad is not NULL, points at it). */
-typedef int (*topo_cpu_range_fn)(void *ctx, unsigned lo, unsigned hi);
-int topo_cpulist_walk(const char *s, unsigned limit, topo_cpu_range_fn fn,
-		      void *ctx, const char **bad);
-/* The CPUs of a list as a sorted array without repeats (malloc'd).
- * Returns the count or -EINVAL / -ENOMEM. */
-int topo_cpulist_parse(const char *s, int **cpus);
+/* CPU lists and sets: topo/cpu.h. */
 
 /* Whether block device dev (a disk or a partition, by number) completes
  * polled IO: its queue/io_poll, a partition's disk's. sysfs_root NULL is

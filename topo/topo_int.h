@@ -3,10 +3,9 @@
 #ifndef TOPO_TOPO_INT_H
 #define TOPO_TOPO_INT_H
 
-#include <dirent.h>
-
 #include <hwloc.h>
 
+#include "topo/sysfs.h"
 #include "topo/topo.h"
 
 struct topo {
@@ -28,20 +27,16 @@ struct topo {
 };
 
 /* names.c */
-void topo_copy_str(char *dst, size_t len, const char *src);
 void topo_head_name(const char *name, char *out, size_t len);
-int topo_natcmp(const char *a, const char *b);
 int topo_last_busid(const char *path, char *out, size_t len);
 int topo_root_bus(const char *path, char *out, size_t len);
 
-/* sysfs.c: every path is relative to t->sysfs; -ENOENT without one */
-int topo_sys_read(const struct topo *t, char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-int topo_sys_realpath(const struct topo *t, char *out, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-void topo_sys_link(const struct topo *t, const char *busid, struct topo_link *l);
-int topo_sys_opendir(const struct topo *t, DIR **out, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* cpu.c: the set and hwloc's bitmap, both ways. from_hwloc: 0, or
+ * -ERANGE for a PU at or above TOPO_CPUSET_MAX (no Linux has one). */
+int topo_cpuset_from_hwloc(hwloc_const_bitmap_t b, struct topo_cpuset *s);
+void topo_cpuset_to_hwloc(const struct topo_cpuset *s, hwloc_bitmap_t b);
+/* The set's cpulist, malloc'd, into *out: 0 or -ENOMEM. */
+int topo_cpuset_asprintf(const struct topo_cpuset *s, char **out);
 
 /* dev.c */
 struct topo_dev *topo_dev_new(const char *name, const char *path_name);

@@ -8,19 +8,29 @@
 
 #include "cli/check/check.h"
 #include "cli/out/out.h"
+#include "cli/opts/roots.h"
+#include "topo/cpu.h"
 
-/* --cpus as a cpulist, "0,2,5"; NULL when not given or out of memory. */
+_Static_assert(CLI_MAX_CPUS <= TOPO_CPUSET_MAX, "--cpus fits a CPU set");
+
+/* --cpus as a cpulist, "0-2,5" (topo/cpu.h's one formatter: the model
+ * asks which CPUs, not in what order); NULL when not given or out of
+ * memory. Text because model/check.h's ask takes the worker CPUs as a
+ * cpulist still. */
 static char *cpus_list(const struct cli_opts *o)
 {
-	size_t len = (size_t)o->ncpus * 12 + 1, at = 0;
-	char *s;
+	size_t len = (size_t)o->ncpus * 12 + 1;
+	struct topo_cpuset set;
 	unsigned i;
+	char *s;
 
 	if (!o->ncpus || !(s = malloc(len)))
 		return NULL;
-	s[0] = '\0';
+	topo_cpuset_zero(&set);
+	/* --cpus holds CPUs below CLI_MAX_CPUS, inside the set */
 	for (i = 0; i < o->ncpus; i++)
-		at += (size_t)snprintf(s + at, len - at, "%s%d", i ? "," : "", o->cpus[i]);
+		topo_cpuset_add(&set, o->cpus[i]);
+	topo_cpuset_format(&set, s, len);
 	return s;
 }
 
@@ -85,13 +95,13 @@ int cli_check_gather(const struct cli_opts *o, const char *const *paths, unsigne
 		cli_say("out of memory for the settings of %u targets", n);
 		return -ENOMEM;
 	}
-	rc = setup_machine_read(NULL, c->m);
+	rc = setup_machine_read(cli_roots(), c->m);
 	if (rc) {
 		cli_say("cannot read this machine's settings: %s", strerror(-rc));
 		return rc;
 	}
 	for (i = 0; i < n; i++) {
-		rc = setup_dev_read(NULL, paths[i], &c->devs[i]);
+		rc = setup_dev_read(cli_roots(), paths[i], &c->devs[i]);
 		if (rc) {
 			cli_say("%s: cannot read its settings: %s", paths[i], strerror(-rc));
 			return rc;

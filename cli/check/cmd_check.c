@@ -19,6 +19,7 @@
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
 #include "cli/out/setup_json.h"
+#include "cli/opts/roots.h"
 
 enum { O_MEASURE = 0x300, O_ROUNDS, O_RESTORE };
 
@@ -150,7 +151,7 @@ static int check_targets(const struct cli_opts *o, char (**owned)[SETUP_NAME_MAX
 		*paths = (const char **)o->targets;
 		return (int)o->ntargets;
 	}
-	n = setup_nvme_list(NULL, &names);
+	n = setup_nvme_list(cli_roots(), &names);
 	if (n < 0) {
 		cli_say("cannot list the NVMe namespaces: %s", strerror(-n));
 		return n;
@@ -215,7 +216,7 @@ static int writes_allowed(const struct cli_opts *o)
 		cli_say("--measure changes the settings of the targets it is given: name them");
 		return -EINVAL;
 	}
-	if ((o->measure || o->restore) && setup_sysfs_redirected()) {
+	if ((o->measure || o->restore) && setup_sysfs_redirected(cli_roots())) {
 		cli_say("--%s writes to this machine's /sys, and IOSTORM_SYSFS_ROOT points at "
 			"another tree", o->measure ? "measure" : "restore");
 		return -EINVAL;
@@ -245,7 +246,7 @@ static int cmd_check(int argc, char **argv)
 		rc = cli_check_lock(&lock);
 	/* with the lock held, a journal left there is a dead session's;
 	 * without, a live one's is left alone (--restore then fails) */
-	if (!rc && !setup_sysfs_redirected()) {
+	if (!rc && !setup_sysfs_redirected(cli_roots())) {
 		n = cli_check_recover(o.measure ? &lock : NULL);
 		rc = o.restore ? n : 0;
 	}

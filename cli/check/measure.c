@@ -24,6 +24,7 @@
 #include "cli/runner/runner.h"
 #include "cli/runner/stop.h"
 #include "cli/runner/targets.h"
+#include "cli/opts/roots.h"
 #include "model/stats.h"
 #include "setup/knob.h"
 
@@ -539,7 +540,7 @@ int cli_check_measure(const struct cli_opts *o, const struct setup_dev *devs,
 	err = m.ks ? plan(&m, devs, ndevs, f, nf) : -ENOMEM;
 	if (err == -ENOMEM && !m.ks)
 		cli_say("out of memory");
-	if (!err && (err = setup_knobs_init(m.ks)))
+	if (!err && (err = setup_knobs_init(m.ks, cli_roots())))
 		cli_say("cannot begin a session of changed settings (this boot's id, the "
 			"journal's name): %s", strerror(-err));
 	if (!err && m.nrows)

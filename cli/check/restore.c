@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/opts/roots.h"
 #include "cli/out/out.h"
 
 int cli_check_lock(struct setup_lock *l)
@@ -162,7 +163,7 @@ int cli_check_recover(const struct setup_lock *held)
 	if (!n && !r)
 		n = -ENOMEM;
 	if (!n)
-		n = say_recovery(r, path, setup_knobs_recover(path, r));
+		n = say_recovery(r, path, setup_knobs_recover(path, cli_roots(), r));
 	else
 		cli_say("cannot put back the settings an interrupted 'check --measure' left "
 			"changed (journal %s): %s", path, strerror(-n));

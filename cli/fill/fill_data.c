@@ -11,6 +11,7 @@
 
 #include "cli/fill/fill_data.h"
 #include "cli/out/out.h"
+#include "cli/opts/roots.h"
 #include "engine/fill.h"
 #include "engine/zeroes.h"
 #include "setup/setup.h"
@@ -24,7 +25,7 @@ static bool reads_ones(const struct fill_target *t)
 	struct setup_dev d;
 	bool ones;
 
-	if (!S_ISBLK(t->st.st_mode) || setup_dev_read(NULL, t->path, &d))
+	if (!S_ISBLK(t->st.st_mode) || setup_dev_read(cli_roots(), t->path, &d))
 		return false;
 	ones = d.dealloc_read == 2;
 	setup_dev_free(&d);

@@ -283,7 +283,9 @@ int cli_parse_flag(const char *what, const char *s, bool *out, char *err,
 /* "0-3,8,10-11" into cpus[] in order; no duplicates; at most max entries. */
 int cli_parse_cpulist(const char *s, int *cpus, unsigned max, unsigned *n,
 		      char *err, size_t errlen);
-/* Every CPU listed exists and is in this process's affinity mask. */
+/* Every CPU listed is one of the machine's the facts come from: online in
+ * the recorded tree $IOSTORM_SYSFS_ROOT names (cli/opts/roots.h), else on
+ * the live machine, where it must also be in this process's affinity. */
 int cli_cpus_check(const int *cpus, unsigned n, char *err, size_t errlen);
 
 #endif

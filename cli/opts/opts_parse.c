@@ -10,6 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/opts/roots.h"
+#include "setup/knob.h"
+#include "topo/cpu.h"
+
 int cli_opts_fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -243,7 +247,7 @@ int cli_parse_cpulist(const char *s, int *cpus, unsigned max, unsigned *n,
 	if (!*s)
 		return cli_opts_fail(err, errlen, "--cpus: the list is empty");
 	err[0] = '\0';
-	rc = topo_cpulist_walk(s, CLI_MAX_CPUS, add_cpus, &l, &bad);
+	rc = topo_cpulist_walk(s, CLI_MAX_CPUS, 0, add_cpus, &l, &bad);
 	if (rc && !err[0])
 		return cli_opts_fail(err, errlen, "--cpus: '%.*s' is not a CPU or range of CPUs 0-%u",
 				     (int)(strchrnul(bad, ',') - bad), bad, CLI_MAX_CPUS - 1);
@@ -252,12 +256,40 @@ int cli_parse_cpulist(const char *s, int *cpus, unsigned max, unsigned *n,
 	return rc;
 }
 
+/* --cpus on a recorded machine ($IOSTORM_SYSFS_ROOT): its online CPUs
+ * answer, as the live machine's would; this process's affinity is no fact
+ * about it. */
+static int cpus_check_tree(const struct setup_roots *r, const int *cpus, unsigned n, char *err,
+			   size_t errlen)
+{
+	struct topo_cpuset online;
+	char list[64];
+	unsigned i;
+	int rc = setup_cpus_online(r, &online);
+
+	if (rc)
+		return cli_opts_fail(err, errlen, "--cpus: cannot read the CPUs of the recorded machine "
+				     "at %s (devices/system/cpu/online): %s", r->sysfs, strerror(-rc));
+	for (i = 0; i < n; i++) {
+		if (topo_cpuset_has(&online, cpus[i]))
+			continue;
+		if (topo_cpuset_format(&online, list, sizeof(list)) < 0)
+			snprintf(list, sizeof(list), "%u of them", topo_cpuset_count(&online));
+		return cli_opts_fail(err, errlen, "--cpus: CPU %d is not online on the recorded machine "
+				     "at %s (its CPUs: %s)", cpus[i], r->sysfs, list);
+	}
+	return 0;
+}
+
 int cli_cpus_check(const int *cpus, unsigned n, char *err, size_t errlen)
 {
+	const struct setup_roots *r = cli_roots();
 	cpu_set_t allowed;
 	long conf = sysconf(_SC_NPROCESSORS_CONF);
 	unsigned i;
 
+	if (setup_sysfs_redirected(r))
+		return cpus_check_tree(r, cpus, n, err, errlen);
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		return cli_opts_fail(err, errlen, "--cpus: cannot read this process's CPU affinity: %s",
 			    strerror(errno));

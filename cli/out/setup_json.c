@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/out/drive_json.h"
 #include "cli/out/setup_json.h"
+#include "cli/opts/roots.h"
 
 static json_t *str(const char *s)
 {
@@ -199,10 +200,10 @@ json_t *cli_json_setup(const char *const *paths, unsigned n)
 		goto out;
 	/* only running out of memory stops setup_machine_read: then the
 	 * record is missing too */
-	if (setup_machine_read(NULL, m))
+	if (setup_machine_read(cli_roots(), m))
 		goto out;
 	for (i = 0; i < n; i++) {
-		if (setup_dev_read(NULL, paths[i], &d[i]))
+		if (setup_dev_read(cli_roots(), paths[i], &d[i]))
 			dev_unknown(&d[i], paths[i]);
 		dr[i] = cli_drive_find(paths[i]);
 	}

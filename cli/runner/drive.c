@@ -14,6 +14,7 @@
 
 #include "cli/out/out.h"
 #include "cli/runner/stop.h"
+#include "cli/opts/roots.h"
 #include "engine/rng.h"
 #include "setup/setup.h"
 
@@ -159,7 +160,7 @@ static void read_drive(const struct eng_target *t, struct cli_drive *d)
 	struct setup_dev sd;
 
 	d->dealloc_read = -1;
-	if (setup_dev_read(NULL, t->path, &sd))
+	if (setup_dev_read(cli_roots(), t->path, &sd))
 		return;
 	d->dealloc_read = sd.dealloc_read;
 	d->nvme = sd.nvme;

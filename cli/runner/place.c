@@ -7,6 +7,7 @@
 #include "cli/out/out.h"
 #include "cli/runner/place.h"
 #include "cli/runner/pollq.h"
+#include "cli/opts/roots.h"
 #include "topo/notes.h"
 #include "topo/topo.h"
 
@@ -29,7 +30,7 @@ static struct topo *place_live_topo(void)
 
 	if (place_topo || place_topo_failed)
 		return place_topo;
-	ret = topo_load(&place_topo, NULL, NULL);
+	ret = topo_load(&place_topo, NULL, cli_roots()->sysfs);
 	if (ret) {
 		place_topo_failed = true;
 		place_topo = NULL;
@@ -122,7 +123,10 @@ static int place_cpulist(const struct cli_opts *o, unsigned njobs, bool sqpoll,
 }
 
 /* "nvme0n1 on CPUs 0,2 (not 0,1)" for each device whose polling workers
- * got CPUs other than plain placement's, into buf; false: none did. */
+ * got CPUs other than plain placement's, into buf; false: none did. The
+ * CPUs are written worker by worker, not as a set (topo/cpu.h's
+ * formatter): worker i's CPU is the i-th, and a set would hide which
+ * worker moved. */
 static bool pollq_moves(const struct eng_target *const *targets, unsigned ndev, unsigned per,
 			const struct topo_slot *polled, const struct topo_slot *plain,
 			char *buf, size_t len)

@@ -9,8 +9,9 @@
 struct cli_pollq {
 	struct topo_pollq *q;	/* ndev entries; n 0 where not known */
 	unsigned ndev;
-	char **lists;		/* every cpulist, freed with it */
-	unsigned nlists;
+	struct topo_cpuset *sets;	/* every poll queue's CPUs, q[i].cpus
+					 * pointing into it; freed with it */
+	unsigned nsets;
 };
 
 /* Reads them for ndev targets. A target whose queues cannot be read (not

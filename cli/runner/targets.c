@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/runner/limits.h"
 #include "cli/out/out.h"
+#include "cli/opts/roots.h"
 #include "topo/topo.h"
 
 /* A char device named like an NVMe namespace's generic device. */
@@ -166,7 +167,7 @@ static int open_all(struct cli_targets *ts, const struct cli_opts *o)
 	err = check_passthru(o);
 	for (i = 0; i < o->ntargets && !err; i++) {
 		if (o->backend == ENG_BACKEND_URING_CMD) {
-			err = eng_target_open_nvme(&ts->t[i], o->targets[i]);
+			err = eng_target_open_nvme(&ts->t[i], o->targets[i], cli_roots()->sysfs);
 			if (err)
 				open_nvme_error(&ts->t[i], o->targets[i], err);
 		} else {
@@ -246,7 +247,7 @@ int cli_nvme_paths(char ***paths)
 	char **p;
 
 	*paths = NULL;
-	if (topo_load(&t, NULL, NULL))
+	if (topo_load(&t, NULL, cli_roots()->sysfs))
 		return 0;
 	n = topo_ndevs(t);
 	if (n > CLI_MAX_TARGETS) {

@@ -8,6 +8,7 @@
 
 #include "cli/out/out.h"
 #include "cli/runner/drive.h"
+#include "cli/opts/roots.h"
 #include "setup/health.h"
 
 static unsigned long long mono_ns(void)
@@ -39,7 +40,7 @@ int cli_temp_start(struct cli_temp_watch *w, const struct cli_opts *o,
 		if (!d || !d->ctrl[0])
 			cli_say("--temperature-every: %s is not an NVMe namespace: no temperature in its timeline",
 				t[i]->name);
-		else if (setup_health_temp_path(d->ctrl, w->path[i], sizeof(w->path[i])))
+		else if (setup_health_temp_path(cli_roots(), d->ctrl, w->path[i], sizeof(w->path[i])))
 			cli_say("--temperature-every: %s's controller %s has no hwmon temperature: none in its timeline",
 				t[i]->name, d->ctrl);
 	}

@@ -57,7 +57,7 @@ static bool off_node(const struct satdev *sd)
 
 	if (!sd->td || !sd->td->cpus || !sd->td->nnodes || !d->cpus)
 		return false;
-	n = topo_cpulist_parse(sd->td->cpus, &local);
+	n = topo_cpuset_array(&sd->td->cpuset, &local);
 	if (n <= 0)
 		return false;
 	off = model_gap_off_node(d->cpus, d->nworkers, local, (unsigned)n);

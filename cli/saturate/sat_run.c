@@ -19,6 +19,7 @@
 #include "cli/runner/runner.h"
 #include "cli/runner/stop.h"
 #include "cli/runner/targets.h"
+#include "cli/opts/roots.h"
 
 static const char *const fig_name[SAT_NFIG] = {
 	"alone QD1", "alone QDn", "all QD1", "all QDn", "all QDn remote",
@@ -36,7 +37,7 @@ static void load_topology(struct sat *s)
 
 	/* the machine that runs the steps: an XML export would describe
 	 * another one (that is what 'iostorm topo --topology' is for) */
-	err = topo_load(&s->topo, NULL, NULL);
+	err = topo_load(&s->topo, NULL, cli_roots()->sysfs);
 	if (err) {
 		cli_say("no topology (NUMA nodes and PCI paths unknown): %s", strerror(-err));
 		s->topo = NULL;

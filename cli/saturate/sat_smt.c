@@ -26,7 +26,7 @@ unsigned cli_sat_smt_steps(struct sat *s)
 		return 0;
 	s->smt.dev = s->dev[0].t->name;
 	s->smt.one = s->smt.both = s->smt.ratio = -1;
-	s->smt.tried = !topo_smt_pair(s->topo, td && td->cpus ? td->cpus : NULL,
+	s->smt.tried = !topo_smt_pair(s->topo, td && td->cpus ? &td->cpuset : NULL,
 				      &s->smt.pu[0], &s->smt.pu[1]);
 	return s->smt.tried ? 2 : 0;
 }

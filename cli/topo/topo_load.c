@@ -5,10 +5,11 @@
 #include <string.h>
 
 #include "cli/out/out.h"
+#include "cli/opts/roots.h"
 
 int cli_topo_load(const char *xml, struct topo **t)
 {
-	int ret = topo_load(t, xml, NULL);
+	int ret = topo_load(t, xml, cli_roots()->sysfs);
 
 	if (!ret)
 		return 0;
