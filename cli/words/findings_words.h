@@ -1,0 +1,23 @@
+/* The words of every finding: model/ and topo/ state a kind, its form and
+ * its figures; this one table says each kind for people. The text and
+ * the JSON's now and better read it here, and tests/test_words.c fails a
+ * kind without words. */
+#ifndef CLI_WORDS_FINDINGS_WORDS_H
+#define CLI_WORDS_FINDINGS_WORDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/check.h"
+
+/* Room for a check finding's now or better: what is longer is cut. */
+#define CLI_CHECK_WORDS_MAX 160
+
+/* The setting now, "DMA (strict)", and what is better, "identity
+ * (passthrough)", of check finding f, into buf (cut to len). */
+void cli_check_now(const struct check_finding *f, char *buf, size_t len);
+void cli_check_better(const struct check_finding *f, char *buf, size_t len);
+/* Whether check kind k has words (a kind past the table has none). */
+bool cli_check_has_words(enum check_kind k);
+
+#endif
