@@ -6,6 +6,7 @@
 #include "model/check.h"
 #include "model/check_queues.h"
 #include "model/check_int.h"
+#include "model/pcie.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -384,24 +385,29 @@ static void rule_apst(struct check_list *l, const struct dev_ctx *c)
 	}
 }
 
+/* model_pcie_judge's one rule, topo's findings' too: a link below the
+ * most both its ends support. One the slot limits is no setting's cost,
+ * and nothing here moves a drive (topo's finding says where to). */
 static void rule_link(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
+	/* the port's maximum is not among setup_dev's facts yet: -1 (not
+	 * known) judges against the device's own until it is */
+	struct model_pcie_ends e = { d->link_gts, d->link_max_gts, -1, d->link_width,
+				     d->link_max_width, -1 };
 	struct check_finding *f;
+	double want_gts;
+	int want_width;
 
-	if (d->link_gts <= 0 || d->link_max_gts <= 0 || d->link_width <= 0 ||
-	    d->link_max_width <= 0)
-		return;
-	if (d->link_gts >= d->link_max_gts && d->link_width >= d->link_max_width)
-		return;
-	if (!(f = check_add(l, CHECK_LINK, c->i)))
+	if (model_pcie_judge(&e, &want_gts, &want_width) != MODEL_PCIE_DEGRADED ||
+	    !(f = check_add(l, CHECK_LINK, c->i)))
 		return;
 	f->num[0] = d->link_gts;
 	f->num[1] = d->link_width;
-	f->num[2] = d->link_max_gts;
-	f->num[3] = d->link_max_width;
+	f->num[2] = want_gts;
+	f->num[3] = want_width;
 	check_act(&f->fix, CHECK_ACT_NONE, "", "%s", d->pci);
-	snprintf(f->fix.value, sizeof(f->fix.value), "%d", d->link_max_width);
+	snprintf(f->fix.value, sizeof(f->fix.value), "%d", want_width);
 }
 
 /* The queues a run's IO goes through: the poll queues when it polls (the

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/pcie.h"
 #include "topo/topo.h"
 #include "topo/topo_int.h"
 
@@ -270,27 +271,23 @@ static void fmt_link(char *buf, size_t len, double gts, int w)
 	snprintf(buf, len, "%g GT/s x%d", gts, w);
 }
 
+/* model_pcie_judge's one rule, check's link finding's too. */
 static void degraded(const struct topo_dev *d, struct fl *f)
 {
 	const struct topo_link *l = &d->link, *p = &d->port_link;
+	struct model_pcie_ends e = { l->speed_gts, l->max_speed_gts, p->max_speed_gts, l->width,
+				     l->max_width, p->max_width };
+	enum model_pcie_train tr;
 	char cur[32], max[32];
 	double want_s;
 	int want_w;
 
-	if (l->speed_gts < 0 || l->width < 0 || l->max_speed_gts < 0 || l->max_width < 0)
-		return;
-	if (l->speed_gts >= l->max_speed_gts && l->width >= l->max_width)
+	tr = model_pcie_judge(&e, &want_s, &want_w);
+	if (tr == MODEL_PCIE_FULL)
 		return;
 	fmt_link(cur, sizeof(cur), l->speed_gts, l->width);
 	fmt_link(max, sizeof(max), l->max_speed_gts, l->max_width);
-	/* what both ends of the link support */
-	want_s = l->max_speed_gts;
-	want_w = l->max_width;
-	if (p->max_speed_gts > 0 && p->max_speed_gts < want_s)
-		want_s = p->max_speed_gts;
-	if (p->max_width > 0 && p->max_width < want_w)
-		want_w = p->max_width;
-	if (l->speed_gts < want_s || l->width < want_w)
+	if (tr == MODEL_PCIE_DEGRADED)
 		add(f, TOPO_FIND_DEGRADED_LINK, drive(d),
 		    "%s's link runs at %s but the drive and its port (%s) both support %g GT/s x%d: "
 		    "reseat the drive, check the riser, cable or adapter, and look for PCIe errors "
