@@ -29,8 +29,61 @@ static void check_kinds(void)
 	CHECK(!cli_check_has_words(CHECK_NKINDS));
 }
 
+/* saturate's gap and iostorm-mpi's cluster gap: every finding kind and
+ * every verdict has its sentence. */
+static void gap_kinds(void)
+{
+	char text[CLI_GAP_WORDS_MAX];
+	struct model_gap_finding f;
+	struct model_cgap_finding cf;
+	static struct model_gap g;
+	static struct model_cgap cg;
+	int k;
+
+	for (k = 0; k < MODEL_GAP_NKINDS; k++) {
+		const char *name = model_gap_kind_name((enum model_gap_kind)k);
+
+		CHECKF(cli_gap_has_words((enum model_gap_kind)k), "gap kind %s has no words", name);
+		memset(&f, 0, sizeof(f));
+		f.kind = (enum model_gap_kind)k;
+		cli_gap_text(&f, text, sizeof(text));
+		CHECKF(text[0], "gap kind %s says nothing", name);
+	}
+	for (k = 0; k < MODEL_GAP_NVERDICTS; k++) {
+		const char *name = model_gap_verdict_name((enum model_gap_verdict)k);
+
+		CHECKF(cli_gap_verdict_has_words((enum model_gap_verdict)k),
+		       "gap verdict %s has no words", name);
+		memset(&g, 0, sizeof(g));
+		g.verdict = g.healthy = (enum model_gap_verdict)k;
+		cli_gap_verdict_text(&g, text, sizeof(text));
+		CHECKF(text[0], "gap verdict %s says nothing", name);
+	}
+	for (k = 0; k < MODEL_CGAP_NKINDS; k++) {
+		const char *name = model_cgap_kind_name((enum model_cgap_kind)k);
+
+		CHECKF(cli_cgap_has_words((enum model_cgap_kind)k), "cgap kind %s has no words", name);
+		memset(&cf, 0, sizeof(cf));
+		cf.kind = (enum model_cgap_kind)k;
+		cli_cgap_text(&cf, text, sizeof(text));
+		CHECKF(text[0], "cgap kind %s says nothing", name);
+	}
+	for (k = 0; k < MODEL_CGAP_NVERDICTS; k++) {
+		const char *name = model_cgap_verdict_name((enum model_cgap_verdict)k);
+
+		CHECKF(cli_cgap_verdict_has_words((enum model_cgap_verdict)k),
+		       "cgap verdict %s has no words", name);
+		memset(&cg, 0, sizeof(cg));
+		cg.verdict = (enum model_cgap_verdict)k;
+		cli_cgap_verdict_text(&cg, text, sizeof(text));
+		CHECKF(text[0], "cgap verdict %s says nothing", name);
+	}
+	CHECK(!cli_gap_has_words(MODEL_GAP_NKINDS) && !cli_cgap_has_words(MODEL_CGAP_NKINDS));
+}
+
 int main(void)
 {
 	check_kinds();
+	gap_kinds();
 	return t_result();
 }

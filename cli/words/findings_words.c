@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 /* A bounded text: what does not fit is cut, as snprintf cuts. */
 struct sb {
@@ -243,4 +244,284 @@ void cli_check_better(const struct check_finding *f, char *buf, size_t len)
 	buf[0] = '\0';
 	if (cli_check_has_words(f->kind))
 		check_words[f->kind].better(&s, f);
+}
+
+/* ---- saturate: the gap's findings and verdict ---- */
+
+typedef void (*gap_say_fn)(struct sb *s, const struct model_gap_finding *f);
+
+#define U(i) ((unsigned)f->num[i])
+#define GAP_WORDS(name, ...)							\
+	static void name(struct sb *s, const struct model_gap_finding *f)	\
+	{									\
+		(void)f;							\
+		say(s, __VA_ARGS__);						\
+	}
+
+GAP_WORDS(no_gap, "All devices at once delivered %.0f%% of the sum of their solo QD%u IOPS: "
+	  "no gap worth attributing.", f->num[0], U(1))
+GAP_WORDS(node_loss, "The devices of node %d lost %.0f%% of their solo IOPS together, those of "
+	  "the other nodes %.0f%%: look at node %d's host bridges, memory and cores.",
+	  (int)f->num[0], f->num[1], f->num[2], (int)f->num[0])
+GAP_WORDS(cpu_bound, "The workers of %s were busy up to %.0f%% of the time on their CPU at "
+	  "QD%u: the host, not the drives, is the limit (more --jobs-per-device, faster cores, "
+	  "or --completion poll).", f->names, f->num[0], U(1))
+GAP_WORDS(shared_link, "%s behind %s %s lost %.0f%% together while the other devices lost "
+	  "%.0f%%: they share one link to the CPU; move some to slots under another %s.",
+	  f->names, f->form ? "host bridge" : "upstream port", f->other, f->num[0], f->num[1],
+	  f->form ? "host bridge" : "upstream port")
+GAP_WORDS(off_node, "The workers of %s ran off their local NUMA node: each IO crossed the "
+	  "interconnect (free local cores, or see iostorm topo).", f->names)
+GAP_WORDS(latency, "%s's QD1 p99 latency rose from %.1f to %.1f us with its neighbours busy.",
+	  f->device, f->num[0], f->num[1])
+GAP_WORDS(numa_penalty, "%s delivered %.0f%% fewer IOPS with its workers on a remote node "
+	  "(%.0f against %.0f): keep its workers local, and mind which slot it sits in.",
+	  f->device, f->num[0], f->num[1], f->num[2])
+GAP_WORDS(failed_device, "%s failed: %s. It is left out of the later steps and of every sum "
+	  "here.", f->device, f->why)
+GAP_WORDS(throttled, "%s throttled for %u s (its own SMART / Health log) and lost %.0f%% of "
+	  "its solo QD%u IOPS all at once: cool it (airflow, a heatsink) before its figures "
+	  "count.", f->device, U(0), f->num[1], U(2))
+
+static void device_loss(struct sb *s, const struct model_gap_finding *f)
+{
+	char list[MODEL_GAP_TEXT / 2] = "", piece[96];
+	size_t at;
+	unsigned i;
+
+	/* "a 40%, b 30%": a piece that does not fit is dropped */
+	for (i = 0; i < f->ntop && i < MODEL_GAP_TOP; i++) {
+		snprintf(piece, sizeof(piece), "%.64s %.0f%%", f->top[i], f->top_pct[i]);
+		at = strlen(list);
+		if (at + strlen(piece) + 3 < sizeof(list))
+			snprintf(list + at, sizeof(list) - at, "%s%s", at ? ", " : "", piece);
+	}
+	say(s, "%u of %u devices lost %.0f%% or more of their solo QD%u IOPS when all ran at "
+	    "once; most: %s%s", U(0), U(1), f->num[2], U(3), list, U(0) > f->ntop ? ", ..." : ".");
+}
+
+static void cpu_shared(struct sb *s, const struct model_gap_finding *f)
+{
+	if (f->form)
+		say(s, "%u workers ran on %u CPUs, so several shared a core: the host, not the "
+		    "drives, is the limit here.", U(1), U(2));
+	else
+		say(s, "Workers of %s and %s shared CPU %d: the host, not the drives, is the limit "
+		    "(give each worker its own core).", f->names, f->other, (int)f->num[0]);
+}
+
+static const gap_say_fn gap_words[MODEL_GAP_NKINDS] = {
+	[MODEL_GAP_NO_GAP] = no_gap,
+	[MODEL_GAP_DEVICE_LOSS] = device_loss,
+	[MODEL_GAP_NODE_LOSS] = node_loss,
+	[MODEL_GAP_CPU_BOUND] = cpu_bound,
+	[MODEL_GAP_CPU_SHARED] = cpu_shared,
+	[MODEL_GAP_SHARED_LINK] = shared_link,
+	[MODEL_GAP_OFF_NODE] = off_node,
+	[MODEL_GAP_LATENCY] = latency,
+	[MODEL_GAP_NUMA_PENALTY] = numa_penalty,
+	[MODEL_GAP_FAILED_DEVICE] = failed_device,
+	[MODEL_GAP_THROTTLED] = throttled,
+};
+
+#undef U
+
+/* Each verdict's words, from the gap in percent and the QDn. */
+static const char *const gap_verdicts[MODEL_GAP_NVERDICTS] = {
+	[MODEL_GAP_V_FAILED] = "failing device%s: %s",
+	[MODEL_GAP_V_INCOMPLETE] = "incomplete: not every step was measured, so there is no gap "
+				   "to judge.",
+	[MODEL_GAP_V_NONE] = "the devices add up: all at once they deliver %.0f%% of the sum of "
+			     "each alone at QD%u.",
+	[MODEL_GAP_V_HOST] = "host-bound: the %.0f%% gap at QD%u comes with CPU-bound or "
+			     "core-sharing workers; the host, not the drives, is the limit.",
+	[MODEL_GAP_V_LINK] = "link-bound: the %.0f%% gap at QD%u sits on devices that share an "
+			     "upstream link.",
+	[MODEL_GAP_V_PLACEMENT] = "placement: the %.0f%% gap at QD%u comes with workers off their "
+				  "local node.",
+	[MODEL_GAP_V_DEVICES] = "a %.0f%% gap at QD%u, carried by the devices named above; the "
+				"measurements single out no host cause.",
+	[MODEL_GAP_V_UNEXPLAINED] = "a %.0f%% gap at QD%u spread over all devices; the "
+				    "measurements single out no cause.",
+	[MODEL_GAP_V_THERMAL] = "thermal: the %.0f%% gap at QD%u comes with drives that throttled "
+				"during the run, by their own logs; the drives ran hot, so their "
+				"figures are not the host's limit.",
+};
+
+bool cli_gap_has_words(enum model_gap_kind k)
+{
+	return (unsigned)k < MODEL_GAP_NKINDS && gap_words[k];
+}
+
+bool cli_gap_verdict_has_words(enum model_gap_verdict v)
+{
+	return (unsigned)v < MODEL_GAP_NVERDICTS && gap_verdicts[v];
+}
+
+void cli_gap_text(const struct model_gap_finding *f, char *buf, size_t len)
+{
+	struct sb s = { buf, len, 0 };
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (cli_gap_has_words(f->kind))
+		gap_words[f->kind](&s, f);
+}
+
+/* The verdict on the healthy devices: the formats hold the gap, then the
+ * QDn (100 less the gap for V_NONE, which says what adds up). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static void healthy_verdict(struct sb *s, const struct model_gap *g)
+{
+	enum model_gap_verdict v = g->healthy;
+
+	if (!cli_gap_verdict_has_words(v) || v == MODEL_GAP_V_FAILED)
+		return;
+	say(s, gap_verdicts[v], v == MODEL_GAP_V_NONE ? 100.0 - g->verdict_pct : g->verdict_pct,
+	    g->qd);
+}
+
+void cli_gap_verdict_text(const struct model_gap *g, char *buf, size_t len)
+{
+	struct sb s = { buf, len, 0 };
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (g->verdict != MODEL_GAP_V_FAILED) {
+		healthy_verdict(&s, g);
+		return;
+	}
+	say(&s, gap_verdicts[MODEL_GAP_V_FAILED], g->nfailed == 1 ? "" : "s", g->failed);
+	if (!g->sys.ndev) {
+		say(&s, "; no healthy device was left to judge.");
+		return;
+	}
+	say(&s, ". The other %u: ", g->sys.ndev);
+	healthy_verdict(&s, g);
+}
+#pragma GCC diagnostic pop
+
+/* ---- iostorm-mpi: the cluster gap's findings and verdict ---- */
+
+typedef void (*cgap_say_fn)(struct sb *s, const struct model_cgap_finding *f);
+typedef void (*cgap_verdict_fn)(struct sb *s, const struct model_cgap *g);
+
+static void cgap_no_gap(struct sb *s, const struct model_cgap_finding *f)
+{
+	say(s, "all hosts at once reach %.0f%% of their sum alone at QDn (gap under %g%%)",
+	    f->num[0], f->num[1]);
+}
+
+static void cgap_host_loss(struct sb *s, const struct model_cgap_finding *f)
+{
+	unsigned k, n = (unsigned)f->num[0], nhost = (unsigned)f->num[1];
+
+	say(s, "%u of %u host%s lost %g%% or more of their IOPS alone in the cluster run:", n,
+	    nhost, nhost == 1 ? "" : "s", f->num[2]);
+	for (k = 0; k < f->ntop && k < 3; k++)
+		say(s, "%s %s %.0f%% (%.0f alone, %.0f in the cluster)", k ? "," : "", f->top[k],
+		    f->top_loss[k], f->top_alone[k], f->top_cluster[k]);
+	if (n > f->ntop)
+		say(s, ", and %u more", n - f->ntop);
+}
+
+static void cgap_shared(struct sb *s, const struct model_cgap_finding *f)
+{
+	say(s, "the loss follows %s: its %u hosts lost %.0f%% together, the other %u %s %.0f%%",
+	    f->what, (unsigned)f->num[0], f->num[1], (unsigned)f->num[2],
+	    f->num[3] < 0 ? "gained" : "lost", f->num[3] < 0 ? -f->num[3] : f->num[3]);
+}
+
+static void cgap_shared_all(struct sb *s, const struct model_cgap_finding *f)
+{
+	say(s, "every host shares %s and together they lost %.0f%%: consistent with %s as the "
+	    "limit, but no host outside it to compare with", f->what, f->num[0], f->what);
+}
+
+static void cgap_spread(struct sb *s, const struct model_cgap_finding *f)
+{
+	say(s, "the hosts' measured windows started up to %.3f s apart (%.0f%% of the %.3g s "
+	    "window): they overlapped in part, so the cluster figure is too kind", f->num[0],
+	    f->num[1], f->num[2]);
+}
+
+static const cgap_say_fn cgap_words[MODEL_CGAP_NKINDS] = {
+	[MODEL_CGAP_NO_GAP] = cgap_no_gap,
+	[MODEL_CGAP_HOST_LOSS] = cgap_host_loss,
+	[MODEL_CGAP_SHARED] = cgap_shared,
+	[MODEL_CGAP_SHARED_ALL] = cgap_shared_all,
+	[MODEL_CGAP_SPREAD] = cgap_spread,
+};
+
+static void cgap_v_incomplete(struct sb *s, const struct model_cgap *g)
+{
+	say(s, "incomplete: %u of %u hosts have every figure", g->nhost, g->nhost_in);
+}
+
+static void cgap_v_none(struct sb *s, const struct model_cgap *g)
+{
+	say(s, "the hosts add up: all at once deliver %.0f%% of their sum alone",
+	    model_gap_known(g->qdn_gap_pct) ? 100.0 - g->qdn_gap_pct : 100.0);
+}
+
+static void cgap_v_shared(struct sb *s, const struct model_cgap *g)
+{
+	say(s, "shared resource: the cluster lost %.0f%%, and the loss follows %s", g->qdn_gap_pct,
+	    g->verdict_what);
+}
+
+static void cgap_v_hosts(struct sb *s, const struct model_cgap *g)
+{
+	say(s, "hosts: the cluster lost %.0f%%, carried by %u of %u hosts, with no shared resource "
+	    "the hosts report singled out", g->qdn_gap_pct, g->nlost, g->nhost);
+}
+
+static void cgap_v_unexplained(struct sb *s, const struct model_cgap *g)
+{
+	say(s, "unexplained: the cluster lost %.0f%%, spread over every host%s", g->qdn_gap_pct,
+	    g->shared_all ? ", which all share one resource (above)" :
+	    "; no shared resource singled out");
+}
+
+static const cgap_verdict_fn cgap_verdicts[MODEL_CGAP_NVERDICTS] = {
+	[MODEL_CGAP_V_INCOMPLETE] = cgap_v_incomplete,
+	[MODEL_CGAP_V_NONE] = cgap_v_none,
+	[MODEL_CGAP_V_SHARED] = cgap_v_shared,
+	[MODEL_CGAP_V_HOSTS] = cgap_v_hosts,
+	[MODEL_CGAP_V_UNEXPLAINED] = cgap_v_unexplained,
+};
+
+bool cli_cgap_has_words(enum model_cgap_kind k)
+{
+	return (unsigned)k < MODEL_CGAP_NKINDS && cgap_words[k];
+}
+
+bool cli_cgap_verdict_has_words(enum model_cgap_verdict v)
+{
+	return (unsigned)v < MODEL_CGAP_NVERDICTS && cgap_verdicts[v];
+}
+
+void cli_cgap_text(const struct model_cgap_finding *f, char *buf, size_t len)
+{
+	struct sb s = { buf, len, 0 };
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (cli_cgap_has_words(f->kind))
+		cgap_words[f->kind](&s, f);
+}
+
+void cli_cgap_verdict_text(const struct model_cgap *g, char *buf, size_t len)
+{
+	struct sb s = { buf, len, 0 };
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (cli_cgap_verdict_has_words(g->verdict))
+		cgap_verdicts[g->verdict](&s, g);
 }
