@@ -1,6 +1,7 @@
 /* The words table covers every finding kind: model/ and topo/ state a
  * kind and its values, cli/words/findings_words.c says them, so a kind
- * added to an enum without words in the table fails here. Each kind is
+ * added to an enum (check's, saturate's gap's and verdicts, iostorm-mpi's
+ * cluster gap's, topo's) without words in the table fails here. Each kind is
  * said from a zeroed finding (every figure 0, every name ""), which must
  * still give words (a now that is a bare named value may be ""). */
 #include <stdio.h>
@@ -81,9 +82,33 @@ static void gap_kinds(void)
 	CHECK(!cli_gap_has_words(MODEL_GAP_NKINDS) && !cli_cgap_has_words(MODEL_CGAP_NKINDS));
 }
 
+/* topo's findings: every kind, in every form, has its sentence. */
+static void topo_kinds(void)
+{
+	char text[CLI_TOPO_WORDS_MAX];
+	static struct topo_finding f;
+	int k, form;
+
+	for (k = 0; k < TOPO_FIND_NKINDS; k++) {
+		const char *name = topo_finding_kind_name((enum topo_finding_kind)k);
+
+		CHECKF(cli_topo_has_words((enum topo_finding_kind)k), "topo kind %s has no words",
+		       name);
+		for (form = TOPO_FORM_PLAIN; form <= TOPO_FORM_ONE_WITH_CPUS; form++) {
+			memset(&f, 0, sizeof(f));
+			f.kind = (enum topo_finding_kind)k;
+			f.form = (enum topo_finding_form)form;
+			cli_topo_text(&f, text, sizeof(text));
+			CHECKF(text[0], "topo kind %s says nothing", name);
+		}
+	}
+	CHECK(!cli_topo_has_words(TOPO_FIND_NKINDS));
+}
+
 int main(void)
 {
 	check_kinds();
 	gap_kinds();
+	topo_kinds();
 	return t_result();
 }

@@ -218,11 +218,15 @@ json_t *cli_sat_json(const struct sat *s)
 						      "device", s->gap.find[i].device[0] ? s->gap.find[i].device : NULL,
 						      "text", text, "values", gap_values(&s->gap.find[i])));
 	}
-	for (i = 0; tf && i < (unsigned)s->ntf; i++)
+	for (i = 0; tf && i < (unsigned)s->ntf; i++) {
+		char ttext[CLI_TOPO_WORDS_MAX];
+
+		cli_topo_text(&s->tf[i], ttext, sizeof(ttext));
 		json_array_append_new(tf, json_pack("{s:s, s:s?, s:s}", "kind",
 						    topo_finding_kind_name(s->tf[i].kind),
 						    "device", s->tf[i].device[0] ? s->tf[i].device : NULL,
-						    "text", s->tf[i].text));
+						    "text", ttext));
+	}
 	cli_gap_verdict_text(&s->gap, text, sizeof(text));
 	j = json_pack("{s:s, s:s, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:{s:s, s:s}}",
 		      "schema", CLI_JSON_SCHEMA, "command", "saturate",

@@ -286,7 +286,7 @@ void cli_sat_print_report(const struct sat *s)
 	FILE *f = s->out;
 	int namew = 10, k;
 	unsigned i;
-	char qdn[24], text[CLI_GAP_WORDS_MAX];
+	char qdn[24], text[CLI_GAP_WORDS_MAX], ttext[CLI_TOPO_WORDS_MAX];
 
 	for (i = 0; i < s->n; i++)
 		if ((int)strlen(s->dev[i].t->name) > namew)
@@ -332,7 +332,8 @@ void cli_sat_print_report(const struct sat *s)
 			continue;
 		if (!k++)
 			fprintf(f, "topology:\n");
-		fprintf(f, "  - %s\n", s->tf[i].text);
+		cli_topo_text(&s->tf[i], ttext, sizeof(ttext));
+		fprintf(f, "  - %s\n", ttext);
 	}
 	cli_gap_verdict_text(&s->gap, text, sizeof(text));
 	fprintf(f, "verdict: %s\n", text);

@@ -525,3 +525,206 @@ void cli_cgap_verdict_text(const struct model_cgap *g, char *buf, size_t len)
 	if (cli_cgap_verdict_has_words(g->verdict))
 		cgap_verdicts[g->verdict](&s, g);
 }
+
+/* ---- topo: where the drives sit ---- */
+
+typedef void (*topo_say_fn)(struct sb *s, const struct topo_finding *f);
+
+#define TU(i) ((unsigned)f->num[i])
+
+/* A list the finding names the first few of, and how many more there are. */
+static void list_more(struct sb *s, const char *list, unsigned n, unsigned shown)
+{
+	say(s, "%s", list);
+	if (n > shown)
+		say(s, " and %u more", n - shown);
+}
+
+static void topo_no_nvme(struct sb *s, const struct topo_finding *f)
+{
+	say(s, "no NVMe drive %s: nothing for iostorm to place; give targets by path (files, "
+	    "loop devices) to measure those",
+	    f->form == TOPO_FORM_LIVE ? "on this machine" : "in this topology");
+}
+
+static void topo_imbalance(struct sb *s, const struct topo_finding *f)
+{
+	char uhave[32], ports[160];
+	struct sb p = { ports, sizeof(ports), 0 };
+	int move = (int)f->num[5];
+	unsigned i;
+
+	if (f->num[4] < 1e-9)
+		snprintf(uhave, sizeof(uhave), "none");
+	else
+		snprintf(uhave, sizeof(uhave), "%g", f->num[4]);
+	say(s, "node %u hosts %g of %u drives and node %u %s: move %d drive%s to slots ", TU(0),
+	    f->num[1], TU(2), TU(3), uhave, move, move == 1 ? "" : "s");
+	if (f->form == TOPO_FORM_NO_BRIDGE) {
+		say(s, "local to node %u (no host bridge of node %u is in the topology)", TU(3),
+		    TU(3));
+		return;
+	}
+	say(s, "under node %u's host bridges %s", TU(3), f->what);
+	if (!f->num[6]) {
+		say(s, " (no free root port under them in the topology)");
+		return;
+	}
+	ports[0] = '\0';
+	for (i = 0; i < f->nhbs && i < TOPO_FINDING_HBS; i++) {
+		say(&p, "%s", i ? ", " : "");
+		list_more(&p, f->hbs[i].list, f->hbs[i].n, 3);
+	}
+	say(s, " (free root port%s: %s)", f->num[6] == 1 ? "" : "s", ports);
+}
+
+static void topo_root_complex(struct sb *s, const struct topo_finding *f)
+{
+	unsigned i;
+
+	say(s, "node %d has %u host bridges (root complexes) and its %u drive%s sit under ",
+	    f->node, TU(0), TU(1), f->num[1] == 1 ? "" : "s");
+	for (i = 0; i < f->ncrowded && i < TOPO_FINDING_HBS; i++) {
+		say(s, "%s%s (%u: ", i ? ", " : "", f->hbs[i].name, f->hbs[i].n);
+		list_more(s, f->hbs[i].list, f->hbs[i].n, 4);
+		say(s, ")");
+	}
+	say(s, ", while ");
+	for (i = f->ncrowded; i < f->nhbs && i < TOPO_FINDING_HBS; i++) {
+		say(s, "%s%s has %u free root port%s (", i > f->ncrowded ? "; " : "",
+		    f->hbs[i].name, f->hbs[i].n, f->hbs[i].n == 1 ? "" : "s");
+		list_more(s, f->hbs[i].list, f->hbs[i].n, 3);
+		say(s, ")");
+	}
+	say(s, ": each host bridge has its own bandwidth to memory, so move drives from %s to "
+	    "those slots ('iostorm plan' says which and what it gains)", f->host_bridge);
+	if (f->num[2])
+		say(s, "; on AMD, NPS2 or NPS4 in the firmware setup exposes the quadrants as NUMA "
+		    "nodes, so placement and this report see them");
+}
+
+static void topo_unknown_locality(struct sb *s, const struct topo_finding *f)
+{
+	say(s, "host bridge %s has no NUMA node (the firmware does not say which node it is "
+	    "local to), so the locality of its %u drive%s (", f->host_bridge, TU(0),
+	    f->num[0] == 1 ? "" : "s");
+	list_more(s, f->names, TU(0), 4);
+	say(s, ") is unknown: iostorm bases no advice on it and suggests no slot under it");
+}
+
+static void topo_degraded_link(struct sb *s, const struct topo_finding *f)
+{
+	const char *port = f->what[0] ? f->what : "unknown";
+	char cur[32], max[32];
+
+	snprintf(cur, sizeof(cur), "%g GT/s x%d", f->num[0], (int)f->num[1]);
+	snprintf(max, sizeof(max), "%g GT/s x%d", f->num[2], (int)f->num[3]);
+	if (f->form == TOPO_FORM_SLOT)
+		say(s, "%s's link runs at %s but the drive can do %s: its slot (port %s, max %g "
+		    "GT/s x%d) limits it; move it to a slot that supports %s", f->names, cur, max,
+		    port, f->num[4], (int)f->num[5], max);
+	else
+		say(s, "%s's link runs at %s but the drive and its port (%s) both support %g GT/s "
+		    "x%d: reseat the drive, check the riser, cable or adapter, and look for PCIe "
+		    "errors in dmesg", f->names, cur, port, f->num[6], (int)f->num[7]);
+}
+
+static void topo_cpuless_node(struct sb *s, const struct topo_finding *f)
+{
+	say(s, "%s is local to CPU-less node%s %s: its workers run on the nearest node %d and "
+	    "every IO crosses the interconnect; move it to a slot under a node with cores",
+	    f->names, f->num[0] > 1 ? "s" : "", f->what, (int)f->num[1]);
+}
+
+/* "nvme0 0000:21:00.0 node 0, nvme1 0000:41:00.0 node 1" */
+static void topo_paths(char *buf, size_t len, const struct topo_finding *f)
+{
+	struct sb p = { buf, len, 0 };
+	unsigned k;
+
+	buf[0] = '\0';
+	for (k = 0; k < f->npaths && k < TOPO_FINDING_PATHS; k++) {
+		const struct topo_finding_path *x = &f->paths[k];
+
+		say(&p, "%s%s %s node%s %s", k ? ", " : "", x->name,
+		    x->pci[0] ? x->pci : "(bus unknown)", x->nnodes > 1 ? "s" : "",
+		    x->nnodes ? x->nodes : "unknown");
+	}
+}
+
+static void topo_multi_node(struct sb *s, const struct topo_finding *f)
+{
+	char paths[192];
+
+	switch (f->form) {
+	case TOPO_FORM_PATHS_NUMA:
+		topo_paths(paths, sizeof(paths), f);
+		say(s, "%s is one namespace with paths on nodes %s (%s): with iopolicy numa%s each "
+		    "IO takes the path of its CPU's node, so its workers are spread over the cores "
+		    "of nodes %s; nothing to move", f->names, f->what, paths,
+		    f->iopolicy[0] ? "" : " (the kernel's default)", f->what);
+		break;
+	case TOPO_FORM_PATHS_OTHER:
+		topo_paths(paths, sizeof(paths), f);
+		say(s, "%s is one namespace with paths on nodes %s (%s), and with iopolicy %s its "
+		    "IOs take every path whatever node their CPU is on, so some cross the "
+		    "interconnect: for local IO, echo numa > /sys/block/%s/device/iopolicy",
+		    f->names, f->what, paths, f->iopolicy, f->names);
+		break;
+	case TOPO_FORM_ONE_WITH_CPUS:
+		say(s, "%s is local to nodes %s at once, and only one of them has CPUs of its own "
+		    "(the others are HBM or far memory): its workers and their memory go to that "
+		    "node; nothing to move", f->names, f->what);
+		break;
+	default:
+		say(s, "%s is local to nodes %s at once (hwloc cannot tell which is nearer): its "
+		    "workers are spread over their cores; measure with saturate before moving it",
+		    f->names, f->what);
+		break;
+	}
+}
+
+static void topo_few_cores(struct sb *s, const struct topo_finding *f)
+{
+	say(s, "%u cores (CPUs %s) are local to %u drives (", TU(0),
+	    f->what[0] ? f->what : "none", TU(1));
+	list_more(s, f->names, TU(1), 4);
+	say(s, "): at one core per drive at QDn the cores will limit IOPS before the drives do; "
+	    "move drives to another node or measure with saturate");
+}
+
+static void topo_no_pci(struct sb *s, const struct topo_finding *f)
+{
+	say(s, "%s is %s, without a PCI device: iostorm spreads its workers over the whole "
+	    "machine", f->names, f->what[0] ? f->what : "a device");
+}
+
+#undef TU
+
+static const topo_say_fn topo_words[TOPO_FIND_NKINDS] = {
+	[TOPO_FIND_NO_NVME] = topo_no_nvme,
+	[TOPO_FIND_IMBALANCE] = topo_imbalance,
+	[TOPO_FIND_ROOT_COMPLEX] = topo_root_complex,
+	[TOPO_FIND_UNKNOWN_LOCALITY] = topo_unknown_locality,
+	[TOPO_FIND_DEGRADED_LINK] = topo_degraded_link,
+	[TOPO_FIND_CPULESS_NODE] = topo_cpuless_node,
+	[TOPO_FIND_MULTI_NODE] = topo_multi_node,
+	[TOPO_FIND_FEW_CORES] = topo_few_cores,
+	[TOPO_FIND_NO_PCI] = topo_no_pci,
+};
+
+bool cli_topo_has_words(enum topo_finding_kind k)
+{
+	return (unsigned)k < TOPO_FIND_NKINDS && topo_words[k];
+}
+
+void cli_topo_text(const struct topo_finding *f, char *buf, size_t len)
+{
+	struct sb s = { buf, len, 0 };
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (cli_topo_has_words(f->kind))
+		topo_words[f->kind](&s, f);
+}

@@ -11,6 +11,7 @@
 #include "model/check.h"
 #include "model/cgap.h"
 #include "model/gap.h"
+#include "topo/topo.h"
 
 /* Room for a check finding's now or better: what is longer is cut. */
 #define CLI_CHECK_WORDS_MAX 160
@@ -37,5 +38,12 @@ void cli_cgap_text(const struct model_cgap_finding *f, char *buf, size_t len);
 void cli_cgap_verdict_text(const struct model_cgap *g, char *buf, size_t len);
 bool cli_cgap_has_words(enum model_cgap_kind k);
 bool cli_cgap_verdict_has_words(enum model_cgap_verdict v);
+
+/* Room for a topo finding's sentence: what is longer is cut. */
+#define CLI_TOPO_WORDS_MAX 512
+
+/* topo's finding f: one sentence that says what to do, into buf. */
+void cli_topo_text(const struct topo_finding *f, char *buf, size_t len);
+bool cli_topo_has_words(enum topo_finding_kind k);
 
 #endif
