@@ -17,17 +17,24 @@ static double host_loss(const struct model_cgap_host *h)
 	return model_gap_loss_pct(h->qdn_alone, h->qdn_cluster);
 }
 
-static void add(struct model_cgap *g, enum model_cgap_kind k, const char *what,
-		const char *text)
+/* A finding of kind k about what (NULL: none) with its figures; NULL when
+ * the list is full. */
+static struct model_cgap_finding *add(struct model_cgap *g, enum model_cgap_kind k,
+				      const char *what, double a, double b, double c, double d)
 {
 	struct model_cgap_finding *f;
 
 	if (g->nfind >= MODEL_CGAP_MAX_FIND)
-		return;
+		return NULL;
 	f = &g->find[g->nfind++];
+	memset(f, 0, sizeof(*f));
 	f->kind = k;
 	snprintf(f->what, sizeof(f->what), "%s", what ? what : "");
-	snprintf(f->text, sizeof(f->text), "%s", text);
+	f->num[0] = a;
+	f->num[1] = b;
+	f->num[2] = c;
+	f->num[3] = d;
+	return f;
 }
 
 static void sums(const struct model_cgap_in *in, struct model_cgap *g)
@@ -83,24 +90,21 @@ static unsigned worst3(const struct model_cgap_in *in, unsigned top[3], unsigned
 /* One finding naming the hosts that lost most; how many lost. */
 static unsigned losers(const struct model_cgap_in *in, struct model_cgap *g)
 {
-	char text[MODEL_GAP_TEXT];
+	struct model_cgap_finding *f;
 	unsigned top[3], ntop, k, n;
-	size_t at;
 
 	n = worst3(in, top, &ntop);
-	if (!n)
-		return 0;
-	at = (size_t)snprintf(text, sizeof(text), "%u of %u host%s lost %g%% or more of their IOPS alone in the cluster run:",
-			      n, g->nhost, g->nhost == 1 ? "" : "s", MODEL_GAP_LOSS_PCT);
-	for (k = 0; k < ntop && at < sizeof(text); k++) {
+	if (!n || !(f = add(g, MODEL_CGAP_HOST_LOSS, NULL, n, g->nhost, MODEL_GAP_LOSS_PCT, 0)))
+		return n;
+	for (k = 0; k < ntop; k++) {
 		const struct model_cgap_host *h = &in->host[top[k]];
 
-		at += (size_t)snprintf(text + at, sizeof(text) - at, "%s %s %.0f%% (%.0f alone, %.0f in the cluster)",
-				       k ? "," : "", h->name, host_loss(h), h->qdn_alone, h->qdn_cluster);
+		snprintf(f->top[k], sizeof(f->top[k]), "%s", h->name);
+		f->top_loss[k] = host_loss(h);
+		f->top_alone[k] = h->qdn_alone;
+		f->top_cluster[k] = h->qdn_cluster;
 	}
-	if (n > ntop && at < sizeof(text))
-		snprintf(text + at, sizeof(text) - at, ", and %u more", n - ntop);
-	add(g, MODEL_CGAP_HOST_LOSS, NULL, text);
+	f->ntop = ntop;
 	return n;
 }
 
@@ -148,7 +152,6 @@ static bool first_seen(const struct model_cgap_in *in, unsigned i, unsigned r)
  * findings made. */
 static unsigned shared(const struct model_cgap_in *in, struct model_cgap *g)
 {
-	char text[MODEL_GAP_TEXT];
 	double a_in, c_in, a_out, c_out, l_in, l_out;
 	unsigned i, r, n_in, n_out, lost_in, lost_out, found = 0;
 
@@ -165,16 +168,11 @@ static unsigned shared(const struct model_cgap_in *in, struct model_cgap *g)
 				continue;
 			l_out = model_gap_loss_pct(a_out, c_out);
 			if (!n_out) {
-				snprintf(text, sizeof(text), "every host shares %s and together they lost %.0f%%: consistent with %s as the limit, but no host outside it to compare with",
-					 label, l_in, label);
-				add(g, MODEL_CGAP_SHARED_ALL, label, text);
+				add(g, MODEL_CGAP_SHARED_ALL, label, l_in, 0, 0, 0);
 				found++;
 			} else if (model_gap_known(l_out) && l_out < MODEL_GAP_LOSS_PCT &&
 				   l_in - l_out >= MODEL_GAP_TOGETHER_PTS) {
-				snprintf(text, sizeof(text), "the loss follows %s: its %u hosts lost %.0f%% together, the other %u %s %.0f%%",
-					 label, n_in, l_in, n_out, l_out < 0 ? "gained" : "lost",
-					 l_out < 0 ? -l_out : l_out);
-				add(g, MODEL_CGAP_SHARED, label, text);
+				add(g, MODEL_CGAP_SHARED, label, n_in, l_in, n_out, l_out);
 				found++;
 			}
 		}
@@ -184,14 +182,11 @@ static unsigned shared(const struct model_cgap_in *in, struct model_cgap *g)
 
 static void spread(const struct model_cgap_in *in, struct model_cgap *g)
 {
-	char text[MODEL_GAP_TEXT];
-
 	if (in->spread_s < 0 || in->window_s <= 0 ||
 	    100.0 * in->spread_s / in->window_s < MODEL_CGAP_SPREAD_PCT)
 		return;
-	snprintf(text, sizeof(text), "the hosts' measured windows started up to %.3f s apart (%.0f%% of the %.3g s window): they overlapped in part, so the cluster figure is too kind",
-		 in->spread_s, 100.0 * in->spread_s / in->window_s, in->window_s);
-	add(g, MODEL_CGAP_SPREAD, NULL, text);
+	add(g, MODEL_CGAP_SPREAD, NULL, in->spread_s, 100.0 * in->spread_s / in->window_s,
+	    in->window_s, 0);
 }
 
 static const struct model_cgap_finding *first_of(const struct model_cgap *g,
@@ -208,35 +203,26 @@ static const struct model_cgap_finding *first_of(const struct model_cgap *g,
 static void verdict(const struct model_cgap_in *in, struct model_cgap *g, unsigned nlost)
 {
 	const struct model_cgap_finding *f;
-	char *v = g->verdict_text;
-	size_t len = sizeof(g->verdict_text);
 
+	g->nhost_in = in->nhost;
+	g->nlost = nlost;
+	g->shared_all = first_of(g, MODEL_CGAP_SHARED_ALL) != NULL;
 	if (!g->nhost || g->nhost < in->nhost) {
 		g->verdict = MODEL_CGAP_V_INCOMPLETE;
-		snprintf(v, len, "incomplete: %u of %u hosts have every figure", g->nhost, in->nhost);
 	} else if (!model_gap_known(g->qdn_gap_pct) || g->qdn_gap_pct < MODEL_GAP_SIGNIFICANT_PCT) {
 		g->verdict = MODEL_CGAP_V_NONE;
-		snprintf(v, len, "the hosts add up: all at once deliver %.0f%% of their sum alone",
-			 model_gap_known(g->qdn_gap_pct) ? 100.0 - g->qdn_gap_pct : 100.0);
 	} else if ((f = first_of(g, MODEL_CGAP_SHARED))) {
 		g->verdict = MODEL_CGAP_V_SHARED;
-		snprintf(v, len, "shared resource: the cluster lost %.0f%%, and the loss follows %s",
-			 g->qdn_gap_pct, f->what);
+		snprintf(g->verdict_what, sizeof(g->verdict_what), "%s", f->what);
 	} else if (nlost && nlost < g->nhost) {
 		g->verdict = MODEL_CGAP_V_HOSTS;
-		snprintf(v, len, "hosts: the cluster lost %.0f%%, carried by %u of %u hosts, with no shared resource the hosts report singled out",
-			 g->qdn_gap_pct, nlost, g->nhost);
 	} else {
 		g->verdict = MODEL_CGAP_V_UNEXPLAINED;
-		snprintf(v, len, "unexplained: the cluster lost %.0f%%, spread over every host%s",
-			 g->qdn_gap_pct, first_of(g, MODEL_CGAP_SHARED_ALL) ?
-			 ", which all share one resource (above)" : "; no shared resource singled out");
 	}
 }
 
 void model_cgap_analyse(const struct model_cgap_in *in, struct model_cgap *out)
 {
-	char text[MODEL_GAP_TEXT];
 	unsigned nlost = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -244,9 +230,8 @@ void model_cgap_analyse(const struct model_cgap_in *in, struct model_cgap *out)
 	spread(in, out);
 	if (out->nhost && model_gap_known(out->qdn_gap_pct) &&
 	    out->qdn_gap_pct < MODEL_GAP_SIGNIFICANT_PCT) {
-		snprintf(text, sizeof(text), "all hosts at once reach %.0f%% of their sum alone at QDn (gap under %g%%)",
-			 100.0 - out->qdn_gap_pct, MODEL_GAP_SIGNIFICANT_PCT);
-		add(out, MODEL_CGAP_NO_GAP, NULL, text);
+		add(out, MODEL_CGAP_NO_GAP, NULL, 100.0 - out->qdn_gap_pct, MODEL_GAP_SIGNIFICANT_PCT, 0,
+		    0);
 	} else if (out->nhost) {
 		nlost = losers(in, out);
 		shared(in, out);

@@ -45,6 +45,7 @@ enum model_cgap_kind {
 	MODEL_CGAP_SHARED_ALL,		/* every host shares it: consistent,
 					 * nothing to compare against */
 	MODEL_CGAP_SPREAD,		/* the windows overlapped in part */
+	MODEL_CGAP_NKINDS
 };
 
 enum model_cgap_verdict {
@@ -53,12 +54,25 @@ enum model_cgap_verdict {
 	MODEL_CGAP_V_SHARED,		/* the loss follows a shared resource */
 	MODEL_CGAP_V_HOSTS,		/* some hosts lost, no shared cause */
 	MODEL_CGAP_V_UNEXPLAINED,	/* spread over every host */
+	MODEL_CGAP_NVERDICTS
 };
 
+/* A finding states values, never words: cli/words/findings_words.c says
+ * each kind from them. */
 struct model_cgap_finding {
 	enum model_cgap_kind kind;
 	char what[128];			/* the resource, or "" */
-	char text[MODEL_GAP_TEXT];
+	/* no_gap: the share of the sum alone, the gap threshold; host_loss:
+	 * hosts lost, hosts, the loss threshold; shared_all: the loss;
+	 * shared: its hosts, their loss, the other hosts, their loss (< 0 a
+	 * gain); spread: the seconds apart, their share of the window, the
+	 * window */
+	double num[4];
+	/* host_loss: the worst hosts, their loss in percent, IOPS alone and
+	 * in the cluster */
+	char top[3][64];
+	double top_loss[3], top_alone[3], top_cluster[3];
+	unsigned ntop;
 };
 
 struct model_cgap {
@@ -68,7 +82,12 @@ struct model_cgap {
 	struct model_cgap_finding find[MODEL_CGAP_MAX_FIND];
 	unsigned nfind;
 	enum model_cgap_verdict verdict;
-	char verdict_text[MODEL_GAP_TEXT];
+	/* what the verdict's words are said from beside the sums: the hosts
+	 * given, the hosts that lost, the resource the loss follows (V_SHARED),
+	 * and whether every host shares one (a shared_all finding) */
+	unsigned nhost_in, nlost;
+	char verdict_what[128];
+	bool shared_all;
 };
 
 /* The sums, the findings and the verdict. */

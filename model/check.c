@@ -6,6 +6,7 @@
 #include "model/check.h"
 #include "model/check_queues.h"
 #include "model/check_int.h"
+#include "model/pcie.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -155,15 +156,11 @@ static void rule_iommu(struct check_list *l, const struct dev_ctx *c)
 	if (!strcmp(c->d->iommu_type, "DMA")) {
 		if (!(f = check_add(l, CHECK_IOMMU_STRICT, c->i)))
 			return;
-		NOW(f, "DMA (strict)");
-		BETTER(f, "identity (passthrough)");
 		iommu_fix(&f->fix, c->m);
 		check_cmdline_fix(&f->also, "iommu.strict", "0", NULL);
 	} else if (!strcmp(c->d->iommu_type, "DMA-FQ")) {
 		if (!(f = check_add(l, CHECK_IOMMU_LAZY, c->i)))
 			return;
-		NOW(f, "DMA-FQ (lazy)");
-		BETTER(f, "identity (passthrough)");
 		iommu_fix(&f->fix, c->m);
 	}
 }
@@ -184,8 +181,7 @@ static void rule_scheduler(struct check_list *l, const struct dev_ctx *c)
 		return;
 	if (!(f = check_add(l, CHECK_SCHEDULER, c->i)))
 		return;
-	NOW(f, "%s", d->scheduler);
-	BETTER(f, "none");
+	check_name(f, 0, d->scheduler);
 	check_act(&f->fix, CHECK_ACT_SYSFS, "none", "block/%s/queue/scheduler", d->disk);
 }
 
@@ -206,15 +202,13 @@ static void rule_iostats(struct check_list *l, const struct dev_ctx *c)
 	if (!c->ask->passthrough) {
 		if (!(f = check_add(l, CHECK_IOSTATS, c->i)))
 			return;
-		NOW(f, "1");
-		BETTER(f, "0");
+		f->num[0] = d->iostats;
 		check_act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/iostats", d->disk);
 		return;
 	}
 	if (d->iostats_passthrough != 1 || !(f = check_add(l, CHECK_IOSTATS_PASSTHROUGH, c->i)))
 		return;
-	NOW(f, "1");
-	BETTER(f, "0");
+	f->num[0] = d->iostats_passthrough;
 	check_act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/iostats_passthrough", d->disk);
 }
 
@@ -224,8 +218,7 @@ static void rule_nomerges(struct check_list *l, const struct dev_ctx *c)
 
 	if (c->d->nomerges < 0 || c->d->nomerges >= 2 || !(f = check_add(l, CHECK_NOMERGES, c->i)))
 		return;
-	NOW(f, "%d", c->d->nomerges);
-	BETTER(f, "2");
+	f->num[0] = c->d->nomerges;
 	check_act(&f->fix, CHECK_ACT_SYSFS, "2", "block/%s/queue/nomerges", c->d->disk);
 }
 
@@ -235,8 +228,7 @@ static void rule_wbt(struct check_list *l, const struct dev_ctx *c)
 
 	if (c->d->wbt_lat_usec <= 0 || !(f = check_add(l, CHECK_WBT, c->i)))
 		return;
-	NOW(f, "%lld", (long long)c->d->wbt_lat_usec);
-	BETTER(f, "0");
+	f->num[0] = (double)c->d->wbt_lat_usec;
 	check_act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/wbt_lat_usec", c->d->disk);
 }
 
@@ -259,8 +251,8 @@ static void rule_nr_requests(struct check_list *l, const struct dev_ctx *c)
 		need = CHECK_NR_REQUESTS_CAP;
 	if (d->nr_requests < 0 || d->nr_requests >= need || !(f = check_add(l, CHECK_NR_REQUESTS, c->i)))
 		return;
-	NOW(f, "%lld", (long long)d->nr_requests);
-	BETTER(f, "%lld", (long long)need);
+	f->num[0] = (double)d->nr_requests;
+	f->num[1] = (double)need;
 	check_act(&f->fix, CHECK_ACT_SYSFS, "", "block/%s/queue/nr_requests", d->disk);
 	snprintf(f->fix.value, sizeof(f->fix.value), "%lld", (long long)need);
 }
@@ -279,9 +271,9 @@ static void rule_rq_affinity(struct check_list *l, const struct dev_ctx *c)
 	if (c->ask->poll || d->rq_affinity != 2 || !d->nirq_queues || !c->m || c->m->pus <= 0 ||
 	    d->nirq_queues >= (unsigned)c->m->pus || !(f = check_add(l, CHECK_RQ_AFFINITY, c->i)))
 		return;
-	NOW(f, "2 (%u interrupt queue%s for %d CPUs: an IPI per completion)", d->nirq_queues,
-	    d->nirq_queues == 1 ? "" : "s", c->m->pus);
-	BETTER(f, "1");
+	f->num[0] = d->rq_affinity;
+	f->num[1] = d->nirq_queues;
+	f->num[2] = c->m->pus;
 	check_act(&f->fix, CHECK_ACT_SYSFS, "1", "block/%s/queue/rq_affinity", d->disk);
 }
 
@@ -302,8 +294,7 @@ static void rule_read_ahead(struct check_list *l, const struct dev_ctx *c)
 	if (!c->ask->buffered || d->read_ahead_kb < 0 || d->read_ahead_kb <= asked ||
 	    !(f = check_add(l, CHECK_READ_AHEAD, c->i)))
 		return;
-	NOW(f, "%d KiB", d->read_ahead_kb);
-	BETTER(f, "0 (only what is asked)");
+	f->num[0] = d->read_ahead_kb;
 	check_act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/read_ahead_kb", d->disk);
 }
 
@@ -345,8 +336,7 @@ static void rule_poll_queues(struct check_list *l, const struct dev_ctx *c)
 	none = d->io_poll == 0 || (d->io_poll < 0 && c->m && c->m->nvme_poll_queues == 0);
 	if (!none || !(f = check_add(l, CHECK_NO_POLL_QUEUES, c->i)))
 		return;
-	NOW(f, "no poll queues");
-	BETTER(f, "poll_queues=%u", c->workers);
+	f->num[0] = c->workers;
 	poll_queues_fix(&f->fix, c);
 }
 
@@ -356,19 +346,8 @@ static void rule_write_queues(struct check_list *l, const struct dev_ctx *c)
 
 	if (!c->m || c->m->nvme_write_queues <= 0 || !(f = check_add(l, CHECK_WRITE_QUEUES, c->i)))
 		return;
-	NOW(f, "write_queues=%d", c->m->nvme_write_queues);
-	BETTER(f, "write_queues=0");
+	f->num[0] = c->m->nvme_write_queues;
 	check_module_fix(&f->fix, c->m, "nvme", "write_queues", "0");
-}
-
-/* The controller's APST limit: setup/ reads "any" and "auto" (no limit:
- * every power state allowed) as INT64_MAX. */
-static void apst_now(struct check_finding *f, int64_t us)
-{
-	if (us == INT64_MAX)
-		NOW(f, "pm_qos_latency_tolerance_us any (no limit)");
-	else
-		NOW(f, "pm_qos_latency_tolerance_us %lld", (long long)us);
 }
 
 /* APST moves an idle drive to a lower power state once it has been idle
@@ -385,21 +364,17 @@ static void rule_apst(struct check_list *l, const struct dev_ctx *c)
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
 	bool limit = d->apst_supported == 1 && d->apst_latency_us > 0;
-	size_t n;
 
 	if (c->ask->steady || d->apst_enabled == 0 || (!limit && d->apst_enabled != 1))
 		return;
 	if (!(f = check_add(l, CHECK_APST, c->i)))
 		return;
-	if (limit)
-		apst_now(f, d->apst_latency_us);
-	else
-		NOW(f, "APST on in the drive");
-	n = strlen(f->now);
-	if (d->power_state >= 0)
-		snprintf(f->now + n, sizeof(f->now) - n, ", the drive in power state %d%s",
-			 d->power_state, d->power_state ? " now" : "");
-	BETTER(f, "0 (APST off)");
+	/* the kernel's limit: setup/ reads "any" and "auto" (no limit: every
+	 * power state allowed) as INT64_MAX */
+	f->form = !limit ? CHECK_FORM_APST_DRIVE :
+		  d->apst_latency_us == INT64_MAX ? CHECK_FORM_APST_ANY : CHECK_FORM_PLAIN;
+	f->num[0] = f->form == CHECK_FORM_PLAIN ? (double)d->apst_latency_us : -1;
+	f->num[1] = d->power_state;
 	if (d->apst_supported == 1 && check_has(d->controller)) {
 		check_act(&f->fix, CHECK_ACT_SYSFS, "0", "class/nvme/%s/power/pm_qos_latency_tolerance_us",
 		    d->controller);
@@ -410,22 +385,29 @@ static void rule_apst(struct check_list *l, const struct dev_ctx *c)
 	}
 }
 
+/* model_pcie_judge's one rule, topo's findings' too: a link below the
+ * most both its ends support. One the slot limits is no setting's cost,
+ * and nothing here moves a drive (topo's finding says where to). */
 static void rule_link(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
+	/* the port's maximum is not among setup_dev's facts yet: -1 (not
+	 * known) judges against the device's own until it is */
+	struct model_pcie_ends e = { d->link_gts, d->link_max_gts, -1, d->link_width,
+				     d->link_max_width, -1 };
 	struct check_finding *f;
+	double want_gts;
+	int want_width;
 
-	if (d->link_gts <= 0 || d->link_max_gts <= 0 || d->link_width <= 0 ||
-	    d->link_max_width <= 0)
+	if (model_pcie_judge(&e, &want_gts, &want_width) != MODEL_PCIE_DEGRADED ||
+	    !(f = check_add(l, CHECK_LINK, c->i)))
 		return;
-	if (d->link_gts >= d->link_max_gts && d->link_width >= d->link_max_width)
-		return;
-	if (!(f = check_add(l, CHECK_LINK, c->i)))
-		return;
-	NOW(f, "%g GT/s x%d", d->link_gts, d->link_width);
-	BETTER(f, "%g GT/s x%d", d->link_max_gts, d->link_max_width);
+	f->num[0] = d->link_gts;
+	f->num[1] = d->link_width;
+	f->num[2] = want_gts;
+	f->num[3] = want_width;
 	check_act(&f->fix, CHECK_ACT_NONE, "", "%s", d->pci);
-	snprintf(f->fix.value, sizeof(f->fix.value), "%d", d->link_max_width);
+	snprintf(f->fix.value, sizeof(f->fix.value), "%d", want_width);
 }
 
 /* The queues a run's IO goes through: the poll queues when it polls (the
@@ -444,10 +426,9 @@ static void rule_few_queues(struct check_list *l, const struct dev_ctx *c)
 	/* polled with no poll queue at all is no_poll_queues */
 	if (!q || q >= c->workers || !(f = check_add(l, CHECK_FEW_QUEUES, c->i)))
 		return;
-	NOW(f, "%u %s queue%s for %u workers", q, c->ask->poll ? "poll" : "interrupt",
-	    q == 1 ? "" : "s",
-	    c->workers);
-	BETTER(f, "a queue per worker (%u)", c->workers);
+	f->num[0] = q;
+	f->num[1] = c->workers;
+	f->num[2] = c->ask->poll;
 	if (c->ask->poll)
 		poll_queues_fix(&f->fix, c);
 	else
@@ -507,8 +488,7 @@ static void rule_one_cpu_irqs(struct check_list *l, const struct dev_ctx *c)
 		return;
 	if (!(f = check_add(l, CHECK_ONE_CPU_IRQS, c->i)))
 		return;
-	NOW(f, "every queue's interrupt lands on CPU %d", cpu);
-	BETTER(f, "each queue's interrupt on its own CPUs");
+	f->num[0] = cpu;
 	if (d->io_poll == 1) {
 		check_option_fix(&f->fix, "--completion", "poll");
 	} else {
@@ -571,7 +551,7 @@ static void rule_irq_remote(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_hwq *h, *first = NULL;
 	struct cpuset workers, remote = { { 0 } }, good = { { 0 } };
-	char rlist[96], glist[96];
+	char glist[96];
 	struct check_finding *f;
 	uint64_t at, lands = 0, from = 0;
 	int cpu, node;
@@ -597,14 +577,14 @@ static void rule_irq_remote(struct check_list *l, const struct dev_ctx *c)
 		    irq_local(c, cpu, &h, &at) == 1)
 			cs_set(&good, cpu);
 	}
-	cs_format(&remote, rlist, sizeof(rlist));
+	/* the remote CPUs, cut at a whole range past 95 characters */
+	cs_format(&remote, f->name[0], 96);
 	cs_format(&good, glist, sizeof(glist));
 	node = first_node(lands & ~from);
 	if (node < 0)
 		node = first_node(lands);
-	NOW(f, "CPUs %s (node %d) take their interrupts on node %d", rlist,
-	    first_node(from), node);
-	BETTER(f, "each worker's queue interrupts its own node");
+	f->num[0] = first_node(from);
+	f->num[1] = node;
 	if (*glist) {
 		check_option_fix(&f->fix, "--cpus", "%s", glist);
 	} else if (c->d->io_poll == 1) {
@@ -626,15 +606,27 @@ static void rule_aspm(struct check_list *l, const struct dev_ctx *c)
 
 	if (c->ask->steady || (!l1 && !l0s) || !check_has(d->pci) || !(f = check_add(l, CHECK_ASPM, c->i)))
 		return;
-	NOW(f, "%s on%s%s%s", l1 && l0s ? "L0s and L1" : l1 ? "L1" : "L0s",
-	    c->m && check_has(c->m->aspm_policy) ? " (pcie_aspm.policy " : "",
-	    c->m && check_has(c->m->aspm_policy) ? c->m->aspm_policy : "",
-	    c->m && check_has(c->m->aspm_policy) ? ")" : "");
-	BETTER(f, "0 (ASPM off on the drive's link)");
+	f->num[0] = l1;
+	f->num[1] = l0s;
+	if (c->m)
+		check_name(f, 0, c->m->aspm_policy);
 	check_act(&f->fix, CHECK_ACT_SYSFS, "0", "bus/pci/devices/%s/link/%s", d->pci,
 	    l1 ? "l1_aspm" : "l0s_aspm");
 	check_cmdline_fix(&f->also, "pcie_aspm.policy", "performance", NULL);
 	f->also_lasting = true;
+}
+
+/* What a blk_cgroup finding states: its form, the limits, the cgroup that
+ * holds the one in force and the disk's number. */
+static void cg_values(struct check_finding *f, const struct setup_dev *d, enum check_form form,
+		      const char *at)
+{
+	f->form = form;
+	f->num[0] = form == CHECK_FORM_CG_MAX ? (double)d->cg_riops : -1;
+	f->num[1] = form == CHECK_FORM_CG_MAX ? (double)d->cg_rbps : -1;
+	f->num[2] = form == CHECK_FORM_CG_LATENCY ? (double)d->cg_latency_us : -1;
+	check_name(f, 0, at);
+	check_name(f, 1, d->devt);
 }
 
 /* blk-throttle caps the cgroup's IOs on the disk at io.max's riops and
@@ -644,19 +636,13 @@ static void rule_blk_cgroup(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
 	struct check_finding *f;
-	char riops[32] = "", rbps[32] = "";
 
 	if (!check_has(d->devt))
 		return;
 	if (d->cg_riops >= 0 || d->cg_rbps >= 0) {
 		if (!(f = check_add(l, CHECK_BLK_CGROUP, c->i)))
 			return;
-		if (d->cg_riops >= 0)
-			snprintf(riops, sizeof(riops), " riops=%lld", (long long)d->cg_riops);
-		if (d->cg_rbps >= 0)
-			snprintf(rbps, sizeof(rbps), " rbps=%lld", (long long)d->cg_rbps);
-		NOW(f, "io.max%s%s in cgroup %s", riops, rbps, d->cg_max_at);
-		BETTER(f, "no io.max limit on %s", d->devt);
+		cg_values(f, d, CHECK_FORM_CG_MAX, d->cg_max_at);
 		check_act(&f->fix, CHECK_ACT_SYSFS, "", "fs/cgroup%s/io.max",
 		    strcmp(d->cg_max_at, "/") ? d->cg_max_at : "");
 		snprintf(f->fix.value, sizeof(f->fix.value), "%s riops=max rbps=max", d->devt);
@@ -666,17 +652,14 @@ static void rule_blk_cgroup(struct check_list *l, const struct dev_ctx *c)
 		 * the queue depth of the groups with higher ones down to 1 */
 		if (!(f = check_add(l, CHECK_BLK_CGROUP, c->i)))
 			return;
-		NOW(f, "io.latency target=%lld us in cgroup %s", (long long)d->cg_latency_us,
-		    d->cg_latency_at);
-		BETTER(f, "no io.latency target on %s", d->devt);
+		cg_values(f, d, CHECK_FORM_CG_LATENCY, d->cg_latency_at);
 		check_act(&f->fix, CHECK_ACT_SYSFS, "", "fs/cgroup%s/io.latency",
 			  strcmp(d->cg_latency_at, "/") ? d->cg_latency_at : "");
 		snprintf(f->fix.value, sizeof(f->fix.value), "%s target=max", d->devt);
 	} else if (d->cg_iocost == 1) {
 		if (!(f = check_add(l, CHECK_BLK_CGROUP, c->i)))
 			return;
-		NOW(f, "io.cost on (io.cost.qos enable=1)");
-		BETTER(f, "io.cost off on %s", d->devt);
+		cg_values(f, d, CHECK_FORM_CG_COST, "");
 		check_act(&f->fix, CHECK_ACT_SYSFS, "", "fs/cgroup/io.cost.qos");
 		snprintf(f->fix.value, sizeof(f->fix.value), "%s enable=0", d->devt);
 	}

@@ -55,6 +55,12 @@ enum check_kind {
 
 enum check_scope { CHECK_SCOPE_DEVICE, CHECK_SCOPE_MACHINE };
 
+/* A finding's figures and stated values (a scheduler, a cpulist, a
+ * cgroup): how many, and room for one value. */
+#define CHECK_NUMS 5
+#define CHECK_NAMES 2
+#define CHECK_NAME_MAX 256
+
 /* One row of the table: the facts a user reads about a kind. */
 struct check_kind_info {
 	const char *name;	/* "iommu_strict": JSON's kind, docs' anchor */
@@ -68,6 +74,10 @@ struct check_kind_info {
 				 * "linux-nvme list, 2025-11"; "" none */
 	bool runtime;		/* changeable without a reboot or a module
 				 * reload: what check --measure may try */
+	/* the names of a finding's figures and stated values, as the JSON
+	 * gives them: num[i] is nums[i], name[i] is names[i] (NULL: unused) */
+	const char *nums[CHECK_NUMS];
+	const char *names[CHECK_NAMES];
 };
 
 const struct check_kind_info *check_kind_info(enum check_kind k);
@@ -108,7 +118,6 @@ struct check_ask {
  * lower, so a deeper need than this is not echo's to meet. */
 #define CHECK_NR_REQUESTS_CAP 2048
 
-#define CHECK_TEXT_MAX 160
 #define CHECK_KEY_MAX 160
 #define CHECK_VALUE_MAX 64
 
@@ -143,11 +152,36 @@ struct check_fix {
 					 * into the kernel */
 };
 
+/* Which of its shapes a finding of a kind with several takes: cli/'s
+ * words say each differently. */
+enum check_form {
+	CHECK_FORM_PLAIN,		/* the kind's only shape */
+	CHECK_FORM_APST_ANY,		/* apst: the kernel's limit is "any" */
+	CHECK_FORM_APST_DRIVE,		/* apst: only the drive says it is on */
+	CHECK_FORM_KERNEL_HYBRID,	/* kernel: hybrid polling needs it */
+	CHECK_FORM_KERNEL_PASSTHROUGH,	/* kernel: polled passthrough needs it */
+	CHECK_FORM_CG_MAX,		/* blk_cgroup: io.max */
+	CHECK_FORM_CG_LATENCY,		/* blk_cgroup: io.latency */
+	CHECK_FORM_CG_COST,		/* blk_cgroup: io.cost */
+	CHECK_NFORMS
+};
+
+/* The form's name in the JSON ("" for CHECK_FORM_PLAIN). */
+const char *check_form_name(enum check_form f);
+
+/* A finding states values, never words: its kind, its form, its figures
+ * (num, named by check_kind_info's nums; -1 where the fact is not known)
+ * and the values it names (name). cli/ says them (the words table). */
 struct check_finding {
 	enum check_kind kind;
 	int dev;			/* index into the devices given; -1: machine */
-	char now[CHECK_TEXT_MAX];	/* the setting now: "DMA (strict)" */
-	char better[CHECK_TEXT_MAX];	/* for people: "identity (passthrough)" */
+	enum check_form form;
+	double num[CHECK_NUMS];
+	char name[CHECK_NAMES][CHECK_NAME_MAX];
+	/* the multipath path the finding is about, and the head's iopolicy
+	 * ("" where not known); path "" for the device's own */
+	char path[SETUP_NAME_MAX];
+	char iopolicy[16];
 	struct check_fix fix;		/* what changes it */
 	struct check_fix also;		/* a second way, or the lasting form of a
 					 * runtime fix; act NONE with no key: none */

@@ -1,5 +1,5 @@
-/* A finding's values: the list the rules add findings to, the texts for
- * people, and the fix stated as values (the act, the key, the value), for
+/* A finding's values: the list the rules add findings to, the values it
+ * states, and the fix stated as values (the act, the key, the value), for
  * cli/check/fix_cmd.c to turn into a command. */
 #include "model/check.h"
 #include "model/check_int.h"
@@ -61,13 +61,10 @@ struct check_finding *check_add(struct check_list *l, enum check_kind k, int dev
 	return f;
 }
 
-void check_say(char *buf, size_t len, const char *fmt, ...)
+void check_name(struct check_finding *f, unsigned i, const char *s)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
+	if (i < CHECK_NAMES)
+		snprintf(f->name[i], sizeof(f->name[i]), "%s", s ? s : "");
 }
 
 void check_act(struct check_fix *fx, enum check_act a, const char *value, const char *keyfmt, ...)

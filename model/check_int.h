@@ -1,6 +1,6 @@
 /* model/check's own helpers, shared by the device's rules (check.c) and
- * the machine's (check_machine.c): the list findings go on, and the texts
- * and values of one finding (check_fix.c). */
+ * the machine's (check_machine.c): the list findings go on, and the
+ * values of one finding (check_fix.c). */
 #ifndef MODEL_CHECK_INT_H
 #define MODEL_CHECK_INT_H
 
@@ -24,9 +24,8 @@ bool check_has(const char *s);
  * force, into out; false when there is none. */
 bool check_cmdline_last(const char *cmdline, const char *param, char *out, size_t len);
 
-void check_say(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-#define NOW(f, ...) check_say((f)->now, sizeof((f)->now), __VA_ARGS__)
-#define BETTER(f, ...) check_say((f)->better, sizeof((f)->better), __VA_ARGS__)
+/* Value i of f (check_kind_info's names[i]): s, "" for NULL. */
+void check_name(struct check_finding *f, unsigned i, const char *s);
 
 /* A fix's values (fx is f->fix or f->also): its act, the key from keyfmt
  * and the value. */

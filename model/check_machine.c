@@ -14,9 +14,10 @@ static void rule_governor(struct check_list *l, const struct setup_machine *m)
 
 	if (m->ncpufreq <= 0 || m->ncpufreq_slow <= 0 || !(f = check_add(l, CHECK_GOVERNOR, -1)))
 		return;
-	NOW(f, "%s (%d of %d CPUs not performance)", check_has(m->governor) ? m->governor : "mixed",
-	    m->ncpufreq_slow, m->ncpufreq);
-	BETTER(f, "performance");
+	/* "" where the CPUs' governors differ */
+	check_name(f, 0, m->governor);
+	f->num[0] = m->ncpufreq_slow;
+	f->num[1] = m->ncpufreq;
 	check_act(&f->fix, CHECK_ACT_GOVERNOR, "performance", "%s", "");
 }
 
@@ -26,8 +27,7 @@ static void rule_boost(struct check_list *l, const struct setup_machine *m)
 
 	if (m->boost != 0 || !(f = check_add(l, CHECK_BOOST, -1)))
 		return;
-	NOW(f, "0 (off)");
-	BETTER(f, "1 (on)");
+	f->num[0] = m->boost;
 	if (m->boost_no_turbo)
 		check_act(&f->fix, CHECK_ACT_SYSFS, "0", "devices/system/cpu/intel_pstate/no_turbo");
 	else
@@ -42,12 +42,10 @@ static void rule_cstate(struct check_list *l, const struct setup_machine *m)
 		return;
 	if (!(f = check_add(l, CHECK_CSTATE, -1)))
 		return;
-	if (check_has(m->idle_governor))
-		NOW(f, "%s, exit latency %d us (idle governor %s)", m->deepest_cstate,
-		    m->deepest_cstate_us, m->idle_governor);
-	else
-		NOW(f, "%s, exit latency %d us", m->deepest_cstate, m->deepest_cstate_us);
-	BETTER(f, "no state deeper than %d us", CHECK_CSTATE_MAX_US);
+	check_name(f, 0, m->deepest_cstate);
+	check_name(f, 1, m->idle_governor);
+	f->num[0] = m->deepest_cstate_us;
+	f->num[1] = CHECK_CSTATE_MAX_US;
 	/* cpupower idle-set -D N disables the states of latency N and above */
 	check_act(&f->fix, CHECK_ACT_IDLE_BELOW, "", "%s", "");
 	snprintf(f->fix.value, sizeof(f->fix.value), "%d", CHECK_CSTATE_MAX_US + 1);
@@ -63,8 +61,9 @@ static void rule_smt(struct check_list *l, const struct setup_machine *m, unsign
 	if (m->smt_active != 1 || m->cores <= 0 || workers <= (unsigned)m->cores ||
 	    !(f = check_add(l, CHECK_SMT, -1)))
 		return;
-	NOW(f, "on, %u workers on %d cores (%d CPUs)", workers, m->cores, m->pus);
-	BETTER(f, "one worker per core");
+	f->num[0] = workers;
+	f->num[1] = m->cores;
+	f->num[2] = m->pus;
 	check_act(&f->fix, CHECK_ACT_SYSFS, "off", "devices/system/cpu/smt/control");
 	check_option_fix(&f->also, "--placement", "local");
 }
@@ -86,8 +85,8 @@ static void rule_mitigations(struct check_list *l, const struct setup_machine *m
 		return;
 	if (!(f = check_add(l, CHECK_MITIGATIONS, -1)))
 		return;
-	NOW(f, "%u of %u mitigated", n, m->vulns.total);
-	BETTER(f, "mitigations=off (only on a machine that runs nothing untrusted)");
+	f->num[0] = n;
+	f->num[1] = m->vulns.total;
 	check_cmdline_fix(&f->fix, "mitigations", "off", NULL);
 }
 
@@ -98,24 +97,31 @@ static bool kernel_before(const struct setup_machine *m, int major, int minor)
 	return m->kernel_major < major || (m->kernel_major == major && m->kernel_minor < minor);
 }
 
+/* The kernel running ("" not known) and the release the asked mode needs. */
+static void kernel_values(struct check_finding *f, const struct setup_machine *m,
+			  enum check_form form, int major, int minor)
+{
+	f->form = form;
+	check_name(f, 0, m->kernel);
+	f->num[0] = major;
+	f->num[1] = minor;
+}
+
 static void rule_kernel(struct check_list *l, const struct setup_machine *m,
 			const struct check_ask *ask)
 {
 	struct check_finding *f;
-	const char *kernel = check_has(m->kernel) ? m->kernel : "?";
 
 	if (ask->hybrid && kernel_before(m, 6, 13)) {
 		if (!(f = check_add(l, CHECK_KERNEL, -1)))
 			return;
-		NOW(f, "%s", kernel);
-		BETTER(f, "6.13 or newer (hybrid polling)");
+		kernel_values(f, m, CHECK_FORM_KERNEL_HYBRID, 6, 13);
 		check_option_fix(&f->fix, "--completion", "poll");
 		check_act(&f->also, CHECK_ACT_KERNEL, "6.13", "%s", "");
 	} else if (ask->passthrough && ask->poll && kernel_before(m, 6, 1)) {
 		if (!(f = check_add(l, CHECK_KERNEL, -1)))
 			return;
-		NOW(f, "%s", kernel);
-		BETTER(f, "6.1 or newer (polled passthrough)");
+		kernel_values(f, m, CHECK_FORM_KERNEL_PASSTHROUGH, 6, 1);
 		check_act(&f->fix, CHECK_ACT_KERNEL, "6.1", "%s", "");
 	}
 }
@@ -132,10 +138,7 @@ static void rule_io_uring_disabled(struct check_list *l, const struct setup_mach
 		return;
 	if (!(f = check_add(l, CHECK_IO_URING_DISABLED, -1)))
 		return;
-	NOW(f, "%d (%s)", m->io_uring_disabled,
-	    m->io_uring_disabled == 1 ? "only CAP_SYS_ADMIN and kernel.io_uring_group" :
-	    "off for all");
-	BETTER(f, "0");
+	f->num[0] = m->io_uring_disabled;
 	check_act(&f->fix, CHECK_ACT_SYSCTL, "0", "kernel.io_uring_disabled");
 }
 
@@ -155,8 +158,8 @@ static void rule_memlock(struct check_list *l, const struct setup_machine *m,
 		return;
 	if (!(f = check_add(l, CHECK_MEMLOCK, -1)))
 		return;
-	NOW(f, "%lld KiB", (long long)kib_up(m->memlock_bytes));
-	BETTER(f, "unlimited, or at least %lld KiB", (long long)kib_up(ask->fixed_buffer_bytes));
+	f->num[0] = (double)kib_up(m->memlock_bytes);
+	f->num[1] = (double)kib_up(ask->fixed_buffer_bytes);
 	check_act(&f->fix, CHECK_ACT_MEMLOCK, "unlimited", "%s", "");
 }
 
@@ -170,8 +173,8 @@ static void rule_numa_balancing(struct check_list *l, const struct setup_machine
 
 	if (m->numa_balancing < 1 || m->nnodes < 2 || !(f = check_add(l, CHECK_NUMA_BALANCING, -1)))
 		return;
-	NOW(f, "%d (on, %d nodes)", m->numa_balancing, m->nnodes);
-	BETTER(f, "0");
+	f->num[0] = m->numa_balancing;
+	f->num[1] = m->nnodes;
 	check_act(&f->fix, CHECK_ACT_SYSCTL, "0", "kernel.numa_balancing");
 }
 
@@ -185,8 +188,7 @@ static void rule_selinux(struct check_list *l, const struct setup_machine *m,
 
 	if (!ask->passthrough || m->selinux_enforce < 0 || !(f = check_add(l, CHECK_SELINUX, -1)))
 		return;
-	NOW(f, "on (%s)", m->selinux_enforce ? "enforcing" : "permissive");
-	BETTER(f, "off (only on a machine that runs nothing untrusted)");
+	f->num[0] = m->selinux_enforce;
 	check_cmdline_fix(&f->fix, "selinux", "0", NULL);
 }
 
@@ -197,22 +199,17 @@ static void rule_debug_kernel(struct check_list *l, const struct setup_machine *
 {
 	const struct setup_kconfig *k = &m->kconfig;
 	struct check_finding *f;
-	char hz[24] = "";
-	size_t n;
 
 	if (k->lockdep != 1 && k->kasan != 1 && k->kmemleak != 1 && k->debug_pagealloc_on != 1)
 		return;
 	if (!(f = check_add(l, CHECK_DEBUG_KERNEL, -1)))
 		return;
-	NOW(f, "%s%s%s%s", k->lockdep == 1 ? ", lockdep" : "", k->kasan == 1 ? ", KASAN" : "",
-	    k->kmemleak == 1 ? ", kmemleak" : "",
-	    k->debug_pagealloc_on == 1 ? ", DEBUG_PAGEALLOC on" : "");
-	memmove(f->now, f->now + 2, strlen(f->now + 2) + 1);
-	n = strlen(f->now);
-	if (k->hz > 0)
-		snprintf(hz, sizeof(hz), ", HZ=%d", k->hz);
-	snprintf(f->now + n, sizeof(f->now) - n, " (%s%s)", check_has(m->kernel) ? m->kernel : "?", hz);
-	BETTER(f, "a kernel built without them");
+	f->num[0] = k->lockdep == 1;
+	f->num[1] = k->kasan == 1;
+	f->num[2] = k->kmemleak == 1;
+	f->num[3] = k->debug_pagealloc_on == 1;
+	f->num[4] = k->hz;
+	check_name(f, 0, m->kernel);
 	/* DEBUG_PAGEALLOC alone, on by the command line: off by it */
 	if (k->lockdep != 1 && k->kasan != 1 && k->kmemleak != 1)
 		check_cmdline_fix(&f->fix, "debug_pagealloc", "off", NULL);

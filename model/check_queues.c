@@ -74,7 +74,6 @@ void check_path_name(struct check_finding *f, unsigned n, const struct setup_dev
 		     unsigned p)
 {
 	const struct setup_dev *path = &head->paths[p];
-	size_t at;
 	unsigned i;
 
 	for (i = 0; i < n; i++) {
@@ -82,12 +81,8 @@ void check_path_name(struct check_finding *f, unsigned n, const struct setup_dev
 			f[i].kind = CHECK_PATH_SCHEDULER;
 		else if (f[i].kind == CHECK_NR_REQUESTS)
 			f[i].kind = CHECK_PATH_NR_REQUESTS;
-		at = strlen(f[i].now);
-		if (head->iopolicy[0])
-			snprintf(f[i].now + at, sizeof(f[i].now) - at, " (path %s, iopolicy %s)",
-				 path->disk, head->iopolicy);
-		else
-			snprintf(f[i].now + at, sizeof(f[i].now) - at, " (path %s)", path->disk);
+		snprintf(f[i].path, sizeof(f[i].path), "%s", path->disk);
+		snprintf(f[i].iopolicy, sizeof(f[i].iopolicy), "%s", head->iopolicy);
 	}
 }
 
@@ -117,29 +112,26 @@ static unsigned others(const struct check_ask *ask, unsigned from, unsigned per,
 	return n;
 }
 
-static void say_shared(struct check_finding *f, const struct setup_dev *d,
+static void shared_values(struct check_finding *f, const struct setup_dev *d,
 		       const struct check_ask *ask, unsigned from, unsigned per,
 		       const int *better, int moved)
 {
 	const int *cpus = ask->cpus + from;
-	char now[96], to[CHECK_VALUE_MAX], fix[CHECK_VALUE_MAX];
+	char to[CHECK_VALUE_MAX], fix[CHECK_VALUE_MAX];
 	int *all;
-	unsigned used = queues_used(d, cpus, per);
 
-	if (join(cpus, per, now, sizeof(now)))
-		snprintf(f->now, sizeof(f->now), "CPUs %s: %u polling workers on %u poll queue%s",
-			 now, per, used, used == 1 ? "" : "s");
-	else
-		snprintf(f->now, sizeof(f->now), "%u polling workers on %u poll queue%s", per, used,
-			 used == 1 ? "" : "s");
+	/* the workers' CPUs, "" when they take more than 95 characters */
+	join(cpus, per, f->name[0], 96);
+	f->num[0] = per;
+	f->num[1] = queues_used(d, cpus, per);
+	/* the CPUs that spare the sharing, "" when none or too long */
 	if (moved <= 0 || !join(better, per, to, sizeof(to))) {
-		snprintf(f->better, sizeof(f->better), "a poll queue each");
 		/* no CPUs to name: cli/ says to pick one of each poll queue */
 		f->fix.act = CHECK_ACT_NONE;
 		snprintf(f->fix.key, sizeof(f->fix.key), "%s", d->disk);
 		return;
 	}
-	snprintf(f->better, sizeof(f->better), "a poll queue each: CPUs %s", to);
+	check_name(f, 1, to);
 	/* the whole --cpus, d's slice replaced: the runner pins in its order */
 	all = malloc(ask->ncpus * sizeof(*all));
 	if (all) {
@@ -189,7 +181,7 @@ int check_shared_poll(const struct setup_machine *m, const struct setup_dev *d, 
 	memset(f, 0, sizeof(*f));
 	f->kind = CHECK_SHARED_POLL_QUEUE;
 	f->dev = (int)i;
-	say_shared(f, d, ask, from, per, better, moved);
+	shared_values(f, d, ask, from, per, better, moved);
 	free(busy);
 	free(better);
 	return moved < 0 ? moved : 1;

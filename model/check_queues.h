@@ -23,7 +23,7 @@ int check_path_cpus(const struct setup_machine *m, const struct setup_dev *head,
 		    const char *asked, char *buf, size_t len);
 
 /* Findings f[0..n), which the device rules made on path p of head, made
- * about that path: now names it and the head's iopolicy, and a path's
+ * about that path: path names it and iopolicy is the head's, and a path's
  * runtime queue knobs get kinds of their own (CHECK_PATH_SCHEDULER,
  * CHECK_PATH_NR_REQUESTS), since check --measure writes a device's own
  * queue and a head's scheduler is no knob at all. */

@@ -2,7 +2,6 @@
  * the numbers carry it; the thresholds live in gap.h. */
 #include "model/gap.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -66,25 +65,30 @@ static void add(double *sum, double v)
 		*sum += v;
 }
 
+/* A finding of kind k about dev (NULL: several), with its first figures
+ * (the rest 0); NULL when the list is full. */
 static struct model_gap_finding *finding(struct model_gap *g, enum model_gap_kind k,
-				       const char *dev, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static struct model_gap_finding *finding(struct model_gap *g, enum model_gap_kind k,
-				       const char *dev, const char *fmt, ...)
+					 const char *dev, double a, double b, double c, double d)
 {
 	struct model_gap_finding *f;
-	va_list ap;
 
 	if (g->nfind == MODEL_GAP_MAX_FIND)
 		return NULL;
 	f = &g->find[g->nfind++];
+	memset(f, 0, sizeof(*f));
 	f->kind = k;
 	snprintf(f->device, sizeof(f->device), "%s", dev ? dev : "");
-	va_start(ap, fmt);
-	vsnprintf(f->text, sizeof(f->text), fmt, ap);
-	va_end(ap);
+	f->num[0] = a;
+	f->num[1] = b;
+	f->num[2] = c;
+	f->num[3] = d;
 	return f;
+}
+
+static void set_names(struct model_gap_finding *f, const char *names)
+{
+	if (f)
+		snprintf(f->names, sizeof(f->names), "%s", names);
 }
 
 /* Appends to a list of names: "a, b, c", dropping names that do not fit. */
@@ -198,15 +202,15 @@ static double dev_loss(const struct model_gap_dev *d)
 static void rule_device_loss(const struct model_gap_in *in, struct model_gap *g)
 {
 	bool used[MODEL_GAP_MAX_FIND * 8] = { false };
-	char list[MODEL_GAP_TEXT / 2] = "", piece[96];
-	unsigned i, k, best, shown = 0, lost = 0;
-	double l;
+	struct model_gap_finding *f;
+	unsigned i, k, best, lost = 0;
 
 	for (i = 0; i < in->ndev; i++)
 		lost += dev_loss(&in->dev[i]) >= MODEL_GAP_LOSS_PCT;
-	if (!lost)
+	if (!lost || !(f = finding(g, MODEL_GAP_DEVICE_LOSS, NULL, lost, in->ndev,
+				  MODEL_GAP_LOSS_PCT, in->qd)))
 		return;
-	for (k = 0; k < 3 && k < lost; k++) {
+	for (k = 0; k < MODEL_GAP_TOP && k < lost; k++) {
 		best = in->ndev;
 		for (i = 0; i < in->ndev && i < sizeof(used); i++) {
 			if (used[i] || dev_loss(&in->dev[i]) < MODEL_GAP_LOSS_PCT)
@@ -217,15 +221,12 @@ static void rule_device_loss(const struct model_gap_in *in, struct model_gap *g)
 		if (best == in->ndev)
 			break;
 		used[best] = true;
-		l = dev_loss(&in->dev[best]);
-		snprintf(piece, sizeof(piece), "%s %.0f%%", in->dev[best].name, l);
-		append_name(list, sizeof(list), piece);
-		shown++;
+		snprintf(f->top[f->ntop], sizeof(f->top[f->ntop]), "%s", in->dev[best].name);
+		f->top_pct[f->ntop++] = dev_loss(&in->dev[best]);
 	}
-	finding(g, MODEL_GAP_DEVICE_LOSS, lost == 1 ? list : "",
-		"%u of %u devices lost %.0f%% or more of their solo QD%u IOPS when all ran at once; most: %s%s",
-		lost, in->ndev, MODEL_GAP_LOSS_PCT, in->qd, list,
-		lost > shown ? ", ..." : ".");
+	/* about one device: that device */
+	if (lost == 1)
+		memcpy(f->device, f->top[0], sizeof(f->device));
 }
 
 /* With devices on two or more nodes: the node that lost most, when it lost
@@ -255,9 +256,7 @@ static void rule_node_loss(struct model_gap *g)
 	rest = model_gap_loss_pct(rest_solo, rest_all);
 	if (!model_gap_known(rest) || worst->loss_pct - rest < MODEL_GAP_TOGETHER_PTS)
 		return;
-	finding(g, MODEL_GAP_NODE_LOSS, NULL,
-		"The devices of node %d lost %.0f%% of their solo IOPS together, those of the other nodes %.0f%%: look at node %d's host bridges, memory and cores.",
-		worst->os_index, worst->loss_pct, rest, worst->os_index);
+	finding(g, MODEL_GAP_NODE_LOSS, NULL, worst->os_index, worst->loss_pct, rest, 0);
 }
 
 static void rule_cpu_busy(const struct model_gap_in *in, struct model_gap *g)
@@ -275,17 +274,27 @@ static void rule_cpu_busy(const struct model_gap_in *in, struct model_gap *g)
 			top = in->dev[i].cpu_pct;
 		n++;
 	}
-	if (!n)
+	if (n)
+		set_names(finding(g, MODEL_GAP_CPU_BOUND, n == 1 ? list : "", top, in->qd, 0, 0),
+			  list);
+}
+
+/* Workers of devices a and b pinned to one CPU. */
+static void shared_cpu(struct model_gap *g, const char *a, const char *b, int cpu)
+{
+	struct model_gap_finding *f = finding(g, MODEL_GAP_CPU_SHARED, NULL, cpu, -1, -1, 0);
+
+	if (!f)
 		return;
-	finding(g, MODEL_GAP_CPU_BOUND, n == 1 ? list : "",
-		"The workers of %s were busy up to %.0f%% of the time on their CPU at QD%u: the host, not the drives, is the limit (more --jobs-per-device, faster cores, or --completion poll).",
-		list, top, in->qd);
+	set_names(f, a);
+	snprintf(f->other, sizeof(f->other), "%s", b);
 }
 
 /* Several workers on one CPU: pinned to the same one, or more workers than
  * CPUs to run them. */
 static void rule_cpu_shared(const struct model_gap_in *in, struct model_gap *g)
 {
+	struct model_gap_finding *f;
 	unsigned i, j, a, b, workers = 0;
 
 	for (i = 0; i < in->ndev; i++)
@@ -300,18 +309,15 @@ static void rule_cpu_shared(const struct model_gap_in *in, struct model_gap *g)
 				for (b = j == i ? a + 1 : 0; b < in->dev[j].nworkers; b++) {
 					if (!in->dev[j].cpus || in->dev[j].cpus[b] != cpu)
 						continue;
-					finding(g, MODEL_GAP_CPU_SHARED, NULL,
-						"Workers of %s and %s shared CPU %d: the host, not the drives, is the limit (give each worker its own core).",
-						in->dev[i].name, in->dev[j].name, cpu);
+					shared_cpu(g, in->dev[i].name, in->dev[j].name, cpu);
 					return;
 				}
 			}
 		}
 	}
-	if (in->host_cpus && workers > in->host_cpus)
-		finding(g, MODEL_GAP_CPU_SHARED, NULL,
-			"%u workers ran on %u CPUs, so several shared a core: the host, not the drives, is the limit here.",
-			workers, in->host_cpus);
+	if (in->host_cpus && workers > in->host_cpus &&
+	    (f = finding(g, MODEL_GAP_CPU_SHARED, NULL, -1, workers, in->host_cpus, 0)))
+		f->form = 1;
 }
 
 typedef const char *(*group_key)(const struct model_gap_dev *d);
@@ -329,8 +335,9 @@ static const char *key_bridge(const struct model_gap_dev *d)
 /* Devices sharing one key lost together while the rest did not. Returns
  * the number of findings added. */
 static unsigned rule_group(const struct model_gap_in *in, struct model_gap *g,
-			   group_key key, const char *what)
+			   group_key key, int bridge)
 {
+	struct model_gap_finding *f;
 	char names[MODEL_GAP_TEXT / 2];
 	unsigned i, j, n, found = 0;
 	double in_solo, in_all, out_solo, out_all, lin, lout;
@@ -369,9 +376,12 @@ static unsigned rule_group(const struct model_gap_in *in, struct model_gap *g,
 		    lin < MODEL_GAP_LOSS_PCT || lout >= MODEL_GAP_LOSS_PCT ||
 		    lin - lout < MODEL_GAP_TOGETHER_PTS)
 			continue;
-		finding(g, MODEL_GAP_SHARED_LINK, NULL,
-			"%s behind %s %s lost %.0f%% together while the other devices lost %.0f%%: they share one link to the CPU; move some to slots under another %s.",
-			names, what, k, lin, lout < 0 ? 0.0 : lout, what);
+		f = finding(g, MODEL_GAP_SHARED_LINK, NULL, lin, lout < 0 ? 0.0 : lout, 0, 0);
+		if (f) {
+			f->form = bridge;
+			set_names(f, names);
+			snprintf(f->other, sizeof(f->other), "%s", k);
+		}
 		found++;
 	}
 	return found;
@@ -389,9 +399,7 @@ static void rule_off_node(const struct model_gap_in *in, struct model_gap *g)
 		n++;
 	}
 	if (n)
-		finding(g, MODEL_GAP_OFF_NODE, n == 1 ? list : "",
-			"The workers of %s ran off their local NUMA node: each IO crossed the interconnect (free local cores, or see iostorm topo).",
-			list);
+		set_names(finding(g, MODEL_GAP_OFF_NODE, n == 1 ? list : "", 0, 0, 0, 0), list);
 }
 
 static void rule_latency(const struct model_gap_in *in, struct model_gap *g)
@@ -404,9 +412,8 @@ static void rule_latency(const struct model_gap_in *in, struct model_gap *g)
 		if (d->qd1_solo_p99 <= 0 || !measured(d->qd1_all_p99) ||
 		    d->qd1_all_p99 < MODEL_GAP_LAT_RISE * d->qd1_solo_p99)
 			continue;
-		finding(g, MODEL_GAP_LATENCY, d->name,
-			"%s's QD1 p99 latency rose from %.1f to %.1f us with its neighbours busy.",
-			d->name, d->qd1_solo_p99 / 1e3, d->qd1_all_p99 / 1e3);
+		finding(g, MODEL_GAP_LATENCY, d->name, d->qd1_solo_p99 / 1e3, d->qd1_all_p99 / 1e3, 0,
+			0);
 	}
 }
 
@@ -422,9 +429,7 @@ static void rule_throttled(const struct model_gap_in *in, struct model_gap *g)
 
 		if (!d->throttled_s || !model_gap_known(l) || l < MODEL_GAP_LOSS_PCT)
 			continue;
-		finding(g, MODEL_GAP_THROTTLED, d->name,
-			"%s throttled for %u s (its own SMART / Health log) and lost %.0f%% of its solo QD%u IOPS all at once: cool it (airflow, a heatsink) before its figures count.",
-			d->name, d->throttled_s, l, in->qd);
+		finding(g, MODEL_GAP_THROTTLED, d->name, d->throttled_s, l, in->qd, 0);
 	}
 }
 
@@ -439,9 +444,7 @@ static void rule_numa(const struct model_gap_in *in, struct model_gap *g)
 		l = model_gap_loss_pct(d->qdn_all, d->qdn_remote);
 		if (!model_gap_known(l) || l < MODEL_GAP_NUMA_PCT)
 			continue;
-		finding(g, MODEL_GAP_NUMA_PENALTY, d->name,
-			"%s delivered %.0f%% fewer IOPS with its workers on a remote node (%.0f against %.0f): keep its workers local, and mind which slot it sits in.",
-			d->name, l, d->qdn_remote, d->qdn_all);
+		finding(g, MODEL_GAP_NUMA_PENALTY, d->name, l, d->qdn_remote, d->qdn_all, 0);
 	}
 }
 
@@ -460,46 +463,25 @@ static void verdict(const struct model_gap_in *in, struct model_gap *g)
 	const struct model_gap_sys *s = &g->sys;
 	double pct = s->qdn_gap_pct;
 
-	if (!in->ndev || !model_gap_known(pct)) {
+	g->qd = in->qd;
+	g->verdict_pct = pct;
+	if (!in->ndev || !model_gap_known(pct))
 		g->verdict = MODEL_GAP_V_INCOMPLETE;
-		snprintf(g->verdict_text, sizeof(g->verdict_text),
-			 "incomplete: not every step was measured, so there is no gap to judge.");
-	} else if (pct < MODEL_GAP_SIGNIFICANT_PCT) {
+	else if (pct < MODEL_GAP_SIGNIFICANT_PCT)
 		g->verdict = MODEL_GAP_V_NONE;
-		snprintf(g->verdict_text, sizeof(g->verdict_text),
-			 "the devices add up: all at once they deliver %.0f%% of the sum of each alone at QD%u.",
-			 100.0 - pct, in->qd);
-	} else if (any(g, MODEL_GAP_THROTTLED)) {
+	else if (any(g, MODEL_GAP_THROTTLED))
 		g->verdict = MODEL_GAP_V_THERMAL;
-		snprintf(g->verdict_text, sizeof(g->verdict_text),
-			 "thermal: the %.0f%% gap at QD%u comes with drives that throttled during the run, by their own logs; the drives ran hot, so their figures are not the host's limit.",
-			 pct, in->qd);
-	} else if (any(g, MODEL_GAP_CPU_BOUND) || any(g, MODEL_GAP_CPU_SHARED)) {
+	else if (any(g, MODEL_GAP_CPU_BOUND) || any(g, MODEL_GAP_CPU_SHARED))
 		g->verdict = MODEL_GAP_V_HOST;
-		snprintf(g->verdict_text, sizeof(g->verdict_text),
-			 "host-bound: the %.0f%% gap at QD%u comes with CPU-bound or core-sharing workers; the host, not the drives, is the limit.",
-			 pct, in->qd);
-	} else if (any(g, MODEL_GAP_SHARED_LINK)) {
+	else if (any(g, MODEL_GAP_SHARED_LINK))
 		g->verdict = MODEL_GAP_V_LINK;
-		snprintf(g->verdict_text, sizeof(g->verdict_text),
-			 "link-bound: the %.0f%% gap at QD%u sits on devices that share an upstream link.",
-			 pct, in->qd);
-	} else if (any(g, MODEL_GAP_OFF_NODE)) {
+	else if (any(g, MODEL_GAP_OFF_NODE))
 		g->verdict = MODEL_GAP_V_PLACEMENT;
-		snprintf(g->verdict_text, sizeof(g->verdict_text),
-			 "placement: the %.0f%% gap at QD%u comes with workers off their local node.",
-			 pct, in->qd);
-	} else if (any(g, MODEL_GAP_DEVICE_LOSS) || any(g, MODEL_GAP_NODE_LOSS)) {
+	else if (any(g, MODEL_GAP_DEVICE_LOSS) || any(g, MODEL_GAP_NODE_LOSS))
 		g->verdict = MODEL_GAP_V_DEVICES;
-		snprintf(g->verdict_text, sizeof(g->verdict_text),
-			 "a %.0f%% gap at QD%u, carried by the devices named above; the measurements single out no host cause.",
-			 pct, in->qd);
-	} else {
+	else
 		g->verdict = MODEL_GAP_V_UNEXPLAINED;
-		snprintf(g->verdict_text, sizeof(g->verdict_text),
-			 "a %.0f%% gap at QD%u spread over all devices; the measurements single out no cause.",
-			 pct, in->qd);
-	}
+	g->healthy = g->verdict;
 }
 
 /* Failed devices first: a failing drive explains a gap before anything
@@ -508,42 +490,24 @@ static void rule_failed(const struct model_gap_in *in, struct model_gap *g)
 {
 	unsigned i;
 
+	struct model_gap_finding *f;
+
 	for (i = 0; i < in->nfailed; i++)
-		finding(g, MODEL_GAP_FAILED_DEVICE, in->failed[i].name,
-			"%s failed: %s. It is left out of the later steps and of every sum here.",
-			in->failed[i].name, in->failed[i].why);
+		if ((f = finding(g, MODEL_GAP_FAILED_DEVICE, in->failed[i].name, 0, 0, 0, 0)))
+			snprintf(f->why, sizeof(f->why), "%s", in->failed[i].why);
 }
 
-/* The verdict on the healthy devices, after the failed ones by name. */
+/* The failed devices by name, before the verdict on the healthy ones. */
 static void verdict_failed(const struct model_gap_in *in, struct model_gap *g)
 {
-	char names[MODEL_GAP_TEXT / 3] = "", rest[MODEL_GAP_TEXT];
-	size_t at, n;
 	unsigned i;
 
 	if (!in->nfailed)
 		return;
 	for (i = 0; i < in->nfailed; i++)
-		append_name(names, sizeof(names), in->failed[i].name);
-	snprintf(rest, sizeof(rest), "%s", g->verdict_text);
+		append_name(g->failed, sizeof(g->failed), in->failed[i].name);
+	g->nfailed = in->nfailed;
 	g->verdict = MODEL_GAP_V_FAILED;
-	if (!in->ndev)
-		snprintf(g->verdict_text, sizeof(g->verdict_text),
-			 "failing device%s: %s; no healthy device was left to judge.",
-			 in->nfailed == 1 ? "" : "s", names);
-	else
-		snprintf(g->verdict_text, sizeof(g->verdict_text),
-			 "failing device%s: %s. The other %u: ", in->nfailed == 1 ? "" : "s",
-			 names, in->ndev);
-	if (in->ndev) {
-		/* the healthy verdict after it, cut where the text ends */
-		at = strlen(g->verdict_text);
-		n = strlen(rest);
-		if (n > sizeof(g->verdict_text) - 1 - at)
-			n = sizeof(g->verdict_text) - 1 - at;
-		memcpy(g->verdict_text + at, rest, n);
-		g->verdict_text[at + n] = '\0';
-	}
 }
 
 void model_gap_analyse(const struct model_gap_in *in, struct model_gap *out)
@@ -555,17 +519,15 @@ void model_gap_analyse(const struct model_gap_in *in, struct model_gap *out)
 	out->sys.ndev = in->ndev;
 	if (model_gap_known(out->sys.qdn_gap_pct) &&
 	    out->sys.qdn_gap_pct < MODEL_GAP_SIGNIFICANT_PCT)
-		finding(out, MODEL_GAP_NO_GAP, NULL,
-			"All devices at once delivered %.0f%% of the sum of their solo QD%u IOPS: no gap worth attributing.",
-			100.0 - out->sys.qdn_gap_pct, in->qd);
+		finding(out, MODEL_GAP_NO_GAP, NULL, 100.0 - out->sys.qdn_gap_pct, in->qd, 0, 0);
 	rule_device_loss(in, out);
 	rule_node_loss(out);
 	rule_cpu_busy(in, out);
 	rule_cpu_shared(in, out);
 	/* a root port is the narrower claim; the host bridge only when no
 	 * port group explains it */
-	if (!rule_group(in, out, key_upstream, "upstream port"))
-		rule_group(in, out, key_bridge, "host bridge");
+	if (!rule_group(in, out, key_upstream, 0))
+		rule_group(in, out, key_bridge, 1);
 	rule_off_node(in, out);
 	rule_latency(in, out);
 	rule_numa(in, out);
@@ -588,8 +550,27 @@ const char *model_gap_kind_name(enum model_gap_kind k)
 	case MODEL_GAP_NUMA_PENALTY: return "numa_penalty";
 	case MODEL_GAP_FAILED_DEVICE: return "failed_device";
 	case MODEL_GAP_THROTTLED: return "throttled";
+	case MODEL_GAP_NKINDS: break;
 	}
 	return "?";
+}
+
+const char *const *model_gap_num_names(enum model_gap_kind k)
+{
+	static const char *const names[MODEL_GAP_NKINDS][MODEL_GAP_NUMS + 1] = {
+		[MODEL_GAP_NO_GAP] = { "all_pct_of_solo", "qd" },
+		[MODEL_GAP_DEVICE_LOSS] = { "devices_lost", "devices", "loss_pct_from", "qd" },
+		[MODEL_GAP_NODE_LOSS] = { "node", "loss_pct", "others_loss_pct" },
+		[MODEL_GAP_CPU_BOUND] = { "busy_pct", "qd" },
+		[MODEL_GAP_CPU_SHARED] = { "cpu", "workers", "cpus" },
+		[MODEL_GAP_SHARED_LINK] = { "loss_pct", "others_loss_pct" },
+		[MODEL_GAP_OFF_NODE] = { NULL },
+		[MODEL_GAP_LATENCY] = { "p99_us_solo", "p99_us_all" },
+		[MODEL_GAP_NUMA_PENALTY] = { "loss_pct", "remote_iops", "local_iops" },
+		[MODEL_GAP_FAILED_DEVICE] = { NULL },
+		[MODEL_GAP_THROTTLED] = { "throttled_s", "loss_pct", "qd" },
+	};
+	return (unsigned)k < MODEL_GAP_NKINDS ? names[k] : names[MODEL_GAP_OFF_NODE];
 }
 
 const char *model_gap_verdict_name(enum model_gap_verdict v)
@@ -604,6 +585,7 @@ const char *model_gap_verdict_name(enum model_gap_verdict v)
 	case MODEL_GAP_V_DEVICES: return "devices";
 	case MODEL_GAP_V_UNEXPLAINED: return "unexplained";
 	case MODEL_GAP_V_THERMAL: return "thermal";
+	case MODEL_GAP_NVERDICTS: break;
 	}
 	return "?";
 }

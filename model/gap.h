@@ -27,7 +27,11 @@
 #define MODEL_GAP_MAX_NODES 64
 #define MODEL_GAP_MAX_BRIDGES 64
 #define MODEL_GAP_MAX_FIND 32
+/* Room for the devices a finding names, "a, b, c" (cut at a whole name),
+ * and for a failed device's why. */
 #define MODEL_GAP_TEXT 360
+#define MODEL_GAP_NUMS 4	/* a finding's figures */
+#define MODEL_GAP_TOP 3		/* device_loss names the worst three */
 
 struct model_gap_dev {
 	const char *name;
@@ -101,12 +105,27 @@ enum model_gap_kind {
 	MODEL_GAP_NUMA_PENALTY,	/* remote placement cost IOPS */
 	MODEL_GAP_FAILED_DEVICE,	/* a device failed a step: named first */
 	MODEL_GAP_THROTTLED,	/* a device that lost throttled (its own log) */
+	MODEL_GAP_NKINDS
 };
 
+/* A finding states values, never words: cli/words/findings_words.c says
+ * each kind from its figures (num, named by model_gap_num_names) and the
+ * names below. */
 struct model_gap_finding {
 	enum model_gap_kind kind;
 	char device[64];		/* "" when about several */
-	char text[MODEL_GAP_TEXT];
+	int form;			/* cpu_shared: 1 more workers than CPUs,
+					 * 0 two pinned to one; shared_link: 1
+					 * behind a host bridge, 0 an upstream port */
+	double num[MODEL_GAP_NUMS];
+	char names[MODEL_GAP_TEXT / 2];	/* the devices it is about, "a, b" */
+	char other[64];			/* cpu_shared's second device; shared_link's
+					 * port or host bridge */
+	char why[MODEL_GAP_TEXT];	/* failed_device: why */
+	/* device_loss: the worst devices, their losses in percent */
+	char top[MODEL_GAP_TOP][64];
+	double top_pct[MODEL_GAP_TOP];
+	unsigned ntop;
 };
 
 /* What the verdict blames, first match wins in this order. */
@@ -123,6 +142,7 @@ enum model_gap_verdict {
 	MODEL_GAP_V_THERMAL,	/* a device that lost throttled: checked
 				 * right after V_NONE, the drive's own word
 				 * coming before any inference */
+	MODEL_GAP_NVERDICTS
 };
 
 struct model_gap {
@@ -134,7 +154,14 @@ struct model_gap {
 	struct model_gap_finding find[MODEL_GAP_MAX_FIND];
 	unsigned nfind;
 	enum model_gap_verdict verdict;
-	char verdict_text[MODEL_GAP_TEXT];
+	/* what the verdict's words are said from: the verdict on the healthy
+	 * devices (verdict is V_FAILED where some failed), the gap in percent
+	 * (unknown for V_INCOMPLETE), the QDn, and the failed devices */
+	enum model_gap_verdict healthy;
+	double verdict_pct;
+	unsigned qd;
+	char failed[MODEL_GAP_TEXT / 3];	/* "a, b" */
+	unsigned nfailed;
 };
 
 /* 100 * (solo - all) / solo; negative when all beat solo; MODEL_GAP_UNKNOWN
@@ -157,6 +184,8 @@ bool model_gap_off_node(const int *cpus, unsigned n, const int *local,
 /* Node subtotals, the system block, the findings and the verdict. */
 void model_gap_analyse(const struct model_gap_in *in, struct model_gap *out);
 const char *model_gap_kind_name(enum model_gap_kind k);
+/* The names of kind k's figures, num[0..): NULL after the last. */
+const char *const *model_gap_num_names(enum model_gap_kind k);
 const char *model_gap_verdict_name(enum model_gap_verdict v);
 
 #endif

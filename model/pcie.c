@@ -103,6 +103,23 @@ static unsigned min_mps(unsigned a, unsigned b)
 	return a < b ? a : b;
 }
 
+enum model_pcie_train model_pcie_judge(const struct model_pcie_ends *l, double *want_gts,
+				       int *want_width)
+{
+	*want_gts = l->max_gts;
+	*want_width = l->max_width;
+	if (l->gts <= 0 || l->width <= 0 || l->max_gts <= 0 || l->max_width <= 0)
+		return MODEL_PCIE_FULL;
+	if (l->gts >= l->max_gts && l->width >= l->max_width)
+		return MODEL_PCIE_FULL;
+	/* what both ends of the link support */
+	if (l->port_max_gts > 0 && l->port_max_gts < *want_gts)
+		*want_gts = l->port_max_gts;
+	if (l->port_max_width > 0 && l->port_max_width < *want_width)
+		*want_width = l->port_max_width;
+	return l->gts < *want_gts || l->width < *want_width ? MODEL_PCIE_DEGRADED : MODEL_PCIE_SLOT;
+}
+
 int model_pcie_link_min(const struct model_pcie_link *a,
 			const struct model_pcie_link *b,
 			struct model_pcie_link *out)

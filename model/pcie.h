@@ -71,4 +71,28 @@ int model_pcie_link_min(const struct model_pcie_link *a,
 			const struct model_pcie_link *b,
 			struct model_pcie_link *out);
 
+/* A PCIe link as sysfs states it: its speed and width now, the most the
+ * device supports and the most the port above it supports; <= 0: not
+ * known. */
+struct model_pcie_ends {
+	double gts, max_gts, port_max_gts;
+	int width, max_width, port_max_width;
+};
+
+enum model_pcie_train {
+	MODEL_PCIE_FULL,	/* at the most both ends support, or a fact of
+				 * the device's not known */
+	MODEL_PCIE_DEGRADED,	/* below the most both ends support: the
+				 * seating, a riser, a cable or an adapter */
+	MODEL_PCIE_SLOT,	/* at what the port supports, below the
+				 * device's maximum: the slot limits it */
+};
+
+/* The one rule for how a link trained, which topo's findings and check's
+ * both follow: a link is judged against the lower of the device's and the
+ * port's maximum (the device's where the port's is not known). *want_gts
+ * and *want_width get that lower maximum. */
+enum model_pcie_train model_pcie_judge(const struct model_pcie_ends *l, double *want_gts,
+				       int *want_width);
+
 #endif

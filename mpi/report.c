@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/out/json.h"
 #include "cli/out/out.h"
+#include "cli/words/findings_words.h"
 #include "model/cgap.h"
 
 #define NW 16	/* host column */
@@ -275,6 +276,7 @@ static json_t *report_json(const struct mpi_ctx *m, const struct cli_opts *o, js
 			   const struct model_cgap *g, bool interrupted)
 {
 	json_t *find = json_array(), *j, *config;
+	char text[CLI_GAP_WORDS_MAX], verdict[CLI_GAP_WORDS_MAX];
 	struct cli_report meta;
 	size_t i;
 
@@ -296,10 +298,13 @@ static json_t *report_json(const struct mpi_ctx *m, const struct cli_opts *o, js
 			"alone_iops", jnum(in[i].qd1_alone), "cluster_iops", jnum(in[i].qd1_cluster),
 			"loss_pct", jnum(model_gap_loss_pct(in[i].qd1_alone, in[i].qd1_cluster))));
 	}
-	for (i = 0; find && i < g->nfind; i++)
+	for (i = 0; find && i < g->nfind; i++) {
+		cli_cgap_text(&g->find[i], text, sizeof(text));
 		json_array_append_new(find, json_pack("{s:s, s:s?, s:s}", "kind",
 			model_cgap_kind_name(g->find[i].kind), "resource",
-			g->find[i].what[0] ? g->find[i].what : NULL, "text", g->find[i].text));
+			g->find[i].what[0] ? g->find[i].what : NULL, "text", text));
+	}
+	cli_cgap_verdict_text(g, verdict, sizeof(verdict));
 	return json_pack("{s:s, s:s, s:{s:i, s:s?}, s:o, s:O, s:{s:I, s:I, s:o, s:o}, s:o,"
 			 " s:{s:s, s:s}, s:b}",
 			 "schema", CLI_JSON_SCHEMA, "command", "saturate",
@@ -309,7 +314,7 @@ static json_t *report_json(const struct mpi_ctx *m, const struct cli_opts *o, js
 			 "qd1", step_json(hosts, "qd1", g->qd1_alone, g->qd1_cluster, g->qd1_gap, g->qd1_gap_pct),
 			 "qdn", step_json(hosts, "qdn", g->qdn_alone, g->qdn_cluster, g->qdn_gap, g->qdn_gap_pct),
 			 "findings", find ? find : json_null(),
-			 "verdict", "kind", model_cgap_verdict_name(g->verdict), "text", g->verdict_text,
+			 "verdict", "kind", model_cgap_verdict_name(g->verdict), "text", verdict,
 			 "interrupted", interrupted);
 }
 
@@ -322,6 +327,7 @@ int mpi_sat_report(const struct mpi_ctx *m, const struct cli_opts *o, json_t *ho
 	struct model_cgap *g = malloc(sizeof(*g));
 	struct model_cgap_in cin;
 	FILE *f = cli_out_text(o);
+	char text[CLI_GAP_WORDS_MAX];
 	int rc = CLI_EXIT_OK;
 
 	if (!in || !r || !g) {
@@ -342,11 +348,14 @@ int mpi_sat_report(const struct mpi_ctx *m, const struct cli_opts *o, json_t *ho
 	print_cluster(f, o, hosts, g, n);
 	print_shared(f, r, in, n);
 	fprintf(f, "\nthe gap, attributed:\n");
-	for (i = 0; i < g->nfind; i++)
-		fprintf(f, "  - %s\n", g->find[i].text);
+	for (i = 0; i < g->nfind; i++) {
+		cli_cgap_text(&g->find[i], text, sizeof(text));
+		fprintf(f, "  - %s\n", text);
+	}
 	if (!g->nfind)
 		fprintf(f, "  (nothing the numbers support)\n");
-	fprintf(f, "verdict: %s\n", g->verdict_text);
+	cli_cgap_verdict_text(g, text, sizeof(text));
+	fprintf(f, "verdict: %s\n", text);
 	fflush(f);
 	if (o->json)
 		rc = cli_exit_status(cli_out_json(o->json,

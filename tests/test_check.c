@@ -10,7 +10,25 @@
 
 #include "cli/check/fix_cmd.h"
 #include "model/check.h"
+#include "cli/words/findings_words.h"
 #include "tests/helpers.h"
+
+/* A finding's now or better, as the words table says it. */
+static char nowbuf[CLI_CHECK_WORDS_MAX], betterbuf[CLI_CHECK_WORDS_MAX];
+
+static const char *said_now(const struct check_finding *f)
+{
+	cli_check_now(f, nowbuf, sizeof(nowbuf));
+	return nowbuf;
+}
+
+static const char *said_better(const struct check_finding *f)
+{
+	cli_check_better(f, betterbuf, sizeof(betterbuf));
+	return betterbuf;
+}
+
+#define said(f, field) said_##field(f)
 
 #define NQ 8
 
@@ -199,8 +217,8 @@ static void show(void)
 
 	for (i = 0; i < nfound; i++)
 		fprintf(stderr, "  found %s dev %d: now '%s' better '%s' fix '%s'\n",
-			check_kind_info(found[i].kind)->name, found[i].dev, found[i].now,
-			found[i].better, fixtext(&found[i]));
+			check_kind_info(found[i].kind)->name, found[i].dev, said_now(&found[i]),
+			said_better(&found[i]), fixtext(&found[i]));
 }
 
 static int count(enum check_kind k)
@@ -235,9 +253,9 @@ static const struct check_finding *one(enum check_kind k, int line)
 		return NULL;
 	}
 	CHECK(found[0].dev == (check_kind_info(k)->scope == CHECK_SCOPE_DEVICE ? 0 : -1));
-	CHECK(*found[0].now && *found[0].better && *fixtext(&found[0]));
-	CHECK(strlen(found[0].now) < CHECK_TEXT_MAX - 1);
-	CHECK(strlen(found[0].better) < CHECK_TEXT_MAX - 1);
+	CHECK(*said_now(&found[0]) && *said_better(&found[0]) && *fixtext(&found[0]));
+	CHECK(strlen(said_now(&found[0])) < CLI_CHECK_WORDS_MAX - 1);
+	CHECK(strlen(said_better(&found[0])) < CLI_CHECK_WORDS_MAX - 1);
 
 	return &found[0];
 }
@@ -256,8 +274,8 @@ static void none_at(int line)
 #define NONE() none_at(__LINE__)
 #define TEXT(f, field, want) do {					\
 	if (f)								\
-		CHECKF(!strcmp((f)->field, want), "%s: '%s', want '%s'",	\
-		       #field, (f)->field, want);			\
+		CHECKF(!strcmp(said(f, field), want), "%s: '%s', want '%s'", \
+		       #field, said(f, field), want);			\
 } while (0)
 #define FIX_IS(f, want) do {						\
 	if (f)								\
@@ -287,8 +305,8 @@ static void none_at(int line)
 } while (0)
 #define HOLDS(f, field, part) do {					\
 	if (f)								\
-		CHECKF(strstr((f)->field, part) != NULL, "%s: '%s' lacks '%s'",	\
-		       #field, (f)->field, part);			\
+		CHECKF(strstr(said(f, field), part) != NULL, "%s: '%s' lacks '%s'", \
+		       #field, said(f, field), part);			\
 } while (0)
 
 static void test_clean(void)

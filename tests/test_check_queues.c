@@ -16,9 +16,27 @@
 #include <unistd.h>
 
 #include "model/check.h"
+#include "cli/words/findings_words.h"
 #include "model/pollq.h"
 #include "setup/setup.h"
 #include "tests/helpers.h"
+
+/* A finding's now or better, as the words table says it. */
+static char nowbuf[CLI_CHECK_WORDS_MAX], betterbuf[CLI_CHECK_WORDS_MAX];
+
+static const char *said_now(const struct check_finding *f)
+{
+	cli_check_now(f, nowbuf, sizeof(nowbuf));
+	return nowbuf;
+}
+
+static const char *said_better(const struct check_finding *f)
+{
+	cli_check_better(f, betterbuf, sizeof(betterbuf));
+	return betterbuf;
+}
+
+#define said(f, field) said_##field(f)
 
 static char fx[2048];
 static char sysfs[4096], procfs[4096];
@@ -66,7 +84,7 @@ static void show(void)
 
 	for (i = 0; i < nfound; i++)
 		fprintf(stderr, "    %s: now '%s', better '%s', fix act %d %s=%s\n",
-			check_kind_info(found[i].kind)->name, found[i].now, found[i].better,
+			check_kind_info(found[i].kind)->name, said_now(&found[i]), said_better(&found[i]),
 			found[i].fix.act, found[i].fix.key, found[i].fix.value);
 }
 
@@ -75,7 +93,7 @@ static const struct check_finding *find(enum check_kind k, const char *in_now)
 	int i;
 
 	for (i = 0; i < nfound; i++)
-		if (found[i].kind == k && (!in_now || strstr(found[i].now, in_now)))
+		if (found[i].kind == k && (!in_now || strstr(said_now(&found[i]), in_now)))
 			return &found[i];
 	return NULL;
 }
@@ -100,8 +118,8 @@ static int count(enum check_kind k)
 } while (0)
 #define TEXT(f, field, want) do {					\
 	if (f)								\
-		CHECKF(!strcmp((f)->field, want), "%s: '%s', want '%s'",	\
-		       #field, (f)->field, want);			\
+		CHECKF(!strcmp(said(f, field), want), "%s: '%s', want '%s'", \
+		       #field, said(f, field), want);			\
 } while (0)
 
 /* The fix as values: act, key (a sysfs path below /sys, an option) and

@@ -6,8 +6,24 @@
 
 #include "cli/opts/qd_list.h"
 #include "model/gap.h"
+#include "cli/words/findings_words.h"
 #include "model/sweep.h"
 #include "tests/helpers.h"
+
+/* A finding's sentence and the verdict, as the words table says them. */
+static char textbuf[CLI_GAP_WORDS_MAX], verdictbuf[CLI_GAP_WORDS_MAX];
+
+static const char *text_of(const struct model_gap_finding *f)
+{
+	cli_gap_text(f, textbuf, sizeof(textbuf));
+	return textbuf;
+}
+
+static const char *verdict_of(const struct model_gap *g)
+{
+	cli_gap_verdict_text(g, verdictbuf, sizeof(verdictbuf));
+	return verdictbuf;
+}
 
 static bool near(double a, double b)
 {
@@ -77,7 +93,7 @@ static void test_clean(void)
 	CHECK(near(g.nodes[1].qdn_solo, 1400e3) && near(g.nodes[1].qdn_all, 1380e3));
 	CHECKF(g.nfind == 1 && g.find[0].kind == MODEL_GAP_NO_GAP, "nfind %u", g.nfind);
 	CHECK(g.verdict == MODEL_GAP_V_NONE);
-	CHECK(strstr(g.verdict_text, "add up") != NULL);
+	CHECK(strstr(verdict_of(&g), "add up") != NULL);
 }
 
 /* A gap with no supported cause: both devices lost 12% on one node with
@@ -122,8 +138,8 @@ static void test_cpu_bound(void)
 	CHECK(near(g.sys.qdn_gap_pct, 40.0));
 	f = first(&g, MODEL_GAP_CPU_BOUND);
 	CHECK(f != NULL);
-	CHECK(f && strstr(f->text, "nvme0n1, nvme1n1") && !strstr(f->text, "nvme2n1"));
-	CHECK(f && strstr(f->text, "97%"));
+	CHECK(f && strstr(text_of(f), "nvme0n1, nvme1n1") && !strstr(text_of(f), "nvme2n1"));
+	CHECK(f && strstr(text_of(f), "97%"));
 	CHECK(count(&g, MODEL_GAP_DEVICE_LOSS) == 1);
 	CHECK(g.verdict == MODEL_GAP_V_HOST);
 }
@@ -145,8 +161,8 @@ static void test_throttled(void)
 	CHECK(count(&g, MODEL_GAP_THROTTLED) == 1);
 	f = first(&g, MODEL_GAP_THROTTLED);
 	CHECK(f && !strcmp(f->device, "nvme1n1"));
-	CHECKF(f && strstr(f->text, "nvme1n1 throttled for 20 s") && strstr(f->text, "lost 40%"),
-	       "'%s'", f ? f->text : "");
+	CHECKF(f && strstr(text_of(f), "nvme1n1 throttled for 20 s") && strstr(text_of(f), "lost 40%"),
+	       "'%s'", f ? text_of(f) : "");
 	CHECK(g.verdict == MODEL_GAP_V_THERMAL);
 	CHECK(!strcmp(model_gap_verdict_name(g.verdict), "thermal"));
 	CHECK(!strcmp(model_gap_kind_name(MODEL_GAP_THROTTLED), "throttled"));
@@ -167,13 +183,13 @@ static void test_cpu_shared(void)
 	d[0].qdn_all = d[2].qdn_all = 350e3;
 	analyse(&g, d, 3, 8);
 	f = first(&g, MODEL_GAP_CPU_SHARED);
-	CHECK(f && strstr(f->text, "a and c shared CPU 0"));
+	CHECK(f && strstr(text_of(f), "a and c shared CPU 0"));
 	CHECK(g.verdict == MODEL_GAP_V_HOST);
 
 	d[2].cpus = cpu2;
 	analyse(&g, d, 3, 2);	/* 3 workers, 2 CPUs */
 	f = first(&g, MODEL_GAP_CPU_SHARED);
-	CHECK(f && strstr(f->text, "3 workers ran on 2 CPUs"));
+	CHECK(f && strstr(text_of(f), "3 workers ran on 2 CPUs"));
 	analyse(&g, d, 3, 8);
 	CHECK(count(&g, MODEL_GAP_CPU_SHARED) == 0);
 	CHECK(g.verdict == MODEL_GAP_V_DEVICES);
@@ -199,7 +215,7 @@ static void test_shared_link(void)
 	analyse(&g, d, 4, 8);
 	CHECK(count(&g, MODEL_GAP_SHARED_LINK) == 1);
 	f = first(&g, MODEL_GAP_SHARED_LINK);
-	CHECK(f && strstr(f->text, "n0, n1 behind upstream port 0000:40:01.1 lost 40%"));
+	CHECK(f && strstr(text_of(f), "n0, n1 behind upstream port 0000:40:01.1 lost 40%"));
 	CHECK(g.sys.qdn_gap_pct > MODEL_GAP_SIGNIFICANT_PCT);
 	CHECK(g.verdict == MODEL_GAP_V_LINK);
 
@@ -208,7 +224,7 @@ static void test_shared_link(void)
 	d[2].qdn_all = 420e3;
 	analyse(&g, d, 4, 8);
 	f = first(&g, MODEL_GAP_SHARED_LINK);
-	CHECK(f && strstr(f->text, "n0, n1, n2 behind host bridge 0000:40"));
+	CHECK(f && strstr(text_of(f), "n0, n1, n2 behind host bridge 0000:40"));
 
 	/* everyone behind one port: no comparison, no claim */
 	for (i = 0; i < 4; i++) {
@@ -235,14 +251,14 @@ static void test_node_and_placement(void)
 	d[1].qdn_remote = 483e3;	/* 30% below 690k */
 	analyse(&g, d, 4, 8);
 	f = first(&g, MODEL_GAP_NODE_LOSS);
-	CHECK(f && strstr(f->text, "node 1 lost 50%"));
+	CHECK(f && strstr(text_of(f), "node 1 lost 50%"));
 	f = first(&g, MODEL_GAP_OFF_NODE);
 	CHECK(f && !strcmp(f->device, "d"));
 	f = first(&g, MODEL_GAP_LATENCY);
-	CHECK(f && !strcmp(f->device, "a") && strstr(f->text, "20.0 to 45.0 us"));
+	CHECK(f && !strcmp(f->device, "a") && strstr(text_of(f), "20.0 to 45.0 us"));
 	CHECK(count(&g, MODEL_GAP_LATENCY) == 1);
 	f = first(&g, MODEL_GAP_NUMA_PENALTY);
-	CHECK(f && !strcmp(f->device, "b") && strstr(f->text, "30%"));
+	CHECK(f && !strcmp(f->device, "b") && strstr(text_of(f), "30%"));
 	CHECK(count(&g, MODEL_GAP_NUMA_PENALTY) == 1);
 	CHECK(g.verdict == MODEL_GAP_V_PLACEMENT);
 }
@@ -312,17 +328,17 @@ static void test_failed(void)
 	CHECK(near(g.sys.qdn_solo, 1400e3) && near(g.sys.qdn_all, 1380e3));
 	CHECKF(g.nfind >= 1 && g.find[0].kind == MODEL_GAP_FAILED_DEVICE &&
 	       !strcmp(g.find[0].device, "c"), "nfind %u", g.nfind);
-	CHECK(strstr(g.find[0].text, "stalled in step alone QD1") != NULL);
+	CHECK(strstr(text_of(&g.find[0]), "stalled in step alone QD1") != NULL);
 	CHECK(g.verdict == MODEL_GAP_V_FAILED);
-	CHECKF(!strncmp(g.verdict_text, "failing device: c. The other 2: the devices add up",
+	CHECKF(!strncmp(verdict_of(&g), "failing device: c. The other 2: the devices add up",
 			strlen("failing device: c. The other 2: the devices add up")),
-	       "%s", g.verdict_text);
+	       "%s", verdict_of(&g));
 	CHECK(!strcmp(model_gap_verdict_name(g.verdict), "failed_device"));
 
 	in.ndev = 0;
 	model_gap_analyse(&in, &g);
 	CHECK(g.verdict == MODEL_GAP_V_FAILED);
-	CHECKF(strstr(g.verdict_text, "no healthy device") != NULL, "%s", g.verdict_text);
+	CHECKF(strstr(verdict_of(&g), "no healthy device") != NULL, "%s", verdict_of(&g));
 	CHECK(!model_gap_known(g.sys.qdn_solo));
 }
 

@@ -136,6 +136,27 @@ static void test_link_min(void)
 	CHECK(out.width == 99);
 }
 
+/* The one rule for a link's training: against the lower of the device's
+ * and the port's maximum; a port's maximum not known leaves the device's. */
+static void test_judge(void)
+{
+	struct model_pcie_ends e = { 8, 16, -1, 4, 4, -1 };
+	double gts;
+	int w;
+
+	CHECK(model_pcie_judge(&e, &gts, &w) == MODEL_PCIE_DEGRADED && gts == 16 && w == 4);
+	e.port_max_gts = 8;	/* the slot runs at most 8 GT/s: at it */
+	CHECK(model_pcie_judge(&e, &gts, &w) == MODEL_PCIE_SLOT && gts == 8 && w == 4);
+	e.width = 2;		/* and half the width the slot has */
+	CHECK(model_pcie_judge(&e, &gts, &w) == MODEL_PCIE_DEGRADED && gts == 8 && w == 4);
+	e.port_max_width = 2;	/* an x2 slot */
+	CHECK(model_pcie_judge(&e, &gts, &w) == MODEL_PCIE_SLOT && gts == 8 && w == 2);
+	e = (struct model_pcie_ends){ 16, 16, 8, 4, 4, 2 };	/* at the drive's most */
+	CHECK(model_pcie_judge(&e, &gts, &w) == MODEL_PCIE_FULL);
+	e = (struct model_pcie_ends){ 8, -1, -1, 4, 4, -1 };	/* its maximum not known */
+	CHECK(model_pcie_judge(&e, &gts, &w) == MODEL_PCIE_FULL);
+}
+
 int main(void)
 {
 	test_lanes();
@@ -143,5 +164,6 @@ int main(void)
 	test_generations();
 	test_data_rate_only();
 	test_link_min();
+	test_judge();
 	return t_result();
 }

@@ -78,10 +78,10 @@ static void test_root_complex(void)
 		return;
 	n = all_findings(t, &f);
 	x = find(f, n, TOPO_FIND_ROOT_COMPLEX, NULL);
-	CHECKF(x && strstr(x->text, "node 0 has 2 host bridges") &&
-	       strstr(x->text, "0000:00 (4: nvme0n1, nvme1n1, nvme2n1, nvme3n1)") &&
-	       strstr(x->text, "0000:40 has 2 free root ports (0000:40:01.1, 0000:40:03.1)") &&
-	       strstr(x->text, "NPS2 or NPS4"), "%s", x ? x->text : "none");
+	CHECKF(x && strstr(said(x), "node 0 has 2 host bridges") &&
+	       strstr(said(x), "0000:00 (4: nvme0n1, nvme1n1, nvme2n1, nvme3n1)") &&
+	       strstr(said(x), "0000:40 has 2 free root ports (0000:40:01.1, 0000:40:03.1)") &&
+	       strstr(said(x), "NPS2 or NPS4"), "%s", x ? said(x) : "none");
 	/* the fields a drawing reads: the node and the busiest bridge */
 	CHECKF(x && x->node == 0 && !strcmp(x->host_bridge, "0000:00"), "node %d bridge '%s'",
 	       x ? x->node : -2, x ? x->host_bridge : "");
@@ -113,19 +113,19 @@ static void test_unknown(void)
 	CHECKF(!strcmp(topo_node(t, 1)->host_bridges, "0000:80"), "%s", topo_node(t, 1)->host_bridges);
 	n = all_findings(t, &f);
 	x = find(f, n, TOPO_FIND_UNKNOWN_LOCALITY, NULL);
-	CHECKF(x && strstr(x->text, "host bridge 0000:00 has no NUMA node") &&
-	       strstr(x->text, "(nvme0n1)"), "%s", x ? x->text : "none");
+	CHECKF(x && strstr(said(x), "host bridge 0000:00 has no NUMA node") &&
+	       strstr(said(x), "(nvme0n1)"), "%s", x ? said(x) : "none");
 	CHECKF(x && x->node == -1 && !strcmp(x->host_bridge, "0000:00"), "node %d bridge '%s'",
 	       x ? x->node : -2, x ? x->host_bridge : "");
 	for (i = 0; x && i < (int)topo_ndevs(t); i++)
 		CHECKF(topo_finding_about(x, (unsigned)i) == !strcmp(topo_dev(t, (unsigned)i)->name, "nvme0n1"),
 		       "%s: about %d", topo_dev(t, (unsigned)i)->name, topo_finding_about(x, (unsigned)i));
 	x = find(f, n, TOPO_FIND_IMBALANCE, NULL);
-	CHECKF(x && strstr(x->text, "node 0 hosts 3 of 3 drives") &&
-	       strstr(x->text, "no free root port"), "%s", x ? x->text : "none");
+	CHECKF(x && strstr(said(x), "node 0 hosts 3 of 3 drives") &&
+	       strstr(said(x), "no free root port"), "%s", x ? said(x) : "none");
 	for (i = 0; i < n; i++)
-		CHECKF(f[i].kind == TOPO_FIND_UNKNOWN_LOCALITY || !strstr(f[i].text, "0000:00"),
-		       "advice on 0000:00: %s", f[i].text);
+		CHECKF(f[i].kind == TOPO_FIND_UNKNOWN_LOCALITY || !strstr(said(&f[i]), "0000:00"),
+		       "advice on 0000:00: %s", said(&f[i]));
 	CHECK(!find(f, n, TOPO_FIND_MULTI_NODE, "nvme0n1"));
 	CHECK(!topo_cpu_amd(t));
 	free(f);

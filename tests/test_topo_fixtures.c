@@ -44,11 +44,11 @@ static void test_imbalance(void)
 	n = all_findings(t, &f);
 	CHECK(n >= 2);
 	x = find(f, n, TOPO_FIND_IMBALANCE, NULL);
-	CHECKF(x && strstr(x->text, "node 0 hosts 4 of 4 drives and node 1 none") &&
-	       strstr(x->text, "move 2 drives") &&
-	       strstr(x->text, "node 1's host bridges 0000:80, 0000:c0"), "%s", x ? x->text : "none");
+	CHECKF(x && strstr(said(x), "node 0 hosts 4 of 4 drives and node 1 none") &&
+	       strstr(said(x), "move 2 drives") &&
+	       strstr(said(x), "node 1's host bridges 0000:80, 0000:c0"), "%s", x ? said(x) : "none");
 	x = find(f, n, TOPO_FIND_FEW_CORES, NULL);
-	CHECKF(x && strstr(x->text, "2 cores") && strstr(x->text, "4 drives"), "%s", x ? x->text : "none");
+	CHECKF(x && strstr(said(x), "2 cores") && strstr(said(x), "4 drives"), "%s", x ? said(x) : "none");
 	CHECK(!find(f, n, TOPO_FIND_NO_NVME, NULL) && !find(f, n, TOPO_FIND_DEGRADED_LINK, NULL));
 	free(f);
 	topo_free(t);
@@ -75,11 +75,11 @@ static void test_degraded(void)
 	CHECK(d->link.gbps > 3.9 && d->link.gbps < 4.0);
 	n = all_findings(t, &f);
 	x = find(f, n, TOPO_FIND_DEGRADED_LINK, "nvme0n1");
-	CHECKF(x && strstr(x->text, "8 GT/s x4") && strstr(x->text, "both support 16 GT/s x4"),
-	       "%s", x ? x->text : "none");
+	CHECKF(x && strstr(said(x), "8 GT/s x4") && strstr(said(x), "both support 16 GT/s x4"),
+	       "%s", x ? said(x) : "none");
 	x = find(f, n, TOPO_FIND_DEGRADED_LINK, "nvme1n1");
-	CHECKF(x && strstr(x->text, "0000:00:02.0") && strstr(x->text, "max 8 GT/s x16"),
-	       "%s", x ? x->text : "none");
+	CHECKF(x && strstr(said(x), "0000:00:02.0") && strstr(said(x), "max 8 GT/s x16"),
+	       "%s", x ? said(x) : "none");
 	CHECK(!find(f, n, TOPO_FIND_DEGRADED_LINK, "nvme2n1"));
 	free(f);
 	topo_free(t);
@@ -120,8 +120,8 @@ static void test_cpuless(void)
 	CHECK(topo_nearest_cpu_node(t, 1) == 1);
 	n = all_findings(t, &f);
 	x = find(f, n, TOPO_FIND_CPULESS_NODE, "nvme0n1");
-	CHECKF(x && strstr(x->text, "CPU-less node 2") && strstr(x->text, "nearest node 0"),
-	       "%s", x ? x->text : "none");
+	CHECKF(x && strstr(said(x), "CPU-less node 2") && strstr(said(x), "nearest node 0"),
+	       "%s", x ? said(x) : "none");
 	free(f);
 	CHECK(topo_place(t, TOPO_PLACE_LOCAL, paths, nw, 1, s, &notes) == 0);
 	CHECK(s[0].cpu == 0 && s[1].cpu == 1 && s[0].node == 0 && s[1].node == 0);

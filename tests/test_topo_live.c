@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "tests/helpers.h"
+#include "tests/topo_findings.h"
 #include "topo/topo.h"
 
 static char file[] = "/var/tmp/iostorm-topo-live.XXXXXX";
@@ -79,7 +80,7 @@ static void test_machine(struct topo *t)
 	CHECK(n >= 0);
 	/* no NVMe here: say so */
 	if (!topo_ndevs(t))
-		CHECK(n >= 1 && f[0].kind == TOPO_FIND_NO_NVME && strstr(f[0].text, "no NVMe drive"));
+		CHECK(n >= 1 && f[0].kind == TOPO_FIND_NO_NVME && strstr(said(&f[0]), "no NVMe drive"));
 	free(f);
 }
 

@@ -148,10 +148,10 @@ static void test_recorded(void)
 	CHECK(n >= 0);
 	CHECK(!find(f, n, TOPO_FIND_IMBALANCE, NULL) && !find(f, n, TOPO_FIND_FEW_CORES, NULL));
 	m = find(f, n, TOPO_FIND_MULTI_NODE, "nvme0n1");
-	CHECKF(m && strstr(m->text, "paths on nodes 0,1") &&
-	       strstr(m->text, "nvme0 0000:21:00.0 node 0, nvme1 0000:41:00.0 node 1") &&
-	       strstr(m->text, "with iopolicy numa each IO") && strstr(m->text, "nothing to move"),
-	       "%s", m ? m->text : "none");
+	CHECKF(m && strstr(said(m), "paths on nodes 0,1") &&
+	       strstr(said(m), "nvme0 0000:21:00.0 node 0, nvme1 0000:41:00.0 node 1") &&
+	       strstr(said(m), "with iopolicy numa each IO") && strstr(said(m), "nothing to move"),
+	       "%s", m ? said(m) : "none");
 	CHECK(!find(f, n, TOPO_FIND_MULTI_NODE, "nvme2n1"));
 	free(f);
 	topo_free(t);
@@ -225,8 +225,8 @@ static void test_renumbered(void)
 	CHECK(!strcmp(topo_dev(t, 1)->name, "nvme2n1") && topo_dev(t, 1)->npaths == 0);
 	n = all_findings(t, &f);
 	m = find(f, n, TOPO_FIND_MULTI_NODE, "nvme0n1");
-	CHECKF(m && strstr(m->text, "iopolicy numa (the kernel's default)"), "%s",
-	       m ? m->text : "none");
+	CHECKF(m && strstr(said(m), "iopolicy numa (the kernel's default)"), "%s",
+	       m ? said(m) : "none");
 	free(f);
 	topo_free(t);
 }
@@ -296,9 +296,9 @@ static void test_round_robin(void)
 		CHECK(!strcmp(topo_dev(t, 0)->iopolicy, "round-robin"));
 		n = all_findings(t, &f);
 		m = find(f, n, TOPO_FIND_MULTI_NODE, "nvme0n1");
-		CHECKF(m && strstr(m->text, "with iopolicy round-robin its IOs take every path") &&
-		       strstr(m->text, "echo numa > /sys/block/nvme0n1/device/iopolicy"),
-		       "%s", m ? m->text : "none");
+		CHECKF(m && strstr(said(m), "with iopolicy round-robin its IOs take every path") &&
+		       strstr(said(m), "echo numa > /sys/block/nvme0n1/device/iopolicy"),
+		       "%s", m ? said(m) : "none");
 		free(f);
 		CHECK(topo_place(t, TOPO_PLACE_LOCAL, paths, nw, 1, s, &notes) == 0);
 		CHECK(s[0].cpu == 0 && s[1].cpu == 1);

@@ -4,9 +4,22 @@
 
 #include <string.h>
 
+#include "cli/words/findings_words.h"
 #include "topo/topo.h"
 
 #define T_MAX_DEVS 16
+
+/* Finding f's sentence, as the words table says it (one buffer: the
+ * last call's). */
+static inline const char *said(const struct topo_finding *f)
+{
+	static char buf[CLI_TOPO_WORDS_MAX];
+
+	if (!f)
+		return "";
+	cli_topo_text(f, buf, sizeof(buf));
+	return buf;
+}
 
 /* The first finding of kind k (about dev, or any when dev is NULL). */
 static inline const struct topo_finding *find(const struct topo_finding *f, int n,

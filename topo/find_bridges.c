@@ -42,9 +42,9 @@ static bool first_of_function(const struct topo_dev *const *devs, unsigned k)
 	return true;
 }
 
-/* The drives (by first namespace) under host bridge name. */
-/* The drives under host bridge name: a count, their names in names (NULL:
- * none wanted), each one's index marked in about (NULL: none wanted). */
+/* The drives under host bridge name: a count, the first four's names in
+ * names (NULL: none wanted), each one's index marked in about (NULL: none
+ * wanted). */
 static unsigned drives_under(const struct topo_dev *const *devs, unsigned ndevs,
 			     const char *name, struct txt *names, struct topo_finding *about)
 {
@@ -61,42 +61,43 @@ static unsigned drives_under(const struct topo_dev *const *devs, unsigned ndevs,
 			put(names, "%s%s", n ? ", " : "", devs[k]->name);
 		n++;
 	}
-	if (names && n > 4)
-		put(names, " and %u more", n - 4);
 	return n;
 }
 
-static void free_ports(const struct topo_host_bridge *hb, struct txt *t)
+void topo_free_ports(const struct topo_host_bridge *hb, struct topo_finding_hb *out)
 {
+	struct txt t = { out->list, sizeof(out->list), 0 };
 	unsigned k, n = 0;
 
+	out->list[0] = '\0';
+	topo_copy_str(out->name, sizeof(out->name), hb->name);
 	for (k = 0; k < hb->nports; k++) {
 		if (hb->ports[k].nfunctions)
 			continue;
 		if (n < 3)
-			put(t, "%s%s", n ? ", " : "", hb->ports[k].busid);
+			put(&t, "%s%s", n ? ", " : "", hb->ports[k].busid);
 		n++;
 	}
-	if (n > 3)
-		put(t, " and %u more", n - 3);
+	out->n = n;
 }
 
 /* A finding about host bridge hb of node (-1: none known) and the drives
- * ab marks. */
-static bool emit(struct topo_finding *out, unsigned max, unsigned *n,
-		 enum topo_finding_kind kind, int node, const char *hb,
-		 const struct topo_finding *ab, const char *text)
+ * ab marks; NULL when out is full. */
+static struct topo_finding *emit(struct topo_finding *out, unsigned max, unsigned *n,
+				 enum topo_finding_kind kind, int node, const char *hb,
+				 const struct topo_finding *ab)
 {
+	struct topo_finding *x;
+
 	if (*n >= max)
-		return false;
-	memcpy(out[*n].about, ab->about, sizeof(ab->about));
-	out[*n].kind = kind;
-	out[*n].device[0] = '\0';
-	out[*n].node = node;
-	topo_copy_str(out[*n].host_bridge, sizeof(out[*n].host_bridge), hb);
-	topo_copy_str(out[*n].text, sizeof(out[*n].text), text);
-	(*n)++;
-	return true;
+		return NULL;
+	x = &out[(*n)++];
+	memset(x, 0, sizeof(*x));
+	memcpy(x->about, ab->about, sizeof(ab->about));
+	x->kind = kind;
+	x->node = node;
+	topo_copy_str(x->host_bridge, sizeof(x->host_bridge), hb);
+	return x;
 }
 
 /* Drives under host bridges whose node is unknown: said once per bridge,
@@ -104,22 +105,22 @@ static bool emit(struct topo_finding *out, unsigned max, unsigned *n,
 static void unknown(const struct topo *t, const struct topo_dev *const *devs,
 		    unsigned ndevs, struct topo_finding *out, unsigned max, unsigned *n)
 {
-	char buf[TOPO_FINDING_LEN], names[160];
+	struct topo_finding ab, *x;
+	char names[TOPO_FINDING_LIST];
 	unsigned i, nd;
 
 	for (i = 0; i < t->nhbs; i++) {
 		const struct topo_host_bridge *hb = &t->hbs[i];
 		struct txt nt = { names, sizeof(names), 0 };
-		struct topo_finding ab = { 0 };
 
+		memset(&ab, 0, sizeof(ab));
 		names[0] = '\0';
 		if (hb->node >= 0 || !(nd = drives_under(devs, ndevs, hb->name, &nt, &ab)))
 			continue;
-		snprintf(buf, sizeof(buf), "host bridge %s has no NUMA node (the firmware does not "
-			 "say which node it is local to), so the locality of its %u drive%s (%s) is "
-			 "unknown: iostorm bases no advice on it and suggests no slot under it",
-			 hb->name, nd, nd == 1 ? "" : "s", names);
-		emit(out, max, n, TOPO_FIND_UNKNOWN_LOCALITY, -1, hb->name, &ab, buf);
+		if (!(x = emit(out, max, n, TOPO_FIND_UNKNOWN_LOCALITY, -1, hb->name, &ab)))
+			continue;
+		x->num[0] = nd;
+		topo_copy_str(x->names, sizeof(x->names), names);
 	}
 }
 
@@ -129,9 +130,7 @@ static void crowded(const struct topo *t, unsigned os, const struct topo_dev *co
 		    unsigned ndevs, bool amd, struct topo_finding *out, unsigned max,
 		    unsigned *n)
 {
-	char buf[TOPO_FINDING_LEN], names[160];
-	struct txt b = { buf, sizeof(buf), 0 };
-	struct topo_finding ab = { 0 };
+	struct topo_finding ab, *x;
 	unsigned i, nb = 0, total = 0, most = 0, ntarget = 0, c;
 	int busiest = -1;
 
@@ -154,53 +153,34 @@ static void crowded(const struct topo *t, unsigned os, const struct topo_dev *co
 			ntarget++;
 	if (!ntarget)
 		return;
-	put(&b, "node %u has %u host bridges (root complexes) and its %u drive%s sit under ",
-	    os, nb, total, total == 1 ? "" : "s");
-	for (i = 0, c = 0; i < t->nhbs; i++) {
-		struct txt nt = { names, sizeof(names), 0 };
-		unsigned k;
+	/* about the drives of the crowded bridge: they are the ones to move */
+	memset(&ab, 0, sizeof(ab));
+	drives_under(devs, ndevs, t->hbs[busiest].name, NULL, &ab);
+	if (!(x = emit(out, max, n, TOPO_FIND_ROOT_COMPLEX, (int)os, t->hbs[busiest].name, &ab)))
+		return;
+	x->num[0] = nb;
+	x->num[1] = total;
+	x->num[2] = amd;
+	/* the bridges with drives, then those with free ports to move them to */
+	for (i = 0; i < t->nhbs && x->nhbs < TOPO_FINDING_HBS; i++) {
+		struct topo_finding_hb *h = &x->hbs[x->nhbs];
+		struct txt nt = { h->list, sizeof(h->list), 0 };
 
-		names[0] = '\0';
-		if (t->hbs[i].node != (int)os || !(k = drives_under(devs, ndevs, t->hbs[i].name, &nt, NULL)))
+		if (t->hbs[i].node != (int)os ||
+		    !(h->n = drives_under(devs, ndevs, t->hbs[i].name, &nt, NULL)))
 			continue;
-		put(&b, "%s%s (%u: %s)", c++ ? ", " : "", t->hbs[i].name, k, names);
+		topo_copy_str(h->name, sizeof(h->name), t->hbs[i].name);
+		x->nhbs++;
 	}
-	put(&b, ", while ");
-	for (i = 0, c = 0; i < t->nhbs; i++) {
+	x->ncrowded = x->nhbs;
+	for (i = 0; i < t->nhbs && x->nhbs < TOPO_FINDING_HBS; i++) {
 		const struct topo_host_bridge *hb = &t->hbs[i];
 
 		if (hb->node != (int)os || !hb->nfree ||
 		    drives_under(devs, ndevs, hb->name, NULL, NULL) + 2 > most)
 			continue;
-		put(&b, "%s%s has %u free root port%s (", c++ ? "; " : "", hb->name, hb->nfree,
-		    hb->nfree == 1 ? "" : "s");
-		free_ports(hb, &b);
-		put(&b, ")");
+		topo_free_ports(hb, &x->hbs[x->nhbs++]);
 	}
-	put(&b, ": each host bridge has its own bandwidth to memory, so move drives from %s to "
-	    "those slots ('iostorm plan' says which and what it gains)", t->hbs[busiest].name);
-	if (amd)
-		put(&b, "; on AMD, NPS2 or NPS4 in the firmware setup exposes the quadrants as NUMA "
-		    "nodes, so placement and this report see them");
-	/* about the drives of the crowded bridge: they are the ones to move */
-	drives_under(devs, ndevs, t->hbs[busiest].name, NULL, &ab);
-	emit(out, max, n, TOPO_FIND_ROOT_COMPLEX, (int)os, t->hbs[busiest].name, &ab, buf);
-}
-
-unsigned topo_node_free_ports(const struct topo *t, unsigned os, char *buf, size_t len)
-{
-	struct txt b = { buf, len, 0 };
-	unsigned i, n = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < t->nhbs; i++) {
-		if (t->hbs[i].node != (int)os || !t->hbs[i].nfree)
-			continue;
-		put(&b, "%s", n ? ", " : "");
-		free_ports(&t->hbs[i], &b);
-		n += t->hbs[i].nfree;
-	}
-	return n;
 }
 
 bool topo_dev_locality_unknown(const struct topo *t, const struct topo_dev *d)

@@ -1,11 +1,12 @@
-/* Findings: what is wrong with where the drives sit, and what to do. */
+/* Findings: what is wrong with where the drives sit, stated as values
+ * (cli/words/findings_words.c says them and what to do). */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/pcie.h"
 #include "topo/topo.h"
 #include "topo/topo_int.h"
 
@@ -23,7 +24,7 @@ static void mark(struct topo_finding *x, unsigned i)
 		x->about[i / 64] |= 1ull << (i % 64);
 }
 
-/* What a finding is about, beside its sentence: a device, a node (-1:
+/* What a finding is about, beside its values: a device, a node (-1:
  * none), a host bridge (NULL: none). Drawings and reports read these. */
 struct about {
 	const char *dev;
@@ -33,24 +34,21 @@ struct about {
 
 #define NOTHING ((struct about){ NULL, -1, NULL })
 
-static void add(struct fl *f, enum topo_finding_kind kind, struct about a,
-		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static void add(struct fl *f, enum topo_finding_kind kind, struct about a,
-		const char *fmt, ...)
+/* A new finding of kind about a, its values zeroed; NULL when out of
+ * memory (f->err says so). */
+static struct topo_finding *add(struct fl *f, enum topo_finding_kind kind, struct about a)
 {
 	struct topo_finding *x;
-	va_list ap;
 
 	if (f->err)
-		return;
+		return NULL;
 	if (f->n == f->cap) {
 		unsigned ncap = f->cap ? f->cap * 2 : 8;
 
 		x = realloc(f->a, ncap * sizeof(*x));
 		if (!x) {
 			f->err = -ENOMEM;
-			return;
+			return NULL;
 		}
 		f->a = x;
 		f->cap = ncap;
@@ -64,10 +62,15 @@ static void add(struct fl *f, enum topo_finding_kind kind, struct about a,
 	for (unsigned i = 0; a.dev && i < f->ndevs; i++)
 		if (!strcmp(f->devs[i]->name, a.dev))
 			mark(x, i);
-	va_start(ap, fmt);
-	vsnprintf(x->text, sizeof(x->text), fmt, ap);
-	va_end(ap);
+	return x;
 }
+
+static void set(char *to, size_t len, const char *s)
+{
+	snprintf(to, len, "%s", s ? s : "");
+}
+
+#define SET(field, s) set(field, sizeof(field), s)
 
 /* A drive's finding: the drive, its node where it has one, its host bridge. */
 static struct about drive(const struct topo_dev *d)
@@ -97,8 +100,30 @@ const char *topo_finding_kind_name(enum topo_finding_kind k)
 		return "few_cores";
 	case TOPO_FIND_NO_PCI:
 		return "no_pci";
+	case TOPO_FIND_NKINDS:
+		break;
 	}
 	return "?";
+}
+
+const char *const *topo_finding_num_names(enum topo_finding_kind k)
+{
+	static const char *const names[TOPO_FIND_NKINDS][TOPO_FINDING_NUMS + 1] = {
+		[TOPO_FIND_NO_NVME] = { NULL },
+		[TOPO_FIND_IMBALANCE] = { "node", "drives", "located_drives", "under_node",
+					  "under_drives", "move", "free_ports" },
+		[TOPO_FIND_ROOT_COMPLEX] = { "host_bridges", "drives", "amd" },
+		[TOPO_FIND_UNKNOWN_LOCALITY] = { "drives" },
+		[TOPO_FIND_DEGRADED_LINK] = { "gts", "width", "max_gts", "max_width",
+					      "port_max_gts", "port_max_width", "want_gts",
+					      "want_width" },
+		[TOPO_FIND_CPULESS_NODE] = { "nodes", "nearest_node" },
+		[TOPO_FIND_MULTI_NODE] = { "nodes", "paths" },
+		[TOPO_FIND_FEW_CORES] = { "cores", "drives" },
+		[TOPO_FIND_NO_PCI] = { NULL },
+	};
+
+	return (unsigned)k < TOPO_FIND_NKINDS ? names[k] : names[TOPO_FIND_NO_NVME];
 }
 
 static bool node_has_cpus(const struct topo *t, unsigned os)
@@ -161,6 +186,21 @@ static bool same_drive_before(const struct topo_dev *const *devs, unsigned k)
 	return false;
 }
 
+/* The first three free root ports of each of node os's host bridges with
+ * some, into x's hbs (n: how many it has); returns how many in all. */
+static unsigned free_ports_of(const struct topo *t, unsigned os, struct topo_finding *x)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < t->nhbs && x->nhbs < TOPO_FINDING_HBS; i++) {
+		if (t->hbs[i].node != (int)os || !t->hbs[i].nfree)
+			continue;
+		topo_free_ports(&t->hbs[i], &x->hbs[x->nhbs++]);
+		n += t->hbs[i].nfree;
+	}
+	return n;
+}
+
 static void imbalance(const struct topo *t, const struct topo_dev *const *devs,
 		      unsigned ndevs, struct fl *f)
 {
@@ -210,32 +250,20 @@ static void imbalance(const struct topo *t, const struct topo_dev *const *devs,
 	if (excess >= 1 - 1e-9 && deficit >= 1 - 1e-9) {
 		const struct topo_node *o = topo_node(t, (unsigned)over);
 		const struct topo_node *u = topo_node(t, (unsigned)under);
-		int move = (int)floor(fmin(excess, deficit) + 1e-9);
-		char uhave[32], ports[160], fp[200];
-		unsigned nfree = topo_node_free_ports(t, u->os_index, ports, sizeof(ports));
 		struct about crowd = { NULL, (int)o->os_index, NULL };
+		struct topo_finding *x = add(f, TOPO_FIND_IMBALANCE, crowd);
 
-		if (have[under] < 1e-9)
-			snprintf(uhave, sizeof(uhave), "none");
-		else
-			snprintf(uhave, sizeof(uhave), "%g", have[under]);
-		if (nfree)
-			snprintf(fp, sizeof(fp), " (free root port%s: %s)", nfree == 1 ? "" : "s",
-				 ports);
-		else
-			snprintf(fp, sizeof(fp), " (no free root port under them in the topology)");
-		if (u->host_bridges[0])
-			add(f, TOPO_FIND_IMBALANCE, crowd,
-			    "node %u hosts %g of %u drives and node %u %s: move %d drive%s to slots "
-			    "under node %u's host bridges %s%s", o->os_index, have[over], located,
-			    u->os_index, uhave, move, move == 1 ? "" : "s", u->os_index,
-			    u->host_bridges, fp);
-		else
-			add(f, TOPO_FIND_IMBALANCE, crowd,
-			    "node %u hosts %g of %u drives and node %u %s: move %d drive%s to slots "
-			    "local to node %u (no host bridge of node %u is in the topology)",
-			    o->os_index, have[over], located, u->os_index, uhave, move,
-			    move == 1 ? "" : "s", u->os_index, u->os_index);
+		if (!x)
+			goto out;
+		x->form = u->host_bridges[0] ? TOPO_FORM_PLAIN : TOPO_FORM_NO_BRIDGE;
+		x->num[0] = o->os_index;
+		x->num[1] = have[over];
+		x->num[2] = located;
+		x->num[3] = u->os_index;
+		x->num[4] = have[under] < 1e-9 ? 0 : have[under];
+		x->num[5] = floor(fmin(excess, deficit) + 1e-9);
+		x->num[6] = free_ports_of(t, u->os_index, x);
+		SET(x->what, u->host_bridges);
 	}
 out:
 	free(have);
@@ -257,49 +285,40 @@ static void bridges(struct topo *t, const struct topo_dev *const *devs, unsigned
 		b[i].node = -1;
 	n = topo_bridge_findings(t, devs, ndevs, b, max);
 	for (i = 0; i < n; i++) {
-		add(f, b[i].kind, (struct about){ NULL, b[i].node, b[i].host_bridge }, "%s",
-		    b[i].text);
-		if (!f->err)
-			memcpy(f->a[f->n - 1].about, b[i].about, sizeof(b[i].about));
+		struct topo_finding *x = add(f, b[i].kind,
+					     (struct about){ NULL, b[i].node, b[i].host_bridge });
+
+		if (x)
+			*x = b[i];
 	}
 	free(b);
 }
 
-static void fmt_link(char *buf, size_t len, double gts, int w)
-{
-	snprintf(buf, len, "%g GT/s x%d", gts, w);
-}
-
+/* model_pcie_judge's one rule, check's link finding's too. */
 static void degraded(const struct topo_dev *d, struct fl *f)
 {
 	const struct topo_link *l = &d->link, *p = &d->port_link;
-	char cur[32], max[32];
+	struct model_pcie_ends e = { l->speed_gts, l->max_speed_gts, p->max_speed_gts, l->width,
+				     l->max_width, p->max_width };
+	enum model_pcie_train tr;
+	struct topo_finding *x;
 	double want_s;
 	int want_w;
 
-	if (l->speed_gts < 0 || l->width < 0 || l->max_speed_gts < 0 || l->max_width < 0)
+	tr = model_pcie_judge(&e, &want_s, &want_w);
+	if (tr == MODEL_PCIE_FULL || !(x = add(f, TOPO_FIND_DEGRADED_LINK, drive(d))))
 		return;
-	if (l->speed_gts >= l->max_speed_gts && l->width >= l->max_width)
-		return;
-	fmt_link(cur, sizeof(cur), l->speed_gts, l->width);
-	fmt_link(max, sizeof(max), l->max_speed_gts, l->max_width);
-	/* what both ends of the link support */
-	want_s = l->max_speed_gts;
-	want_w = l->max_width;
-	if (p->max_speed_gts > 0 && p->max_speed_gts < want_s)
-		want_s = p->max_speed_gts;
-	if (p->max_width > 0 && p->max_width < want_w)
-		want_w = p->max_width;
-	if (l->speed_gts < want_s || l->width < want_w)
-		add(f, TOPO_FIND_DEGRADED_LINK, drive(d),
-		    "%s's link runs at %s but the drive and its port (%s) both support %g GT/s x%d: "
-		    "reseat the drive, check the riser, cable or adapter, and look for PCIe errors "
-		    "in dmesg", d->name, cur, d->port[0] ? d->port : "unknown", want_s, want_w);
-	else
-		add(f, TOPO_FIND_DEGRADED_LINK, drive(d),
-		    "%s's link runs at %s but the drive can do %s: its slot (port %s, max %g GT/s x%d) "
-		    "limits it; move it to a slot that supports %s", d->name, cur, max,
-		    d->port[0] ? d->port : "unknown", p->max_speed_gts, p->max_width, max);
+	x->form = tr == MODEL_PCIE_SLOT ? TOPO_FORM_SLOT : TOPO_FORM_PLAIN;
+	x->num[0] = l->speed_gts;
+	x->num[1] = l->width;
+	x->num[2] = l->max_speed_gts;
+	x->num[3] = l->max_width;
+	x->num[4] = p->max_speed_gts;
+	x->num[5] = p->max_width;
+	x->num[6] = want_s;
+	x->num[7] = want_w;
+	SET(x->names, d->name);
+	SET(x->what, d->port);
 }
 
 static void join_nodes(const struct topo_dev *d, char *buf, size_t len)
@@ -312,23 +331,25 @@ static void join_nodes(const struct topo_dev *d, char *buf, size_t len)
 		o += (size_t)snprintf(buf + o, len - o, "%s%u", k ? "," : "", d->nodes[k]);
 }
 
-/* "nvme0 0000:21:00.0 node 0, nvme1 0000:41:00.0 node 1" */
-static void join_paths(const struct topo_dev *d, char *buf, size_t len)
+/* The paths of d: each one's controller (else its name), function and
+ * nodes. */
+static void paths_of(const struct topo_dev *d, struct topo_finding *x)
 {
-	size_t o = 0;
-	unsigned k, i;
+	unsigned k;
 
-	buf[0] = '\0';
-	for (k = 0; k < d->npaths && o < len; k++) {
+	x->num[1] = d->npaths;
+	for (k = 0; k < d->npaths && k < TOPO_FINDING_PATHS; k++) {
 		const struct topo_path *p = &d->paths[k];
+		struct topo_finding_path *to = &x->paths[x->npaths++];
+		size_t o = 0;
+		unsigned i;
 
-		o += (size_t)snprintf(buf + o, len - o, "%s%s %s node%s ", k ? ", " : "",
-				      p->controller[0] ? p->controller : p->name,
-				      p->pci[0] ? p->pci : "(bus unknown)", p->nnodes > 1 ? "s" : "");
-		for (i = 0; i < p->nnodes && o < len; i++)
-			o += (size_t)snprintf(buf + o, len - o, "%s%u", i ? "," : "", p->nodes[i]);
-		if (!p->nnodes && o < len)
-			o += (size_t)snprintf(buf + o, len - o, "unknown");
+		SET(to->name, p->controller[0] ? p->controller : p->name);
+		SET(to->pci, p->pci);
+		for (i = 0; i < p->nnodes && o < sizeof(to->nodes); i++)
+			o += (size_t)snprintf(to->nodes + o, sizeof(to->nodes) - o, "%s%u",
+					      i ? "," : "", p->nodes[i]);
+		to->nnodes = p->nnodes;
 	}
 }
 
@@ -336,61 +357,53 @@ static void join_paths(const struct topo_dev *d, char *buf, size_t len)
  * IO goes depends on the subsystem's iopolicy, not on where it sits. */
 static void multipath(const struct topo_dev *d, struct fl *f)
 {
-	char nodes[128], paths[192];
+	struct topo_finding *x = add(f, TOPO_FIND_MULTI_NODE, drive(d));
 
-	join_nodes(d, nodes, sizeof(nodes));
-	join_paths(d, paths, sizeof(paths));
-	if (!d->iopolicy[0] || !strcmp(d->iopolicy, "numa"))
-		add(f, TOPO_FIND_MULTI_NODE, drive(d),
-		    "%s is one namespace with paths on nodes %s (%s): with iopolicy numa%s each "
-		    "IO takes the path of its CPU's node, so its workers are spread over the cores "
-		    "of nodes %s; nothing to move", d->name, nodes, paths,
-		    d->iopolicy[0] ? "" : " (the kernel's default)", nodes);
-	else
-		add(f, TOPO_FIND_MULTI_NODE, drive(d),
-		    "%s is one namespace with paths on nodes %s (%s), and with iopolicy %s its IOs "
-		    "take every path whatever node their CPU is on, so some cross the "
-		    "interconnect: for local IO, echo numa > /sys/block/%s/device/iopolicy",
-		    d->name, nodes, paths, d->iopolicy, d->name);
+	if (!x)
+		return;
+	/* iopolicy numa, or not known: the kernel's default */
+	x->form = !d->iopolicy[0] || !strcmp(d->iopolicy, "numa") ? TOPO_FORM_PATHS_NUMA :
+		  TOPO_FORM_PATHS_OTHER;
+	SET(x->names, d->name);
+	join_nodes(d, x->what, sizeof(x->what));
+	x->num[0] = d->nnodes;
+	paths_of(d, x);
+	SET(x->iopolicy, d->iopolicy);
 }
 
 static void locality(const struct topo *t, const struct topo_dev *d, struct fl *f)
 {
-	char nodes[128];
+	struct topo_finding *x;
 	unsigned k, with = 0;
-	int near;
 
 	if (!d->has_pci) {
-		add(f, TOPO_FIND_NO_PCI, (struct about){ d->name, -1, NULL },
-		    "%s is %s, without a PCI device: iostorm spreads its workers over the whole "
-		    "machine", d->name, d->why_no_pci ? d->why_no_pci : "a device");
+		if ((x = add(f, TOPO_FIND_NO_PCI, (struct about){ d->name, -1, NULL }))) {
+			SET(x->names, d->name);
+			SET(x->what, d->why_no_pci);
+		}
 		return;
 	}
 	/* said once for its host bridge (unknown_locality) */
 	if (!d->nnodes || topo_dev_locality_unknown(t, d))
 		return;
-	join_nodes(d, nodes, sizeof(nodes));
 	for (k = 0; k < d->nnodes; k++)
 		with += node_has_cpus(t, d->nodes[k]);
 	if (with > 1 && topo_paths_span_nodes(d)) {
 		multipath(d, f);
-	} else if (!with) {
-		near = topo_nearest_cpu_node(t, d->nodes[0]);
-		add(f, TOPO_FIND_CPULESS_NODE, drive(d),
-		    "%s is local to CPU-less node%s %s: its workers run on the nearest node %d and "
-		    "every IO crosses the interconnect; move it to a slot under a node with cores",
-		    d->name, d->nnodes > 1 ? "s" : "", nodes, near);
-	} else if (d->nnodes > 1 && with == 1) {
-		add(f, TOPO_FIND_MULTI_NODE, drive(d),
-		    "%s is local to nodes %s at once, and only one of them has CPUs of its own "
-		    "(the others are HBM or far memory): its workers and their memory go to that "
-		    "node; nothing to move", d->name, nodes);
-	} else if (d->nnodes > 1) {
-		add(f, TOPO_FIND_MULTI_NODE, drive(d),
-		    "%s is local to nodes %s at once (hwloc cannot tell which is nearer): its "
-		    "workers are spread over their cores; measure with saturate before moving it",
-		    d->name, nodes);
+		return;
 	}
+	if (with && d->nnodes < 2)
+		return;
+	if (!(x = add(f, with ? TOPO_FIND_MULTI_NODE : TOPO_FIND_CPULESS_NODE, drive(d))))
+		return;
+	if (with == 1)
+		x->form = TOPO_FORM_ONE_WITH_CPUS;
+	SET(x->names, d->name);
+	join_nodes(d, x->what, sizeof(x->what));
+	x->num[0] = d->nnodes;
+	/* a CPU-less node's drive: the nearest node its workers run on */
+	if (!with)
+		x->num[1] = topo_nearest_cpu_node(t, d->nodes[0]);
 }
 
 /* One core per drive at QDn: group drives by the CPUs they are local to. */
@@ -417,14 +430,17 @@ static void few_cores(const struct topo *t, const struct topo_dev *const *devs,
 
 			cores = idx >= 0 ? topo_node(t, (unsigned)idx)->cores : 0;
 		}
-		struct topo_finding grp = { 0 };
+		struct topo_finding *x;
+		uint64_t grp[TOPO_FINDING_WORDS] = { 0 };
 
 		names[0] = '\0';
 		for (j = i; j < ndevs; j++) {
 			if (done[j] || !devs[j]->cpus || strcmp(devs[j]->cpus, d->cpus))
 				continue;
 			done[j] = true;
-			mark(&grp, j);	/* every namespace of the group, named or not */
+			/* every namespace of the group, named or not */
+			if (j < 64 * TOPO_FINDING_WORDS)
+				grp[j / 64] |= 1ull << (j % 64);
 			if (same_drive_before(devs, j))
 				continue;
 			n++;
@@ -432,17 +448,15 @@ static void few_cores(const struct topo *t, const struct topo_dev *const *devs,
 				o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s",
 						      n > 1 ? ", " : "", devs[j]->name);
 		}
-		if (n > 4 && o < sizeof(names))
-			snprintf(names + o, sizeof(names) - o, " and %u more", n - 4);
-		if (cores && n > cores)
-			add(f, TOPO_FIND_FEW_CORES,
-			    n == 1 ? drive(d) : (struct about){ NULL, drive(d).node, NULL },
-			    "%u cores (CPUs %s) are local to %u drives (%s): at one core per drive "
-			    "at QDn the cores will limit IOPS before the drives do; move drives to "
-			    "another node or measure with saturate", cores, d->cpus[0] ? d->cpus : "none",
-			    n, names);
-		if (cores && n > cores && !f->err)
-			memcpy(f->a[f->n - 1].about, grp.about, sizeof(grp.about));
+		if (!cores || n <= cores ||
+		    !(x = add(f, TOPO_FIND_FEW_CORES,
+			      n == 1 ? drive(d) : (struct about){ NULL, drive(d).node, NULL })))
+			continue;
+		memcpy(x->about, grp, sizeof(grp));
+		x->num[0] = cores;
+		x->num[1] = n;
+		SET(x->names, names);
+		SET(x->what, d->cpus);
 	}
 	free(done);
 }
@@ -451,12 +465,11 @@ int topo_findings(struct topo *t, const struct topo_dev *const *devs,
 		  unsigned ndevs, struct topo_finding **out)
 {
 	struct fl f = { .devs = devs, .ndevs = ndevs };
+	struct topo_finding *x;
 	unsigned i;
 
-	if (!topo_ndevs(t))
-		add(&f, TOPO_FIND_NO_NVME, NOTHING, "no NVMe drive %s: nothing for iostorm to "
-		    "place; give targets by path (files, loop devices) to measure those",
-		    topo_is_live(t) ? "on this machine" : "in this topology");
+	if (!topo_ndevs(t) && (x = add(&f, TOPO_FIND_NO_NVME, NOTHING)))
+		x->form = topo_is_live(t) ? TOPO_FORM_LIVE : TOPO_FORM_PLAIN;
 	imbalance(t, devs, ndevs, &f);
 	bridges(t, devs, ndevs, &f);
 	for (i = 0; i < ndevs; i++) {

@@ -190,7 +190,8 @@ int topo_dev_hops(struct topo *t, const struct topo_dev *d, struct topo_hop *hop
  * Package, else on the live machine /proc/cpuinfo's vendor_id. */
 bool topo_cpu_amd(const struct topo *t);
 
-/* What a person should act on, each one sentence saying what to do. */
+/* What a person should act on: topo states each as values, and cli/'s
+ * words table says it in one sentence that says what to do. */
 enum topo_finding_kind {
 	TOPO_FIND_NO_NVME,	/* no NVMe namespace in the topology */
 	TOPO_FIND_IMBALANCE,	/* drives per node against cores per node */
@@ -201,10 +202,42 @@ enum topo_finding_kind {
 	TOPO_FIND_MULTI_NODE,	/* local to several nodes at once */
 	TOPO_FIND_FEW_CORES,	/* fewer local cores than local drives */
 	TOPO_FIND_NO_PCI,	/* a target without a PCI device */
+	TOPO_FIND_NKINDS
 };
 
-#define TOPO_FINDING_LEN 512
+/* Which shape of its kind a finding takes. */
+enum topo_finding_form {
+	TOPO_FORM_PLAIN,
+	TOPO_FORM_LIVE,		/* no_nvme: on the live machine, not an export */
+	TOPO_FORM_NO_BRIDGE,	/* imbalance: no host bridge of the node to name */
+	TOPO_FORM_SLOT,		/* degraded_link: the slot limits it (MODEL_PCIE_SLOT) */
+	TOPO_FORM_PATHS_NUMA,	/* multi_node: multipath paths, iopolicy numa */
+	TOPO_FORM_PATHS_OTHER,	/* multi_node: multipath paths, another iopolicy */
+	TOPO_FORM_ONE_WITH_CPUS,	/* multi_node: only one of its nodes has CPUs */
+};
+
 #define TOPO_FINDING_WORDS 4	/* 256 devices: the CLI's most targets */
+#define TOPO_FINDING_NUMS 8
+#define TOPO_FINDING_LIST 160	/* a list: "nvme0n1, nvme1n1"; cut to fit */
+#define TOPO_FINDING_HBS 8	/* host bridges one finding names */
+#define TOPO_FINDING_PATHS 4	/* multipath paths one finding names */
+
+/* A host bridge a finding names: root_complex's crowded ones (how many
+ * drives, the first four's names) and those with free root ports (how
+ * many, the first three's bus ids); imbalance's with free root ports. */
+struct topo_finding_hb {
+	char name[TOPO_BUSID_MAX];
+	unsigned n;
+	char list[TOPO_FINDING_LIST];
+};
+
+/* A multipath path a multi_node finding names. */
+struct topo_finding_path {
+	char name[TOPO_NAME_MAX];	/* its controller, else its name */
+	char pci[TOPO_BUSID_MAX];	/* "" not known */
+	char nodes[32];			/* "0,1"; "" not known */
+	unsigned nnodes;
+};
 
 struct topo_finding {
 	enum topo_finding_kind kind;
@@ -218,7 +251,22 @@ struct topo_finding {
 	/* the devices it is about, by their index in the array topo_findings
 	 * was given (bit i: devs[i]); none for a finding about no device */
 	uint64_t about[TOPO_FINDING_WORDS];
-	char text[TOPO_FINDING_LEN];	/* for people: nothing reads it back */
+	/* the values cli/words/findings_words.c says it from */
+	enum topo_finding_form form;
+	double num[TOPO_FINDING_NUMS];	/* the kind's figures */
+	/* the devices it names, the first four, "a, b" (num says how many in
+	 * all where there can be more) */
+	char names[TOPO_FINDING_LIST];
+	/* a value it names: nodes "0,1", a cpulist, a port, an iopolicy, the
+	 * host bridges of a node, what a target without PCI is */
+	char what[TOPO_FINDING_LIST];
+	struct topo_finding_hb hbs[TOPO_FINDING_HBS];
+	unsigned nhbs, ncrowded;	/* root_complex: hbs[0..ncrowded) are the
+					 * crowded ones, the rest have free ports */
+	struct topo_finding_path paths[TOPO_FINDING_PATHS];
+	unsigned npaths;		/* named; num says how many in all */
+	char iopolicy[16];		/* multi_node's paths: the subsystem's; ""
+					 * not known */
 };
 
 /* Whether finding f is about devs[i] of the array topo_findings was given. */
@@ -232,6 +280,8 @@ static inline bool topo_finding_about(const struct topo_finding *f, unsigned i)
 int topo_findings(struct topo *t, const struct topo_dev *const *devs,
 		  unsigned ndevs, struct topo_finding **out);
 const char *topo_finding_kind_name(enum topo_finding_kind k);
+/* The names of kind k's figures, num[0..): NULL after the last. */
+const char *const *topo_finding_num_names(enum topo_finding_kind k);
 
 /* Placement of workers. */
 enum topo_policy {

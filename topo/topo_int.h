@@ -77,9 +77,9 @@ int topo_io_node(const struct topo *t, hwloc_obj_t io);
  * devs, at most max into out; returns how many. */
 unsigned topo_bridge_findings(struct topo *t, const struct topo_dev *const *devs,
 			      unsigned ndevs, struct topo_finding *out, unsigned max);
-/* The free root ports under node os's host bridges into buf ("0000:40:01.1,
- * ..."; "" none); returns how many. */
-unsigned topo_node_free_ports(const struct topo *t, unsigned os, char *buf, size_t len);
+/* Host bridge hb's free root ports as a finding names them: how many, and
+ * the first three's bus ids. */
+void topo_free_ports(const struct topo_host_bridge *hb, struct topo_finding_hb *out);
 /* Whether d sits under a host bridge whose node is unknown. */
 bool topo_dev_locality_unknown(const struct topo *t, const struct topo_dev *d);
 

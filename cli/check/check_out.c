@@ -1,11 +1,13 @@
 /* iostorm check's findings, for people and as JSON; what each kind is
  * called, costs and cites comes from model/check_table.c. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/check/check_out.h"
 #include "cli/out/out.h"
 #include "cli/out/setup_json.h"
+#include "cli/words/findings_words.h"
 
 static const char *where(const struct cli_check *c, const struct check_finding *f)
 {
@@ -14,7 +16,7 @@ static const char *where(const struct cli_check *c, const struct check_finding *
 
 void cli_check_print(const struct cli_check *c, const struct cli_opts *o, FILE *f)
 {
-	char fix[CLI_FIX_MAX];
+	char fix[CLI_FIX_MAX], now[CLI_CHECK_WORDS_MAX], better[CLI_CHECK_WORDS_MAX];
 	unsigned i, ndev = 0;
 
 	for (i = 0; i < c->nf; i++) {
@@ -22,7 +24,9 @@ void cli_check_print(const struct cli_check *c, const struct cli_opts *o, FILE *
 		const struct check_kind_info *k = check_kind_info(x->kind);
 
 		ndev += x->dev >= 0;
-		fprintf(f, "%-10s %s: %s; better: %s\n", where(c, x), k->name, x->now, x->better);
+		cli_check_now(x, now, sizeof(now));
+		cli_check_better(x, better, sizeof(better));
+		fprintf(f, "%-10s %s: %s; better: %s\n", where(c, x), k->name, now, better);
 		if (k->cost[0])
 			fprintf(f, "%-10s   costs: %s (docs/check.md#%s)\n", "", k->cost,
 				k->cost_source[0] ? k->cost_source : k->name);
@@ -65,17 +69,58 @@ static json_t *set_json(const struct check_fix *x)
 			 "builtin", x->builtin);
 }
 
+/* A figure: an integer where it is one (a count, a setting), else a real
+ * (a link's 2.5 GT/s). */
+static json_t *figure_json(double v)
+{
+	if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
+static int value_add(json_t *a, const char *name, json_t *value)
+{
+	return json_array_append_new(a, json_pack("{s:s, s:o}", "name", name, "value", value));
+}
+
+/* The values the words are made of, [{name, value}]: the kind's figures
+ * and named values by the names model/check_table.c gives them, and the
+ * multipath path it is about. */
+static json_t *values_json(const struct check_finding *x)
+{
+	const struct check_kind_info *k = check_kind_info(x->kind);
+	json_t *a = json_array();
+	unsigned i;
+	int err = !a;
+
+	for (i = 0; !err && i < CHECK_NUMS && k->nums[i]; i++)
+		err = value_add(a, k->nums[i], figure_json(x->num[i]));
+	for (i = 0; !err && i < CHECK_NAMES && k->names[i]; i++)
+		err = value_add(a, k->names[i], str_or_null(x->name[i]));
+	if (!err && x->path[0])
+		err = value_add(a, "path", json_string(x->path)) ||
+		      value_add(a, "iopolicy", str_or_null(x->iopolicy));
+	if (err) {
+		json_decref(a);
+		return NULL;
+	}
+	return a;
+}
+
 static json_t *finding_json(const struct cli_check *c, const struct check_finding *x)
 {
 	const struct check_kind_info *k = check_kind_info(x->kind);
-	char fix[CLI_FIX_MAX];
+	char fix[CLI_FIX_MAX], now[CLI_CHECK_WORDS_MAX], better[CLI_CHECK_WORDS_MAX];
 
 	cli_fix_text(x, &c->boot, fix, sizeof(fix));
-	return json_pack("{s:s, s:s, s:o, s:s, s:s, s:s, s:o, s:o, s:o, s:b}",
-			 "kind", k->name,
+	cli_check_now(x, now, sizeof(now));
+	cli_check_better(x, better, sizeof(better));
+	return json_pack("{s:s, s:o, s:o, s:s, s:o, s:s, s:s, s:s, s:o, s:o, s:o, s:b}",
+			 "kind", k->name, "form", str_or_null(check_form_name(x->form)),
+			 "values", values_json(x),
 			 "scope", k->scope == CHECK_SCOPE_DEVICE ? "device" : "machine",
 			 "device", x->dev >= 0 ? json_string(where(c, x)) : json_null(),
-			 "now", x->now, "better", x->better, "fix", fix, "set", set_json(&x->fix),
+			 "now", now, "better", better, "fix", fix, "set", set_json(&x->fix),
 			 "cost", str_or_null(k->cost), "cost_source", str_or_null(k->cost_source),
 			 "runtime", k->runtime);
 }

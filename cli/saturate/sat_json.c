@@ -11,6 +11,7 @@
 #include "cli/out/openloop.h"
 #include "cli/out/setup_json.h"
 #include "cli/out/spread.h"
+#include "cli/words/findings_words.h"
 
 /* An IOPS figure or gap: null when unknown, and a gap where all at once
  * beat the sum alone (negative) is null too. */
@@ -169,10 +170,32 @@ static json_t *smt_json(const struct sat *s)
 			 "ratio", s->smt.ratio >= 0 ? json_real(s->smt.ratio) : json_null());
 }
 
+/* The figures a gap finding's text is said from, [{name, value}] by the
+ * names model/gap.c gives them; device_loss's worst devices as a worst
+ * (the name) and a worst_pct (its loss) each. */
+static json_t *gap_values(const struct model_gap_finding *f)
+{
+	const char *const *names = model_gap_num_names(f->kind);
+	json_t *a = json_array();
+	unsigned i;
+
+	for (i = 0; a && i < MODEL_GAP_NUMS && names[i]; i++)
+		json_array_append_new(a, json_pack("{s:s, s:f}", "name", names[i], "value",
+						   f->num[i]));
+	for (i = 0; a && i < f->ntop && i < MODEL_GAP_TOP; i++) {
+		json_array_append_new(a, json_pack("{s:s, s:s}", "name", "worst", "value",
+						   f->top[i]));
+		json_array_append_new(a, json_pack("{s:s, s:f}", "name", "worst_pct", "value",
+						   f->top_pct[i]));
+	}
+	return a;
+}
+
 json_t *cli_sat_json(const struct sat *s)
 {
 	struct cli_report meta;
 	json_t *j, *devs, *nodes, *find, *tf;
+	char text[CLI_GAP_WORDS_MAX];
 	unsigned i;
 
 	memset(&meta, 0, sizeof(meta));
@@ -188,16 +211,23 @@ json_t *cli_sat_json(const struct sat *s)
 		json_array_append_new(devs, dev_json(s, &s->dev[i]));
 	for (i = 0; nodes && i < s->gap.nnodes; i++)
 		json_array_append_new(nodes, node_json(&s->gap.nodes[i]));
-	for (i = 0; find && i < s->gap.nfind; i++)
-		json_array_append_new(find, json_pack("{s:s, s:s?, s:s}", "kind",
+	for (i = 0; find && i < s->gap.nfind; i++) {
+		cli_gap_text(&s->gap.find[i], text, sizeof(text));
+		json_array_append_new(find, json_pack("{s:s, s:s?, s:s, s:o}", "kind",
 						      model_gap_kind_name(s->gap.find[i].kind),
 						      "device", s->gap.find[i].device[0] ? s->gap.find[i].device : NULL,
-						      "text", s->gap.find[i].text));
-	for (i = 0; tf && i < (unsigned)s->ntf; i++)
+						      "text", text, "values", gap_values(&s->gap.find[i])));
+	}
+	for (i = 0; tf && i < (unsigned)s->ntf; i++) {
+		char ttext[CLI_TOPO_WORDS_MAX];
+
+		cli_topo_text(&s->tf[i], ttext, sizeof(ttext));
 		json_array_append_new(tf, json_pack("{s:s, s:s?, s:s}", "kind",
 						    topo_finding_kind_name(s->tf[i].kind),
 						    "device", s->tf[i].device[0] ? s->tf[i].device : NULL,
-						    "text", s->tf[i].text));
+						    "text", ttext));
+	}
+	cli_gap_verdict_text(&s->gap, text, sizeof(text));
 	j = json_pack("{s:s, s:s, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:{s:s, s:s}}",
 		      "schema", CLI_JSON_SCHEMA, "command", "saturate",
 		      "config", cli_json_config(s->o, &meta),
@@ -205,7 +235,7 @@ json_t *cli_sat_json(const struct sat *s)
 		      "devices", devs, "nodes", nodes, "system", sys_json(s),
 		      "findings", find, "topology_findings", tf,
 		      "verdict", "kind", model_gap_verdict_name(s->gap.verdict),
-		      "text", s->gap.verdict_text);
+		      "text", text);
 	if (j) {
 		json_t *hb = json_array();
 

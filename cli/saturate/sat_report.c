@@ -8,6 +8,7 @@
 
 #include "cli/out/out.h"
 #include "cli/out/spread.h"
+#include "cli/words/findings_words.h"
 
 #define IW 9	/* IOPS column */
 #define LW 7	/* latency column, us */
@@ -285,7 +286,7 @@ void cli_sat_print_report(const struct sat *s)
 	FILE *f = s->out;
 	int namew = 10, k;
 	unsigned i;
-	char qdn[24];
+	char qdn[24], text[CLI_GAP_WORDS_MAX], ttext[CLI_TOPO_WORDS_MAX];
 
 	for (i = 0; i < s->n; i++)
 		if ((int)strlen(s->dev[i].t->name) > namew)
@@ -320,8 +321,10 @@ void cli_sat_print_report(const struct sat *s)
 	print_spread(s, namew);
 	cli_sat_print_ceiling(s);
 	fprintf(f, "\nthe gap, attributed:\n");
-	for (i = 0; i < s->gap.nfind; i++)
-		fprintf(f, "  - %s\n", s->gap.find[i].text);
+	for (i = 0; i < s->gap.nfind; i++) {
+		cli_gap_text(&s->gap.find[i], text, sizeof(text));
+		fprintf(f, "  - %s\n", text);
+	}
 	if (!s->gap.nfind)
 		fprintf(f, "  (nothing the numbers support)\n");
 	for (k = 0, i = 0; i < (unsigned)s->ntf; i++) {
@@ -329,9 +332,11 @@ void cli_sat_print_report(const struct sat *s)
 			continue;
 		if (!k++)
 			fprintf(f, "topology:\n");
-		fprintf(f, "  - %s\n", s->tf[i].text);
+		cli_topo_text(&s->tf[i], ttext, sizeof(ttext));
+		fprintf(f, "  - %s\n", ttext);
 	}
-	fprintf(f, "verdict: %s\n", s->gap.verdict_text);
+	cli_gap_verdict_text(&s->gap, text, sizeof(text));
+	fprintf(f, "verdict: %s\n", text);
 	fflush(f);
 }
 

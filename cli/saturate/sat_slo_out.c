@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "cli/out/out.h"
+#include "cli/words/findings_words.h"
 
 /* The point together at the lowest share that broke, or NULL. */
 static const struct sat_together_pt *first_fail(const struct sat_together *t)
@@ -28,6 +29,7 @@ static void print_gap(const struct sat *s, const char *words)
 	const struct sat_together *t = s->together;
 	const struct sat_together_pt *ff;
 	double frac = model_slo_capacity(&t->s), lo, hi, cap, first = -1;
+	char verdict[CLI_GAP_WORDS_MAX];
 	bool same = true;
 	unsigned i;
 
@@ -59,11 +61,13 @@ static void print_gap(const struct sat *s, const char *words)
 		fprintf(s->out, "; together, %.0f%% of that (%.0f IOPS, a gap of %.0f%%%s)", 100.0 * frac,
 			frac * t->sum_alone, 100.0 * (1 - frac),
 			t->s.confirmed ? "" : ", unconfirmed");
-	if (ff)
+	if (ff) {
+		cli_gap_verdict_text(&s->gap, verdict, sizeof(verdict));
 		fprintf(s->out, ": %s broke %s first at %.0f%%; saturate's attribution of the gap at QD%u: %s\n",
 			s->dev[ff->dev].t->name,
 			ff->verdict == MODEL_SLO_BEHIND ? "by falling behind" : cli_slo_broke_name(&s->o->slo, ff->verdict),
-			100.0 * ff->frac, s->o->qd, s->gap.verdict_text);
+			100.0 * ff->frac, s->o->qd, verdict);
+	}
 }
 
 void cli_sat_print_slo(const struct sat *s)
@@ -133,6 +137,7 @@ static json_t *together_json(const struct sat *s)
 
 json_t *cli_sat_slo_json(const struct sat *s)
 {
+	char verdict[CLI_GAP_WORDS_MAX];
 	json_t *j;
 
 	if (!s->slo)
@@ -140,8 +145,9 @@ json_t *cli_sat_slo_json(const struct sat *s)
 	j = cli_slo_json(s->slo);
 	if (j) {
 		json_object_set_new(j, "together", together_json(s));
+		cli_gap_verdict_text(&s->gap, verdict, sizeof(verdict));
 		json_object_set_new(j, "attribution", json_pack("{s:s, s:s}", "kind",
-			model_gap_verdict_name(s->gap.verdict), "text", s->gap.verdict_text));
+			model_gap_verdict_name(s->gap.verdict), "text", verdict));
 	}
 	return j;
 }

@@ -12,6 +12,7 @@
 #include "cli/out/out.h"
 #include "cli/topo/topo_load.h"
 #include "cli/topo/topo_dot.h"
+#include "cli/words/findings_words.h"
 #include "topo/topo.h"
 
 /* topo's JSON keeps jansson's full real precision (the reports round to 12
@@ -170,6 +171,7 @@ static void print_text(FILE *out, struct topo *t, const struct cli_opts *o,
 		       const struct topo_dev *const *devs, unsigned ndevs,
 		       const struct topo_finding *f, int nf)
 {
+	char text[CLI_TOPO_WORDS_MAX];
 	unsigned i, k, cores = 0, pus = 0;
 	int j;
 
@@ -207,8 +209,10 @@ static void print_text(FILE *out, struct topo *t, const struct cli_opts *o,
 	fprintf(out, "\nfindings\n");
 	if (!nf)
 		fprintf(out, "  none: every drive sits well\n");
-	for (j = 0; j < nf; j++)
-		fprintf(out, "  - %s\n", f[j].text);
+	for (j = 0; j < nf; j++) {
+		cli_topo_text(&f[j], text, sizeof(text));
+		fprintf(out, "  - %s\n", text);
+	}
 }
 
 /* ---- JSON ---- */
@@ -338,9 +342,24 @@ static json_t *json_bridges(const struct topo *t)
 	return a ? a : json_null();
 }
 
+/* The figures a finding's text is said from, [{name, value}] by the names
+ * topo/findings.c gives them (-1: not known). */
+static json_t *values_json(const struct topo_finding *f)
+{
+	const char *const *names = topo_finding_num_names(f->kind);
+	json_t *a = json_array();
+	unsigned i;
+
+	for (i = 0; a && i < TOPO_FINDING_NUMS && names[i]; i++)
+		json_array_append_new(a, json_pack("{s:s, s:f}", "name", names[i], "value",
+						   f->num[i]));
+	return a;
+}
+
 static json_t *json_report(struct topo *t, const struct topo_dev *const *devs, unsigned ndevs,
 			   const struct topo_finding *f, int nf)
 {
+	char text[CLI_TOPO_WORDS_MAX];
 	json_t *root, *nodes = json_array(), *jd = json_array(), *jf = json_array();
 	unsigned i, k;
 	int j;
@@ -372,10 +391,13 @@ static json_t *json_report(struct topo *t, const struct topo_dev *const *devs, u
 	}
 	for (k = 0; k < ndevs; k++)
 		json_array_append_new(jd, json_dev(devs[k]));
-	for (j = 0; j < nf; j++)
-		json_array_append_new(jf, json_pack("{s:s s:o s:s}",
+	for (j = 0; j < nf; j++) {
+		cli_topo_text(&f[j], text, sizeof(text));
+		json_array_append_new(jf, json_pack("{s:s s:o s:s s:o}",
 			"kind", topo_finding_kind_name(f[j].kind),
-			"device", str_or_null(f[j].device), "text", f[j].text));
+			"device", str_or_null(f[j].device), "text", text,
+			"values", values_json(&f[j])));
+	}
 	return root;
 }
 

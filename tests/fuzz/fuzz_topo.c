@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/words/findings_words.h"
 #include "topo/topo.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -65,7 +66,7 @@ static void findings(struct topo *t)
 	if (nf < 0)
 		fuzz_fail("topo_findings: %d", nf);
 	for (j = 0; j < nf; j++)
-		if (!f[j].text[0] || !strcmp(topo_finding_kind_name(f[j].kind), "?"))
+		if (!cli_topo_has_words(f[j].kind) || !strcmp(topo_finding_kind_name(f[j].kind), "?"))
 			fuzz_fail("finding %d is empty or of no kind", j);
 	free(f);
 }
