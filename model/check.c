@@ -391,10 +391,10 @@ static void rule_apst(struct check_list *l, const struct dev_ctx *c)
 static void rule_link(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
-	/* the port's maximum is not among setup_dev's facts yet: -1 (not
-	 * known) judges against the device's own until it is */
-	struct model_pcie_ends e = { d->link_gts, d->link_max_gts, -1, d->link_width,
-				     d->link_max_width, -1 };
+	/* the port above the device, from topo's reader (setup/dev.c): -1
+	 * where it is not known, which judges against the device's own */
+	struct model_pcie_ends e = { d->link_gts, d->link_max_gts, d->port_max_gts, d->link_width,
+				     d->link_max_width, d->port_max_width };
 	struct check_finding *f;
 	double want_gts;
 	int want_width;

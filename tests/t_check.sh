@@ -71,6 +71,25 @@ check_fx "$fx/setup-onequeue" --jobs-per-device 1
 ! has_kind nvme1n1 few_queues || check_fail "one-queue fixture, one worker: few_queues"
 has_kind nvme1n1 irq_remote || check_fail "one-queue fixture, one worker: no irq_remote"
 
+# ---- a link is judged against the lower of the drive's and its port's
+# maxima (model/pcie.c): the strict fixture's drive (16 GT/s x4) trains at
+# 8 GT/s x2 below a port of 32 GT/s x16, a slow link; below a port that
+# can do no more than 8 GT/s x2 it is all the slot gives, and not named
+lk=$T_DIR/lk
+cp -a "$fx/setup-strict" "$lk" || fail "cannot copy the strict fixture"
+p=$lk/sys/devices/pci0000:00/0000:00:01.0
+check_fx "$lk"
+jq -e '[.findings[] | select(.kind == "link")] | length == 1' "$T_DIR/fx.json" >/dev/null ||
+	check_fail "link below both ends' maxima: not named"
+echo "8.0 GT/s PCIe" >"$p/max_link_speed"
+echo 2 >"$p/max_link_width"
+check_fx "$lk"
+! has_kind nvme0n1 link || check_fail "link at its port's maximum: named as slow"
+echo "16.0 GT/s PCIe" >"$p/max_link_speed"
+check_fx "$lk"
+jq -e '[.findings[] | select(.kind == "link")][0].better | test("16 GT/s x2")' "$T_DIR/fx.json" >/dev/null ||
+	check_fail "link under a x2 port of 16 GT/s: better is not 16 GT/s x2: $(jq -c '[.findings[] | select(.kind == "link")]' "$T_DIR/fx.json")"
+
 # ---- the strict machine with every setting put right: nothing, exit 0
 clean=$T_DIR/clean
 cp -a "$fx/setup-strict" "$clean" || fail "cannot copy the strict fixture"
