@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo/topo_int.h"
+#include "topo/cpu_int.h"
 
 #define TOPO_MAX_CPU (1u << 20)	/* above any machine; bounds a walk */
 

@@ -24,7 +24,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "topo/topo.h"
+#define TOPO_NAME_MAX 64
+
+/* PCIe link of a device or of the port above it. From an XML export only
+ * gbps is known (hwloc's linkspeed); sysfs gives the rest. Unknown: < 0. */
+struct topo_link {
+	double gbps;		/* hwloc's GB/s; < 0: not recorded */
+	double speed_gts;	/* current_link_speed, GT/s */
+	int width;		/* current_link_width, lanes */
+	double max_speed_gts;	/* max_link_speed */
+	int max_width;		/* max_link_width */
+};
+
 
 /* <root>/<fmt...> into path (PATH_MAX): 0, -ENOENT (root NULL) or
  * -ENAMETOOLONG. */

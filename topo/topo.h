@@ -10,24 +10,14 @@
 #include <sys/types.h>
 
 #include "topo/cpu.h"
+#include "topo/sysfs.h"	/* TOPO_NAME_MAX, struct topo_link */
 
-#define TOPO_NAME_MAX 64
 #define TOPO_BUSID_MAX 16	/* "0000:00:00.0" */
 #define TOPO_MAX_CHAIN 16	/* bridges between a device and its host bridge */
 #define TOPO_MAX_PATHS 8	/* paths of a multipath namespace kept */
 #define TOPO_MAX_PATH_NODES 8	/* local NUMA nodes kept per path */
 
 struct topo;
-
-/* PCIe link of a device or of the port above it. From an XML export only
- * gbps is known (hwloc's linkspeed); sysfs gives the rest. Unknown: < 0. */
-struct topo_link {
-	double gbps;		/* hwloc's GB/s; < 0: not recorded */
-	double speed_gts;	/* current_link_speed, GT/s */
-	int width;		/* current_link_width, lanes */
-	double max_speed_gts;	/* max_link_speed */
-	int max_width;		/* max_link_width */
-};
 
 /* One path of a native NVMe multipath namespace: the hidden block device
  * one controller of the subsystem has for it ("nvme0c1n1": subsystem 0,

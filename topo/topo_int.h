@@ -5,6 +5,7 @@
 
 #include <hwloc.h>
 
+#include "topo/cpu_int.h"
 #include "topo/sysfs.h"
 #include "topo/topo.h"
 
@@ -31,12 +32,6 @@ void topo_head_name(const char *name, char *out, size_t len);
 int topo_last_busid(const char *path, char *out, size_t len);
 int topo_root_bus(const char *path, char *out, size_t len);
 
-/* cpu.c: the set and hwloc's bitmap, both ways. from_hwloc: 0, or
- * -ERANGE for a PU at or above TOPO_CPUSET_MAX (no Linux has one). */
-int topo_cpuset_from_hwloc(hwloc_const_bitmap_t b, struct topo_cpuset *s);
-void topo_cpuset_to_hwloc(const struct topo_cpuset *s, hwloc_bitmap_t b);
-/* The set's cpulist, malloc'd, into *out: 0 or -ENOMEM. */
-int topo_cpuset_asprintf(const struct topo_cpuset *s, char **out);
 
 /* dev.c */
 struct topo_dev *topo_dev_new(const char *name, const char *path_name);
