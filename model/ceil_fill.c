@@ -4,7 +4,7 @@
  * through it, is all they get). Each round stops at least one drive, so
  * there are at most as many rounds as drives, each O(drives x depth).
  * Then each full resource's gain, and the binding one. */
-#include "model/ceil_int.h"
+#include "model/ceiling_int.h"
 
 #include <math.h>
 

@@ -4,7 +4,7 @@
  * next one is looked for. Greedy, one move at a time, as a person would
  * move drives, so each move's ceiling is what the machine has once it and
  * those before it are done. */
-#include "model/ceil_int.h"
+#include "model/ceiling_int.h"
 
 #include <errno.h>
 #include <stddef.h>

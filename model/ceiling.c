@@ -1,6 +1,6 @@
 /* The ceiling model's tree: checked, copied, and each resource's capacity
  * worked out once. */
-#include "model/ceil_int.h"
+#include "model/ceiling_int.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,8 +1,8 @@
 /* Inside the ceiling model: what its three files (ceiling.c: the tree and
  * its capacities; ceil_fill.c: water-filling; ceil_moves.c: the moves)
  * share. Not for callers: they use model/ceiling.h. */
-#ifndef MODEL_CEIL_INT_H
-#define MODEL_CEIL_INT_H
+#ifndef MODEL_CEILING_INT_H
+#define MODEL_CEILING_INT_H
 
 #include "model/ceiling.h"
 
