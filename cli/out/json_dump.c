@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "cli/out/out.h"
 
 /* jansson's FLAGS_TO_INDENT (src/dump.c): JSON_INDENT(n) is n & 0x1F */
 #define INDENT_OF(flags) ((flags) & JSON_MAX_INDENT)
@@ -173,4 +173,20 @@ int cli_json_dump_fd(int fd, const json_t *j, size_t flags, const struct cli_jso
 	rc = d->rc;
 	free(d);
 	return rc;
+}
+
+int cli_write_all(int fd, const char *s, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, s, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		s += n;
+		len -= (size_t)n;
+	}
+	return 0;
 }

@@ -26,4 +26,8 @@ struct cli_json_rows {
  * -errno: the write's, -ENOMEM (jansson, or a row). */
 int cli_json_dump_fd(int fd, const json_t *j, size_t flags, const struct cli_json_rows *rows);
 
+/* Writes len bytes of s to fd, across short writes and EINTR (the stop
+ * handler has no SA_RESTART): 0 or -errno (a reader gone is -EPIPE). */
+int cli_write_all(int fd, const char *s, size_t len);
+
 #endif

@@ -12,7 +12,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "cli/out/out.h"
+#include "cli/out/say.h"
 
 /* MAXSYMLINKS (include/linux/namei.h): the kernel's own bound on the links
  * one walk follows, past which it says ELOOP */
