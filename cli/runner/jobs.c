@@ -98,10 +98,7 @@ static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
 	j->batch = o->batch < o->qd ? o->batch : o->qd;
 	j->reap = o->reap < o->qd ? o->reap : o->qd;
 	j->range_off = o->range_off;
-	/* spelled out, so the engine never has to interpret 0 */
-	j->range_len = o->range_len;
-	if (j->target && !j->range_len)
-		j->range_len = j->target->size - o->range_off;
+	j->range_len = o->range_len;	/* 0: the rest of the target (engine.h) */
 	j->cpu = at->cpu;
 	j->sq_cpu = at->sq_cpu;
 	j->node = at->node;
@@ -114,8 +111,6 @@ static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
 	j->arrival = o->arrival;
 	j->rate_phase = (double)w / c->per;
 }
-
-const char *cli_runner_job_name(const struct runctx *c, unsigned i);
 
 /* --group: the jobs on one CPU in one ring, and how many devices each
  * device's worker drives. 0 or -ENOMEM, said. */

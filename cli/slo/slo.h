@@ -93,10 +93,7 @@ int cli_slo_run(struct cli_slo *sl, FILE *f);
 int cli_slo_point(struct cli_slo *sl, const bool *on, const double *rates,
 		  struct cli_slo_pt *pts);
 
-/* A target's capacity: the mean of its searches' (those that found one);
- * with two or more, lo and hi its 95% interval, else NAN. 0 where no
- * search found one. */
-double cli_slo_capacity(const struct cli_slo_dev *d, double *lo, double *hi);
+/* A target's capacity is model_slo_capacity_mean over d->caps[0..nsearch). */
 /* The point of d's last search at its lowest rate that broke (the first
  * failing rate), and the last point measured at the lowest rate; NULL:
  * none. */

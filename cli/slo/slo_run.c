@@ -14,7 +14,6 @@
 #include "cli/runner/stop.h"
 #include "cli/slo/slo.h"
 #include "engine/hist.h"
-#include "model/stats.h"
 
 int cli_slo_init(struct cli_slo *sl, const struct cli_opts *o, const struct eng_target *const *t,
 		 const double *max, unsigned n, const char *label)
@@ -230,24 +229,6 @@ int cli_slo_run(struct cli_slo *sl, FILE *f)
 	}
 	sl->interrupted |= cli_runner_interrupted();
 	return rc;
-}
-
-double cli_slo_capacity(const struct cli_slo_dev *d, double *lo, double *hi)
-{
-	double v[CLI_MAX_REPEAT], m;
-	unsigned i, n = 0;
-
-	*lo = *hi = NAN;
-	for (i = 0; i < d->nsearch; i++)
-		if (d->caps[i] > 0)
-			v[n++] = d->caps[i];
-	/* a search that found none counts as none: the capacity then is not
-	 * one every search agrees on, so there is none */
-	if (!n || n < d->nsearch)
-		return 0;
-	if (model_mean_ci(v, n, MODEL_AMEAN, 0.95, &m, lo, hi))
-		return 0;
-	return m;
 }
 
 const struct cli_slo_pt *cli_slo_first_fail(const struct cli_slo_dev *d)
