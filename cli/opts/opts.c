@@ -44,13 +44,15 @@ void cli_opts_init(struct cli_opts *o, const char *cmd, unsigned groups)
 	o->demo_size = CLI_DEMO_SIZE;
 }
 
-/* A verb whose --qd is a list of depths (sweep) clamps --batch and --reap
- * at each depth it runs, not to its verb-wide depth here. */
-static bool qd_is_list(const struct cli_opts *o)
+/* opts.h. The engine's own clamp is where each job is filled, at the
+ * depth it runs (cli/runner/jobs.c); this one is what the command's
+ * report and --help say. A verb whose --qd is a list of depths (sweep)
+ * says the value asked, each depth clamping it. */
+uint32_t cli_opts_at_qd(const struct cli_opts *o, uint32_t v)
 {
 	const struct cli_optdesc *d = cli_opt_find(o, "qd");
 
-	return d && (d->flags & CLI_OF_LIST);
+	return (d && (d->flags & CLI_OF_LIST)) || v < o->qd ? v : o->qd;
 }
 
 static void opts_finish(struct cli_opts *o)
@@ -59,12 +61,8 @@ static void opts_finish(struct cli_opts *o)
 		o->ramp_ns = 0;
 	if (o->ios && !o->time_set)
 		o->time_ns = 0;
-	if (!qd_is_list(o)) {
-		if (o->batch > o->qd)
-			o->batch = o->qd;
-		if (o->reap > o->qd)
-			o->reap = o->qd;
-	}
+	o->batch = cli_opts_at_qd(o, o->batch);
+	o->reap = cli_opts_at_qd(o, o->reap);
 	if (!o->seed_set)
 		o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 }

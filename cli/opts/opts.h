@@ -224,6 +224,10 @@ void cli_opts_init(struct cli_opts *o, const char *cmd, unsigned groups);
  * ramp with --ios) have been applied. */
 int cli_opts_parse(struct cli_opts *o, int argc, char **argv,
 		   enum cli_parse_outcome *outcome, char *err, size_t errlen);
+/* --batch or --reap's value v as o's command says it runs: at most --qd,
+ * except where --qd is a list of depths (each clamps it when it runs).
+ * Parsing applies it; --help's defaults show it. */
+uint32_t cli_opts_at_qd(const struct cli_opts *o, uint32_t v);
 /* The options o's verb takes, one per call from cursor *i (start at 0):
  * the shared ones in table order, a verb's own of the same name in its
  * place (or the shared one, where the own one has no setter), then the

@@ -426,24 +426,14 @@ static int show_qd(const struct cli_opts *o, char *buf, size_t len)
 	return cli_fmt_count(o->qd, buf, len);
 }
 
-/* --batch and --reap are held to --qd when the command line is read */
-/* What runs: clamped to --qd, except where --qd is a list (each depth
- * clamps it; cli/opts/opts.c) */
-static uint32_t clamped(const struct cli_opts *o, uint32_t v)
-{
-	const struct cli_optdesc *d = cli_opt_find(o, "qd");
-
-	return d && (d->flags & CLI_OF_LIST) ? v : v < o->qd ? v : o->qd;
-}
-
 static int show_batch(const struct cli_opts *o, char *buf, size_t len)
 {
-	return cli_fmt_count(clamped(o, o->batch), buf, len);
+	return cli_fmt_count(cli_opts_at_qd(o, o->batch), buf, len);
 }
 
 static int show_reap(const struct cli_opts *o, char *buf, size_t len)
 {
-	return cli_fmt_count(clamped(o, o->reap), buf, len);
+	return cli_fmt_count(cli_opts_at_qd(o, o->reap), buf, len);
 }
 
 /* name_of's name for val, as --help shows a default; 0 when none has it. */

@@ -95,6 +95,8 @@ static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
 	j->mode = c->mode;
 	j->bs = o->bs;
 	j->qd = o->qd;
+	/* the one clamp of --batch and --reap to the depth that runs: a
+	 * step's (sweep's points, saturate's QD1) as well as the command's */
 	j->batch = o->batch < o->qd ? o->batch : o->qd;
 	j->reap = o->reap < o->qd ? o->reap : o->qd;
 	j->range_off = o->range_off;

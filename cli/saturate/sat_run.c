@@ -158,7 +158,6 @@ int cli_sat_step(struct sat *s, enum sat_fig f, int only)
 		return 0;
 	}
 	step_opts.qd = step_qd(s, f);
-	step_opts.batch = s->o->batch < step_opts.qd ? s->o->batch : step_opts.qd;
 	if (f == SAT_QDN_REMOTE) {
 		step_opts.placement = TOPO_PLACE_REMOTE;
 		step_opts.placement_set = true;

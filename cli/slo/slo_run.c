@@ -115,7 +115,6 @@ int cli_slo_point(struct cli_slo *sl, const bool *on, const double *rates,
 	step.json = NULL;
 	step.repeat = 1;
 	step.rate = (uint64_t)ceil(top);
-	step.batch = step.batch < step.qd ? step.batch : step.qd;
 	snprintf(label, sizeof(label), "%s --slo point %u", sl->label, sl->points + 1);
 	spec.label = label;
 	rc = cli_runner_run(&step, &spec, &rep);

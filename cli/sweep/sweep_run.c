@@ -105,7 +105,6 @@ int sweep_run_points(const struct cli_opts *o, struct cli_targets *ts,
 			break;		/* every target failed */
 		pt[i].ndev = spec.ntargets;
 		step.qd = pt[i].qd;
-		step.batch = o->batch < step.qd ? o->batch : step.qd;
 		snprintf(label, sizeof(label), "sweep QD%u (%u/%u)", step.qd, i + 1, n);
 		if (pt[i].rated) {
 			point_rates(&pt[i], max, idx, spec.ntargets, o->jobs_per_device, rates,
@@ -158,7 +157,6 @@ int sweep_measure_max(const struct cli_opts *o, struct cli_targets *ts, struct f
 
 	step.json = NULL;
 	step.rate = 0;
-	step.batch = o->batch < o->qd ? o->batch : o->qd;
 	for (t = 0; t < ts->n; t++)
 		tp[t] = &ts->t[t];
 	rc = cli_runner_repeat(&step, &spec, &rep, NULL, NULL);
