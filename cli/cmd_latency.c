@@ -12,13 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
 #include "cli/out/report.h"
 #include "cli/runner/repeat.h"
 #include "cli/runner/runner.h"
-#include "cli/runner/stop.h"
 #include "cli/runner/targets.h"
 
 static int cmd_latency(int argc, char **argv);
@@ -117,7 +117,7 @@ static int measure(const struct cli_opts *o, const struct eng_target *t,
 	if (!rc)
 		rc = cli_report_output(&rep, o, extra);
 	if (rep.stalled)	/* its workers hold the target */
-		cli_runner_abandon(cli_exit_status(rc ? rc : -EIO));
+		cli_command_abandon(cli_exit_status(rc ? rc : -EIO));
 	cli_report_free(&rep);
 	return rc;
 }

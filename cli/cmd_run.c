@@ -5,13 +5,13 @@
 #include <string.h>
 
 #include "cli/check/check.h"
+#include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
 #include "cli/out/report.h"
 #include "cli/runner/repeat.h"
 #include "cli/runner/runner.h"
-#include "cli/runner/stop.h"
 #include "cli/runner/targets.h"
 
 static int cmd_run(int argc, char **argv);
@@ -53,7 +53,7 @@ static int cmd_run(int argc, char **argv)
 	if (!rc)
 		rc = cli_report_output(&rep, &o, NULL);
 	if (rep.stalled)	/* its workers hold the targets */
-		cli_runner_abandon(cli_exit_status(rc ? rc : -EIO));
+		cli_command_abandon(cli_exit_status(rc ? rc : -EIO));
 	cli_report_free(&rep);
 	cli_targets_close(&ts);
 	return cli_exit_status(rc);

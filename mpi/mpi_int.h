@@ -34,7 +34,7 @@ struct mpi_ctx {
 	unsigned nheld;
 	char last[1024];		/* the last line said or held */
 	bool abandon;			/* workers stalled in the kernel: end
-					 * with cli_runner_abandon after
+					 * with cli_command_abandon after
 					 * MPI_Finalize */
 };
 
@@ -125,16 +125,23 @@ int mpi_run(struct mpi_ctx *m, int argc, char **argv);
 
 /* ---- stream.c: --stream, one per rank ---- */
 
-/* Opens this rank's --stream (cli/live/stream.h), its path o->stream with
- * %r the rank, %h the host's name and %% a '%'. Several ranks need %r or
- * %h in it (one file each), and none may write to stdout: said, a usage
- * error. Returns a CLI_EXIT_* status; nothing without --stream. */
-int mpi_stream_open(const struct mpi_ctx *m, const struct cli_opts *o);
+/* This rank's --stream path into *path (NULL without --stream):
+ * o->stream with %r the rank, %h the host's name and %% a '%'. Several
+ * ranks need %r or %h in it (one file each), and none may write to
+ * stdout: said, a usage error. Returns a CLI_EXIT_* status. */
+int mpi_stream_path(const struct mpi_ctx *m, const struct cli_opts *o, const char **path);
 /* ---- listen.c: --listen, a port per rank of a host ---- */
 
-/* This rank's endpoint: PORT + its index among its host's ranks, bound
- * before any IO (every rank calls it). CLI_EXIT_*, said. */
-int mpi_listen_open(const struct mpi_ctx *m, const struct cli_opts *o);
+/* This rank's endpoint into *where (NULL without --listen): PORT + its
+ * index among its host's ranks. CLI_EXIT_*, said. */
+int mpi_listen_addr(const struct mpi_ctx *m, const struct cli_opts *o, const char **where);
+
+/* ---- begin.c: the command's begin on this rank ---- */
+
+/* cli_command_begin (cli/command.h) with this rank's outputs: its own
+ * stream and port; the report's file on rank 0 only, which writes it.
+ * Every rank calls it before any rank's first IO. CLI_EXIT_*, said. */
+int mpi_begin(const struct mpi_ctx *m, const struct cli_opts *o);
 /* The rank's index among its host's ranks: collective, once, at start. */
 int mpi_local_rank(void);
 

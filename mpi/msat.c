@@ -64,18 +64,10 @@ static int setup(struct msat *x)
 		m->hold = false;
 		return rc;
 	}
-	/* rank 0 writes the report: its file is made ready before any
-	 * rank's first IO, and a path it cannot write stops every rank */
+	/* the outputs made ready before any rank's first IO: a path rank 0
+	 * cannot write stops every rank */
 	if (!rc)
-		rc = cli_exit_status(cli_outpath_claim_all(x->o.targets, x->o.ntargets,
-							   "the target"));
-	if (!rc && !m->rank)
-		rc = cli_exit_status(cli_out_reserve(x->o.json));
-	/* every rank's own stream, before any rank's first IO */
-	if (!rc)
-		rc = mpi_stream_open(m, &x->o);
-	if (!rc)
-		rc = mpi_listen_open(m, &x->o);
+		rc = mpi_begin(m, &x->o);
 	if (!rc)
 		rc = cli_exit_status(cli_sat_open(&x->s, &x->o, &x->so));
 	if (!rc && !x->cluster) {

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/check/check.h"
+#include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/out/out.h"
 #include "cli/out/spread.h"
@@ -181,7 +182,7 @@ static _Noreturn void abandon(const struct meas *m)
 {
 	cli_say("a stalled run holds the device: the settings it changed stay so until "
 		"a later 'iostorm check' puts them back (journal %s)", m->ks->journal);
-	cli_runner_abandon(CLI_EXIT_RUNTIME);
+	cli_command_abandon(CLI_EXIT_RUNTIME);
 }
 
 /* One trial of row w with A or B in place: its IOPS in *iops. 0 or

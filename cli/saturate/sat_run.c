@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/check/check.h"
+#include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/live/stream.h"
 #include "cli/out/out.h"
@@ -374,7 +375,7 @@ int cli_saturate_run(const struct cli_opts *o, const struct cli_sat_opts *so)
 		rc = rc ? rc : done;
 	}
 	if (s.stalled)	/* workers hold targets */
-		cli_runner_abandon(cli_exit_status(rc ? rc : -EIO));
+		cli_command_abandon(cli_exit_status(rc ? rc : -EIO));
 	cli_sat_close(&s);
 	return rc;
 }

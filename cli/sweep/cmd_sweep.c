@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/check/check.h"
+#include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/out/out.h"
 #include "cli/runner/limits.h"
@@ -280,7 +281,7 @@ static int cmd_sweep(int argc, char **argv)
 		rc = -EIO;
 end:
 	if (fl->stalled)	/* workers hold a target */
-		cli_runner_abandon(cli_exit_status(rc ? rc : -EIO));
+		cli_command_abandon(cli_exit_status(rc ? rc : -EIO));
 out:
 	for (i = 0; i < CLI_MAX_QDS; i++) {
 		free(pt[i].total.tl.s);

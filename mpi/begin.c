@@ -1,0 +1,25 @@
+/* A rank's begin of the command: the outputs every rank names for itself
+ * (stream.c, listen.c), then the begin of any command (cli/command.h). */
+#include <stdio.h>
+
+#include "cli/command.h"
+#include "cli/commands.h"
+#include "cli/live/stream.h"
+#include "mpi/mpi_int.h"
+
+int mpi_begin(const struct mpi_ctx *m, const struct cli_opts *o)
+{
+	/* the stream's header names the command for the command's length */
+	static char verb[32];
+	struct cli_command_out out = { .report = m->rank ? NULL : o->json, .stream_cmd = verb };
+	int rc;
+
+	snprintf(verb, sizeof(verb), "mpi-%s", m->verb);
+	rc = mpi_stream_path(m, o, &out.stream);
+	if (!rc)
+		rc = mpi_listen_addr(m, o, &out.listen);
+	if (rc)
+		return rc;
+	cli_stream_rank(m->rank);
+	return cli_exit_status(cli_command_begin(o, "the target", &out));
+}
