@@ -49,17 +49,17 @@ static int set_rate_list(struct cli_opts *o, const char *arg, char *err, size_t 
 }
 
 static const struct cli_optdesc own[] = {
-	{ "qd", 'd', "LIST", 0, CLI_OF_LIST, set_qd_list, show_qd_list, NULL,
+	CLI_OPT_OWN("qd", 'd', "LIST", 0, CLI_OF_LIST, set_qd_list, show_qd_list, NULL,
 	  "queue depths to run, increasing, comma-separated;\n"
 	  "with --rate one depth, the limit of every rate\n"
-	  "(" STR(RATE_QD) " unless given)" },
-	{ "rate", 0x500, "LIST", 0, CLI_OF_LIST, set_rate_list, NULL, NULL,
+	  "(" STR(RATE_QD) " unless given)"),
+	CLI_OPT_OWN("rate", 0x500, "LIST", 0, CLI_OF_LIST, set_rate_list, NULL, NULL,
 	  "sweep by load instead of depth: an open loop at\n"
 	  "each entry, increasing: 10%,50%,100% of each\n"
 	  "target's closed-loop maximum at --qd (measured\n"
-	  "first), or IOs per second per device: 1k,5k,20k" },
+	  "first), or IOs per second per device: 1k,5k,20k"),
 	CLI_SLO_OPTDESCS,
-	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
+	CLI_OPT_END,
 };
 
 static int cmd_sweep(int argc, char **argv);
