@@ -59,13 +59,14 @@ static int setup(struct mrun *x)
 static int measure(struct mrun *x)
 {
 	const struct eng_target *tp[CLI_MAX_TARGETS];
-	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp };
+	struct cli_run_spec spec = cli_run_spec_of(&x->o, ENG_OP_READ);
 	bool intr = false;
 	unsigned i;
 	int rc;
 
 	for (i = 0; i < x->ts.n; i++)
 		tp[i] = &x->ts.t[i];
+	spec.targets = tp;
 	spec.ntargets = x->ts.n;
 	rc = mpi_sync(x->m, CLI_EXIT_OK, &intr);
 	if (rc)

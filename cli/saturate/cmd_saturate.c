@@ -90,7 +90,7 @@ static int parse(struct cli_opts *o, struct cli_sat_opts *so, int argc, char **a
 		return -EINVAL;
 	}
 	if (o->slo.n) {
-		struct cli_opts r = *o;
+		struct cli_run_spec r = cli_run_spec_of(o, ENG_OP_READ);
 
 		rc = cli_slo_check(o);
 		r.rate = r.jobs_per_device;

@@ -96,8 +96,7 @@ int cli_slo_point(struct cli_slo *sl, const bool *on, const double *rates,
 	const struct eng_target *tp[CLI_MAX_TARGETS];
 	unsigned idx[CLI_MAX_TARGETS], i, k;
 	double r[CLI_MAX_TARGETS], top = 1;
-	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp, .rates = r };
-	struct cli_opts step = *sl->o;
+	struct cli_run_spec spec = cli_run_spec_of(sl->o, ENG_OP_READ);
 	struct cli_report rep;
 	char label[64];
 	int rc;
@@ -112,12 +111,13 @@ int cli_slo_point(struct cli_slo *sl, const bool *on, const double *rates,
 	}
 	if (!spec.ntargets)
 		return 0;
-	step.json = NULL;
-	step.repeat = 1;
-	step.rate = (uint64_t)ceil(top);
+	spec.targets = tp;
+	spec.rates = r;
+	spec.repeat = 1;	/* --repeat runs the search again, not a point */
+	spec.rate = (uint64_t)ceil(top);
 	snprintf(label, sizeof(label), "%s --slo point %u", sl->label, sl->points + 1);
 	spec.label = label;
-	rc = cli_runner_run(&step, &spec, &rep);
+	rc = cli_runner_run(sl->o, &spec, &rep);
 	if (!rc) {
 		sl->points++;
 		sl->interrupted |= rep.interrupted;

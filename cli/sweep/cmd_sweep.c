@@ -123,10 +123,10 @@ static void say_check(const struct cli_opts *o, const struct cli_targets *ts,
  * cli_limits_check's -errno, said. */
 static int check_deepest(const struct cli_opts *o, const uint32_t *qds, int n)
 {
-	struct cli_opts deep = *o;
+	struct cli_run_spec deep = cli_run_spec_of(o, ENG_OP_READ);
 
 	deep.qd = deepest(qds, (unsigned)n);
-	return cli_limits_check(&deep);
+	return cli_limits_check(o, &deep);
 }
 
 /* A depth where any IO failed, or a target that stalled or was stopped,
@@ -188,7 +188,7 @@ static int rate_points(struct cli_opts *o, struct point *pt, uint32_t *qds, bool
 /* --slo's refusals, then the open loop's at its least rate. */
 static int slo_check(const struct cli_opts *o)
 {
-	struct cli_opts r = *o;
+	struct cli_run_spec r = cli_run_spec_of(o, ENG_OP_READ);
 	int rc = cli_slo_check(o);
 
 	if (rc || !o->slo.n)
@@ -202,7 +202,7 @@ static int slo_check(const struct cli_opts *o)
  * a load's rates are raised to that (point_rates). */
 static int rate_check(const struct cli_opts *o, const struct point *pt)
 {
-	struct cli_opts r = *o;
+	struct cli_run_spec r = cli_run_spec_of(o, ENG_OP_READ);
 
 	r.rate = pt[0].load_pct >= 0 ? r.jobs_per_device : (uint64_t)pt[0].rate;
 	return cli_runner_rate_check(&r);
