@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "cli/out/out.h"
+#include "cli/runner/spec.h"
 
 /* A sample belongs to the window that ends at at_s when its own end is
  * within it: each device's sample ends near the total's, never half a

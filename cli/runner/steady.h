@@ -13,7 +13,8 @@
 #include "cli/opts/opts.h"
 #include "cli/out/report.h"
 #include "cli/out/timeline.h"
-#include "cli/runner/spec.h"
+
+struct cli_run_spec;	/* cli/runner/spec.h */
 
 /* The window's seconds: --steady's DURATION. */
 unsigned cli_steady_window(const struct cli_opts *o);

@@ -108,6 +108,8 @@ static void say_check(const struct cli_opts *o, const struct cli_targets *ts,
 		      const uint32_t *qds, unsigned n)
 {
 	const char *paths[CLI_MAX_TARGETS];
+	/* a copy kept: cli/check reads a run's depth, CPUs and mode from the
+	 * options, not from a run spec (cli/runner/spec.h) */
 	struct cli_opts deep = *o;
 	unsigned i;
 
@@ -143,7 +145,9 @@ static bool had_errors(const struct point *pt, unsigned n, const struct failed *
 
 /* sweep --rate and --slo: one depth, --qd's or RATE_QD, the limit of every
  * rate (and with --slo the depth of the closed-loop maximum the search
- * starts from), into o->qd and qds[0]. 1, or -EINVAL with err. */
+ * starts from), into o->qd and qds[0]. 1, or -EINVAL with err. The last
+ * step of reading sweep's command line, before anything reads o: its --qd
+ * is a list, which only --rate or --slo, read after it, makes one depth. */
 static int one_depth(struct cli_opts *o, uint32_t *qds, const char *flag, char *err,
 		     size_t errlen)
 {
