@@ -138,10 +138,17 @@ int mpi_listen_addr(const struct mpi_ctx *m, const struct cli_opts *o, const cha
 
 /* ---- begin.c: the command's begin on this rank ---- */
 
-/* cli_command_begin (cli/command.h) with this rank's outputs: its own
- * stream and port; the report's file on rank 0 only, which writes it.
- * Every rank calls it before any rank's first IO. CLI_EXIT_*, said. */
-int mpi_begin(const struct mpi_ctx *m, const struct cli_opts *o);
+/* The targets file read (into *tfile, the caller's to free), this host's
+ * targets resolved into h and o (with demo: demo targets where it names
+ * none), then cli_command_begin (cli/command.h) with this rank's outputs:
+ * its own stream and port; the report's file on rank 0 only, which
+ * writes it. Every rank calls it before any rank's first IO. *settled:
+ * every rank knows the outcome already (the file could not be read, or
+ * every rank failed alike, h->same), so the caller returns it at once;
+ * else the caller adds its own setup and calls mpi_agree. CLI_EXIT_*,
+ * said. */
+int mpi_begin(struct mpi_ctx *m, struct mpi_host *h, struct cli_opts *o, char **tfile,
+	      bool demo, bool *settled);
 /* The rank's index among its host's ranks: collective, once, at start. */
 int mpi_local_rank(void);
 

@@ -32,27 +32,14 @@ struct mrun {
 
 static int setup(struct mrun *x)
 {
-	struct mpi_ctx *m = x->m;
-	int rc;
+	bool settled;
+	int rc = mpi_begin(x->m, &x->h, &x->o, &x->tfile, false, &settled);
 
-	if (m->targets_file) {
-		rc = mpi_tfile_load(m, &x->tfile);
-		if (rc)
-			return rc;
-	}
-	m->hold = true;
-	rc = mpi_host_resolve(m, &x->h, &x->o, x->tfile, false);
-	if (x->h.same) {
-		m->hold = false;
+	if (settled)
 		return rc;
-	}
-	/* the outputs made ready before any rank's first IO: a path rank 0
-	 * cannot write stops every rank */
-	if (!rc)
-		rc = mpi_begin(m, &x->o);
 	if (!rc)
 		rc = cli_exit_status(cli_targets_open(&x->ts, &x->o));
-	return mpi_agree(m, rc);
+	return mpi_agree(x->m, rc);
 }
 
 /* After one barrier, the run; CLI_EXIT_* of this rank. */

@@ -50,31 +50,18 @@ static bool parse(struct msat *x, int argc, char **argv, int *status)
 /* Targets and saturate's setup on every rank; the worst status, said. */
 static int setup(struct msat *x)
 {
-	struct mpi_ctx *m = x->m;
-	int rc = CLI_EXIT_OK;
+	bool settled;
+	int rc = mpi_begin(x->m, &x->h, &x->o, &x->tfile, x->so.demo, &settled);
 
-	if (m->targets_file) {
-		rc = mpi_tfile_load(m, &x->tfile);
-		if (rc)
-			return rc;	/* rank 0 said it; every rank knows */
-	}
-	m->hold = true;
-	rc = mpi_host_resolve(m, &x->h, &x->o, x->tfile, x->so.demo);
-	if (x->h.same) {
-		m->hold = false;
+	if (settled)
 		return rc;
-	}
-	/* the outputs made ready before any rank's first IO: a path rank 0
-	 * cannot write stops every rank */
-	if (!rc)
-		rc = mpi_begin(m, &x->o);
 	if (!rc)
 		rc = cli_exit_status(cli_sat_open(&x->s, &x->o, &x->so));
 	if (!rc && !x->cluster) {
 		cli_say("out of memory");
 		rc = CLI_EXIT_RUNTIME;
 	}
-	return mpi_agree(m, rc);
+	return mpi_agree(x->m, rc);
 }
 
 static void plan(struct msat *x)
