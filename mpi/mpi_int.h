@@ -130,6 +130,9 @@ int mpi_run(struct mpi_ctx *m, int argc, char **argv);
  * ranks need %r or %h in it (one file each), and none may write to
  * stdout: said, a usage error. Returns a CLI_EXIT_* status. */
 int mpi_stream_path(const struct mpi_ctx *m, const struct cli_opts *o, const char **path);
+/* This rank's entry own (whose reference it takes; NULL: null) ends its
+ * stream, and goes to rank 0 with every other rank's: mpi_gather_json. */
+int mpi_gather_hosts(const struct mpi_ctx *m, json_t *own, json_t **hosts);
 /* ---- listen.c: --listen, a port per rank of a host ---- */
 
 /* This rank's endpoint into *where (NULL without --listen): PORT + its

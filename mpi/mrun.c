@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/live/stream.h"
 #include "cli/out/hosts.h"
 #include "cli/out/json.h"
 #include "cli/out/out.h"
@@ -196,14 +195,7 @@ static int gather(struct mrun *x, int rc)
 	if (mpi_reduce_hist(x->m, x->ran ? x->rep.total.hist : NULL, &sum))
 		mine = CLI_EXIT_RUNTIME;
 	intr = mpi_max(intr);
-	/* this rank's stream ends with its own entry */
-	{
-		json_t *own = host_entry(x);
-
-		cli_stream_report_pin(own);
-		json_decref(own);
-	}
-	if (mpi_gather_json(x->m, host_entry(x), &hosts))
+	if (mpi_gather_hosts(x->m, host_entry(x), &hosts))
 		mine = CLI_EXIT_RUNTIME;
 	else if (!x->m->rank)
 		mine = report(x->m, &x->o, hosts, &sum, intr) ? CLI_EXIT_RUNTIME : mine;

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/live/stream.h"
 #include "cli/out/out.h"
 #include "cli/runner/stop.h"
 #include "cli/saturate/saturate.h"
@@ -202,14 +201,7 @@ static int report(struct msat *x, int rc)
 	json_t *hosts = NULL;
 	int mine = x->s.io_errors ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
 
-	/* this rank's stream ends with its own entry */
-	{
-		json_t *own = host_entry(x);
-
-		cli_stream_report_pin(own);
-		json_decref(own);
-	}
-	if (mpi_gather_json(x->m, host_entry(x), &hosts))
+	if (mpi_gather_hosts(x->m, host_entry(x), &hosts))
 		mine = CLI_EXIT_RUNTIME;
 	else if (!x->m->rank)
 		mine = mpi_sat_report(x->m, &x->o, hosts, x->intr) ? CLI_EXIT_RUNTIME : mine;

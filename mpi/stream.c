@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/live/stream.h"
 #include "cli/out/out.h"
 #include "mpi/mpi_int.h"
 
@@ -74,4 +75,10 @@ int mpi_stream_path(const struct mpi_ctx *m, const struct cli_opts *o, const cha
 	}
 	*out = path;
 	return CLI_EXIT_OK;
+}
+
+int mpi_gather_hosts(const struct mpi_ctx *m, json_t *own, json_t **hosts)
+{
+	cli_stream_report_pin(own);	/* a reference of its own */
+	return mpi_gather_json(m, own, hosts);
 }
