@@ -12,13 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
 #include "cli/out/report.h"
 #include "cli/runner/repeat.h"
 #include "cli/runner/runner.h"
-#include "cli/runner/stop.h"
 #include "cli/runner/targets.h"
 
 static int cmd_latency(int argc, char **argv);
@@ -97,9 +97,7 @@ static int measure(const struct cli_opts *o, const struct eng_target *t,
 {
 	struct lat_ctx c = { .name = t->name, .secs = json_object_get(extra, "seconds"),
 			     .repeat = 1 };
-	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = &t, .ntargets = 1,
-				     .label = "latency", .each_second = each_second, .ctx = &c };
-	struct cli_opts run_opts = *o;	/* o without the live line */
+	struct cli_run_spec spec = cli_run_spec_of(o, ENG_OP_READ);
 	struct cli_report rep;
 	int rc;
 
@@ -112,12 +110,17 @@ static int measure(const struct cli_opts *o, const struct eng_target *t,
 		fprintf(c.f, ", open loop at %llu/s (%s): latency from when each IO was due",
 			(unsigned long long)o->rate, cli_arrival_name(o->arrival));
 	fputc('\n', c.f);
-	run_opts.quiet = true;		/* one line a second already */
-	rc = cli_runner_repeat(&run_opts, &spec, &rep, each_repeat, &c);
+	spec.targets = &t;
+	spec.ntargets = 1;
+	spec.label = "latency";
+	spec.each_second = each_second;
+	spec.ctx = &c;
+	spec.quiet = true;		/* one line a second already */
+	rc = cli_runner_repeat(o, &spec, &rep, each_repeat, &c);
 	if (!rc)
 		rc = cli_report_output(&rep, o, extra);
 	if (rep.stalled)	/* its workers hold the target */
-		cli_runner_abandon(cli_exit_status(rc ? rc : -EIO));
+		cli_command_abandon(cli_exit_status(rc ? rc : -EIO));
 	cli_report_free(&rep);
 	return rc;
 }
@@ -149,8 +152,7 @@ static int cmd_latency(int argc, char **argv)
 		rc = cli_targets_open(&ts, &o);
 	if (rc)
 		goto out;
-	o.batch = 1;
-	rc = measure(&o, &ts.t[0], extra);
+	rc = measure(&o, &ts.t[0], extra);	/* at QD1, --batch is 1 (cli_opts_at_qd) */
 out:
 	cli_targets_close(&ts);
 	json_decref(extra);

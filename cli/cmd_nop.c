@@ -27,7 +27,7 @@ static int cmd_nop(int argc, char **argv)
 {
 	struct cli_opts o;
 	struct cli_report rep;
-	struct cli_run_spec spec = { .op = ENG_OP_NOP };
+	struct cli_run_spec spec;
 	int rc = cli_opts_cmdline(&o, &cli_verb_nop, argc, argv);
 
 	if (!rc && o.ntargets) {
@@ -36,6 +36,7 @@ static int cmd_nop(int argc, char **argv)
 	}
 	if (rc)
 		return cli_exit_status(rc);
+	spec = cli_run_spec_of(&o, ENG_OP_NOP);
 	rc = cli_runner_run(&o, &spec, &rep);
 	if (!rc)
 		rc = cli_report_output(&rep, &o, NULL);

@@ -5,13 +5,13 @@
 #include <string.h>
 
 #include "cli/check/check.h"
+#include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
 #include "cli/out/report.h"
 #include "cli/runner/repeat.h"
 #include "cli/runner/runner.h"
-#include "cli/runner/stop.h"
 #include "cli/runner/targets.h"
 
 static int cmd_run(int argc, char **argv);
@@ -34,7 +34,7 @@ static int cmd_run(int argc, char **argv)
 	struct cli_opts o;
 	struct cli_targets ts = { NULL, 0 };
 	struct cli_report rep;
-	struct cli_run_spec spec = { .op = ENG_OP_READ };
+	struct cli_run_spec spec;
 	const struct eng_target *tp[CLI_MAX_TARGETS];
 	unsigned i;
 	int rc = cli_opts_cmdline(&o, &cli_verb_run, argc, argv);
@@ -46,6 +46,7 @@ static int cmd_run(int argc, char **argv)
 		return cli_exit_status(rc);
 	for (i = 0; i < ts.n; i++)
 		tp[i] = &ts.t[i];
+	spec = cli_run_spec_of(&o, ENG_OP_READ);
 	spec.targets = tp;
 	spec.ntargets = ts.n;
 	cli_check_summary(&o, (const char *const *)o.targets, o.ntargets);
@@ -53,7 +54,7 @@ static int cmd_run(int argc, char **argv)
 	if (!rc)
 		rc = cli_report_output(&rep, &o, NULL);
 	if (rep.stalled)	/* its workers hold the targets */
-		cli_runner_abandon(cli_exit_status(rc ? rc : -EIO));
+		cli_command_abandon(cli_exit_status(rc ? rc : -EIO));
 	cli_report_free(&rep);
 	cli_targets_close(&ts);
 	return cli_exit_status(rc);

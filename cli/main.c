@@ -8,14 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/command.h"
 #include "cli/commands.h"
-#include "cli/live/listen.h"
-#include "cli/live/stream.h"
 #include "cli/opts/complete.h"
 #include "cli/opts/jobfile.h"
 #include "cli/out/out.h"
 #include "cli/out/outpath.h"
-#include "cli/runner/stop.h"
 
 static void usage(FILE *f)
 {
@@ -58,10 +56,7 @@ static int config_arg(int argc, char **argv, const char **file)
  * with them: its outputs made ready before the verb runs, so a report or
  * a stream that could never be written, or must not be (a device, a
  * target, each other: cli/out/outpath.h), stops the command before its
- * first IO, and every verb gets this from one place. The JSON report's
- * file is reserved (cli_out_reserve), --stream's file opened
- * (cli/live/stream.h: emptied only once the command commits to a run)
- * and --listen's port bound.
+ * first IO, and every verb gets this from one place (cli/command.h).
  * A command line the verb refuses, or one that asks for --help, is left
  * to the verb to say. 0, or -errno having said why (-EINVAL: a usage
  * error). */
@@ -87,35 +82,16 @@ static int reserve_files(const struct cli_verb *v, int argc, char **argv)
 		return 0;
 	}
 	cli_out_verb(v->name);
-	if (o.stream && o.json && !strcmp(o.stream, "-") && !strcmp(o.json, "-")) {
-		cli_say("--stream - and --json - both want standard output: give one a file");
-		rc = -EINVAL;
-	}
-	/* what the command reads (the operands, the files options name),
-	 * never to be written over; the strings are argv's, which outlives
-	 * the command */
-	if (!rc)
-		rc = cli_outpath_claim_all(o.targets, o.ntargets,
-					   v->groups & (CLI_OG_ENGINE | CLI_OG_TARGET) ?
-					   "the target" : "the input");
-	if (!rc && (cli_outpath_claim(o.topology, "the input") ||
-		    cli_outpath_claim(o.from, "the input"))) {
-		cli_say("out of memory");
-		rc = -ENOMEM;
-	}
+	rc = cli_command_begin(&o, v->groups & (CLI_OG_ENGINE | CLI_OG_TARGET) ?
+			       "the target" : "the input",
+			       &(struct cli_command_out){ .report = o.json, .stream = o.stream,
+							  .stream_cmd = v->name,
+							  .listen = o.listen });
 	free(copy);
-	/* cli_out_reserve and cli_stream_open say why a path cannot be written */
-	if (!rc)
-		rc = cli_out_reserve(o.json);
-	if (!rc && o.stream)
-		rc = cli_stream_open(o.stream, v->name);
-	/* a port in use is said before any IO, like a file not writable */
-	return rc ? rc : cli_listen_open(&o);
+	return rc;
 }
 
-/* v on argv, its report's file reserved first and its temporary removed
- * after, however the verb ended (a report it wrote has replaced it), and
- * its stream ended.
+/* v on argv between the command's begin and its end (cli/command.h).
  * Returns the exit status, the verb's own once it ran. */
 static int run_verb(const struct cli_verb *v, int argc, char **argv)
 {
@@ -123,14 +99,7 @@ static int run_verb(const struct cli_verb *v, int argc, char **argv)
 
 	if (!rc)
 		rc = v->run(argc, argv);
-	cli_out_release();
-	/* --stream's last line: how the command ended, its report; then
-	 * --listen's final figures, served for --linger */
-	rc = cli_stream_end(rc, cli_runner_interrupted());
-	cli_listen_close();
-	/* what it read and wrote was the command's to protect */
-	cli_outpath_forget();
-	return rc;
+	return cli_command_end(rc);
 }
 
 /* iostorm -c FILE [COMMAND] [options] [TARGET...]: the file's keys become

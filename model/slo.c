@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/slo.h"
+#include "model/stats.h"
 
 const struct model_slo_pct model_slo_pcts[MODEL_SLO_NPCT] = {
 	{ "p50", 50.0 }, { "p90", 90.0 }, { "p99", 99.0 }, { "p99.9", 99.9 }, { "p99.99", 99.99 },
@@ -131,4 +132,18 @@ int model_slo_add(struct model_slo_search *s, double rate, bool again, int verdi
 	bracket(s);
 	s->done = plan(s, &r, &a) == 1;
 	return 0;
+}
+
+double model_slo_capacity_mean(const double *caps, unsigned n, double *lo, double *hi)
+{
+	double m;
+	unsigned i;
+
+	*lo = *hi = NAN;
+	for (i = 0; i < n; i++)
+		if (!(caps[i] > 0))
+			return 0;
+	if (!n || model_mean_ci(caps, n, MODEL_AMEAN, 0.95, &m, lo, hi))
+		return 0;
+	return m;
 }

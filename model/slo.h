@@ -102,4 +102,10 @@ static inline double model_slo_capacity(const struct model_slo_search *s)
 	return s->lo;
 }
 
+/* A target's capacity over its searches (--repeat): caps[0..n), each
+ * search's capacity, 0 where it found none. The mean, with lo and hi its
+ * 95% interval where n >= 2, else NAN. 0 where n is 0 or any search found
+ * none: a capacity not every search agrees on is none. */
+double model_slo_capacity_mean(const double *caps, unsigned n, double *lo, double *hi);
+
 #endif

@@ -9,11 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/command.h"
 #include "cli/commands.h"
-#include "cli/live/listen.h"
-#include "cli/live/stream.h"
 #include "cli/out/out.h"
-#include "cli/runner/stop.h"
 #include "mpi/mpi_int.h"
 
 static void usage(FILE *f)
@@ -135,12 +133,9 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	mpi_log_init(&m);
 	rc = dispatch(&m, argc, argv);
-	cli_out_release();	/* rank 0's reserved report file, if unwritten */
-	/* this rank's --stream ends (with stalled workers, in abandon) */
+	/* this rank's command ends (with stalled workers, in abandon) */
 	if (!m.abandon)
-		rc = cli_stream_end(rc, cli_runner_interrupted());
-	if (!m.abandon)
-		cli_listen_close();	/* --listen's final figures, for --linger */
+		rc = cli_command_end(rc);
 	if (fflush(stdout) || ferror(stdout)) {
 		cli_say("cannot write the report to standard output: %s",
 			errno == EPIPE || !errno ? "the reader has gone (broken pipe)" : strerror(errno));
@@ -148,6 +143,6 @@ int main(int argc, char **argv)
 	}
 	MPI_Finalize();
 	if (m.abandon)
-		cli_runner_abandon(rc ? rc : CLI_EXIT_RUNTIME);	/* stalled workers */
+		cli_command_abandon(rc ? rc : CLI_EXIT_RUNTIME);	/* stalled workers */
 	return rc;
 }

@@ -34,7 +34,7 @@ struct mpi_ctx {
 	unsigned nheld;
 	char last[1024];		/* the last line said or held */
 	bool abandon;			/* workers stalled in the kernel: end
-					 * with cli_runner_abandon after
+					 * with cli_command_abandon after
 					 * MPI_Finalize */
 };
 
@@ -125,16 +125,33 @@ int mpi_run(struct mpi_ctx *m, int argc, char **argv);
 
 /* ---- stream.c: --stream, one per rank ---- */
 
-/* Opens this rank's --stream (cli/live/stream.h), its path o->stream with
- * %r the rank, %h the host's name and %% a '%'. Several ranks need %r or
- * %h in it (one file each), and none may write to stdout: said, a usage
- * error. Returns a CLI_EXIT_* status; nothing without --stream. */
-int mpi_stream_open(const struct mpi_ctx *m, const struct cli_opts *o);
+/* This rank's --stream path into *path (NULL without --stream):
+ * o->stream with %r the rank, %h the host's name and %% a '%'. Several
+ * ranks need %r or %h in it (one file each), and none may write to
+ * stdout: said, a usage error. Returns a CLI_EXIT_* status. */
+int mpi_stream_path(const struct mpi_ctx *m, const struct cli_opts *o, const char **path);
+/* This rank's entry own (whose reference it takes; NULL: null) ends its
+ * stream, and goes to rank 0 with every other rank's: mpi_gather_json. */
+int mpi_gather_hosts(const struct mpi_ctx *m, json_t *own, json_t **hosts);
 /* ---- listen.c: --listen, a port per rank of a host ---- */
 
-/* This rank's endpoint: PORT + its index among its host's ranks, bound
- * before any IO (every rank calls it). CLI_EXIT_*, said. */
-int mpi_listen_open(const struct mpi_ctx *m, const struct cli_opts *o);
+/* This rank's endpoint into *where (NULL without --listen): PORT + its
+ * index among its host's ranks. CLI_EXIT_*, said. */
+int mpi_listen_addr(const struct mpi_ctx *m, const struct cli_opts *o, const char **where);
+
+/* ---- begin.c: the command's begin on this rank ---- */
+
+/* The targets file read (into *tfile, the caller's to free), this host's
+ * targets resolved into h and o (with demo: demo targets where it names
+ * none), then cli_command_begin (cli/command.h) with this rank's outputs:
+ * its own stream and port; the report's file on rank 0 only, which
+ * writes it. Every rank calls it before any rank's first IO. *settled:
+ * every rank knows the outcome already (the file could not be read, or
+ * every rank failed alike, h->same), so the caller returns it at once;
+ * else the caller adds its own setup and calls mpi_agree. CLI_EXIT_*,
+ * said. */
+int mpi_begin(struct mpi_ctx *m, struct mpi_host *h, struct cli_opts *o, char **tfile,
+	      bool demo, bool *settled);
 /* The rank's index among its host's ranks: collective, once, at start. */
 int mpi_local_rank(void);
 

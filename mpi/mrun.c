@@ -11,10 +11,8 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/live/stream.h"
 #include "cli/out/hosts.h"
 #include "cli/out/json.h"
-#include "cli/out/outpath.h"
 #include "cli/out/out.h"
 #include "cli/out/report.h"
 #include "cli/runner/repeat.h"
@@ -33,48 +31,28 @@ struct mrun {
 
 static int setup(struct mrun *x)
 {
-	struct mpi_ctx *m = x->m;
-	int rc;
+	bool settled;
+	int rc = mpi_begin(x->m, &x->h, &x->o, &x->tfile, false, &settled);
 
-	if (m->targets_file) {
-		rc = mpi_tfile_load(m, &x->tfile);
-		if (rc)
-			return rc;
-	}
-	m->hold = true;
-	rc = mpi_host_resolve(m, &x->h, &x->o, x->tfile, false);
-	if (x->h.same) {
-		m->hold = false;
+	if (settled)
 		return rc;
-	}
-	/* rank 0 writes the report: its file is made ready before any
-	 * rank's first IO, and a path it cannot write stops every rank */
-	if (!rc)
-		rc = cli_exit_status(cli_outpath_claim_all(x->o.targets, x->o.ntargets,
-							   "the target"));
-	if (!rc && !m->rank)
-		rc = cli_exit_status(cli_out_reserve(x->o.json));
-	/* every rank's own stream, before any rank's first IO */
-	if (!rc)
-		rc = mpi_stream_open(m, &x->o);
-	if (!rc)
-		rc = mpi_listen_open(m, &x->o);
 	if (!rc)
 		rc = cli_exit_status(cli_targets_open(&x->ts, &x->o));
-	return mpi_agree(m, rc);
+	return mpi_agree(x->m, rc);
 }
 
 /* After one barrier, the run; CLI_EXIT_* of this rank. */
 static int measure(struct mrun *x)
 {
 	const struct eng_target *tp[CLI_MAX_TARGETS];
-	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp };
+	struct cli_run_spec spec = cli_run_spec_of(&x->o, ENG_OP_READ);
 	bool intr = false;
 	unsigned i;
 	int rc;
 
 	for (i = 0; i < x->ts.n; i++)
 		tp[i] = &x->ts.t[i];
+	spec.targets = tp;
 	spec.ntargets = x->ts.n;
 	rc = mpi_sync(x->m, CLI_EXIT_OK, &intr);
 	if (rc)
@@ -217,14 +195,7 @@ static int gather(struct mrun *x, int rc)
 	if (mpi_reduce_hist(x->m, x->ran ? x->rep.total.hist : NULL, &sum))
 		mine = CLI_EXIT_RUNTIME;
 	intr = mpi_max(intr);
-	/* this rank's stream ends with its own entry */
-	{
-		json_t *own = host_entry(x);
-
-		cli_stream_report_pin(own);
-		json_decref(own);
-	}
-	if (mpi_gather_json(x->m, host_entry(x), &hosts))
+	if (mpi_gather_hosts(x->m, host_entry(x), &hosts))
 		mine = CLI_EXIT_RUNTIME;
 	else if (!x->m->rank)
 		mine = report(x->m, &x->o, hosts, &sum, intr) ? CLI_EXIT_RUNTIME : mine;

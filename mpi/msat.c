@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/live/stream.h"
 #include "cli/out/out.h"
 #include "cli/runner/stop.h"
 #include "cli/saturate/saturate.h"
@@ -50,39 +49,18 @@ static bool parse(struct msat *x, int argc, char **argv, int *status)
 /* Targets and saturate's setup on every rank; the worst status, said. */
 static int setup(struct msat *x)
 {
-	struct mpi_ctx *m = x->m;
-	int rc = CLI_EXIT_OK;
+	bool settled;
+	int rc = mpi_begin(x->m, &x->h, &x->o, &x->tfile, x->so.demo, &settled);
 
-	if (m->targets_file) {
-		rc = mpi_tfile_load(m, &x->tfile);
-		if (rc)
-			return rc;	/* rank 0 said it; every rank knows */
-	}
-	m->hold = true;
-	rc = mpi_host_resolve(m, &x->h, &x->o, x->tfile, x->so.demo);
-	if (x->h.same) {
-		m->hold = false;
+	if (settled)
 		return rc;
-	}
-	/* rank 0 writes the report: its file is made ready before any
-	 * rank's first IO, and a path it cannot write stops every rank */
-	if (!rc)
-		rc = cli_exit_status(cli_outpath_claim_all(x->o.targets, x->o.ntargets,
-							   "the target"));
-	if (!rc && !m->rank)
-		rc = cli_exit_status(cli_out_reserve(x->o.json));
-	/* every rank's own stream, before any rank's first IO */
-	if (!rc)
-		rc = mpi_stream_open(m, &x->o);
-	if (!rc)
-		rc = mpi_listen_open(m, &x->o);
 	if (!rc)
 		rc = cli_exit_status(cli_sat_open(&x->s, &x->o, &x->so));
 	if (!rc && !x->cluster) {
 		cli_say("out of memory");
 		rc = CLI_EXIT_RUNTIME;
 	}
-	return mpi_agree(m, rc);
+	return mpi_agree(x->m, rc);
 }
 
 static void plan(struct msat *x)
@@ -223,14 +201,7 @@ static int report(struct msat *x, int rc)
 	json_t *hosts = NULL;
 	int mine = x->s.io_errors ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
 
-	/* this rank's stream ends with its own entry */
-	{
-		json_t *own = host_entry(x);
-
-		cli_stream_report_pin(own);
-		json_decref(own);
-	}
-	if (mpi_gather_json(x->m, host_entry(x), &hosts))
+	if (mpi_gather_hosts(x->m, host_entry(x), &hosts))
 		mine = CLI_EXIT_RUNTIME;
 	else if (!x->m->rank)
 		mine = mpi_sat_report(x->m, &x->o, hosts, x->intr) ? CLI_EXIT_RUNTIME : mine;

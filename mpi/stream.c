@@ -45,14 +45,15 @@ static int expand(const struct mpi_ctx *m, const char *path, char *buf, size_t l
 	return 0;
 }
 
-int mpi_stream_open(const struct mpi_ctx *m, const struct cli_opts *o)
+int mpi_stream_path(const struct mpi_ctx *m, const struct cli_opts *o, const char **out)
 {
-	/* the stream keeps its path and command for the command's length */
-	static char path[PATH_MAX], verb[32];
+	/* the stream keeps its path for the command's length */
+	static char path[PATH_MAX];
 	const char *why = NULL;
 	bool per_rank = false;
 	int rc = 0;
 
+	*out = NULL;
 	if (!o->stream)
 		return CLI_EXIT_OK;
 	if (!strcmp(o->stream, "-") && m->size > 1) {
@@ -72,8 +73,12 @@ int mpi_stream_open(const struct mpi_ctx *m, const struct cli_opts *o)
 			o->stream, m->size);
 		return CLI_EXIT_USAGE;
 	}
-	snprintf(verb, sizeof(verb), "mpi-%s", m->verb);
-	cli_stream_rank(m->rank);
-	/* cli_stream_open says why */
-	return cli_stream_open(path, verb) ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+	*out = path;
+	return CLI_EXIT_OK;
+}
+
+int mpi_gather_hosts(const struct mpi_ctx *m, json_t *own, json_t **hosts)
+{
+	cli_stream_report_pin(own);	/* a reference of its own */
+	return mpi_gather_json(m, own, hosts);
 }

@@ -1,6 +1,7 @@
 /* Option parsing: suffixes, bounds, every bad value gives a message, CPU
  * lists, defaults that depend on other options, the getopt front end. */
 #include "cli/opts/opts.h"
+#include "cli/opts/opts_int.h"
 #include "tests/helpers.h"
 
 #include <errno.h>
@@ -324,6 +325,37 @@ static void test_abbrev(void)
 	CHECK(d && !strcmp(d->name, "jobs"));
 }
 
+/* The shared table is data: each row of a shared kind names a field
+ * inside struct cli_opts, its bounds where --help prints them, and a
+ * choice its values and what a choice is; a row of its own has a setter. */
+static void test_rows(void)
+{
+	const struct cli_optdesc *d;
+	struct cli_opts o;
+
+	for (d = cli_opts_table; d->name; d++) {
+		CHECKF(d->kind != CLI_OPT_FN || d->set, "--%s: neither a kind nor a setter", d->name);
+		CHECKF(d->kind == CLI_OPT_FN || (d->off && d->off < sizeof(struct cli_opts)),
+		       "--%s: no field", d->name);
+		CHECKF(!strstr(d->help, "{bounds}") ||
+		       ((d->kind == CLI_OPT_U32 || d->kind == CLI_OPT_U64 ||
+			 d->kind == CLI_OPT_DURATION) && d->min <= d->max),
+		       "--%s: {bounds} without bounds", d->name);
+		CHECKF(d->kind != CLI_OPT_CHOICE || (d->choices && d->vals && d->noun),
+		       "--%s: a choice without its values", d->name);
+	}
+	/* a count lands in its field, within its bounds, and nowhere else */
+	cli_opts_init(&o, "run", CLI_OG_ENGINE | CLI_OG_TARGET);
+	CHECK(cli_opts_set(&o, "qd", "65536", err, sizeof(err)) == 0 && o.qd == 65536 &&
+	      o.batch == 32);
+	CHECK(cli_opts_set(&o, "qd", "65537", err, sizeof(err)) == -EINVAL &&
+	      !strcmp(err, "--qd: '65537' is above 65536") && o.qd == 65536);
+	CHECK(cli_opts_set(&o, "placement", "remote", err, sizeof(err)) == 0 &&
+	      o.placement == TOPO_PLACE_REMOTE && o.placement_set);
+	CHECK(cli_opts_set(&o, "no-latency", "true", err, sizeof(err)) == 0 && !o.latency);
+	CHECK(cli_opts_set(&o, "ramp", "0", err, sizeof(err)) == 0 && !o.ramp_ns && o.ramp_set);
+}
+
 int main(void)
 {
 	test_sizes();
@@ -336,5 +368,6 @@ int main(void)
 	test_bad();
 	test_help_set();
 	test_abbrev();
+	test_rows();
 	return t_result();
 }

@@ -129,5 +129,17 @@ int main(void)
 	CHECK(search(&s, &d, &slo) == 4 && s.n == 4 && s.done);
 	CHECK(s.lo == 10000 && s.confirmed && s.hi == 100000);
 	CHECK(model_slo_add(&s, 1, false, MODEL_SLO_HELD) == -EINVAL);
+
+	/* over --repeat's searches: the mean and its interval; one search
+	 * that found none makes none */
+	{
+		const double caps2[] = { 1000, 1200 }, none[] = { 1000, 0 };
+		double lo, hi;
+
+		CHECK(model_slo_capacity_mean(caps2, 2, &lo, &hi) == 1100 && lo < 1100 && hi > 1100);
+		CHECK(model_slo_capacity_mean(caps2, 1, &lo, &hi) == 1000 && isnan(lo) && isnan(hi));
+		CHECK(model_slo_capacity_mean(none, 2, &lo, &hi) == 0 && isnan(lo));
+		CHECK(model_slo_capacity_mean(none, 0, &lo, &hi) == 0);
+	}
 	return t_result();
 }

@@ -255,7 +255,7 @@ static void check_default(const struct cli_verb *v, const struct cli_optdesc *d,
 	CHECKF(!strstr(d->help, "default"), "%s --%s: its help text words a default: '%s'",
 	       v->name, d->name, d->help);
 	cli_opts_init(&o, v->name, v->groups);
-	if (!d->show || d->show(&o, val, sizeof(val)) <= 0) {
+	if (cli_opt_show(d, &o, val, sizeof(val)) <= 0) {
 		CHECKF(!help_block(help, d, blk, sizeof(blk)) || !strstr(blk, "(default"),
 		       "%s --%s shows a default it has not: %s", v->name, d->name, blk);
 		return;
@@ -284,13 +284,13 @@ static void check_choices(const struct cli_verb *v, const struct cli_optdesc *d)
 	for (c = d->choices; c && *c; c++) {
 		snprintf(opt, sizeof(opt), "--%s=%s", d->name, *c);
 		cli_opts_init(&o, v->name, v->groups);
-		CHECKF(!d->set(&o, *c, err, sizeof(err)), "%s %s: %s", v->name, opt, err);
+		CHECKF(!cli_opt_apply(d, &o, *c, err, sizeof(err)), "%s %s: %s", v->name, opt, err);
 	}
 	if (!d->choices)
 		return;
 	cli_opts_init(&o, v->name, v->groups);
 	cli_choices_text(d->choices, list, sizeof(list));
-	CHECKF(d->set(&o, "nosuch", err, sizeof(err)) && strstr(err, list),
+	CHECKF(cli_opt_apply(d, &o, "nosuch", err, sizeof(err)) && strstr(err, list),
 	       "%s --%s nosuch: '%s' does not list '%s'", v->name, d->name, err, list);
 }
 

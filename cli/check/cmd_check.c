@@ -49,17 +49,17 @@ static int show_rounds(const struct cli_opts *o, char *buf, size_t len)
 }
 
 static const struct cli_optdesc own[] = {
-	{ "measure", O_MEASURE, NULL, 0, 0, set_measure, NULL, NULL,
+	CLI_OPT_OWN("measure", O_MEASURE, NULL, 0, 0, set_measure, NULL, NULL,
 	  "as root, measure each setting that changes at run time (scheduler,\n"
 	  "iostats, nomerges, wbt) on the named targets: A/B rounds at --qd and\n"
 	  "at QD1, every setting put back after, also on SIGINT, and by the next\n"
-	  "check after a crash; one at a time" },
-	{ "restore", O_RESTORE, NULL, 0, 0, set_restore, NULL, NULL,
+	  "check after a crash; one at a time"),
+	CLI_OPT_OWN("restore", O_RESTORE, NULL, 0, 0, set_restore, NULL, NULL,
 	  "only put back what a 'check --measure' that died left changed (its\n"
-	  "journal), on the disks that are still the ones it names, and exit" },
-	{ "rounds", O_ROUNDS, "N", 0, 0, set_rounds, show_rounds, NULL,
-	  "A/B rounds per setting and depth (--measure); --time is each trial's" },
-	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
+	  "journal), on the disks that are still the ones it names, and exit"),
+	CLI_OPT_OWN("rounds", O_ROUNDS, "N", 0, 0, set_rounds, show_rounds, NULL,
+	  "A/B rounds per setting and depth (--measure); --time is each trial's"),
+	CLI_OPT_END,
 };
 
 static int cmd_check(int argc, char **argv);

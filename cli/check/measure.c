@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/check/check.h"
+#include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/out/out.h"
 #include "cli/out/spread.h"
@@ -48,7 +49,7 @@ struct row {
 
 struct meas {
 	const struct cli_opts *o;
-	struct cli_opts run;		/* the trials' options */
+	struct cli_run_spec run;	/* the trials' run */
 	struct setup_knobs *ks;
 	struct row *rows;
 	unsigned nrows;
@@ -182,7 +183,7 @@ static _Noreturn void abandon(const struct meas *m)
 {
 	cli_say("a stalled run holds the device: the settings it changed stay so until "
 		"a later 'iostorm check' puts them back (journal %s)", m->ks->journal);
-	cli_runner_abandon(CLI_EXIT_RUNTIME);
+	cli_command_abandon(CLI_EXIT_RUNTIME);
 }
 
 /* One trial of row w with A or B in place: its IOPS in *iops. 0 or
@@ -190,8 +191,7 @@ static _Noreturn void abandon(const struct meas *m)
 static int trial(struct meas *m, struct row *w, const struct eng_target *t, bool better,
 		 double *iops)
 {
-	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = &t, .ntargets = 1 };
-	struct cli_opts run = m->run;
+	struct cli_run_spec spec = m->run;
 	struct cli_report rep;
 	char label[256];
 	int err = apply(m, w, better);
@@ -206,8 +206,10 @@ static int trial(struct meas *m, struct row *w, const struct eng_target *t, bool
 			w->qd);
 	snprintf(label, sizeof(label), "%s %s", kind_name(w), better ? better_of(w) : w->now);
 	spec.label = label;
-	run.qd = w->qd;
-	err = cli_runner_run(&run, &spec, &rep);
+	spec.targets = &t;
+	spec.ntargets = 1;
+	spec.qd = w->qd;
+	err = cli_runner_run(m->o, &spec, &rep);
 	if (!err && rep.stalled)
 		abandon(m);
 	if (!err && rep.interrupted)
@@ -249,7 +251,7 @@ static int measure_row(struct meas *m, struct row *w, const struct eng_target *t
  * them; the setting put back after, whatever happened. */
 static int measure_finding(struct meas *m, struct row *rows, unsigned n)
 {
-	struct cli_opts one = m->run;
+	struct cli_opts one = *m->o;	/* its one target's operand */
 	struct cli_targets ts = { NULL, 0 };
 	unsigned i, dev = (unsigned)rows[0].f->dev;
 	int err, back;
@@ -524,7 +526,7 @@ int cli_check_measure(const struct cli_opts *o, const struct setup_dev *devs,
 		      unsigned ndevs, const struct check_finding *f, unsigned nf,
 		      json_t *root)
 {
-	struct meas m = { .o = o, .run = *o };
+	struct meas m = { .o = o, .run = cli_run_spec_of(o, ENG_OP_READ) };
 	int err, left;
 
 	/* a stop request from here on stops a trial, never the process */
@@ -533,7 +535,6 @@ int cli_check_measure(const struct cli_opts *o, const struct setup_dev *devs,
 	if (m.rounds > CLI_CHECK_MAX_ROUNDS)
 		m.rounds = CLI_CHECK_MAX_ROUNDS;
 	m.run.quiet = true;	/* each trial says one line as it starts */
-	m.run.json = NULL;
 	if (!m.run.time_ns && !m.run.ios)
 		m.run.time_ns = CLI_CHECK_TIME_NS;
 	m.ks = malloc(sizeof(*m.ks));

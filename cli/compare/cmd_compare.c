@@ -63,27 +63,27 @@ static int show_alpha(const struct cli_opts *o, char *buf, size_t len)
 }
 
 static const struct cli_optdesc own[] = {
-	{ "ab", O_AB, "N", 0, 0, set_ab, NULL, NULL,
+	CLI_OPT_OWN("ab", O_AB, "N", 0, 0, set_ab, NULL, NULL,
 	  "run the two command lines after '--' alternately,\n"
 	  "ABBA over N rounds (2..32), and test the rounds'\n"
-	  "paired differences: -- A_COMMAND... -- B_COMMAND..." },
-	{ "alpha", O_ALPHA, "P", 0, 0, set_alpha, show_alpha, NULL,
+	  "paired differences: -- A_COMMAND... -- B_COMMAND..."),
+	CLI_OPT_OWN("alpha", O_ALPHA, "P", 0, 0, set_alpha, show_alpha, NULL,
 	  "significance level, in (0, 0.5]: the false-discovery\n"
 	  "rate of the marks (Benjamini-Hochberg) and the\n"
 	  "family-wise rate of --fail-worse (Holm); the\n"
-	  "intervals are at 1 - P confidence" },
-	{ "fail-worse", O_FAIL_WORSE, "PCT", 0, 0, set_fail_worse, NULL, NULL,
+	  "intervals are at 1 - P confidence"),
+	CLI_OPT_OWN("fail-worse", O_FAIL_WORSE, "PCT", 0, 0, set_fail_worse, NULL, NULL,
 	  "exit 4 when a metric is worse than the base by more\n"
 	  "than PCT percent (0..1000) with Holm's p < --alpha\n"
-	  "across runs" },
-	{ "force", O_FORCE, NULL, 0, 0, set_force, NULL, NULL,
+	  "across runs"),
+	CLI_OPT_OWN("force", O_FORCE, NULL, 0, 0, set_force, NULL, NULL,
 	  "compare reports of different commands, --bs, --qd\n"
-	  "or bounds (--time against --ios)" },
-	{ "trust-repeats", O_TRUST_REPEATS, NULL, 0, 0, set_trust_repeats, NULL, NULL,
+	  "or bounds (--time against --ios)"),
+	CLI_OPT_OWN("trust-repeats", O_TRUST_REPEATS, NULL, 0, 0, set_trust_repeats, NULL, NULL,
 	  "let --fail-worse fail on a test of one run's repeats\n"
 	  "against another's (one run a side), though drift\n"
-	  "between runs is then not measured" },
-	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
+	  "between runs is then not measured"),
+	CLI_OPT_END,
 };
 
 static int cmd_compare(int argc, char **argv);

@@ -51,18 +51,18 @@ static int set_overwrite(struct cli_opts *o, const char *arg, char *err, size_t 
 
 /* the shared options fill takes (no setter: the shared one), and its own */
 static const struct cli_optdesc own[] = {
-	{ "bs", 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
-	{ "qd", 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
-	{ "range", 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
-	{ "quiet", 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
-	{ "yes-destroy-data", O_YES, NULL, 0, 0, set_yes, NULL, NULL,
+	CLI_OPT_OWN("bs", 0, NULL, 0, 0, NULL, NULL, NULL, NULL),
+	CLI_OPT_OWN("qd", 0, NULL, 0, 0, NULL, NULL, NULL, NULL),
+	CLI_OPT_OWN("range", 0, NULL, 0, 0, NULL, NULL, NULL, NULL),
+	CLI_OPT_OWN("quiet", 0, NULL, 0, 0, NULL, NULL, NULL, NULL),
+	CLI_OPT_OWN("yes-destroy-data", O_YES, NULL, 0, 0, set_yes, NULL, NULL,
 	  "write over every block of the targets' range: without it\n"
-	  "fill writes nothing" },
-	{ "overwrite-data", O_OVERWRITE, NULL, 0, 0, set_overwrite, NULL, NULL,
+	  "fill writes nothing"),
+	CLI_OPT_OWN("overwrite-data", O_OVERWRITE, NULL, 0, 0, set_overwrite, NULL, NULL,
 	  "with --yes-destroy-data, write over a range whose sampled\n"
 	  "blocks hold data too: without it fill writes only where\n"
-	  "each reads as never written or as an earlier fill's" },
-	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
+	  "each reads as never written or as an earlier fill's"),
+	CLI_OPT_END,
 };
 
 const struct cli_verb cli_verb_fill = {

@@ -38,26 +38,26 @@ static void say_reach(const char *where, enum cli_prom_reach r)
 			"that address", where);
 }
 
-int cli_listen_open(const struct cli_opts *o)
+int cli_listen_open(const char *where, uint64_t linger)
 {
 	char err[256];
 	int rc;
 
-	if (!o->listen || prom)
+	if (!where || prom)
 		return 0;
-	rc = cli_prom_open(&prom, o->listen, NULL, err, sizeof(err));
+	rc = cli_prom_open(&prom, where, NULL, err, sizeof(err));
 	if (rc) {
 		cli_say("%s", err);
 		return rc;
 	}
 	if (cli_live_add(&sink, prom)) {
-		cli_say("--listen %s: too many live sinks", o->listen);
+		cli_say("--listen %s: too many live sinks", where);
 		cli_prom_close(prom, 0);
 		prom = NULL;
 		return -ENOSPC;
 	}
-	linger_ns = o->linger_ns;
-	say_reach(o->listen, cli_prom_reach(prom));
+	linger_ns = linger;
+	say_reach(where, cli_prom_reach(prom));
 	return 0;
 }
 

@@ -4,11 +4,12 @@
 #ifndef CLI_LIVE_LISTEN_H
 #define CLI_LIVE_LISTEN_H
 
-#include "cli/opts/opts.h"
+#include <stdint.h>
 
-/* Binds o->listen and adds the endpoint to the live table (nothing
- * without --listen): 0, or -errno said in one line (a port in use). */
-int cli_listen_open(const struct cli_opts *o);
+/* Binds where (--listen's [ADDR:]PORT, checked) and adds the endpoint to
+ * the live table, to serve the final figures for linger ns at the end
+ * (nothing for NULL): 0, or -errno said in one line (a port in use). */
+int cli_listen_open(const char *where, uint64_t linger);
 /* The command is over: the final figures served for --linger (not after a
  * command that measured nothing: one refused), then the endpoint closed.
  * Nothing when none is open. */

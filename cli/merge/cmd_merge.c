@@ -82,22 +82,22 @@ static int set_run(struct cli_opts *o, const char *arg, char *err, size_t errlen
 }
 
 static const struct cli_optdesc own[] = {
-	{ "device", O_DEVICE, "LIST", 0, CLI_OF_LIST, set_device, NULL, NULL,
+	CLI_OPT_OWN("device", O_DEVICE, "LIST", 0, CLI_OF_LIST, set_device, NULL, NULL,
 	  "only these devices: a stream's name (nvme0n1: on\n"
-	  "every host) or HOST:DEVICE" },
-	{ "from", O_FROM, "S", 0, 0, set_from, NULL, NULL,
+	  "every host) or HOST:DEVICE"),
+	CLI_OPT_OWN("from", O_FROM, "S", 0, 0, set_from, NULL, NULL,
 	  "only intervals that start S or later into their\n"
-	  "window; without it, from the window's start" },
-	{ "host", O_HOST, "LIST", 0, CLI_OF_LIST, set_host, NULL, NULL,
+	  "window; without it, from the window's start"),
+	CLI_OPT_OWN("host", O_HOST, "LIST", 0, CLI_OF_LIST, set_host, NULL, NULL,
 	  "only the streams of these hosts (their header's\n"
-	  "name, or HOST#K as the report names them)" },
-	{ "run", O_RUN, "N", 0, 0, set_run, NULL, NULL,
+	  "name, or HOST#K as the report names them)"),
+	CLI_OPT_OWN("run", O_RUN, "N", 0, 0, set_run, NULL, NULL,
 	  "only window N (a sweep's step, a repeat; from 0);\n"
-	  "without it, a report per window" },
-	{ "to", O_TO, "S", 0, 0, set_to, NULL, NULL,
+	  "without it, a report per window"),
+	CLI_OPT_OWN("to", O_TO, "S", 0, 0, set_to, NULL, NULL,
 	  "only intervals that end S or earlier into their\n"
-	  "window; without it, to the window's end" },
-	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
+	  "window; without it, to the window's end"),
+	CLI_OPT_END,
 };
 
 static int cmd_merge(int argc, char **argv);

@@ -41,9 +41,8 @@ static bool shared_name(const char *name)
  * own option of the same name in its place), then the verb's other own. */
 static void list_options(const struct cli_verb *v)
 {
-	static const struct cli_optdesc help = { "help", 'h', NULL, 0, 0, NULL, NULL, NULL, NULL },
-					version = { "version", 'V', NULL, 0, 0, NULL, NULL, NULL,
-						    NULL };
+	static const struct cli_optdesc help = { .name = "help", .val = 'h' },
+					version = { .name = "version", .val = 'V' };
 	const struct cli_optdesc *d;
 	struct cli_opts o;
 	size_t i;

@@ -44,13 +44,15 @@ void cli_opts_init(struct cli_opts *o, const char *cmd, unsigned groups)
 	o->demo_size = CLI_DEMO_SIZE;
 }
 
-/* A verb whose --qd is a list of depths (sweep) clamps --batch and --reap
- * at each depth it runs, not to its verb-wide depth here. */
-static bool qd_is_list(const struct cli_opts *o)
+/* opts.h. The engine's own clamp is where each job is filled, at the
+ * depth it runs (cli/runner/jobs.c); this one is what the command's
+ * report and --help say. A verb whose --qd is a list of depths (sweep)
+ * says the value asked, each depth clamping it. */
+uint32_t cli_opts_at_qd(const struct cli_opts *o, uint32_t v)
 {
 	const struct cli_optdesc *d = cli_opt_find(o, "qd");
 
-	return d && (d->flags & CLI_OF_LIST);
+	return (d && (d->flags & CLI_OF_LIST)) || v < o->qd ? v : o->qd;
 }
 
 static void opts_finish(struct cli_opts *o)
@@ -59,12 +61,8 @@ static void opts_finish(struct cli_opts *o)
 		o->ramp_ns = 0;
 	if (o->ios && !o->time_set)
 		o->time_ns = 0;
-	if (!qd_is_list(o)) {
-		if (o->batch > o->qd)
-			o->batch = o->qd;
-		if (o->reap > o->qd)
-			o->reap = o->qd;
-	}
+	o->batch = cli_opts_at_qd(o, o->batch);
+	o->reap = cli_opts_at_qd(o, o->reap);
 	if (!o->seed_set)
 		o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 }
@@ -78,6 +76,13 @@ static const struct cli_optdesc *own_named(const struct cli_optdesc *own,
 		if (!strcmp(own->name, name))
 			return own;
 	return NULL;
+}
+
+/* A verb's own row replaces the shared one of its name where it reads
+ * the value; one that does not takes the shared one whatever its group. */
+static bool reads_value(const struct cli_optdesc *d)
+{
+	return d->kind != CLI_OPT_FN || d->set;
 }
 
 static size_t nshared(void)
@@ -99,7 +104,7 @@ const struct cli_optdesc *cli_opt_next(const struct cli_opts *o, size_t *i)
 	while (*i < n) {
 		d = &cli_opts_table[(*i)++];
 		if (own_named(own, d->name))
-			return own_named(own, d->name)->set ? own_named(own, d->name) : d;
+			return reads_value(own_named(own, d->name)) ? own_named(own, d->name) : d;
 		if (d->group & o->groups)
 			return d;
 	}
@@ -161,7 +166,7 @@ int cli_opts_set(struct cli_opts *o, const char *name, const char *val,
 	}
 	if (d->arg && !val)
 		return cli_opts_fail(err, errlen, "--%s needs a value", name);
-	return d->set(o, val, err, errlen);
+	return cli_opt_apply(d, o, val, err, errlen);
 }
 
 /* ---- the getopt loop ---- */
@@ -221,7 +226,7 @@ int cli_opts_parse(struct cli_opts *o, int argc, char **argv,
 		if (c == '?' || c == ':')
 			return bad_option(c, argv, err, errlen);
 		d = cli_opt_find_short(o, c);
-		rc = d ? d->set(o, optarg, err, errlen) :
+		rc = d ? cli_opt_apply(d, o, optarg, err, errlen) :
 			 cli_opts_fail(err, errlen, "option parsing: unhandled option %d", c);
 		if (rc)
 			return rc;
@@ -296,13 +301,34 @@ static void usage_line(FILE *f, int val, const char *name, const char *arg,
 	fprintf(f, "\n");
 }
 
+/* d's help with its bounds where it says {bounds} ("1..65536"), into buf. */
+static const char *help_text(const struct cli_optdesc *d, char *buf, size_t len)
+{
+	static const char mark[] = "{bounds}";
+	const char *at = strstr(d->help, mark);
+	char lo[32], hi[32];
+
+	if (!at)
+		return d->help;
+	if (d->kind == CLI_OPT_DURATION) {
+		cli_fmt_duration(d->min, lo, sizeof(lo));
+		cli_fmt_duration(d->max, hi, sizeof(hi));
+	} else {
+		snprintf(lo, sizeof(lo), "%llu", (unsigned long long)d->min);
+		snprintf(hi, sizeof(hi), "%llu", (unsigned long long)d->max);
+	}
+	snprintf(buf, len, "%.*s%s..%s%s", (int)(at - d->help), d->help, lo, hi,
+		 at + sizeof(mark) - 1);
+	return buf;
+}
+
 /* The defaults come from a fresh copy of o's verb's options, so the text
  * says what runs whatever came before --help on the command line. */
 static void usage(const struct cli_opts *o, const struct cli_verb *v, FILE *f)
 {
 	const struct cli_optdesc *d;
 	struct cli_opts def;
-	char choices[256], val[128];
+	char choices[256], val[128], help[1024];
 	size_t i = 0;
 
 	cli_opts_init(&def, o->cmd, o->groups);
@@ -313,8 +339,9 @@ static void usage(const struct cli_opts *o, const struct cli_verb *v, FILE *f)
 	while ((d = cli_opt_next(o, &i))) {
 		if (d->choices)
 			cli_choices_text(d->choices, choices, sizeof(choices));
-		usage_line(f, d->val, d->name, d->arg, d->help, d->choices ? choices : NULL,
-			   d->show && d->show(&def, val, sizeof(val)) > 0 ? val : NULL);
+		usage_line(f, d->val, d->name, d->arg, help_text(d, help, sizeof(help)),
+			   d->choices ? choices : NULL,
+			   cli_opt_show(d, &def, val, sizeof(val)) > 0 ? val : NULL);
 	}
 	usage_line(f, 'h', "help", NULL, "this text", NULL, NULL);
 	usage_line(f, 'V', "version", NULL, "print the version", NULL, NULL);

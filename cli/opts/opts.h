@@ -115,7 +115,8 @@ struct cli_opts {
 	const char *rate_list;		/* sweep's --rate LIST, checked; NULL: a
 					 * sweep of depths */
 	struct model_slo slo;		/* sweep's and saturate's --slo; n 0: off */
-	unsigned slo_points;		/* --slo-points: the search's cap */
+	uint32_t slo_points;		/* --slo-points: the search's cap; 0:
+					 * MODEL_SLO_POINTS */
 	const char *topology;		/* topo's and plan's --topology FILE.xml */
 	uint64_t drive_iops;		/* plan: every drive's IOPS; 0: not given */
 	uint64_t memory_bw;		/* plan: bytes/s per node; 0: unknown */
@@ -157,8 +158,29 @@ typedef int (*cli_set_fn)(struct cli_opts *o, const char *arg, char *err,
 typedef int (*cli_show_fn)(const struct cli_opts *o, char *buf, size_t len);
 
 #define CLI_OF_LIST 0x1u	/* the value is a comma-separated list */
+#define CLI_OF_ATMOST_QD 0x2u	/* a count that runs at most --qd
+				 * (cli_opts_at_qd): --help shows it so */
+#define CLI_OF_STDOUT 0x4u	/* a file name where - is standard output */
 
-/* One option. Its long name is also its job-file key. */
+/* How an option's value is read and where it goes: by a setter of its
+ * own, or by one of the kinds every option of that kind shares, into the
+ * field of struct cli_opts at the row's offset. */
+enum cli_optkind {
+	CLI_OPT_FN,		/* set reads it; show, where given, shows it */
+	CLI_OPT_U32,		/* a count in [min, max] into a uint32_t */
+	CLI_OPT_U64,		/* a count in [min, max] into a uint64_t */
+	CLI_OPT_DURATION,	/* a duration in [min, max] ns into a uint64_t */
+	CLI_OPT_FLAG,		/* true or false into a bool */
+	CLI_OPT_NOFLAG,		/* a --no-X flag: its opposite into a bool */
+	CLI_OPT_CHOICE,		/* one of choices: vals[its index] into an enum */
+	CLI_OPT_PATH,		/* a file name, not empty, into a const char * */
+};
+
+/* One option. Its long name is also its job-file key. A row of a kind
+ * other than CLI_OPT_FN is data: the shared setter and show read it
+ * (cli_opt_apply, cli_opt_show), and --help writes its bounds where its
+ * help says {bounds}. Rows are written with designated initializers
+ * (CLI_OPT_OWN for a verb's own option with its own setter). */
 struct cli_optdesc {
 	const char *name;
 	int val;		/* its short letter, or an id >= 0x100 */
@@ -166,13 +188,41 @@ struct cli_optdesc {
 				 * flag (a job file says key = true|false) */
 	unsigned group;		/* shared options: its CLI_OG_* group */
 	unsigned flags;		/* CLI_OF_* */
-	cli_set_fn set;
-	cli_show_fn show;	/* its default; NULL: none worth showing */
+	cli_set_fn set;		/* CLI_OPT_FN's setter */
+	cli_show_fn show;	/* its default, where the kind's own show (a
+				 * count, a duration, a choice's name; 0 and
+				 * the rest: nothing) is not it; NULL: that */
 	const char *const *choices;	/* the names its value is one of,
 					 * NULL-terminated; NULL: a free value */
 	const char *help;	/* lines of the usage text, '\n' between,
 				 * without its default or its choices */
+	enum cli_optkind kind;
+	size_t off;		/* the field's offsetof in struct cli_opts */
+	size_t given;		/* the offsetof of a bool set when the option
+				 * is given; 0 (cmd's): none */
+	uint64_t min, max;	/* a count's or a duration's bounds */
+	const int *vals;	/* CLI_OPT_CHOICE: the value of each choice */
+	const char *noun;	/* CLI_OPT_CHOICE: what a choice is, in a
+				 * refusal ("unknown mode 'x'") */
 };
+
+/* A verb's own option read by a setter of its own (the fields of struct
+ * cli_optdesc in order, up to help). */
+#define CLI_OPT_OWN(name_, val_, arg_, group_, flags_, set_, show_, choices_, help_) \
+	{ .name = (name_), .val = (val_), .arg = (arg_), .group = (group_),	\
+	  .flags = (flags_), .set = (set_), .show = (show_), .choices = (choices_), \
+	  .help = (help_) }
+/* The row that ends a table. */
+#define CLI_OPT_END { .name = NULL }
+
+/* Sets d's option in o from arg (NULL for a flag on the command line):
+ * its setter, or its kind's reading into its field. 0 or -EINVAL with err
+ * filled (one line naming the option). */
+int cli_opt_apply(const struct cli_optdesc *d, struct cli_opts *o, const char *arg,
+		  char *err, size_t errlen);
+/* d's value in o as --help shows a default (cli_show_fn's contract). */
+int cli_opt_show(const struct cli_optdesc *d, const struct cli_opts *o, char *buf,
+		 size_t len);
 
 /* What a verb's operands are, for completion. */
 enum cli_operands {
@@ -224,6 +274,10 @@ void cli_opts_init(struct cli_opts *o, const char *cmd, unsigned groups);
  * ramp with --ios) have been applied. */
 int cli_opts_parse(struct cli_opts *o, int argc, char **argv,
 		   enum cli_parse_outcome *outcome, char *err, size_t errlen);
+/* --batch or --reap's value v as o's command says it runs: at most --qd,
+ * except where --qd is a list of depths (each clamps it when it runs).
+ * Parsing applies it; --help's defaults show it. */
+uint32_t cli_opts_at_qd(const struct cli_opts *o, uint32_t v);
 /* The options o's verb takes, one per call from cursor *i (start at 0):
  * the shared ones in table order, a verb's own of the same name in its
  * place (or the shared one, where the own one has no setter), then the

@@ -131,7 +131,7 @@ struct cli_report {
 	bool interrupted;
 	bool stalled;			/* some device stalled: its workers are
 					 * still in the kernel, so write the
-					 * report and _exit (cli_runner_abandon) */
+					 * report and _exit (cli_command_abandon) */
 	bool unfixed_bufs;		/* io_uring read into unregistered
 					 * buffers: RLIMIT_MEMLOCK refused them */
 	unsigned repeats;		/* measurements made (--repeat): 0 or 1

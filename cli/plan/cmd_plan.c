@@ -86,27 +86,27 @@ static int show_bs(const struct cli_opts *o, char *buf, size_t len)
 }
 
 static const struct cli_optdesc own[] = {
-	{ "bs", 'b', "SIZE", 0, 0, set_bs, show_bs, NULL,
+	CLI_OPT_OWN("bs", 'b', "SIZE", 0, 0, set_bs, show_bs, NULL,
 	  "bytes per read the figures are for: a power of two\n"
-	  "up to 1m; with --from, the report's" },
-	{ "drive-iops", 0x301, "N", 0, 0, set_drive_iops, NULL, NULL,
+	  "up to 1m; with --from, the report's"),
+	CLI_OPT_OWN("drive-iops", 0x301, "N", 0, 0, set_drive_iops, NULL, NULL,
 	  "each drive's IOPS alone (1k = 1000); with --from,\n"
-	  "for the drives the report did not measure" },
-	{ "memory-bw", 0x302, "BYTES/s", 0, 0, set_memory_bw, NULL, NULL,
+	  "for the drives the report did not measure"),
+	CLI_OPT_OWN("memory-bw", 0x302, "BYTES/s", 0, 0, set_memory_bw, NULL, NULL,
 	  "each node's memory write bandwidth (150g = 150 GB/s);\n"
-	  "without it: unknown, no limit" },
-	{ "host-bridge-bw", 0x304, "BYTES/s", 0, 0, set_bridge_bw, NULL, NULL,
+	  "without it: unknown, no limit"),
+	CLI_OPT_OWN("host-bridge-bw", 0x304, "BYTES/s", 0, 0, set_bridge_bw, NULL, NULL,
 	  "each host bridge's (root complex's) bandwidth, from\n"
 	  "the platform's documents (an AMD EPYC quadrant,\n"
-	  "an Intel stack); without it: the sum of its root ports" },
-	{ "from", 0x303, "FILE", 0, 0, set_from, NULL, NULL,
+	  "an Intel stack); without it: the sum of its root ports"),
+	CLI_OPT_OWN("from", 0x303, "FILE", 0, 0, set_from, NULL, NULL,
 	  "a saturate --json report: each drive's solo QDn\n"
-	  "IOPS and each node's IOs per CPU-second" },
-	{ "free-slots", 0x305, "LIST", 0, CLI_OF_LIST, set_free_slots, NULL, NULL,
+	  "IOPS and each node's IOs per CPU-second"),
+	CLI_OPT_OWN("free-slots", 0x305, "LIST", 0, CLI_OF_LIST, set_free_slots, NULL, NULL,
 	  "the empty slots a drive can go into, per host bridge:\n"
 	  "0000:40=2,0001:00=1; without it: the free root ports\n"
-	  "the topology lists, else one assumed per host bridge" },
-	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
+	  "the topology lists, else one assumed per host bridge"),
+	CLI_OPT_END,
 };
 
 static int cmd_plan(int argc, char **argv);

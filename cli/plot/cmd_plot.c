@@ -41,14 +41,14 @@ static int set_metric(struct cli_opts *o, const char *arg, char *err, size_t err
 }
 
 static const struct cli_optdesc own[] = {
-	{ "output", 'o', "FILE", 0, 0, set_output, NULL, NULL,
+	CLI_OPT_OWN("output", 'o', "FILE", 0, 0, set_output, NULL, NULL,
 	  "the picture: FILE.svg or FILE.png (without it: the\n"
-	  "report's name with .svg)" },
-	{ "metric", O_METRIC, "NAME", 0, 0, set_metric, NULL, cli_metric_keys,
+	  "report's name with .svg)"),
+	CLI_OPT_OWN("metric", O_METRIC, "NAME", 0, 0, set_metric, NULL, cli_metric_keys,
 	  "the second panel of a sweep or compare picture:\n"
 	  "that metric instead of p99 latency, such as the\n"
-	  "workers' CPU cost per IO" },
-	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
+	  "workers' CPU cost per IO"),
+	CLI_OPT_END,
 };
 
 static int cmd_plot(int argc, char **argv);

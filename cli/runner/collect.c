@@ -32,8 +32,8 @@ static int alloc_devs(const struct runctx *c, struct cli_report *out)
 			return -ENOMEM;
 		if (d->hist)
 			eng_hist_reset(d->hist);
-		if (c->o->rate && c->spec->targets &&
-		    cli_open_init(d, c->spec->rates ? c->spec->rates[i] : (double)c->o->rate,
+		if (c->spec->rate && c->spec->targets &&
+		    cli_open_init(d, c->spec->rates ? c->spec->rates[i] : (double)c->spec->rate,
 				  c->o->latency))
 			return -ENOMEM;
 	}

@@ -45,7 +45,7 @@ static void setup_failed(const struct runctx *c, unsigned i, int err)
 {
 	const char *name = cli_runner_job_name(c, i);
 
-	if (c->o->backend == ENG_BACKEND_LIBAIO)
+	if (c->spec->backend == ENG_BACKEND_LIBAIO)
 		cli_say("%s: io_setup failed: %s (see /proc/sys/fs/aio-max-nr)", name, strerror(-err));
 	else if ((err == -ENOSYS || err == -EPERM) && c->mode != ENG_MODE_IRQ)
 		cli_say("%s: io_uring_setup failed: %s (io_uring disabled here? --completion %s needs io_uring)",
@@ -131,7 +131,7 @@ bool cli_runner_say_unfixed(const struct runctx *c)
 	for (i = 0; i < c->njobs; i++) {
 		res = eng_run_result(c->r, i);
 		if (res->unfixed_err) {
-			cli_limits_say_unfixed(c->o, res->unfixed_err);
+			cli_limits_say_unfixed(c->o, c->spec, res->unfixed_err);
 			return true;
 		}
 	}

@@ -13,29 +13,29 @@
 #define GROUP_MAX_SAID 64
 #define GROUP_LINE 512
 
-int cli_group_check(const struct cli_opts *o)
+int cli_group_check(const struct cli_run_spec *s)
 {
-	if (o->group != CLI_GROUP_ON)
+	if (s->group != CLI_GROUP_ON)
 		return 0;
-	if (o->backend == ENG_BACKEND_LIBAIO) {
+	if (s->backend == ENG_BACKEND_LIBAIO) {
 		cli_say("--group on shares an io_uring ring between devices: --engine libaio has none");
 		return -EINVAL;
 	}
-	if (!o->mode_auto && o->mode == ENG_MODE_SQPOLL) {
+	if (!s->mode_auto && s->mode == ENG_MODE_SQPOLL) {
 		cli_say("--group on drives devices from one thread's ring: --completion sqpoll hands the ring to a kernel thread");
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static bool group_wanted(const struct cli_opts *o, enum eng_mode mode)
+static bool group_wanted(const struct cli_run_spec *s, enum eng_mode mode)
 {
 	/* an open loop's schedule is its worker's own (eng_job.rate) */
-	if (o->backend == ENG_BACKEND_LIBAIO || mode == ENG_MODE_SQPOLL || o->rate)
+	if (s->backend == ENG_BACKEND_LIBAIO || mode == ENG_MODE_SQPOLL || s->rate)
 		return false;
-	if (o->group == CLI_GROUP_ON)
+	if (s->group == CLI_GROUP_ON)
 		return true;
-	return o->group == CLI_GROUP_AUTO && (mode == ENG_MODE_POLL || mode == ENG_MODE_HYBRID);
+	return s->group == CLI_GROUP_AUTO && (mode == ENG_MODE_POLL || mode == ENG_MODE_HYBRID);
 }
 
 /* Each line once per process: saturate and sweep place many runs. */
@@ -89,13 +89,13 @@ static void group_say(const struct eng_job *jobs, unsigned n, unsigned lead,
 	group_say_once(line);
 }
 
-unsigned cli_group_jobs(const struct cli_opts *o, enum eng_mode mode, struct eng_job *jobs,
+unsigned cli_group_jobs(const struct cli_run_spec *s, enum eng_mode mode, struct eng_job *jobs,
 			unsigned n, const char *const *names)
 {
 	unsigned i, k, shared = 0, size;
 	uint64_t qd;
 
-	if (!group_wanted(o, mode))
+	if (!group_wanted(s, mode))
 		return 0;
 	for (i = 0; i < n; i++) {
 		if (jobs[i].cpu < 0 || jobs[i].group)
@@ -116,7 +116,7 @@ unsigned cli_group_jobs(const struct cli_opts *o, enum eng_mode mode, struct eng
 			continue;
 		}
 		shared += size;
-		group_say(jobs, n, i, names, o->group == CLI_GROUP_ON ? "on" : "auto: polled");
+		group_say(jobs, n, i, names, s->group == CLI_GROUP_ON ? "on" : "auto: polled");
 	}
 	return shared;
 }

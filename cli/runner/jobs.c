@@ -15,57 +15,57 @@
 #include "engine/rng.h"
 #include "topo/topo.h"
 
-int cli_runner_rate_check(const struct cli_opts *o)
+int cli_runner_rate_check(const struct cli_run_spec *s)
 {
-	if (!o->rate)
+	if (!s->rate)
 		return 0;
-	if (o->backend == ENG_BACKEND_LIBAIO) {
+	if (s->backend == ENG_BACKEND_LIBAIO) {
 		cli_say("--rate issues IOs on a schedule through io_uring: --engine libaio has no open loop");
 		return -EINVAL;
 	}
-	if (!o->mode_auto && o->mode == ENG_MODE_SQPOLL) {
+	if (!s->mode_auto && s->mode == ENG_MODE_SQPOLL) {
 		cli_say("--rate issues each IO when it is due from the worker: --completion sqpoll hands submission to a kernel thread");
 		return -EINVAL;
 	}
-	if (o->group == CLI_GROUP_ON) {
+	if (s->group == CLI_GROUP_ON) {
 		cli_say("--rate keeps a schedule per worker: --group on would put several devices in one");
 		return -EINVAL;
 	}
-	if (o->rate < o->jobs_per_device) {
+	if (s->rate < s->jobs_per_device) {
 		cli_say("--rate %llu is fewer IOs per second than the %u workers per device: give each at least one",
-		    (unsigned long long)o->rate, o->jobs_per_device);
+		    (unsigned long long)s->rate, s->jobs_per_device);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 /* Options that cannot go together: 0 or -EINVAL, said. */
-int cli_runner_check_opts(const struct cli_opts *o, enum eng_op op)
+int cli_runner_check_opts(const struct cli_opts *o, const struct cli_run_spec *s)
 {
-	if (op == ENG_OP_NOP && o->backend == ENG_BACKEND_LIBAIO) {
+	if (s->op == ENG_OP_NOP && s->backend == ENG_BACKEND_LIBAIO) {
 		cli_say("nop measures io_uring's IORING_OP_NOP: --engine libaio has no equivalent");
 		return -EINVAL;
 	}
-	if (o->backend == ENG_BACKEND_LIBAIO && !o->mode_auto && o->mode != ENG_MODE_IRQ) {
+	if (s->backend == ENG_BACKEND_LIBAIO && !s->mode_auto && s->mode != ENG_MODE_IRQ) {
 		cli_say("--completion %s needs io_uring: libaio completes by interrupt only",
-		    eng_mode_name(o->mode));
+		    eng_mode_name(s->mode));
 		return -EINVAL;
 	}
-	if (cli_group_check(o) || cli_runner_rate_check(o) || cli_steady_opts_check(o))
+	if (cli_group_check(s) || cli_runner_rate_check(s) || cli_steady_opts_check(o, s))
 		return -EINVAL;
-	if (o->buffered && o->backend == ENG_BACKEND_URING_CMD) {
+	if (o->buffered && s->backend == ENG_BACKEND_URING_CMD) {
 		cli_say("--buffered reads through the page cache: --engine io_uring_cmd sends NVMe commands to the drive");
 		return -EINVAL;
 	}
-	if (o->buffered && !o->mode_auto &&
-	    (o->mode == ENG_MODE_POLL || o->mode == ENG_MODE_HYBRID)) {
+	if (o->buffered && !s->mode_auto &&
+	    (s->mode == ENG_MODE_POLL || s->mode == ENG_MODE_HYBRID)) {
 		cli_say("--completion %s needs O_DIRECT: reads through the page cache cannot be polled",
-		    eng_mode_name(o->mode));
+		    eng_mode_name(s->mode));
 		return -EINVAL;
 	}
-	if (op == ENG_OP_READ && o->ios && o->ios < o->jobs_per_device) {
+	if (s->op == ENG_OP_READ && s->ios && s->ios < s->jobs_per_device) {
 		cli_say("--ios %llu is fewer than the %u workers per device: give each at least one IO",
-		    (unsigned long long)o->ios, o->jobs_per_device);
+		    (unsigned long long)s->ios, s->jobs_per_device);
 		return -EINVAL;
 	}
 	return 0;
@@ -86,36 +86,34 @@ static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
 		     const struct cli_slot *at)
 {
 	const struct cli_opts *o = c->o;
+	const struct cli_run_spec *s = c->spec;
 	unsigned d = i / c->per, w = i % c->per;
 
 	memset(j, 0, sizeof(*j));
-	j->target = c->spec->targets ? c->spec->targets[d] : NULL;
-	j->op = c->spec->op;
-	j->backend = j->op == ENG_OP_NOP ? ENG_BACKEND_IO_URING : o->backend;
+	j->target = s->targets ? s->targets[d] : NULL;
+	j->op = s->op;
+	j->backend = j->op == ENG_OP_NOP ? ENG_BACKEND_IO_URING : s->backend;
 	j->mode = c->mode;
 	j->bs = o->bs;
-	j->qd = o->qd;
-	j->batch = o->batch < o->qd ? o->batch : o->qd;
-	j->reap = o->reap < o->qd ? o->reap : o->qd;
+	j->qd = s->qd;
+	/* the one clamp of --batch and --reap to the depth that runs: a
+	 * step's (sweep's points, saturate's QD1) as well as the command's */
+	j->batch = s->batch < s->qd ? s->batch : s->qd;
+	j->reap = s->reap < s->qd ? s->reap : s->qd;
 	j->range_off = o->range_off;
-	/* spelled out, so the engine never has to interpret 0 */
-	j->range_len = o->range_len;
-	if (j->target && !j->range_len)
-		j->range_len = j->target->size - o->range_off;
+	j->range_len = o->range_len;	/* 0: the rest of the target (engine.h) */
 	j->cpu = at->cpu;
 	j->sq_cpu = at->sq_cpu;
 	j->node = at->node;
 	j->latency = o->latency;
 	j->seed = eng_rng_seed(o->seed, i);
-	j->ios = c->spec->targets ? ios_share(o->ios, c->per, w) : o->ios;
+	j->ios = s->targets ? ios_share(s->ios, c->per, w) : s->ios;
 	/* a device's rate split evenly: its workers' schedules add up to it */
-	j->rate = !c->spec->targets ? 0 :
-		  c->spec->rates ? c->spec->rates[d] / c->per : (double)o->rate / c->per;
+	j->rate = !s->targets ? 0 :
+		  s->rates ? s->rates[d] / c->per : (double)s->rate / c->per;
 	j->arrival = o->arrival;
 	j->rate_phase = (double)w / c->per;
 }
-
-const char *cli_runner_job_name(const struct runctx *c, unsigned i);
 
 /* --group: the jobs on one CPU in one ring, and how many devices each
  * device's worker drives. 0 or -ENOMEM, said. */
@@ -130,7 +128,7 @@ static int group_jobs(struct runctx *c, struct eng_job *jobs)
 	}
 	for (i = 0; i < c->njobs; i++)
 		names[i] = cli_runner_job_name(c, i);
-	(void)cli_group_jobs(c->o, c->mode, jobs, c->njobs, names);
+	(void)cli_group_jobs(c->spec, c->mode, jobs, c->njobs, names);
 	free(names);
 	for (i = 0; i < c->njobs; i++) {
 		/* distinct devices in i's group: each counted at its first job */
@@ -166,7 +164,7 @@ int cli_runner_build_jobs(struct runctx *c, struct eng_job **out)
 	}
 	if (!err) {
 		/* cli_place says why */
-		err = cli_place(c->o, c->spec->targets, c->spec->targets ? c->ndev : 1,
+		err = cli_place(c->spec, c->spec->targets, c->spec->targets ? c->ndev : 1,
 				c->spec->targets ? c->per : c->njobs,
 				c->mode, slots);
 	}
@@ -190,7 +188,7 @@ int cli_runner_check_poll(const struct runctx *c)
 	const struct eng_target *t;
 	unsigned i;
 
-	if (c->o->mode_auto || (c->mode != ENG_MODE_POLL && c->mode != ENG_MODE_HYBRID))
+	if (c->spec->mode_auto || (c->mode != ENG_MODE_POLL && c->mode != ENG_MODE_HYBRID))
 		return 0;
 	for (i = 0; c->spec->targets && i < c->spec->ntargets; i++) {
 		t = c->spec->targets[i];

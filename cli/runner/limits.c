@@ -40,13 +40,13 @@ static const char *fmt_limit(char *buf, size_t len, rlim_t v)
 }
 
 /* Targets plus one io_uring ring per worker (libaio takes none). */
-static int check_files(const struct cli_opts *o, unsigned ntargets, unsigned njobs)
+static int check_files(const struct cli_run_spec *s, unsigned ntargets, unsigned njobs)
 {
 	unsigned long long need = FD_RESERVE + ntargets;
 	char soft[32], hard[32];
 	struct rlimit rl;
 
-	if (o->backend != ENG_BACKEND_LIBAIO)
+	if (s->backend != ENG_BACKEND_LIBAIO)
 		need += njobs;
 	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ||
 	    need <= rl.rlim_cur)
@@ -64,19 +64,21 @@ static int check_files(const struct cli_opts *o, unsigned ntargets, unsigned njo
 
 /* One worker's memory: its buffers (page-rounded, as the engine maps
  * them), its slot arrays and, when timing, its histogram and snapshot. */
-static unsigned long long worker_bytes(const struct cli_opts *o, bool reads)
+static unsigned long long worker_bytes(const struct cli_opts *o, const struct cli_run_spec *s,
+					     bool reads)
 {
 	unsigned long long page = (unsigned long long)sysconf(_SC_PAGESIZE);
-	unsigned long long buf = reads ? (unsigned long long)o->qd * o->bs : 0;
+	unsigned long long buf = reads ? (unsigned long long)s->qd * o->bs : 0;
 
 	buf = (buf + page - 1) / page * page;
-	return buf + (unsigned long long)o->qd * (sizeof(uint32_t) + sizeof(uint64_t)) +
+	return buf + (unsigned long long)s->qd * (sizeof(uint32_t) + sizeof(uint64_t)) +
 	       (o->latency ? 2 * sizeof(struct eng_hist) : 0);
 }
 
-static int check_memory(const struct cli_opts *o, unsigned njobs, bool reads)
+static int check_memory(const struct cli_opts *o, const struct cli_run_spec *s, unsigned njobs,
+			bool reads)
 {
-	unsigned long long need = worker_bytes(o, reads) * njobs;
+	unsigned long long need = worker_bytes(o, s, reads) * njobs;
 	char a[32], b[32];
 	uint64_t avail;
 
@@ -84,29 +86,29 @@ static int check_memory(const struct cli_opts *o, unsigned njobs, bool reads)
 		return 0;	/* unknown (an old kernel, no /proc): let it try */
 	if (reads)
 		cli_say("%u worker%s x --qd %u x --bs %u need %s of buffers, more than MemAvailable (%s)",
-			njobs, njobs == 1 ? "" : "s", o->qd, o->bs, fmt_bytes(a, sizeof(a), need),
+			njobs, njobs == 1 ? "" : "s", s->qd, o->bs, fmt_bytes(a, sizeof(a), need),
 			fmt_bytes(b, sizeof(b), avail));
 	else
 		cli_say("%u worker%s at --qd %u need %s, more than MemAvailable (%s)", njobs,
-			njobs == 1 ? "" : "s", o->qd, fmt_bytes(a, sizeof(a), need),
+			njobs == 1 ? "" : "s", s->qd, fmt_bytes(a, sizeof(a), need),
 			fmt_bytes(b, sizeof(b), avail));
 	return -ENOMEM;
 }
 
-int cli_limits_run(const struct cli_opts *o, unsigned ntargets, unsigned njobs,
-		   bool reads)
+int cli_limits_run(const struct cli_opts *o, const struct cli_run_spec *s, unsigned ntargets,
+		   unsigned njobs, bool reads)
 {
-	int err = check_files(o, ntargets, njobs);
+	int err = check_files(s, ntargets, njobs);
 
-	return err ? err : check_memory(o, njobs, reads);
+	return err ? err : check_memory(o, s, njobs, reads);
 }
 
-int cli_limits_check(const struct cli_opts *o)
+int cli_limits_check(const struct cli_opts *o, const struct cli_run_spec *s)
 {
-	return cli_limits_run(o, o->ntargets, o->ntargets * o->jobs_per_device, true);
+	return cli_limits_run(o, s, o->ntargets, o->ntargets * s->jobs_per_device, true);
 }
 
-void cli_limits_say_unfixed(const struct cli_opts *o, int err)
+void cli_limits_say_unfixed(const struct cli_opts *o, const struct cli_run_spec *s, int err)
 {
 	static bool said;
 	char a[32], b[32];
@@ -115,13 +117,13 @@ void cli_limits_say_unfixed(const struct cli_opts *o, int err)
 	if (said)
 		return;
 	said = true;
-	if (o->backend == ENG_BACKEND_URING_CMD && err == -EOPNOTSUPP) {
+	if (s->backend == ENG_BACKEND_URING_CMD && err == -EOPNOTSUPP) {
 		cli_say("--engine io_uring_cmd: registered buffers for NVMe commands need Linux 6.1 (IORING_URING_CMD_FIXED): reading into unregistered buffers, a page pin per IO");
 		return;
 	}
 	if (getrlimit(RLIMIT_MEMLOCK, &rl))
 		rl.rlim_cur = RLIM_INFINITY;
 	cli_say("cannot register %s of buffers per worker with io_uring (%s; RLIMIT_MEMLOCK is %s): reading into unregistered buffers, which costs a page pin per IO (raise it with ulimit -l)",
-		fmt_bytes(a, sizeof(a), (unsigned long long)o->qd * o->bs), strerror(-err),
+		fmt_bytes(a, sizeof(a), (unsigned long long)s->qd * o->bs), strerror(-err),
 		rl.rlim_cur == RLIM_INFINITY ? "unlimited" : fmt_bytes(b, sizeof(b), rl.rlim_cur));
 }

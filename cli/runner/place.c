@@ -101,23 +101,23 @@ static void place_say_notes(const struct topo_notes *notes, bool sqpoll)
 /* --cpus in order. With sqpoll, a list of two CPUs per worker gives each
  * worker's submission thread the CPU after the worker's; a shorter one
  * leaves it to the engine, which may put it on another worker's CPU. */
-static int place_cpulist(const struct cli_opts *o, unsigned njobs, bool sqpoll,
+static int place_cpulist(const struct cli_run_spec *s, unsigned njobs, bool sqpoll,
 			 struct cli_slot *slots)
 {
-	unsigned i, each = sqpoll && o->ncpus >= 2 * njobs ? 2 : 1;
+	unsigned i, each = sqpoll && s->ncpus >= 2 * njobs ? 2 : 1;
 
-	if (o->ncpus < njobs) {
+	if (s->ncpus < njobs) {
 		cli_say("--cpus lists %u CPUs for %u workers: give one CPU per worker",
-			o->ncpus, njobs);
+			s->ncpus, njobs);
 		return -EINVAL;
 	}
 	if (sqpoll && each == 1)
 		place_say_once("--completion sqpoll: --cpus has no CPU of their own for the "
 			       "submission threads (list two per worker: worker, then its thread)");
 	for (i = 0; i < njobs; i++) {
-		slots[i].cpu = o->cpus[i * each];
+		slots[i].cpu = s->cpus[i * each];
 		if (each == 2)
-			slots[i].sq_cpu = o->cpus[i * each + 1];
+			slots[i].sq_cpu = s->cpus[i * each + 1];
 	}
 	return 0;
 }
@@ -162,7 +162,7 @@ static bool pollq_moves(const struct eng_target *const *targets, unsigned ndev, 
 /* A polled run: each worker on a poll queue of its own where a free core
  * allows (topo_place_polled), said in one line where that differs from
  * the plain placement. Without poll queues known, the plain one. */
-static int place_polled(const struct cli_opts *o, struct topo *t,
+static int place_polled(const struct cli_run_spec *s, struct topo *t,
 			const struct eng_target *const *targets, const char **paths,
 			unsigned *nworkers, unsigned ndev, unsigned per,
 			struct topo_slot *slots, struct topo_notes *notes)
@@ -176,8 +176,8 @@ static int place_polled(const struct cli_opts *o, struct topo *t,
 		free(plain);
 		return ret;
 	}
-	ret = topo_place_polled(t, o->placement, paths, nworkers, ndev, pq.q, slots, notes);
-	if (!ret && !topo_place(t, o->placement, paths, nworkers, ndev, plain, NULL) &&
+	ret = topo_place_polled(t, s->placement, paths, nworkers, ndev, pq.q, slots, notes);
+	if (!ret && !topo_place(t, s->placement, paths, nworkers, ndev, plain, NULL) &&
 	    pollq_moves(targets, ndev, per, slots, plain, line, sizeof(line))) {
 		char said[TOPO_NOTE_LEN + 64];
 
@@ -192,7 +192,7 @@ static int place_polled(const struct cli_opts *o, struct topo *t,
 
 /* With sqpoll every worker asks for two places near its device: the first
  * for itself, the second for its submission thread. */
-static int place_topology(const struct cli_opts *o, struct topo *t,
+static int place_topology(const struct cli_run_spec *s, struct topo *t,
 			  const struct eng_target *const *targets, unsigned ndev,
 			  unsigned per, bool sqpoll, bool polled, struct cli_slot *out)
 {
@@ -209,9 +209,9 @@ static int place_topology(const struct cli_opts *o, struct topo *t,
 			nworkers[i] = per * each;
 		}
 		if (polled && !sqpoll)
-			ret = place_polled(o, t, targets, paths, nworkers, ndev, per, slots, notes);
+			ret = place_polled(s, t, targets, paths, nworkers, ndev, per, slots, notes);
 		else
-			ret = topo_place(t, o->placement, paths, nworkers, ndev, slots, notes);
+			ret = topo_place(t, s->placement, paths, nworkers, ndev, slots, notes);
 		place_say_notes(notes, sqpoll);
 	}
 	for (i = 0; !ret && i < ndev * per; i++) {
@@ -231,7 +231,7 @@ static int place_topology(const struct cli_opts *o, struct topo *t,
 	return ret == -EINVAL ? -EIO : ret;
 }
 
-int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
+int cli_place(const struct cli_run_spec *s, const struct eng_target *const *targets,
 	      unsigned ndev, unsigned per, enum eng_mode mode, struct cli_slot *slots)
 {
 	bool sqpoll = mode == ENG_MODE_SQPOLL;
@@ -240,29 +240,29 @@ int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
 
 	for (i = 0; i < njobs; i++)
 		slots[i] = (struct cli_slot){ -1, -1, -1 };
-	if (o->ncpus)
-		return place_cpulist(o, njobs, sqpoll, slots);
-	if (!targets || o->placement == TOPO_PLACE_NONE)
+	if (s->ncpus)
+		return place_cpulist(s, njobs, sqpoll, slots);
+	if (!targets || s->placement == TOPO_PLACE_NONE)
 		return 0;
 	t = place_live_topo();
 	if (!t)
 		return 0;
-	return place_topology(o, t, targets, ndev, per, sqpoll,
+	return place_topology(s, t, targets, ndev, per, sqpoll,
 			      mode == ENG_MODE_POLL || mode == ENG_MODE_HYBRID, slots);
 }
 
-int cli_place_notes(const struct cli_opts *o, const struct eng_target *const *targets,
+int cli_place_notes(const struct cli_run_spec *s, const struct eng_target *const *targets,
 		    unsigned ndev, unsigned per, enum eng_mode mode)
 {
 	struct cli_slot *slots;
 	int ret;
 
-	if (o->ncpus || !ndev)
+	if (s->ncpus || !ndev)
 		return 0;	/* --cpus places no worker by the topology */
 	slots = calloc((size_t)ndev * per, sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
-	ret = cli_place(o, targets, ndev, per, mode, slots);
+	ret = cli_place(s, targets, ndev, per, mode, slots);
 	free(slots);
 	return ret;
 }

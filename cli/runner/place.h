@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "cli/opts/opts.h"
+#include "cli/runner/spec.h"
 #include "engine/engine.h"
 #include "engine/target.h"
 
@@ -28,7 +28,7 @@ struct cli_slot {
  * ("loop0-loop5 are each a loop device ..."). Returns 0, -EINVAL when --cpus lists fewer CPUs than
  * workers (a usage error), or another -errno when placement failed (a
  * runtime error); either way it has said why. */
-int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
+int cli_place(const struct cli_run_spec *s, const struct eng_target *const *targets,
 	      unsigned ndev, unsigned per, enum eng_mode mode, struct cli_slot *slots);
 
 /* The notes cli_place would give for these workers, said now (and so not
@@ -36,7 +36,7 @@ int cli_place(const struct cli_opts *o, const struct eng_target *const *targets,
  * runs (saturate's steps, each device alone first) names every device in
  * one line per kind before the first. Nothing with --cpus. 0 or -errno,
  * having said why. */
-int cli_place_notes(const struct cli_opts *o, const struct eng_target *const *targets,
+int cli_place_notes(const struct cli_run_spec *s, const struct eng_target *const *targets,
 		    unsigned ndev, unsigned per, enum eng_mode mode);
 
 #endif

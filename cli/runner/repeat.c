@@ -156,7 +156,7 @@ static bool last_one(const struct cli_report *r)
 int cli_runner_repeat(const struct cli_opts *o, const struct cli_run_spec *spec,
 		      struct cli_report *out, cli_repeat_fn each, void *ctx)
 {
-	unsigned n = o->repeat > 1 ? o->repeat : 1, r;
+	unsigned n = spec->repeat > 1 ? spec->repeat : 1, r;
 	struct cli_run_spec one_spec = *spec;
 	struct cli_report one;
 	char label[96];
@@ -196,7 +196,7 @@ int cli_runner_repeat(const struct cli_opts *o, const struct cli_run_spec *spec,
 			return rc;
 		}
 		out->repeats = r;
-		if (n > 1 && !o->quiet)
+		if (n > 1 && !spec->quiet)
 			cli_say("repeat %u/%u: %.0f IOPS%s", r, n, out->total.reps[r - 1].iops,
 				out->interrupted ? " (interrupted)" : "");
 		if (last_one(out) && r < n) {

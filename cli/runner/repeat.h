@@ -14,7 +14,7 @@
  * before it is merged: latency prints the rest of its seconds there. */
 typedef void (*cli_repeat_fn)(void *ctx, const struct cli_report *one, unsigned r);
 
-/* cli_runner_run o->repeat times (at least once) into out (free with
+/* cli_runner_run spec->repeat times (at least once) into out (free with
  * cli_report_free, also after a failure). The first repeat's failure is
  * the return value, as for cli_runner_run; a later one is said, and out
  * keeps the repeats before it (out->repeats says how many). A repeat that

@@ -20,15 +20,15 @@
 
 /* ---- completion mode ---- */
 
-/* The completion mode for these targets: o->mode, or for --completion auto
+/* The completion mode for these targets: s->mode, or for --completion auto
  * poll where every block device has poll queues, else irq (said). */
-static enum eng_mode runner_mode(const struct cli_opts *o,
+static enum eng_mode runner_mode(const struct cli_run_spec *s,
 				 const struct eng_target *const *t, unsigned n)
 {
 	unsigned i;
 
-	if (!o->mode_auto)
-		return o->mode;
+	if (!s->mode_auto)
+		return s->mode;
 	for (i = 0; i < n; i++) {
 		if (!t[i]->is_blk || topo_io_poll(NULL, t[i]->dev) != 1) {
 			cli_say("--completion auto: irq (%s has no poll queues)", t[i]->name);
@@ -50,9 +50,9 @@ static int ctx_init(struct runctx *c, const struct cli_opts *o,
 	c->o = o;
 	c->spec = spec;
 	c->ndev = spec->targets ? spec->ntargets : 1;
-	c->per = spec->targets ? o->jobs_per_device : o->jobs;
+	c->per = spec->targets ? spec->jobs_per_device : o->jobs;
 	c->njobs = c->ndev * c->per;
-	c->live = cli_progress_enabled(o->quiet);
+	c->live = cli_progress_enabled(spec->quiet);
 	if (!c->njobs)
 		return -EINVAL;
 	c->pd = calloc(c->ndev, sizeof(*c->pd));
@@ -82,12 +82,12 @@ static int ctx_init(struct runctx *c, const struct cli_opts *o,
  * options that do not fit (a usage error). */
 static int prepare(struct runctx *c, struct eng_job **jobs)
 {
-	int err = cli_runner_check_opts(c->o, c->spec->op);
+	int err = cli_runner_check_opts(c->o, c->spec);
 
 	if (!err)
 		err = cli_runner_check_poll(c);
 	if (!err)
-		err = cli_limits_run(c->o, c->spec->targets ? c->ndev : 0, c->njobs,
+		err = cli_limits_run(c->o, c->spec, c->spec->targets ? c->ndev : 0, c->njobs,
 				     c->spec->op == ENG_OP_READ);
 	if (!err)
 		err = cli_runner_build_jobs(c, jobs);
@@ -99,8 +99,8 @@ static int prepare(struct runctx *c, struct eng_job **jobs)
 	 * drive's log), once per target in a command, before any IO */
 	if (!err)
 		cli_drive_before(c->o, c->spec->targets, c->spec->targets ? c->spec->ntargets : 0);
-	/* the live sinks' start (--stream's header), once per command: after
-	 * every refusal, before the first IO */
+	/* the live sinks' start (--stream's header: the command's options),
+	 * once per command: after every refusal, before the first IO */
 	if (!err)
 		cli_live_start(c->o);
 	/* each drive's hwmon, found through its account (controller) */
@@ -146,7 +146,7 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 	err = ctx_init(&c, o, spec);
 	if (err)
 		cli_say("%s", err == -ENOMEM ? "out of memory" : "no workers to run");
-	c.mode = runner_mode(o, spec->targets, spec->targets ? spec->ntargets : 0);
+	c.mode = runner_mode(spec, spec->targets, spec->targets ? spec->ntargets : 0);
 	if (!err)
 		err = prepare(&c, &jobs);
 	if (!err)

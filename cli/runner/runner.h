@@ -13,32 +13,10 @@
 
 #include "cli/opts/opts.h"
 #include "cli/out/report.h"
+#include "cli/runner/spec.h"
 #include "cli/out/timeline.h"
 #include "engine/engine.h"
 #include "engine/target.h"
-
-struct cli_run_spec {
-	enum eng_op op;
-	/* the devices to run, one row each; NULL for ENG_OP_NOP, which runs
-	 * o->jobs workers as one row named "nop" */
-	const struct eng_target *const *targets;
-	unsigned ntargets;
-	const char *label;	/* phase on the live line, NULL: "run"; also
-				 * the measured window's name (--stream, the
-				 * timeline), so a name, not a sentence */
-	const char *note;	/* after the label on the live line only
-				 * (saturate's time left); NULL: none */
-	/* an open loop's IOs per second, one per target (sweep --rate: each
-	 * at a load of its own maximum); NULL: o->rate for every target.
-	 * With it, o->rate must be nonzero too (the checks of an open loop) */
-	const double *rates;
-	/* Called after each full interval (--interval, 1 s by default) of
-	 * the measured window, once the timeline has that interval's samples;
-	 * not at the end of the window, whose last samples the report's
-	 * devices hold. NULL: none. */
-	void (*each_second)(void *ctx, const struct cli_timeline *tl);
-	void *ctx;
-};
 
 /* Runs spec with options o and fills out (free with cli_report_free, also
  * after a failure). 0 or -errno, said: -EINVAL only for options that do
@@ -50,6 +28,6 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 /* --rate: an open loop runs on io_uring, one ring per worker, at least
  * one IO per second per worker. 0, or -EINVAL said (a usage error);
  * cli_runner_run checks it too. */
-int cli_runner_rate_check(const struct cli_opts *o);
+int cli_runner_rate_check(const struct cli_run_spec *s);
 
 #endif

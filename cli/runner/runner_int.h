@@ -50,8 +50,9 @@ struct runctx {
 	const char *label;	/* the window's, on the live line */
 };
 
-/* jobs.c: options that cannot go together, 0 or -EINVAL said */
-int cli_runner_check_opts(const struct cli_opts *o, enum eng_op op);
+/* jobs.c: options (o's, and the run's in s) that cannot go together, 0
+ * or -EINVAL said */
+int cli_runner_check_opts(const struct cli_opts *o, const struct cli_run_spec *s);
 /* jobs.c: a polled mode on a block device without poll queues, said */
 int cli_runner_check_poll(const struct runctx *c);
 /* jobs.c: every worker's job, placed: 0 or -errno, said */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "cli/out/out.h"
+#include "cli/runner/spec.h"
 
 /* A sample belongs to the window that ends at at_s when its own end is
  * within it: each device's sample ends near the total's, never half a
@@ -17,20 +18,20 @@ unsigned cli_steady_window(const struct cli_opts *o)
 	return (unsigned)(o->steady_ns / CLI_NS_PER_S);
 }
 
-int cli_steady_opts_check(const struct cli_opts *o)
+int cli_steady_opts_check(const struct cli_opts *o, const struct cli_run_spec *s)
 {
 	if (!o->steady_pct)
 		return 0;
-	if (o->ios) {
+	if (s->ios) {
 		cli_say("--steady measures until the drive settles, up to --time: --ios would end it first");
 		return -EINVAL;
 	}
-	if (o->repeat > 1) {
+	if (s->repeat > 1) {
 		cli_say("--steady reports one window of one run: --repeat %u would measure %u",
-			o->repeat, o->repeat);
+			s->repeat, s->repeat);
 		return -EINVAL;
 	}
-	if (o->steady_ns > o->time_ns) {
+	if (o->steady_ns > s->time_ns) {
 		cli_say("--steady's window of %u s does not fit in --time",
 			cli_steady_window(o));
 		return -EINVAL;

@@ -14,10 +14,12 @@
 #include "cli/out/report.h"
 #include "cli/out/timeline.h"
 
+struct cli_run_spec;	/* cli/runner/spec.h */
+
 /* The window's seconds: --steady's DURATION. */
 unsigned cli_steady_window(const struct cli_opts *o);
-/* --steady against the other options: 0 or -EINVAL, said. */
-int cli_steady_opts_check(const struct cli_opts *o);
+/* --steady against the other options and the run's: 0 or -EINVAL, said. */
+int cli_steady_opts_check(const struct cli_opts *o, const struct cli_run_spec *s);
 /* Looks at the last window of tl's total series; whether it is steady,
  * s filled (at_s where reached). */
 bool cli_steady_check(const struct cli_opts *o, const struct cli_timeline *tl,

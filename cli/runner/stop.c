@@ -1,27 +1,20 @@
-/* Stop requests: SIGINT and SIGTERM end a run cleanly, a second request
- * ends the wait for stuck workers, and a run whose workers never came
- * back ends the process once everything is written (cli/runner/runner.h). */
+/* Stop requests: SIGINT and SIGTERM end a run cleanly, and a second
+ * request ends the wait for stuck workers (cli/runner/runner.h). */
 #include "cli/runner/stop.h"
 
 #include <signal.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "cli/live/listen.h"
-#include "cli/live/stream.h"
-#include "cli/out/out.h"
 #include "engine/clock.h"
 
 static _Atomic int stop_signal;
 
-/* Every failure here is one line with the output layer's prefix. */
-
 /* The first signal only sets the flag: the reporting loop notices it
  * within a tick and stops cleanly. A second request (a device that hangs
  * and never lets the workers drain) ends the wait for the workers at once:
- * the report is written with the stuck devices marked stalled. A third
+ * the report is written with the stuck devices marked stalled, and the
+ * command ends with cli_command_abandon (cli/command.h). A third
  * takes the default action, in case the main thread is stuck itself. One request
  * can arrive twice, though: GNU timeout signals its child and then its own
  * process group, from the same pid within microseconds. The same signal
@@ -81,17 +74,4 @@ bool cli_runner_interrupted(void)
 bool cli_runner_hurried(void)
 {
 	return atomic_load_explicit(&stop_signal, memory_order_relaxed) > 1;
-}
-
-_Noreturn void cli_runner_abandon(int rc)
-{
-	fflush(NULL);
-	cli_out_release();	/* a report not written leaves no temporary */
-	/* --stream's end line: the command ends here, not in main */
-	rc = cli_stream_end(rc, cli_runner_interrupted());
-	cli_listen_close();	/* the final figures, for --linger */
-	/* exit() would run atexit handlers and the sanitizers' leak check
-	 * while workers still own the run's memory; the kernel then holds
-	 * the process until their IOs complete (man page: STALLED DEVICES) */
-	_exit(rc);
 }

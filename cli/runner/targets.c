@@ -201,6 +201,7 @@ static int check_targets(const struct cli_targets *ts, const struct cli_opts *o)
  * a usage error. */
 int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o)
 {
+	struct cli_run_spec spec;	/* the command's, for its limits */
 	int err;
 
 	ts->n = 0;
@@ -219,7 +220,8 @@ int cli_targets_open(struct cli_targets *ts, const struct cli_opts *o)
 		cli_say("out of memory");
 		return -ENOMEM;
 	}
-	err = cli_limits_check(o);
+	spec = cli_run_spec_of(o, ENG_OP_READ);
+	err = cli_limits_check(o, &spec);
 	if (!err && (err = open_all(ts, o)) == -EINVAL)
 		err = -EOPNOTSUPP;
 	if (!err)

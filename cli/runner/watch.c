@@ -123,7 +123,7 @@ static bool should_stop(const struct runctx *c)
 {
 	if (cli_runner_interrupted())
 		return true;
-	if (c->o->ios)
+	if (c->spec->ios)
 		return eng_run_done(c->r) || ios_left_only_stalled(c) || failed_at_start(c);
 	return eng_run_done(c->r) || failed_at_start(c);
 }
@@ -155,7 +155,7 @@ static void line_interval(void *ctx, const struct cli_interval_set *s)
 		c->pd[k].name = iv->device;
 		c->pd[k].iops = iv->t1_s > iv->t0_s ? (double)iv->ios / (iv->t1_s - iv->t0_s) : 0;
 	}
-	cli_progress_show(c->label, s->total->t1_s, cli_secs(c->o->time_ns), c->pd, k);
+	cli_progress_show(c->label, s->total->t1_s, cli_secs(c->spec->time_ns), c->pd, k);
 }
 
 static const struct cli_live_sink line_sink = { .interval = line_interval };
@@ -190,7 +190,7 @@ static void window_start(struct runctx *c, const char *label)
 	cli_cpu_start(&c->cpu);
 	cli_live_window(&(struct cli_live_window){
 		.run = c->run, .label = label, .wall_start_ns = c->wall_start,
-		.interval_ns = c->o->interval_ns, .time_ns = c->o->time_ns,
+		.interval_ns = c->o->interval_ns, .time_ns = c->spec->time_ns,
 		.ndev = c->ndev, .devices = c->names });
 	if (c->live && cli_live_add(&line_sink, c))
 		c->live = false;	/* the table is full: no line rather than none of the rest */
@@ -259,8 +259,8 @@ void cli_runner_measure(struct runctx *c)
 		 c->spec->note ? c->spec->note : "");
 	snprintf(ramp, sizeof(ramp), "%s, ramp", line);
 	eng_run_start(c->r);
-	if (c->o->ramp_ns && !should_stop(c))
-		wait_phase(c, ramp, c->o->ramp_ns, false);
+	if (c->spec->ramp_ns && !should_stop(c))
+		wait_phase(c, ramp, c->spec->ramp_ns, false);
 	/* stopped during the ramp: no measured window at all, rather than one
 	 * of a few microseconds that would be scaled up to a rate */
 	if (!should_stop(c)) {
@@ -268,7 +268,7 @@ void cli_runner_measure(struct runctx *c)
 		c->wall_start = wall_ns();
 		c->mono_start = now_ns();
 		window_start(c, label);
-		wait_phase(c, line, c->o->time_ns, true);
+		wait_phase(c, line, c->spec->time_ns, true);
 		c->wall_end = wall_ns();
 	}
 	eng_run_stop(c->r);

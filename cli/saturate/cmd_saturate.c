@@ -38,16 +38,16 @@ static int show_demo_size(const struct cli_opts *o, char *buf, size_t len)
 }
 
 static const struct cli_optdesc own[] = {
-	{ "demo", O_DEMO, NULL, 0, 0, set_demo, NULL, NULL,
+	CLI_OPT_OWN("demo", O_DEMO, NULL, 0, 0, set_demo, NULL, NULL,
 	  "run on temporary targets it creates and removes: 2 files under\n"
-	  "/var/tmp and, as root, 2 loop devices on /dev/shm" },
-	{ "demo-size", O_DEMO_SIZE, "SIZE", 0, 0, set_demo_size, show_demo_size, NULL,
-	  "bytes per demo target" },
-	{ "compare-placement", O_COMPARE, NULL, 0, 0, set_compare, NULL, NULL,
+	  "/var/tmp and, as root, 2 loop devices on /dev/shm"),
+	CLI_OPT_OWN("demo-size", O_DEMO_SIZE, "SIZE", 0, 0, set_demo_size, show_demo_size, NULL,
+	  "bytes per demo target"),
+	CLI_OPT_OWN("compare-placement", O_COMPARE, NULL, 0, 0, set_compare, NULL, NULL,
 	  "repeat the all-devices QDn step with remote workers and report\n"
-	  "the NUMA penalty per device" },
+	  "the NUMA penalty per device"),
 	CLI_SLO_OPTDESCS,
-	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
+	CLI_OPT_END,
 };
 
 static int cmd_saturate(int argc, char **argv);
@@ -90,7 +90,7 @@ static int parse(struct cli_opts *o, struct cli_sat_opts *so, int argc, char **a
 		return -EINVAL;
 	}
 	if (o->slo.n) {
-		struct cli_opts r = *o;
+		struct cli_run_spec r = cli_run_spec_of(o, ENG_OP_READ);
 
 		rc = cli_slo_check(o);
 		r.rate = r.jobs_per_device;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/check/check.h"
+#include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/live/stream.h"
 #include "cli/out/out.h"
@@ -141,8 +142,7 @@ int cli_sat_step(struct sat *s, enum sat_fig f, int only)
 {
 	const struct eng_target *tp[CLI_MAX_TARGETS];
 	unsigned idx[CLI_MAX_TARGETS];
-	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp };
-	struct cli_opts step_opts = *s->o;
+	struct cli_run_spec spec = cli_run_spec_of(s->o, ENG_OP_READ);
 	struct cli_report rep;
 	char label[128], note[48];
 	unsigned i;
@@ -158,17 +158,16 @@ int cli_sat_step(struct sat *s, enum sat_fig f, int only)
 		s->step++;
 		return 0;
 	}
-	step_opts.qd = step_qd(s, f);
-	step_opts.batch = s->o->batch < step_opts.qd ? s->o->batch : step_opts.qd;
+	spec.targets = tp;
+	spec.qd = step_qd(s, f);
 	if (f == SAT_QDN_REMOTE) {
-		step_opts.placement = TOPO_PLACE_REMOTE;
-		step_opts.placement_set = true;
+		spec.placement = TOPO_PLACE_REMOTE;
+		spec.placement_set = true;
 	}
-	step_opts.json = NULL;
 	step_label(s, f, only, label, sizeof(label), note, sizeof(note));
 	spec.label = label;
 	spec.note = note;
-	rc = cli_runner_repeat(&step_opts, &spec, &rep, NULL, NULL);
+	rc = cli_runner_repeat(s->o, &spec, &rep, NULL, NULL);
 	if (!rc) {
 		for (i = 0; i < rep.ndev; i++)
 			keep(&s->dev[idx[i]], f, &rep.dev[i]);
@@ -201,6 +200,7 @@ void cli_sat_notes(struct sat *s)
 {
 	const struct eng_target *tp[CLI_MAX_TARGETS];
 	const char *paths[CLI_MAX_TARGETS];
+	struct cli_run_spec all = cli_run_spec_of(s->o, ENG_OP_READ);
 	unsigned i;
 
 	for (i = 0; i < s->n; i++) {
@@ -210,7 +210,7 @@ void cli_sat_notes(struct sat *s)
 	s->check_ok = !cli_check_gather(s->o, paths, s->n, &s->check);
 	if (s->check_ok)
 		cli_check_say(s->o, &s->check);
-	cli_place_notes(s->o, tp, s->n, s->o->jobs_per_device, s->o->mode);
+	cli_place_notes(&all, tp, s->n, all.jobs_per_device, all.mode);
 }
 
 int cli_sat_solo(struct sat *s)
@@ -376,7 +376,7 @@ int cli_saturate_run(const struct cli_opts *o, const struct cli_sat_opts *so)
 		rc = rc ? rc : done;
 	}
 	if (s.stalled)	/* workers hold targets */
-		cli_runner_abandon(cli_exit_status(rc ? rc : -EIO));
+		cli_command_abandon(cli_exit_status(rc ? rc : -EIO));
 	cli_sat_close(&s);
 	return rc;
 }

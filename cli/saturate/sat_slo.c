@@ -104,7 +104,7 @@ static int together(struct sat *s)
 	}
 	s->together = t;
 	for (i = 0; i < s->n; i++) {
-		caps[i] = s->slo->dev[i].failed ? 0 : cli_slo_capacity(&s->slo->dev[i], &lo, &hi);
+		caps[i] = s->slo->dev[i].failed ? 0 : model_slo_capacity_mean(s->slo->dev[i].caps, s->slo->dev[i].nsearch, &lo, &hi);
 		on[i] = caps[i] > 0;
 		t->ndev += on[i];
 		t->sum_alone += caps[i];

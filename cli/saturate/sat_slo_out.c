@@ -34,7 +34,7 @@ static void print_gap(const struct sat *s, const char *words)
 	unsigned i;
 
 	for (i = 0; i < s->n; i++) {
-		cap = s->slo->dev[i].failed ? 0 : cli_slo_capacity(&s->slo->dev[i], &lo, &hi);
+		cap = s->slo->dev[i].failed ? 0 : model_slo_capacity_mean(s->slo->dev[i].caps, s->slo->dev[i].nsearch, &lo, &hi);
 		if (!(cap > 0))
 			continue;
 		if (first < 0)

@@ -6,7 +6,6 @@
  * limit leaves it unknown (and the model counts cores only). */
 #include "cli/saturate/sat_int.h"
 
-#include <string.h>
 
 #include "cli/commands.h"
 #include "cli/out/out.h"
@@ -35,19 +34,19 @@ unsigned cli_sat_smt_steps(struct sat *s)
 static int smt_step(struct sat *s, unsigned npu, double *iops, double *busy)
 {
 	const struct eng_target *tp[1] = { s->dev[0].t };
-	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp, .ntargets = 1 };
-	struct cli_opts o = *s->o;
+	struct cli_run_spec spec = cli_run_spec_of(s->o, ENG_OP_READ);
 	struct cli_report rep;
 	char label[160];
 	int rc;
 
-	o.json = NULL;
-	o.jobs_per_device = npu;
-	o.ncpus = npu;
-	memcpy(o.cpus, s->smt.pu, sizeof(s->smt.pu));
-	o.time_ns = o.time_ns && o.time_ns < SMT_TIME_NS ? o.time_ns : SMT_TIME_NS;
-	o.ramp_ns = o.ramp_ns < SMT_RAMP_NS ? o.ramp_ns : SMT_RAMP_NS;
-	o.ios = 0;
+	spec.targets = tp;
+	spec.ntargets = 1;
+	spec.jobs_per_device = npu;
+	spec.cpus = s->smt.pu;
+	spec.ncpus = npu;
+	spec.time_ns = spec.time_ns && spec.time_ns < SMT_TIME_NS ? spec.time_ns : SMT_TIME_NS;
+	spec.ramp_ns = spec.ramp_ns < SMT_RAMP_NS ? spec.ramp_ns : SMT_RAMP_NS;
+	spec.ios = 0;
 	if (npu > 1)
 		snprintf(label, sizeof(label), "step %u/%u SMT %s on CPUs %d,%d", s->step + 1,
 			 s->nsteps, s->smt.dev, s->smt.pu[0], s->smt.pu[1]);
@@ -55,7 +54,7 @@ static int smt_step(struct sat *s, unsigned npu, double *iops, double *busy)
 		snprintf(label, sizeof(label), "step %u/%u SMT %s on CPU %d", s->step + 1,
 			 s->nsteps, s->smt.dev, s->smt.pu[0]);
 	spec.label = label;
-	rc = cli_runner_run(&o, &spec, &rep);
+	rc = cli_runner_run(s->o, &spec, &rep);
 	s->step++;
 	if (!rc) {
 		s->stalled |= rep.stalled;

@@ -76,7 +76,7 @@ struct sat {
 	bool unfixed;			/* a step read into unregistered buffers */
 	bool io_errors;		/* an IO failed in some step: exit 1 */
 	bool stalled;			/* workers of some step are still in the
-					 * kernel: end with cli_runner_abandon */
+					 * kernel: end with cli_command_abandon */
 	/* What a core's second PU adds: one worker on one PU of a core, then
 	 * one on each PU, on the first healthy device (sat_smt.c). */
 	struct {

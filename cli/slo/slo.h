@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -18,18 +19,19 @@
 /* ---- slo_opt.c ---- */
 
 int cli_slo_set(struct cli_opts *o, const char *arg, char *err, size_t errlen);
-int cli_slo_set_points(struct cli_opts *o, const char *arg, char *err, size_t errlen);
 int cli_slo_show_points(const struct cli_opts *o, char *buf, size_t len);
 
 /* The two options, for a verb's own table. */
 #define CLI_SLO_OPTDESCS							\
-	{ "slo", 0x900, "PCT=DURATION[,...]", 0, CLI_OF_LIST, cli_slo_set, NULL, NULL, \
-	  "capacity at a latency target: the highest open-loop\n"		\
-	  "rate at which each percentile of the latency from\n"		\
-	  "schedule stays within its bound, like p99=500us or\n"		\
-	  "p99=500us,p99.9=2ms (p50, p90, p99, p99.9, p99.99)" },		\
-	{ "slo-points", 0x901, "N", 0, 0, cli_slo_set_points, cli_slo_show_points, NULL, \
-	  "the most points one --slo search measures" }
+	CLI_OPT_OWN("slo", 0x900, "PCT=DURATION[,...]", 0, CLI_OF_LIST, cli_slo_set, NULL, NULL, \
+		    "capacity at a latency target: the highest open-loop\n"	\
+		    "rate at which each percentile of the latency from\n"	\
+		    "schedule stays within its bound, like p99=500us or\n"	\
+		    "p99=500us,p99.9=2ms (p50, p90, p99, p99.9, p99.99)"),	\
+	{ .name = "slo-points", .val = 0x901, .arg = "N", .kind = CLI_OPT_U32,	\
+	  .off = offsetof(struct cli_opts, slo_points), .min = MODEL_SLO_MIN_POINTS, \
+	  .max = MODEL_SLO_MAX_POINTS, .show = cli_slo_show_points,		\
+	  .help = "the most points one --slo search measures" }
 
 /* The search's cap: --slo-points, or MODEL_SLO_POINTS. */
 unsigned cli_slo_cap(const struct cli_opts *o);
@@ -93,10 +95,7 @@ int cli_slo_run(struct cli_slo *sl, FILE *f);
 int cli_slo_point(struct cli_slo *sl, const bool *on, const double *rates,
 		  struct cli_slo_pt *pts);
 
-/* A target's capacity: the mean of its searches' (those that found one);
- * with two or more, lo and hi its 95% interval, else NAN. 0 where no
- * search found one. */
-double cli_slo_capacity(const struct cli_slo_dev *d, double *lo, double *hi);
+/* A target's capacity is model_slo_capacity_mean over d->caps[0..nsearch). */
 /* The point of d's last search at its lowest rate that broke (the first
  * failing rate), and the last point measured at the lowest rate; NULL:
  * none. */

@@ -89,17 +89,6 @@ int cli_slo_set(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
-int cli_slo_set_points(struct cli_opts *o, const char *arg, char *err, size_t errlen)
-{
-	uint64_t v;
-
-	if (cli_parse_count("--slo-points", arg, MODEL_SLO_MIN_POINTS, MODEL_SLO_MAX_POINTS, &v, err,
-			    errlen))
-		return -EINVAL;
-	o->slo_points = (unsigned)v;
-	return 0;
-}
-
 unsigned cli_slo_cap(const struct cli_opts *o)
 {
 	return o->slo_points ? o->slo_points : MODEL_SLO_POINTS;

@@ -100,7 +100,7 @@ void cli_slo_print_summary(FILE *f, const struct cli_slo *sl)
 			fprintf(f, "%s: none: its search did not finish\n", d->t->name);
 			continue;
 		}
-		cap = cli_slo_capacity(d, &lo, &hi);
+		cap = model_slo_capacity_mean(d->caps, d->nsearch, &lo, &hi);
 		if (!(cap > 0)) {
 			say_missed(f, sl, d, words);
 			continue;
@@ -177,7 +177,7 @@ static json_t *dev_json(const struct cli_slo *sl, const struct cli_slo_dev *d)
 	json_t *pts = json_array(), *caps = json_array();
 	unsigned i;
 
-	cap = cli_slo_capacity(d, &lo, &hi);
+	cap = model_slo_capacity_mean(d->caps, d->nsearch, &lo, &hi);
 	for (i = 0; pts && i < d->npt; i++)
 		json_array_append_new(pts, cli_slo_pt_json(&d->pt[i], &sl->o->slo));
 	for (i = 0; caps && i < d->nsearch; i++)

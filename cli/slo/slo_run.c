@@ -14,7 +14,6 @@
 #include "cli/runner/stop.h"
 #include "cli/slo/slo.h"
 #include "engine/hist.h"
-#include "model/stats.h"
 
 int cli_slo_init(struct cli_slo *sl, const struct cli_opts *o, const struct eng_target *const *t,
 		 const double *max, unsigned n, const char *label)
@@ -97,8 +96,7 @@ int cli_slo_point(struct cli_slo *sl, const bool *on, const double *rates,
 	const struct eng_target *tp[CLI_MAX_TARGETS];
 	unsigned idx[CLI_MAX_TARGETS], i, k;
 	double r[CLI_MAX_TARGETS], top = 1;
-	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp, .rates = r };
-	struct cli_opts step = *sl->o;
+	struct cli_run_spec spec = cli_run_spec_of(sl->o, ENG_OP_READ);
 	struct cli_report rep;
 	char label[64];
 	int rc;
@@ -113,13 +111,13 @@ int cli_slo_point(struct cli_slo *sl, const bool *on, const double *rates,
 	}
 	if (!spec.ntargets)
 		return 0;
-	step.json = NULL;
-	step.repeat = 1;
-	step.rate = (uint64_t)ceil(top);
-	step.batch = step.batch < step.qd ? step.batch : step.qd;
+	spec.targets = tp;
+	spec.rates = r;
+	spec.repeat = 1;	/* --repeat runs the search again, not a point */
+	spec.rate = (uint64_t)ceil(top);
 	snprintf(label, sizeof(label), "%s --slo point %u", sl->label, sl->points + 1);
 	spec.label = label;
-	rc = cli_runner_run(&step, &spec, &rep);
+	rc = cli_runner_run(sl->o, &spec, &rep);
 	if (!rc) {
 		sl->points++;
 		sl->interrupted |= rep.interrupted;
@@ -230,24 +228,6 @@ int cli_slo_run(struct cli_slo *sl, FILE *f)
 	}
 	sl->interrupted |= cli_runner_interrupted();
 	return rc;
-}
-
-double cli_slo_capacity(const struct cli_slo_dev *d, double *lo, double *hi)
-{
-	double v[CLI_MAX_REPEAT], m;
-	unsigned i, n = 0;
-
-	*lo = *hi = NAN;
-	for (i = 0; i < d->nsearch; i++)
-		if (d->caps[i] > 0)
-			v[n++] = d->caps[i];
-	/* a search that found none counts as none: the capacity then is not
-	 * one every search agrees on, so there is none */
-	if (!n || n < d->nsearch)
-		return 0;
-	if (model_mean_ci(v, n, MODEL_AMEAN, 0.95, &m, lo, hi))
-		return 0;
-	return m;
 }
 
 const struct cli_slo_pt *cli_slo_first_fail(const struct cli_slo_dev *d)

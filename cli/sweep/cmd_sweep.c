@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/check/check.h"
+#include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/out/out.h"
 #include "cli/runner/limits.h"
@@ -48,17 +49,17 @@ static int set_rate_list(struct cli_opts *o, const char *arg, char *err, size_t 
 }
 
 static const struct cli_optdesc own[] = {
-	{ "qd", 'd', "LIST", 0, CLI_OF_LIST, set_qd_list, show_qd_list, NULL,
+	CLI_OPT_OWN("qd", 'd', "LIST", 0, CLI_OF_LIST, set_qd_list, show_qd_list, NULL,
 	  "queue depths to run, increasing, comma-separated;\n"
 	  "with --rate one depth, the limit of every rate\n"
-	  "(" STR(RATE_QD) " unless given)" },
-	{ "rate", 0x500, "LIST", 0, CLI_OF_LIST, set_rate_list, NULL, NULL,
+	  "(" STR(RATE_QD) " unless given)"),
+	CLI_OPT_OWN("rate", 0x500, "LIST", 0, CLI_OF_LIST, set_rate_list, NULL, NULL,
 	  "sweep by load instead of depth: an open loop at\n"
 	  "each entry, increasing: 10%,50%,100% of each\n"
 	  "target's closed-loop maximum at --qd (measured\n"
-	  "first), or IOs per second per device: 1k,5k,20k" },
+	  "first), or IOs per second per device: 1k,5k,20k"),
 	CLI_SLO_OPTDESCS,
-	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
+	CLI_OPT_END,
 };
 
 static int cmd_sweep(int argc, char **argv);
@@ -107,6 +108,8 @@ static void say_check(const struct cli_opts *o, const struct cli_targets *ts,
 		      const uint32_t *qds, unsigned n)
 {
 	const char *paths[CLI_MAX_TARGETS];
+	/* a copy kept: cli/check reads a run's depth, CPUs and mode from the
+	 * options, not from a run spec (cli/runner/spec.h) */
 	struct cli_opts deep = *o;
 	unsigned i;
 
@@ -122,10 +125,10 @@ static void say_check(const struct cli_opts *o, const struct cli_targets *ts,
  * cli_limits_check's -errno, said. */
 static int check_deepest(const struct cli_opts *o, const uint32_t *qds, int n)
 {
-	struct cli_opts deep = *o;
+	struct cli_run_spec deep = cli_run_spec_of(o, ENG_OP_READ);
 
 	deep.qd = deepest(qds, (unsigned)n);
-	return cli_limits_check(&deep);
+	return cli_limits_check(o, &deep);
 }
 
 /* A depth where any IO failed, or a target that stalled or was stopped,
@@ -142,7 +145,9 @@ static bool had_errors(const struct point *pt, unsigned n, const struct failed *
 
 /* sweep --rate and --slo: one depth, --qd's or RATE_QD, the limit of every
  * rate (and with --slo the depth of the closed-loop maximum the search
- * starts from), into o->qd and qds[0]. 1, or -EINVAL with err. */
+ * starts from), into o->qd and qds[0]. 1, or -EINVAL with err. The last
+ * step of reading sweep's command line, before anything reads o: its --qd
+ * is a list, which only --rate or --slo, read after it, makes one depth. */
 static int one_depth(struct cli_opts *o, uint32_t *qds, const char *flag, char *err,
 		     size_t errlen)
 {
@@ -187,7 +192,7 @@ static int rate_points(struct cli_opts *o, struct point *pt, uint32_t *qds, bool
 /* --slo's refusals, then the open loop's at its least rate. */
 static int slo_check(const struct cli_opts *o)
 {
-	struct cli_opts r = *o;
+	struct cli_run_spec r = cli_run_spec_of(o, ENG_OP_READ);
 	int rc = cli_slo_check(o);
 
 	if (rc || !o->slo.n)
@@ -201,7 +206,7 @@ static int slo_check(const struct cli_opts *o)
  * a load's rates are raised to that (point_rates). */
 static int rate_check(const struct cli_opts *o, const struct point *pt)
 {
-	struct cli_opts r = *o;
+	struct cli_run_spec r = cli_run_spec_of(o, ENG_OP_READ);
 
 	r.rate = pt[0].load_pct >= 0 ? r.jobs_per_device : (uint64_t)pt[0].rate;
 	return cli_runner_rate_check(&r);
@@ -280,7 +285,7 @@ static int cmd_sweep(int argc, char **argv)
 		rc = -EIO;
 end:
 	if (fl->stalled)	/* workers hold a target */
-		cli_runner_abandon(cli_exit_status(rc ? rc : -EIO));
+		cli_command_abandon(cli_exit_status(rc ? rc : -EIO));
 out:
 	for (i = 0; i < CLI_MAX_QDS; i++) {
 		free(pt[i].total.tl.s);

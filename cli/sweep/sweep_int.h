@@ -59,7 +59,7 @@ struct failed {
 					 * closed-loop maximum, before any */
 	bool any;
 	bool stalled;		/* a stalled device's workers are still in
-				 * the kernel: end with cli_runner_abandon */
+				 * the kernel: end with cli_command_abandon */
 };
 
 

@@ -79,14 +79,13 @@ int sweep_run_points(const struct cli_opts *o, struct cli_targets *ts,
 	const struct eng_target *tp[CLI_MAX_TARGETS];
 	unsigned idx[CLI_MAX_TARGETS];
 	double rates[CLI_MAX_TARGETS];
-	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp };
+	struct cli_run_spec spec = cli_run_spec_of(o, ENG_OP_READ);	/* each point's */
 	struct cli_report rep;
-	struct cli_opts step = *o;	/* o at this point's depth */
 	char label[64], col[24];
 	unsigned i, t;
 	int rc = 0;
 
-	step.json = NULL;
+	spec.targets = tp;
 	if (n && pt[0].rated)
 		fprintf(f, "%7s %10s %10s %8s %8s %8s %8s %8s %7s   (latency in us from when due, all targets; svc: from submission; ns/IO: the workers' CPU per IO)\n",
 			pt[0].load_pct >= 0 ? "load" : "rate", "asked", "IOPS", "mean", "p50", "p99",
@@ -104,18 +103,17 @@ int sweep_run_points(const struct cli_opts *o, struct cli_targets *ts,
 		if (!spec.ntargets)
 			break;		/* every target failed */
 		pt[i].ndev = spec.ntargets;
-		step.qd = pt[i].qd;
-		step.batch = o->batch < step.qd ? o->batch : step.qd;
-		snprintf(label, sizeof(label), "sweep QD%u (%u/%u)", step.qd, i + 1, n);
+		spec.qd = pt[i].qd;
+		snprintf(label, sizeof(label), "sweep QD%u (%u/%u)", spec.qd, i + 1, n);
 		if (pt[i].rated) {
 			point_rates(&pt[i], max, idx, spec.ntargets, o->jobs_per_device, rates,
-				    &step.rate);
+				    &spec.rate);
 			spec.rates = rates;
 			sweep_rate_col(&pt[i], col, sizeof(col));
 			snprintf(label, sizeof(label), "sweep %s (%u/%u)", col, i + 1, n);
 		}
 		spec.label = label;
-		rc = cli_runner_repeat(&step, &spec, &rep, NULL, NULL);
+		rc = cli_runner_repeat(o, &spec, &rep, NULL, NULL);
 		/* a point cut short keeps what it measured, like a run; one
 		 * stopped in its ramp measured nothing */
 		if (!rc && (!rep.interrupted || rep.total.ios + rep.total.errors)) {
@@ -149,19 +147,18 @@ int sweep_measure_max(const struct cli_opts *o, struct cli_targets *ts, struct f
 		       double *max, FILE *f)
 {
 	const struct eng_target *tp[CLI_MAX_TARGETS];
-	struct cli_run_spec spec = { .op = ENG_OP_READ, .targets = tp, .ntargets = ts->n,
-				     .label = "sweep maximum" };
-	struct cli_opts step = *o;
+	struct cli_run_spec spec = cli_run_spec_of(o, ENG_OP_READ);
 	struct cli_report rep;
 	unsigned t;
 	int rc;
 
-	step.json = NULL;
-	step.rate = 0;
-	step.batch = o->batch < o->qd ? o->batch : o->qd;
+	spec.targets = tp;
+	spec.ntargets = ts->n;
+	spec.label = "sweep maximum";
+	spec.rate = 0;		/* the closed loop */
 	for (t = 0; t < ts->n; t++)
 		tp[t] = &ts->t[t];
-	rc = cli_runner_repeat(&step, &spec, &rep, NULL, NULL);
+	rc = cli_runner_repeat(o, &spec, &rep, NULL, NULL);
 	if (!rc) {
 		fprintf(f, "maximum, closed loop at QD%u:", o->qd);
 		for (t = 0; t < rep.ndev; t++) {
