@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/out/report.h"
+#include "cli/out/record.h"
 
 struct cli_drop {
 	double at_s;			/* when the first slow second began,

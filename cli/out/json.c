@@ -327,3 +327,20 @@ json_t *cli_json_report_head(const struct cli_report *r, const struct cli_opts *
 {
 	return report(r, o, true);
 }
+
+json_t *cli_open_json(const struct cli_dev *d)
+{
+	const struct cli_open *op = &d->open;
+
+	if (!op->on)
+		return json_null();
+	return json_pack("{s:f, s:f, s:b, s:I, s:f, s:I, s:I, s:I, s:f, s:o}",
+			 "asked_iops", op->asked, "achieved_iops", d->iops,
+			 "overloaded", cli_open_overloaded(d),
+			 "late", (json_int_t)op->late, "late_share", cli_open_late_share(d),
+			 "late_after_ns", (json_int_t)ENG_RATE_LATE_NS,
+			 "backlog", (json_int_t)op->backlog,
+			 "dropped", (json_int_t)op->dropped,
+			 "mean_inflight", cli_open_depth(d),
+			 "service_lat_ns", cli_json_lat_of(&op->svc, op->has_svc, op->svc_hist));
+}

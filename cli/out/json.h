@@ -8,7 +8,7 @@
 
 #include "cli/opts/opts.h"
 #include "cli/out/out.h"
-#include "cli/out/report.h"
+#include "cli/out/record.h"
 
 /* {"mean", "stddev", "min", "p50", ..., "max"} in ns, and "cdf" where the
  * device keeps its histogram, or JSON null when the device has no latency
@@ -34,5 +34,9 @@ json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o);
 /* The same with "devices" an empty array, for cli_out_json_rows to fill
  * a device at a time (cli_json_dev) as it writes. */
 json_t *cli_json_report_head(const struct cli_report *r, const struct cli_opts *o);
+
+/* d's "open_loop" object (docs/json.md), JSON null for a closed loop
+ * (cli/out/openloop.h keeps its figures). */
+json_t *cli_open_json(const struct cli_dev *d);
 
 #endif

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/out/json.h"
 #include "cli/out/out.h"
 
 int cli_open_init(struct cli_dev *d, double asked, bool latency)
@@ -95,7 +94,7 @@ double cli_open_depth(const struct cli_dev *d)
 	return d->elapsed_s > 0 ? d->open.inflight_ns / (d->elapsed_s * 1e9) : 0.0;
 }
 
-static double late_share(const struct cli_dev *d)
+double cli_open_late_share(const struct cli_dev *d)
 {
 	return d->ios ? (double)d->open.late / (double)d->ios : 0.0;
 }
@@ -120,7 +119,7 @@ static void print_one(FILE *f, const struct cli_dev *d)
 		d->name, d->iops, d->open.asked,
 		d->open.asked > 0 ? 100.0 * d->iops / d->open.asked : 0.0,
 		(unsigned long long)d->open.backlog, d->open.backlog == 1 ? "" : "s",
-		100.0 * late_share(d), (unsigned long long)(ENG_RATE_LATE_NS / 1000));
+		100.0 * cli_open_late_share(d), (unsigned long long)(ENG_RATE_LATE_NS / 1000));
 }
 
 void cli_open_print(FILE *f, const struct cli_report *r)
@@ -130,21 +129,4 @@ void cli_open_print(FILE *f, const struct cli_report *r)
 	for (i = 0; i < r->ndev; i++)
 		if (r->dev[i].open.on)
 			print_one(f, &r->dev[i]);
-}
-
-json_t *cli_open_json(const struct cli_dev *d)
-{
-	const struct cli_open *op = &d->open;
-
-	if (!op->on)
-		return json_null();
-	return json_pack("{s:f, s:f, s:b, s:I, s:f, s:I, s:I, s:I, s:f, s:o}",
-			 "asked_iops", op->asked, "achieved_iops", d->iops,
-			 "overloaded", cli_open_overloaded(d),
-			 "late", (json_int_t)op->late, "late_share", late_share(d),
-			 "late_after_ns", (json_int_t)ENG_RATE_LATE_NS,
-			 "backlog", (json_int_t)op->backlog,
-			 "dropped", (json_int_t)op->dropped,
-			 "mean_inflight", cli_open_depth(d),
-			 "service_lat_ns", cli_json_lat_of(&op->svc, op->has_svc, op->svc_hist));
 }

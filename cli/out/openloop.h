@@ -6,7 +6,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "cli/out/report.h"
+#include "cli/out/record.h"
 
 /* A device is overloaded when, at the end, more IOs were due and never
  * issued than this share of those asked in the window: it fell behind
@@ -38,7 +38,7 @@ double cli_open_depth(const struct cli_dev *d);
  * was overloaded one more: achieved against asked, the backlog at the
  * end and the share of IOs that started late. Nothing for a closed loop. */
 void cli_open_print(FILE *f, const struct cli_report *r);
-/* d's "open_loop" object (docs/json.md), JSON null for a closed loop. */
-json_t *cli_open_json(const struct cli_dev *d);
+/* The share of d's IOs issued more than ENG_RATE_LATE_NS after due. */
+double cli_open_late_share(const struct cli_dev *d);
 
 #endif

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli/out/report.h"
+#include "cli/out/record.h"
 #include "model/stats.h"
 
 enum cli_metric {
