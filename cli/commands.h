@@ -7,7 +7,9 @@
 
 #include <errno.h>
 
-#include "cli/opts/opts.h"
+/* the verbs are struct cli_verb, cli/opts/opts.h's; only named here, so
+ * that opts.c, which finds a verb by name, and this header form no circle */
+struct cli_verb;
 
 /* Exit statuses: what a command returns, never an errno. */
 #define CLI_EXIT_OK 0

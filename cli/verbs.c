@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/opts/opts.h"
 
 const struct cli_verb *const cli_verbs[] = {
 	&cli_verb_saturate, &cli_verb_run, &cli_verb_latency, &cli_verb_sweep,

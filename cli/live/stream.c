@@ -223,17 +223,8 @@ int cli_stream_open(const char *path, const char *command)
 	st.fd = fd;
 	st.path = path;
 	st.command = command;
+	cli_out_stream(fd == STDOUT_FILENO, cli_stream_report);
 	return 0;
-}
-
-bool cli_stream_on(void)
-{
-	return st.fd >= 0;
-}
-
-bool cli_stream_stdout(void)
-{
-	return st.fd == STDOUT_FILENO;
 }
 
 void cli_stream_rank(int rank)
@@ -333,6 +324,7 @@ int cli_stream_end(int exit_status, bool interrupted)
 	st.report = NULL;
 	remove_unused();
 	cli_live_remove(&sink, NULL);
+	cli_out_stream(false, NULL);
 	if (st.fd != STDOUT_FILENO)
 		close(st.fd);
 	st.fd = -1;

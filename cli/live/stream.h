@@ -31,11 +31,8 @@
  * written is said in one line ("--stream PATH: reason") and returns
  * -errno. */
 int cli_stream_open(const char *path, const char *command);
-/* Whether a stream is open (a report is then built for it even without
- * --json). */
-bool cli_stream_on(void);
-/* Whether the stream goes to stdout (the text report then goes to stderr). */
-bool cli_stream_stdout(void);
+/* (Whether it is open, and on stdout, the output layer is told:
+ * cli_out_stream, cli/out/out.h.) */
 /* With iostorm-mpi: the rank the header names; -1: none (the default). */
 void cli_stream_rank(int rank);
 /* The command's report (what --json writes; a new reference is taken),

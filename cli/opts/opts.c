@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "cli/runner/demo.h"
 
 #define MAX_OPTS 64
 

@@ -31,6 +31,7 @@
 #define CLI_OG_STEADY	0x80u	/* --steady --temperature-every: run's
 				 * timeline */
 #define CLI_MAX_REPEAT 1000u
+#define CLI_DEMO_SIZE (256ull << 20)	/* --demo-size's default: each demo target's bytes */
 #define CLI_MAX_RATE 1000000000ull	/* --rate: IOs per second per device */
 #define CLI_STEADY_WINDOW_NS (30 * CLI_NS_PER_S)	/* --steady's default */
 #define CLI_LINGER_NS (15 * CLI_NS_PER_S)	/* --linger's default: the

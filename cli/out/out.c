@@ -3,8 +3,6 @@
  * shares with every command are cli/out/say.c's). */
 #include "cli/out/out.h"
 
-#include "cli/live/stream.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,9 +14,27 @@
 
 #include "cli/commands.h"
 
+/* What --stream asked of the output layer (cli_out_stream): whether it
+ * took stdout, and where each command's report goes beside --json. The
+ * stream calls in; this layer never calls the stream, so the two are no
+ * include circle. */
+static bool stream_stdout;
+static void (*stream_report)(json_t *report);
+
+void cli_out_stream(bool on_stdout, void (*report)(json_t *report))
+{
+	stream_stdout = on_stdout;
+	stream_report = report;
+}
+
+bool cli_out_report_wanted(const struct cli_opts *o)
+{
+	return o->json || stream_report;
+}
+
 FILE *cli_out_text(const struct cli_opts *o)
 {
-	return (o->json && !strcmp(o->json, "-")) || cli_stream_stdout() ? stderr : stdout;
+	return (o->json && !strcmp(o->json, "-")) || stream_stdout ? stderr : stdout;
 }
 
 /* ---- a report's file ---- */
@@ -256,7 +272,8 @@ int cli_out_json_rows(const char *path, json_t *j, size_t flags, const struct cl
 	}
 	/* --stream's end line carries the same report (with rows, merge's:
 	 * merge has no stream) */
-	cli_stream_report(j);
+	if (stream_report)
+		stream_report(j);
 	if (!path) {
 		json_decref(j);
 		return 0;

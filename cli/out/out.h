@@ -20,9 +20,16 @@
 
 /* ---- streams and files ---- */
 
-/* Where the text report goes: stdout, or stderr when --json - gives stdout
- * to the JSON alone. */
+/* Where the text report goes: stdout, or stderr when --json - or --stream -
+ * gives stdout to the JSON alone. */
 FILE *cli_out_text(const struct cli_opts *o);
+/* --stream tells the output layer that it is open (cli/live/stream.c):
+ * whether it took stdout, and report, which gets every report that
+ * cli_out_json writes (NULL: closed, none). */
+void cli_out_stream(bool on_stdout, void (*report)(json_t *report));
+/* Whether anyone reads the command's JSON report: --json, or --stream's
+ * end line. A command builds it only then. */
+bool cli_out_report_wanted(const struct cli_opts *o);
 
 /* Every JSON document's "schema". */
 #define CLI_JSON_SCHEMA "iostorm/1"
@@ -92,7 +99,7 @@ int cli_json_write(const json_t *j, const char *path, size_t flags, char *err,
  * means building it ran out of memory) written to path with
  * cli_json_write, a failure said in one line, and handed to --stream's
  * end line (cli/live/stream.h); path NULL: only that. Returns 0 or
- * -errno. A command calls it when o->json or cli_stream_on(). */
+ * -errno. A command calls it when cli_out_report_wanted(o). */
 int cli_out_json(const char *path, json_t *j, size_t flags);
 /* cli_out_json for a report too large to hold whole: its member
  * rows->key made an element at a time as it is written (json_dump.h). */

@@ -10,7 +10,6 @@
 #include "cli/out/drop.h"
 #include "cli/runner/steady.h"
 #include "cli/runner/temp.h"
-#include "cli/live/stream.h"
 #include "cli/out/json.h"
 #include "cli/out/nvme_status.h"
 #include "cli/out/openloop.h"
@@ -244,7 +243,7 @@ int cli_report_output(const struct cli_report *r, const struct cli_opts *o,
 	int errs = cli_report_print(r, o);
 	json_t *j;
 
-	if (!o->json && !cli_stream_on())
+	if (!cli_out_report_wanted(o))
 		return errs;
 	j = cli_json_report(r, o);
 	if (j && extra && json_object_update(j, extra)) {

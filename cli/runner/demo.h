@@ -10,7 +10,6 @@
 #define CLI_DEMO_FILES 2
 #define CLI_DEMO_LOOPS 2
 #define CLI_DEMO_MAX (CLI_DEMO_FILES + CLI_DEMO_LOOPS)
-#define CLI_DEMO_SIZE (256ull << 20)
 #define CLI_DEMO_FILE_DIR "/var/tmp"
 #define CLI_DEMO_SHM_DIR "/dev/shm"
 

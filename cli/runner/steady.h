@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 #include "cli/opts/opts.h"
-#include "cli/out/report.h"
+#include "cli/out/record.h"
 #include "cli/out/timeline.h"
 
 struct cli_run_spec;	/* cli/runner/spec.h */

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "cli/opts/opts.h"
-#include "cli/out/report.h"
+#include "cli/out/record.h"
 #include "cli/out/timeline.h"
 #include "engine/target.h"
 

@@ -321,7 +321,7 @@ static int conclude(struct sat *s)
 	cli_sat_print_report(s);
 	if (s->slo)
 		cli_sat_print_slo(s);
-	if (!s->o->json && !cli_stream_on())
+	if (!cli_out_report_wanted(s->o))
 		return errs;
 	/* cli_out_json says why it could not write the report */
 	return cli_out_json(s->o->json, cli_sat_json(s), CLI_JSON_REPORT) ? -EIO : errs;

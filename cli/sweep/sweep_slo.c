@@ -57,7 +57,7 @@ int sweep_slo(const struct cli_opts *o, struct cli_targets *ts, struct failed *f
 		w = (struct sweep){ .o = o, .ts = ts, .fl = fl, .max = max, .has_max = true,
 				    .interrupted = cli_runner_interrupted() || sl.interrupted };
 		/* the report for --json, and for --stream's end line */
-		done = o->json || cli_stream_on() ?
+		done = cli_out_report_wanted(o) ?
 			(cli_out_json(o->json, sweep_slo_json(&w, &sl), CLI_JSON_REPORT) ? -EIO : 0) : 0;
 		rc = rc ? rc : done;
 		if (!rc && any_failed(&sl, fl))

@@ -67,7 +67,7 @@ int sweep_summary(struct sweep *w, FILE *f)
 	else
 		sweep_depth_summary(w, k, knee, dbl, best, p99[0], f);
 	fflush(f);
-	if (!w->o->json && !cli_stream_on())
+	if (!cli_out_report_wanted(w->o))
 		return 0;
 	/* cli_out_json says why it could not write the report */
 	return cli_out_json(w->o->json, sweep_summary_json(w, knee, dbl), CLI_JSON_REPORT) ? -EIO : 0;
