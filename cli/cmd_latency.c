@@ -1,7 +1,7 @@
 /* iostorm latency TARGET: QD1 only, one line per second like ioping, then
  * the full percentile table.
  *
- * One run; each line is a sample of the runner's timeline (cli/out/timeline.h):
+ * One run; each line is a sample of the runner's timeline (cli/report/timeline.h):
  * the difference between two copies of the workers' running histogram and
  * counters, and the last line the final report less the last copy. So
  * every IO of the measured window lands in exactly one line and in the
@@ -15,8 +15,8 @@
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/opts/opts.h"
-#include "cli/out/out.h"
-#include "cli/out/report.h"
+#include "cli/report/out.h"
+#include "cli/report/report.h"
 #include "cli/runner/repeat.h"
 #include "cli/runner/runner.h"
 #include "cli/runner/targets.h"

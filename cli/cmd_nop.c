@@ -5,8 +5,8 @@
 
 #include "cli/commands.h"
 #include "cli/opts/opts.h"
-#include "cli/out/out.h"
-#include "cli/out/report.h"
+#include "cli/report/out.h"
+#include "cli/report/report.h"
 #include "cli/runner/runner.h"
 
 static int cmd_nop(int argc, char **argv);

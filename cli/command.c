@@ -8,8 +8,8 @@
 
 #include "cli/live/listen.h"
 #include "cli/live/stream.h"
-#include "cli/out/out.h"
-#include "cli/out/outpath.h"
+#include "cli/report/out.h"
+#include "cli/report/outpath.h"
 #include "cli/runner/stop.h"
 
 int cli_command_begin(const struct cli_opts *o, const char *operands,

@@ -12,8 +12,8 @@
 #include "cli/commands.h"
 #include "cli/opts/complete.h"
 #include "cli/opts/jobfile.h"
-#include "cli/out/out.h"
-#include "cli/out/outpath.h"
+#include "cli/report/out.h"
+#include "cli/report/outpath.h"
 
 static void usage(FILE *f)
 {
@@ -55,7 +55,7 @@ static int config_arg(int argc, char **argv, const char **file)
 /* The verb's options read once more, quietly, for the one thing main does
  * with them: its outputs made ready before the verb runs, so a report or
  * a stream that could never be written, or must not be (a device, a
- * target, each other: cli/out/outpath.h), stops the command before its
+ * target, each other: cli/report/outpath.h), stops the command before its
  * first IO, and every verb gets this from one place (cli/command.h).
  * A command line the verb refuses, or one that asks for --help, is left
  * to the verb to say. 0, or -errno having said why (-EINVAL: a usage

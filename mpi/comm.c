@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 
 #define MSG_LEN 512
 #define POLL_NS 100000L		/* 0.1 ms between tests of a barrier */

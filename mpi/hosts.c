@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/runner/targets.h"
 #include "topo/topo.h"
 

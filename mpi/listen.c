@@ -10,7 +10,7 @@
 #include <mpi.h>
 
 #include "cli/commands.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "mpi/mpi_int.h"
 
 /* This rank's index among the ranks of its host (a collective call:

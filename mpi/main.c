@@ -11,7 +11,7 @@
 
 #include "cli/command.h"
 #include "cli/commands.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "mpi/mpi_int.h"
 
 static void usage(FILE *f)

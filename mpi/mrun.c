@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/out/hosts.h"
-#include "cli/out/json.h"
-#include "cli/out/out.h"
-#include "cli/out/report.h"
+#include "cli/report/hosts.h"
+#include "cli/report/json.h"
+#include "cli/report/out.h"
+#include "cli/report/report.h"
 #include "cli/runner/repeat.h"
 #include "cli/runner/runner.h"
 #include "cli/runner/targets.h"
@@ -87,7 +87,7 @@ static double num(const json_t *j, const char *a, const char *b)
 	return json_is_number(j) ? json_number_value(j) : -1;
 }
 
-/* A host's row from its report's total (cli/out/hosts.h reads a cli_dev). */
+/* A host's row from its report's total (cli/report/hosts.h reads a cli_dev). */
 static void host_dev(const json_t *run, struct cli_dev *d)
 {
 	const json_t *t = json_object_get(run, "total"), *lat = json_object_get(t, "lat_ns");

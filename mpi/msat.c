@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/runner/stop.h"
 #include "cli/saturate/saturate.h"
 

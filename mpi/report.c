@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/out/json.h"
-#include "cli/out/out.h"
+#include "cli/report/json.h"
+#include "cli/report/out.h"
 #include "cli/words/findings_words.h"
 #include "model/cgap.h"
 

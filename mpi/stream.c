@@ -8,7 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/live/stream.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "mpi/mpi_int.h"
 
 /* o->stream with %r, %h and %% replaced into buf: 0, or -EINVAL with why

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 
 #define TFILE_MAX (1u << 20)
 #define SEP " \t\r"

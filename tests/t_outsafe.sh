@@ -1,5 +1,5 @@
 #!/bin/bash
-# Outputs write only what they were asked to (cli/out/outpath.h). Run as
+# Outputs write only what they were asked to (cli/report/outpath.h). Run as
 # root, where a slip or another user's link would destroy data:
 # - a block device (a file system on it), a character device other than
 #   /dev/null or a terminal, and a file of proc are refused as --json,

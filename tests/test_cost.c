@@ -6,9 +6,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cli/out/json.h"
-#include "cli/out/report.h"
-#include "cli/out/spread.h"
+#include "cli/report/json.h"
+#include "cli/report/report.h"
+#include "cli/report/spread.h"
 #include "model/cost.h"
 #include "tests/helpers.h"
 

@@ -2,8 +2,8 @@
  * the table included), the most common errno picked from per-errno counts,
  * the footer line, and first_error / most_common_error in a device's JSON:
  * objects with errors, null without. */
-#include "cli/out/json.h"
-#include "cli/out/report.h"
+#include "cli/report/json.h"
+#include "cli/report/report.h"
 #include "tests/helpers.h"
 
 #include <errno.h>

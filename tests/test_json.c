@@ -1,8 +1,8 @@
 /* JSON shape: a report built from given numbers, serialised, parsed back
  * with jansson; every key of the documented minimum shape is there with
  * its type and value; without latency lat_ns is null. */
-#include "cli/out/json.h"
-#include "cli/out/report.h"
+#include "cli/report/json.h"
+#include "cli/report/report.h"
 #include "tests/helpers.h"
 
 #include <string.h>

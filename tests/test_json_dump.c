@@ -5,8 +5,8 @@
  * what json_dumps makes of the same document holding those rows, the
  * rows' own nesting (objects, arrays, strings with newlines and quotes,
  * non-ASCII) indented in place. A row that fails is -ENOMEM. */
-#include "cli/out/json_dump.h"
-#include "cli/out/out.h"
+#include "cli/report/json_dump.h"
+#include "cli/report/out.h"
 #include "tests/helpers.h"
 
 #include <errno.h>

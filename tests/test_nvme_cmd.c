@@ -3,8 +3,8 @@
  * length; the starting LBA from a byte offset, split over cdw10 and cdw11;
  * the 0-based block count from --bs and the namespace's LBA size; the
  * status an error slot holds and the spec's names for it. */
-#include "cli/out/nvme_status.h"
-#include "cli/out/report.h"
+#include "cli/report/nvme_status.h"
+#include "cli/report/report.h"
 #include "engine/nvme_cmd.h"
 #include "engine/target.h"
 #include "tests/helpers.h"

@@ -7,7 +7,7 @@
  * nothing, the reserved report written at the end, an old report intact
  * until then, a FIFO not opened (no reader waited for), a symlink's file
  * replaced whole at the end with the link kept. */
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "tests/helpers.h"
 
 #include <errno.h>

@@ -14,9 +14,9 @@
 
 #include "cli/commands.h"
 #include "cli/opts/jobfile.h"
-#include "cli/out/json.h"
+#include "cli/report/json.h"
 #include "cli/opts/opts_int.h"
-#include "cli/out/report.h"
+#include "cli/report/report.h"
 #include "model/check.h"
 #include "tests/helpers.h"
 

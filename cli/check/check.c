@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "cli/check/check.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/opts/roots.h"
 #include "topo/cpu.h"
 

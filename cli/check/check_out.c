@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "cli/check/check_out.h"
-#include "cli/out/out.h"
-#include "cli/out/setup_json.h"
+#include "cli/report/out.h"
+#include "cli/report/setup_json.h"
 #include "cli/words/findings_words.h"
 
 static const char *where(const struct cli_check *c, const struct check_finding *f)

@@ -17,8 +17,8 @@
 #include "cli/check/restore.h"
 #include "cli/commands.h"
 #include "cli/opts/opts.h"
-#include "cli/out/out.h"
-#include "cli/out/setup_json.h"
+#include "cli/report/out.h"
+#include "cli/report/setup_json.h"
 #include "cli/opts/roots.h"
 
 enum { O_MEASURE = 0x300, O_ROUNDS, O_RESTORE };

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli/opts/roots.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 
 int cli_check_lock(struct setup_lock *l)
 {

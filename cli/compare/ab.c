@@ -13,8 +13,8 @@
 
 #include "cli/compare/files.h"
 #include "cli/opts/opts.h"
-#include "cli/out/out.h"
-#include "cli/out/report_load.h"
+#include "cli/report/out.h"
+#include "cli/report/report_load.h"
 #include "cli/runner/stop.h"
 
 /* A side's command line as its own command parses it: a bad option is

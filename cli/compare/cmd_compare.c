@@ -18,7 +18,7 @@
 #include "cli/compare/compare.h"
 #include "cli/compare/files.h"
 #include "cli/opts/opts.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 
 #define CMP_MAX_FAIL_PCT 1000.0
 

@@ -35,7 +35,7 @@ struct cmp_bound {
 /* "equal time", "equal IOs (--ios)", ... */
 const char *cmp_bound_name(struct cmp_bound b);
 /* The estimator that pools metric m (enum cli_metric) over repeats and
- * runs bounded as b says: cli_mean_of's (cli/out/spread.h). */
+ * runs bounded as b says: cli_mean_of's (cli/report/spread.h). */
 enum model_mean cmp_mean_of(unsigned m, struct cmp_bound b);
 
 /* One side of one metric. */

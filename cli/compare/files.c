@@ -6,8 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/out/out.h"
-#include "cli/out/report_load.h"
+#include "cli/report/out.h"
+#include "cli/report/report_load.h"
 
 /* A '--' between operands, told apart from a file by its address: it
  * separates one side's runs from the next side's. getopt takes it for a

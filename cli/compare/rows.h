@@ -1,14 +1,14 @@
 /* The rows a report offers 'iostorm compare': one per device (and total)
  * of each measurement it holds, keyed by what it measured ("loop0",
  * "total", "QD8 loop0", "loop0 QDn all", "host1: loop0 QDn all"), each
- * with every repeat's value of every metric (cli/out/spread.h). Reports
+ * with every repeat's value of every metric (cli/report/spread.h). Reports
  * are matched row by row on these keys. */
 #ifndef CLI_COMPARE_ROWS_H
 #define CLI_COMPARE_ROWS_H
 
 #include <jansson.h>
 
-#include "cli/out/spread.h"
+#include "cli/report/spread.h"
 
 #define CMP_KEY_LEN 160
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli/fill/fill_data.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/opts/roots.h"
 #include "engine/fill.h"
 #include "engine/zeroes.h"

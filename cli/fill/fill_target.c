@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "cli/fill/fill_target.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 
 #define NO_DATA "fill writes only a device with no data on it (wipefs lists what is there)"
 

@@ -6,7 +6,7 @@
  * time shared among them by the IOs each completed in the interval, as
  * the engine shares the window's. What a thread that is gone did after
  * its last reading is in no interval here: the window's last interval
- * takes the rest from the final figures (cli/out/timeline.h). */
+ * takes the rest from the final figures (cli/report/timeline.h). */
 #ifndef CLI_LIVE_CPU_H
 #define CLI_LIVE_CPU_H
 

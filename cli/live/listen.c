@@ -6,7 +6,7 @@
 
 #include "cli/live/live.h"
 #include "cli/live/prom.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 
 static struct cli_prom *prom;
 static uint64_t linger_ns;

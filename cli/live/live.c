@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cli/out/setup_json.h"
+#include "cli/report/setup_json.h"
 
 static struct {
 	const struct cli_live_sink *sink;

@@ -32,7 +32,7 @@
  * no IO has been done. Once per command. */
 struct cli_live_start {
 	const struct cli_opts *o;	/* the command's options */
-	const json_t *setup;		/* the setup record (cli/out/setup_json.h),
+	const json_t *setup;		/* the setup record (cli/report/setup_json.h),
 					 * as the report carries it; NULL: no memory */
 };
 

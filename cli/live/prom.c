@@ -18,7 +18,7 @@
 #include <microhttpd.h>
 
 #include "cli/live/prom_int.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/runner/stop.h"
 
 /* docs/prometheus.md ("The server") says why each. A scrape's request is

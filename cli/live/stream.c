@@ -12,8 +12,8 @@
 
 #include "cli/commands.h"
 #include "cli/live/live.h"
-#include "cli/out/json.h"
-#include "cli/out/out.h"
+#include "cli/report/json.h"
+#include "cli/report/out.h"
 #include "engine/hist.h"
 
 static struct {

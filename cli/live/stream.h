@@ -20,7 +20,7 @@
 /* Opens path ("-": stdout) for command, before the command's first IO
  * (main.c, and iostorm-mpi's ranks); adds the stream's sink
  * (cli/live/live.h). The path passes cli_outpath_check first
- * (cli/out/outpath.h: a file, a FIFO, /dev/null or a terminal, no
+ * (cli/report/outpath.h: a file, a FIFO, /dev/null or a terminal, no
  * operand and no other output: else -EINVAL) and is claimed as
  * "--stream's file". A FIFO must have its reader already (a run never
  * waits for one). A regular file is opened for appending and emptied
@@ -32,7 +32,7 @@
  * -errno. */
 int cli_stream_open(const char *path, const char *command);
 /* (Whether it is open, and on stdout, the output layer is told:
- * cli_out_stream, cli/out/out.h.) */
+ * cli_out_stream, cli/report/out.h.) */
 /* With iostorm-mpi: the rank the header names; -1: none (the default). */
 void cli_stream_rank(int rank);
 /* The command's report (what --json writes; a new reference is taken),

@@ -14,8 +14,8 @@
 #include "cli/merge/stream.h"
 #include "cli/merge/view.h"
 #include "cli/opts/opts.h"
-#include "cli/out/out.h"
-#include "cli/out/report.h"
+#include "cli/report/out.h"
+#include "cli/report/report.h"
 
 #define MG_MAX_SEL 256		/* names in --device or --host */
 #define MG_MAX_RUNS 100000u	/* windows of one command */

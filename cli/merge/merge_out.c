@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/out/hosts.h"
-#include "cli/out/json.h"
-#include "cli/out/out.h"
+#include "cli/report/hosts.h"
+#include "cli/report/json.h"
+#include "cli/report/out.h"
 
 static double secs_or(uint64_t ns, bool set)
 {

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 
 /* A window edge compared with an interval's: t0/t1 are doubles written
  * with enough digits to round-trip, so only rounding in the user's value
@@ -368,7 +368,7 @@ static int interval(struct mg_set *set, struct mg_stream *s, unsigned line, cons
 		return rc == -EINVAL ? bad(s, line, "%s", why) : rc;
 	f.h = json_is_null(hj) ? NULL : h;
 	/* a window's last interval ends where its workers stopped, by their
-	 * clocks, never before its t0 (cli/out/timeline.c): it may be empty
+	 * clocks, never before its t0 (cli/report/timeline.c): it may be empty
 	 * of time, rarely, and hold the IOs done after the last copy */
 	if (f.t1 <= f.t0 && (f.ios || f.errors || (f.h && f.h->count)) &&
 	    !json_is_true(json_object_get(j, "last")))

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "cli/merge/mhist.h"
-#include "cli/out/timeline.h"
+#include "cli/report/timeline.h"
 
 #define MG_SCHEMA "iostorm-stream/1"
 #define MG_NAME_LEN 64

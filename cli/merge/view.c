@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 
 /* l is "NAME:DEV". */
 static bool is_full(const char *l, const char *name, const char *dev)

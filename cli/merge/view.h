@@ -12,7 +12,7 @@
 #include <stdbool.h>
 
 #include "cli/merge/stream.h"
-#include "cli/out/report.h"
+#include "cli/report/report.h"
 
 /* Which devices and hosts: NULL lists take every one. A device is named
  * as the stream names it ("nvme0n1") or as "HOST:DEVICE"; a host by its

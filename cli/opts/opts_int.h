@@ -6,7 +6,7 @@
 #define CLI_OPTS_IMPL_H
 
 #include "cli/opts/opts.h"
-#include "cli/out/say.h"
+#include "cli/report/say.h"
 
 /* The options every verb draws from by group; ends with a NULL name. */
 extern const struct cli_optdesc cli_opts_table[];

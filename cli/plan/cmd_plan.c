@@ -15,8 +15,8 @@
 
 #include "cli/plan/ceil_out.h"
 #include "cli/commands.h"
-#include "cli/out/out.h"
-#include "cli/out/setup_json.h"
+#include "cli/report/out.h"
+#include "cli/report/setup_json.h"
 #include "cli/topo/topo_load.h"
 #include "cli/plan/plan.h"
 #include "cli/plan/plan_from.h"

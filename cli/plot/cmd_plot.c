@@ -11,9 +11,9 @@
 
 #include "cli/commands.h"
 #include "cli/opts/opts.h"
-#include "cli/out/out.h"
-#include "cli/out/report_load.h"
-#include "cli/out/spread.h"
+#include "cli/report/out.h"
+#include "cli/report/report_load.h"
+#include "cli/report/spread.h"
 #include "cli/plot/plot_int.h"
 
 static int set_output(struct cli_opts *o, const char *arg, char *err, size_t errlen)
@@ -207,7 +207,7 @@ static int plot(const struct cli_opts *o)
 		cli_say("out of memory");
 		goto done;
 	}
-	/* the picture's file first, as every command's report (cli/out/out.h),
+	/* the picture's file first, as every command's report (cli/report/out.h),
 	 * never over the report it draws */
 	rc = cli_outpath_claim(o->targets[0], "the input");
 	if (rc) {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/out/spread.h"
+#include "cli/report/spread.h"
 #include "cli/plot/plot_int.h"
 
 #define CMP_ROWS 12	/* more bars than this are too narrow to read */

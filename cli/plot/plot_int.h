@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 
 /* Every panel's size in pixels: a picture is PLOT_WIDTH wide and
  * PLOT_PANEL_HEIGHT times its panels high (the tests read these). */
@@ -62,7 +62,7 @@ const char *cli_gp_name(const json_t *o, const char *key);
 /* ---- plot_gp.c: gnuplot itself ---- */
 
 /* Runs gnuplot (or $IOSTORM_GNUPLOT) on script and writes its picture
- * into out, a file cmd_plot.c reserved before it began (cli/out/out.h: the
+ * into out, a file cmd_plot.c reserved before it began (cli/report/out.h: the
  * temporary beside it is renamed into place, so a failed plot leaves no
  * half picture). 0; -ENOENT when gnuplot is not installed; -EIO when it
  * failed (err: its last line); other -errno with err naming the file.

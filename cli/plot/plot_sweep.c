@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/out/spread.h"
+#include "cli/report/spread.h"
 #include "cli/plot/plot_int.h"
 
 #define MAX_NAMES 256

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli/out/openloop.h"
-#include "cli/out/out.h"
+#include "cli/report/openloop.h"
+#include "cli/report/out.h"
 
 static int alloc_devs(const struct runctx *c, struct cli_report *out)
 {

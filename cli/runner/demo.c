@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/runner/stop.h"
 #include "engine/loopdev.h"
 #include "topo/topo.h"

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/runner/stop.h"
 #include "cli/opts/roots.h"
 #include "engine/rng.h"

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/runner/limits.h"
 
 const char *cli_runner_job_name(const struct runctx *c, unsigned i)

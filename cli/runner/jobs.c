@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/runner/group.h"
 #include "cli/runner/place.h"
 #include "cli/runner/steady.h"

@@ -7,7 +7,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "engine/hist.h"
 #include "topo/topo.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/runner/place.h"
 #include "cli/runner/pollq.h"
 #include "cli/opts/roots.h"

@@ -1,14 +1,14 @@
 /* Several measurements of one spec merged into one report (repeat.h). */
 #include "cli/runner/repeat.h"
-#include "cli/out/openloop.h"
+#include "cli/report/openloop.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/out/out.h"
-#include "cli/out/spread.h"
+#include "cli/report/out.h"
+#include "cli/report/spread.h"
 #include "cli/runner/stop.h"
 
 static int add_rep(struct cli_dev *d, const struct cli_rep *x)

@@ -7,7 +7,7 @@
 #define CLI_RUNNER_REPEAT_H
 
 #include "cli/opts/opts.h"
-#include "cli/out/report.h"
+#include "cli/report/report.h"
 #include "cli/runner/runner.h"
 
 /* Called after each repeat with that repeat's own report (1-based r),

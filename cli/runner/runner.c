@@ -11,8 +11,8 @@
 
 #include "cli/commands.h"
 #include "cli/live/live.h"
-#include "cli/out/out.h"
-#include "cli/out/progress.h"
+#include "cli/report/out.h"
+#include "cli/report/progress.h"
 #include "cli/runner/drive.h"
 #include "cli/runner/limits.h"
 #include "cli/runner/temp.h"

@@ -12,9 +12,9 @@
 #include <stdbool.h>
 
 #include "cli/opts/opts.h"
-#include "cli/out/report.h"
+#include "cli/report/report.h"
 #include "cli/runner/spec.h"
-#include "cli/out/timeline.h"
+#include "cli/report/timeline.h"
 #include "engine/engine.h"
 #include "engine/target.h"
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "cli/live/cpu.h"
-#include "cli/out/progress.h"
+#include "cli/report/progress.h"
 #include "cli/runner/runner.h"
 #include "cli/runner/steady.h"
 #include "cli/runner/temp.h"

@@ -10,7 +10,7 @@
 #include "engine/engine.h"
 #include "engine/target.h"
 
-struct cli_timeline;	/* cli/out/timeline.h */
+struct cli_timeline;	/* cli/report/timeline.h */
 
 /* One run: every value a step of a command may change (sweep's points,
  * saturate's QD1, remote and SMT steps, --slo's points, check --measure's

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/runner/spec.h"
 
 /* A sample belongs to the window that ends at at_s when its own end is

@@ -11,8 +11,8 @@
 #include <stdbool.h>
 
 #include "cli/opts/opts.h"
-#include "cli/out/record.h"
-#include "cli/out/timeline.h"
+#include "cli/report/record.h"
+#include "cli/report/timeline.h"
 
 struct cli_run_spec;	/* cli/runner/spec.h */
 

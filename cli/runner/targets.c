@@ -11,7 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/runner/limits.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/opts/roots.h"
 #include "topo/topo.h"
 
@@ -182,7 +182,7 @@ static int open_all(struct cli_targets *ts, const struct cli_opts *o)
 }
 
 /* --bs and --range fit every target and no device comes twice (that no
- * output is a target, main.c has made sure: cli/out/outpath.h): 0 or
+ * output is a target, main.c has made sure: cli/report/outpath.h): 0 or
  * -EINVAL, said. */
 static int check_targets(const struct cli_targets *ts, const struct cli_opts *o)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/runner/drive.h"
 #include "cli/opts/roots.h"
 #include "setup/health.h"

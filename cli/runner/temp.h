@@ -12,8 +12,8 @@
 #include <stdio.h>
 
 #include "cli/opts/opts.h"
-#include "cli/out/record.h"
-#include "cli/out/timeline.h"
+#include "cli/report/record.h"
+#include "cli/report/timeline.h"
 #include "engine/target.h"
 
 struct cli_temp_watch {

@@ -6,8 +6,8 @@
 #include <time.h>
 
 #include "cli/live/live.h"
-#include "cli/out/out.h"
-#include "cli/out/progress.h"
+#include "cli/report/out.h"
+#include "cli/report/progress.h"
 #include "cli/runner/temp.h"
 #include "engine/clock.h"
 

@@ -8,7 +8,7 @@
 #include "cli/commands.h"
 #include "cli/runner/demo.h"
 #include "cli/opts/opts.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/runner/targets.h"
 #include "cli/runner/runner.h"
 #include "cli/saturate/saturate.h"

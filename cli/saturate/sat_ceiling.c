@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "cli/plan/ceil_out.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/plan/plan.h"
 #include "topo/membw.h"
 

@@ -6,11 +6,11 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "cli/out/drive_json.h"
-#include "cli/out/json.h"
-#include "cli/out/openloop.h"
-#include "cli/out/setup_json.h"
-#include "cli/out/spread.h"
+#include "cli/report/drive_json.h"
+#include "cli/report/json.h"
+#include "cli/report/openloop.h"
+#include "cli/report/setup_json.h"
+#include "cli/report/spread.h"
 #include "cli/words/findings_words.h"
 
 /* An IOPS figure or gap: null when unknown, and a gap where all at once

@@ -2,12 +2,12 @@
  * rows with the gap, the placement comparison, then the gap attributed and
  * the verdict. */
 #include "cli/saturate/sat_int.h"
-#include "cli/out/openloop.h"
+#include "cli/report/openloop.h"
 
 #include <string.h>
 
-#include "cli/out/out.h"
-#include "cli/out/spread.h"
+#include "cli/report/out.h"
+#include "cli/report/spread.h"
 #include "cli/words/findings_words.h"
 
 #define IW 9	/* IOPS column */

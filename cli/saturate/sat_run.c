@@ -14,7 +14,7 @@
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/live/stream.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/runner/place.h"
 #include "cli/runner/repeat.h"
 #include "cli/runner/runner.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/runner/stop.h"
 
 void cli_sat_plan_slo(struct sat *s)

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/words/findings_words.h"
 
 /* The point together at the lowest share that broke, or NULL. */

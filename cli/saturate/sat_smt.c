@@ -8,7 +8,7 @@
 
 
 #include "cli/commands.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "topo/smt.h"
 #include "cli/runner/runner.h"
 #include "cli/runner/stop.h"

@@ -12,7 +12,7 @@
 #include "cli/plan/ceil_out.h"
 #include "cli/opts/opts.h"
 #include "cli/plan/plan.h"
-#include "cli/out/report.h"
+#include "cli/report/report.h"
 #include "cli/runner/stop.h"
 #include "cli/runner/targets.h"
 #include "model/ceiling.h"

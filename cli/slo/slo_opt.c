@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "cli/opts/opts_int.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/slo/slo.h"
 
 #define MAX_BOUND_NS (3600 * CLI_NS_PER_S)

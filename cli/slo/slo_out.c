@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/slo/slo.h"
 
 const char *cli_slo_broke_name(const struct model_slo *slo, int verdict)

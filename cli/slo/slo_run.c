@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/out/openloop.h"
-#include "cli/out/out.h"
+#include "cli/report/openloop.h"
+#include "cli/report/out.h"
 #include "cli/runner/runner.h"
 #include "cli/runner/stop.h"
 #include "cli/slo/slo.h"

@@ -11,7 +11,7 @@
 #include "cli/check/check.h"
 #include "cli/command.h"
 #include "cli/commands.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/runner/limits.h"
 #include "cli/runner/runner.h"
 #include "cli/runner/stop.h"

@@ -16,7 +16,7 @@
 
 #include "cli/opts/opts.h"
 #include "cli/opts/qd_list.h"
-#include "cli/out/report.h"
+#include "cli/report/report.h"
 #include "cli/runner/targets.h"
 #include "cli/sweep/rate_list.h"
 

@@ -4,11 +4,11 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "cli/out/drive_json.h"
-#include "cli/out/json.h"
-#include "cli/out/openloop.h"
-#include "cli/out/setup_json.h"
-#include "cli/out/spread.h"
+#include "cli/report/drive_json.h"
+#include "cli/report/json.h"
+#include "cli/report/openloop.h"
+#include "cli/report/setup_json.h"
+#include "cli/report/spread.h"
 #include "cli/runner/drive.h"
 #include "cli/runner/targets.h"
 #include "cli/slo/slo.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/runner/repeat.h"
 #include "cli/runner/runner.h"
 #include "cli/runner/stop.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "cli/live/stream.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/runner/stop.h"
 #include "cli/slo/slo.h"
 #include "cli/sweep/sweep_int.h"

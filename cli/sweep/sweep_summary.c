@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "cli/live/stream.h"
-#include "cli/out/json.h"
+#include "cli/report/json.h"
 #include "cli/sweep/sweep_int.h"
 #include "model/sweep.h"
 

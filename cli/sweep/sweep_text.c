@@ -3,9 +3,9 @@
  * the load where it did and the first overloaded one). */
 #include <stdio.h>
 
-#include "cli/out/openloop.h"
-#include "cli/out/out.h"
-#include "cli/out/spread.h"
+#include "cli/report/openloop.h"
+#include "cli/report/out.h"
+#include "cli/report/spread.h"
 #include "cli/sweep/sweep_int.h"
 #include "model/sweep.h"
 

@@ -8,8 +8,8 @@
 #include <jansson.h>
 
 #include "cli/commands.h"
-#include "cli/out/setup_json.h"
-#include "cli/out/out.h"
+#include "cli/report/setup_json.h"
+#include "cli/report/out.h"
 #include "cli/topo/topo_load.h"
 #include "cli/topo/topo_dot.h"
 #include "cli/words/findings_words.h"

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "cli/opts/roots.h"
 
 int cli_topo_load(const char *xml, struct topo **t)

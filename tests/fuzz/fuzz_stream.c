@@ -12,7 +12,7 @@
 
 #include "cli/merge/stream.h"
 #include "cli/merge/view.h"
-#include "cli/out/out.h"
+#include "cli/report/out.h"
 #include "tests/fuzz/fuzz.h"
 
 #define MAX_RUNS 4

@@ -1,0 +1,110 @@
+/* A run's figures as data: the per-device record's counters, rates,
+ * latency and errors, filled by the runner and read by the table, the
+ * JSON, the open loop's and the repeats' sections (no printing here). */
+#include "cli/report/record.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/report/nvme_status.h"
+
+/* glibc's own table (2.32+) knows every errno the kernel returns. */
+const char *cli_errno_name(int err)
+{
+	const char *n = err > 0 && err <= ENG_ERRNO_MAX ? strerrorname_np(err) : NULL;
+
+	if (err >= ENG_ERR_NVME && err < ENG_ERR_SLOTS)
+		return cli_nvme_status_name((unsigned)(err - ENG_ERR_NVME));
+	return !err ? "short" : n ? n : "unknown";
+}
+
+const char *cli_errno_text(int err)
+{
+	if (err >= ENG_ERR_NVME && err < ENG_ERR_SLOTS)
+		return cli_nvme_status_text((unsigned)(err - ENG_ERR_NVME));
+	if (!err)
+		return "short read";
+	return err > 0 && err <= ENG_ERRNO_MAX ? strerror(err) : "unknown error";
+}
+
+void cli_dev_errs(struct cli_dev *d, const uint64_t *count, int first, double first_s)
+{
+	unsigned i, most = 0;
+
+	memset(&d->errs, 0, sizeof(d->errs));
+	if (!d->errors)
+		return;
+	for (i = 1; i < ENG_ERR_SLOTS; i++)
+		if (count[i] > count[most])
+			most = i;
+	d->errs.first = first;
+	d->errs.first_s = first_s;
+	d->errs.common = (int)most;
+	d->errs.common_count = count[most];
+}
+
+bool cli_lat_fill(struct cli_lat *l, const struct eng_hist *h)
+{
+	if (!h || !h->count)
+		return false;
+	l->mean = eng_hist_mean(h);
+	l->stddev = eng_hist_stddev(h);
+	l->min = h->min_ns;
+	l->p50 = eng_hist_percentile(h, 50.0);
+	l->p90 = eng_hist_percentile(h, 90.0);
+	l->p99 = eng_hist_percentile(h, 99.0);
+	l->p999 = eng_hist_percentile(h, 99.9);
+	l->p9999 = eng_hist_percentile(h, 99.99);
+	l->max = h->max_ns;
+	return true;
+}
+
+void cli_lat_from_hist(struct cli_dev *d, const struct eng_hist *h)
+{
+	d->has_lat = cli_lat_fill(&d->lat, h);
+}
+
+void cli_dev_rates(struct cli_dev *d)
+{
+	d->iops = d->elapsed_s > 0 ? (double)d->ios / d->elapsed_s : 0.0;
+	d->bw_bytes = d->elapsed_s > 0 ? (double)d->bytes / d->elapsed_s : 0.0;
+	d->ios_per_call = d->calls ? (double)(d->ios + d->errors) / (double)d->calls : 0.0;
+}
+
+void cli_dev_add_counters(struct cli_dev *t, const struct cli_dev *d)
+{
+	t->ios += d->ios;
+	t->bytes += d->bytes;
+	t->errors += d->errors;
+	t->calls += d->calls;
+	t->user_s += d->user_s;
+	t->sys_s += d->sys_s;
+	t->cpu_ios += d->cpu_ios;
+}
+
+void cli_dev_cost(const struct cli_dev *d, struct model_cost *c)
+{
+	if (model_cost(d->user_s, d->sys_s, d->cpu_ios, c))
+		*c = (struct model_cost){ MODEL_COST_UNKNOWN, MODEL_COST_UNKNOWN,
+					  MODEL_COST_UNKNOWN, MODEL_COST_UNKNOWN };
+}
+
+void cli_report_free(struct cli_report *r)
+{
+	unsigned i;
+
+	for (i = 0; r->dev && i < r->ndev; i++) {
+		free(r->dev[i].hist);
+		free(r->dev[i].cpus);
+		free(r->dev[i].tl.s);
+		free(r->dev[i].reps);
+		free(r->dev[i].open.svc_hist);
+	}
+	free(r->dev);
+	free(r->total.open.svc_hist);
+	free(r->total.hist);
+	free(r->total.tl.s);
+	free(r->total.reps);
+	memset(r, 0, sizeof(*r));
+}
