@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/opts/opts.h"
 #include "cli/words/findings_words.h"
 #include "topo/topo.h"
 #include "tests/fuzz/fuzz.h"
