@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tests/helpers.h"
-#include "topo/notes.h"
+#include "cli/words/notes_words.h"
 #include "topo/topo.h"
 
 static char fx[2048];
@@ -16,9 +16,9 @@ static char fx[2048];
 /* names joined, into a static buffer */
 static const char *join(const char *const *names, unsigned n)
 {
-	static char buf[TOPO_LINE_LEN];
+	static char buf[CLI_NOTE_LINE_LEN];
 
-	CHECK(topo_names_join(names, n, buf, sizeof(buf)) == 0);
+	CHECK(cli_names_join(names, n, buf, sizeof(buf)) == 0);
 	return buf;
 }
 
@@ -62,7 +62,7 @@ static void test_names(void)
 	      many[8], many[9], many[10], many[11], many[12], many[13], many[14],
 	      many[15], many[16], many[17], many[18], many[19], many[20], many[21],
 	      many[22], many[23], many[24], many[25], many[26], many[27]);
-	/* exactly TOPO_NAMES_SHOWN items are all shown */
+	/* exactly CLI_NAMES_SHOWN items are all shown */
 	JOINS("a, b, c and d", "d", "c", "b", "a");
 	JOINS("a, b, c, d and 1 more", "e", "d", "c", "b", "a");
 	/* a short buffer truncates, never overruns */
@@ -70,7 +70,7 @@ static void test_names(void)
 		const char *const v[] = { "nvme0n1", "nvme9n1" };
 		char small[8];
 
-		CHECK(topo_names_join(v, 2, small, sizeof(small)) == 0);
+		CHECK(cli_names_join(v, 2, small, sizeof(small)) == 0);
 		CHECK(!strcmp(small, "nvme0n1"));
 	}
 }
@@ -108,7 +108,7 @@ static struct topo_note shared(unsigned dev, const char *name, unsigned ncores,
 }
 
 /* How many of lines[0..n) hold s. */
-static unsigned lines_with(char (*lines)[TOPO_LINE_LEN], int n, const char *s)
+static unsigned lines_with(char (*lines)[CLI_NOTE_LINE_LEN], int n, const char *s)
 {
 	unsigned c = 0;
 	int i;
@@ -121,7 +121,7 @@ static unsigned lines_with(char (*lines)[TOPO_LINE_LEN], int n, const char *s)
 static void test_lines_loops(void)
 {
 	struct topo_note v[12];
-	char lines[TOPO_NOTE_NKINDS][TOPO_LINE_LEN];
+	char lines[TOPO_NOTE_NKINDS][CLI_NOTE_LINE_LEN];
 	char name[16];
 	unsigned i, k = 0;
 	int n;
@@ -135,7 +135,7 @@ static void test_lines_loops(void)
 		if (i >= 2)
 			v[k++] = shared(i, name, 2, 6, 0);
 	}
-	n = topo_notes_lines(v, k, 1, lines, TOPO_NOTE_NKINDS);
+	n = cli_notes_lines(v, k, 1, lines, TOPO_NOTE_NKINDS);
 	CHECKF(n == 2, "%d lines", n);
 	if (n != 2)
 		return;
@@ -150,15 +150,15 @@ static void test_lines_loops(void)
 	v[1] = no_pci(1, "loop1", "a loop device");
 	v[2] = shared(1, "loop1", 2, 4, 0);
 	v[2].nworkers = 2;
-	n = topo_notes_lines(v, 3, 2, lines, TOPO_NOTE_NKINDS);
+	n = cli_notes_lines(v, 3, 2, lines, TOPO_NOTE_NKINDS);
 	CHECKF(n == 2 && !strcmp(lines[1], "node 0 has 2 cores for 2 workers and their "
 				 "submission threads: loop1 shares cores (SMT siblings "
 				 "first, then doubling up)"), "%d: %s", n, n > 1 ? lines[1] : "");
 	/* a note alone keeps the device's own count */
-	topo_note_text(&v[2], lines[0], sizeof(lines[0]));
+	cli_note_text(&v[2], lines[0], sizeof(lines[0]));
 	CHECKF(!strcmp(lines[0], "loop1: node 0 has 0 free cores for 2 workers: sharing cores "
 		       "(SMT siblings first, then doubling up)"), "%s", lines[0]);
-	topo_note_text(&v[0], lines[0], sizeof(lines[0]));
+	cli_note_text(&v[0], lines[0], sizeof(lines[0]));
 	CHECKF(!strcmp(lines[0], "loop0 is a loop device, without PCI locality: its workers "
 		       "are spread over the machine"), "%s", lines[0]);
 }
@@ -166,7 +166,7 @@ static void test_lines_loops(void)
 static void test_lines_kinds(void)
 {
 	struct topo_note v[16];
-	char lines[TOPO_NOTE_NKINDS][TOPO_LINE_LEN];
+	char lines[TOPO_NOTE_NKINDS][CLI_NOTE_LINE_LEN];
 	unsigned k = 0;
 	int n;
 
@@ -181,7 +181,7 @@ static void test_lines_kinds(void)
 	v[k++] = mk(TOPO_NOTE_CPULESS, 4, "nvme2n1");
 	v[k - 1].node = 3, v[k - 1].to = 1;
 	v[k++] = no_pci(5, "loop1", "a loop device");
-	n = topo_notes_lines(v, k, 1, lines, TOPO_NOTE_NKINDS);
+	n = cli_notes_lines(v, k, 1, lines, TOPO_NOTE_NKINDS);
 	CHECKF(n == 2, "%d lines", n);
 	if (n != 2)
 		return;
@@ -194,15 +194,15 @@ static void test_lines_kinds(void)
 		       "node 1"), "%s", lines[1]);
 
 	/* max caps the lines; nothing at all is no line */
-	CHECK(topo_notes_lines(v, k, 1, lines, 1) == 1);
-	CHECK(topo_notes_lines(v, 0, 1, lines, TOPO_NOTE_NKINDS) == 0);
+	CHECK(cli_notes_lines(v, k, 1, lines, 1) == 1);
+	CHECK(cli_notes_lines(v, 0, 1, lines, TOPO_NOTE_NKINDS) == 0);
 }
 
-/* More groups of one kind than TOPO_GROUPS_SHOWN: the rest are still named. */
+/* More groups of one kind than CLI_GROUPS_SHOWN: the rest are still named. */
 static void test_lines_many_groups(void)
 {
 	struct topo_note v[8];
-	char lines[TOPO_NOTE_NKINDS][TOPO_LINE_LEN];
+	char lines[TOPO_NOTE_NKINDS][CLI_NOTE_LINE_LEN];
 	char name[16];
 	unsigned i;
 	int n;
@@ -213,7 +213,7 @@ static void test_lines_many_groups(void)
 		v[i].node = i;
 		v[i].dist = true;
 	}
-	n = topo_notes_lines(v, 8, 1, lines, TOPO_NOTE_NKINDS);
+	n = cli_notes_lines(v, 8, 1, lines, TOPO_NOTE_NKINDS);
 	CHECKF(n == 1, "%d lines", n);
 	CHECKF(n == 1 && strstr(lines[0], "nvme3n1: remote placement on node 3") &&
 	       !strstr(lines[0], "node 4") &&
@@ -231,7 +231,7 @@ static void test_place(void)
 	unsigned nw[] = { 3, 3 };
 	struct topo_slot s[6];
 	struct topo_notes *notes = calloc(1, sizeof(*notes));
-	char lines[TOPO_NOTE_NKINDS][TOPO_LINE_LEN];
+	char lines[TOPO_NOTE_NKINDS][CLI_NOTE_LINE_LEN];
 	int ret, n;
 
 	snprintf(xml, sizeof(xml), "%s/topo-2node-imbalance.xml", fx);
@@ -255,7 +255,7 @@ static void test_place(void)
 		       "%u/%u %u/%u", a->ncores, a->nplaces, b->ncores, b->nplaces);
 		CHECK(!strcmp(a->where, "node 0") && !strcmp(b->where, "node 0"));
 	}
-	n = topo_notes_lines(notes->note, notes->n, 1, lines, TOPO_NOTE_NKINDS);
+	n = cli_notes_lines(notes->note, notes->n, 1, lines, TOPO_NOTE_NKINDS);
 	CHECKF(n == 1 && !strcmp(lines[0], "node 0 has 2 cores for 6 workers: nvme0n1 and "
 				 "nvme1n1 share cores (SMT siblings first, then doubling up)"),
 	       "%d: %s", n, n > 0 ? lines[0] : "");

@@ -12,6 +12,16 @@
 #include "tests/helpers.h"
 #include "tests/topo_findings.h"
 #include "topo/topo.h"
+#include "cli/words/notes_words.h"
+
+/* note i of n as the run says it alone (cli/words/notes_words.h) */
+static const char *note_text(const struct topo_notes *n, unsigned i)
+{
+	static char buf[TOPO_NOTE_LEN];
+
+	cli_note_text(&n->note[i], buf, sizeof(buf));
+	return buf;
+}
 
 static char fx[2048];
 
@@ -125,7 +135,7 @@ static void test_cpuless(void)
 	free(f);
 	CHECK(topo_place(t, TOPO_PLACE_LOCAL, paths, nw, 1, s, &notes) == 0);
 	CHECK(s[0].cpu == 0 && s[1].cpu == 1 && s[0].node == 0 && s[1].node == 0);
-	CHECK(notes.n >= 1 && strstr(notes.text[0], "CPU-less node 2: placed on nearest node 0"));
+	CHECK(notes.n >= 1 && strstr(note_text(&notes, 0), "CPU-less node 2: placed on nearest node 0"));
 	topo_free(t);
 }
 
@@ -147,8 +157,8 @@ static void test_place(void)
 		CHECKF(s[i].cpu == local[i] && s[i].node == 0 && s[i].dev == i / 3,
 		       "local slot %u: cpu %d node %d dev %u", i, s[i].cpu, s[i].node, s[i].dev);
 	}
-	CHECK(notes.n == 2 && strstr(notes.text[0], "nvme0n1: node 0 has 2 free cores for 3 workers"));
-	CHECK(strstr(notes.text[1], "nvme1n1: node 0 has 0 free cores for 3 workers"));
+	CHECK(notes.n == 2 && strstr(note_text(&notes, 0), "nvme0n1: node 0 has 2 free cores for 3 workers"));
+	CHECK(strstr(note_text(&notes, 1), "nvme1n1: node 0 has 0 free cores for 3 workers"));
 
 	memset(&notes, 0, sizeof(notes));
 	CHECK(topo_place(t, TOPO_PLACE_REMOTE, paths, nw, 1, s, &notes) == 0);

@@ -17,6 +17,16 @@
 #include "tests/helpers.h"
 #include "tests/topo_findings.h"
 #include "topo/topo.h"
+#include "cli/words/notes_words.h"
+
+/* note i of n as the run says it alone (cli/words/notes_words.h) */
+static const char *note_text(const struct topo_notes *n, unsigned i)
+{
+	static char buf[TOPO_NOTE_LEN];
+
+	cli_note_text(&n->note[i], buf, sizeof(buf));
+	return buf;
+}
 
 #define XML "topo-multipath.xml"
 #define SYSFS "sysfs-multipath"
@@ -174,14 +184,14 @@ static void test_place(void)
 	CHECK(topo_place(t, TOPO_PLACE_LOCAL, paths, nw, 1, s, &notes) == 0);
 	CHECKF(s[0].cpu == 0 && s[0].node == 0 && s[1].cpu == 1 && s[1].node == 1,
 	       "cpu %d node %d, cpu %d node %d", s[0].cpu, s[0].node, s[1].cpu, s[1].node);
-	CHECKF(notes.n == 1 && strstr(notes.text[0], "nvme0n1: paths on nodes 0,1: workers "
-				      "spread over their cores"), "%s", notes.n ? notes.text[0] : "none");
+	CHECKF(notes.n == 1 && strstr(note_text(&notes, 0), "nvme0n1: paths on nodes 0,1: workers "
+				      "spread over their cores"), "%s", notes.n ? note_text(&notes, 0) : "none");
 
 	memset(&notes, 0, sizeof(notes));
 	CHECK(topo_place(t, TOPO_PLACE_REMOTE, paths, nw, 1, s, &notes) == 0);
-	CHECKF(notes.n == 1 && strstr(notes.text[0], "nvme0n1 has a path local to every node "
+	CHECKF(notes.n == 1 && strstr(note_text(&notes, 0), "nvme0n1 has a path local to every node "
 				      "with CPUs: remote placement is local here"),
-	       "%s", notes.n ? notes.text[0] : "none");
+	       "%s", notes.n ? note_text(&notes, 0) : "none");
 
 	/* the plain drive stays on its node; remote is node 1 */
 	CHECK(topo_place(t, TOPO_PLACE_LOCAL, paths + 1, nw + 1, 1, s, NULL) == 0);
@@ -302,8 +312,8 @@ static void test_round_robin(void)
 		free(f);
 		CHECK(topo_place(t, TOPO_PLACE_LOCAL, paths, nw, 1, s, &notes) == 0);
 		CHECK(s[0].cpu == 0 && s[1].cpu == 1);
-		CHECKF(notes.n == 1 && strstr(notes.text[0], "iopolicy round-robin: IOs take every "
-					      "path"), "%s", notes.n ? notes.text[0] : "none");
+		CHECKF(notes.n == 1 && strstr(note_text(&notes, 0), "iopolicy round-robin: IOs take every "
+					      "path"), "%s", notes.n ? note_text(&notes, 0) : "none");
 		topo_free(t);
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

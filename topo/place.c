@@ -6,7 +6,6 @@
 
 #include <hwloc.h>
 
-#include "topo/notes.h"
 #include "topo/topo.h"
 #include "topo/topo_int.h"
 
@@ -42,15 +41,6 @@ static struct topo_note *note(struct topo_notes *n, enum topo_note_kind kind,
 	nt->dev = dev;
 	topo_copy_str(nt->name, sizeof(nt->name), d->name);
 	return nt;
-}
-
-/* Each note's sentence alone, once its facts are in. */
-static void notes_text(struct topo_notes *n)
-{
-	unsigned i;
-
-	for (i = 0; n && i < n->n; i++)
-		topo_note_text(&n->note[i], n->text[i], TOPO_NOTE_LEN);
 }
 
 int topo_policy_parse(const char *s, enum topo_policy *pol)
@@ -433,7 +423,6 @@ static int place(struct topo *t, enum topo_policy pol, const char *const *paths,
 	ret = 0;
 out:
 	shared_count(notes, shared, slots, total);
-	notes_text(notes);
 	hwloc_bitmap_free(free_q);
 	hwloc_bitmap_free(q);
 	hwloc_bitmap_free(set);

@@ -287,8 +287,8 @@ struct topo_slot {
 };
 
 /* What a person should know before a run, one device at a time: the
- * kind, the device and the facts the kind needs. topo_notes_lines
- * (topo/notes.h) says each kind once, naming every device it concerns. */
+ * kind, the device and the facts the kind needs. cli_notes_lines
+ * (cli/words/notes_words.h) says each kind once, naming every device it concerns. */
 enum topo_note_kind {
 	TOPO_NOTE_NO_PCI,		/* what: why_no_pci */
 	TOPO_NOTE_CPULESS,		/* node: its CPU-less node, to: the nearest */
@@ -319,13 +319,12 @@ struct topo_note {
 };
 
 /* Up to TOPO_MAX_NOTES notes in the order found (ndropped: the ones past
- * that); text[i] is note[i] alone as a sentence. */
+ * that); cli/words/notes_words.h says them. */
 #define TOPO_MAX_NOTES 64
-#define TOPO_NOTE_LEN 200
+#define TOPO_NOTE_LEN 200	/* a note alone as a sentence, at most */
 struct topo_notes {
 	unsigned n, ndropped;
 	struct topo_note note[TOPO_MAX_NOTES];
-	char text[TOPO_MAX_NOTES][TOPO_NOTE_LEN];
 };
 
 /* "local", "remote", "none" -> 0 and *pol; -EINVAL otherwise. */

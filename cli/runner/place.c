@@ -8,7 +8,7 @@
 #include "cli/runner/place.h"
 #include "cli/runner/pollq.h"
 #include "cli/opts/roots.h"
-#include "topo/notes.h"
+#include "cli/words/notes_words.h"
 #include "topo/topo.h"
 
 #define PLACE_MAX_SAID 64
@@ -67,7 +67,7 @@ static bool place_note_said(const struct topo_note *nt)
 	unsigned i;
 
 	for (i = 0; i < nsaid; i++)
-		if (topo_note_same(&said[i], nt))
+		if (cli_note_same(&said[i], nt))
 			return true;
 	if (nsaid < PLACE_MAX_NOTES_SAID)
 		said[nsaid++] = *nt;
@@ -78,7 +78,7 @@ static bool place_note_said(const struct topo_note *nt)
 static void place_say_notes(const struct topo_notes *notes, bool sqpoll)
 {
 	struct topo_note *fresh = calloc(notes->n ? notes->n : 1, sizeof(*fresh));
-	char (*lines)[TOPO_LINE_LEN] = calloc(TOPO_NOTE_NKINDS, sizeof(*lines));
+	char (*lines)[CLI_NOTE_LINE_LEN] = calloc(TOPO_NOTE_NKINDS, sizeof(*lines));
 	unsigned i, n = 0;
 	int nl = -ENOMEM;
 
@@ -86,12 +86,16 @@ static void place_say_notes(const struct topo_notes *notes, bool sqpoll)
 		if (!place_note_said(&notes->note[i]))
 			fresh[n++] = notes->note[i];
 	if (fresh && lines)
-		nl = topo_notes_lines(fresh, n, sqpoll ? 2 : 1, lines, TOPO_NOTE_NKINDS);
+		nl = cli_notes_lines(fresh, n, sqpoll ? 2 : 1, lines, TOPO_NOTE_NKINDS);
 	for (i = 0; nl > 0 && i < (unsigned)nl; i++)
 		cli_say("%s", lines[i]);
 	if (nl < 0)
-		for (i = 0; i < notes->n; i++)
-			place_say_once(notes->text[i]);
+		for (i = 0; i < notes->n; i++) {
+			char text[TOPO_NOTE_LEN];
+
+			cli_note_text(&notes->note[i], text, sizeof(text));
+			place_say_once(text);
+		}
 	if (notes->ndropped)
 		place_say_once("more placement notes than fit: the rest are left out");
 	free(lines);

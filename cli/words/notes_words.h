@@ -1,8 +1,10 @@
-/* Placement notes said once per kind: the devices a note concerns are
- * named together ("loop0-loop5") instead of one line each. Pure: no
- * hwloc, no IO, so every rule is unit-tested on made-up notes. */
-#ifndef TOPO_NOTES_H
-#define TOPO_NOTES_H
+/* Placement notes in words, said once per kind: the devices a note
+ * concerns are named together ("loop0-loop5") instead of one line each.
+ * topo/ states each note as a kind and its facts (struct topo_note); the
+ * sentences are written here, in cli/. Pure: no hwloc, no IO, so every
+ * rule is unit-tested on made-up notes. */
+#ifndef CLI_WORDS_NOTES_WORDS_H
+#define CLI_WORDS_NOTES_WORDS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -10,23 +12,23 @@
 #include "topo/topo.h"
 
 /* Names shown before "and N more". */
-#define TOPO_NAMES_SHOWN 4
+#define CLI_NAMES_SHOWN 4
 /* Groups of one kind (devices with other figures) shown on its line. */
-#define TOPO_GROUPS_SHOWN 4
-#define TOPO_LINE_LEN 600
+#define CLI_GROUPS_SHOWN 4
+#define CLI_NOTE_LINE_LEN 600
 
 /* names as a person reads a list of them: in natural order ("nvme2n1"
  * before "nvme10n1"), each once, a run of three or more consecutive numbers
- * in one place as "loop0-loop5", "a and b", past TOPO_NAMES_SHOWN items
+ * in one place as "loop0-loop5", "a and b", past CLI_NAMES_SHOWN items
  * "... and 20 more". Truncated to len. Returns 0 or -ENOMEM. */
-int topo_names_join(const char *const *names, unsigned n, char *buf, size_t len);
+int cli_names_join(const char *const *names, unsigned n, char *buf, size_t len);
 
 /* Whether a and b say the same of the same device (by name: its index
  * may differ between calls). */
-bool topo_note_same(const struct topo_note *a, const struct topo_note *b);
+bool cli_note_same(const struct topo_note *a, const struct topo_note *b);
 
 /* One note alone, as a sentence, into buf. */
-void topo_note_text(const struct topo_note *note, char *buf, size_t len);
+void cli_note_text(const struct topo_note *note, char *buf, size_t len);
 
 /*
  * The lines to say for notes: one per kind, in the order the kinds first
@@ -37,7 +39,7 @@ void topo_note_text(const struct topo_note *note, char *buf, size_t len);
  * SQPOLL submission thread; 0 counts as 1). Writes at most max lines;
  * returns how many, or -ENOMEM.
  */
-int topo_notes_lines(const struct topo_note *notes, unsigned n, unsigned per_worker,
-		     char (*lines)[TOPO_LINE_LEN], unsigned max);
+int cli_notes_lines(const struct topo_note *notes, unsigned n, unsigned per_worker,
+		     char (*lines)[CLI_NOTE_LINE_LEN], unsigned max);
 
 #endif

@@ -1,4 +1,5 @@
-/* Placement notes grouped by kind, with the devices' names collapsed. */
+/* Placement notes grouped by kind, with the devices' names collapsed,
+ * in words (topo/ states them as kinds and facts). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -7,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo/notes.h"
+#include "cli/words/notes_words.h"
 
 /* ---- names ---- */
 
@@ -93,7 +94,7 @@ static void put(char *buf, size_t len, size_t *o, const char *fmt, ...)
 		*o = *o + (size_t)w < len ? *o + (size_t)w : len;
 }
 
-int topo_names_join(const char *const *names, unsigned n, char *buf, size_t len)
+int cli_names_join(const char *const *names, unsigned n, char *buf, size_t len)
 {
 	const char **v;
 	unsigned i, m = 0, items = 0, shown = 0;
@@ -123,7 +124,7 @@ int topo_names_join(const char *const *names, unsigned n, char *buf, size_t len)
 			if (j - i < 3)
 				j = i + 1;
 			if (pass) {
-				if (shown == TOPO_NAMES_SHOWN && items > TOPO_NAMES_SHOWN) {
+				if (shown == CLI_NAMES_SHOWN && items > CLI_NAMES_SHOWN) {
 					put(buf, len, &o, " and %u more", m - i);
 					break;
 				}
@@ -210,7 +211,7 @@ static void sentence(const struct topo_note *nt, const char *devs, unsigned ndev
 	snprintf(buf, len, "%s: ?", devs);
 }
 
-void topo_note_text(const struct topo_note *nt, char *buf, size_t len)
+void cli_note_text(const struct topo_note *nt, char *buf, size_t len)
 {
 	/* alone, a device's own count says more than the machine's */
 	if (nt->kind == TOPO_NOTE_SHARED_CORES)
@@ -241,18 +242,18 @@ static bool same_facts(const struct topo_note *a, const struct topo_note *b)
 	}
 }
 
-bool topo_note_same(const struct topo_note *a, const struct topo_note *b)
+bool cli_note_same(const struct topo_note *a, const struct topo_note *b)
 {
 	return !strcmp(a->name, b->name) && same_facts(a, b);
 }
 
 /* The line of kind, whose first note is notes[first]; marks every note it
  * says in done. names has room for 2 * n: a group's names go after n, the
- * devices of the groups past TOPO_GROUPS_SHOWN gather before it. */
+ * devices of the groups past CLI_GROUPS_SHOWN gather before it. */
 static int kind_line(const struct topo_note *notes, unsigned n, unsigned first,
 		     unsigned per_worker, bool *done, const char **names, char *line)
 {
-	char devs[TOPO_LINE_LEN], s[TOPO_LINE_LEN];
+	char devs[CLI_NOTE_LINE_LEN], s[CLI_NOTE_LINE_LEN];
 	const char **grp = names + n;
 	unsigned i, j, groups = 0, nrest = 0;
 	size_t o = 0;
@@ -269,30 +270,30 @@ static int kind_line(const struct topo_note *notes, unsigned n, unsigned first,
 				done[j] = true;
 				grp[k++] = notes[j].name;
 			}
-		if (groups == TOPO_GROUPS_SHOWN) {
+		if (groups == CLI_GROUPS_SHOWN) {
 			/* named all the same, so no device goes unsaid */
 			memcpy(names + nrest, grp, k * sizeof(*grp));
 			nrest += k;
 			continue;
 		}
-		ret = topo_names_join(grp, k, devs, sizeof(devs));
+		ret = cli_names_join(grp, k, devs, sizeof(devs));
 		if (ret)
 			return ret;
 		sentence(&notes[i], devs, k, per_worker, s, sizeof(s));
-		put(line, TOPO_LINE_LEN, &o, "%s%s", groups ? "; " : "", s);
+		put(line, CLI_NOTE_LINE_LEN, &o, "%s%s", groups ? "; " : "", s);
 		groups++;
 	}
 	if (nrest) {
-		ret = topo_names_join(names, nrest, devs, sizeof(devs));
+		ret = cli_names_join(names, nrest, devs, sizeof(devs));
 		if (ret)
 			return ret;
-		put(line, TOPO_LINE_LEN, &o, "; likewise, with other figures, %s", devs);
+		put(line, CLI_NOTE_LINE_LEN, &o, "; likewise, with other figures, %s", devs);
 	}
 	return 0;
 }
 
-int topo_notes_lines(const struct topo_note *notes, unsigned n, unsigned per_worker,
-		     char (*lines)[TOPO_LINE_LEN], unsigned max)
+int cli_notes_lines(const struct topo_note *notes, unsigned n, unsigned per_worker,
+		     char (*lines)[CLI_NOTE_LINE_LEN], unsigned max)
 {
 	bool *done = calloc(n ? n : 1, sizeof(*done));
 	const char **names = calloc(n ? 2 * (size_t)n : 1, sizeof(*names));
