@@ -131,7 +131,7 @@ static void test_lines_loops(void)
 	 * note for each device placed once the cores ran out */
 	for (i = 0; i < 6; i++) {
 		snprintf(name, sizeof(name), "loop%u", i);
-		v[k++] = no_pci(i, name, "a loop device");
+		v[k++] = no_pci(i, name, "loop");
 		if (i >= 2)
 			v[k++] = shared(i, name, 2, 6, 0);
 	}
@@ -146,8 +146,8 @@ static void test_lines_loops(void)
 
 	/* under SQPOLL each worker's submission thread is a place too: two
 	 * workers on two devices take four places, not "2 workers" each */
-	v[0] = no_pci(0, "loop0", "a loop device");
-	v[1] = no_pci(1, "loop1", "a loop device");
+	v[0] = no_pci(0, "loop0", "loop");
+	v[1] = no_pci(1, "loop1", "loop");
 	v[2] = shared(1, "loop1", 2, 4, 0);
 	v[2].nworkers = 2;
 	n = cli_notes_lines(v, 3, 2, lines, TOPO_NOTE_NKINDS);
@@ -172,22 +172,23 @@ static void test_lines_kinds(void)
 
 	/* one line per kind, whatever the mix; facts that differ within a
 	 * kind are sentences of one line */
-	v[k++] = no_pci(0, "loop0", "a loop device");
+	v[k++] = no_pci(0, "loop0", "loop");
 	v[k++] = mk(TOPO_NOTE_CPULESS, 1, "nvme0n1");
 	v[k - 1].node = 2, v[k - 1].to = 0;
-	v[k++] = no_pci(2, "f1", "a file on a file system without a block device");
+	v[k++] = no_pci(2, "f1", "file");
 	v[k++] = mk(TOPO_NOTE_CPULESS, 3, "nvme1n1");
 	v[k - 1].node = 2, v[k - 1].to = 0;
 	v[k++] = mk(TOPO_NOTE_CPULESS, 4, "nvme2n1");
 	v[k - 1].node = 3, v[k - 1].to = 1;
-	v[k++] = no_pci(5, "loop1", "a loop device");
+	v[k++] = no_pci(5, "loop1", "loop");
 	n = cli_notes_lines(v, k, 1, lines, TOPO_NOTE_NKINDS);
 	CHECKF(n == 2, "%d lines", n);
 	if (n != 2)
 		return;
 	CHECKF(!strcmp(lines[0], "loop0 and loop1 are each a loop device, without PCI locality: "
 		       "their workers are spread over the machine; f1 is a file on a file system "
-		       "without a block device, without PCI locality: its workers are spread "
+		       "without a block device (tmpfs, overlay), without PCI locality: its "
+		       "workers are spread "
 		       "over the machine"), "%s", lines[0]);
 	CHECKF(!strcmp(lines[1], "nvme0n1 and nvme1n1 are local to CPU-less node 2: placed on "
 		       "nearest node 0; nvme2n1 is local to CPU-less node 3: placed on nearest "

@@ -127,7 +127,7 @@ static void test_nopci(struct topo *t)
 	CHECK(ftruncate(fd, 1 << 20) == 0);
 	close(fd);
 	CHECK(topo_lookup(t, shmfile, &d) == 0);
-	CHECK(d && !d->has_pci && d->why_no_pci && d->nnodes == 0);
+	CHECK(d && !d->has_pci && d->no_pci != TOPO_NO_PCI_UNKNOWN && d->nnodes == 0);
 	CHECK(topo_lookup(t, "/nonexistent/iostorm", &d) == -ENOENT);
 
 	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
@@ -156,8 +156,8 @@ static void test_nopci(struct topo *t)
 	info.lo_flags = LO_FLAGS_AUTOCLEAR;
 	ioctl(loopfd, LOOP_SET_STATUS64, &info);
 	CHECK(topo_lookup(t, loopdev, &d) == 0);
-	CHECKF(d && !d->has_pci && d->why_no_pci && strstr(d->why_no_pci, "loop"),
-	       "%s: %s", loopdev, d && d->why_no_pci ? d->why_no_pci : "has PCI");
+	CHECKF(d && !d->has_pci && d->no_pci == TOPO_NO_PCI_LOOP,
+	       "%s: %s", loopdev, d ? topo_no_pci_name(d->no_pci) : "not found");
 	CHECK(d && !strncmp(d->name, "loop", 4));
 }
 

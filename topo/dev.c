@@ -206,7 +206,7 @@ int topo_dev_from_path(struct topo *t, const char *name, const char *path_name,
 	if (pci)
 		set_pci_path(d, pci);
 	else
-		d->why_no_pci = "a device with no PCI function above it";
+		d->no_pci = TOPO_NO_PCI_NO_FUNCTION;
 	ret = set_locality(t, d, osdev ? osdev : pci);
 	if (ret) {
 		topo_dev_free(d);

@@ -79,6 +79,21 @@ static struct about drive(const struct topo_dev *d)
 			       d->host_bridge };
 }
 
+const char *topo_no_pci_name(enum topo_no_pci k)
+{
+	static const char *const names[TOPO_NO_PCI_NKINDS] = {
+		[TOPO_NO_PCI_UNKNOWN] = "",
+		[TOPO_NO_PCI_FABRICS] = "fabrics",
+		[TOPO_NO_PCI_LOOP] = "loop",
+		[TOPO_NO_PCI_RAM] = "ram",
+		[TOPO_NO_PCI_VIRTUAL] = "virtual",
+		[TOPO_NO_PCI_NO_FUNCTION] = "no_function",
+		[TOPO_NO_PCI_FILE] = "file",
+	};
+
+	return (unsigned)k < TOPO_NO_PCI_NKINDS ? names[k] : "";
+}
+
 const char *topo_finding_kind_name(enum topo_finding_kind k)
 {
 	switch (k) {
@@ -379,7 +394,7 @@ static void locality(const struct topo *t, const struct topo_dev *d, struct fl *
 	if (!d->has_pci) {
 		if ((x = add(f, TOPO_FIND_NO_PCI, (struct about){ d->name, -1, NULL }))) {
 			SET(x->names, d->name);
-			SET(x->what, d->why_no_pci);
+			SET(x->what, topo_no_pci_name(d->no_pci));
 		}
 		return;
 	}

@@ -112,13 +112,13 @@ static hwloc_obj_t find_block_osdev(struct topo *t, const char *name)
 }
 
 /* A device without PCI locality; why says what it is instead. */
-static int dev_without_pci(const char *name, const char *why, struct topo_dev **out)
+static int dev_without_pci(const char *name, enum topo_no_pci why, struct topo_dev **out)
 {
 	struct topo_dev *d = topo_dev_new(name, name);
 
 	if (!d)
 		return -ENOMEM;
-	d->why_no_pci = why;
+	d->no_pci = why;
 	*out = d;
 	return 0;
 }
@@ -149,18 +149,17 @@ static int dev_from_sysfs(struct topo *t, const char *name, struct topo_dev **ou
 	if (topo_sys_realpath(t->sysfs, dir, "class/block/%s", name) == 0) {
 		/* a multipath head hwloc has no PCIe path of: NVMe over fabrics */
 		if (strstr(dir, "/devices/virtual/nvme-subsystem/"))
-			return dev_without_pci(name, "an NVMe namespace without a PCIe path "
-					       "(NVMe over fabrics)", out);
+			return dev_without_pci(name, TOPO_NO_PCI_FABRICS, out);
 		if (strstr(dir, "/devices/virtual/"))
-			return dev_without_pci(name, !strncmp(name, "loop", 4) ? "a loop device" :
+			return dev_without_pci(name, !strncmp(name, "loop", 4) ? TOPO_NO_PCI_LOOP :
 				!strncmp(name, "zram", 4) || !strncmp(name, "ram", 3) ?
-				"a RAM disk" : "a virtual block device", out);
+				TOPO_NO_PCI_RAM : TOPO_NO_PCI_VIRTUAL, out);
 		if (!topo_last_busid(dir, busid, sizeof(busid)))
 			pci = hwloc_get_pcidev_by_busidstring(t->h, busid);
 	}
 	if (pci)
 		return topo_dev_from_hwloc(t, name, NULL, pci, out);
-	return dev_without_pci(name, "a device with no PCI function above it", out);
+	return dev_without_pci(name, TOPO_NO_PCI_NO_FUNCTION, out);
 }
 
 /* A file on tmpfs, overlayfs, btrfs subvolumes...: st_dev names no block
@@ -177,8 +176,7 @@ static int lookup_nodev(struct topo *t, const char *path, const struct topo_dev 
 		*out = d;
 		return 0;
 	}
-	ret = dev_without_pci(base, "a file on a file system without a block device "
-			      "(tmpfs, overlay)", &d);
+	ret = dev_without_pci(base, TOPO_NO_PCI_FILE, &d);
 	return ret ? ret : keep_extra(t, d, path, out);
 }
 

@@ -259,8 +259,7 @@ static void candidates(struct topo *t, enum topo_policy pol, const struct topo_d
 		hwloc_bitmap_copy(set, t->allowed);
 		nt = note(notes, TOPO_NOTE_NO_PCI, d, dev);
 		if (nt)
-			topo_copy_str(nt->what, sizeof(nt->what),
-				      d->why_no_pci ? d->why_no_pci : "a device");
+			topo_copy_str(nt->what, sizeof(nt->what), topo_no_pci_name(d->no_pci));
 		return;
 	}
 	topo_cpuset_to_hwloc(&d->cpuset, set);

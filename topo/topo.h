@@ -19,6 +19,19 @@
 
 struct topo;
 
+/* What a device without PCI locality is instead: a value (its name,
+ * topo_no_pci_name, is what findings and notes carry); cli/words says it. */
+enum topo_no_pci {
+	TOPO_NO_PCI_UNKNOWN,		/* has PCI locality, or not known */
+	TOPO_NO_PCI_FABRICS,		/* an NVMe namespace without a PCIe path */
+	TOPO_NO_PCI_LOOP,
+	TOPO_NO_PCI_RAM,		/* zram, brd */
+	TOPO_NO_PCI_VIRTUAL,		/* another block device of devices/virtual */
+	TOPO_NO_PCI_NO_FUNCTION,	/* no PCI function above it */
+	TOPO_NO_PCI_FILE,		/* a file on tmpfs, overlay: no block device */
+	TOPO_NO_PCI_NKINDS
+};
+
 /* One path of a native NVMe multipath namespace: the hidden block device
  * one controller of the subsystem has for it ("nvme0c1n1": subsystem 0,
  * controller nvme1, no /dev node). Controller numbers change from boot to
@@ -40,7 +53,7 @@ struct topo_dev {
 	char given[256];		/* the target as given; "" when discovered */
 	bool nvme;			/* under a PCI class 0x0108 function */
 	bool has_pci;
-	const char *why_no_pci;		/* !has_pci: what it is, "a loop device" */
+	enum topo_no_pci no_pci;	/* !has_pci: what it is instead */
 	char controller[TOPO_NAME_MAX];	/* "nvme0"; "" unknown */
 	char model[128], serial[64], firmware[32];	/* "" unknown */
 	char pci[TOPO_BUSID_MAX];	/* bus id of the function */
@@ -109,7 +122,7 @@ const struct topo_dev *topo_dev(const struct topo *t, unsigned i);
 /*
  * The device behind a target path: a namespace, a partition (its disk), a
  * regular file (the disk under its file system) or a loop/virtual device
- * (has_pci false, why_no_pci says why). On an XML export only the basename
+ * (has_pci false, no_pci says why). On an XML export only the basename
  * is matched against the recorded block devices. The result lives as long
  * as t. A file on a file system without a block device (tmpfs, overlay)
  * is its own device without PCI. A multipath path's name ("nvme0c1n1")
@@ -270,6 +283,8 @@ static inline bool topo_finding_about(const struct topo_finding *f, unsigned i)
 int topo_findings(struct topo *t, const struct topo_dev *const *devs,
 		  unsigned ndevs, struct topo_finding **out);
 const char *topo_finding_kind_name(enum topo_finding_kind k);
+/* "loop", "fabrics", ...: k's name; "" for TOPO_NO_PCI_UNKNOWN. */
+const char *topo_no_pci_name(enum topo_no_pci k);
 /* The names of kind k's figures, num[0..): NULL after the last. */
 const char *const *topo_finding_num_names(enum topo_finding_kind k);
 
@@ -290,7 +305,7 @@ struct topo_slot {
  * kind, the device and the facts the kind needs. cli_notes_lines
  * (cli/words/notes_words.h) says each kind once, naming every device it concerns. */
 enum topo_note_kind {
-	TOPO_NOTE_NO_PCI,		/* what: why_no_pci */
+	TOPO_NOTE_NO_PCI,		/* what: topo_no_pci_name */
 	TOPO_NOTE_CPULESS,		/* node: its CPU-less node, to: the nearest */
 	TOPO_NOTE_PATHS_NUMA,		/* what: its paths' nodes ("0,1") */
 	TOPO_NOTE_PATHS_SPREAD,		/* what: the nodes, where: the iopolicy */

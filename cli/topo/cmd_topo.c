@@ -13,6 +13,7 @@
 #include "cli/topo/topo_load.h"
 #include "cli/topo/topo_dot.h"
 #include "cli/words/findings_words.h"
+#include "cli/words/notes_words.h"
 #include "topo/topo.h"
 
 /* topo's JSON keeps jansson's full real precision (the reports round to 12
@@ -193,7 +194,7 @@ static void print_text(FILE *out, struct topo *t, const struct cli_opts *o,
 
 		if (!d->has_pci) {
 			fprintf(out, "  %-12s %-6s %-13s %-33s %-12s (no PCI: %s)\n", d->name, "-", "-", "-",
-			             "-", d->why_no_pci ? d->why_no_pci : "unknown");
+			             "-", cli_no_pci_words(d->no_pci) ? cli_no_pci_words(d->no_pci) : "unknown");
 			continue;
 		}
 		fmt_nodes(nodes, sizeof(nodes), d);
@@ -291,7 +292,7 @@ static json_t *json_dev(const struct topo_dev *d)
 		      "model", str_or_null(d->model),
 		      "serial", str_or_null(d->serial),
 		      "firmware", str_or_null(d->firmware),
-		      "no_pci_reason", str_or_null(d->has_pci ? NULL : d->why_no_pci));
+		      "no_pci_reason", str_or_null(d->has_pci ? NULL : cli_no_pci_words(d->no_pci)));
 	if (j) {
 		json_object_set_new(j, "paths", json_paths(d));
 		json_object_set_new(j, "iopolicy", str_or_null(d->iopolicy));

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/words/notes_words.h"
+
 #define C_NODE "#d6eaf8"
 #define C_NOCPU "#eeeeee"
 #define C_BRIDGE "#fdfefe"
@@ -300,7 +302,7 @@ static void print_drive(FILE *f, unsigned k, const struct topo_dev *d, int up,
 		dot_esc(f, link);
 	} else {
 		fprintf(f, "\\nno PCI: ");
-		dot_esc(f, d->why_no_pci ? d->why_no_pci : "unknown");
+		dot_esc(f, cli_no_pci_words(d->no_pci) ? cli_no_pci_words(d->no_pci) : "unknown");
 	}
 	if (d->model[0]) {
 		fprintf(f, "\\n");

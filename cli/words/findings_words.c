@@ -1,6 +1,7 @@
 /* The words table: each finding kind's sentence parts, from the values
  * model/ and topo/ state. The only place a finding becomes English. */
 #include "cli/words/findings_words.h"
+#include "cli/words/notes_words.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -695,8 +696,10 @@ static void topo_few_cores(struct sb *s, const struct topo_finding *f)
 
 static void topo_no_pci(struct sb *s, const struct topo_finding *f)
 {
+	const char *what = cli_no_pci_named(f->what);
+
 	say(s, "%s is %s, without a PCI device: iostorm spreads its workers over the whole "
-	    "machine", f->names, f->what[0] ? f->what : "a device");
+	    "machine", f->names, what ? what : "a device");
 }
 
 #undef TU

@@ -10,6 +10,32 @@
 
 #include "cli/words/notes_words.h"
 
+/* ---- what a device without PCI locality is ---- */
+
+const char *cli_no_pci_words(enum topo_no_pci k)
+{
+	static const char *const words[TOPO_NO_PCI_NKINDS] = {
+		[TOPO_NO_PCI_FABRICS] = "an NVMe namespace without a PCIe path (NVMe over fabrics)",
+		[TOPO_NO_PCI_LOOP] = "a loop device",
+		[TOPO_NO_PCI_RAM] = "a RAM disk",
+		[TOPO_NO_PCI_VIRTUAL] = "a virtual block device",
+		[TOPO_NO_PCI_NO_FUNCTION] = "a device with no PCI function above it",
+		[TOPO_NO_PCI_FILE] = "a file on a file system without a block device (tmpfs, overlay)",
+	};
+
+	return (unsigned)k < TOPO_NO_PCI_NKINDS ? words[k] : NULL;
+}
+
+const char *cli_no_pci_named(const char *name)
+{
+	int k;
+
+	for (k = 1; k < TOPO_NO_PCI_NKINDS; k++)
+		if (!strcmp(name, topo_no_pci_name((enum topo_no_pci)k)))
+			return cli_no_pci_words((enum topo_no_pci)k);
+	return NULL;
+}
+
 /* ---- names ---- */
 
 /* The end of the token at s: a run of digits or a run of anything else. */
@@ -155,12 +181,14 @@ static void sentence(const struct topo_note *nt, const char *devs, unsigned ndev
 		     unsigned per_worker, char *buf, size_t len)
 {
 	bool many = ndev > 1;
+	const char *what;
 	unsigned workers;
 
 	switch (nt->kind) {
 	case TOPO_NOTE_NO_PCI:
+		what = cli_no_pci_named(nt->what);
 		snprintf(buf, len, "%s %s %s, without PCI locality: %s workers are spread "
-			 "over the machine", devs, many ? "are each" : "is", nt->what,
+			 "over the machine", devs, many ? "are each" : "is", what ? what : "a device",
 			 many ? "their" : "its");
 		return;
 	case TOPO_NOTE_CPULESS:

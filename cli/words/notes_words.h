@@ -17,6 +17,12 @@
 #define CLI_GROUPS_SHOWN 4
 #define CLI_NOTE_LINE_LEN 600
 
+/* What a device without PCI locality is, in words: "a loop device"; for
+ * TOPO_NO_PCI_UNKNOWN, NULL. cli_no_pci_named takes topo_no_pci_name's
+ * name (what findings and notes carry); an unknown name is NULL too. */
+const char *cli_no_pci_words(enum topo_no_pci k);
+const char *cli_no_pci_named(const char *name);
+
 /* names as a person reads a list of them: in natural order ("nvme2n1"
  * before "nvme10n1"), each once, a run of three or more consecutive numbers
  * in one place as "loop0-loop5", "a and b", past CLI_NAMES_SHOWN items
