@@ -1257,11 +1257,10 @@ static void test_table(void)
 		CHECKF(in && in->name && *in->name, "kind %u has no name", k);
 		if (!in || !in->name)
 			continue;
-		CHECKF(in->setting && *in->setting && in->short_name && *in->short_name,
-		       "%s: setting or short name", in->name);
-		CHECKF(in->cost && in->cost_source && in->cost_cite, "%s: NULL cost", in->name);
-		CHECKF(!*in->cost == !*in->cost_source && !*in->cost == !*in->cost_cite,
+		/* a source gives figures, and figures have a source */
+		CHECKF(!in->cost.source == !(in->cost.iops_lo > 0 && in->cost.better_iops > 0),
 		       "%s: a cost without its source, or a source without a cost", in->name);
+		CHECKF(in->cost.iops_hi >= in->cost.iops_lo, "%s: cost range", in->name);
 		CHECKF(in->scope == (k < CHECK_GOVERNOR ? CHECK_SCOPE_DEVICE : CHECK_SCOPE_MACHINE),
 		       "%s: scope", in->name);
 		for (j = 0; j < k; j++)
@@ -1269,7 +1268,10 @@ static void test_table(void)
 			       "%s twice", in->name);
 	}
 	CHECK(check_kind_info(CHECK_NKINDS) == NULL);
-	CHECK(!strcmp(check_kind_info(CHECK_IOMMU_STRICT)->cost_cite, "linux-nvme list, 2025-11"));
+	CHECK(!strcmp(check_kind_info(CHECK_IOMMU_STRICT)->cost.source, "src-linux-nvme-2025-11"));
+	CHECK(check_kind_info(CHECK_IOMMU_STRICT)->cost.iops_lo == 570e3);
+	CHECK(check_kind_info(CHECK_IOSTATS)->cost.iops_hi == 113e6);
+	CHECK(!strcmp(check_kind_info(CHECK_IOSTATS)->knobs[0], "queue/iostats"));
 	CHECK(check_kind_info(CHECK_SCHEDULER)->runtime);
 	CHECK(!check_kind_info(CHECK_IOMMU_STRICT)->runtime);
 }
@@ -1311,11 +1313,13 @@ static void test_docs(void)
 		CHECKF(strstr(doc, anchor) != NULL, "%s lacks %s", path, anchor);
 		snprintf(anchor, sizeof(anchor), "\n### %s\n", in->name);
 		CHECKF(strstr(doc, anchor) != NULL, "%s lacks the heading ### %s", path, in->name);
-		if (*in->cost_source) {
-			snprintf(anchor, sizeof(anchor), "<a id=\"%s\"></a>", in->cost_source);
+		if (in->cost.source) {
+			const char *cite = cli_check_cost_cite((enum check_kind)k);
+
+			snprintf(anchor, sizeof(anchor), "<a id=\"%s\"></a>", in->cost.source);
 			CHECKF(strstr(doc, anchor) != NULL, "%s lacks %s", path, anchor);
-			CHECKF(strstr(doc, in->cost_cite) != NULL, "%s does not cite %s", path,
-			       in->cost_cite);
+			CHECKF(*cite && strstr(doc, cite) != NULL, "%s does not cite '%s'", path,
+			       cite);
 		}
 	}
 	free(doc);

@@ -9,6 +9,7 @@
 #include "cli/check/check.h"
 #include "cli/out/out.h"
 #include "cli/opts/roots.h"
+#include "cli/words/findings_words.h"
 #include "topo/cpu.h"
 
 _Static_assert(CLI_MAX_CPUS <= TOPO_CPUSET_MAX, "--cpus fits a CPU set");
@@ -156,7 +157,7 @@ int cli_check_names(const struct cli_check *c, char *buf, size_t len, unsigned *
 		if (at >= len)
 			continue;
 		w = snprintf(buf + at, len - at, "%s%s", kinds > 1 ? ", " : "",
-			     check_kind_info(k)->short_name);
+			     cli_check_summary_name(k));
 		at = w < 0 ? len : at + (size_t)w;
 	}
 	if (dev_kinds)
