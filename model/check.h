@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "setup/setup.h"
+#include "topo/cpu.h"
 
 enum check_kind {
 	/* per device */
@@ -113,9 +114,10 @@ struct check_ask {
 	 * CAP_SYS_ADMIN, or a member of kernel.io_uring_group */
 	bool uring_privileged;
 	int64_t fixed_buffer_bytes;	/* what the run registers; 0 none */
-	/* the CPUs the workers of each device run on (a cpulist), NULL or
-	 * "" when not known: then every CPU local to it is assumed */
-	const char *const *worker_cpus;	/* ndevs entries or NULL */
+	/* the CPUs the workers of each device run on: ndevs sets, or NULL;
+	 * NULL or an empty set when not known: then every CPU local to the
+	 * device is assumed */
+	const struct topo_cpuset *worker_cpus;
 	/* --cpus in order, as the runner pins: device i's workers on
 	 * cpus[i * workers_per_dev ...]; ncpus 0: not given */
 	const int *cpus;
