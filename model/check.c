@@ -14,90 +14,16 @@
 #include <string.h>
 
 #define NODE_BITS 64
-#define CPU_WORDS ((SETUP_MAX_CPUS + 63) / 64)
 
-struct cpuset {
-	uint64_t w[CPU_WORDS];
-};
-
-static void cs_set(struct cpuset *s, int cpu)
+/* The only CPU of a set, or -1 when it has none or several. */
+static int only_cpu(const struct topo_cpuset *s)
 {
-	s->w[cpu / 64] |= (uint64_t)1 << (cpu % 64);
+	return topo_cpuset_count(s) == 1 ? topo_cpuset_next(s, -1) : -1;
 }
 
-static bool cs_has(const struct cpuset *s, int cpu)
+static bool cpuset_empty(const struct topo_cpuset *s)
 {
-	return s->w[cpu / 64] >> (cpu % 64) & 1;
-}
-
-static bool cs_empty(const struct cpuset *s)
-{
-	unsigned i;
-
-	for (i = 0; i < CPU_WORDS; i++)
-		if (s->w[i])
-			return false;
-	return true;
-}
-
-/* The set as a cpulist, "0-3,8"; cut at a whole range when it does not fit. */
-static void cs_format(const struct cpuset *s, char *buf, size_t len)
-{
-	size_t at = 0;
-	int cpu = 0, end;
-	int n;
-
-	buf[0] = '\0';
-	while (cpu < SETUP_MAX_CPUS) {
-		if (!cs_has(s, cpu)) {
-			cpu++;
-			continue;
-		}
-		for (end = cpu; end + 1 < SETUP_MAX_CPUS && cs_has(s, end + 1); end++)
-			;
-		if (end == cpu)
-			n = snprintf(buf + at, len - at, "%s%d", at ? "," : "", cpu);
-		else
-			n = snprintf(buf + at, len - at, "%s%d-%d", at ? "," : "", cpu, end);
-		if (n < 0 || (size_t)n >= len - at) {
-			buf[at] = '\0';
-			return;
-		}
-		at += (size_t)n;
-		cpu = end + 1;
-	}
-}
-
-/* Reads a cpulist into a set; false when it is unknown ("") or bad. */
-static bool cs_parse(const char *list, struct cpuset *s)
-{
-	int cpu;
-
-	memset(s, 0, sizeof(*s));
-	if (!list || !*list)
-		return false;
-	for (cpu = 0; cpu < SETUP_MAX_CPUS; cpu++)
-		if (setup_cpulist_has(list, cpu))
-			cs_set(s, cpu);
-	return !cs_empty(s);
-}
-
-/* The only CPU of a cpulist, or -1 when it has none or several. */
-static int only_cpu(const char *list)
-{
-	struct cpuset s;
-	int cpu, found = -1;
-
-	if (!cs_parse(list, &s))
-		return -1;
-	for (cpu = 0; cpu < SETUP_MAX_CPUS; cpu++) {
-		if (!cs_has(&s, cpu))
-			continue;
-		if (found >= 0)
-			return -1;
-		found = cpu;
-	}
-	return found;
+	return topo_cpuset_next(s, -1) < 0;
 }
 
 static int cpu_node(const struct setup_machine *m, int cpu)
@@ -105,6 +31,20 @@ static int cpu_node(const struct setup_machine *m, int cpu)
 	if (!m || cpu < 0 || cpu >= m->ncpus || cpu >= SETUP_MAX_CPUS)
 		return -1;
 	return m->cpu_node[cpu];
+}
+
+/* The nodes of a set's CPUs by m->cpu_node: bit n for node n < 64. */
+static uint64_t cpuset_nodes(const struct setup_machine *m, const struct topo_cpuset *s)
+{
+	uint64_t nodes = 0;
+	int cpu, node;
+
+	for (cpu = topo_cpuset_next(s, -1); cpu >= 0; cpu = topo_cpuset_next(s, cpu)) {
+		node = cpu_node(m, cpu);
+		if (node >= 0 && node < NODE_BITS)
+			nodes |= (uint64_t)1 << node;
+	}
+	return nodes;
 }
 
 /* The lowest node in a mask, for naming it. */
@@ -127,7 +67,8 @@ struct dev_ctx {
 	const struct check_ask *ask;
 	int i;
 	unsigned workers;	/* at least 1 */
-	const char *cpus;	/* the worker CPUs where not the ask's: a path's */
+	const struct topo_cpuset *cpus;	/* the worker CPUs where not the ask's:
+					 * a path's */
 };
 
 /* ---- the device's IOMMU and block queue ---- */
@@ -445,7 +386,7 @@ static int one_irq_cpu(const struct setup_dev *d)
 	for (q = 0; q < d->nhwq; q++) {
 		if (d->hwq[q].irq < 0)
 			continue;
-		one = only_cpu(d->hwq[q].irq_cpus);
+		one = only_cpu(&d->hwq[q].irq_cpuset);
 		if (one < 0 || (cpu >= 0 && one != cpu))
 			return -1;
 		cpu = one;
@@ -467,7 +408,7 @@ static bool cpu_shared(const struct dev_ctx *c, int cpu)
 		if ((int)i == c->i || !o->nvme)
 			continue;
 		for (q = 0; q < o->nhwq; q++)
-			if (o->hwq[q].irq >= 0 && setup_cpulist_has(o->hwq[q].irq_cpus, cpu))
+			if (o->hwq[q].irq >= 0 && topo_cpuset_has(&o->hwq[q].irq_cpuset, cpu))
 				return true;
 	}
 	return false;
@@ -503,7 +444,7 @@ static const struct setup_hwq *queue_of(const struct setup_dev *d, int cpu)
 	unsigned q;
 
 	for (q = 0; q < d->nhwq; q++)
-		if (d->hwq[q].irq >= 0 && setup_cpulist_has(d->hwq[q].cpus, cpu))
+		if (d->hwq[q].irq >= 0 && topo_cpuset_has(&d->hwq[q].cpuset, cpu))
 			return &d->hwq[q];
 	return NULL;
 }
@@ -518,9 +459,9 @@ static int irq_local(const struct dev_ctx *c, int cpu, const struct setup_hwq **
 	int node = cpu_node(c->m, cpu);
 	uint64_t nodes;
 
-	if (!h || node < 0 || node >= NODE_BITS || !check_has(h->irq_cpus))
+	if (!h || node < 0 || node >= NODE_BITS)
 		return -1;
-	nodes = setup_cpulist_nodes(c->m, h->irq_cpus);
+	nodes = cpuset_nodes(c->m, &h->irq_cpuset);
 	if (!nodes)
 		return -1;
 	*hq = h;
@@ -528,29 +469,38 @@ static int irq_local(const struct dev_ctx *c, int cpu, const struct setup_hwq **
 	return (nodes >> node & 1) ? 1 : 0;
 }
 
-/* The worker CPUs of the device: the ones asked, else its node's. */
-static bool worker_set(const struct dev_ctx *c, struct cpuset *s)
+/* The worker CPUs the ask gives device c->i; NULL when not asked. */
+static const struct topo_cpuset *asked_cpus(const struct dev_ctx *c)
 {
-	const char *asked = c->cpus ? c->cpus :
-		c->ask->worker_cpus ? c->ask->worker_cpus[c->i] : NULL;
+	const struct topo_cpuset *s = c->ask->worker_cpus ? &c->ask->worker_cpus[c->i] : NULL;
+
+	return s && !cpuset_empty(s) ? s : NULL;
+}
+
+/* The worker CPUs of the device: the ones asked, else its node's. */
+static bool worker_set(const struct dev_ctx *c, struct topo_cpuset *s)
+{
+	const struct topo_cpuset *asked = c->cpus ? c->cpus : asked_cpus(c);
 	int cpu;
 
-	if (check_has(asked))
-		return cs_parse(asked, s);
-	memset(s, 0, sizeof(*s));
+	if (asked && !cpuset_empty(asked)) {
+		*s = *asked;
+		return true;
+	}
+	topo_cpuset_zero(s);
 	if (c->d->numa_node < 0)
 		return false;
 	for (cpu = 0; cpu < c->m->ncpus && cpu < SETUP_MAX_CPUS; cpu++)
 		if (c->m->cpu_node[cpu] == c->d->numa_node)
-			cs_set(s, cpu);
-	return !cs_empty(s);
+			topo_cpuset_add(s, cpu);
+	return !cpuset_empty(s);
 }
 
 /* Polled IO takes no interrupt, so only an interrupt-driven run asks. */
 static void rule_irq_remote(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_hwq *h, *first = NULL;
-	struct cpuset workers, remote = { { 0 } }, good = { { 0 } };
+	struct topo_cpuset workers, remote, good;
 	char glist[96];
 	struct check_finding *f;
 	uint64_t at, lands = 0, from = 0;
@@ -558,10 +508,12 @@ static void rule_irq_remote(struct check_list *l, const struct dev_ctx *c)
 
 	if (c->ask->poll || !c->m || !worker_set(c, &workers))
 		return;
-	for (cpu = 0; cpu < SETUP_MAX_CPUS; cpu++) {
-		if (!cs_has(&workers, cpu) || irq_local(c, cpu, &h, &at) != 0)
+	topo_cpuset_zero(&remote);
+	topo_cpuset_zero(&good);
+	for (cpu = topo_cpuset_next(&workers, -1); cpu >= 0; cpu = topo_cpuset_next(&workers, cpu)) {
+		if (irq_local(c, cpu, &h, &at) != 0)
 			continue;
-		cs_set(&remote, cpu);
+		topo_cpuset_add(&remote, cpu);
 		from |= (uint64_t)1 << cpu_node(c->m, cpu);
 		lands |= at;
 		if (!first)
@@ -575,11 +527,11 @@ static void rule_irq_remote(struct check_list *l, const struct dev_ctx *c)
 		node = cpu_node(c->m, cpu);
 		if ((c->d->numa_node < 0 || node == c->d->numa_node) &&
 		    irq_local(c, cpu, &h, &at) == 1)
-			cs_set(&good, cpu);
+			topo_cpuset_add(&good, cpu);
 	}
 	/* the remote CPUs, cut at a whole range past 95 characters */
-	cs_format(&remote, f->name[0], 96);
-	cs_format(&good, glist, sizeof(glist));
+	topo_cpuset_format(&remote, f->name[0], 96);
+	topo_cpuset_format(&good, glist, sizeof(glist));
 	node = first_node(lands & ~from);
 	if (node < 0)
 		node = first_node(lands);
@@ -670,8 +622,8 @@ static void rule_blk_cgroup(struct check_list *l, const struct dev_ctx *c)
  * (model/check_queues.c). */
 static void path_rules(struct check_list *l, const struct dev_ctx *c)
 {
-	const char *asked = c->ask->worker_cpus ? c->ask->worker_cpus[c->i] : NULL;
-	char cpus[CHECK_PATH_CPUS_MAX];
+	const struct topo_cpuset *asked = asked_cpus(c);
+	struct topo_cpuset cpus;
 	struct dev_ctx pc;
 	unsigned p, from;
 	int take = 1;	/* none asked: the path's node's CPUs stand in */
@@ -682,12 +634,12 @@ static void path_rules(struct check_list *l, const struct dev_ctx *c)
 		from = l->n;
 		rule_scheduler(l, &pc);
 		rule_nr_requests(l, &pc);
-		if (check_has(asked))
-			take = check_path_cpus(c->m, c->d, p, asked, cpus, sizeof(cpus));
+		if (asked)
+			take = check_path_cpus(c->m, c->d, p, asked, &cpus);
 		if (take < 0)
 			l->err = take;
-		else if (take && check_has(asked))
-			pc.cpus = cpus;
+		else if (take && asked)
+			pc.cpus = &cpus;
 		if (take > 0 && pc.d->nvme) {
 			rule_few_queues(l, &pc);
 			rule_one_cpu_irqs(l, &pc);

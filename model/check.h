@@ -4,8 +4,7 @@
  * a figure (docs/check.md cites each). Pure analysis on given facts: no
  * IO, no printing, no shell: cli/check/fix_cmd.c turns a fix's values
  * into a command. One table (model/check_table.c) holds every kind's
- * name, what is better, the cost and its source; check output, the JSON
- * and the docs read it there. */
+ * id, scope, knobs, cost figures and their source; cli/words says them. */
 #ifndef MODEL_CHECK_H
 #define MODEL_CHECK_H
 
@@ -13,6 +12,7 @@
 #include <stdint.h>
 
 #include "setup/setup.h"
+#include "topo/cpu.h"
 
 enum check_kind {
 	/* per device */
@@ -61,17 +61,31 @@ enum check_scope { CHECK_SCOPE_DEVICE, CHECK_SCOPE_MACHINE };
 #define CHECK_NAMES 2
 #define CHECK_NAME_MAX 256
 
-/* One row of the table: the facts a user reads about a kind. */
+/* What a source measured a kind to cost, as figures (docs/check.md
+ * quotes each source): the IOPS with the setting as found (a range where
+ * the source gives one: lo < hi), with what is better, and with a third
+ * setting the source also measured. cli/words says them. */
+struct check_cost {
+	const char *source;	/* docs/check.md's anchor for the source;
+				 * NULL: no figure is published */
+	double iops_lo, iops_hi;	/* IOPS as found */
+	double better_iops;	/* IOPS with what is better */
+	double other_iops;	/* IOPS with a third setting (lazy against
+				 * strict); 0 none */
+	double loss_pct;	/* the loss as the source states it; 0 none */
+	unsigned drives;	/* the drives it was measured on; 0 not stated */
+};
+
+/* One row of the table: a kind's values. What it is about, its name in
+ * the summary and its cost in words are cli/words/findings_words.c's. */
+#define CHECK_KNOBS 2
 struct check_kind_info {
 	const char *name;	/* "iommu_strict": JSON's kind, docs' anchor */
 	enum check_scope scope;
-	const char *setting;	/* "IOMMU domain", what it is about */
-	const char *short_name;	/* for the one-line summary: "IOMMU strict" */
-	const char *cost;	/* what it costs, "" no figure is published */
-	const char *cost_source;	/* docs/check.md's anchor for the source;
-					 * "" none */
-	const char *cost_cite;	/* the source as a reader cites it:
-				 * "linux-nvme list, 2025-11"; "" none */
+	/* the files, sysctls or limits it reads, as the kernel names them:
+	 * "queue/iostats" (NULL: none named) */
+	const char *knobs[CHECK_KNOBS];
+	struct check_cost cost;
 	bool runtime;		/* changeable without a reboot or a module
 				 * reload: what check --measure may try */
 	/* the names of a finding's figures and stated values, as the JSON
@@ -100,9 +114,10 @@ struct check_ask {
 	 * CAP_SYS_ADMIN, or a member of kernel.io_uring_group */
 	bool uring_privileged;
 	int64_t fixed_buffer_bytes;	/* what the run registers; 0 none */
-	/* the CPUs the workers of each device run on (a cpulist), NULL or
-	 * "" when not known: then every CPU local to it is assumed */
-	const char *const *worker_cpus;	/* ndevs entries or NULL */
+	/* the CPUs the workers of each device run on: ndevs sets, or NULL;
+	 * NULL or an empty set when not known: then every CPU local to the
+	 * device is assumed */
+	const struct topo_cpuset *worker_cpus;
 	/* --cpus in order, as the runner pins: device i's workers on
 	 * cpus[i * workers_per_dev ...]; ncpus 0: not given */
 	const int *cpus;

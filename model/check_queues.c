@@ -11,7 +11,9 @@
 #include "model/pollq.h"
 
 /* A comma list of CPUs in the order given ("0,2"); false when it does
- * not fit, then buf says nothing. */
+ * not fit, then buf says nothing. Not topo/cpu.h's formatter, on purpose:
+ * these are --cpus values, whose order is how the runner pins workers
+ * ("2,3,0,1" is not "0-3"), and a set has no order. */
 static bool join(const int *cpus, unsigned n, char *buf, size_t len)
 {
 	size_t at = 0;
@@ -46,28 +48,23 @@ static int node_of(const struct setup_machine *m, int cpu)
 }
 
 int check_path_cpus(const struct setup_machine *m, const struct setup_dev *head, unsigned p,
-		    const char *asked, char *buf, size_t len)
+		    const struct topo_cpuset *asked, struct topo_cpuset *out)
 {
 	const struct setup_dev *path = &head->paths[p];
-	int *cpus, cpu, n = 0, ret;
+	int cpu, n = 0;
 
-	if (!asked || !*asked)
+	topo_cpuset_zero(out);
+	if (!asked || topo_cpuset_next(asked, -1) < 0)
 		return -EINVAL;
-	cpus = malloc(SETUP_MAX_CPUS * sizeof(*cpus));
-	if (!cpus)
-		return -ENOMEM;
-	for (cpu = 0; cpu < SETUP_MAX_CPUS; cpu++) {
-		if (!setup_cpulist_has(asked, cpu))
-			continue;
+	for (cpu = topo_cpuset_next(asked, -1); cpu >= 0; cpu = topo_cpuset_next(asked, cpu)) {
 		/* a CPU of unknown node, or a path of unknown node: it may */
 		if (numa_policy(head) && path->numa_node >= 0 && node_of(m, cpu) >= 0 &&
 		    node_of(m, cpu) != path->numa_node)
 			continue;
-		cpus[n++] = cpu;
+		topo_cpuset_add(out, cpu);
+		n++;
 	}
-	ret = n && join(cpus, (unsigned)n, buf, len) ? n : 0;
-	free(cpus);
-	return ret;
+	return n;
 }
 
 void check_path_name(struct check_finding *f, unsigned n, const struct setup_dev *head,

@@ -9,18 +9,16 @@
 #include <stddef.h>
 
 #include "model/check.h"
-
-/* Room for the worker CPUs that take one path, as a cpulist. */
-#define CHECK_PATH_CPUS_MAX 256
+#include "topo/cpu.h"
 
 /* The worker CPUs of a head's device that take its path p: of the asked
- * cpulist (NULL or "": not asked), under iopolicy numa (the kernel's
+ * set (NULL or empty: not asked), under iopolicy numa (the kernel's
  * default) the CPUs on the path's node, under another policy all of them.
- * Their count, with the cpulist in buf; 0 when no asked worker takes the
+ * Their count, with the set in *out; 0 when no asked worker takes the
  * path; -EINVAL when none were asked (then the path's node's CPUs stand in
- * for them); -ENOMEM. */
+ * for them). */
 int check_path_cpus(const struct setup_machine *m, const struct setup_dev *head, unsigned p,
-		    const char *asked, char *buf, size_t len);
+		    const struct topo_cpuset *asked, struct topo_cpuset *out);
 
 /* Findings f[0..n), which the device rules made on path p of head, made
  * about that path: path names it and iopolicy is the head's, and a path's

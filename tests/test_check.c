@@ -12,8 +12,21 @@
 #include "model/check.h"
 #include "cli/words/findings_words.h"
 #include "tests/helpers.h"
+#include "topo/cpu.h"
 
 /* A finding's now or better, as the words table says it. */
+/* A queue's CPUs or its interrupt's, as setup/ reads them: the set, and
+ * the list written back beside it. */
+static void set_list(struct topo_cpuset *set, char *text, size_t len, const char *list)
+{
+	CHECKF(!topo_cpuset_parse(list, TOPO_CPULIST_SYSFS, set), "bad list '%s'", list);
+	if (text)
+		snprintf(text, len, "%s", list);
+}
+
+#define HWQ_CPUS(h, list) set_list(&(h).cpuset, (h).cpus, sizeof((h).cpus), list)
+#define HWQ_IRQ(h, list) set_list(&(h).irq_cpuset, (h).irq_cpus, sizeof((h).irq_cpus), list)
+
 static char nowbuf[CLI_CHECK_WORDS_MAX], betterbuf[CLI_CHECK_WORDS_MAX];
 
 static const char *said_now(const struct check_finding *f)
@@ -146,9 +159,12 @@ static void good_dev(struct setup_dev *d, struct setup_hwq *q, unsigned ctrl)
 	snprintf(d->devt, sizeof(d->devt), "259:%u", ctrl);
 	snprintf(d->cgroup, sizeof(d->cgroup), "/user.slice");
 	for (i = 0; i < NQ; i++) {
-		snprintf(q[i].cpus, sizeof(q[i].cpus), "%u", i);
+		char one[12];
+
+		snprintf(one, sizeof(one), "%u", i);
+		HWQ_CPUS(q[i], one);
 		q[i].irq = 100 + (int)(ctrl * NQ + i);
-		snprintf(q[i].irq_cpus, sizeof(q[i].irq_cpus), "%u", i);
+		HWQ_IRQ(q[i], one);
 	}
 	d->nhwq = NQ;
 	d->hwq = q;
@@ -803,7 +819,7 @@ static void all_irqs_on(struct setup_dev *d, const char *cpus)
 	unsigned q;
 
 	for (q = 0; q < d->nhwq; q++)
-		snprintf(d->hwq[q].irq_cpus, sizeof(d->hwq[q].irq_cpus), "%s", cpus);
+		HWQ_IRQ(d->hwq[q], cpus);
 }
 
 static void test_one_cpu_irqs(void)
@@ -820,7 +836,7 @@ static void test_one_cpu_irqs(void)
 	       fixbuf);
 	/* a poll queue's missing interrupt does not count */
 	devs[0].hwq[7].irq = -1;
-	devs[0].hwq[7].irq_cpus[0] = '\0';
+	HWQ_IRQ(devs[0].hwq[7], "");
 	ONE(CHECK_ONE_CPU_IRQS);
 	/* one worker on one drive: nobody shares the CPU */
 	ask.workers_per_dev = 1;
@@ -846,42 +862,43 @@ static void test_one_cpu_irqs(void)
 	all_irqs_on(&devs[0], "0-1");
 	NONE();
 	all_irqs_on(&devs[0], "0");
-	devs[0].hwq[3].irq_cpus[0] = '\0';
+	HWQ_IRQ(devs[0].hwq[3], "");
 	NONE();
 }
 
 /* Node 0's CPUs 0-3, node 1's 4-7. Queues 0 and 1 interrupt CPU 4. */
 static void test_irq_remote(void)
 {
-	const char *cpus[2] = { NULL, NULL };
+	struct topo_cpuset cpus[2];
 	const struct check_finding *f;
 
 	reset();
-	snprintf(devs[0].hwq[0].irq_cpus, sizeof(devs[0].hwq[0].irq_cpus), "4");
-	snprintf(devs[0].hwq[1].irq_cpus, sizeof(devs[0].hwq[1].irq_cpus), "4-5");
+	HWQ_IRQ(devs[0].hwq[0], "4");
+	HWQ_IRQ(devs[0].hwq[1], "4-5");
 	f = ONE(CHECK_IRQ_REMOTE);
 	TEXT(f, now, "CPUs 0-1 (node 0) take their interrupts on node 1");
 	TEXT(f, better, "each worker's queue interrupts its own node");
 	FIX_IS(f, "--cpus 2-3");
 	/* the workers asked are the ones looked at */
+	topo_cpuset_zero(&cpus[1]);
 	ask.worker_cpus = cpus;
-	cpus[0] = "1,3";
+	set_list(&cpus[0], NULL, 0, "1,3");
 	f = ONE(CHECK_IRQ_REMOTE);
 	TEXT(f, now, "CPUs 1 (node 0) take their interrupts on node 1");
-	cpus[0] = "2-3";
+	set_list(&cpus[0], NULL, 0, "2-3");
 	NONE();
 	/* a worker on node 1 whose interrupt lands on node 1 is local,
 	 * though the drive is on node 0 */
-	cpus[0] = "4-7";
+	set_list(&cpus[0], NULL, 0, "4-7");
 	NONE();
-	snprintf(devs[0].hwq[5].irq_cpus, sizeof(devs[0].hwq[5].irq_cpus), "1");
+	HWQ_IRQ(devs[0].hwq[5], "1");
 	f = ONE(CHECK_IRQ_REMOTE);
 	TEXT(f, now, "CPUs 5 (node 1) take their interrupts on node 0");
 	ask.worker_cpus = NULL;
-	snprintf(devs[0].hwq[5].irq_cpus, sizeof(devs[0].hwq[5].irq_cpus), "5");
+	HWQ_IRQ(devs[0].hwq[5], "5");
 	/* no local CPU left: the fix moves the vector */
-	snprintf(devs[0].hwq[2].irq_cpus, sizeof(devs[0].hwq[2].irq_cpus), "6");
-	snprintf(devs[0].hwq[3].irq_cpus, sizeof(devs[0].hwq[3].irq_cpus), "7");
+	HWQ_IRQ(devs[0].hwq[2], "6");
+	HWQ_IRQ(devs[0].hwq[3], "7");
 	f = ONE(CHECK_IRQ_REMOTE);
 	TEXT(f, now, "CPUs 0-3 (node 0) take their interrupts on node 1");
 	FIX_HAS(f, "--completion poll");
@@ -898,7 +915,7 @@ static void test_irq_remote(void)
 	mach.cpu_node[4] = mach.cpu_node[5] = mach.cpu_node[6] = mach.cpu_node[7] = -1;
 	NONE();
 	reset();
-	devs[0].hwq[0].irq_cpus[0] = '\0';
+	HWQ_IRQ(devs[0].hwq[0], "");
 	NONE();
 }
 
@@ -1257,11 +1274,10 @@ static void test_table(void)
 		CHECKF(in && in->name && *in->name, "kind %u has no name", k);
 		if (!in || !in->name)
 			continue;
-		CHECKF(in->setting && *in->setting && in->short_name && *in->short_name,
-		       "%s: setting or short name", in->name);
-		CHECKF(in->cost && in->cost_source && in->cost_cite, "%s: NULL cost", in->name);
-		CHECKF(!*in->cost == !*in->cost_source && !*in->cost == !*in->cost_cite,
+		/* a source gives figures, and figures have a source */
+		CHECKF(!in->cost.source == !(in->cost.iops_lo > 0 && in->cost.better_iops > 0),
 		       "%s: a cost without its source, or a source without a cost", in->name);
+		CHECKF(in->cost.iops_hi >= in->cost.iops_lo, "%s: cost range", in->name);
 		CHECKF(in->scope == (k < CHECK_GOVERNOR ? CHECK_SCOPE_DEVICE : CHECK_SCOPE_MACHINE),
 		       "%s: scope", in->name);
 		for (j = 0; j < k; j++)
@@ -1269,7 +1285,10 @@ static void test_table(void)
 			       "%s twice", in->name);
 	}
 	CHECK(check_kind_info(CHECK_NKINDS) == NULL);
-	CHECK(!strcmp(check_kind_info(CHECK_IOMMU_STRICT)->cost_cite, "linux-nvme list, 2025-11"));
+	CHECK(!strcmp(check_kind_info(CHECK_IOMMU_STRICT)->cost.source, "src-linux-nvme-2025-11"));
+	CHECK(check_kind_info(CHECK_IOMMU_STRICT)->cost.iops_lo == 570e3);
+	CHECK(check_kind_info(CHECK_IOSTATS)->cost.iops_hi == 113e6);
+	CHECK(!strcmp(check_kind_info(CHECK_IOSTATS)->knobs[0], "queue/iostats"));
 	CHECK(check_kind_info(CHECK_SCHEDULER)->runtime);
 	CHECK(!check_kind_info(CHECK_IOMMU_STRICT)->runtime);
 }
@@ -1311,11 +1330,13 @@ static void test_docs(void)
 		CHECKF(strstr(doc, anchor) != NULL, "%s lacks %s", path, anchor);
 		snprintf(anchor, sizeof(anchor), "\n### %s\n", in->name);
 		CHECKF(strstr(doc, anchor) != NULL, "%s lacks the heading ### %s", path, in->name);
-		if (*in->cost_source) {
-			snprintf(anchor, sizeof(anchor), "<a id=\"%s\"></a>", in->cost_source);
+		if (in->cost.source) {
+			const char *cite = cli_check_cost_cite((enum check_kind)k);
+
+			snprintf(anchor, sizeof(anchor), "<a id=\"%s\"></a>", in->cost.source);
 			CHECKF(strstr(doc, anchor) != NULL, "%s lacks %s", path, anchor);
-			CHECKF(strstr(doc, in->cost_cite) != NULL, "%s does not cite %s", path,
-			       in->cost_cite);
+			CHECKF(*cite && strstr(doc, cite) != NULL, "%s does not cite '%s'", path,
+			       cite);
 		}
 	}
 	free(doc);

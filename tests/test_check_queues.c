@@ -239,8 +239,11 @@ static void test_path_queue(void)
 static void test_path_irqs(void)
 {
 	struct check_ask ask = { .qd = 32, .workers_per_dev = 2 };
-	const char *cpu0[] = { "0" };
+	struct topo_cpuset cpu0[1];
 	const struct check_finding *f;
+
+	topo_cpuset_zero(&cpu0[0]);
+	topo_cpuset_add(&cpu0[0], 0);
 
 	if (load(fx, "queues-multipath", "nvme0n1"))
 		return;
@@ -262,8 +265,11 @@ static void test_path_irqs(void)
 	/* a worker on each node: each takes its own node's path, whose
 	 * queue interrupts that node */
 	{
-		const char *both[] = { "0-1" };
+		struct topo_cpuset both[1];
 
+		topo_cpuset_zero(&both[0]);
+		topo_cpuset_add(&both[0], 0);
+		topo_cpuset_add(&both[0], 1);
 		ask.workers_per_dev = 2;
 		ask.worker_cpus = both;
 		run(&ask);

@@ -13,11 +13,29 @@
 static void check_kinds(void)
 {
 	char now[CLI_CHECK_WORDS_MAX], better[CLI_CHECK_WORDS_MAX];
+	char about[CLI_CHECK_ABOUT_MAX], cost[CLI_CHECK_ABOUT_MAX];
 	struct check_finding f;
 	int k;
 
 	for (k = 0; k < CHECK_NKINDS; k++) {
-		const char *name = check_kind_info((enum check_kind)k)->name;
+		const struct check_kind_info *in = check_kind_info((enum check_kind)k);
+		const char *name = in->name;
+
+		/* what it is about and its summary name; its cost in words
+		 * exactly where model/ gives figures and a source, and that
+		 * source cited */
+		cli_check_about((enum check_kind)k, about, sizeof(about));
+		CHECKF(about[0], "check kind %s: nothing says what it is about", name);
+		CHECKF(in->knobs[0] == NULL || strstr(about, in->knobs[0]),
+		       "check kind %s: '%s' does not name %s", name, about, in->knobs[0]);
+		CHECKF(cli_check_summary_name((enum check_kind)k)[0],
+		       "check kind %s has no summary name", name);
+		cli_check_cost((enum check_kind)k, cost, sizeof(cost));
+		CHECKF(!cost[0] == !in->cost.source, "check kind %s: cost '%s', source %s", name,
+		       cost, in->cost.source ? in->cost.source : "none");
+		CHECKF(!cli_check_cost_cite((enum check_kind)k)[0] == !in->cost.source,
+		       "check kind %s: its source %s has no citation", name,
+		       in->cost.source ? in->cost.source : "none");
 
 		CHECKF(cli_check_has_words((enum check_kind)k), "check kind %s has no words", name);
 		memset(&f, 0, sizeof(f));
@@ -28,6 +46,26 @@ static void check_kinds(void)
 		CHECKF(better[0], "check kind %s: now '%s', better '%s'", name, now, better);
 	}
 	CHECK(!cli_check_has_words(CHECK_NKINDS));
+	CHECK(!cli_check_summary_name(CHECK_NKINDS)[0]);
+	/* the figures said as the sources give them */
+	cli_check_cost(CHECK_IOMMU_STRICT, cost, sizeof(cost));
+	CHECKF(!strcmp(cost, "570K IOPS strict against 5.01M passthrough on one Optane drive "
+		       "(1.93M lazy)"), "iommu_strict costs '%s'", cost);
+	cli_check_cost(CHECK_IOMMU_LAZY, cost, sizeof(cost));
+	CHECKF(!strcmp(cost, "1.93M IOPS lazy against 5.01M passthrough on one Optane drive"),
+	       "iommu_lazy costs '%s'", cost);
+	cli_check_cost(CHECK_IOSTATS, cost, sizeof(cost));
+	CHECKF(!strcmp(cost, "about 8% at the top end: 122M IOPS against 112-113M"),
+	       "iostats costs '%s'", cost);
+	cli_check_cost(CHECK_NO_POLL_QUEUES, cost, sizeof(cost));
+	CHECKF(!strcmp(cost, "polling took 4 Optane drives from 14.4M to 20.4M IOPS"),
+	       "no_poll_queues costs '%s'", cost);
+	cli_check_about(CHECK_ASPM, about, sizeof(about));
+	CHECKF(!strcmp(about, "PCIe ASPM (link/l1_aspm, l0s_aspm)"), "aspm is about '%s'", about);
+	cli_check_about(CHECK_NUMA_BALANCING, about, sizeof(about));
+	CHECKF(!strcmp(about, "sysctl kernel.numa_balancing"), "numa_balancing is about '%s'",
+	       about);
+	CHECK(!strcmp(cli_check_cost_cite(CHECK_IOMMU_STRICT), "linux-nvme list, 2025-11"));
 }
 
 /* saturate's gap and iostorm-mpi's cluster gap: every finding kind and

@@ -17,6 +17,7 @@
 #include "cli/report/json.h"
 #include "cli/opts/opts_int.h"
 #include "cli/report/report.h"
+#include "cli/words/findings_words.h"
 #include "model/check.h"
 #include "tests/helpers.h"
 
@@ -375,13 +376,14 @@ static void test_outcomes(void)
 	      outcome == CLI_PARSE_HELP);
 }
 
-/* check's --help lists what check reads: every kind's setting in the one
- * table of kinds (model/check_table.c), in its scope's line, and no word
- * of a setting the table does not hold */
+/* check's --help lists what check reads: every kind of the one table of
+ * kinds (model/check_table.c), as the words table says what it is about,
+ * in its scope's line, and no word of a setting the table does not hold */
 static void test_check_synopsis(void)
 {
 	static char buf[1 << 15];
 	const struct check_kind_info *ki;
+	char about[CLI_CHECK_ABOUT_MAX];
 	const char *dev, *mach, *at;
 	unsigned k;
 
@@ -393,10 +395,10 @@ static void test_check_synopsis(void)
 		return;
 	for (k = 0; k < CHECK_NKINDS; k++) {
 		ki = check_kind_info((enum check_kind)k);
-		at = strstr(ki->scope == CHECK_SCOPE_DEVICE ? dev : mach, ki->setting);
-		CHECKF(at && (ki->scope != CHECK_SCOPE_DEVICE || at < mach),
-		       "check --help does not list %s (%s) where its scope is", ki->name,
-		       ki->setting);
+		cli_check_about((enum check_kind)k, about, sizeof(about));
+		at = strstr(ki->scope == CHECK_SCOPE_DEVICE ? dev : mach, about);
+		CHECKF(about[0] && at && (ki->scope != CHECK_SCOPE_DEVICE || at < mach),
+		       "check --help does not list %s (%s) where its scope is", ki->name, about);
 	}
 	CHECKF(!strstr(buf, "locked\nmemory") && !strstr(buf, "IOMMU mode"),
 	       "check --help keeps the old list of settings");

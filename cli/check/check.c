@@ -9,29 +9,20 @@
 #include "cli/check/check.h"
 #include "cli/report/out.h"
 #include "cli/opts/roots.h"
+#include "cli/words/findings_words.h"
 #include "topo/cpu.h"
 
 _Static_assert(CLI_MAX_CPUS <= TOPO_CPUSET_MAX, "--cpus fits a CPU set");
 
-/* --cpus as a cpulist, "0-2,5" (topo/cpu.h's one formatter: the model
- * asks which CPUs, not in what order); NULL when not given or out of
- * memory. Text because model/check.h's ask takes the worker CPUs as a
- * cpulist still. */
-static char *cpus_list(const struct cli_opts *o)
+/* --cpus as a set: the model asks which CPUs, not in what order (the
+ * ask's cpus keep the order). Every CPU fits, as the assert above says. */
+static void cpus_set(const struct cli_opts *o, struct topo_cpuset *set)
 {
-	size_t len = (size_t)o->ncpus * 12 + 1;
-	struct topo_cpuset set;
 	unsigned i;
-	char *s;
 
-	if (!o->ncpus || !(s = malloc(len)))
-		return NULL;
-	topo_cpuset_zero(&set);
-	/* --cpus holds CPUs below CLI_MAX_CPUS, inside the set */
+	topo_cpuset_zero(set);
 	for (i = 0; i < o->ncpus; i++)
-		topo_cpuset_add(&set, o->cpus[i]);
-	topo_cpuset_format(&set, s, len);
-	return s;
+		topo_cpuset_add(set, o->cpus[i]);
 }
 
 /* Whether this process may create a ring under io_uring_disabled=1:
@@ -89,9 +80,8 @@ int cli_check_gather(const struct cli_opts *o, const char *const *paths, unsigne
 	c->paths = paths;
 	c->m = calloc(1, sizeof(*c->m));
 	c->devs = n ? calloc(n, sizeof(*c->devs)) : NULL;
-	c->cpus = cpus_list(o);
-	c->worker_cpus = c->cpus && n ? calloc(n, sizeof(*c->worker_cpus)) : NULL;
-	if (!c->m || (n && !c->devs) || (o->ncpus && (!c->cpus || (n && !c->worker_cpus)))) {
+	c->worker_cpus = o->ncpus && n ? calloc(n, sizeof(*c->worker_cpus)) : NULL;
+	if (!c->m || (n && !c->devs) || (o->ncpus && n && !c->worker_cpus)) {
 		cli_say("out of memory for the settings of %u targets", n);
 		return -ENOMEM;
 	}
@@ -107,8 +97,9 @@ int cli_check_gather(const struct cli_opts *o, const char *const *paths, unsigne
 			return rc;
 		}
 		c->ndevs = i + 1;
+		/* every device's workers come from the one --cpus */
 		if (c->worker_cpus)
-			c->worker_cpus[i] = c->cpus;
+			cpus_set(o, &c->worker_cpus[i]);
 	}
 	check_ask(o, c->m, n, &c->ask);
 	cli_boot_find(&c->boot);
@@ -132,7 +123,6 @@ void cli_check_free(struct cli_check *c)
 	free(c->m);
 	free(c->f);
 	free(c->worker_cpus);
-	free(c->cpus);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -156,7 +146,7 @@ int cli_check_names(const struct cli_check *c, char *buf, size_t len, unsigned *
 		if (at >= len)
 			continue;
 		w = snprintf(buf + at, len - at, "%s%s", kinds > 1 ? ", " : "",
-			     check_kind_info(k)->short_name);
+			     cli_check_summary_name(k));
 		at = w < 0 ? len : at + (size_t)w;
 	}
 	if (dev_kinds)

@@ -12,6 +12,7 @@
 #include "cli/opts/opts.h"
 #include "model/check.h"
 #include "setup/setup.h"
+#include "topo/cpu.h"
 
 #define CLI_CHECK_ROUNDS 3			/* --rounds' default */
 #define CLI_CHECK_MAX_ROUNDS 100
@@ -24,8 +25,8 @@ struct cli_check {
 	unsigned ndevs;
 	const char *const *paths;	/* the targets, as given (not owned) */
 	struct check_ask ask;
-	char *cpus;			/* --cpus as a cpulist, NULL: not given */
-	const char **worker_cpus;	/* ndevs entries of cpus, or NULL */
+	struct topo_cpuset *worker_cpus;	/* --cpus as a set for each of
+						 * ndevs, NULL: not given */
 	struct check_finding *f;
 	unsigned nf;
 	struct cli_boot boot;		/* the tools the fixes name */

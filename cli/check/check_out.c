@@ -1,5 +1,6 @@
-/* iostorm check's findings, for people and as JSON; what each kind is
- * called, costs and cites comes from model/check_table.c. */
+/* iostorm check's findings, for people and as JSON; each kind's id and
+ * cost figures come from model/check_table.c, their words from
+ * cli/words/findings_words.c. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +18,7 @@ static const char *where(const struct cli_check *c, const struct check_finding *
 void cli_check_print(const struct cli_check *c, const struct cli_opts *o, FILE *f)
 {
 	char fix[CLI_FIX_MAX], now[CLI_CHECK_WORDS_MAX], better[CLI_CHECK_WORDS_MAX];
+	char cost[CLI_CHECK_ABOUT_MAX];
 	unsigned i, ndev = 0;
 
 	for (i = 0; i < c->nf; i++) {
@@ -27,9 +29,10 @@ void cli_check_print(const struct cli_check *c, const struct cli_opts *o, FILE *
 		cli_check_now(x, now, sizeof(now));
 		cli_check_better(x, better, sizeof(better));
 		fprintf(f, "%-10s %s: %s; better: %s\n", where(c, x), k->name, now, better);
-		if (k->cost[0])
-			fprintf(f, "%-10s   costs: %s (docs/check.md#%s)\n", "", k->cost,
-				k->cost_source[0] ? k->cost_source : k->name);
+		cli_check_cost(x->kind, cost, sizeof(cost));
+		if (cost[0])
+			fprintf(f, "%-10s   costs: %s (docs/check.md#%s)\n", "", cost,
+				k->cost.source ? k->cost.source : k->name);
 		cli_fix_text(x, &c->boot, fix, sizeof(fix));
 		fprintf(f, "%-10s   fix: %s\n", "", fix);
 	}
@@ -111,7 +114,9 @@ static json_t *finding_json(const struct cli_check *c, const struct check_findin
 {
 	const struct check_kind_info *k = check_kind_info(x->kind);
 	char fix[CLI_FIX_MAX], now[CLI_CHECK_WORDS_MAX], better[CLI_CHECK_WORDS_MAX];
+	char cost[CLI_CHECK_ABOUT_MAX];
 
+	cli_check_cost(x->kind, cost, sizeof(cost));
 	cli_fix_text(x, &c->boot, fix, sizeof(fix));
 	cli_check_now(x, now, sizeof(now));
 	cli_check_better(x, better, sizeof(better));
@@ -121,7 +126,7 @@ static json_t *finding_json(const struct cli_check *c, const struct check_findin
 			 "scope", k->scope == CHECK_SCOPE_DEVICE ? "device" : "machine",
 			 "device", x->dev >= 0 ? json_string(where(c, x)) : json_null(),
 			 "now", now, "better", better, "fix", fix, "set", set_json(&x->fix),
-			 "cost", str_or_null(k->cost), "cost_source", str_or_null(k->cost_source),
+			 "cost", str_or_null(cost), "cost_source", str_or_null(k->cost.source),
 			 "runtime", k->runtime);
 }
 

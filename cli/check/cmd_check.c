@@ -20,6 +20,7 @@
 #include "cli/report/out.h"
 #include "cli/report/setup_json.h"
 #include "cli/opts/roots.h"
+#include "cli/words/findings_words.h"
 
 enum { O_MEASURE = 0x300, O_ROUNDS, O_RESTORE };
 
@@ -84,7 +85,8 @@ const struct cli_verb cli_verb_check = {
 	.run = cmd_check,
 };
 
-/* ---- the settings read, from model/check_table.c ---- */
+/* ---- the settings read: model/check_table.c's kinds, said by the words
+ * table ---- */
 
 #define SYNOPSIS_WIDTH 76
 
@@ -92,34 +94,37 @@ const struct cli_verb cli_verb_check = {
  * iommu_lazy are one setting, the IOMMU domain). */
 static bool named_before(unsigned k)
 {
+	char a[CLI_CHECK_ABOUT_MAX], b[CLI_CHECK_ABOUT_MAX];
 	unsigned j;
 
-	for (j = 0; j < k; j++)
-		if (!strcmp(check_kind_info((enum check_kind)j)->setting,
-			    check_kind_info((enum check_kind)k)->setting))
+	cli_check_about((enum check_kind)k, a, sizeof(a));
+	for (j = 0; j < k; j++) {
+		cli_check_about((enum check_kind)j, b, sizeof(b));
+		if (!strcmp(a, b))
 			return true;
+	}
 	return false;
 }
 
 /* "On each device: A, B, ...", the kinds of one scope, wrapped. */
 static void synopsis_scope(FILE *f, enum check_scope scope, const char *head)
 {
-	const struct check_kind_info *ki;
+	char about[CLI_CHECK_ABOUT_MAX];
 	size_t col = strlen(head), w;
 	bool first = true;
 	unsigned k;
 
 	fprintf(f, "\n%s", head);
 	for (k = 0; k < CHECK_NKINDS; k++) {
-		ki = check_kind_info((enum check_kind)k);
-		if (ki->scope != scope || named_before(k))
+		if (check_kind_info((enum check_kind)k)->scope != scope || named_before(k))
 			continue;
-		w = strlen(ki->setting) + 2;
+		cli_check_about((enum check_kind)k, about, sizeof(about));
+		w = strlen(about) + 2;
 		if (col + w > SYNOPSIS_WIDTH) {
-			fprintf(f, "%s\n  %s", first ? "" : ",", ki->setting);
+			fprintf(f, "%s\n  %s", first ? "" : ",", about);
 			col = 2 + w - 2;
 		} else {
-			fprintf(f, "%s %s", first ? "" : ",", ki->setting);
+			fprintf(f, "%s %s", first ? "" : ",", about);
 			col += w;
 		}
 		first = false;

@@ -174,49 +174,233 @@ static void debug_kernel(struct sb *s, const struct check_finding *f)
 	say(s, ")");
 }
 
+/* ---- what a kind costs, from its figures (model/check_table.c) ---- */
+
+typedef void (*check_cost_fn)(struct sb *s, const struct check_cost *c);
+
+/* IOPS as the sources write them: "570K", "5.01M". */
+static void iops(struct sb *s, double v)
+{
+	if (v >= 1e6)
+		say(s, "%gM", v / 1e6);
+	else if (v >= 1e3)
+		say(s, "%gK", v / 1e3);
+	else
+		say(s, "%g", v);
+}
+
+/* The IOPS as found: "112-113M" for a range in one unit. */
+static void iops_found(struct sb *s, const struct check_cost *c)
+{
+	if (c->iops_hi > c->iops_lo && c->iops_lo >= 1e6)
+		say(s, "%g-", c->iops_lo / 1e6);
+	else if (c->iops_hi > c->iops_lo) {
+		iops(s, c->iops_lo);
+		say(s, "-");
+	}
+	iops(s, c->iops_hi > c->iops_lo ? c->iops_hi : c->iops_lo);
+}
+
+static void optane_drives(struct sb *s, unsigned n)
+{
+	if (n == 1)
+		say(s, "one Optane drive");
+	else
+		say(s, "%u Optane drives", n);
+}
+
+static void iommu_cost(struct sb *s, const struct check_cost *c, const char *mode)
+{
+	iops_found(s, c);
+	say(s, " IOPS %s against ", mode);
+	iops(s, c->better_iops);
+	say(s, " passthrough on ");
+	optane_drives(s, c->drives);
+	if (c->other_iops > 0) {
+		say(s, " (");
+		iops(s, c->other_iops);
+		say(s, " lazy)");
+	}
+}
+
+static void iommu_strict_cost(struct sb *s, const struct check_cost *c)
+{
+	iommu_cost(s, c, "strict");
+}
+
+static void iommu_lazy_cost(struct sb *s, const struct check_cost *c)
+{
+	iommu_cost(s, c, "lazy");
+}
+
+static void iostats_cost(struct sb *s, const struct check_cost *c)
+{
+	say(s, "about %g%% at the top end: ", c->loss_pct);
+	iops(s, c->better_iops);
+	say(s, " IOPS against ");
+	iops_found(s, c);
+}
+
+static void poll_cost(struct sb *s, const struct check_cost *c)
+{
+	say(s, "polling took ");
+	optane_drives(s, c->drives);
+	say(s, " from ");
+	iops_found(s, c);
+	say(s, " to ");
+	iops(s, c->better_iops);
+	say(s, " IOPS");
+}
+
+/* The sources of the costs, by docs/check.md's anchors, as a reader
+ * cites them (its "Sources" section quotes each as it was given). */
+static const struct {
+	const char *anchor, *cite;
+} check_sources[] = {
+	{ "src-linux-nvme-2025-11", "linux-nvme list, 2025-11" },
+	{ "src-axboe-iostats", "Jens Axboe's iostats measurement" },
+	{ "src-fio-poll", "fio/t/io_uring polled runs" },
+};
+
+/* Each check kind's words: its now and better, what it is about (with
+ * the knobs model/check_table.c names: "IO accounting (queue/iostats)",
+ * or after them for a sysctl), its name in the one-line summary, and its
+ * cost from the figures where a source gives them. */
 static const struct {
 	check_say_fn now, better;
+	const char *about;
+	bool knob_first;	/* "sysctl kernel.numa_balancing" */
+	const char *summary;
+	check_cost_fn cost;	/* NULL: no figure is published */
 } check_words[CHECK_NKINDS] = {
-	[CHECK_IOMMU_STRICT] = { dma_strict, identity },
-	[CHECK_IOMMU_LAZY] = { dma_lazy, identity },
-	[CHECK_SCHEDULER] = { scheduler, none },
-	[CHECK_IOSTATS] = { figure, zero },
-	[CHECK_IOSTATS_PASSTHROUGH] = { figure, zero },
-	[CHECK_NOMERGES] = { figure, two },
-	[CHECK_WBT] = { figure, zero },
-	[CHECK_NR_REQUESTS] = { figure, need },
-	[CHECK_RQ_AFFINITY] = { rq_affinity, one },
-	[CHECK_READ_AHEAD] = { read_ahead, read_ahead_better },
-	[CHECK_NO_POLL_QUEUES] = { no_poll_queues, poll_queues_better },
-	[CHECK_WRITE_QUEUES] = { write_queues, write_queues_better },
-	[CHECK_APST] = { apst, apst_better },
-	[CHECK_LINK] = { link, link_better },
-	[CHECK_FEW_QUEUES] = { few_queues, few_queues_better },
-	[CHECK_ONE_CPU_IRQS] = { one_cpu_irqs, one_cpu_irqs_better },
-	[CHECK_IRQ_REMOTE] = { irq_remote, irq_remote_better },
-	[CHECK_PATH_SCHEDULER] = { scheduler, none },
-	[CHECK_PATH_NR_REQUESTS] = { figure, need },
-	[CHECK_SHARED_POLL_QUEUE] = { shared_poll, shared_poll_better },
-	[CHECK_ASPM] = { aspm, aspm_better },
-	[CHECK_BLK_CGROUP] = { blk_cgroup, blk_cgroup_better },
-	[CHECK_GOVERNOR] = { governor, performance },
-	[CHECK_BOOST] = { boost, boost_better },
-	[CHECK_CSTATE] = { cstate, cstate_better },
-	[CHECK_SMT] = { smt, smt_better },
-	[CHECK_MITIGATIONS] = { mitigations, mitigations_better },
-	[CHECK_KERNEL] = { kernel, kernel_better },
-	[CHECK_IO_URING_DISABLED] = { io_uring_disabled, zero },
-	[CHECK_MEMLOCK] = { memlock, memlock_better },
-	[CHECK_NUMA_BALANCING] = { numa_balancing, zero },
-	[CHECK_SELINUX] = { selinux, selinux_better },
-	[CHECK_DEBUG_KERNEL] = { debug_kernel, debug_kernel_better },
+	[CHECK_IOMMU_STRICT] = { dma_strict, identity,
+		"IOMMU domain", false, "IOMMU strict", iommu_strict_cost },
+	[CHECK_IOMMU_LAZY] = { dma_lazy, identity,
+		"IOMMU domain", false, "IOMMU lazy", iommu_lazy_cost },
+	[CHECK_SCHEDULER] = { scheduler, none,
+		"IO scheduler", false, "scheduler", NULL },
+	[CHECK_IOSTATS] = { figure, zero,
+		"IO accounting", false, "iostats", iostats_cost },
+	[CHECK_IOSTATS_PASSTHROUGH] = { figure, zero,
+		"passthrough IO accounting", false, "iostats passthrough", NULL },
+	[CHECK_NOMERGES] = { figure, two,
+		"merge lookups", false, "merges", NULL },
+	[CHECK_WBT] = { figure, zero,
+		"writeback throttling", false, "wbt", NULL },
+	[CHECK_NR_REQUESTS] = { figure, need,
+		"queue depth", false, "nr_requests", NULL },
+	[CHECK_RQ_AFFINITY] = { rq_affinity, one,
+		"completion CPU", false, "rq_affinity", NULL },
+	[CHECK_READ_AHEAD] = { read_ahead, read_ahead_better,
+		"readahead", false, "readahead", NULL },
+	[CHECK_NO_POLL_QUEUES] = { no_poll_queues, poll_queues_better,
+		"nvme poll queues", false, "no poll queues", poll_cost },
+	[CHECK_WRITE_QUEUES] = { write_queues, write_queues_better,
+		"nvme write queues", false, "write queues", NULL },
+	[CHECK_APST] = { apst, apst_better,
+		"NVMe autonomous power states", false, "APST", NULL },
+	[CHECK_LINK] = { link, link_better,
+		"PCIe link", false, "link", NULL },
+	[CHECK_FEW_QUEUES] = { few_queues, few_queues_better,
+		"hardware queues", false, "few queues", NULL },
+	[CHECK_ONE_CPU_IRQS] = { one_cpu_irqs, one_cpu_irqs_better,
+		"queue interrupts' CPUs", false, "one-CPU interrupts", NULL },
+	[CHECK_IRQ_REMOTE] = { irq_remote, irq_remote_better,
+		"queue interrupts' NUMA node", false, "remote interrupts", NULL },
+	[CHECK_PATH_SCHEDULER] = { scheduler, none,
+		"a multipath path's IO scheduler", false, "path scheduler", NULL },
+	[CHECK_PATH_NR_REQUESTS] = { figure, need,
+		"a multipath path's queue depth", false, "path nr_requests", NULL },
+	[CHECK_SHARED_POLL_QUEUE] = { shared_poll, shared_poll_better,
+		"poll queues' CPUs", false, "shared poll queue", NULL },
+	[CHECK_ASPM] = { aspm, aspm_better,
+		"PCIe ASPM", false, "ASPM", NULL },
+	[CHECK_BLK_CGROUP] = { blk_cgroup, blk_cgroup_better,
+		"blk-cgroup IO controllers", false, "blk-cgroup", NULL },
+	[CHECK_GOVERNOR] = { governor, performance,
+		"cpufreq governor", false, "governor", NULL },
+	[CHECK_BOOST] = { boost, boost_better,
+		"CPU boost (turbo)", false, "boost", NULL },
+	[CHECK_CSTATE] = { cstate, cstate_better,
+		"deepest C-state", false, "C-states", NULL },
+	[CHECK_SMT] = { smt, smt_better,
+		"SMT siblings", false, "SMT", NULL },
+	[CHECK_MITIGATIONS] = { mitigations, mitigations_better,
+		"speculation mitigations", false, "mitigations", NULL },
+	[CHECK_KERNEL] = { kernel, kernel_better,
+		"kernel version", false, "kernel", NULL },
+	[CHECK_IO_URING_DISABLED] = { io_uring_disabled, zero,
+		"sysctl", true, "io_uring disabled", NULL },
+	[CHECK_MEMLOCK] = { memlock, memlock_better,
+		"locked memory limit", false, "memlock", NULL },
+	[CHECK_NUMA_BALANCING] = { numa_balancing, zero,
+		"sysctl", true, "NUMA balancing", NULL },
+	[CHECK_SELINUX] = { selinux, selinux_better,
+		"SELinux (passthrough commands)", false, "SELinux", NULL },
+	[CHECK_DEBUG_KERNEL] = { debug_kernel, debug_kernel_better,
+		"kernel debug options", false, "debug kernel", NULL },
 };
 
 #undef N
 
 bool cli_check_has_words(enum check_kind k)
 {
-	return (unsigned)k < CHECK_NKINDS && check_words[k].now && check_words[k].better;
+	return (unsigned)k < CHECK_NKINDS && check_words[k].now && check_words[k].better &&
+	       check_words[k].about && check_words[k].summary;
+}
+
+void cli_check_about(enum check_kind k, char *buf, size_t len)
+{
+	const struct check_kind_info *in = check_kind_info(k);
+	struct sb s = { buf, len, 0 };
+	unsigned i;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (!in || !cli_check_has_words(k))
+		return;
+	say(&s, "%s", check_words[k].about);
+	for (i = 0; i < CHECK_KNOBS && in->knobs[i]; i++) {
+		const char *knob = in->knobs[i], *slash = strrchr(knob, '/');
+
+		/* a second knob in the first's folder is named without it:
+		 * "link/l1_aspm, l0s_aspm" */
+		if (i && slash && !strncmp(knob, in->knobs[0], (size_t)(slash - knob + 1)))
+			knob = slash + 1;
+		say(&s, "%s%s", !i ? (check_words[k].knob_first ? " " : " (") : ", ", knob);
+	}
+	if (i && !check_words[k].knob_first)
+		say(&s, ")");
+}
+
+const char *cli_check_summary_name(enum check_kind k)
+{
+	return cli_check_has_words(k) ? check_words[k].summary : "";
+}
+
+void cli_check_cost(enum check_kind k, char *buf, size_t len)
+{
+	const struct check_kind_info *in = check_kind_info(k);
+	struct sb s = { buf, len, 0 };
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (in && in->cost.source && cli_check_has_words(k) && check_words[k].cost)
+		check_words[k].cost(&s, &in->cost);
+}
+
+const char *cli_check_cost_cite(enum check_kind k)
+{
+	const struct check_kind_info *in = check_kind_info(k);
+	size_t i;
+
+	for (i = 0; in && in->cost.source && i < sizeof(check_sources) / sizeof(check_sources[0]);
+	     i++)
+		if (!strcmp(check_sources[i].anchor, in->cost.source))
+			return check_sources[i].cite;
+	return "";
 }
 
 void cli_check_now(const struct check_finding *f, char *buf, size_t len)

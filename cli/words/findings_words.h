@@ -1,7 +1,8 @@
 /* The words of every finding: model/ and topo/ state a kind, its form and
  * its figures; this one table says each kind for people. The text and
- * the JSON's now and better read it here, and tests/test_words.c fails a
- * kind without words. */
+ * the JSON's now and better read it here, as do a check kind's about,
+ * summary name and cost, and tests/test_findings_words.c fails a kind
+ * without words. */
 #ifndef CLI_WORDS_FINDINGS_WORDS_H
 #define CLI_WORDS_FINDINGS_WORDS_H
 
@@ -22,6 +23,21 @@ void cli_check_now(const struct check_finding *f, char *buf, size_t len);
 void cli_check_better(const struct check_finding *f, char *buf, size_t len);
 /* Whether check kind k has words (a kind past the table has none). */
 bool cli_check_has_words(enum check_kind k);
+
+/* Room for what a check kind is about or what it costs. */
+#define CLI_CHECK_ABOUT_MAX 128
+/* What check kind k is about, with the knobs it reads: "IO accounting
+ * (queue/iostats)" (check --help's list), into buf; "" past the table. */
+void cli_check_about(enum check_kind k, char *buf, size_t len);
+/* k's name in the one-line summary: "IOMMU strict"; "" past the table. */
+const char *cli_check_summary_name(enum check_kind k);
+/* What k costs, from the figures a source gives: "570K IOPS strict
+ * against 5.01M passthrough on one Optane drive (1.93M lazy)"; "" where
+ * none is published. */
+void cli_check_cost(enum check_kind k, char *buf, size_t len);
+/* The source of k's cost as a reader cites it, "linux-nvme list,
+ * 2025-11" (docs/check.md quotes it); "" none. */
+const char *cli_check_cost_cite(enum check_kind k);
 
 /* Room for a gap finding's sentence or the verdict: what is longer is cut. */
 #define CLI_GAP_WORDS_MAX 360
