@@ -4,7 +4,6 @@
  * docs/check.md explains each rule, its fix and its cost. The device's
  * rules are here, the machine's in model/check_machine.c. */
 #include "model/check.h"
-#include "model/check_queues.h"
 #include "model/check_int.h"
 #include "model/pcie.h"
 

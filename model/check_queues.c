@@ -1,6 +1,5 @@
 /* Multipath paths and shared poll queues: the queue rules that look past
  * a device's own block queue (docs/check.md, "path_scheduler" on). */
-#include "model/check_queues.h"
 
 #include <errno.h>
 #include <stdio.h>
