@@ -24,7 +24,7 @@ int pollq_of(const struct setup_dev *d, int cpu)
 	if (!pollq_count(d) || cpu < 0)
 		return -1;
 	for (q = 0; q < d->nhwq; q++)
-		if (d->hwq[q].irq < 0 && setup_cpulist_has(d->hwq[q].cpus, cpu))
+		if (d->hwq[q].irq < 0 && topo_cpuset_has(&d->hwq[q].cpuset, cpu))
 			return (int)q;
 	return -1;
 }
@@ -71,10 +71,10 @@ static int free_cpu(const struct setup_dev *d, const struct pollq_where *w, bool
 	int c, limit = w->ncpus > 0 ? w->ncpus : SETUP_MAX_CPUS;
 
 	for (q = 0; q < d->nhwq; q++) {
-		if (d->hwq[q].irq >= 0 || used[q] || !d->hwq[q].cpus[0])
+		if (d->hwq[q].irq >= 0 || used[q] || !topo_cpuset_count(&d->hwq[q].cpuset))
 			continue;
 		for (c = 0; c < limit; c++) {
-			if (!setup_cpulist_has(d->hwq[q].cpus, c) || held(out, n, c) ||
+			if (!topo_cpuset_has(&d->hwq[q].cpuset, c) || held(out, n, c) ||
 			    held(w->busy, w->nbusy, c) || (node >= 0 && node_of(w, c) != node))
 				continue;
 			used[q] = true;
