@@ -63,25 +63,21 @@ expected() {
 	return 1
 }
 
-# threadless NAME: the test is on the list of those TSan has nothing in
-threadless() {
+# listed FILE NAME: FILE (a name, a tab, why, a line each) names the test
+listed() {
 	local n why
 	while IFS=$'\t' read -r n why; do
 		case $n in '#'* | '') continue ;; esac
-		[ "$n" = "$1" ] && return 0
-	done <"${THREADLESS:-$root/tests/threadless}"
+		[ "$n" = "$2" ] && return 0
+	done <"$1"
 	return 1
 }
 
+# threadless NAME: the test is on the list of those TSan has nothing in
+threadless() { listed "${THREADLESS:-$root/tests/threadless}" "$1"; }
+
 # alongside NAME: the test is on the list of those that may share the CPUs
-alongside() {
-	local n why
-	while IFS=$'\t' read -r n why; do
-		case $n in '#'* | '') continue ;; esac
-		[ "$n" = "$1" ] && return 0
-	done <"${ALONGSIDE:-$root/tests/alongside}"
-	return 1
-}
+alongside() { listed "${ALONGSIDE:-$root/tests/alongside}" "$1"; }
 
 # exec_one NAME CMD...: runs it; its output, status and seconds go to
 # $work/NAME.{out,rc,s}

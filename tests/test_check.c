@@ -11,10 +11,10 @@
 #include "cli/check/fix_cmd.h"
 #include "model/check.h"
 #include "cli/words/findings_words.h"
+#include "tests/check_said.h"
 #include "tests/helpers.h"
 #include "topo/cpu.h"
 
-/* A finding's now or better, as the words table says it. */
 /* A queue's CPUs or its interrupt's, as setup/ reads them: the set, and
  * the list written back beside it. */
 static void set_list(struct topo_cpuset *set, char *text, size_t len, const char *list)
@@ -27,21 +27,6 @@ static void set_list(struct topo_cpuset *set, char *text, size_t len, const char
 #define HWQ_CPUS(h, list) set_list(&(h).cpuset, (h).cpus, sizeof((h).cpus), list)
 #define HWQ_IRQ(h, list) set_list(&(h).irq_cpuset, (h).irq_cpus, sizeof((h).irq_cpus), list)
 
-static char nowbuf[CLI_CHECK_WORDS_MAX], betterbuf[CLI_CHECK_WORDS_MAX];
-
-static const char *said_now(const struct check_finding *f)
-{
-	cli_check_now(f, nowbuf, sizeof(nowbuf));
-	return nowbuf;
-}
-
-static const char *said_better(const struct check_finding *f)
-{
-	cli_check_better(f, betterbuf, sizeof(betterbuf));
-	return betterbuf;
-}
-
-#define said(f, field) said_##field(f)
 
 #define NQ 8
 

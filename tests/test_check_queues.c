@@ -19,24 +19,9 @@
 #include "cli/words/findings_words.h"
 #include "model/pollq.h"
 #include "setup/setup.h"
+#include "tests/check_said.h"
 #include "tests/helpers.h"
 
-/* A finding's now or better, as the words table says it. */
-static char nowbuf[CLI_CHECK_WORDS_MAX], betterbuf[CLI_CHECK_WORDS_MAX];
-
-static const char *said_now(const struct check_finding *f)
-{
-	cli_check_now(f, nowbuf, sizeof(nowbuf));
-	return nowbuf;
-}
-
-static const char *said_better(const struct check_finding *f)
-{
-	cli_check_better(f, betterbuf, sizeof(betterbuf));
-	return betterbuf;
-}
-
-#define said(f, field) said_##field(f)
 
 static char fx[2048];
 static char sysfs[4096], procfs[4096];
