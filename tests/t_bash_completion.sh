@@ -95,8 +95,14 @@ has "--config" iostorm --con
 # targets: files here, block devices with a size, nothing for nop
 has "other.txt" iostorm run ''
 is "" iostorm nop ''
+# a device of its own where it can: the tests beside this one (tests/
+# alongside) attach and detach loop devices, and one picked from the list
+# may be gone by the time its name is completed
 dev=
-for d in /sys/class/block/*; do
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null 2>&1; then
+	make_loop dev 1
+fi
+[ -n "$dev" ] || for d in /sys/class/block/*; do
 	read -r size 2>/dev/null <"$d/size" || continue
 	[ "$size" != 0 ] && [ -b "/dev/${d##*/}" ] && dev=/dev/${d##*/} && break
 done
