@@ -332,10 +332,16 @@ static const char *key_bridge(const struct model_gap_dev *d)
 	return d->host_bridge;
 }
 
-/* Devices sharing one key lost together while the rest did not. Returns
- * the number of findings added. */
+static const char *key_backing(const struct model_gap_dev *d)
+{
+	return d->backing;
+}
+
+/* Devices sharing one key lost together while the rest did not: a
+ * finding of kind k (form: as model_gap_finding's). Returns the number of
+ * findings added. */
 static unsigned rule_group(const struct model_gap_in *in, struct model_gap *g,
-			   group_key key, int bridge)
+			   group_key key, enum model_gap_kind k_find, int form)
 {
 	struct model_gap_finding *f;
 	char names[MODEL_GAP_TEXT / 2];
@@ -368,23 +374,75 @@ static unsigned rule_group(const struct model_gap_in *in, struct model_gap *g,
 				add(&out_all, d->qdn_all);
 			}
 		}
-		if (n < 2 || n == in->ndev)
+		/* a shared backing device is a cause on its own: all the devices
+		 * may share it; a link is told apart by the others' not losing */
+		if (n < 2 || (n == in->ndev && k_find != MODEL_GAP_SHARED_BACKING))
 			continue;
 		lin = model_gap_loss_pct(in_solo, in_all);
 		lout = model_gap_loss_pct(out_solo, out_all);
-		if (!model_gap_known(lin) || !model_gap_known(lout) ||
-		    lin < MODEL_GAP_LOSS_PCT || lout >= MODEL_GAP_LOSS_PCT ||
-		    lin - lout < MODEL_GAP_TOGETHER_PTS)
+		if (n == in->ndev && model_gap_known(lin) && lin >= MODEL_GAP_LOSS_PCT)
+			lout = 0;	/* no others to set against */
+		else if (!model_gap_known(lin) || !model_gap_known(lout) ||
+			 lin < MODEL_GAP_LOSS_PCT || lout >= MODEL_GAP_LOSS_PCT ||
+			 lin - lout < MODEL_GAP_TOGETHER_PTS)
 			continue;
-		f = finding(g, MODEL_GAP_SHARED_LINK, NULL, lin, lout < 0 ? 0.0 : lout, 0, 0);
+		f = finding(g, k_find, NULL, lin, lout < 0 ? 0.0 : lout, 0, 0);
 		if (f) {
-			f->form = bridge;
+			/* shared_backing: 1 every device shares it */
+			f->form = k_find == MODEL_GAP_SHARED_BACKING ? n == in->ndev : form;
 			set_names(f, names);
 			snprintf(f->other, sizeof(f->other), "%s", k);
 		}
 		found++;
 	}
 	return found;
+}
+
+/* A device alone below itself all at once, by more than both steps'
+ * noise: the alone step was disturbed (another process, the machine's
+ * own work), so every loss worked out from it is understated. qd: 1 or
+ * the QDn. */
+static void alone_below(struct model_gap *g, const struct model_gap_dev *d, unsigned qd, double solo, double solo_hi,
+			double all, double all_lo, double other_pct)
+{
+	if (!measured(solo) || !measured(all) || !(solo_hi > 0) || !(all_lo > 0) ||
+	    solo_hi >= all_lo)
+		return;
+	finding(g, MODEL_GAP_ALONE_BELOW, d->name, qd, solo, all,
+		measured(other_pct) ? other_pct : MODEL_GAP_UNKNOWN);
+}
+
+static void rule_noise(const struct model_gap_in *in, struct model_gap *g)
+{
+	unsigned i;
+
+	for (i = 0; i < in->ndev; i++) {
+		const struct model_gap_dev *d = &in->dev[i];
+		double rep = d->qdn_solo_rep_pct > d->qdn_all_rep_pct ? d->qdn_solo_rep_pct
+									: d->qdn_all_rep_pct;
+
+		alone_below(g, d, 1, d->qd1_solo, d->qd1_solo_hi, d->qd1_all, d->qd1_all_lo,
+			    d->qd1_solo_other_pct);
+		alone_below(g, d, in->qd, d->qdn_solo, d->qdn_solo_hi, d->qdn_all,
+			    d->qdn_all_lo, d->qdn_solo_other_pct);
+		if (measured(rep) && rep > MODEL_GAP_REPEAT_PCT)
+			finding(g, MODEL_GAP_REPEATS_DISAGREE, d->name, rep,
+				d->qdn_solo_rep_pct >= d->qdn_all_rep_pct ? 1 : 0, in->qd,
+				MODEL_GAP_REPEAT_PCT);
+	}
+}
+
+/* The QDn gap rests on a disturbed baseline: a QDn alone step below its
+ * all-at-once figure beyond their noise, or QDn repeats that disagree. */
+static bool qdn_noisy(const struct model_gap *g)
+{
+	unsigned i;
+
+	for (i = 0; i < g->nfind; i++)
+		if ((g->find[i].kind == MODEL_GAP_ALONE_BELOW && g->find[i].num[0] != 1) ||
+		    g->find[i].kind == MODEL_GAP_REPEATS_DISAGREE)
+			return true;
+	return false;
 }
 
 static void rule_off_node(const struct model_gap_in *in, struct model_gap *g)
@@ -467,12 +525,16 @@ static void verdict(const struct model_gap_in *in, struct model_gap *g)
 	g->verdict_pct = pct;
 	if (!in->ndev || !model_gap_known(pct))
 		g->verdict = MODEL_GAP_V_INCOMPLETE;
+	else if (qdn_noisy(g))
+		g->verdict = MODEL_GAP_V_NOISY;
 	else if (pct < MODEL_GAP_SIGNIFICANT_PCT)
 		g->verdict = MODEL_GAP_V_NONE;
 	else if (any(g, MODEL_GAP_THROTTLED))
 		g->verdict = MODEL_GAP_V_THERMAL;
 	else if (any(g, MODEL_GAP_CPU_BOUND) || any(g, MODEL_GAP_CPU_SHARED))
 		g->verdict = MODEL_GAP_V_HOST;
+	else if (any(g, MODEL_GAP_SHARED_BACKING))
+		g->verdict = MODEL_GAP_V_BACKING;
 	else if (any(g, MODEL_GAP_SHARED_LINK))
 		g->verdict = MODEL_GAP_V_LINK;
 	else if (any(g, MODEL_GAP_OFF_NODE))
@@ -526,8 +588,10 @@ void model_gap_analyse(const struct model_gap_in *in, struct model_gap *out)
 	rule_cpu_shared(in, out);
 	/* a root port is the narrower claim; the host bridge only when no
 	 * port group explains it */
-	if (!rule_group(in, out, key_upstream, 0))
-		rule_group(in, out, key_bridge, 1);
+	if (!rule_group(in, out, key_upstream, MODEL_GAP_SHARED_LINK, 0))
+		rule_group(in, out, key_bridge, MODEL_GAP_SHARED_LINK, 1);
+	rule_group(in, out, key_backing, MODEL_GAP_SHARED_BACKING, 0);
+	rule_noise(in, out);
 	rule_off_node(in, out);
 	rule_latency(in, out);
 	rule_numa(in, out);
@@ -550,6 +614,9 @@ const char *model_gap_kind_name(enum model_gap_kind k)
 	case MODEL_GAP_NUMA_PENALTY: return "numa_penalty";
 	case MODEL_GAP_FAILED_DEVICE: return "failed_device";
 	case MODEL_GAP_THROTTLED: return "throttled";
+	case MODEL_GAP_SHARED_BACKING: return "shared_backing";
+	case MODEL_GAP_ALONE_BELOW: return "alone_below_all";
+	case MODEL_GAP_REPEATS_DISAGREE: return "repeats_disagree";
 	case MODEL_GAP_NKINDS: break;
 	}
 	return "?";
@@ -569,6 +636,9 @@ const char *const *model_gap_num_names(enum model_gap_kind k)
 		[MODEL_GAP_NUMA_PENALTY] = { "loss_pct", "remote_iops", "local_iops" },
 		[MODEL_GAP_FAILED_DEVICE] = { NULL },
 		[MODEL_GAP_THROTTLED] = { "throttled_s", "loss_pct", "qd" },
+		[MODEL_GAP_SHARED_BACKING] = { "loss_pct", "others_loss_pct" },
+		[MODEL_GAP_ALONE_BELOW] = { "qd", "alone_iops", "all_iops", "other_cpu_pct" },
+		[MODEL_GAP_REPEATS_DISAGREE] = { "spread_pct", "alone", "qd", "limit_pct" },
 	};
 	return (unsigned)k < MODEL_GAP_NKINDS ? names[k] : names[MODEL_GAP_OFF_NODE];
 }
@@ -585,6 +655,8 @@ const char *model_gap_verdict_name(enum model_gap_verdict v)
 	case MODEL_GAP_V_DEVICES: return "devices";
 	case MODEL_GAP_V_UNEXPLAINED: return "unexplained";
 	case MODEL_GAP_V_THERMAL: return "thermal";
+	case MODEL_GAP_V_BACKING: return "backing";
+	case MODEL_GAP_V_NOISY: return "undecided_noise";
 	case MODEL_GAP_NVERDICTS: break;
 	}
 	return "?";

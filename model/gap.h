@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "model/stats.h"
+
 /* Thresholds of the attribution rules (docs/saturate.md explains them). */
 #define MODEL_GAP_SIGNIFICANT_PCT 10.0	/* a system gap below this is noise */
 #define MODEL_GAP_LOSS_PCT 10.0		/* a device or group "lost" from here */
@@ -15,6 +17,8 @@
 #define MODEL_GAP_CPU_BUSY_PCT 90.0	/* a worker this busy is CPU-bound */
 #define MODEL_GAP_LAT_RISE 1.5		/* QD1 p99 all / solo that counts */
 #define MODEL_GAP_NUMA_PCT 10.0		/* remote placement loss that counts */
+#define MODEL_GAP_REPEAT_PCT MODEL_REPEAT_AGREE_PCT	/* repeats of a step
+					 * that differ by more disagree */
 
 /* The one value for a figure that was not measured (a step an interrupt
  * skipped) or cannot be worked out (a loss against nothing), in and out:
@@ -52,6 +56,18 @@ struct model_gap_dev {
 	unsigned throttled_s;		/* seconds the drive's own SMART / Health
 					 * log says it throttled (TMT1 + TMT2)
 					 * during the command; 0 none or unknown */
+	const char *backing;		/* a loop device: the block device its
+					 * file lives on ("8:1"); NULL or "": none */
+	/* Each step's noise, from its own per-second IOPS: the upper end of
+	 * the alone steps' 95% intervals, the lower end of the all-at-once
+	 * steps'; 0 or unknown: no interval (too few seconds) */
+	double qd1_solo_hi, qd1_all_lo, qdn_solo_hi, qdn_all_lo;
+	/* With --repeat: how far the repeats of each QDn step spread, 100 x
+	 * (max - min) / mean; 0 or unknown: one run */
+	double qdn_solo_rep_pct, qdn_all_rep_pct;
+	/* What else the machine did during the alone steps: other tasks'
+	 * share of the workers' CPUs (noise.other_cpu_pct), or unknown */
+	double qd1_solo_other_pct, qdn_solo_other_pct;
 };
 
 /* A device that failed a step (IO errors, a stall, gone): left out of
@@ -105,6 +121,12 @@ enum model_gap_kind {
 	MODEL_GAP_NUMA_PENALTY,	/* remote placement cost IOPS */
 	MODEL_GAP_FAILED_DEVICE,	/* a device failed a step: named first */
 	MODEL_GAP_THROTTLED,	/* a device that lost throttled (its own log) */
+	MODEL_GAP_SHARED_BACKING,	/* loop devices on one backing device lost
+					 * together */
+	MODEL_GAP_ALONE_BELOW,	/* a device alone did worse than all at once,
+				 * by more than the steps' noise */
+	MODEL_GAP_REPEATS_DISAGREE,	/* a step's repeats differ by more than
+					 * MODEL_GAP_REPEAT_PCT */
 	MODEL_GAP_NKINDS
 };
 
@@ -116,11 +138,13 @@ struct model_gap_finding {
 	char device[64];		/* "" when about several */
 	int form;			/* cpu_shared: 1 more workers than CPUs,
 					 * 0 two pinned to one; shared_link: 1
-					 * behind a host bridge, 0 an upstream port */
+					 * behind a host bridge, 0 an upstream port;
+					 * shared_backing: 1 every device shares
+					 * it (no others to set against) */
 	double num[MODEL_GAP_NUMS];
 	char names[MODEL_GAP_TEXT / 2];	/* the devices it is about, "a, b" */
 	char other[64];			/* cpu_shared's second device; shared_link's
-					 * port or host bridge */
+					 * port or host bridge; shared_backing's disk */
 	char why[MODEL_GAP_TEXT];	/* failed_device: why */
 	/* device_loss: the worst devices, their losses in percent */
 	char top[MODEL_GAP_TOP][64];
@@ -142,6 +166,12 @@ enum model_gap_verdict {
 	MODEL_GAP_V_THERMAL,	/* a device that lost throttled: checked
 				 * right after V_NONE, the drive's own word
 				 * coming before any inference */
+	MODEL_GAP_V_BACKING,	/* loop devices sharing a backing device */
+	MODEL_GAP_V_NOISY,	/* undecided: a QDn alone step fell below its
+				 * all-at-once figure by more than their noise,
+				 * or its repeats disagree: the gap rests on a
+				 * baseline the machine disturbed. Checked
+				 * right after V_INCOMPLETE */
 	MODEL_GAP_NVERDICTS
 };
 

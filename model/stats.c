@@ -614,3 +614,20 @@ int model_verdicts(const double *change, const double *p, unsigned n, enum model
 		       change[i] > 0 ? MODEL_HIGHER : MODEL_LOWER;
 	return 0;
 }
+
+double model_range_pct(const double *v, unsigned n)
+{
+	double lo = INFINITY, hi = -INFINITY, sum = 0;
+	unsigned i;
+
+	if (n < 2)
+		return NAN;
+	for (i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			return NAN;
+		lo = fmin(lo, v[i]);
+		hi = fmax(hi, v[i]);
+		sum += v[i];
+	}
+	return sum > 0 ? 100.0 * (hi - lo) / (sum / n) : NAN;
+}

@@ -129,6 +129,15 @@ enum model_verdict { MODEL_NO_DIFFERENCE, MODEL_HIGHER, MODEL_LOWER };
 int model_verdicts(const double *change, const double *p, unsigned n, enum model_adjust how,
 		   double alpha, unsigned *order, double *adj, enum model_verdict *v);
 
+/* Repeats of one figure agree when they spread by at most this share of
+ * their mean ((max - min) / mean, percent): `--repeat auto` repeats until
+ * they do, and saturate names a step whose repeats do not. */
+#define MODEL_REPEAT_AGREE_PCT 10.0
+
+/* 100 x (max - min) / mean of v[0..n); NAN when n < 2, a value is not
+ * finite, or the mean is not > 0. */
+double model_range_pct(const double *v, unsigned n);
+
 /* Student's t distribution: P(T <= t) with df > 0 degrees of freedom (df
  * may be fractional), and its inverse for p in (0,1). NAN for a NaN
  * argument, df <= 0, or p outside [0,1]; the quantile of 0 and 1 is

@@ -361,6 +361,104 @@ static void test_bridges(void)
 	CHECK(near(g.bridges[1].qdn_all, 690e3));
 }
 
+
+/* Two loop devices on one backing disk lost 33% together, all devices
+ * sharing it: the backing disk is the cause, not the settings; a third
+ * device on its own disk that lost nothing makes the group stand out. */
+static void test_shared_backing(void)
+{
+	struct model_gap_dev d[3] = { dev("loop5", 0, 0), dev("loop6", 0, 1), dev("x", 0, 2) };
+	const struct model_gap_finding *f;
+	struct model_gap g;
+
+	d[0].backing = d[1].backing = "sda";
+	d[0].qdn_all = d[1].qdn_all = 469e3;	/* 33% */
+	analyse(&g, d, 2, 8);
+	f = first(&g, MODEL_GAP_SHARED_BACKING);
+	CHECK(f != NULL && f->form == 1 && near(f->num[0], 33.0));
+	CHECK(f && !strcmp(f->other, "sda") && !strcmp(f->names, "loop5, loop6"));
+	CHECKF(g.verdict == MODEL_GAP_V_BACKING, "verdict %s", model_gap_verdict_name(g.verdict));
+	CHECK(strstr(verdict_of(&g), "backing device") != NULL);
+	CHECK(f && strstr(text_of(f), "loop5, loop6 read files on one backing device (sda)"));
+	CHECK(f && !strstr(text_of(f), "other devices"));
+
+	d[2].backing = "sdb";
+	analyse(&g, d, 3, 8);
+	f = first(&g, MODEL_GAP_SHARED_BACKING);
+	CHECK(f != NULL && f->form == 0);
+	CHECK(f && strstr(text_of(f), "(the other devices 1%)"));
+
+	/* different disks: no such finding */
+	d[1].backing = "sdc";
+	analyse(&g, d, 3, 8);
+	CHECK(count(&g, MODEL_GAP_SHARED_BACKING) == 0);
+	CHECK(g.verdict != MODEL_GAP_V_BACKING);
+}
+
+/* loop5 alone at QD1 did 845 IOPS, 3,444 all at once: with both steps'
+ * intervals apart it is named, and at QDn the gap's verdict is undecided
+ * (its baseline was disturbed); intervals that overlap name nothing. */
+static void test_alone_below(void)
+{
+	struct model_gap_dev d[2] = { dev("loop5", 0, 0), dev("loop6", 0, 1) };
+	const struct model_gap_finding *f;
+	struct model_gap g;
+
+	d[0].qd1_solo = 845;
+	d[0].qd1_solo_hi = 900;
+	d[0].qd1_all = 3444;
+	d[0].qd1_all_lo = 3300;
+	d[0].qd1_solo_other_pct = 61;
+	analyse(&g, d, 2, 8);
+	f = first(&g, MODEL_GAP_ALONE_BELOW);
+	CHECK(f != NULL && near(f->num[0], 1) && near(f->num[1], 845) && near(f->num[2], 3444));
+	CHECK(f && strstr(text_of(f), "loop5 alone at QD1 did 845 IOPS, below its 3444"));
+	CHECK(f && strstr(text_of(f), "other processes used 61%"));
+	CHECK(f && strstr(text_of(f), "--repeat"));
+	/* QD1 alone: named, but the QDn verdict stands */
+	CHECK(g.verdict == MODEL_GAP_V_NONE);
+
+	/* the noise unknown: said without it */
+	d[0].qd1_solo_other_pct = MODEL_GAP_UNKNOWN;
+	analyse(&g, d, 2, 8);
+	f = first(&g, MODEL_GAP_ALONE_BELOW);
+	CHECK(f && !strstr(text_of(f), "other processes"));
+
+	/* overlapping intervals: within the noise */
+	d[0].qd1_solo_hi = 3400;
+	analyse(&g, d, 2, 8);
+	CHECK(count(&g, MODEL_GAP_ALONE_BELOW) == 0);
+
+	/* at QDn: the gap is undecided */
+	d[1].qdn_solo = 300e3;
+	d[1].qdn_solo_hi = 320e3;
+	d[1].qdn_all_lo = 650e3;
+	analyse(&g, d, 2, 8);
+	CHECK(count(&g, MODEL_GAP_ALONE_BELOW) == 1);
+	CHECKF(g.verdict == MODEL_GAP_V_NOISY, "verdict %s", model_gap_verdict_name(g.verdict));
+	CHECK(strstr(verdict_of(&g), "undecided") != NULL);
+}
+
+/* Repeats of the QDn alone step 25% apart: named, and the verdict is
+ * undecided; 5% apart: nothing. */
+static void test_repeats_disagree(void)
+{
+	struct model_gap_dev d[2] = { dev("a", 0, 0), dev("b", 0, 1) };
+	const struct model_gap_finding *f;
+	struct model_gap g;
+
+	d[0].qdn_solo_rep_pct = 25;
+	analyse(&g, d, 2, 8);
+	f = first(&g, MODEL_GAP_REPEATS_DISAGREE);
+	CHECK(f != NULL && near(f->num[0], 25) && near(f->num[1], 1));
+	CHECK(f && strstr(text_of(f), "a's repeats of the QD128 alone step differ by 25%"));
+	CHECK(g.verdict == MODEL_GAP_V_NOISY);
+	d[0].qdn_solo_rep_pct = 5;
+	analyse(&g, d, 2, 8);
+	CHECK(count(&g, MODEL_GAP_REPEATS_DISAGREE) == 0);
+	CHECK(g.verdict == MODEL_GAP_V_NONE);
+}
+
 int main(void)
 {
 	test_failed();
@@ -374,5 +472,8 @@ int main(void)
 	test_node_and_placement();
 	test_incomplete();
 	test_sweep();
+	test_shared_backing();
+	test_alone_below();
+	test_repeats_disagree();
 	return t_result();
 }

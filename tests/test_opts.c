@@ -337,9 +337,12 @@ static void test_rows(void)
 		CHECKF(d->kind != CLI_OPT_FN || d->set, "--%s: neither a kind nor a setter", d->name);
 		CHECKF(d->kind == CLI_OPT_FN || (d->off && d->off < sizeof(struct cli_opts)),
 		       "--%s: no field", d->name);
+		/* a setter of its own may read its bounds from its row (--repeat:
+		 * a count, or auto) */
 		CHECKF(!strstr(d->help, "{bounds}") ||
 		       ((d->kind == CLI_OPT_U32 || d->kind == CLI_OPT_U64 ||
-			 d->kind == CLI_OPT_DURATION) && d->min <= d->max),
+			 d->kind == CLI_OPT_DURATION || d->kind == CLI_OPT_FN) &&
+			d->min <= d->max && d->max),
 		       "--%s: {bounds} without bounds", d->name);
 		CHECKF(d->kind != CLI_OPT_CHOICE || (d->choices && d->vals && d->noun),
 		       "--%s: a choice without its values", d->name);

@@ -391,6 +391,18 @@ int topo_io_poll(const char *sysfs_root, dev_t dev);
 /* Whether loop device name ("loop3") still has a backing file: 1 or 0, or
  * -errno when sysfs cannot say. sysfs_root NULL: the live /sys. */
 int topo_loop_attached(const char *sysfs_root, const char *name);
+/* The file system loop device name's backing file lives on, its device
+ * number into *fs. The file's path is read below sysfs_root (NULL: the
+ * live /sys) and its folder stat'ed on this machine: a recorded tree's
+ * path means nothing here. 0, -ENOENT (not a loop device, or no file
+ * attached), -EINVAL, or -errno of stat. */
+int topo_loop_backing(const char *sysfs_root, const char *name, dev_t *fs);
+/* The whole disk under file-system device dev, into out: "sda", also for
+ * a file system on sda1; "dev MAJ:MIN" for one with no disk (tmpfs).
+ * Files, and loop devices' files, with the same answer share that disk.
+ * The live /sys: a device number only means something here. 0 or
+ * -ENAMETOOLONG. */
+int topo_disk_of(dev_t dev, char *out, size_t len);
 
 /* The NQN of every NVMe subsystem (local drives and NVMe-oF arrays alike)
  * under sysfs_root's class/nvme-subsystem (NULL: the live /sys), sorted,

@@ -31,6 +31,8 @@
 #define CLI_OG_STEADY	0x80u	/* --steady --temperature-every: run's
 				 * timeline */
 #define CLI_MAX_REPEAT 1000u
+#define CLI_REPEAT_AUTO_MIN 3u	/* two that agree by chance prove little */
+#define CLI_REPEAT_AUTO_MAX 8u
 #define CLI_DEMO_SIZE (256ull << 20)	/* --demo-size's default: each demo target's bytes */
 #define CLI_MAX_RATE 1000000000ull	/* --rate: IOs per second per device */
 #define CLI_STEADY_WINDOW_NS (30 * CLI_NS_PER_S)	/* --steady's default */
@@ -87,7 +89,12 @@ struct cli_opts {
 	uint64_t seed;
 	bool seed_set;
 	uint32_t repeat;		/* --repeat: measurements, each with its
-					 * own ramp; 1: one */
+					 * own ramp; 1: one; with repeat_auto,
+					 * the most */
+	bool repeat_auto;		/* --repeat auto: until the repeats agree
+					 * (MODEL_REPEAT_AGREE_PCT), at least
+					 * CLI_REPEAT_AUTO_MIN, at most
+					 * CLI_REPEAT_AUTO_MAX */
 	uint64_t rate;			/* --rate: IOs per second per device,
 					 * split over its workers; 0: closed loop */
 	enum eng_arrival_kind arrival;	/* --arrival */

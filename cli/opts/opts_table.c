@@ -308,6 +308,34 @@ static int set_listen(struct cli_opts *o, const char *arg, char *err, size_t err
 	return rc;
 }
 
+static int set_repeat(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	uint64_t v;
+	int rc;
+
+	const struct cli_optdesc *d = cli_opt_find(o, "repeat");
+
+	if (!strcmp(arg, "auto")) {
+		o->repeat = CLI_REPEAT_AUTO_MAX;
+		o->repeat_auto = true;
+		return 0;
+	}
+	/* a count within the row's own bounds, which --help prints */
+	rc = cli_parse_count("--repeat", arg, d ? d->min : 1, d ? d->max : 1, &v, err, errlen);
+	if (!rc) {
+		o->repeat = (uint32_t)v;
+		o->repeat_auto = false;
+	}
+	return rc;
+}
+
+static int show_repeat(const struct cli_opts *o, char *buf, size_t len)
+{
+	if (o->repeat_auto)
+		return snprintf(buf, len, "auto");
+	return o->repeat ? cli_fmt_count(o->repeat, buf, len) : 0;
+}
+
 static int set_seed(struct cli_opts *o, const char *arg, char *err, size_t errlen)
 {
 	const char *end;
@@ -419,11 +447,14 @@ const struct cli_optdesc cli_opts_table[] = {
 	  .help = "a Graphviz drawing on stdout instead of the text\n"
 		  "(topo: the PCIe tree; plan: with its moves;\n"
 		  "render: dot -Tsvg)" },
-	{ .name = "repeat", .val = O_REPEAT, .arg = "N", .group = CLI_OG_REPEAT,
-	  .kind = CLI_OPT_U32, .off = OFF(repeat), .min = 1, .max = CLI_MAX_REPEAT,
+	{ .name = "repeat", .val = O_REPEAT, .arg = "N|auto", .group = CLI_OG_REPEAT,
+	  .kind = CLI_OPT_FN, .set = set_repeat, .show = show_repeat, .min = 1,
+	  .max = CLI_MAX_REPEAT,
 	  .help = "measure N times, each with its own ramp, and\n"
 		  "report every repeat and their spread ({bounds};\n"
-		  "'iostorm compare' tests two reports' repeats)" },
+		  "auto: until every device's repeats agree within\n"
+		  "10%, 3 to 8 times; 'iostorm compare' tests two\n"
+		  "reports' repeats)" },
 	{ .name = "rate", .val = O_RATE, .arg = "N", .group = CLI_OG_RATE,
 	  .kind = CLI_OPT_U64, .off = OFF(rate), .min = 1, .max = CLI_MAX_RATE,
 	  .help = "open loop: N IOs per second per device (1k = 1000),\n"

@@ -124,8 +124,8 @@ static json_t *fixed_buffers(const struct cli_report *r)
 json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 {
 	return json_pack("{s:I, s:I, s:I, s:I, s:s, s:s, s:s, s:s?, s:o, s:f, s:f, s:I,"
-			 " s:I, s:I, s:o, s:s, s:s, s:b, s:I, s:I, s:b, s:I, s:o, s:I, s:I, s:s, s:o, s:o,"
-			 " s:f}",
+			 " s:I, s:I, s:o, s:s, s:s, s:b, s:I, s:I, s:b, s:I, s:o, s:I, s:b, s:I, s:s, s:o,"
+			 " s:o, s:f}",
 			 "bs", (json_int_t)o->bs, "qd", (json_int_t)o->qd,
 			 "batch", (json_int_t)o->batch, "reap", (json_int_t)o->reap,
 			 "engine", backend_str(o->backend),
@@ -146,6 +146,7 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 			 "latency", o->latency, "seed", ji(o->seed),
 			 "targets", targets_array(o),
 			 "repeat", (json_int_t)(o->repeat ? o->repeat : 1),
+			 "repeat_auto", o->repeat_auto,
 			 "rate", ji(o->rate), "arrival", cli_arrival_name(o->arrival),
 			 "steady", !o->steady_pct ? json_null() :
 			 json_pack("{s:f, s:I, s:b}", "pct", o->steady_pct,

@@ -3,6 +3,7 @@
 #include "cli/report/openloop.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "cli/report/out.h"
 #include "cli/report/spread.h"
 #include "cli/runner/stop.h"
+#include "model/stats.h"
 
 static int add_rep(struct cli_dev *d, const struct cli_rep *x)
 {
@@ -153,6 +155,30 @@ static bool last_one(const struct cli_report *r)
 	return false;
 }
 
+/* --repeat auto: whether every device's repeats so far agree (within
+ * MODEL_REPEAT_AGREE_PCT), and the widest spread into *worst. A device
+ * that did no IO has nothing to disagree on. */
+static bool agree(const struct cli_report *r, double *worst)
+{
+	double v[CLI_REPEAT_AUTO_MAX], pct;
+	unsigned i, k;
+	bool ok = true;
+
+	*worst = 0;
+	for (i = 0; i < r->ndev; i++) {
+		const struct cli_dev *d = &r->dev[i];
+
+		for (k = 0; k < d->nreps && k < CLI_REPEAT_AUTO_MAX; k++)
+			v[k] = d->reps[k].iops;
+		pct = model_range_pct(v, k);
+		if (!isfinite(pct))
+			continue;
+		*worst = fmax(*worst, pct);
+		ok &= pct <= MODEL_REPEAT_AGREE_PCT;
+	}
+	return ok;
+}
+
 int cli_runner_repeat(const struct cli_opts *o, const struct cli_run_spec *spec,
 		      struct cli_report *out, cli_repeat_fn each, void *ctx)
 {
@@ -160,12 +186,15 @@ int cli_runner_repeat(const struct cli_opts *o, const struct cli_run_spec *spec,
 	struct cli_run_spec one_spec = *spec;
 	struct cli_report one;
 	char label[96];
+	double worst;
 	int rc;
 
+	if (spec->repeat_auto)
+		n = CLI_REPEAT_AUTO_MAX;
 	for (r = 1; r <= n; r++) {
 		if (n > 1) {
-			snprintf(label, sizeof(label), "%s %u/%u",
-				 spec->label ? spec->label : "run", r, n);
+			snprintf(label, sizeof(label), spec->repeat_auto ? "%s %u/%u at most" :
+				 "%s %u/%u", spec->label ? spec->label : "run", r, n);
 			one_spec.label = label;
 		}
 		rc = cli_runner_run(o, &one_spec, r == 1 ? out : &one);
@@ -199,6 +228,16 @@ int cli_runner_repeat(const struct cli_opts *o, const struct cli_run_spec *spec,
 		if (n > 1 && !spec->quiet)
 			cli_say("repeat %u/%u: %.0f IOPS%s", r, n, out->total.reps[r - 1].iops,
 				out->interrupted ? " (interrupted)" : "");
+		if (spec->repeat_auto && r >= CLI_REPEAT_AUTO_MIN && agree(out, &worst)) {
+			if (!spec->quiet)
+				cli_say("repeat auto: %u repeats agree within %.0f%% (the widest "
+					"spread %.1f%%)", r, MODEL_REPEAT_AGREE_PCT, worst);
+			break;
+		}
+		if (spec->repeat_auto && r == n && !agree(out, &worst))
+			cli_say("repeat auto: %u repeats still spread %.1f%% (more than %.0f%%): "
+				"their mean is reported, and the spread below says how far to "
+				"trust it", r, worst, MODEL_REPEAT_AGREE_PCT);
 		if (last_one(out) && r < n) {
 			cli_say("stopping after repeat %u of %u: %s", r, n,
 				out->interrupted || cli_runner_interrupted() ? "interrupted" :

@@ -24,7 +24,9 @@ struct cli_run_spec {
 				 * filled (cli/runner/jobs.c) */
 	uint64_t rate;		/* IOs per second per device, split over its
 				 * workers; 0: closed loop */
-	uint32_t repeat;	/* measurements (cli_runner_repeat); 1: one */
+	uint32_t repeat;	/* measurements (cli_runner_repeat); 1: one;
+				 * with repeat_auto, the most */
+	bool repeat_auto;	/* stop once the repeats agree (--repeat auto) */
 	bool quiet;		/* the outputs: no live line, no repeat lines */
 	enum topo_policy placement;
 	bool placement_set;	/* given, not the default */

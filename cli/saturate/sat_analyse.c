@@ -6,11 +6,13 @@
 #include "cli/saturate/sat_int.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/runner/drive.h"
+#include "model/stats.h"
 
 double cli_sat_iops(const struct satdev *sd, enum sat_fig f)
 {
@@ -74,6 +76,42 @@ static unsigned throttled_s(const struct satdev *sd)
 	return c.throttled_s;
 }
 
+/* The step's IOPS interval from its own seconds (the timeline: every
+ * whole interval one sample; the last, shorter one left out): the upper
+ * end (hi) or the lower; 0 where there are fewer than two seconds. The
+ * seconds of one step are not independent draws, so this is the step's
+ * noise as it showed, not a claim about the next run. */
+static double iops_end(const struct satdev *sd, enum sat_fig f, bool hi)
+{
+	const struct cli_tl_series *tl = &sd->fig[f].tl;
+	double v[256], m, lo, up;
+	unsigned k, n = 0;
+
+	if (!sd->done[f] || !tl->n)
+		return 0;
+	for (k = 0; k < tl->n && n < 256; k++)
+		if (tl->s[k].dt_s >= 0.5 * tl->s[0].dt_s)
+			v[n++] = tl->s[k].iops;
+	if (n < 2 || model_mean_ci(v, n, MODEL_AMEAN, 0.95, &m, &lo, &up))
+		return 0;
+	return hi ? up : (lo > 0 ? lo : 0);
+}
+
+/* With --repeat: 100 x (max - min) / mean of step f's repeats' IOPS. */
+static double rep_spread(const struct satdev *sd, enum sat_fig f)
+{
+	const struct cli_dev *d = &sd->fig[f];
+	double v[CLI_MAX_REPEAT], pct;
+	unsigned r;
+
+	if (!sd->done[f] || d->nreps < 2)
+		return 0;
+	for (r = 0; r < d->nreps && r < CLI_MAX_REPEAT; r++)
+		v[r] = d->reps[r].iops;
+	pct = model_range_pct(v, r);
+	return isfinite(pct) ? pct : 0;
+}
+
 static struct model_gap_dev gap_dev(const struct satdev *sd)
 {
 	const struct topo_dev *td = sd->td;
@@ -92,6 +130,15 @@ static struct model_gap_dev gap_dev(const struct satdev *sd)
 		.off_node = sd->off_node,
 		.qdn_remote = cli_sat_iops(sd, SAT_QDN_REMOTE),
 		.throttled_s = throttled_s(sd),
+		.backing = sd->backing,
+		.qd1_solo_hi = iops_end(sd, SAT_QD1_SOLO, true),
+		.qd1_all_lo = iops_end(sd, SAT_QD1_ALL, false),
+		.qdn_solo_hi = iops_end(sd, SAT_QDN_SOLO, true),
+		.qdn_all_lo = iops_end(sd, SAT_QDN_ALL, false),
+		.qdn_solo_rep_pct = rep_spread(sd, SAT_QDN_SOLO),
+		.qdn_all_rep_pct = rep_spread(sd, SAT_QDN_ALL),
+		.qd1_solo_other_pct = MODEL_GAP_UNKNOWN,
+		.qdn_solo_other_pct = MODEL_GAP_UNKNOWN,
 	};
 }
 

@@ -185,6 +185,17 @@ static double short_pct(const struct sat *s)
 	return p > 0 ? 100.0 * (p - s->ceil.measured) / p : 0;
 }
 
+/* What the shortfall is put to: the verdict's own cause where it names
+ * one (model/gap.c: CPU-sharing or CPU-bound workers, a shared link or
+ * backing disk, workers off their node, throttling, or alone steps the
+ * machine disturbed), so that the model and the verdict tell one story;
+ * else the settings check found, else nothing known (MODEL_GAP_NVERDICTS). */
+static bool verdict_is_cause(enum model_gap_verdict v)
+{
+	return v == MODEL_GAP_V_HOST || v == MODEL_GAP_V_LINK || v == MODEL_GAP_V_BACKING ||
+	       v == MODEL_GAP_V_PLACEMENT || v == MODEL_GAP_V_THERMAL || v == MODEL_GAP_V_NOISY;
+}
+
 void cli_sat_print_ceiling(const struct sat *s)
 {
 	FILE *f = s->out;
@@ -212,7 +223,10 @@ void cli_sat_print_ceiling(const struct sat *s)
 	fprintf(f, "binding: %s\n", bind);
 	if (short_pct(s) < SHORT_PCT)
 		return;
-	if (cli_check_names(&s->check, names, sizeof(names), NULL) > 0)
+	if (verdict_is_cause(s->gap.healthy))
+		fprintf(f, "the measurement falls %.0f%% short of the model; the verdict below names the cause (%s), which the model's resources do not hold\n",
+			short_pct(s), model_gap_verdict_name(s->gap.healthy));
+	else if (cli_check_names(&s->check, names, sizeof(names), NULL) > 0)
 		fprintf(f, "the measurement falls %.0f%% short of the model; settings the model does not see cost IOPS on these targets: %s (iostorm check says what each costs and how to change it)\n",
 			short_pct(s), names);
 	else
@@ -239,6 +253,21 @@ static json_t *settings_json(const struct sat *s)
 	return a ? a : json_null();
 }
 
+/* The shortfall's cause as the text puts it: the verdict's kind, or
+ * "settings", or "unknown"; null where the measurement is not well short. */
+static json_t *shortfall_json(const struct sat *s)
+{
+	char names[512];
+
+	if (short_pct(s) < SHORT_PCT)
+		return json_null();
+	if (verdict_is_cause(s->gap.healthy))
+		return json_string(model_gap_verdict_name(s->gap.healthy));
+	if (cli_check_names(&s->check, names, sizeof(names), NULL) > 0)
+		return json_string("settings");
+	return json_string("unknown");
+}
+
 json_t *cli_sat_ceiling_json(const struct sat *s)
 {
 	const struct model_ceil *m = &s->ceil.m;
@@ -261,7 +290,7 @@ json_t *cli_sat_ceiling_json(const struct sat *s)
 						     "ios_per_cpu_s", s->ceil.cpu[k].ios_per_cpu_s,
 						     "smt", s->ceil.cpu[k].smt));
 	cli_ceil_binding_text(bind, sizeof(bind), m, &s->ceil.snap);
-	return json_pack("{s:o, s:f, s:f, s:o, s:o, s:s, s:f, s:b, s:o, s:o, s:o}",
+	return json_pack("{s:o, s:f, s:f, s:o, s:o, s:s, s:f, s:b, s:o, s:o, s:o, s:o}",
 			 "resources", cli_ceil_resources_json(m, &s->ceil.snap),
 			 "predicted_iops", s->ceil.snap.predicted,
 			 "demand_iops", s->ceil.snap.demand,
@@ -271,6 +300,7 @@ json_t *cli_sat_ceiling_json(const struct sat *s)
 			 "binding_text", bind,
 			 "measured_iops", s->ceil.measured,
 			 "well_short", short_pct(s) >= SHORT_PCT,
+			 "shortfall_cause", shortfall_json(s),
 			 "memory", mem ? mem : json_null(), "cpu", cpu ? cpu : json_null(),
 			 "settings", settings_json(s));
 }

@@ -4,6 +4,7 @@
 #include "cli/saturate/sat_int.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <string.h>
 
 #include "cli/report/drive_json.h"
@@ -179,9 +180,11 @@ static json_t *gap_values(const struct model_gap_finding *f)
 	json_t *a = json_array();
 	unsigned i;
 
+	/* a figure the run did not measure (the noise during a step) is null */
 	for (i = 0; a && i < MODEL_GAP_NUMS && names[i]; i++)
-		json_array_append_new(a, json_pack("{s:s, s:f}", "name", names[i], "value",
-						   f->num[i]));
+		json_array_append_new(a, json_pack("{s:s, s:o}", "name", names[i], "value",
+						   isfinite(f->num[i]) ? json_real(f->num[i])
+								       : json_null()));
 	for (i = 0; a && i < f->ntop && i < MODEL_GAP_TOP; i++) {
 		json_array_append_new(a, json_pack("{s:s, s:s}", "name", "worst", "value",
 						   f->top[i]));

@@ -67,6 +67,7 @@ static void print_dev(const struct sat *s, const struct satdev *sd, int namew)
 	put_iops(f, cli_sat_iops(sd, SAT_QD1_ALL));
 	put_lat(f, sd, SAT_QD1_ALL, sd->fig[SAT_QD1_ALL].lat.p50);
 	put_lat(f, sd, SAT_QD1_ALL, sd->fig[SAT_QD1_ALL].lat.p99);
+	put_pct(f, model_gap_loss_pct(cli_sat_iops(sd, SAT_QD1_SOLO), cli_sat_iops(sd, SAT_QD1_ALL)));
 	put_iops(f, cli_sat_iops(sd, SAT_QDN_SOLO));
 	put_iops(f, cli_sat_iops(sd, SAT_QDN_ALL));
 	put_pct(f, model_gap_loss_pct(cli_sat_iops(sd, SAT_QDN_SOLO), cli_sat_iops(sd, SAT_QDN_ALL)));
@@ -87,6 +88,7 @@ static void print_group(const struct sat *s, const char *name, unsigned ndev, do
 	put_iops(f, qd1_all);
 	for (k = 0; k < 2; k++)
 		put_lat(f, NULL, SAT_QD1_SOLO, 0);
+	put_pct(f, model_gap_loss_pct(qd1_solo, qd1_all));
 	put_iops(f, qdn_solo);
 	put_iops(f, qdn_all);
 	put_pct(f, loss);
@@ -302,11 +304,11 @@ void cli_sat_print_report(const struct sat *s)
 	k = namew + 6;
 	fprintf(f, "%*s %-*s %-*s %-*s\n", k, "",
 		IW + 3 * (LW + 1), "|-------- QD1 alone, us ---------",
-		IW + 2 * (LW + 1), "|--- QD1 all at once --",
+		IW + 2 * (LW + 1) + 7, "|------ QD1 all at once ------",
 		2 * (IW + 1) + 7, qdn);
-	fprintf(f, "%-*s %5s %*s %*s %*s %*s %*s %*s %*s %*s %*s %6s\n", namew, "device", "node",
-		IW, "IOPS", LW, "p50", LW, "p99", LW, "p99.99", IW, "IOPS", LW, "p50",
-		LW, "p99", IW, "alone", IW, "all", "loss%");
+	fprintf(f, "%-*s %5s %*s %*s %*s %*s %*s %*s %*s %6s %*s %*s %6s\n", namew, "device",
+		"node", IW, "IOPS", LW, "p50", LW, "p99", LW, "p99.99", IW, "IOPS", LW, "p50",
+		LW, "p99", "loss%", IW, "alone", IW, "all", "loss%");
 	for (i = 0; i < s->n; i++)
 		print_dev(s, &s->dev[i], namew);
 	for (i = 0; i < s->gap.nnodes; i++)

@@ -327,6 +327,20 @@ static int conclude(struct sat *s)
 	return cli_out_json(s->o->json, cli_sat_json(s), CLI_JSON_REPORT) ? -EIO : errs;
 }
 
+/* The disk a file target, or a loop device's file, lives on: devices that
+ * share one are a cause the gap's rules know (MODEL_GAP_SHARED_BACKING).
+ * Left empty where it cannot be told. */
+static void backing(struct satdev *sd)
+{
+	const struct eng_target *t = sd->t;
+	dev_t fs = t->dev;
+
+	if (t->is_blk && topo_loop_backing(cli_roots()->sysfs, t->name, &fs))
+		return;
+	if (topo_disk_of(fs, sd->backing, sizeof(sd->backing)))
+		sd->backing[0] = '\0';
+}
+
 int cli_sat_open(struct sat *s, const struct cli_opts *o,
 		 const struct cli_sat_opts *so)
 {
@@ -346,8 +360,10 @@ int cli_sat_open(struct sat *s, const struct cli_opts *o,
 		cli_say("out of memory");
 		return -ENOMEM;
 	}
-	for (i = 0; i < s->n; i++)
+	for (i = 0; i < s->n; i++) {
 		s->dev[i].t = &s->ts.t[i];
+		backing(&s->dev[i]);
+	}
 	load_topology(s);
 	s->host_cpus = host_cpus();
 	return 0;

@@ -60,6 +60,9 @@ struct satdev {
 	bool failed;			/* IO errors, a stall or gone in a step:
 					 * left out of the later steps */
 	char why[96];			/* "stalled in step alone QD1" */
+	char backing[64];		/* the disk a file target or a loop
+					 * device's file lives on (topo_disk_of);
+					 * "": unknown */
 };
 
 struct sat {

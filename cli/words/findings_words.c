@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 /* A bounded text: what does not fit is cut, as snprintf cuts. */
@@ -468,6 +469,31 @@ GAP_WORDS(throttled, "%s throttled for %u s (its own SMART / Health log) and los
 	  "its solo QD%u IOPS all at once: cool it (airflow, a heatsink) before its figures "
 	  "count.", f->device, U(0), f->num[1], U(2))
 
+static void shared_backing(struct sb *s, const struct model_gap_finding *f)
+{
+	say(s, "%s read files on one backing device (%s) and lost %.0f%% together", f->names,
+	    f->other, f->num[0]);
+	if (!f->form)
+		say(s, " (the other devices %.0f%%)", f->num[1]);
+	say(s, ": that device, not the targets themselves, is the limit; give each its own.");
+}
+
+static void alone_below(struct sb *s, const struct model_gap_finding *f)
+{
+	say(s, "%s alone at QD%u did %.0f IOPS, below its %.0f all at once by more than both "
+	    "steps' noise: the machine disturbed the alone step", f->device, U(0), f->num[1],
+	    f->num[2]);
+	if (isfinite(f->num[3]))
+		say(s, " (other processes used %.0f%% of its workers' CPUs then)", f->num[3]);
+	say(s, ", so the losses worked out from it are understated; run again with --repeat 3 "
+	    "or --repeat auto.");
+}
+
+GAP_WORDS(repeats_disagree, "%s's repeats of the QD%u %s step differ by %.0f%% of their mean "
+	  "(more than %.0f%%): one measurement does not tell its figure; --repeat auto repeats "
+	  "until they agree.", f->device, U(2), f->num[1] > 0 ? "alone" : "all-at-once",
+	  f->num[0], f->num[3])
+
 static void device_loss(struct sb *s, const struct model_gap_finding *f)
 {
 	char list[MODEL_GAP_TEXT / 2] = "", piece[96];
@@ -507,6 +533,9 @@ static const gap_say_fn gap_words[MODEL_GAP_NKINDS] = {
 	[MODEL_GAP_NUMA_PENALTY] = numa_penalty,
 	[MODEL_GAP_FAILED_DEVICE] = failed_device,
 	[MODEL_GAP_THROTTLED] = throttled,
+	[MODEL_GAP_SHARED_BACKING] = shared_backing,
+	[MODEL_GAP_ALONE_BELOW] = alone_below,
+	[MODEL_GAP_REPEATS_DISAGREE] = repeats_disagree,
 };
 
 #undef U
@@ -531,6 +560,12 @@ static const char *const gap_verdicts[MODEL_GAP_NVERDICTS] = {
 	[MODEL_GAP_V_THERMAL] = "thermal: the %.0f%% gap at QD%u comes with drives that throttled "
 				"during the run, by their own logs; the drives ran hot, so their "
 				"figures are not the host's limit.",
+	[MODEL_GAP_V_BACKING] = "backing-bound: the %.0f%% gap at QD%u sits on loop devices whose "
+				"files share one backing device.",
+	[MODEL_GAP_V_NOISY] = "undecided: the %.0f%% gap at QD%u rests on figures that did not "
+			      "hold still (named above: an alone step the machine disturbed, or "
+			      "repeats that disagree); no cause is claimed. Measure again on a "
+			      "quieter machine, with --repeat auto.",
 };
 
 bool cli_gap_has_words(enum model_gap_kind k)
