@@ -15,6 +15,7 @@
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/opts/opts.h"
+#include "cli/report/json.h"
 #include "cli/report/out.h"
 #include "cli/report/report.h"
 #include "cli/runner/repeat.h"
@@ -46,6 +47,7 @@ struct lat_ctx {
 	unsigned sec;			/* lines printed of this repeat */
 	unsigned line;			/* lines printed */
 	unsigned repeat;		/* the repeat running, from 1 */
+	unsigned marks;			/* cli_fmt_pct's, over the lines */
 };
 
 static void print_second(struct lat_ctx *c, const struct cli_tl_sample *x)
@@ -56,16 +58,17 @@ static void print_second(struct lat_ctx *c, const struct cli_tl_sample *x)
 	fprintf(c->f, "%s %4u: %9.0f IOPS   mean %8s us   p50 %8s us   p99 %8s us   max %8s us\n",
 		c->name, sec, x->iops,
 		cli_fmt_us(avg, sizeof(avg), x->mean_ns, x->has_lat),
-		cli_fmt_us(p50, sizeof(p50), (double)x->p50_ns, true),
-		cli_fmt_us(p99, sizeof(p99), (double)x->p99_ns, true),
+		cli_fmt_pct_ci(p50, sizeof(p50), x->p50_ns, &x->p50_ci, x->has_lat, &c->marks),
+		cli_fmt_pct_ci(p99, sizeof(p99), x->p99_ns, &x->p99_ci, x->has_lat, &c->marks),
 		cli_fmt_us(max, sizeof(max), (double)x->max_ns, true));
 	fflush(c->f);
 	c->sec++;
-	json_array_append_new(c->secs, json_pack("{s:I, s:I, s:f, s:I, s:{s:f, s:I, s:I, s:I}}",
+	json_array_append_new(c->secs, json_pack("{s:I, s:I, s:f, s:I, s:{s:f, s:I, s:I, s:I, s:o, s:o}}",
 		"second", (json_int_t)sec, "repeat", (json_int_t)c->repeat,
 		"iops", x->iops, "ios", (json_int_t)x->ios,
 		"lat_ns", "mean", x->mean_ns, "p50", (json_int_t)x->p50_ns,
-		"p99", (json_int_t)x->p99_ns, "max", (json_int_t)x->max_ns));
+		"p99", (json_int_t)x->p99_ns, "max", (json_int_t)x->max_ns,
+		"p50_ci", cli_json_ci(&x->p50_ci), "p99_ci", cli_json_ci(&x->p99_ci)));
 }
 
 /* The timeline's newest sample, a line (a second whose worker did not
@@ -117,6 +120,7 @@ static int measure(const struct cli_opts *o, const struct eng_target *t,
 	spec.ctx = &c;
 	spec.quiet = true;		/* one line a second already */
 	rc = cli_runner_repeat(o, &spec, &rep, each_repeat, &c);
+	cli_pct_legend(c.f, c.marks);
 	if (!rc)
 		rc = cli_report_output(&rep, o, extra);
 	if (rep.stalled)	/* its workers hold the target */

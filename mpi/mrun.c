@@ -108,7 +108,7 @@ static void print(const struct mpi_ctx *m, const struct cli_opts *o, const json_
 	FILE *f = cli_out_text(o);
 	const json_t *h, *run;
 	struct cli_dev d;
-	unsigned ndev = 0, n;
+	unsigned ndev = 0, n, marks = 0;
 	size_t i;
 
 	fprintf(f, "iostorm-mpi run: %d host%s, bs %u, QD%u, ramp %.3gs time %.3gs%s\n", m->size,
@@ -124,10 +124,10 @@ static void print(const struct mpi_ctx *m, const struct cli_opts *o, const json_
 		ndev += n;
 		if (json_is_object(run))
 			host_dev(run, &d);
-		cli_hosts_row(f, name, n, json_is_object(run) ? &d : NULL);
+		cli_hosts_row(f, name, n, json_is_object(run) ? &d : NULL, &marks);
 	}
-	cli_hosts_row(f, "cluster", ndev, c);
-	cli_hosts_merged_line(f, c->ios);
+	cli_hosts_row(f, "cluster", ndev, c, &marks);
+	cli_hosts_merged_line(f, c->ios, marks);
 	fprintf(f, "windows: started within %.2f ms and ended within %.2f ms of each other (by the hosts' clocks)\n",
 		1e3 * mpi_spread(hosts, NULL, "window_start_ns"),
 		1e3 * mpi_spread(hosts, NULL, "window_end_ns"));

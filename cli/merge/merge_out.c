@@ -34,14 +34,14 @@ void mg_print_head(FILE *f, const struct mg_set *set, const struct mg_view *v,
 
 void mg_print_hosts(FILE *f, const struct mg_view *v, const struct mg_set *set)
 {
-	unsigned i;
+	unsigned i, marks = 0;
 
 	(void)set;
 	cli_hosts_head(f);
 	for (i = 0; i < v->nhost; i++)
-		cli_hosts_row(f, v->host[i].d.name, v->host[i].ndev, &v->host[i].d);
-	cli_hosts_row(f, "cluster", v->r.ndev, &v->r.total);
-	cli_hosts_merged_line(f, v->r.total.ios);
+		cli_hosts_row(f, v->host[i].d.name, v->host[i].ndev, &v->host[i].d, &marks);
+	cli_hosts_row(f, "cluster", v->r.ndev, &v->r.total, &marks);
+	cli_hosts_merged_line(f, v->r.total.ios, marks);
 	fprintf(f, "IOPS: each device's IOs over the time its intervals cover, added\n");
 	if (mg_start_spread(v) >= 0)
 		fprintf(f, "windows: the hosts' started within %.2f ms of each other (by their clocks); each is reported from its own start\n",

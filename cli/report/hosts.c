@@ -11,14 +11,15 @@ void cli_hosts_head(FILE *f)
 		"p50 us", "p99 us", "p99.99", "errors");
 }
 
-static void put_lat(FILE *f, const struct cli_dev *d, uint64_t v)
+static void put_lat(FILE *f, const struct cli_dev *d, unsigned k, unsigned *marks)
 {
 	char buf[32];
 
-	fprintf(f, " %8s", cli_fmt_us(buf, sizeof(buf), (double)v, d->has_lat));
+	fprintf(f, " %8s", cli_fmt_pct(buf, sizeof(buf), &d->lat, d->has_lat, k, marks));
 }
 
-void cli_hosts_row(FILE *f, const char *name, unsigned drives, const struct cli_dev *d)
+void cli_hosts_row(FILE *f, const char *name, unsigned drives, const struct cli_dev *d,
+		   unsigned *marks)
 {
 	fprintf(f, "%-*s %6u", NAMEW, name, drives);
 	if (!d) {
@@ -26,14 +27,15 @@ void cli_hosts_row(FILE *f, const char *name, unsigned drives, const struct cli_
 		return;
 	}
 	fprintf(f, " %10.0f %9.1f", d->iops, d->bw_bytes / CLI_MIB);
-	put_lat(f, d, d->lat.p50);
-	put_lat(f, d, d->lat.p99);
-	put_lat(f, d, d->lat.p9999);
+	put_lat(f, d, 0, marks);	/* p50 */
+	put_lat(f, d, 2, marks);	/* p99 */
+	put_lat(f, d, 4, marks);	/* p99.99 */
 	fprintf(f, " %7llu\n", (unsigned long long)d->errors);
 }
 
-void cli_hosts_merged_line(FILE *f, uint64_t ios)
+void cli_hosts_merged_line(FILE *f, uint64_t ios, unsigned marks)
 {
 	fprintf(f, "latency: merged over every IO of every host (%llu IOs)\n",
 		(unsigned long long)ios);
+	cli_pct_legend(f, marks);
 }

@@ -14,9 +14,12 @@
  * errors. */
 void cli_hosts_head(FILE *f);
 /* One row: d's IOPS, bandwidth, latency (has_lat, lat) and errors; d NULL
- * for a host that measured nothing ("-"). */
-void cli_hosts_row(FILE *f, const char *name, unsigned drives, const struct cli_dev *d);
-/* "latency: merged over every IO of every host (N IOs)" */
-void cli_hosts_merged_line(FILE *f, uint64_t ios);
+ * for a host that measured nothing ("-"). The percentiles are marked as
+ * every table marks them (cli_fmt_pct), the marks or'ed into *marks. */
+void cli_hosts_row(FILE *f, const char *name, unsigned drives, const struct cli_dev *d,
+		   unsigned *marks);
+/* "latency: merged over every IO of every host (N IOs)", and the line
+ * that explains the rows' marks. */
+void cli_hosts_merged_line(FILE *f, uint64_t ios, unsigned marks);
 
 #endif

@@ -60,9 +60,19 @@ json_t *cli_json_lat(const struct cli_dev *d)
 	return cli_json_lat_of(&d->lat, d->has_lat, d->hist);
 }
 
+json_t *cli_json_ci(const struct model_pct_ci *c)
+{
+	if (!c->ios)
+		return json_null();
+	return json_pack("[o, o]", c->has_lo ? json_integer((json_int_t)c->lo) : json_null(),
+			 c->has_hi ? json_integer((json_int_t)c->hi) : json_null());
+}
+
 json_t *cli_json_lat_of(const struct cli_lat *l, bool has, const struct eng_hist *h)
 {
+	char key[32];
 	json_t *j;
+	unsigned k;
 
 	if (!has)
 		return json_null();
@@ -71,6 +81,14 @@ json_t *cli_json_lat_of(const struct cli_lat *l, bool has, const struct eng_hist
 		      "p50", ji(l->p50), "p90", ji(l->p90), "p99", ji(l->p99),
 		      "p99.9", ji(l->p999), "p99.99", ji(l->p9999),
 		      "max", ji(l->max));
+	if (j) {
+		json_object_set_new(j, "ios", json_integer(ji(l->ios)));
+		json_object_set_new(j, "ci_batches", json_integer((json_int_t)l->ci_batches));
+	}
+	for (k = 0; j && k < MODEL_PCT_N; k++) {
+		snprintf(key, sizeof(key), "%s_ci", model_pct_keys[k]);
+		json_object_set_new(j, key, cli_json_ci(&l->ci[k]));
+	}
 	if (j && h) {
 		json_object_set_new(j, "cdf", lat_cdf(h));
 		json_object_set_new(j, "above", lat_above(h));
@@ -216,11 +234,15 @@ json_t *cli_json_timeline(const struct cli_tl_series *tl)
 			json_object_set_new(x, "mean_ns", json_real(p->mean_ns));
 			json_object_set_new(x, "p50_ns", json_integer((json_int_t)p->p50_ns));
 			json_object_set_new(x, "p99_ns", json_integer((json_int_t)p->p99_ns));
+			json_object_set_new(x, "p50_ns_ci", cli_json_ci(&p->p50_ci));
+			json_object_set_new(x, "p99_ns_ci", cli_json_ci(&p->p99_ci));
 			json_object_set_new(x, "max_ns", json_integer((json_int_t)p->max_ns));
 		} else if (x) {
 			json_object_set_new(x, "mean_ns", json_null());
 			json_object_set_new(x, "p50_ns", json_null());
 			json_object_set_new(x, "p99_ns", json_null());
+			json_object_set_new(x, "p50_ns_ci", json_null());
+			json_object_set_new(x, "p99_ns_ci", json_null());
 			json_object_set_new(x, "max_ns", json_null());
 		}
 		if (x)

@@ -17,6 +17,10 @@ json_t *cli_json_lat(const struct cli_dev *d);
 /* The same from a cli_lat, whether it has figures, and its histogram
  * (NULL: no "cdf"). */
 json_t *cli_json_lat_of(const struct cli_lat *l, bool has, const struct eng_hist *h);
+/* A percentile's 95% interval as the reports write every interval
+ * (docs/json.md, "Intervals"): [lo, hi], an unbounded end null; null
+ * where none was worked out. */
+json_t *cli_json_ci(const struct model_pct_ci *c);
 /* Every option of o as an object. New reference. */
 json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r);
 /* One device's figures. New reference. */

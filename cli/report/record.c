@@ -57,7 +57,21 @@ bool cli_lat_fill(struct cli_lat *l, const struct eng_hist *h)
 	l->p999 = eng_hist_percentile(h, 99.9);
 	l->p9999 = eng_hist_percentile(h, 99.99);
 	l->max = h->max_ns;
+	l->ios = h->count;
+	cli_lat_batched(l, h, NULL);
 	return true;
+}
+
+void cli_lat_batched(struct cli_lat *l, const struct eng_hist *h,
+		     const struct model_pct_batches *b)
+{
+	unsigned k, nb = b && b->h ? model_pct_batches_usable(b) : 0;
+
+	l->ci_batches = nb >= MODEL_PCT_MIN_BATCHES ? nb : 0;
+	for (k = 0; k < MODEL_PCT_N; k++)
+		if (!h || model_pct_ci(h, nb ? b->h : NULL, nb, model_pct_list[k], MODEL_PCT_CONF,
+				       &l->ci[k]))
+			memset(&l->ci[k], 0, sizeof(l->ci[k]));
 }
 
 void cli_lat_from_hist(struct cli_dev *d, const struct eng_hist *h)
@@ -106,5 +120,6 @@ void cli_report_free(struct cli_report *r)
 	free(r->total.hist);
 	free(r->total.tl.s);
 	free(r->total.reps);
+	cli_tl_batches_free(r->bat);
 	memset(r, 0, sizeof(*r));
 }

@@ -16,11 +16,19 @@
 #include "engine/hist.h"
 #include "cli/report/timeline.h"
 #include "model/cost.h"
+#include "model/pctci.h"
 #include "model/steady.h"
 
 struct cli_lat {
 	double mean, stddev;		/* ns */
 	uint64_t min, p50, p90, p99, p999, p9999, max;	/* ns */
+	uint64_t ios;			/* the IOs they rest on */
+	/* each percentile's 95% interval, model_pct_list's order (p50, p90,
+	 * p99, p99.9, p99.99): from the order statistics alone, widened by
+	 * batch means where the run's intervals were kept (cli_lat_batched) */
+	struct model_pct_ci ci[MODEL_PCT_N];
+	unsigned ci_batches;		/* the batches of intervals they were
+					 * widened by; 0: order statistics alone */
 };
 
 /* One repeat's own figures (--repeat): what 'iostorm compare' tests, and
@@ -139,6 +147,10 @@ struct cli_report {
 					 * for one */
 	struct cli_steady steady;	/* --steady; the devices' figures are
 					 * then the window's once reached */
+	/* each device's intervals in batches, then the total's (ndev + 1),
+	 * that the percentiles' intervals were worked out from (and a
+	 * repeat's are merged into); NULL without latency. Owned */
+	struct model_pct_batches *bat;
 	struct cli_temp temp;		/* --temperature-every */
 };
 
@@ -153,6 +165,11 @@ void cli_dev_errs(struct cli_dev *d, const uint64_t *count, int first, double fi
 void cli_lat_from_hist(struct cli_dev *d, const struct eng_hist *h);
 /* The same into any cli_lat: whether h has any IO. */
 bool cli_lat_fill(struct cli_lat *l, const struct eng_hist *h);
+/* l's intervals again, from h (its histogram) and b, the run's batches of
+ * intervals whose IOs make h (NULL or none usable: the order statistics
+ * alone): model/pctci.h. */
+void cli_lat_batched(struct cli_lat *l, const struct eng_hist *h,
+		     const struct model_pct_batches *b);
 /* d's IOs, bytes, errors, calls and CPU seconds added to t's. */
 void cli_dev_add_counters(struct cli_dev *t, const struct cli_dev *d);
 /* d's CPU cost per IO (model/cost.h) from its CPU seconds and cpu_ios;

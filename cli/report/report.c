@@ -120,16 +120,59 @@ int cli_report_total(struct cli_report *r)
 	return 0;
 }
 
-static void print_lat(FILE *f, const struct cli_dev *d)
+const char *cli_fmt_pct(char *buf, size_t len, const struct cli_lat *l, bool has, unsigned k,
+			unsigned *marks)
 {
-	const double v[] = { d->lat.mean, (double)d->lat.p50, (double)d->lat.p90,
-			     (double)d->lat.p99, (double)d->lat.p999,
-			     (double)d->lat.p9999, (double)d->lat.max };
-	char buf[32];
-	size_t i;
+	const uint64_t v[MODEL_PCT_N] = { l->p50, l->p90, l->p99, l->p999, l->p9999 };
 
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		fprintf(f, " %*s", LATW, cli_fmt_us(buf, sizeof(buf), v[i], d->has_lat));
+	if (k >= MODEL_PCT_N)
+		return cli_fmt_us(buf, len, 0, false);
+	return cli_fmt_pct_ci(buf, len, v[k], &l->ci[k], has, marks);
+}
+
+const char *cli_fmt_pct_ci(char *buf, size_t len, uint64_t v, const struct model_pct_ci *c,
+			   bool has, unsigned *marks)
+{
+	unsigned m = 0;
+	size_t at;
+
+	if (!has)
+		return cli_fmt_us(buf, len, 0, false);
+	if (c->ios && !c->figure) {
+		snprintf(buf, len, "(%llu)", (unsigned long long)c->beyond);
+		m = CLI_PCT_FEW;
+	} else {
+		cli_fmt_us(buf, len, (double)v, true);
+		at = strlen(buf);
+		if (c->ios && c->wide && at + 1 < len) {
+			snprintf(buf + at, len - at, "~");
+			m = CLI_PCT_WIDE;
+		}
+	}
+	if (marks)
+		*marks |= m;
+	return buf;
+}
+
+void cli_pct_legend(FILE *f, unsigned marks)
+{
+	if (marks & CLI_PCT_WIDE)
+		fprintf(f, "~: that percentile's 95%% interval is wider than +-%.0f%% of it (the JSON's _ci keys give each interval)\n",
+			100.0 * MODEL_PCT_WIDE);
+	if (marks & CLI_PCT_FEW)
+		fprintf(f, "(N): only N IOs lie beyond that percentile, fewer than %u: too few to state it\n",
+			MODEL_PCT_MIN_BEYOND);
+}
+
+static void print_lat(FILE *f, const struct cli_dev *d, unsigned *marks)
+{
+	char buf[32];
+	unsigned k;
+
+	fprintf(f, " %*s", LATW, cli_fmt_us(buf, sizeof(buf), d->lat.mean, d->has_lat));
+	for (k = 0; k < MODEL_PCT_N; k++)
+		fprintf(f, " %*s", LATW, cli_fmt_pct(buf, sizeof(buf), &d->lat, d->has_lat, k, marks));
+	fprintf(f, " %*s", LATW, cli_fmt_us(buf, sizeof(buf), (double)d->lat.max, d->has_lat));
 }
 
 const char *cli_fmt_cost(char *buf, size_t len, const struct cli_dev *d)
@@ -159,13 +202,13 @@ static void print_cost(FILE *f, const struct cli_dev *d)
 		fprintf(f, " %5s", "-");
 }
 
-static void print_row(FILE *f, const struct cli_dev *d, int namew)
+static void print_row(FILE *f, const struct cli_dev *d, int namew, unsigned *marks)
 {
 	double cpu = d->elapsed_s > 0 ? 100.0 * (d->user_s + d->sys_s) / d->elapsed_s : 0.0;
 
 	fprintf(f, "%-*s %10.0f %9.1f", namew, d->name, d->iops,
 		d->bw_bytes / CLI_MIB);
-	print_lat(f, d);
+	print_lat(f, d, marks);
 	fprintf(f, " %6.1f", cpu);
 	print_cost(f, d);
 	/* no calls counted for IOs that were done (a merged stream's): not known */
@@ -201,7 +244,7 @@ static void print_table(const struct cli_report *r, const struct cli_opts *o,
 			FILE *f)
 {
 	int namew = 6;
-	unsigned i;
+	unsigned i, marks = 0;
 
 	for (i = 0; i < r->ndev; i++)
 		if ((int)strlen(r->dev[i].name) > namew)
@@ -212,9 +255,9 @@ static void print_table(const struct cli_report *r, const struct cli_opts *o,
 		LATW, "p90", LATW, "p99", LATW, "p99.9", LATW, "p99.99",
 		LATW, "max", "CPU%", "ns/IO", "usr%", "IO/call", "errors");
 	for (i = 0; i < r->ndev; i++)
-		print_row(f, &r->dev[i], namew);
+		print_row(f, &r->dev[i], namew, &marks);
 	if (r->ndev > 1)
-		print_row(f, &r->total, namew);
+		print_row(f, &r->total, namew, &marks);
 	if (r->elapsed_s <= 0)
 		fprintf(f, "nothing was measured: the run stopped before its ramp ended\n");
 	else
@@ -222,6 +265,7 @@ static void print_table(const struct cli_report *r, const struct cli_opts *o,
 			"ns/IO that CPU time per IO completed, usr%% its share in user space (iostorm; the rest is the kernel's)\n",
 			r->elapsed_s, r->mode == ENG_MODE_SQPOLL ?
 			" (not of the SQPOLL kernel threads, which keep a core busy each)" : "");
+	cli_pct_legend(f, marks);
 	cli_open_print(f, r);
 	cli_spread_print(f, r);
 	cli_report_print_errors(f, r);

@@ -51,7 +51,66 @@ void cli_tl_free(struct cli_timeline *tl)
 	free(tl->t1);
 	free(tl->wios);
 	free(tl->cpu);
+	cli_tl_batches_free(tl->bat);
 	memset(tl, 0, sizeof(*tl));
+}
+
+void cli_tl_batches_free(struct model_pct_batches *bat)
+{
+	if (bat)
+		free(bat[0].h);
+	free(bat);
+}
+
+struct model_pct_batches *cli_tl_take_batches(struct cli_timeline *tl)
+{
+	struct model_pct_batches *b = tl->bat;
+
+	tl->bat = NULL;
+	return b;
+}
+
+/* Each device's and the total's batches, once latency is measured: about
+ * 1.2 MB each (MODEL_PCT_BATCHES histograms), a bounded cost whatever the
+ * run's length. */
+static int batches_alloc(struct cli_timeline *tl)
+{
+	struct eng_hist *h;
+	unsigned d;
+
+	if (tl->bat)
+		return 0;
+	tl->bat = calloc(tl->ndev + 1, sizeof(*tl->bat));
+	h = malloc((size_t)(tl->ndev + 1) * MODEL_PCT_BATCHES * sizeof(*h));
+	if (!tl->bat || !h) {
+		free(h);
+		free(tl->bat);
+		tl->bat = NULL;
+		return -ENOMEM;
+	}
+	for (d = 0; d <= tl->ndev; d++)
+		model_pct_batches_init(&tl->bat[d], &h[(size_t)d * MODEL_PCT_BATCHES]);
+	return 0;
+}
+
+/* An interval's latency into d's batches (none kept: nothing). */
+static void batch(struct cli_timeline *tl, unsigned d, const struct eng_hist *h)
+{
+	if (tl->bat && h && h->count)
+		model_pct_batches_add(&tl->bat[d], h);
+}
+
+int cli_tl_window_batches(const struct cli_timeline *tl, unsigned d, unsigned from,
+			  unsigned to, struct model_pct_batches *bat, struct eng_hist *h)
+{
+	unsigned k;
+
+	model_pct_batches_init(bat, h);
+	if (!tl->keep || to > tl->dev[d].n || from > to || tl->dev[d].n - from > tl->keep)
+		return -ERANGE;
+	for (k = from; k < to; k++)
+		model_pct_batches_add(bat, &tl->ring[(size_t)(k % tl->keep) * tl->ndev + d]);
+	return 0;
 }
 
 int cli_tl_keep(struct cli_timeline *tl, unsigned keep)
@@ -81,7 +140,11 @@ void cli_tl_window(struct cli_timeline *tl, const char *const *names, uint32_t b
 {
 	tl->names = names;
 	tl->bs = bs;
+	/* no room for the batches: the percentiles keep their order-statistics
+	 * intervals (cli_lat_batched with none) */
 	tl->lat = lat;
+	if (lat)
+		(void)batches_alloc(tl);
 	tl->set = (struct cli_interval_set){
 		.run = run, .label = label, .wall_start_ns = wall_start_ns,
 		.dev = tl->iv, .total = &tl->iv[tl->ndev],
@@ -168,6 +231,9 @@ static struct cli_tl_sample sample(uint64_t ios, uint64_t errors, uint64_t dt_ns
 		x.p50_ns = eng_hist_percentile(h, 50.0);
 		x.p99_ns = eng_hist_percentile(h, 99.0);
 		x.max_ns = h->max_ns;
+		/* one interval has no batches of its own: order statistics */
+		(void)model_pct_ci(h, NULL, 0, 50.0, MODEL_PCT_CONF, &x.p50_ci);
+		(void)model_pct_ci(h, NULL, 0, 99.0, MODEL_PCT_CONF, &x.p99_ci);
 	}
 	return x;
 }
@@ -230,6 +296,7 @@ int cli_tl_second(struct cli_timeline *tl, struct eng_run *r, uint64_t wait_ns,
 			continue;	/* none answered: the next sample has it */
 		x = sample(ios, errs, dt, t, &tl->sum[H_SUM]);
 		err = push(&tl->dev[d], &x);
+		batch(tl, d, &tl->sum[H_SUM]);
 		if (!err && tl->keep)
 			memcpy(&tl->ring[(size_t)((tl->dev[d].n - 1) % tl->keep) * tl->ndev + d],
 			       &tl->sum[H_SUM], sizeof(*tl->ring));
@@ -249,6 +316,7 @@ int cli_tl_second(struct cli_timeline *tl, struct eng_run *r, uint64_t wait_ns,
 	if (any && !err) {
 		x = sample(all_ios, all_errs, all_dt, all_t, &tl->sum[H_ALL]);
 		err = push(&tl->dev[tl->ndev], &x);
+		batch(tl, tl->ndev, &tl->sum[H_ALL]);
 		interval(tl, tl->ndev, tl->ndev, all_ios, all_errs, all_fl, all_t, &tl->sum[H_ALL]);
 		tl->set.ndev = any;
 	}
@@ -336,8 +404,10 @@ int cli_tl_last(struct cli_timeline *tl, const struct eng_run *r)
 			continue;	/* nothing after the last copy */
 		x = sample(end - before, errs, dt, t, lat ? tl->part : NULL);
 		err = push(&tl->dev[d], &x);
-		if (lat)
+		if (lat) {
+			batch(tl, d, tl->part);
 			eng_hist_merge(&tl->sum[H_ALL], tl->part);
+		}
 		all_lat &= lat;
 		all_ios += end - before;
 		all_errs += errs;
@@ -347,6 +417,8 @@ int cli_tl_last(struct cli_timeline *tl, const struct eng_run *r)
 	if (all_dt && !err) {
 		x = sample(all_ios, all_errs, all_dt, all_t, all_lat ? &tl->sum[H_ALL] : NULL);
 		err = push(&tl->dev[tl->ndev], &x);
+		if (all_lat)
+			batch(tl, tl->ndev, &tl->sum[H_ALL]);
 	}
 	{
 		uint64_t u = all->user_ns, sy = all->sys_ns;

@@ -20,6 +20,7 @@
 
 #include "cli/live/interval.h"
 #include "engine/engine.h"
+#include "model/pctci.h"
 
 struct cli_tl_sample {
 	double t_s;		/* end of the interval, seconds into the window */
@@ -31,6 +32,8 @@ struct cli_tl_sample {
 	double mean_ns;
 	uint64_t p50_ns, p99_ns, max_ns;	/* max: its highest bucket's
 						 * bound, capped by the max */
+	struct model_pct_ci p50_ci, p99_ci;	/* their 95% intervals, from
+						 * the interval's own IOs */
 	bool has_temp;		/* --temperature-every read the drive at its end */
 	int32_t temp_c;		/* composite temperature, whole degrees C */
 };
@@ -63,6 +66,11 @@ struct cli_timeline {
 	uint64_t *cpu;			/* per device: user, sys ns given so far */
 	uint64_t grid_ns;		/* the interval being taken ends here on the
 					 * --interval grid; 0: at its own end */
+	/* each device's (and at [ndev] the total's) intervals as batches of
+	 * histograms, for the percentiles' batch-means intervals
+	 * (model/pctci.h); NULL without latency. bat[0].h holds all of
+	 * them, MODEL_PCT_BATCHES each */
+	struct model_pct_batches *bat;
 	uint32_t bs;			/* bytes per IO; 0: none (nop) */
 	bool lat;			/* latency measured */
 	const char *const *names;	/* the devices' */
@@ -101,5 +109,14 @@ void cli_tl_cpu(struct cli_timeline *tl, const uint64_t *user, const uint64_t *s
 /* Device d's samples (d == ndev: all devices), moved out: the caller owns
  * them (free(series.s)). */
 struct cli_tl_series cli_tl_take(struct cli_timeline *tl, unsigned d);
+/* The batches of every device and the total (ndev + 1), moved out: the
+ * caller frees them with cli_tl_batches_free. NULL without latency. */
+struct model_pct_batches *cli_tl_take_batches(struct cli_timeline *tl);
+void cli_tl_batches_free(struct model_pct_batches *bat);
+/* Device d's batches of its samples [from, to) alone (a --steady window),
+ * into bat, whose histograms h holds (MODEL_PCT_BATCHES): 0, or -ERANGE
+ * as cli_tl_window_hist. */
+int cli_tl_window_batches(const struct cli_timeline *tl, unsigned d, unsigned from,
+			  unsigned to, struct model_pct_batches *bat, struct eng_hist *h);
 
 #endif

@@ -136,5 +136,14 @@ int cli_runner_collect(struct runctx *c, struct cli_report *out)
 	out->total.tl = cli_tl_take(&c->tl, c->ndev);
 	out->total.wall_start_ns = c->wall_start;
 	out->total.wall_end_ns = c->wall_end;
+	/* the percentiles' intervals widened by the run's own intervals, now
+	 * that the last one is in (a steady window's devices got theirs from
+	 * the window's own seconds: cli/runner/steady.c) */
+	out->bat = cli_tl_take_batches(&c->tl);
+	for (i = 0; out->bat && !out->steady.reached && i < c->ndev; i++)
+		if (out->dev[i].has_lat)
+			cli_lat_batched(&out->dev[i].lat, out->dev[i].hist, &out->bat[i]);
+	if (out->bat && !out->steady.reached && out->total.has_lat)
+		cli_lat_batched(&out->total.lat, out->total.hist, &out->bat[c->ndev]);
 	return 0;
 }

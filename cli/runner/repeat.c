@@ -90,6 +90,25 @@ static int merge_dev(struct cli_dev *acc, struct cli_dev *one)
 	return tl_append(&acc->tl, &one->tl, shift);
 }
 
+/* one's batches of intervals after acc's (each of one's batches counted
+ * as one interval of acc's), and the percentiles' intervals of acc's
+ * devices and total worked out again over them. */
+static void merge_batches(struct cli_report *acc, const struct cli_report *one)
+{
+	unsigned i, k;
+
+	if (!acc->bat || !one->bat)
+		return;
+	for (i = 0; i <= acc->ndev; i++)
+		for (k = 0; k < one->bat[i].n; k++)
+			model_pct_batches_add(&acc->bat[i], &one->bat[i].h[k]);
+	for (i = 0; i < acc->ndev; i++)
+		if (acc->dev[i].has_lat)
+			cli_lat_batched(&acc->dev[i].lat, acc->dev[i].hist, &acc->bat[i]);
+	if (acc->total.has_lat)
+		cli_lat_batched(&acc->total.lat, acc->total.hist, &acc->bat[acc->ndev]);
+}
+
 /* one (repeat 2 and later) into acc, the total recomputed from the
  * devices; the total's own samples and repeats are carried over. */
 static int merge(struct cli_report *acc, struct cli_report *one)
@@ -123,6 +142,8 @@ static int merge(struct cli_report *acc, struct cli_report *one)
 	acc->interrupted |= one->interrupted;
 	acc->stalled |= one->stalled;
 	acc->unfixed_bufs |= one->unfixed_bufs;
+	if (!rc && !acc->steady.reached)
+		merge_batches(acc, one);
 	return rc;
 }
 

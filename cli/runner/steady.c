@@ -90,10 +90,19 @@ static int apply_dev(const struct cli_opts *o, const struct cli_timeline *tl, un
 	if (from >= to)
 		return -ERANGE;
 	if (dev->hist) {
+		struct model_pct_batches wb;
+		struct eng_hist *h;
+
 		err = cli_tl_window_hist(tl, d, from, to, dev->hist);
 		if (err)
 			return err;
 		cli_lat_from_hist(dev, dev->hist);
+		/* the window's own seconds as its batches; without room, the
+		 * order statistics' intervals stay */
+		h = malloc(MODEL_PCT_BATCHES * sizeof(*h));
+		if (h && !cli_tl_window_batches(tl, d, from, to, &wb, h))
+			cli_lat_batched(&dev->lat, dev->hist, &wb);
+		free(h);
 	}
 	dev->ios = ios;
 	dev->errors = errors;

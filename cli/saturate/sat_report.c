@@ -22,12 +22,18 @@ static void put_iops(FILE *f, double v)
 		fprintf(f, " %*.0f", IW, v);
 }
 
-static void put_lat(FILE *f, const struct satdev *sd, enum sat_fig e, uint64_t v)
+/* Step e's percentile k (model_pct_list's), marked as every table marks
+ * one (cli_fmt_pct); "-" without a device. */
+static void put_lat(FILE *f, const struct satdev *sd, enum sat_fig e, unsigned k,
+		    unsigned *marks)
 {
 	char buf[32];
 
-	fprintf(f, " %*s", LW, cli_fmt_us(buf, sizeof(buf), (double)v,
-					  sd && sd->done[e] && sd->fig[e].has_lat));
+	if (!sd)
+		fprintf(f, " %*s", LW, "-");
+	else
+		fprintf(f, " %*s", LW, cli_fmt_pct(buf, sizeof(buf), &sd->fig[e].lat,
+						    sd->done[e] && sd->fig[e].has_lat, k, marks));
 }
 
 static void put_pct(FILE *f, double v)
@@ -53,7 +59,7 @@ static void node_str(const struct satdev *sd, char *buf, size_t len)
 		at += (size_t)snprintf(buf + at, len - at, "%s%u", i ? "," : "", td->nodes[i]);
 }
 
-static void print_dev(const struct sat *s, const struct satdev *sd, int namew)
+static void print_dev(const struct sat *s, const struct satdev *sd, int namew, unsigned *marks)
 {
 	FILE *f = s->out;
 	char node[32];
@@ -61,12 +67,12 @@ static void print_dev(const struct sat *s, const struct satdev *sd, int namew)
 	node_str(sd, node, sizeof(node));
 	fprintf(f, "%-*s %5s", namew, sd->t->name, node);
 	put_iops(f, cli_sat_iops(sd, SAT_QD1_SOLO));
-	put_lat(f, sd, SAT_QD1_SOLO, sd->fig[SAT_QD1_SOLO].lat.p50);
-	put_lat(f, sd, SAT_QD1_SOLO, sd->fig[SAT_QD1_SOLO].lat.p99);
-	put_lat(f, sd, SAT_QD1_SOLO, sd->fig[SAT_QD1_SOLO].lat.p9999);
+	put_lat(f, sd, SAT_QD1_SOLO, 0, marks);	/* p50 */
+	put_lat(f, sd, SAT_QD1_SOLO, 2, marks);	/* p99 */
+	put_lat(f, sd, SAT_QD1_SOLO, 4, marks);	/* p99.99 */
 	put_iops(f, cli_sat_iops(sd, SAT_QD1_ALL));
-	put_lat(f, sd, SAT_QD1_ALL, sd->fig[SAT_QD1_ALL].lat.p50);
-	put_lat(f, sd, SAT_QD1_ALL, sd->fig[SAT_QD1_ALL].lat.p99);
+	put_lat(f, sd, SAT_QD1_ALL, 0, marks);
+	put_lat(f, sd, SAT_QD1_ALL, 2, marks);
 	put_pct(f, model_gap_loss_pct(cli_sat_iops(sd, SAT_QD1_SOLO), cli_sat_iops(sd, SAT_QD1_ALL)));
 	put_iops(f, cli_sat_iops(sd, SAT_QDN_SOLO));
 	put_iops(f, cli_sat_iops(sd, SAT_QDN_ALL));
@@ -84,10 +90,10 @@ static void print_group(const struct sat *s, const char *name, unsigned ndev, do
 	fprintf(f, "%-*s %5u", namew, name, ndev);
 	put_iops(f, qd1_solo);
 	for (k = 0; k < 3; k++)
-		put_lat(f, NULL, SAT_QD1_SOLO, 0);
+		put_lat(f, NULL, SAT_QD1_SOLO, 0, NULL);
 	put_iops(f, qd1_all);
 	for (k = 0; k < 2; k++)
-		put_lat(f, NULL, SAT_QD1_SOLO, 0);
+		put_lat(f, NULL, SAT_QD1_SOLO, 0, NULL);
 	put_pct(f, model_gap_loss_pct(qd1_solo, qd1_all));
 	put_iops(f, qdn_solo);
 	put_iops(f, qdn_all);
@@ -287,7 +293,7 @@ void cli_sat_print_report(const struct sat *s)
 {
 	FILE *f = s->out;
 	int namew = 10, k;
-	unsigned i;
+	unsigned i, marks = 0;
 	char qdn[24], text[CLI_GAP_WORDS_MAX], ttext[CLI_TOPO_WORDS_MAX];
 
 	for (i = 0; i < s->n; i++)
@@ -310,11 +316,12 @@ void cli_sat_print_report(const struct sat *s)
 		"node", IW, "IOPS", LW, "p50", LW, "p99", LW, "p99.99", IW, "IOPS", LW, "p50",
 		LW, "p99", "loss%", IW, "alone", IW, "all", "loss%");
 	for (i = 0; i < s->n; i++)
-		print_dev(s, &s->dev[i], namew);
+		print_dev(s, &s->dev[i], namew, &marks);
 	for (i = 0; i < s->gap.nnodes; i++)
 		print_node(s, &s->gap.nodes[i], namew);
 	for (i = 0; any_bridge(s) && i < s->gap.nbridges; i++)
 		print_bridge(s, &s->gap.bridges[i], namew);
+	cli_pct_legend(f, marks);
 	print_system(s);
 	print_cost(s, namew);
 	print_overloads(s);
