@@ -219,8 +219,10 @@ static void spread_of(const double *y, const double *n, unsigned nb, double *se,
 	nbar = sn / nb;
 	*se = sqrt(ss / ((double)nb * (nb - 1))) / nbar;
 	/* the sample autocorrelation of a short AR(1) series with its mean
-	 * estimated falls short by about (1 + 4 rho) / B (Kendall, 1954):
-	 * with 25 batches, a lag-1 correlation of 0.5 reads as 0.38 */
+	 * estimated falls short by about (1 + 4 rho) / B (Kendall, 1954;
+	 * Marriott and Pope's is 1 + 3 rho): with 25 batches, a lag-1
+	 * correlation of 0.5 reads as 0.38. Added back, from the estimate
+	 * itself. */
 	*rho = ss > 0 ? lag / ss : 0;
 	*rho += (1 + 4 * *rho) / nb;
 }
@@ -238,9 +240,11 @@ static void spread_of(const double *y, const double *n, unsigned nb, double *se,
  * their spread understates the share's: so, as Fishman's LBatch does,
  * while the residuals' lag-1 autocorrelation is above what independent
  * batches show 5% of the time (z(0.95) / sqrt(B)), neighbours are merged
- * pairwise. Where that leaves fewer than MODEL_PCT_MIN_BATCHES, the run
- * is too short for its own memory and both ends are unbounded. False
- * where the batches hold no IOs. */
+ * pairwise; what correlation is left widens the standard error as for
+ * the mean of an AR(1) series. Where merging would leave fewer than
+ * MODEL_PCT_MIN_BATCHES, the run is too short for its own memory and both
+ * ends are unbounded. tests/test_pctci.c's coverage model shows each step
+ * was needed (docs/intervals.md). False where the batches hold no IOs. */
 static bool batch_means(const struct eng_hist *all, const struct eng_hist *batch, unsigned nb,
 			double pct, double conf, uint64_t value, struct ends *e)
 {
