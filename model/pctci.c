@@ -248,19 +248,35 @@ static void spread_of(const double *y, const double *n, unsigned nb, double *se,
 static bool batch_means(const struct eng_hist *all, const struct eng_hist *batch, unsigned nb,
 			double pct, double conf, uint64_t value, struct ends *e)
 {
-	double y[GROUPS] = { 0 }, n[GROUPS] = { 0 }, sn = 0, se, rho, t, h, z;
+	double y[GROUPS] = { 0 }, n[GROUPS] = { 0 }, sn = 0, se, rho, t, h, z, per;
 	double p = pct / 100, ios = (double)all->count, rlo, rhi;
 	unsigned j = eng_hist_index(value), i, g = nb < GROUPS ? nb : GROUPS;
 
+	for (i = 0; i < nb; i++)
+		sn += (double)batch[i].count;
+	if (!(sn > 0))
+		return false;
+	/* a batch of a handful of IOs cannot show a memory longer than
+	 * itself, nor a share above a high percentile that none of its IOs
+	 * reaches: batches are grouped to MODEL_PCT_BATCH_IOS IOs or more, and
+	 * to MODEL_PCT_BATCH_BEYOND IOs expected beyond the percentile; where
+	 * that leaves fewer than MODEL_PCT_MIN_GROUPS (too few for the test of
+	 * their independence below to see a long memory), the run is too
+	 * short to bound its own memory */
+	per = fmax(MODEL_PCT_BATCH_IOS, MODEL_PCT_BATCH_BEYOND / (1 - p));
+	if (sn / per < g)
+		g = (unsigned)(sn / per);
+	if (g < MODEL_PCT_MIN_GROUPS && g < nb) {
+		e->has_lo = e->has_hi = false;
+		e->lo = e->hi = 0;
+		return true;
+	}
 	for (i = 0; i < nb; i++) {
 		unsigned k = (unsigned)((uint64_t)i * g / nb);
 
 		y[k] += above(&batch[i], j);
 		n[k] += (double)batch[i].count;
-		sn += (double)batch[i].count;
 	}
-	if (!(sn > 0))
-		return false;
 	z = -model_t_quantile(0.05, INFINITY);
 	for (;;) {
 		spread_of(y, n, g, &se, &rho);

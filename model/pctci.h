@@ -42,6 +42,14 @@
 #define MODEL_PCT_CONF 0.95	/* every percentile's interval */
 #define MODEL_PCT_BATCHES 32	/* batches kept at most (a power of two) */
 #define MODEL_PCT_MIN_BATCHES 4	/* fewer: no batch-means interval */
+#define MODEL_PCT_BATCH_IOS 50	/* batches are grouped to hold this many
+				 * IOs at least; a run with batches but too
+				 * few IOs for MODEL_PCT_MIN_BATCHES of them
+				 * has both ends unbounded */
+#define MODEL_PCT_BATCH_BEYOND 2 /* ...and IOs expected beyond the
+				 * percentile (p99: 200 IOs a batch) */
+#define MODEL_PCT_MIN_GROUPS 8	/* batches that grouping to those sizes
+				 * must leave, else both ends are unbounded */
 #define MODEL_PCT_MIN_BEYOND 10	/* fewer IOs above it: not a figure */
 #define MODEL_PCT_WIDE 0.10	/* text marks an interval wider than
 				 * +-10% of its percentile */
