@@ -170,8 +170,8 @@ elif ! jq -e --arg dev "$name" --argjson r $rounds --argjson alpha 0.05 '
 		# the paired test of the rounds: the change inside its interval,
 		# p and the Holm p in [0,1], never below p, and the verdict from
 		# the Holm p and the sign of the change
-		and (.ci_pct | length == 2 and (.[0]|num) and (.[1]|num or . == null))
-		and .ci_pct[0] <= .diff_pct and (.ci_pct[1] == null or .diff_pct <= .ci_pct[1])
+		and (.diff_pct_ci | length == 2 and (.[0]|num) and (.[1]|num or . == null))
+		and .diff_pct_ci[0] <= .diff_pct and (.diff_pct_ci[1] == null or .diff_pct <= .diff_pct_ci[1])
 		and (.p|num) and .p >= 0 and .p <= 1
 		and (.p_holm|num) and .p_holm >= .p and .p_holm <= 1
 		and (.noise_pct|num) and .noise_pct >= 0
@@ -218,7 +218,7 @@ same_settings "(a) after check --measure"
 # one round: the change without a test, said so
 run_iostorm check --measure --rounds 1 --time 100ms --ramp 0 --qd 1 --json "$T_DIR/a1.json" "$dev"
 [ "$T_RC" -eq 3 ] && jq -e '(.measured | length > 0) and .measured_test.tests == 0
-	and all(.measured[]; .verdict == "untested" and .ci_pct == null and .p == null
+	and all(.measured[]; .verdict == "untested" and .diff_pct_ci == null and .p == null
 		and .p_holm == null and (.diff_pct | type == "number"))' "$T_DIR/a1.json" >/dev/null &&
 	grep -q "^untested: one round has no test" "$T_OUT" ||
 	{ check_fail "(a) one round: exit $T_RC, $(jq -c '[.measured, .measured_test]' "$T_DIR/a1.json" 2>&1 | head -c 1000)"; show_output; }

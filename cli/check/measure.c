@@ -444,7 +444,7 @@ static json_t *num(double v, bool have)
 }
 
 /* A row with its rounds: [{device, kind, qd, now, better, iops_now,
- * iops_better, diff_pct, ci_pct: [lo, hi], p, p_holm, noise_pct,
+ * iops_better, diff_pct, diff_pct_ci: [lo, hi], p, p_holm, noise_pct,
  * verdict}]; the test's figures null without one. */
 static json_t *json_row(const struct meas *m, const struct row *w)
 {
@@ -464,7 +464,7 @@ static json_t *json_row(const struct meas *m, const struct row *w)
 			 "device", w->device, "kind", kind_name(w), "qd", (json_int_t)w->qd,
 			 "now", w->now, "better", better_of(w), "iops_now", a,
 			 "iops_better", b, "diff_pct", num(100.0 * change_of(m, w), true),
-			 "ci_pct", ci, "p", num(w->c.p, t), "p_holm", num(w->p_holm, t),
+			 "diff_pct_ci", ci, "p", num(w->c.p, t), "p_holm", num(w->p_holm, t),
 			 "noise_pct", num(100.0 * w->c.noise, t), "verdict",
 			 verdicts[w->verdict].json);
 }
