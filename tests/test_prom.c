@@ -357,6 +357,13 @@ int main(void)
 	CHECK(!prom_get(port, "GET", "/metrics", "application/openmetrics-text;version=1.0.0", &r) &&
 	      r.status == 200);
 	zero_series(&r);
+	/* the first window: its devices by its sets' names, b (not in the
+	 * setup record) at 0 from its start, and the window's info */
+	cli_prom_window(p, 0, "qd 1", 2, (const char *const[]){ "a", "b" });
+	CHECK(!prom_get(port, "GET", "/metrics", NULL, &r) && r.status == 200);
+	LINE(&r, "iostorm_ios_total{device=\"b\"} 0");
+	LINE(&r, "iostorm_latency_seconds_bucket{device=\"b\",le=\"1.024e-06\"} 0");
+	LINE(&r, "iostorm_window_info{index=\"0\",label=\"qd 1\"} 1");
 	fill();
 	publish(p, 0, "qd 1", 3);
 	CHECK(!prom_get(port, "GET", "/metrics", NULL, &r) && r.status == 200);

@@ -19,13 +19,22 @@ static void on_start(void *ctx, const struct cli_live_start *s)
 		cli_prom_setup(ctx, s->setup, s->o->latency);
 }
 
+/* the window's devices by the names its sets give them: a file target's
+ * differs from its disk's in the setup record */
+static void on_window(void *ctx, const struct cli_live_window *w)
+{
+	cli_prom_window(ctx, w->run, w->label, w->ndev, w->devices);
+}
+
 static void on_interval(void *ctx, const struct cli_interval_set *s)
 {
 	fed = true;
 	cli_prom_interval(ctx, s);
 }
 
-static const struct cli_live_sink sink = { .start = on_start, .interval = on_interval };
+static const struct cli_live_sink sink = {
+	.start = on_start, .window = on_window, .interval = on_interval,
+};
 
 /* The endpoint has no authentication and no TLS: said where another host
  * can reach it (the command goes on) */

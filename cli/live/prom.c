@@ -415,6 +415,21 @@ bool cli_prom_stopped(struct cli_prom *p)
 	return was;
 }
 
+void cli_prom_window(struct cli_prom *p, unsigned run, const char *label, unsigned ndev,
+		     const char *const *devices)
+{
+	int err, rerr;
+
+	pthread_mutex_lock(&p->lock);
+	err = cli_prom_state_window(&p->st, run, label, ndev, devices);
+	rerr = rerender(p);
+	pthread_mutex_unlock(&p->lock);
+	if (err)
+		say_oom(p, "a new device's figures are not served");
+	if (rerr)
+		say_oom(p, "/metrics answers 500 until the next interval");
+}
+
 void cli_prom_interval(struct cli_prom *p, const struct cli_interval_set *s)
 {
 	int err, rerr;

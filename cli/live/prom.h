@@ -47,6 +47,12 @@ enum cli_prom_reach {
 	CLI_PROM_ADDR,		/* the network of one address of this host */
 };
 enum cli_prom_reach cli_prom_reach(const struct cli_prom *p);
+/* A measured window starts (cli/live/live.h's window): index run in the
+ * command, its label, the names its interval sets will give its ndev
+ * devices, each served at 0 from now where it was not yet. From the
+ * reporting thread only. */
+void cli_prom_window(struct cli_prom *p, unsigned run, const char *label, unsigned ndev,
+		     const char *const *devices);
 /* Adds one interval set to the figures served: counters add up over the
  * command, across a sweep's windows; gauges take the set's values. From
  * the reporting thread only. */

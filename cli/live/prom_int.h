@@ -64,6 +64,11 @@ int cli_prom_state_init(struct cli_prom_state *st, const json_t *setup);
 /* The same labels from another record, those before dropped (the devices'
  * figures kept), and whether the command times its IOs. 0 or -ENOMEM. */
 int cli_prom_state_setup(struct cli_prom_state *st, const json_t *setup, bool latency);
+/* A measured window starts: its devices served at 0 where they are not yet
+ * (a file target is named by its disk in the setup record), and it is the
+ * window the info metric names. 0 or -ENOMEM. */
+int cli_prom_state_window(struct cli_prom_state *st, unsigned run, const char *label,
+			  unsigned ndev, const char *const *devices);
 /* Adds set to the figures. 0 or -ENOMEM (a new device not added: st as
  * it was). */
 int cli_prom_state_add(struct cli_prom_state *st, const struct cli_interval_set *set);

@@ -207,29 +207,47 @@ static void add_one(struct cli_prom_dev *d, const struct cli_interval *iv)
 	}
 }
 
+/* st's window: run, and label (NULL: as it was). 0 or -ENOMEM (st as it
+ * was). */
+static int set_window(struct cli_prom_state *st, unsigned run, const char *label)
+{
+	char *copy;
+
+	if (label && (!st->label || strcmp(st->label, label))) {
+		copy = strdup(label);
+		if (!copy)
+			return -ENOMEM;
+		free(st->label);
+		st->label = copy;
+	}
+	st->run = run;
+	st->have_window = true;
+	return 0;
+}
+
+int cli_prom_state_window(struct cli_prom_state *st, unsigned run, const char *label,
+			  unsigned ndev, const char *const *devices)
+{
+	unsigned i;
+
+	for (i = 0; i < ndev; i++)
+		if (!dev_of(st, devices[i] ? devices[i] : "?"))
+			return -ENOMEM;
+	return set_window(st, run, label);
+}
+
 int cli_prom_state_add(struct cli_prom_state *st, const struct cli_interval_set *set)
 {
-	struct cli_prom_dev *d;
-	char *label = NULL;
 	unsigned i;
 
 	/* every device first, so a failure leaves st as it was */
 	for (i = 0; i < set->ndev; i++)
 		if (!dev_of(st, set->dev[i].device ? set->dev[i].device : "?"))
 			return -ENOMEM;
-	if (set->label && (!st->label || strcmp(st->label, set->label))) {
-		label = strdup(set->label);
-		if (!label)
-			return -ENOMEM;
-		free(st->label);
-		st->label = label;
-	}
-	for (i = 0; i < set->ndev; i++) {
-		d = dev_of(st, set->dev[i].device ? set->dev[i].device : "?");
-		add_one(d, &set->dev[i]);
-	}
-	st->run = set->run;
-	st->have_window = true;
+	if (set_window(st, set->run, set->label))
+		return -ENOMEM;
+	for (i = 0; i < set->ndev; i++)
+		add_one(dev_of(st, set->dev[i].device ? set->dev[i].device : "?"), &set->dev[i]);
 	return 0;
 }
 
