@@ -92,6 +92,11 @@ awk -v r="$rate" -v i="$iops" 'BEGIN { exit !(r != "" && r > 0 && (r - i) / i < 
 	check_fail "Prometheus' rate of IOs: '$rate', the report's IOPS: $iops"
 n=$(query "count(max_over_time(iostorm_setup_info{device=\"$dev\"}[5m]))")
 [ "$n" = 1 ] || check_fail "no iostorm_setup_info for $dev in Prometheus"
+n=$(query 'count(max_over_time(iostorm_window_info{job="iostorm",index="0",label="run"}[5m]))')
+[ "$n" = 1 ] || check_fail "no iostorm_window_info of the run in Prometheus"
+# Prometheus 2.42 keeps OpenMetrics' _created as a series of its own
+got=$(query "min_over_time(iostorm_latency_seconds_created$sel[5m])")
+awk -v c="$got" 'BEGIN { exit !(c > 1e9) }' || check_fail "iostorm_latency_seconds_created: '$got'"
 
 # increase() from the first sample to the last, at the last: the range
 # holds both ends (Prometheus 2.x ranges are closed), so nothing is
