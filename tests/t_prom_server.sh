@@ -106,6 +106,10 @@ read -r t0 t1 < <(curl -sf --data-urlencode "query=iostorm_ios_total$sel[5m]" "$
 [ -n "${t1:-}" ] && [ "$t1" -gt "$t0" ] || check_fail "no samples of iostorm_ios_total ('${t0:-}' '${t1:-}')"
 at=$(awk -v t="${t1:-0}" 'BEGIN { printf "%.3f", t / 1000 }')
 range="[$((${t1:-0} - ${t0:-0}))ms]"
+# every scrape from the first to the last taken (none refused: an
+# exposition Prometheus cannot parse is a scrape with up 0)
+got=$(query "min_over_time(up{job=\"iostorm\"}$range)" "$at")
+[ "$got" = 1 ] || check_fail "a scrape of the run failed (min of up: '$got')"
 for m in iostorm_ios_total iostorm_latency_seconds_count; do
 	got=$(query "increase($m$sel$range)" "$at")
 	awk -v g="$got" -v i="$ios" 'BEGIN { exit !(g != "" && g == i) }' ||
