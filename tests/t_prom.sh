@@ -6,9 +6,11 @@
 # (the kernel queues those beyond the server's 16); a stop request ends
 # the linger. A port in use stops a second run before its first IO with
 # one line (exit 1, like a --json file that cannot be written); a bad
-# value is a usage error (exit 2). Loopback says nothing of the address;
-# 0.0.0.0 says in one line that the metrics are served unauthenticated to
-# every network, and the run goes on.
+# value is a usage error (exit 2). --listen 0 says the URL with the port
+# it took, and the linger with how to end it. Loopback says nothing of the
+# address; 0.0.0.0 says in one line that the metrics are served
+# unauthenticated to every network, and the run goes on; --linger 0 says
+# no linger.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/prom_lib.sh"
 need_iostorm
@@ -31,6 +33,8 @@ pid=$!
 trap 'kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null; t_cleanup' EXIT
 port=$(listen_port "$pid") || { cat "$T_DIR/err1" >&2; fail "the run never listened"; }
 url=http://127.0.0.1:$port
+grep -qx "iostorm run: metrics on $url/metrics" "$T_DIR/err1" ||
+	{ check_fail "--listen 0: not 'metrics on $url/metrics'"; cat "$T_DIR/err1" >&2; }
 
 # a second run on that port, on another device: one line, no read of it
 before=$(dev_reads "$b")
@@ -45,6 +49,12 @@ for ((i = 0; i < T_TRIES; i++)); do
 	sleep 0.1
 done
 kill -0 "$pid" 2>/dev/null || fail "the run did not linger"
+said="iostorm run: serving the final figures at $url/metrics for 10m more (--linger 0 skips this; Ctrl-C ends it)"
+for ((i = 0; i < T_TRIES; i++)); do
+	grep -qxF "$said" "$T_DIR/err1" && break
+	sleep 0.1
+done
+grep -qxF "$said" "$T_DIR/err1" || { check_fail "the linger not said"; cat "$T_DIR/err1" >&2; }
 ios=$(jq '.devices[0].ios' "$json")
 dev=$(jq -r '.devices[0].name' "$json")
 
@@ -93,4 +103,7 @@ run_iostorm run -q --time 1s --ramp 0 --listen 0.0.0.0:0 --linger 0 "$b"
 [ "$(grep -c unauthenticated "$T_ERR")" -eq 1 ] &&
 	grep -qx "iostorm run: --listen 0\.0\.0\.0:0: the metrics are served unauthenticated to every network this host is on" "$T_ERR" ||
 	{ check_fail "--listen 0.0.0.0:0: not the one line"; show_output; }
+grep -q "^iostorm run: metrics on http://0\.0\.0\.0:[1-9][0-9]*/metrics$" "$T_ERR" ||
+	{ check_fail "--listen 0.0.0.0:0: no URL with its port"; show_output; }
+grep -q "serving the final figures" "$T_ERR" && { check_fail "--linger 0: a linger said"; show_output; }
 t_done

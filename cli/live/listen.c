@@ -6,6 +6,7 @@
 
 #include "cli/live/live.h"
 #include "cli/live/prom.h"
+#include "cli/opts/opts.h"
 #include "cli/report/out.h"
 
 static struct cli_prom *prom;
@@ -15,7 +16,14 @@ static _Atomic bool fed;	/* an interval came: a refused command does not linger 
 static void on_start(void *ctx, const struct cli_live_start *s)
 {
 	if (s->setup)
-		cli_prom_setup(ctx, s->setup);
+		cli_prom_setup(ctx, s->setup, s->o->latency);
+}
+
+/* the window's devices by the names its sets give them: a file target's
+ * differs from its disk's in the setup record */
+static void on_window(void *ctx, const struct cli_live_window *w)
+{
+	cli_prom_window(ctx, w->run, w->label, w->ndev, w->devices);
 }
 
 static void on_interval(void *ctx, const struct cli_interval_set *s)
@@ -24,7 +32,9 @@ static void on_interval(void *ctx, const struct cli_interval_set *s)
 	cli_prom_interval(ctx, s);
 }
 
-static const struct cli_live_sink sink = { .start = on_start, .interval = on_interval };
+static const struct cli_live_sink sink = {
+	.start = on_start, .window = on_window, .interval = on_interval,
+};
 
 /* The endpoint has no authentication and no TLS: said where another host
  * can reach it (the command goes on) */
@@ -57,8 +67,22 @@ int cli_listen_open(const char *where, uint64_t linger)
 		return -ENOSPC;
 	}
 	linger_ns = linger;
+	/* the port the kernel chose for PORT 0 is known only here */
+	cli_say("metrics on %s", cli_prom_url(prom));
 	say_reach(where, cli_prom_reach(prom));
 	return 0;
+}
+
+/* The wait after the report, said, so that the command does not look hung:
+ * how long, and how to end it (what cli_prom_close waits for) */
+static void say_linger(uint64_t ns)
+{
+	char d[32];
+
+	cli_fmt_duration(ns, d, sizeof(d));
+	cli_say("serving the final figures at %s for %s more (--linger 0 skips this; "
+		"Ctrl-C %s it)", cli_prom_url(prom), d,
+		cli_prom_stopped(prom) ? "again ends" : "ends");
 }
 
 void cli_listen_close(void)
@@ -66,6 +90,8 @@ void cli_listen_close(void)
 	if (!prom)
 		return;
 	cli_live_remove(&sink, prom);
+	if (fed && linger_ns)
+		say_linger(linger_ns);
 	cli_prom_close(prom, fed ? linger_ns : 0);
 	prom = NULL;
 }

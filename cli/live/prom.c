@@ -37,6 +37,7 @@ const struct cli_prom_limits cli_prom_limits = {
 struct cli_prom {
 	struct MHD_Daemon *d;
 	unsigned port;
+	char url[INET6_ADDRSTRLEN + 32];	/* http://ADDR:PORT/metrics */
 	enum cli_prom_reach reach;
 	pthread_mutex_t lock;		/* st and text: the reporting thread
 					 * writes both, the server reads text */
@@ -267,6 +268,18 @@ static enum cli_prom_reach reach_of(const struct sockaddr_storage *ss)
 	       IN6_IS_ADDR_UNSPECIFIED(a6) ? CLI_PROM_ANY : CLI_PROM_ADDR;
 }
 
+/* p->url from the address bound and p->port */
+static void set_url(struct cli_prom *p, const struct sockaddr_storage *ss)
+{
+	char a[INET6_ADDRSTRLEN] = "?";
+	bool v6 = ss->ss_family == AF_INET6;
+
+	inet_ntop(ss->ss_family, v6 ? (const void *)&((const struct sockaddr_in6 *)ss)->sin6_addr :
+		  (const void *)&((const struct sockaddr_in *)ss)->sin_addr, a, sizeof(a));
+	snprintf(p->url, sizeof(p->url), "http://%s%s%s:%u/metrics", v6 ? "[" : "", a,
+		 v6 ? "]" : "", p->port);
+}
+
 static void free_prom(struct cli_prom *p)
 {
 	MHD_destroy_response(p->text[0]);
@@ -331,6 +344,7 @@ int cli_prom_open_limits(struct cli_prom **out, const char *where, const json_t 
 	p->port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port :
 			((struct sockaddr_in *)&ss)->sin_port);
 	p->reach = reach_of(&ss);
+	set_url(p, &ss);
 	*out = p;
 	return 0;
 }
@@ -362,12 +376,12 @@ static void say_oom(struct cli_prom *p, const char *what)
 	p->oom_said = true;
 }
 
-void cli_prom_setup(struct cli_prom *p, const json_t *setup)
+void cli_prom_setup(struct cli_prom *p, const json_t *setup, bool latency)
 {
 	int err, rerr;
 
 	pthread_mutex_lock(&p->lock);
-	err = cli_prom_state_setup(&p->st, setup);
+	err = cli_prom_state_setup(&p->st, setup, latency);
 	rerr = rerender(p);
 	pthread_mutex_unlock(&p->lock);
 	if (err)
@@ -384,6 +398,36 @@ unsigned cli_prom_port(const struct cli_prom *p)
 enum cli_prom_reach cli_prom_reach(const struct cli_prom *p)
 {
 	return p->reach;
+}
+
+const char *cli_prom_url(const struct cli_prom *p)
+{
+	return p->url;
+}
+
+bool cli_prom_stopped(struct cli_prom *p)
+{
+	bool was;
+
+	pthread_mutex_lock(&p->lock);
+	was = p->stopped;
+	pthread_mutex_unlock(&p->lock);
+	return was;
+}
+
+void cli_prom_window(struct cli_prom *p, unsigned run, const char *label, unsigned ndev,
+		     const char *const *devices)
+{
+	int err, rerr;
+
+	pthread_mutex_lock(&p->lock);
+	err = cli_prom_state_window(&p->st, run, label, ndev, devices);
+	rerr = rerender(p);
+	pthread_mutex_unlock(&p->lock);
+	if (err)
+		say_oom(p, "a new device's figures are not served");
+	if (rerr)
+		say_oom(p, "/metrics answers 500 until the next interval");
 }
 
 void cli_prom_interval(struct cli_prom *p, const struct cli_interval_set *s)

@@ -13,9 +13,19 @@
 #include "cli/live/interval.h"
 #include "cli/live/prom.h"
 
-/* The latency histogram's bounds (le): 1-2-5 per decade, 1 us to 10 s. */
-#define CLI_PROM_NLE 22
-extern const uint64_t cli_prom_le_ns[CLI_PROM_NLE];
+/* The latency histogram's bounds (le): CLI_PROM_PER_OCTAVE per power of
+ * two, from 2^CLI_PROM_LE_LO ns (1.024 us) to 2^CLI_PROM_LE_HI ns (1.07 s),
+ * each the lower edge of an engine bucket (engine/hist.h: 128 per power of
+ * two), so that a bound never splits one and a bucket's count is exact. 16
+ * a power of two: a bound at most 6.25% above the one below, which keeps
+ * histogram_quantile within 5% of the report's percentiles
+ * (docs/prometheus.md: "The latency histogram"). */
+#define CLI_PROM_PER_OCTAVE 16
+#define CLI_PROM_LE_LO 10
+#define CLI_PROM_LE_HI 30
+#define CLI_PROM_NLE ((CLI_PROM_LE_HI - CLI_PROM_LE_LO) * CLI_PROM_PER_OCTAVE + 1)
+/* Bound k (0 .. CLI_PROM_NLE - 1) in ns. */
+uint64_t cli_prom_le_ns(unsigned k);
 
 /* One device's figures over the command so far. */
 struct cli_prom_dev {
@@ -24,7 +34,9 @@ struct cli_prom_dev {
 	uint64_t inflight;		/* at its last interval's end */
 	bool has_lat;			/* some interval had latency */
 	uint64_t lat_count, lat_sum_ns;
-	uint64_t below[CLI_PROM_NLE];	/* samples in buckets below each le's */
+	uint64_t below[CLI_PROM_NLE];	/* samples below each le */
+	uint64_t created_ns;		/* CLOCK_REALTIME when served at 0:
+					 * OpenMetrics' _created */
 };
 
 /* A device of the setup record, for the info metric. */
@@ -35,6 +47,9 @@ struct cli_prom_info {
 struct cli_prom_state {
 	struct cli_prom_dev *dev;
 	unsigned ndev, cap;
+	bool latency;			/* the command times its IOs: every
+					 * device's histogram served from 0 */
+	char le[CLI_PROM_NLE][24];	/* the bounds as le values */
 	bool have_window;		/* an interval set has come */
 	unsigned run;			/* the last set's window */
 	char *label;
@@ -47,8 +62,13 @@ struct cli_prom_state {
  * -ENOMEM. */
 int cli_prom_state_init(struct cli_prom_state *st, const json_t *setup);
 /* The same labels from another record, those before dropped (the devices'
- * figures kept). 0 or -ENOMEM. */
-int cli_prom_state_setup(struct cli_prom_state *st, const json_t *setup);
+ * figures kept), and whether the command times its IOs. 0 or -ENOMEM. */
+int cli_prom_state_setup(struct cli_prom_state *st, const json_t *setup, bool latency);
+/* A measured window starts: its devices served at 0 where they are not yet
+ * (a file target is named by its disk in the setup record), and it is the
+ * window the info metric names. 0 or -ENOMEM. */
+int cli_prom_state_window(struct cli_prom_state *st, unsigned run, const char *label,
+			  unsigned ndev, const char *const *devices);
 /* Adds set to the figures. 0 or -ENOMEM (a new device not added: st as
  * it was). */
 int cli_prom_state_add(struct cli_prom_state *st, const struct cli_interval_set *set);
