@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "engine/engine.h"
 #include "model/slo.h"
 #include "model/stats.h"
 
@@ -55,15 +56,28 @@ static int bound_state(const struct model_pct_ci *c, uint64_t b)
 	return B_UND;
 }
 
+uint64_t model_slo_late_from(const uint64_t *late_oct, uint64_t ns)
+{
+	uint64_t n = 0;
+	unsigned k;
+
+	for (k = 0; late_oct && k < ENG_LATE_OCTS; k++)
+		if (eng_late_oct_from(k) >= ns)
+			n += late_oct[k];
+	return n;
+}
+
 int model_slo_judge(const struct model_slo *slo, const struct model_slo_obs *o)
 {
 	double worst = 0, r, tail;
-	int dev = -1, st, sst;
-	bool und = false, at = false, gen = false, gen_und = false, host;
+	bool und = false, at = false, gen = false, free = o->depth_share < MODEL_SLO_FREE_DEPTH;
+	int dev = -1, st;
 	unsigned i, p;
 
+	/* behind with its slots mostly free: the device took what it was
+	 * given, the generator did not issue what was due */
 	if (o->behind)
-		return MODEL_SLO_BEHIND;
+		return free && o->late_share > 0 ? MODEL_SLO_GENERATOR : MODEL_SLO_BEHIND;
 	for (i = 0; i < slo->n; i++) {
 		p = slo->pct[i];
 		st = bound_state(&o->due[p], slo->ns[i]);
@@ -74,14 +88,9 @@ int model_slo_judge(const struct model_slo *slo, const struct model_slo_obs *o)
 		/* the late IOs alone fill the percentile's tail, and not for
 		 * want of a free slot */
 		tail = 1 - model_slo_pcts[p].pct / 100;
-		host = o->late_share >= tail && o->depth_share < MODEL_SLO_FREE_DEPTH;
-		sst = o->svc ? bound_state(&o->svc[p], slo->ns[i]) : B_UND;
-		if (host && (sst == B_HELD || sst == B_AT)) {
+		if (free && (o->late_share >= tail || (o->ios &&
+			     (double)model_slo_late_from(o->late_oct, slo->ns[i]) >= tail * (double)o->ios))) {
 			gen = true;
-			continue;
-		}
-		if (host && sst == B_UND) {
-			gen_und = true;
 			continue;
 		}
 		r = (double)o->due[p].lo / (double)slo->ns[i];
@@ -92,8 +101,6 @@ int model_slo_judge(const struct model_slo *slo, const struct model_slo_obs *o)
 	}
 	if (dev >= 0)
 		return dev;
-	if (gen_und)
-		return MODEL_SLO_UNDECIDED;
 	if (gen)
 		return MODEL_SLO_GENERATOR;
 	if (und)
@@ -103,7 +110,7 @@ int model_slo_judge(const struct model_slo *slo, const struct model_slo_obs *o)
 
 double model_slo_start(const struct model_slo *slo, double max, double depth)
 {
-	double l, k, x, r;
+	double l, k, n, x, r;
 	unsigned i;
 
 	if (!(max > 0) || !(depth > 0) || !isfinite(max) || !isfinite(depth))
@@ -112,7 +119,8 @@ double model_slo_start(const struct model_slo *slo, double max, double depth)
 	r = MODEL_SLO_START_MAX * max;
 	for (i = 0; i < slo->n; i++) {
 		k = -log(1 - model_slo_pcts[slo->pct[i]].pct / 100);
-		x = max * ((double)slo->ns[i] * 1e-9) / (k * l);
+		n = depth * ((double)slo->ns[i] * 1e-9) / (k * l);
+		x = max * n / (1 + n);
 		r = x < r ? x : r;
 	}
 	return r;

@@ -67,11 +67,13 @@
 /* The first rate is at most this share of the maximum: Poisson arrivals
  * at the closed loop's own maximum leave no slack, and fall behind. */
 #define MODEL_SLO_START_MAX 0.9
-/* A bound broken from due but held on service time is the generator's
- * when the open loop's mean depth stayed below this share of the depth
- * allowed: its late IOs were not waiting for a free slot (the device's
- * doing) but for the CPU. */
-#define MODEL_SLO_FREE_DEPTH 0.75
+/* A bound broken by late IOs is the generator's only when the open
+ * loop's mean depth stayed below half the depth allowed: its late IOs
+ * were then not waiting for a free slot (the device's doing) but for the
+ * CPU. Half, not more: fusefault's load device near its top held a mean
+ * of 60% of a depth of 16, and was full much of the time, while a worker
+ * kept off its CPU by a hog left it a third or less. */
+#define MODEL_SLO_FREE_DEPTH 0.5
 
 /* The percentiles a bound may name, in the order reports give them. */
 struct model_slo_pct {
@@ -120,12 +122,14 @@ static inline bool model_slo_broke(int verdict)
 
 /* What a point measured, for model_slo_judge. */
 struct model_slo_obs {
-	/* MODEL_SLO_NPCT each, model_slo_pcts' order (model_pct_list's):
-	 * the latency from when each IO was due, and from its submission
-	 * (the service time; NULL: none) */
-	const struct model_pct_ci *due, *svc;
+	/* MODEL_SLO_NPCT, model_slo_pcts' order (model_pct_list's): the
+	 * latency from when each IO was due */
+	const struct model_pct_ci *due;
 	double late_share;	/* IOs submitted more than ENG_RATE_LATE_NS
 				 * after they were due, a share of all */
+	const uint64_t *late_oct;	/* ENG_LATE_OCTS: the IOs issued by how
+					 * late (eng_result.late_oct); NULL: none */
+	uint64_t ios;		/* IOs the point rests on */
 	double depth_share;	/* mean IOs in flight / the depth allowed */
 	bool behind;		/* fell behind the rate asked */
 };
@@ -139,31 +143,43 @@ int model_slo_verdict(const struct model_slo *slo, const uint64_t *ns, bool behi
  * percentile p, with [lo, hi] its interval from due: held where hi <= b;
  * else at the bound where lo >= b (1 - MODEL_SLO_ZONE) and hi <= b (1 +
  * MODEL_SLO_ZONE); else broke where lo > b; else undecided (an unbounded
- * end is never within anything). The point: BEHIND where behind; else the
- * bound that broke (the furthest above, lo / b); else UNDECIDED; else
- * AT_BOUND; else HELD. A point that broke is the generator's
- * (GENERATOR) when, for every bound that broke, (1) the same percentile
- * of the service time held or was at the bound, (2) the share of IOs
- * issued late is at least the percentile's tail (1 - p / 100: the late
- * IOs alone fill it), and (3) the depth in flight stayed below
+ * end is never within anything). The point: where behind, BEHIND, or
+ * GENERATOR where its IOs were issued late while the depth in flight
+ * stayed below MODEL_SLO_FREE_DEPTH of the depth allowed (the device
+ * took what it was given; the generator did not issue what was due);
+ * else the bound that broke (the furthest above, lo / b); else UNDECIDED;
+ * else AT_BOUND; else HELD. A bound broken by the generator (GENERATOR,
+ * where every bound that broke did so) is one whose IOs were issued late
+ * while the device had room: the mean depth in flight stayed below
  * MODEL_SLO_FREE_DEPTH of the depth allowed (so the late IOs did not wait
- * for a free slot). Latency from due = lateness + service time exactly,
- * so with (1) the lateness is what broke it. Where a bound broke with
- * (2) and (3) but its service time is undecided, the point is UNDECIDED:
- * neither side is shown. */
+ * for a free slot, the device's doing), and the late IOs fill the
+ * percentile's tail (1 - p / 100): the share issued over ENG_RATE_LATE_NS
+ * late is at least the tail, or at least the tail were issued the bound
+ * itself or more late (late_oct: the octaves from the bound up). Latency
+ * from due = lateness + service time exactly, so such a point's
+ * percentile rests on the generator's delays, and its service time does
+ * not clear the device either: it runs from submission to the reap, and
+ * a worker kept off its CPU reaps late as it issues late. Such a point is
+ * the host's doing; it does not count for or against the device. */
 int model_slo_judge(const struct model_slo *slo, const struct model_slo_obs *o);
+/* Of the IOs counted in late_oct (ENG_LATE_OCTS), those issued ns or more
+ * late, as far as the octaves tell: the octaves from the first whose
+ * least is ns or more. */
+uint64_t model_slo_late_from(const uint64_t *late_oct, uint64_t ns);
 
 /* The rate a search starts from, from the closed loop's own latency: it
  * held depth IOs in flight and completed max a second, so by Little's
  * law each IO took L = depth / max on average, and with an exponential
- * tail its p-th percentile was k L, k = -ln(1 - p / 100) (4.6 for p99).
- * Where k L is within the bound b, the device held it at its full depth:
- * MODEL_SLO_START_MAX of max. Where it is not, it must hold fewer IOs, in
- * proportion, depth * b / (k L); at most L each (a shallower queue is no
- * slower), they carry by Little's law at least max * b / (k L): a rate at
- * which the percentile should hold, low rather than high (a point that
- * holds is followed by the maximum). The least over the bounds; 0 where
- * max or depth is not positive (the caller starts at its floor). */
+ * tail its p-th percentile was k L, k = -ln(1 - p / 100) (4.6 for p99,
+ * 0.69 for p50). Where the latency grows with the IOs held (a queue), the
+ * bound b allows N = depth * b / (k L) of them in flight (= b max / k).
+ * An open loop at rate r = rho max holds rho / (1 - rho) on average
+ * (M/M/1; Little's law again), so it holds at most N where rho <= N /
+ * (1 + N): the start is max N / (1 + N), the least over the bounds, at
+ * most MODEL_SLO_START_MAX of max (an open loop at the maximum itself
+ * falls behind). A device that keeps more IOs at once than a queue does
+ * holds more than N and starts near its maximum anyway. 0 where max or
+ * depth is not positive (the caller starts at its floor). */
 double model_slo_start(const struct model_slo *slo, double max, double depth);
 
 struct model_slo_point {

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <math.h>
 
+#include "engine/engine.h"
 #include "model/slo.h"
 #include "tests/helpers.h"
 
@@ -166,13 +167,20 @@ int main(void)
 
 	/* verdicts from intervals: p99 <= 500 us, p99.9 <= 520 us */
 	{
-		struct model_pct_ci due[MODEL_SLO_NPCT], svc[MODEL_SLO_NPCT];
-		struct model_slo_obs o = { .due = due, .svc = NULL, .late_share = 0, .depth_share = 0.1 };
+		struct model_pct_ci due[MODEL_SLO_NPCT];
+		struct model_slo_obs o = { .due = due, .late_share = 0, .depth_share = 0.1 };
 
 		for (i = 0; i < MODEL_SLO_NPCT; i++)
-			due[i] = svc[i] = ci(1000, 2000, 3000);
+			due[i] = ci(1000, 2000, 3000);
 		CHECK(model_slo_judge(&two, &o) == MODEL_SLO_HELD);
 		o.behind = true;
+		o.depth_share = 0.9;
+		CHECK(model_slo_judge(&two, &o) == MODEL_SLO_BEHIND);
+		/* behind with its slots free and IOs issued late: the generator */
+		o.depth_share = 0.1;
+		o.late_share = 0.3;
+		CHECK(model_slo_judge(&two, &o) == MODEL_SLO_GENERATOR);
+		o.late_share = 0;
 		CHECK(model_slo_judge(&two, &o) == MODEL_SLO_BEHIND);
 		o.behind = false;
 		/* the upper end above the bound, the lower below: undecided */
@@ -198,39 +206,65 @@ int main(void)
 		due[3] = ci(400000, 500000, 600000);
 		CHECK(model_slo_judge(&two, &o) == 0);
 		due[3] = ci(1000, 2000, 3000);
-		/* the service time held and 2% of the IOs were late (p99's
-		 * tail is 1%), the depth low: the generator's */
-		o.svc = svc;
+		/* 2% of the IOs issued late (p99's tail is 1%), the depth
+		 * low: the generator's */
 		o.late_share = 0.02;
 		CHECK(model_slo_judge(&two, &o) == MODEL_SLO_GENERATOR);
 		CHECK(!model_slo_held(MODEL_SLO_GENERATOR) && !model_slo_broke(MODEL_SLO_GENERATOR));
 		/* too few late IOs to fill the tail: the device's */
 		o.late_share = 0.005;
 		CHECK(model_slo_judge(&two, &o) == 0);
-		/* the depth was full: the late IOs waited for a slot */
+		/* the depth half full or more: the late IOs waited for a slot */
 		o.late_share = 0.02;
-		o.depth_share = 0.9;
+		o.depth_share = 0.5;
 		CHECK(model_slo_judge(&two, &o) == 0);
 		o.depth_share = 0.1;
-		/* the service time broke too: the device's */
-		svc[2] = ci(510000, 520000, 530000);
-		CHECK(model_slo_judge(&two, &o) == 0);
-		/* the service time undecided: neither shown */
-		svc[2] = ci(400000, 500000, 600000);
-		CHECK(model_slo_judge(&two, &o) == MODEL_SLO_UNDECIDED);
-		/* no service time at all: the device's is unknown */
-		o.svc = NULL;
-		CHECK(model_slo_judge(&two, &o) == MODEL_SLO_UNDECIDED);
+		/* p50's tail (50%) is not filled by 2% late, p99's is: of a
+		 * p50 and a p99 bound that broke, the device broke p50 */
+		{
+			struct model_slo p50 = { .n = 2, .pct = { 0, 2 }, .ns = { 1000, 500000 } };
+
+			due[0] = ci(5000, 6000, 7000);
+			CHECK(model_slo_judge(&p50, &o) == 0);
+			due[0] = ci(1000, 2000, 3000);
+			CHECK(model_slo_judge(&p50, &o) == MODEL_SLO_GENERATOR);
+		}
+		/* 2% of 1000 IOs issued 524 us or more late (the octave from
+		 * 2^19 ns: at least the bound), p99's tail 1%: the lateness
+		 * alone fills it, with few IOs over 100 us late otherwise; 5
+		 * of them: not */
+		{
+			uint64_t oct[ENG_LATE_OCTS] = { 0 };
+
+			o.late_share = 0.005;
+			o.late_oct = oct;
+			o.ios = 1000;
+			oct[0] = 980;
+			oct[10] = 20;	/* from 2^19 ns */
+			CHECK(eng_late_oct_from(10) == 524288 && eng_late_oct(524288) == 10);
+			CHECK(eng_late_oct(0) == 0 && eng_late_oct(1023) == 0 && eng_late_oct(1024) == 1);
+			CHECK(model_slo_judge(&two, &o) == MODEL_SLO_GENERATOR);
+			oct[9] = 15;	/* 262..524 us: below the bound, not counted */
+			oct[10] = 5;
+			CHECK(model_slo_judge(&two, &o) == 0);
+			oct[10] = 20;
+			o.depth_share = 0.9;	/* waiting for a slot: the device's */
+			CHECK(model_slo_judge(&two, &o) == 0);
+			o.depth_share = 0.1;
+			o.late_oct = NULL;
+		}
 	}
 
 	/* the start: 16 deep at 4000 IOPS is 4 ms each (Little's law), a
-	 * p99 of 4.6 x 4 ms; within 903 us the rate is 4000 x 0.903 / 18.4;
-	 * a loose bound starts at 90% of the maximum, never at it */
+	 * p99 of 4.6 x 4 ms; within 903 us it may hold N = 16 x 0.903 / 18.4
+	 * in flight, which an open loop does up to N / (1 + N) of the
+	 * maximum; a loose bound starts at 90% of the maximum, never at it */
 	{
 		struct model_slo p99 = { .n = 1, .pct = { 2 }, .ns = { 903000 } };
 		double k = -log(0.01), st = model_slo_start(&p99, 4000, 16);
+		double nb = 16 * 0.903e-3 / (k * 4e-3);
 
-		CHECKF(fabs(st - 4000 * 0.903e-3 / (k * 4e-3)) < 1e-6, "start %.3f", st);
+		CHECKF(fabs(st - 4000 * nb / (1 + nb)) < 1e-6, "start %.3f", st);
 		p99.ns[0] = 100000000;
 		CHECK(model_slo_start(&p99, 4000, 16) == MODEL_SLO_START_MAX * 4000);
 		CHECK(model_slo_start(&p99, 0, 16) == 0 && model_slo_start(&p99, 4000, 0) == 0);
