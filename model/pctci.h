@@ -20,7 +20,14 @@
  *   spread, by Student's t with B - 1 degrees of freedom, gives an
  *   interval of the share, mapped back to latencies through the whole
  *   run's histogram. Where B < MODEL_PCT_MIN_BATCHES there is none, and
- *   the order statistics alone are reported.
+ *   the order statistics alone are reported. Batches shorter than the
+ *   run's memory are not independent and understate the spread: while
+ *   the shares' lag-1 autocorrelation (bias-corrected) is significant,
+ *   neighbours are merged pairwise; what is left of it widens the
+ *   standard error as for an AR(1) series; and where it is still
+ *   significant with fewer than MODEL_PCT_MIN_BATCHES left, the run is
+ *   too short to bound the percentile: both ends unbounded
+ *   (docs/intervals.md).
  *
  * A percentile with fewer than MODEL_PCT_MIN_BEYOND IOs above it is not a
  * figure to print: the reports give how many IOs it rests on instead. */
@@ -52,7 +59,8 @@ struct model_pct_ci {
 	uint64_t lo, hi;	/* ns, where bounded: the wider of the two
 				 * intervals at each end */
 	bool batched;		/* the batch-means interval was computed (and
-				 * is within lo..hi) */
+				 * is within lo..hi; it may have made both
+				 * ends unbounded) */
 	bool figure;		/* beyond >= MODEL_PCT_MIN_BEYOND */
 	bool wide;		/* an end unbounded, or lo or hi more than
 				 * MODEL_PCT_WIDE from value */
@@ -60,16 +68,17 @@ struct model_pct_ci {
 
 /* The interval of percentile pct (0 < pct < 100) of all, at conf (0 <
  * conf < 1), where batch[0..nbatch) are disjoint parts of all in time
- * order, each weighed by its IOs (they need not cover all of it) (nbatch < MODEL_PCT_MIN_BATCHES, or batch
- * NULL: order statistics alone). -EINVAL for a bad pct or conf, -ENODATA
- * when all is empty. Writes ci only on success. */
+ * order, each weighed by its IOs (they need not cover all of it)
+ * (nbatch < MODEL_PCT_MIN_BATCHES, or batch NULL: order statistics
+ * alone). -EINVAL for a bad pct or conf, -ENODATA when all is empty,
+ * -ERANGE for 2^53 IOs or more. Writes ci only on success. */
 int model_pct_ci(const struct eng_hist *all, const struct eng_hist *batch, unsigned nbatch,
 		 double pct, double conf, struct model_pct_ci *ci);
 
 /* Ranks of the order-statistics interval alone: with n samples, the
  * 1-based ranks lo..hi that hold the pct-th percentile's sample with
  * probability at least conf; *lo is 0 and *hi is n + 1 where an end is
- * unbounded. -EINVAL as model_pct_ci, or n == 0. */
+ * unbounded. -EINVAL as model_pct_ci, or n == 0; -ERANGE for n >= 2^53. */
 int model_pct_ranks(uint64_t n, double pct, double conf, uint64_t *lo, uint64_t *hi);
 
 /* The run's batches: the intervals' histograms as they come, merged into

@@ -136,4 +136,18 @@ int model_verdicts(const double *change, const double *p, unsigned n, enum model
 double model_t_cdf(double t, double df);
 double model_t_quantile(double p, double df);
 
+/* The regularized incomplete beta function I_x(a, b), a, b > 0 and x in
+ * [0, 1]: its continued fraction with Loader's saddle-point form of the
+ * front factor, so it keeps its relative precision for a + b up to 1e15
+ * (a binomial of that many IOs). NAN for a bad argument, or where the
+ * fraction did not settle. */
+double model_beta_inc(double a, double b, double x);
+
+/* Binomial(n, p), 1 <= n < 2^53, 0 < p < 1, k an integer in [0, n]:
+ * P(K <= k) into *le and P(K > k) into *gt, each computed as itself (the
+ * small one is not 1 less the other), and P(K = k). -EINVAL for a bad
+ * argument (NAN from the pmf), -EDOM where the fraction did not settle. */
+int model_binom_tails(double k, double n, double p, double *le, double *gt);
+double model_binom_pmf(double k, double n, double p);
+
 #endif
