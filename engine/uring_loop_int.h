@@ -143,8 +143,10 @@ static __attribute__((noinline, cold)) void uring_late_each(struct eng_worker *w
 
 /* The n IOs an open loop just issued at now, the first due at first, into
  * its lateness octaves: per call, not per IO (an octave's index per IO
- * cost 10% of the loop). Their due times rise in the order issued, so
- * their lateness falls from now - first to now - the last's (the slot
+ * cost 10% of the loop). Where every slot was taken when the loop last
+ * entered the kernel, they waited for the device to free one: counted
+ * apart (ENG_LATE_SLOT). Else their due times rise in the order issued,
+ * so their lateness falls from now - first to now - the last's (the slot
  * popped last, free_slot[nfree]); where both are in one octave (on time,
  * or one delay's burst) all n go there at once, else one at a time. */
 ENG_ALWAYS_INLINE void uring_late_add(struct eng_worker *w, uint64_t now, uint64_t first,
@@ -152,6 +154,10 @@ ENG_ALWAYS_INLINE void uring_late_add(struct eng_worker *w, uint64_t now, uint64
 {
 	unsigned k = eng_late_oct(now - first);
 
+	if (w->late_full) {
+		w->late_oct[ENG_LATE_SLOT] += n;
+		return;
+	}
 	if (eng_likely(k == eng_late_oct(now - w->due_ns[w->free_slot[nfree]]))) {
 		w->late_oct[k] += n;
 		return;
@@ -368,6 +374,9 @@ ENG_ALWAYS_INLINE int uring_fill(struct eng_group *g, uint64_t now, uint32_t *qu
 			if (!got)
 				break;
 		}
+		/* what the IOs issued next waited for (uring_late_add) */
+		if (h.open)
+			w->late_full = !w->nfree;
 	}
 out:
 	*queued = pending;

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "engine/arrival.h"
 #include "engine/engine.h"
 #include "model/slo.h"
 #include "model/stats.h"
@@ -61,7 +62,7 @@ uint64_t model_slo_late_from(const uint64_t *late_oct, uint64_t ns)
 	uint64_t n = 0;
 	unsigned k;
 
-	for (k = 0; late_oct && k < ENG_LATE_OCTS; k++)
+	for (k = 0; late_oct && k < ENG_LATE_OCTS; k++)	/* not ENG_LATE_SLOT */
 		if (eng_late_oct_from(k) >= ns)
 			n += late_oct[k];
 	return n;
@@ -69,15 +70,17 @@ uint64_t model_slo_late_from(const uint64_t *late_oct, uint64_t ns)
 
 int model_slo_judge(const struct model_slo *slo, const struct model_slo_obs *o)
 {
+	/* the IOs the generator issued late with a slot free, and those
+	 * that waited for the device to free one */
+	uint64_t gen_late = model_slo_late_from(o->late_oct, ENG_RATE_LATE_NS);
+	uint64_t slot = o->late_oct ? o->late_oct[ENG_LATE_SLOT] : 0;
 	double worst = 0, r, tail;
-	bool und = false, at = false, gen = false, free = o->depth_share < MODEL_SLO_FREE_DEPTH;
+	bool und = false, at = false, gen = false;
 	int dev = -1, st;
 	unsigned i, p;
 
-	/* behind with its slots mostly free: the device took what it was
-	 * given, the generator did not issue what was due */
 	if (o->behind)
-		return free && o->late_share > 0 ? MODEL_SLO_GENERATOR : MODEL_SLO_BEHIND;
+		return gen_late > slot ? MODEL_SLO_GENERATOR : MODEL_SLO_BEHIND;
 	for (i = 0; i < slo->n; i++) {
 		p = slo->pct[i];
 		st = bound_state(&o->due[p], slo->ns[i]);
@@ -85,11 +88,9 @@ int model_slo_judge(const struct model_slo *slo, const struct model_slo_obs *o)
 		at |= st == B_AT;
 		if (st != B_BROKE)
 			continue;
-		/* the late IOs alone fill the percentile's tail, and not for
-		 * want of a free slot */
+		/* the generator's late IOs alone fill the percentile's tail */
 		tail = 1 - model_slo_pcts[p].pct / 100;
-		if (free && (o->late_share >= tail || (o->ios &&
-			     (double)model_slo_late_from(o->late_oct, slo->ns[i]) >= tail * (double)o->ios))) {
+		if (o->ios && (double)gen_late >= tail * (double)o->ios) {
 			gen = true;
 			continue;
 		}

@@ -67,13 +67,6 @@
 /* The first rate is at most this share of the maximum: Poisson arrivals
  * at the closed loop's own maximum leave no slack, and fall behind. */
 #define MODEL_SLO_START_MAX 0.9
-/* A bound broken by late IOs is the generator's only when the open
- * loop's mean depth stayed below half the depth allowed: its late IOs
- * were then not waiting for a free slot (the device's doing) but for the
- * CPU. Half, not more: fusefault's load device near its top held a mean
- * of 60% of a depth of 16, and was full much of the time, while a worker
- * kept off its CPU by a hog left it a third or less. */
-#define MODEL_SLO_FREE_DEPTH 0.5
 
 /* The percentiles a bound may name, in the order reports give them. */
 struct model_slo_pct {
@@ -125,12 +118,9 @@ struct model_slo_obs {
 	/* MODEL_SLO_NPCT, model_slo_pcts' order (model_pct_list's): the
 	 * latency from when each IO was due */
 	const struct model_pct_ci *due;
-	double late_share;	/* IOs submitted more than ENG_RATE_LATE_NS
-				 * after they were due, a share of all */
-	const uint64_t *late_oct;	/* ENG_LATE_OCTS: the IOs issued by how
-					 * late (eng_result.late_oct); NULL: none */
+	const uint64_t *late_oct;	/* ENG_LATE_N: the IOs issued by how late
+					 * (eng_result.late_oct); NULL: none */
 	uint64_t ios;		/* IOs the point rests on */
-	double depth_share;	/* mean IOs in flight / the depth allowed */
 	bool behind;		/* fell behind the rate asked */
 };
 
@@ -144,27 +134,25 @@ int model_slo_verdict(const struct model_slo *slo, const uint64_t *ns, bool behi
  * else at the bound where lo >= b (1 - MODEL_SLO_ZONE) and hi <= b (1 +
  * MODEL_SLO_ZONE); else broke where lo > b; else undecided (an unbounded
  * end is never within anything). The point: where behind, BEHIND, or
- * GENERATOR where its IOs were issued late while the depth in flight
- * stayed below MODEL_SLO_FREE_DEPTH of the depth allowed (the device
- * took what it was given; the generator did not issue what was due);
- * else the bound that broke (the furthest above, lo / b); else UNDECIDED;
- * else AT_BOUND; else HELD. A bound broken by the generator (GENERATOR,
- * where every bound that broke did so) is one whose IOs were issued late
- * while the device had room: the mean depth in flight stayed below
- * MODEL_SLO_FREE_DEPTH of the depth allowed (so the late IOs did not wait
- * for a free slot, the device's doing), and the late IOs fill the
- * percentile's tail (1 - p / 100): the share issued over ENG_RATE_LATE_NS
- * late is at least the tail, or at least the tail were issued the bound
- * itself or more late (late_oct: the octaves from the bound up). Latency
- * from due = lateness + service time exactly, so such a point's
- * percentile rests on the generator's delays, and its service time does
- * not clear the device either: it runs from submission to the reap, and
- * a worker kept off its CPU reaps late as it issues late. Such a point is
- * the host's doing; it does not count for or against the device. */
+ * GENERATOR where more of its IOs were issued late with a slot free than
+ * waited for a slot (the device took what it was given; the generator
+ * did not issue what was due); else the bound that broke (the furthest
+ * above, lo / b); else UNDECIDED; else AT_BOUND; else HELD. A bound
+ * broken by the generator (GENERATOR, where every bound that broke did
+ * so) is one whose tail (1 - p / 100 of the IOs: 1% for p99) is filled by
+ * IOs the generator issued late with a slot free: over ENG_RATE_LATE_NS
+ * late (late_oct's octaves from the first whose least is that or more),
+ * not counting those that waited for the device to free a slot
+ * (ENG_LATE_SLOT), the device's doing. Latency from due = lateness +
+ * service time exactly, so such a point's percentile rests on the host's
+ * delays, and its service time does not clear the device either: it
+ * runs from submission to the reap, and a worker kept off its CPU reaps
+ * late as it issues late. Such a point is the host's doing; it does not
+ * count for or against the device. */
 int model_slo_judge(const struct model_slo *slo, const struct model_slo_obs *o);
-/* Of the IOs counted in late_oct (ENG_LATE_OCTS), those issued ns or more
- * late, as far as the octaves tell: the octaves from the first whose
- * least is ns or more. */
+/* Of the IOs late_oct (ENG_LATE_N) counts with a slot free, those issued
+ * ns or more late, as far as the octaves tell: the octaves from the first
+ * whose least is ns or more. */
 uint64_t model_slo_late_from(const uint64_t *late_oct, uint64_t ns);
 
 /* The rate a search starts from, from the closed loop's own latency: it

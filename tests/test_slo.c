@@ -168,19 +168,14 @@ int main(void)
 	/* verdicts from intervals: p99 <= 500 us, p99.9 <= 520 us */
 	{
 		struct model_pct_ci due[MODEL_SLO_NPCT];
-		struct model_slo_obs o = { .due = due, .late_share = 0, .depth_share = 0.1 };
+		uint64_t oct[ENG_LATE_N] = { 0 };
+		struct model_slo_obs o = { .due = due, .late_oct = oct, .ios = 1000 };
 
 		for (i = 0; i < MODEL_SLO_NPCT; i++)
 			due[i] = ci(1000, 2000, 3000);
+		oct[0] = 1000;
 		CHECK(model_slo_judge(&two, &o) == MODEL_SLO_HELD);
 		o.behind = true;
-		o.depth_share = 0.9;
-		CHECK(model_slo_judge(&two, &o) == MODEL_SLO_BEHIND);
-		/* behind with its slots free and IOs issued late: the generator */
-		o.depth_share = 0.1;
-		o.late_share = 0.3;
-		CHECK(model_slo_judge(&two, &o) == MODEL_SLO_GENERATOR);
-		o.late_share = 0;
 		CHECK(model_slo_judge(&two, &o) == MODEL_SLO_BEHIND);
 		o.behind = false;
 		/* the upper end above the bound, the lower below: undecided */
@@ -206,21 +201,37 @@ int main(void)
 		due[3] = ci(400000, 500000, 600000);
 		CHECK(model_slo_judge(&two, &o) == 0);
 		due[3] = ci(1000, 2000, 3000);
-		/* 2% of the IOs issued late (p99's tail is 1%), the depth
-		 * low: the generator's */
-		o.late_share = 0.02;
+		/* 2% of the IOs issued 131 us or more late with a slot free
+		 * (the octaves from 2^17 ns up: over ENG_RATE_LATE_NS), p99's
+		 * tail 1%: the generator's */
+		CHECK(eng_late_oct_from(8) == 131072 && eng_late_oct(131072) == 8);
+		CHECK(eng_late_oct(0) == 0 && eng_late_oct(1023) == 0 && eng_late_oct(1024) == 1);
+		oct[0] = 980;
+		oct[12] = 20;
 		CHECK(model_slo_judge(&two, &o) == MODEL_SLO_GENERATOR);
 		CHECK(!model_slo_held(MODEL_SLO_GENERATOR) && !model_slo_broke(MODEL_SLO_GENERATOR));
-		/* too few late IOs to fill the tail: the device's */
-		o.late_share = 0.005;
+		/* late by 66..131 us (octave 7): not over 100 us for sure */
+		oct[12] = 0;
+		oct[7] = 20;
 		CHECK(model_slo_judge(&two, &o) == 0);
-		/* the depth half full or more: the late IOs waited for a slot */
-		o.late_share = 0.02;
-		o.depth_share = 0.5;
+		/* 0.5%: too few to fill the tail, the device's */
+		oct[7] = 15;
+		oct[12] = 5;
 		CHECK(model_slo_judge(&two, &o) == 0);
-		o.depth_share = 0.1;
-		/* p50's tail (50%) is not filled by 2% late, p99's is: of a
-		 * p50 and a p99 bound that broke, the device broke p50 */
+		/* late after waiting for a slot: the device's */
+		oct[12] = 0;
+		oct[ENG_LATE_SLOT] = 20;
+		CHECK(model_slo_judge(&two, &o) == 0);
+		/* behind: the generator's where more were late with a slot
+		 * free than waited for one */
+		o.behind = true;
+		CHECK(model_slo_judge(&two, &o) == MODEL_SLO_BEHIND);
+		oct[12] = 30;
+		CHECK(model_slo_judge(&two, &o) == MODEL_SLO_GENERATOR);
+		o.behind = false;
+		oct[ENG_LATE_SLOT] = 0;
+		/* p50's tail (50%) is not filled by 3% late, p99's is: of a p50
+		 * and a p99 bound that broke, the device broke p50 */
 		{
 			struct model_slo p50 = { .n = 2, .pct = { 0, 2 }, .ns = { 1000, 500000 } };
 
@@ -229,30 +240,9 @@ int main(void)
 			due[0] = ci(1000, 2000, 3000);
 			CHECK(model_slo_judge(&p50, &o) == MODEL_SLO_GENERATOR);
 		}
-		/* 2% of 1000 IOs issued 524 us or more late (the octave from
-		 * 2^19 ns: at least the bound), p99's tail 1%: the lateness
-		 * alone fills it, with few IOs over 100 us late otherwise; 5
-		 * of them: not */
-		{
-			uint64_t oct[ENG_LATE_OCTS] = { 0 };
-
-			o.late_share = 0.005;
-			o.late_oct = oct;
-			o.ios = 1000;
-			oct[0] = 980;
-			oct[10] = 20;	/* from 2^19 ns */
-			CHECK(eng_late_oct_from(10) == 524288 && eng_late_oct(524288) == 10);
-			CHECK(eng_late_oct(0) == 0 && eng_late_oct(1023) == 0 && eng_late_oct(1024) == 1);
-			CHECK(model_slo_judge(&two, &o) == MODEL_SLO_GENERATOR);
-			oct[9] = 15;	/* 262..524 us: below the bound, not counted */
-			oct[10] = 5;
-			CHECK(model_slo_judge(&two, &o) == 0);
-			oct[10] = 20;
-			o.depth_share = 0.9;	/* waiting for a slot: the device's */
-			CHECK(model_slo_judge(&two, &o) == 0);
-			o.depth_share = 0.1;
-			o.late_oct = NULL;
-		}
+		/* no lateness counted: never the generator's */
+		o.late_oct = NULL;
+		CHECK(model_slo_judge(&two, &o) == 0);
 	}
 
 	/* the start: 16 deep at 4000 IOPS is 4 ms each (Little's law), a

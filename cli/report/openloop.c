@@ -32,7 +32,7 @@ void cli_open_add(struct cli_dev *d, const struct eng_result *res)
 	op->backlog += res->backlog;
 	op->dropped += res->dropped;
 	op->inflight_ns += res->inflight_ns;
-	for (k = 0; k < ENG_LATE_OCTS; k++)
+	for (k = 0; k < ENG_LATE_N; k++)
 		op->late_oct[k] += res->late_oct[k];
 	if (op->svc_hist && res->svc_hist && !res->stalled)
 		eng_hist_merge(op->svc_hist, res->svc_hist);
@@ -47,7 +47,7 @@ static void open_sum(struct cli_open *a, const struct cli_open *o)
 	a->backlog += o->backlog;
 	a->dropped += o->dropped;
 	a->inflight_ns += o->inflight_ns;
-	for (k = 0; k < ENG_LATE_OCTS; k++)
+	for (k = 0; k < ENG_LATE_N; k++)
 		a->late_oct[k] += o->late_oct[k];
 	if (a->svc_hist && o->svc_hist)
 		eng_hist_merge(a->svc_hist, o->svc_hist);

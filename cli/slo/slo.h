@@ -59,7 +59,8 @@ struct cli_slo_pt {
 	uint64_t ios;		/* IOs they rest on */
 	unsigned windows;	/* windows merged */
 	uint64_t late;		/* IOs issued over ENG_RATE_LATE_NS late */
-	uint64_t late_oct[ENG_LATE_OCTS];	/* IOs issued by how late */
+	uint64_t late_oct[ENG_LATE_N];	/* IOs issued by how late, a slot
+						 * free; [ENG_LATE_SLOT] not */
 	double depth;		/* mean IOs in flight */
 	double depth_share;	/* of the depth allowed */
 	int verdict;		/* model_slo_judge's */

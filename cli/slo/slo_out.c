@@ -81,7 +81,7 @@ static void ci_words(char *buf, size_t len, const struct model_pct_ci *c, bool h
 }
 
 /* Why the generator broke bound b of p (model_slo_judge): its IOs issued
- * late, the bound or more late, with the device's slots mostly free. */
+ * late with a slot free, and the bound or more late. */
 static void print_generator(FILE *f, const struct model_slo *slo, const struct cli_slo_pt *p, int b)
 {
 	char us[24];
@@ -93,9 +93,10 @@ static void print_generator(FILE *f, const struct model_slo *slo, const struct c
 			model_slo_pcts[slo->pct[b]].name,
 			p->ios ? 100.0 * (double)model_slo_late_from(p->late_oct, slo->ns[b]) / (double)p->ios : 0.0,
 			cli_fmt_us(us, sizeof(us), (double)slo->ns[b], true));
-	fprintf(f, ", %.1f%% over %lluus, a mean depth of %.1f (%.0f%% of the depth allowed); the host's doing, not the device's\n",
-		100.0 * cli_slo_late_share(p), (unsigned long long)(ENG_RATE_LATE_NS / 1000), p->depth,
-		100.0 * p->depth_share);
+	fprintf(f, ", %.1f%% over %lluus with a slot free (%llu waited for a slot); the host's doing, not the device's\n",
+		p->ios ? 100.0 * (double)model_slo_late_from(p->late_oct, ENG_RATE_LATE_NS) / (double)p->ios : 0.0,
+		(unsigned long long)(ENG_RATE_LATE_NS / 1000),
+		(unsigned long long)p->late_oct[ENG_LATE_SLOT]);
 }
 
 /* What p's verdict says, after its row. */
@@ -348,6 +349,7 @@ json_t *cli_slo_pt_json(const struct cli_slo_pt *p, const struct model_slo *slo)
 	if (o) {
 		json_object_set_new(o, "late_share", json_real(cli_slo_late_share(p)));
 		json_object_set_new(o, "lateness_octaves", octs_json(p->late_oct));
+		json_object_set_new(o, "slot_waited_ios", json_integer((json_int_t)p->late_oct[ENG_LATE_SLOT]));
 		json_object_set_new(o, "depth", json_real(p->depth));
 	}
 	return o;

@@ -83,7 +83,7 @@ static void check_failed(struct cli_slo *sl, struct cli_slo_dev *sd, const struc
  * and the open loop's counts summed. */
 struct slo_acc {
 	struct eng_hist due, svc, win[MODEL_SLO_WINDOWS];
-	uint64_t ios, late, late_oct[ENG_LATE_OCTS];
+	uint64_t ios, late, late_oct[ENG_LATE_N];
 	double elapsed_s, inflight_ns, depth_max;
 	unsigned windows;
 	bool has_lat, has_svc, behind;
@@ -110,7 +110,7 @@ static void acc_add(struct slo_acc *a, const struct cli_dev *d, unsigned qd)
 		eng_hist_merge(&a->svc, d->open.svc_hist);
 	a->ios += d->ios;
 	a->late += d->open.late;
-	for (k = 0; k < ENG_LATE_OCTS; k++)
+	for (k = 0; k < ENG_LATE_N; k++)
 		a->late_oct[k] += d->open.late_oct[k];
 	a->elapsed_s += d->elapsed_s;
 	a->inflight_ns += d->open.inflight_ns;
@@ -158,10 +158,8 @@ static void acc_point(struct cli_slo_pt *p, const struct slo_acc *a, double rate
 		return;
 	}
 	ob.due = p->ci;
-	ob.late_share = cli_slo_late_share(p);
 	ob.late_oct = p->late_oct;
 	ob.ios = p->ios;
-	ob.depth_share = p->depth_share;
 	ob.behind = a->behind;
 	p->verdict = model_slo_judge(slo, &ob);
 }
