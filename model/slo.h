@@ -13,10 +13,9 @@
  * indifference zone (MODEL_SLO_ZONE either side of the bound) is at the
  * bound and counts as held, so that a search whose rate nears the
  * capacity ends rather than measures on until its cap. A point whose
- * bound broke from when each IO was due but held on its service time,
- * with its late IOs enough to fill the percentile's tail, was broken by
- * the generator (MODEL_SLO_GENERATOR): the host's doing, not the
- * device's.
+ * broken percentile's tail is filled by IOs the generator issued late
+ * with a slot free was broken by the generator (MODEL_SLO_GENERATOR):
+ * the host's doing, not the device's.
  *
  * The search (docs/saturate.md, "Capacity at a latency target"): the
  * first point is the start rate (model_slo_start: where the closed

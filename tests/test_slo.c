@@ -2,10 +2,11 @@
  * the percentile table and a point's verdict (the bound furthest above
  * wins, an overload breaks whatever the percentiles); a verdict from the
  * percentiles' intervals (held, broke, undecided across the bound, at
- * the bound within the zone, the generator's where the service time held
- * and the late IOs fill the tail); the start rate from Little's law; a
- * search that starts below the maximum, treats undecided and generator
- * points as neither held nor broken and reports their range; the search finds a
+ * the bound within the zone, the generator's where the IOs it issued late
+ * with a slot free fill the tail, the device's where they waited for a
+ * slot); the start rate from Little's law; a search that starts below the
+ * maximum, treats undecided and generator points as neither held nor
+ * broken and reports their range; the search finds a
  * queue's capacity within its tolerance from 1% to 100% of the maximum
  * within the default cap, confirms the rate it ends on, takes the maximum
  * where everything holds, names a device that misses at any rate after

@@ -26,11 +26,12 @@ void cli_sat_plan_slo(struct sat *s)
 	s->step_ns = (o->ramp_ns + o->time_ns) * reps;
 	fprintf(s->out, "iostorm saturate --slo: %u device%s; each alone at QD%u, all at once at QD%u, then each alone in a search for its capacity within %s, then all at once at a common share of those capacities\n",
 		s->n, s->n == 1 ? "" : "s", o->qd, o->qd, words);
-	fprintf(s->out, "plan: %u closed-loop steps of %.3gs ramp + %.3gs measured%s, then %u searches of at most %u points%s of %.3gs ramp + %.3gs: at most %.0fs\n",
+	fprintf(s->out, "plan: %u closed-loop steps of %.3gs ramp + %.3gs measured%s, then %u searches of at most %u points%s of %.3gs ramp + %.3gs, each measured on up to %u windows while undecided: at most %.0fs\n",
 		s->nsteps, cli_secs(o->ramp_ns), cli_secs(o->time_ns), reps > 1 ? ", repeated" : "",
 		s->n + 1, cap, reps > 1 ? " (each device's repeated)" : "", cli_secs(o->ramp_ns),
-		cli_secs(o->time_ns),
-		(double)s->nsteps * cli_secs(s->step_ns) + (double)cap * each * (s->n * reps + 1));
+		cli_secs(o->time_ns), MODEL_SLO_WINDOWS,
+		(double)s->nsteps * cli_secs(s->step_ns) +
+		(double)cap * each * MODEL_SLO_WINDOWS * (s->n * reps + 1));
 	fflush(s->out);
 }
 
