@@ -141,6 +141,29 @@ struct eng_errors {
 	uint64_t count[ENG_ERR_SLOTS];	/* failures per errno (slots above) */
 };
 
+/* An open loop's lateness histogram: octave k counts the IOs submitted
+ * from 2^(k+9) to 2^(k+10) ns after they were due, octave 0 also those
+ * under 1024 ns (on time: the loop spins the last ENG_RATE_SPIN_NS), of
+ * those issued while a slot was free when the loop last looked: their
+ * lateness is the generator's own (a timer, a preemption). The IOs
+ * issued after every slot was taken (they waited for the device to free
+ * one) are counted apart, in entry ENG_LATE_SLOT. One octave per bit of
+ * a 64-bit time, so an index is an OR and a bit scan, with no clamp
+ * (engine/uring_loop_int.h). */
+#define ENG_LATE_OCTS 55
+#define ENG_LATE_SLOT ENG_LATE_OCTS
+#define ENG_LATE_N (ENG_LATE_OCTS + 1)
+static inline unsigned eng_late_oct(uint64_t late_ns)
+{
+	return 54u - (unsigned)__builtin_clzll(late_ns | 1023);
+}
+
+/* The least lateness octave k holds, ns (0 for octave 0). */
+static inline uint64_t eng_late_oct_from(unsigned k)
+{
+	return k ? 1ull << (k + 9) : 0;
+}
+
 struct eng_result {
 	enum eng_backend backend;	/* the one used */
 	bool fell_back;			/* AUTO chose libaio: io_uring refused */
@@ -178,6 +201,11 @@ struct eng_result {
 	struct eng_hist *svc_hist;
 	uint64_t late, backlog, dropped;
 	double inflight_ns;
+	/* Open loop: the IOs issued in the window by how late (submission
+	 * minus due), an octave each (eng_late_oct), where a slot was free:
+	 * the generator's own lateness, apart from the device's service
+	 * time; [ENG_LATE_SLOT]: those that waited for a slot. */
+	uint64_t late_oct[ENG_LATE_N];
 };
 
 /* A worker's measured figures at one instant, copied by the worker itself

@@ -232,6 +232,7 @@ static void worker_begin_measure(struct eng_worker *w)
 	if (w->svc_hist)
 		eng_hist_reset(w->svc_hist);
 	w->late = 0;
+	memset(w->late_oct, 0, sizeof(w->late_oct));
 	w->inflight_ns = 0;
 	w->limit = w->job->ios;
 	w->t_start_ns = w->job->rate > 0 ? worker_rate_begin(w) : eng_mono_ns();
@@ -263,6 +264,7 @@ static void worker_rate_end(struct eng_worker *w, uint64_t end_mono)
 	double past = 0;
 
 	r->late = w->late;
+	memcpy(r->late_oct, w->late_oct, sizeof(r->late_oct));
 	/* the depth is integrated up to the loop's last clock read, which a
 	 * worker waiting on a slow IO takes after the window ended */
 	if (w->last_ns > end)

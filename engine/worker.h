@@ -148,6 +148,9 @@ struct eng_worker {
 				 * start, as are due_batch's times */
 	struct eng_hist *svc_hist;
 	uint64_t late;		/* eng_result.late, so far */
+	uint64_t late_oct[ENG_LATE_N];	/* eng_result.late_oct, so far */
+	bool late_full;		/* every slot was taken when the loop last
+				 * entered the kernel (uring_fill) */
 	uint64_t dropped;	/* eng_result.dropped */
 	uint64_t last_ns;	/* the previous loop's clock read */
 	double inflight_ns;	/* eng_result.inflight_ns, so far */

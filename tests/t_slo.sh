@@ -55,16 +55,26 @@ for try in 1 2; do
 			.slo.bounds == [{"percentile": "p50", "ns": 500000}] and .slo.max_points == 12 and
 			.slo.searches == 1 and (.slo.devices | length) == 1 and
 			(.slo.devices[0] | has("name", "max_iops", "capacity_iops", "points", "first_failing_iops",
-				"first_failing_percentile", "confirmed", "missed", "capacities", "capacity_ci95", "lowest")) and
-			([.slo.devices[0].points[] | has("rate", "iops", "percentiles_ns", "held", "broke", "again", "search")] | all) and
+				"first_failing_percentile", "confirmed", "missed", "capacities", "capacity_iops_ci", "lowest",
+				"start_iops", "undecided_iops", "generator_iops")) and
+			([.slo.devices[0].points[] | has("rate", "iops", "percentiles_ns", "held", "broke", "again", "search", "ios",
+				"percentiles_ns_ci", "late_share", "lateness_octaves")] | all) and
 			([.slo.devices[0].points[].percentiles_ns | keys == ["p50", "p90", "p99", "p99.9", "p99.99"]] | all) and
-			(.slo.devices[0].points | length) <= 12 and .slo.devices[0].points[0].rate == .slo.devices[0].max_iops and
+			(.slo.devices[0].points | length) <= 12 and .slo.devices[0].points[0].rate == .slo.devices[0].start_iops and
+			.slo.devices[0].start_iops < .slo.devices[0].max_iops and
 			(.slo.devices[0] | .name == $n and .capacity_iops > 0 and (.missed | not) and
 				(.capacities | length) == 1)' "$json" >/dev/null ||
 			check_fail "search JSON: $(jq -c '.slo | del(.devices[].points)' "$json")"
-		# every point's verdict agrees with its p50 and the bound
-		jq -e '[.slo.devices[].points[] | select(.broke != "behind") | .held == (.percentiles_ns.p50 <= 500000)] | all' "$json" >/dev/null ||
-			check_fail "a point's verdict disagrees with its p50: $(jq -c '[.slo.devices[0].points[] | [.rate, .percentiles_ns.p50, .held]]' "$json")"
+		# every point's verdict agrees with its p50's interval and the bound:
+		# held where the interval's top is within it (or within 5% of it,
+		# at the bound), broke where its bottom is above it, else undecided
+		# after more windows; every point rests on its IOs
+		jq -e '[.slo.devices[].points[] | select(.broke != "behind") | .percentiles_ns_ci.p50 as [$l, $h] |
+			.ios > 0 and .windows >= 1 and .windows <= 4 and
+			if .held == true then $h != null and ($h <= 500000 or ($h <= 525000 and $l >= 475000 and .at_bound))
+			elif .held == false then $l > 500000
+			else .windows == 4 or .broke == "generator" end] | all' "$json" >/dev/null ||
+			check_fail "a point's verdict disagrees with its p50's interval: $(jq -c '[.slo.devices[0].points[] | [.rate, .percentiles_ns_ci.p50, .windows, .held]]' "$json")"
 		# the capacity held every time it ran and lies below the first rate
 		# that broke; the search ended on a repeat: of the capacity, which
 		# confirmed it (it held twice), or of a rate that then broke, with no
@@ -74,9 +84,9 @@ for try in 1 2; do
 			if .confirmed then [.points[] | select(.rate == $c)] | length >= 2
 			else (.points | length) == 12 and (.points[-1].held | not) end' "$json" >/dev/null ||
 			check_fail "capacity not held below the first failing rate, or not repeated: $(jq -c '.slo.devices[0] | del(.points)' "$json")"
-		grep -Eq "^$name: [0-9]+ IOPS \([0-9]+% of its closed-loop [0-9]+\), (confirmed|unconfirmed \(the cap of points came first\)); first failing rate [0-9]+ IOPS: (p50 [0-9.]+ us|behind); [0-9]+ points$" "$T_OUT" ||
+		grep -Eq "^$name: [0-9]+ IOPS \([0-9]+% of its closed-loop [0-9]+\), (confirmed|unconfirmed \(the cap of points came first\)); first failing rate [0-9]+ IOPS: (p50 [0-9.]+ us|behind)(; undecided at [0-9]+\.\.[0-9]+ IOPS)?; [0-9]+ points$" "$T_OUT" ||
 			{ check_fail "no capacity line"; show_output; }
-		grep -Eq "^slo: p50 500.0 us, .*a search of at most 12 points of 0.1s ramp \+ 1s: at most 13s" "$T_OUT" ||
+		grep -Eq "^slo: p50 500.0 us, .*a search of at most 12 points of 0.1s ramp \+ 1s, each measured on up to 4 windows while its 95% interval spans a bound: at most 53s" "$T_OUT" ||
 			{ check_fail "no plan with the search's time"; show_output; }
 
 		# the fine sweep: nine rates from 12% below the capacity found to 12%
@@ -133,7 +143,7 @@ if expect_ok "missed" sweep "${q[@]}" --slo p50=1ms --json "$T_DIR/miss.json" "$
 	shape=$(jq -r -f "$(dirname "$0")/slo_shape.jq" "$T_DIR/miss.json") || shape="not JSON"
 	[ -z "$shape" ] || check_fail "missed: the slo object's shape: $shape"
 	jq -e '.slo.devices[0] | .capacity_iops == null and .missed and (.confirmed | not) and
-		(.points | length) == 2 and .points[0].rate == .max_iops and
+		(.points | length) == 2 and .points[0].rate == .start_iops and .start_iops < .max_iops and
 		(.points[1].rate <= 0.0101 * .max_iops or .points[1].rate == 1) and
 		.first_failing_percentile == "p50" and .first_failing_iops == .points[1].rate and
 		.lowest.percentiles_ns.p50 > 1900000' "$T_DIR/miss.json" >/dev/null ||

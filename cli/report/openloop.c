@@ -24,6 +24,7 @@ int cli_open_init(struct cli_dev *d, double asked, bool latency)
 void cli_open_add(struct cli_dev *d, const struct eng_result *res)
 {
 	struct cli_open *op = &d->open;
+	unsigned k;
 
 	if (!op->on)
 		return;
@@ -31,6 +32,8 @@ void cli_open_add(struct cli_dev *d, const struct eng_result *res)
 	op->backlog += res->backlog;
 	op->dropped += res->dropped;
 	op->inflight_ns += res->inflight_ns;
+	for (k = 0; k < ENG_LATE_N; k++)
+		op->late_oct[k] += res->late_oct[k];
 	if (op->svc_hist && res->svc_hist && !res->stalled)
 		eng_hist_merge(op->svc_hist, res->svc_hist);
 }
@@ -38,10 +41,14 @@ void cli_open_add(struct cli_dev *d, const struct eng_result *res)
 /* o's counts and service times added to a's (repeats, devices). */
 static void open_sum(struct cli_open *a, const struct cli_open *o)
 {
+	unsigned k;
+
 	a->late += o->late;
 	a->backlog += o->backlog;
 	a->dropped += o->dropped;
 	a->inflight_ns += o->inflight_ns;
+	for (k = 0; k < ENG_LATE_N; k++)
+		a->late_oct[k] += o->late_oct[k];
 	if (a->svc_hist && o->svc_hist)
 		eng_hist_merge(a->svc_hist, o->svc_hist);
 }

@@ -64,6 +64,8 @@ struct cli_open {
 					 * dropped when the window began */
 	double inflight_ns;		/* IOs in flight integrated over the
 					 * window (IO x ns) */
+	uint64_t late_oct[ENG_LATE_N];	/* IOs issued by how late
+						 * (eng_result.late_oct) */
 	struct eng_hist *svc_hist;	/* from submission; NULL without
 					 * latency; owned */
 	bool has_svc;

@@ -26,11 +26,12 @@ void cli_sat_plan_slo(struct sat *s)
 	s->step_ns = (o->ramp_ns + o->time_ns) * reps;
 	fprintf(s->out, "iostorm saturate --slo: %u device%s; each alone at QD%u, all at once at QD%u, then each alone in a search for its capacity within %s, then all at once at a common share of those capacities\n",
 		s->n, s->n == 1 ? "" : "s", o->qd, o->qd, words);
-	fprintf(s->out, "plan: %u closed-loop steps of %.3gs ramp + %.3gs measured%s, then %u searches of at most %u points%s of %.3gs ramp + %.3gs: at most %.0fs\n",
+	fprintf(s->out, "plan: %u closed-loop steps of %.3gs ramp + %.3gs measured%s, then %u searches of at most %u points%s of %.3gs ramp + %.3gs, each measured on up to %u windows while undecided: at most %.0fs\n",
 		s->nsteps, cli_secs(o->ramp_ns), cli_secs(o->time_ns), reps > 1 ? ", repeated" : "",
 		s->n + 1, cap, reps > 1 ? " (each device's repeated)" : "", cli_secs(o->ramp_ns),
-		cli_secs(o->time_ns),
-		(double)s->nsteps * cli_secs(s->step_ns) + (double)cap * each * (s->n * reps + 1));
+		cli_secs(o->time_ns), MODEL_SLO_WINDOWS,
+		(double)s->nsteps * cli_secs(s->step_ns) +
+		(double)cap * each * MODEL_SLO_WINDOWS * (s->n * reps + 1));
 	fflush(s->out);
 }
 
@@ -48,19 +49,28 @@ void cli_sat_slo_free(struct sat *s)
 	s->together = NULL;
 }
 
-/* The first device that broke at a point together, and why. */
+/* The first device that broke at a point together, and why; where none
+ * broke, the first left undecided (or broken by the generator), and
+ * why; else held (at the bound where any was). */
 static int together_verdict(const struct cli_slo_pt *pts, const bool *on, unsigned n, int *dev)
 {
+	int v = MODEL_SLO_HELD;
 	unsigned i;
 
 	*dev = -1;
 	for (i = 0; i < n; i++) {
 		if (!on[i] || pts[i].verdict == MODEL_SLO_HELD)
 			continue;
-		*dev = (int)i;
-		return pts[i].verdict;
+		if (model_slo_broke(pts[i].verdict)) {
+			*dev = (int)i;
+			return pts[i].verdict;
+		}
+		if (v == MODEL_SLO_HELD || (model_slo_held(v) && !model_slo_held(pts[i].verdict))) {
+			v = pts[i].verdict;
+			*dev = model_slo_held(v) ? -1 : (int)i;
+		}
 	}
-	return MODEL_SLO_HELD;
+	return v;
 }
 
 static void print_together(const struct sat *s, const struct sat_together_pt *p, unsigned k,
@@ -79,8 +89,13 @@ static void print_together(const struct sat *s, const struct sat_together_pt *p,
 			fprintf(s->out, " %s %s", model_slo_pcts[slo->pct[b]].name,
 				cli_fmt_us(us, sizeof(us), (double)p->pt[i].ns[slo->pct[b]], p->pt[i].has_lat));
 	}
-	if (p->verdict == MODEL_SLO_HELD)
-		fprintf(s->out, "   held\n");
+	if (model_slo_held(p->verdict))
+		fprintf(s->out, "   held%s\n", p->verdict == MODEL_SLO_AT_BOUND ? ": at the bound" : "");
+	else if (p->verdict == MODEL_SLO_UNDECIDED)
+		fprintf(s->out, "   undecided: %s\n", s->dev[p->dev].t->name);
+	else if (p->verdict == MODEL_SLO_GENERATOR)
+		fprintf(s->out, "   broke: %s by the generator (the host's doing, not the device's)\n",
+			s->dev[p->dev].t->name);
 	else
 		fprintf(s->out, "   broke: %s %s\n", s->dev[p->dev].t->name,
 			p->verdict == MODEL_SLO_BEHIND ? "fell behind the rate" :

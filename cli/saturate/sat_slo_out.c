@@ -17,7 +17,7 @@ static const struct sat_together_pt *first_fail(const struct sat_together *t)
 	unsigned i;
 
 	for (i = 0; i < t->npt; i++)
-		if (t->pt[i].verdict != MODEL_SLO_HELD && (!best || t->pt[i].frac < best->frac))
+		if (model_slo_broke(t->pt[i].verdict) && (!best || t->pt[i].frac < best->frac))
 			best = &t->pt[i];
 	return best;
 }
@@ -100,11 +100,11 @@ static json_t *together_pt_json(const struct sat *s, const struct sat_together_p
 		}
 		json_array_append_new(a, x);
 	}
-	return json_pack("{s:f, s:b, s:b, s:o, s:o, s:o}", "fraction", p->frac, "again", again,
-			 "held", p->verdict == MODEL_SLO_HELD,
+	return json_pack("{s:f, s:b, s:o, s:o, s:o, s:o}", "fraction", p->frac, "again", again,
+			 "held", cli_slo_held_json(p->verdict),
 			 "device", p->dev >= 0 ? json_string(s->dev[p->dev].t->name) : json_null(),
-			 "broke", p->verdict == MODEL_SLO_HELD ? json_null() :
-				json_string(cli_slo_broke_name(&s->o->slo, p->verdict)),
+			 "broke", cli_slo_broke_name(&s->o->slo, p->verdict) ?
+				json_string(cli_slo_broke_name(&s->o->slo, p->verdict)) : json_null(),
 			 "by_device", a);
 }
 

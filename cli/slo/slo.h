@@ -14,6 +14,7 @@
 
 #include "cli/opts/opts.h"
 #include "cli/runner/targets.h"
+#include "engine/engine.h"
 #include "model/slo.h"
 
 /* ---- slo_opt.c ---- */
@@ -43,7 +44,8 @@ int cli_slo_check(const struct cli_opts *o);
 
 /* ---- slo_run.c ---- */
 
-/* One measured point of one target's search. */
+/* One measured point of one target's search: one window, or up to
+ * MODEL_SLO_WINDOWS merged where the first left it undecided. */
 struct cli_slo_pt {
 	unsigned search;	/* 1-based: --repeat runs the search again */
 	double rate;		/* IOs per second asked */
@@ -51,8 +53,21 @@ struct cli_slo_pt {
 	bool again;		/* a repeat of a rate that held */
 	bool has_lat;
 	uint64_t ns[MODEL_SLO_NPCT];	/* latency from schedule, model_slo_pcts' order */
-	int verdict;		/* model_slo_verdict's */
+	struct model_pct_ci ci[MODEL_SLO_NPCT];	/* their 95% intervals */
+	bool has_svc;
+	struct model_pct_ci svc[MODEL_SLO_NPCT];	/* the service time's */
+	uint64_t ios;		/* IOs they rest on */
+	unsigned windows;	/* windows merged */
+	uint64_t late;		/* IOs issued over ENG_RATE_LATE_NS late */
+	uint64_t late_oct[ENG_LATE_N];	/* IOs issued by how late, a slot
+						 * free; [ENG_LATE_SLOT] not */
+	double depth;		/* mean IOs in flight */
+	double depth_share;	/* of the depth allowed */
+	int verdict;		/* model_slo_judge's */
 };
+
+/* The share of p's IOs issued late. */
+double cli_slo_late_share(const struct cli_slo_pt *p);
 
 /* One target's searches. */
 struct cli_slo_dev {
@@ -63,6 +78,7 @@ struct cli_slo_dev {
 	unsigned npt, cappt;
 	double *caps;		/* each search's capacity, 0: none; owned */
 	unsigned nsearch;
+	double start;		/* the first rate (model_slo_start) */
 	bool failed;		/* IO errors or a stall: left out */
 	bool stalled;
 	char why[96];
@@ -115,7 +131,16 @@ void cli_slo_print_summary(FILE *f, const struct cli_slo *sl);
 json_t *cli_slo_json(const struct cli_slo *sl);
 json_t *cli_slo_bounds_json(const struct model_slo *slo);
 json_t *cli_slo_pt_json(const struct cli_slo_pt *p, const struct model_slo *slo);
-/* What broke at a verdict: a percentile's name, "behind", or NULL (held). */
+/* What broke at a verdict: a percentile's name, "behind", "generator",
+ * or NULL (held, undecided). */
 const char *cli_slo_broke_name(const struct model_slo *slo, int verdict);
+/* A verdict's `held`: true (held, at the bound), false (broke by the
+ * device), null (undecided, the generator's). */
+json_t *cli_slo_held_json(int verdict);
+/* Whether d found no capacity because the device broke at the lowest
+ * rate decided (not where it stayed undecided, or the generator broke). */
+bool cli_slo_missed(const struct cli_slo_dev *d);
+/* The point of d's last search at its lowest rate the generator broke. */
+const struct cli_slo_pt *cli_slo_first_generator(const struct cli_slo_dev *d);
 
 #endif

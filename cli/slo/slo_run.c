@@ -1,8 +1,9 @@
 /* Running --slo's searches: every target whose search has a rate to
  * measure runs at once, each at its own rate (cli_run_spec.rates), in an
  * open loop whose latency counts from when each IO was due; each point's
- * percentiles come from the target's merged histogram and go to
- * model_slo_verdict and model_slo_add. */
+ * percentiles and their intervals come from the target's merged histogram
+ * (of up to MODEL_SLO_WINDOWS windows, where the first left it undecided)
+ * and go to model_slo_judge and model_slo_add. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -77,21 +78,101 @@ static void check_failed(struct cli_slo *sl, struct cli_slo_dev *sd, const struc
 	cli_say("%s: %s; left out of the later points", d->name, sd->why);
 }
 
-/* d's point: its rate, IOPS and percentiles from when IOs were due. */
-static void fill_pt(struct cli_slo_pt *p, double rate, const struct cli_dev *d)
+/* A point's windows so far, one target's: the histograms merged (from
+ * due and from submission), each window's own as a batch (model/pctci.h),
+ * and the open loop's counts summed. */
+struct slo_acc {
+	struct eng_hist due, svc, win[MODEL_SLO_WINDOWS];
+	uint64_t ios, late, late_oct[ENG_LATE_N];
+	double elapsed_s, inflight_ns, depth_max;
+	unsigned windows;
+	bool has_lat, has_svc, behind;
+};
+
+/* One window of d into a. */
+static void acc_add(struct slo_acc *a, const struct cli_dev *d, unsigned qd)
 {
+	unsigned k;
+
+	/* the first window (acc is calloc'ed per point) */
+	if (!a->windows) {
+		eng_hist_reset(&a->due);
+		eng_hist_reset(&a->svc);
+		a->has_lat = a->has_svc = true;
+	}
+	a->has_lat &= d->has_lat && d->hist;
+	if (a->has_lat) {
+		eng_hist_merge(&a->due, d->hist);
+		a->win[a->windows] = *d->hist;
+	}
+	a->has_svc &= d->open.svc_hist != NULL;
+	if (a->has_svc)
+		eng_hist_merge(&a->svc, d->open.svc_hist);
+	a->ios += d->ios;
+	a->late += d->open.late;
+	for (k = 0; k < ENG_LATE_N; k++)
+		a->late_oct[k] += d->open.late_oct[k];
+	a->elapsed_s += d->elapsed_s;
+	a->inflight_ns += d->open.inflight_ns;
+	/* behind in any window: the rate was not served */
+	a->behind |= cli_open_overloaded(d);
+	a->depth_max = (double)qd * (d->nworkers ? d->nworkers : 1);
+	a->windows++;
+}
+
+/* The intervals of every percentile of h, with the windows as batches. */
+static bool acc_cis(const struct slo_acc *a, const struct eng_hist *h, const struct eng_hist *win,
+		    struct model_pct_ci *ci)
+{
+	unsigned i, nb = win && a->windows >= MODEL_PCT_MIN_BATCHES ? a->windows : 0;
+
+	for (i = 0; i < MODEL_SLO_NPCT; i++)
+		if (model_pct_ci(h, nb ? win : NULL, nb, model_slo_pcts[i].pct, MODEL_PCT_CONF, &ci[i]))
+			return false;
+	return true;
+}
+
+/* The point of a's windows at rate, judged against slo. */
+static void acc_point(struct cli_slo_pt *p, const struct slo_acc *a, double rate,
+		      const struct model_slo *slo)
+{
+	struct model_slo_obs ob = { 0 };
 	int i;
 
 	memset(p, 0, sizeof(*p));
 	p->rate = rate;
-	p->iops = d->iops;
-	p->has_lat = d->has_lat && d->hist;
+	p->windows = a->windows;
+	p->ios = a->ios;
+	p->iops = a->elapsed_s > 0 ? (double)a->ios / a->elapsed_s : 0;
+	p->late = a->late;
+	memcpy(p->late_oct, a->late_oct, sizeof(p->late_oct));
+	p->depth = a->elapsed_s > 0 ? a->inflight_ns / (a->elapsed_s * 1e9) : 0;
+	p->depth_share = a->depth_max > 0 ? p->depth / a->depth_max : 0;
+	p->has_lat = a->has_lat && a->due.count && acc_cis(a, &a->due, a->win, p->ci);
+	p->has_svc = p->has_lat && a->has_svc && a->svc.count && acc_cis(a, &a->svc, NULL, p->svc);
 	for (i = 0; p->has_lat && i < MODEL_SLO_NPCT; i++)
-		p->ns[i] = eng_hist_percentile(d->hist, model_slo_pcts[i].pct);
+		p->ns[i] = p->ci[i].value;
+	if (!p->has_lat) {
+		/* no latency: nothing was served to judge */
+		p->verdict = MODEL_SLO_BEHIND;
+		return;
+	}
+	ob.due = p->ci;
+	ob.late_oct = p->late_oct;
+	ob.ios = p->ios;
+	ob.behind = a->behind;
+	p->verdict = model_slo_judge(slo, &ob);
 }
 
-int cli_slo_point(struct cli_slo *sl, const bool *on, const double *rates,
-		  struct cli_slo_pt *pts)
+double cli_slo_late_share(const struct cli_slo_pt *p)
+{
+	return p->ios ? (double)p->late / (double)p->ios : 0.0;
+}
+
+/* One window of the targets marked in on[], each at rates[i], into acc[]
+ * and pts[]. 0 or -errno (said). */
+static int run_window(struct cli_slo *sl, const bool *on, const double *rates,
+		      struct slo_acc *acc, struct cli_slo_pt *pts)
 {
 	const struct eng_target *tp[CLI_MAX_TARGETS];
 	unsigned idx[CLI_MAX_TARGETS], i, k;
@@ -115,24 +196,56 @@ int cli_slo_point(struct cli_slo *sl, const bool *on, const double *rates,
 	spec.rates = r;
 	spec.repeat = 1;	/* --repeat runs the search again, not a point */
 	spec.rate = (uint64_t)ceil(top);
-	snprintf(label, sizeof(label), "%s --slo point %u", sl->label, sl->points + 1);
+	snprintf(label, sizeof(label), "%s --slo point %u%s", sl->label, sl->points + 1,
+		 acc[idx[0]].windows ? ", measured on" : "");
 	spec.label = label;
 	rc = cli_runner_run(sl->o, &spec, &rep);
 	if (!rc) {
-		sl->points++;
 		sl->interrupted |= rep.interrupted;
 		for (k = 0; k < rep.ndev && k < spec.ntargets; k++) {
 			i = idx[k];
-			fill_pt(&pts[i], rates[i], &rep.dev[k]);
-			/* behind its schedule: the rate was not served */
-			pts[i].verdict = pts[i].has_lat ?
-				model_slo_verdict(&sl->o->slo, pts[i].ns, cli_open_overloaded(&rep.dev[k])) :
-				MODEL_SLO_BEHIND;
+			acc_add(&acc[i], &rep.dev[k], sl->o->qd);
+			acc_point(&pts[i], &acc[i], rates[i], &sl->o->slo);
 			check_failed(sl, &sl->dev[i], &rep.dev[k]);
 		}
 		cli_report_print_errors(cli_out_text(sl->o), &rep);
 	}
 	cli_report_free(&rep);
+	return rc;
+}
+
+int cli_slo_point(struct cli_slo *sl, const bool *on, const double *rates,
+		  struct cli_slo_pt *pts)
+{
+	struct slo_acc *acc = calloc(sl->n ? sl->n : 1, sizeof(*acc));
+	bool *more = calloc(sl->n ? sl->n : 1, sizeof(*more));
+	unsigned i, k;
+	int rc = 0;
+
+	if (!acc || !more) {
+		cli_say("out of memory");
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc = run_window(sl, on, rates, acc, pts);
+	/* an undecided point is measured on, its windows merged, until it is
+	 * decided or has MODEL_SLO_WINDOWS */
+	while (!rc && !sl->interrupted && !cli_runner_interrupted()) {
+		for (k = 0, i = 0; i < sl->n; i++) {
+			more[i] = (!on || on[i]) && !sl->dev[i].failed && acc[i].windows &&
+				  acc[i].windows < MODEL_SLO_WINDOWS &&
+				  pts[i].verdict == MODEL_SLO_UNDECIDED;
+			k += more[i];
+		}
+		if (!k)
+			break;
+		rc = run_window(sl, more, rates, acc, pts);
+	}
+	if (!rc)
+		sl->points++;
+out:
+	free(acc);
+	free(more);
 	return rc;
 }
 
@@ -156,6 +269,13 @@ static void start(struct cli_slo *sl)
 			floor = d->max;
 		/* max > 0 and cap in range: the model takes it */
 		model_slo_search_init(&d->s, d->max, floor, cap);
+		/* where the closed loop's own latency says the bounds can hold
+		 * (Little's law over its depth), not at its maximum, at which
+		 * an open loop falls behind */
+		d->start = model_slo_start(&sl->o->slo, d->max,
+					   (double)sl->o->qd * sl->o->jobs_per_device);
+		d->start = d->start > floor ? d->start : floor;
+		model_slo_search_start(&d->s, d->start);
 	}
 }
 
@@ -236,7 +356,7 @@ const struct cli_slo_pt *cli_slo_first_fail(const struct cli_slo_dev *d)
 	unsigned i;
 
 	for (i = 0; i < d->npt; i++)
-		if (d->pt[i].search == d->nsearch && d->pt[i].verdict != MODEL_SLO_HELD &&
+		if (d->pt[i].search == d->nsearch && model_slo_broke(d->pt[i].verdict) &&
 		    (!best || d->pt[i].rate < best->rate))
 			best = &d->pt[i];
 	return best;
