@@ -114,9 +114,9 @@ static void print_one(FILE *f, const struct cli_dev *d)
 	fprintf(f, "%s: open loop at %.0f IOPS asked; service time (from submission) mean %s p50 %s p99 %s p99.9 %s us; mean depth %.2f\n",
 		d->name, d->open.asked,
 		cli_fmt_us(a, sizeof(a), l->mean, d->open.has_svc),
-		cli_fmt_us(b, sizeof(b), (double)l->p50, d->open.has_svc),
-		cli_fmt_us(c, sizeof(c), (double)l->p99, d->open.has_svc),
-		cli_fmt_us(e, sizeof(e), (double)l->p999, d->open.has_svc), cli_open_depth(d));
+		cli_fmt_pct(b, sizeof(b), l, d->open.has_svc, 0, NULL),
+		cli_fmt_pct(c, sizeof(c), l, d->open.has_svc, 2, NULL),
+		cli_fmt_pct(e, sizeof(e), l, d->open.has_svc, 3, NULL), cli_open_depth(d));
 	if (open_behind(d, d->open.dropped))
 		fprintf(f, "%s: began behind its schedule: %llu IO%s due in the ramp and never issued, dropped when the window began\n",
 			d->name, (unsigned long long)d->open.dropped, d->open.dropped == 1 ? "" : "s");

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/report/nvme_status.h"
+#include "cli/report/say.h"
 
 /* glibc's own table (2.32+) knows every errno the kernel returns. */
 const char *cli_errno_name(int err)
@@ -122,4 +123,14 @@ void cli_report_free(struct cli_report *r)
 	free(r->total.reps);
 	cli_tl_batches_free(r->bat);
 	memset(r, 0, sizeof(*r));
+}
+
+const char *cli_fmt_pct(char *buf, size_t len, const struct cli_lat *l, bool has, unsigned k,
+			unsigned *marks)
+{
+	const uint64_t v[MODEL_PCT_N] = { l->p50, l->p90, l->p99, l->p999, l->p9999 };
+
+	if (k >= MODEL_PCT_N)
+		return cli_fmt_us(buf, len, 0, false);
+	return cli_fmt_pct_ci(buf, len, v[k], &l->ci[k], has, marks);
 }

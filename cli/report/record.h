@@ -172,6 +172,10 @@ bool cli_lat_fill(struct cli_lat *l, const struct eng_hist *h);
  * alone): model/pctci.h. */
 void cli_lat_batched(struct cli_lat *l, const struct eng_hist *h,
 		     const struct model_pct_batches *b);
+/* Percentile k (model_pct_list's) of l as every table prints one
+ * (cli_fmt_pct_ci, cli/report/say.h). */
+const char *cli_fmt_pct(char *buf, size_t len, const struct cli_lat *l, bool has, unsigned k,
+			unsigned *marks);
 /* d's IOs, bytes, errors, calls and CPU seconds added to t's. */
 void cli_dev_add_counters(struct cli_dev *t, const struct cli_dev *d);
 /* d's CPU cost per IO (model/cost.h) from its CPU seconds and cpu_ios;

@@ -120,50 +120,6 @@ int cli_report_total(struct cli_report *r)
 	return 0;
 }
 
-const char *cli_fmt_pct(char *buf, size_t len, const struct cli_lat *l, bool has, unsigned k,
-			unsigned *marks)
-{
-	const uint64_t v[MODEL_PCT_N] = { l->p50, l->p90, l->p99, l->p999, l->p9999 };
-
-	if (k >= MODEL_PCT_N)
-		return cli_fmt_us(buf, len, 0, false);
-	return cli_fmt_pct_ci(buf, len, v[k], &l->ci[k], has, marks);
-}
-
-const char *cli_fmt_pct_ci(char *buf, size_t len, uint64_t v, const struct model_pct_ci *c,
-			   bool has, unsigned *marks)
-{
-	unsigned m = 0;
-	size_t at;
-
-	if (!has)
-		return cli_fmt_us(buf, len, 0, false);
-	if (c->ios && !c->figure) {
-		snprintf(buf, len, "(%llu)", (unsigned long long)c->beyond);
-		m = CLI_PCT_FEW;
-	} else {
-		cli_fmt_us(buf, len, (double)v, true);
-		at = strlen(buf);
-		if (c->ios && c->wide && at + 1 < len) {
-			snprintf(buf + at, len - at, "~");
-			m = CLI_PCT_WIDE;
-		}
-	}
-	if (marks)
-		*marks |= m;
-	return buf;
-}
-
-void cli_pct_legend(FILE *f, unsigned marks)
-{
-	if (marks & CLI_PCT_WIDE)
-		fprintf(f, "~: that percentile's 95%% interval is wider than +-%.0f%% of it (the JSON's _ci keys give each interval)\n",
-			100.0 * MODEL_PCT_WIDE);
-	if (marks & CLI_PCT_FEW)
-		fprintf(f, "(N): only N IOs lie beyond that percentile, fewer than %u: too few to state it\n",
-			MODEL_PCT_MIN_BEYOND);
-}
-
 static void print_lat(FILE *f, const struct cli_dev *d, unsigned *marks)
 {
 	char buf[32];

@@ -16,21 +16,6 @@ void cli_report_print_errors(FILE *f, const struct cli_report *r);
  * unknown. buf is returned. */
 const char *cli_fmt_cost(char *buf, size_t len, const struct cli_dev *d);
 
-/* Percentile k (model_pct_list's) of l as every table prints one:
- * cli_fmt_us's figure, with "~" after it where its 95% interval is wider
- * than +-10% (or an end is unbounded), and "(N)" in its place where only
- * N < MODEL_PCT_MIN_BEYOND IOs lie beyond it: too few to state it. "-"
- * when has is false. The marks used are or'ed into *marks (NULL: none
- * kept), for cli_pct_legend. Returns buf. */
-#define CLI_PCT_WIDE 0x1u
-#define CLI_PCT_FEW 0x2u
-const char *cli_fmt_pct(char *buf, size_t len, const struct cli_lat *l, bool has, unsigned k,
-			unsigned *marks);
-/* The same for a percentile v with its interval c (a timeline sample's). */
-const char *cli_fmt_pct_ci(char *buf, size_t len, uint64_t v, const struct model_pct_ci *c,
-			   bool has, unsigned *marks);
-/* The line that explains the marks used (nothing for none). */
-void cli_pct_legend(FILE *f, unsigned marks);
 /* Sums the devices into r->total (merging histograms when present). */
 int cli_report_total(struct cli_report *r);
 /* The table alone on cli_out_text(o): what cli_report_output prints first

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The running command: set once by its front end, read by every line. */
 static const char *verb;
@@ -93,4 +94,38 @@ void cli_say(const char *fmt, ...)
 	va_end(ap);
 	cli_put_escaped(line, stderr);
 	fputc('\n', stderr);
+}
+
+const char *cli_fmt_pct_ci(char *buf, size_t len, uint64_t v, const struct model_pct_ci *c,
+			   bool has, unsigned *marks)
+{
+	unsigned m = 0;
+	size_t at;
+
+	if (!has)
+		return cli_fmt_us(buf, len, 0, false);
+	if (c->ios && !c->figure) {
+		snprintf(buf, len, "(%llu)", (unsigned long long)c->beyond);
+		m = CLI_PCT_FEW;
+	} else {
+		cli_fmt_us(buf, len, (double)v, true);
+		at = strlen(buf);
+		if (c->ios && c->wide && at + 1 < len) {
+			snprintf(buf + at, len - at, "~");
+			m = CLI_PCT_WIDE;
+		}
+	}
+	if (marks)
+		*marks |= m;
+	return buf;
+}
+
+void cli_pct_legend(FILE *f, unsigned marks)
+{
+	if (marks & CLI_PCT_WIDE)
+		fprintf(f, "~: that percentile's 95%% interval is wider than +-%.0f%% of it (the JSON's _ci keys give each interval)\n",
+			100.0 * MODEL_PCT_WIDE);
+	if (marks & CLI_PCT_FEW)
+		fprintf(f, "(N): only N IOs lie beyond that percentile, fewer than %u: too few to state it\n",
+			MODEL_PCT_MIN_BEYOND);
 }

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "model/pctci.h"
+
 /* ---- units ---- */
 
 #define CLI_NS_PER_S 1000000000ull
@@ -27,6 +29,20 @@ static inline double cli_secs(uint64_t ns)
  * below 10, 123.4 below 1000, 1234 above; "-" when the figure is not
  * known. Returns buf. */
 const char *cli_fmt_us(char *buf, size_t len, double ns, bool known);
+
+/* A percentile v with its 95% interval c (model/pctci.h) as every table
+ * prints one: cli_fmt_us's figure, with "~" after it where the interval
+ * is wider than +-10% (or an end is unbounded), and "(N)" in its place
+ * where only N < MODEL_PCT_MIN_BEYOND IOs lie beyond it: too few to state
+ * it. A c with no IOs (none worked out) is the figure alone; "-" when has
+ * is false. The marks used are or'ed into *marks (NULL: none kept), for
+ * cli_pct_legend. Returns buf. */
+#define CLI_PCT_WIDE 0x1u
+#define CLI_PCT_FEW 0x2u
+const char *cli_fmt_pct_ci(char *buf, size_t len, uint64_t v, const struct model_pct_ci *c,
+			   bool has, unsigned *marks);
+/* The line under a table that explains the marks used (nothing for none). */
+void cli_pct_legend(FILE *f, unsigned marks);
 
 /* ---- lines on stderr ---- */
 

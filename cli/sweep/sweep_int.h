@@ -87,7 +87,9 @@ int sweep_measure_max(const struct cli_opts *o, struct cli_targets *ts, struct f
 /* sweep_text.c */
 /* A rate point's first column: its load, or its rate per device. */
 void sweep_rate_col(const struct point *p, char *buf, size_t len);
-void sweep_print_point(FILE *f, const struct point *p);
+/* A point's row, its percentiles marked as every table marks them, the
+ * marks or'ed into *marks (cli_fmt_pct). */
+void sweep_print_point(FILE *f, const struct point *p, unsigned *marks);
 /* With --repeat, the spread of every point's total over its repeats. */
 void sweep_print_spread(const struct point *pt, unsigned n, unsigned repeat, FILE *f);
 void sweep_depth_summary(const struct sweep *w, unsigned k, int knee, int dbl, double best,

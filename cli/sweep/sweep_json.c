@@ -38,10 +38,12 @@ static json_t *by_device(const struct point *p)
 
 	for (t = 0; a && p->dev && t < p->ndev; t++) {
 		d = &p->dev[t].d;
-		json_array_append_new(a, json_pack("{s:s, s:f, s:o, s:o, s:o, s:o, s:o}", "name", d->name,
-			"iops", d->iops,
+		json_array_append_new(a, json_pack("{s:s, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			"name", d->name, "iops", d->iops,
 			"p50_ns", d->has_lat ? json_integer((json_int_t)d->lat.p50) : json_null(),
 			"p99_ns", d->has_lat ? json_integer((json_int_t)d->lat.p99) : json_null(),
+			"p50_ns_ci", d->has_lat ? cli_json_ci(&d->lat.ci[0]) : json_null(),
+			"p99_ns_ci", d->has_lat ? cli_json_ci(&d->lat.ci[2]) : json_null(),
 			"repeats", cli_json_repeats(d),
 			"asked_iops", d->open.on ? json_real(d->open.asked) : json_null(),
 			"cpu", cli_json_cpu(d)));

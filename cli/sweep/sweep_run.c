@@ -82,7 +82,7 @@ int sweep_run_points(const struct cli_opts *o, struct cli_targets *ts,
 	struct cli_run_spec spec = cli_run_spec_of(o, ENG_OP_READ);	/* each point's */
 	struct cli_report rep;
 	char label[64], col[24];
-	unsigned i, t;
+	unsigned i, t, marks = 0;
 	int rc = 0;
 
 	spec.targets = tp;
@@ -127,7 +127,7 @@ int sweep_run_points(const struct cli_opts *o, struct cli_targets *ts,
 			pt[i].done = true;
 			pt[i].unfixed = rep.unfixed_bufs;
 			keep_devices(&pt[i], &rep);
-			sweep_print_point(f, &pt[i]);
+			sweep_print_point(f, &pt[i], &marks);
 		}
 		if (!rc)
 			cli_report_print_errors(f, &rep);
@@ -135,6 +135,7 @@ int sweep_run_points(const struct cli_opts *o, struct cli_targets *ts,
 			check_failed(fl, idx[t], i, &pt[i], &rep.dev[t]);
 		cli_report_free(&rep);
 	}
+	cli_pct_legend(f, marks);
 	sweep_print_spread(pt, n, o->repeat, f);
 	return rc;
 }

@@ -18,7 +18,7 @@ void sweep_rate_col(const struct point *p, char *buf, size_t len)
 		cli_fmt_count((uint64_t)p->rate, buf, len);
 }
 
-static void print_rate_point(FILE *f, const struct point *p)
+static void print_rate_point(FILE *f, const struct point *p, unsigned *marks)
 {
 	const struct cli_dev *d = &p->total;
 	char col[24], p50[16], p99[16], p9999[16], mean[16], svc[16], cost[32];
@@ -26,31 +26,31 @@ static void print_rate_point(FILE *f, const struct point *p)
 	sweep_rate_col(p, col, sizeof(col));
 	fprintf(f, "%7s %10.0f %10.0f %8s %8s %8s %8s %8s %7s%s%s\n", col, d->open.asked, d->iops,
 		cli_fmt_us(mean, sizeof(mean), (double)(uint64_t)d->lat.mean, d->has_lat),
-		cli_fmt_us(p50, sizeof(p50), (double)d->lat.p50, d->has_lat),
-		cli_fmt_us(p99, sizeof(p99), (double)d->lat.p99, d->has_lat),
-		cli_fmt_us(p9999, sizeof(p9999), (double)d->lat.p9999, d->has_lat),
-		cli_fmt_us(svc, sizeof(svc), (double)d->open.svc.p99, d->open.has_svc),
+		cli_fmt_pct(p50, sizeof(p50), &d->lat, d->has_lat, 0, marks),
+		cli_fmt_pct(p99, sizeof(p99), &d->lat, d->has_lat, 2, marks),
+		cli_fmt_pct(p9999, sizeof(p9999), &d->lat, d->has_lat, 4, marks),
+		cli_fmt_pct(svc, sizeof(svc), &d->open.svc, d->open.has_svc, 2, marks),
 		cli_fmt_cost(cost, sizeof(cost), d),
 		cli_open_overloaded(d) ? "   overloaded" : "",
 		p->partial ? "   (interrupted: part of its window)" : "");
 	fflush(f);
 }
 
-void sweep_print_point(FILE *f, const struct point *p)
+void sweep_print_point(FILE *f, const struct point *p, unsigned *marks)
 {
 	const struct cli_dev *d = &p->total;
 	char p50[16], p99[16], p9999[16], mean[16], cost[32];
 
 	if (p->rated) {
-		print_rate_point(f, p);
+		print_rate_point(f, p, marks);
 		return;
 	}
 	/* the mean cut to whole ns, like the percentiles */
 	fprintf(f, "%6u %10.0f %9.1f %8s %8s %8s %8s %7s%s\n", p->qd, d->iops, d->bw_bytes / CLI_MIB,
 		cli_fmt_us(mean, sizeof(mean), (double)(uint64_t)d->lat.mean, d->has_lat),
-		cli_fmt_us(p50, sizeof(p50), (double)d->lat.p50, d->has_lat),
-		cli_fmt_us(p99, sizeof(p99), (double)d->lat.p99, d->has_lat),
-		cli_fmt_us(p9999, sizeof(p9999), (double)d->lat.p9999, d->has_lat),
+		cli_fmt_pct(p50, sizeof(p50), &d->lat, d->has_lat, 0, marks),
+		cli_fmt_pct(p99, sizeof(p99), &d->lat, d->has_lat, 2, marks),
+		cli_fmt_pct(p9999, sizeof(p9999), &d->lat, d->has_lat, 4, marks),
 		cli_fmt_cost(cost, sizeof(cost), d),
 		p->partial ? "   (interrupted: part of its window)" : "");
 	fflush(f);
