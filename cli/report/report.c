@@ -177,11 +177,9 @@ static void print_lat(FILE *f, const struct cli_dev *d, unsigned *marks)
 
 const char *cli_fmt_cost(char *buf, size_t len, const struct cli_dev *d)
 {
-	struct model_cost c;
-
-	cli_dev_cost(d, &c);
-	if (model_cost_known(c.user_ns_per_io) && model_cost_known(c.sys_ns_per_io))
-		snprintf(buf, len, "%.0f", c.user_ns_per_io + c.sys_ns_per_io);
+	/* the exact total: known whatever the split's resolution */
+	if (d->cpu_ios)
+		snprintf(buf, len, "%.0f", 1e9 * d->cpu_s / (double)d->cpu_ios);
 	else
 		snprintf(buf, len, "-");
 	return buf;
@@ -204,7 +202,7 @@ static void print_cost(FILE *f, const struct cli_dev *d)
 
 static void print_row(FILE *f, const struct cli_dev *d, int namew, unsigned *marks)
 {
-	double cpu = d->elapsed_s > 0 ? 100.0 * (d->user_s + d->sys_s) / d->elapsed_s : 0.0;
+	double cpu = d->elapsed_s > 0 ? 100.0 * d->cpu_s / d->elapsed_s : 0.0;
 
 	fprintf(f, "%-*s %10.0f %9.1f", namew, d->name, d->iops,
 		d->bw_bytes / CLI_MIB);
