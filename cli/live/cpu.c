@@ -125,6 +125,17 @@ void cli_cpu_share(const struct cli_cpu *c, const uint64_t *ios, uint64_t *cpu,
 	}
 }
 
+/* /proc/stat's step: USER_HZ's, or the scheduler's tick where coarser
+ * (the kernel samples per tick and writes in USER_HZ). */
+static double stat_tick_s(void)
+{
+	long tck = sysconf(_SC_CLK_TCK);
+	double user_hz = tck > 0 ? 1.0 / (double)tck : 0.01;
+	double tick = (double)eng_cpu_tick_ns() / 1e9;
+
+	return tick > user_hz ? tick : user_hz;
+}
+
 static uint64_t since(uint64_t a, uint64_t b)
 {
 	return b > a ? b - a : 0;
@@ -170,5 +181,6 @@ int cli_cpu_noise(const struct cli_cpu *c, const int *cpus, const double *cpu_s,
 			own += cpu_s[i];
 	out->cap_s = win * ncpus;
 	out->other_s = task > own ? task - own : 0;
+	out->res_s = 2.0 * stat_tick_s() * ncpus;
 	return ncpus ? 0 : -ENODATA;
 }

@@ -49,6 +49,9 @@ struct cli_cpu {
 struct cli_cpu_noise {
 	double cap_s;		/* the window times the CPUs */
 	double steal_s, other_s, irq_s;
+	double res_s;		/* how far each of those can be off: two of
+				 * /proc/stat's ticks per CPU (the coarser of
+				 * USER_HZ and the scheduler's) */
 	int cpu;		/* the one CPU, -1: several or not pinned */
 };
 

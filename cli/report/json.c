@@ -277,8 +277,9 @@ static json_t *noise_json(const struct cli_noise *n)
 	if (!n->known && !n->delay_known)
 		return json_null();
 	cli_noise_pct(n, &p);
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:o}", "steal_pct", pct_num(p.steal),
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o}", "steal_pct", pct_num(p.steal),
 			 "other_cpu_pct", pct_num(p.other), "irq_pct", pct_num(p.irq),
+			 "resolution_pct", pct_num(p.res),
 			 "run_delay_pct", pct_num(p.run_delay),
 			 "run_delay_s", n->delay_known ? json_real(n->delay_s) : json_null(),
 			 "involuntary_switches", ji(n->nivcsw),

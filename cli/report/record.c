@@ -99,6 +99,7 @@ static void noise_add(struct cli_noise *t, const struct cli_noise *d)
 	t->steal_s += d->steal_s;
 	t->other_s += d->other_s;
 	t->irq_s += d->irq_s;
+	t->res_s += d->res_s;
 	t->thread_s += d->thread_s;
 	t->delay_s += d->delay_s;
 	t->nivcsw += d->nivcsw;
@@ -148,12 +149,30 @@ static double pct(double part, double whole)
 	return whole > 0 ? 100.0 * part / whole : NAN;
 }
 
+/* never above the whole: /proc/stat's ticks may put a little more there */
+static double pct100(double part, double whole)
+{
+	double v = pct(part, whole);
+
+	return v > 100.0 ? 100.0 : v;
+}
+
 void cli_noise_pct(const struct cli_noise *n, struct cli_noise_pct *p)
 {
-	p->steal = n->known ? pct(n->steal_s, n->cap_s) : NAN;
-	p->other = n->known ? pct(n->other_s, n->cap_s) : NAN;
-	p->irq = n->known ? pct(n->irq_s, n->cap_s) : NAN;
-	p->run_delay = n->delay_known ? pct(n->delay_s, n->thread_s) : NAN;
+	bool fine;
+
+	p->res = n->known ? pct(n->res_s, n->cap_s) : NAN;
+	fine = n->known && p->res <= CLI_NOISE_RES_MAX_PCT;
+	p->steal = fine ? pct100(n->steal_s, n->cap_s) : NAN;
+	p->other = fine ? pct100(n->other_s, n->cap_s) : NAN;
+	p->irq = fine ? pct100(n->irq_s, n->cap_s) : NAN;
+	p->run_delay = n->delay_known ? pct100(n->delay_s, n->thread_s) : NAN;
+}
+
+bool cli_noise_high(double p, double res, double window_s)
+{
+	return window_s >= CLI_NOISE_MIN_S && isfinite(p) &&
+	       p - (isfinite(res) ? res : 0) >= CLI_NOISE_SAY_PCT;
 }
 
 void cli_report_free(struct cli_report *r)

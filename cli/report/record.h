@@ -84,6 +84,8 @@ struct cli_noise {
 					 * every worker's own runtime */
 	double irq_s;			/* hard and soft interrupt time there,
 					 * every source's */
+	double res_s;			/* how far each of those three can be
+					 * off (/proc/stat's ticks) */
 	double thread_s;		/* the workers' windows summed */
 	double delay_s;			/* of it, waiting runnable for a CPU
 					 * (schedstat run_delay) */
@@ -92,9 +94,11 @@ struct cli_noise {
 	int cpu;			/* the one CPU of it all, -1: several */
 };
 
-/* A noise figure in percent, NAN where unknown. */
+/* A noise figure in percent, NAN where unknown; res: how far steal,
+ * other and irq can be off, percentage points. */
 struct cli_noise_pct {
 	double steal, other, irq, run_delay;
+	double res;
 };
 
 struct cli_dev {
@@ -214,11 +218,19 @@ void cli_dev_cost(const struct cli_dev *d, struct model_cost *c);
 /* Whether a user or system time of v seconds, resolved to tick_s, is
  * below its resolution: less than one tick (tick 0: never). */
 bool cli_cpu_below(double v, double tick_s);
-/* n's percentages (NAN where unknown). */
+/* n's percentages (NAN where unknown, or where /proc/stat's ticks leave
+ * them more than CLI_NOISE_RES_MAX_PCT off: a window of a few ticks). */
 void cli_noise_pct(const struct cli_noise *n, struct cli_noise_pct *p);
+/* Whether a noise figure p (percent, off by up to res) moves the figures
+ * beside it: CLI_NOISE_SAY_PCT or more even at its low end, in a window
+ * of CLI_NOISE_MIN_S or more (what a shorter one's IOs waited is theirs,
+ * but too few to say of the device). */
+bool cli_noise_high(double p, double res, double window_s);
 /* The threshold from which a noise figure is said (percent): about what
  * it takes to move a rate or a cost per IO beyond run-to-run noise. */
 #define CLI_NOISE_SAY_PCT 5.0
+#define CLI_NOISE_RES_MAX_PCT 20.0
+#define CLI_NOISE_MIN_S 0.1
 /* Rates from the counters and elapsed_s. */
 void cli_dev_rates(struct cli_dev *d);
 /* Frees what the record owns (histograms, samples, repeats) and zeroes it. */

@@ -133,6 +133,7 @@ static int collect_noise(const struct runctx *c, struct cli_report *out)
 		dn->steal_s = n.steal_s;
 		dn->other_s = n.other_s;
 		dn->irq_s = n.irq_s;
+		dn->res_s = n.res_s;
 		dn->cpu = n.cpu;
 	}
 	free(cpus);
@@ -151,7 +152,7 @@ static const char *cpus_words(char *buf, size_t len, const struct cli_noise *n)
 }
 
 /* One line per device whose noise is high enough to move its figures
- * (CLI_NOISE_SAY_PCT): the measured window named by its label. Interrupt
+ * (cli_noise_high): the measured window named by its label. Interrupt
  * time counts every source, the targets' own completions too, so it is
  * said only where none completes by interrupt (a polled mode). */
 static void say_noise(const struct runctx *c, const struct cli_report *out)
@@ -170,19 +171,19 @@ static void say_noise(const struct runctx *c, const struct cli_report *out)
 		cpus_words(where, sizeof(where), &d->noise);
 		line[0] = '\0';
 		len = 0;
-		if (p.other >= CLI_NOISE_SAY_PCT)
+		if (cli_noise_high(p.other, p.res, d->elapsed_s))
 			len += (size_t)snprintf(line + len, sizeof(line) - len,
 						"%s shared %s with other processes for %.0f%% of its time",
 						d->name, where, p.other);
-		if (p.steal >= CLI_NOISE_SAY_PCT && len < sizeof(line))
+		if (cli_noise_high(p.steal, p.res, d->elapsed_s) && len < sizeof(line))
 			len += (size_t)snprintf(line + len, sizeof(line) - len,
 						"%s the hypervisor stole %.0f%% of %s", len ? "," : d->name,
 						p.steal, where);
-		if (polled && p.irq >= CLI_NOISE_SAY_PCT && len < sizeof(line))
+		if (polled && cli_noise_high(p.irq, p.res, d->elapsed_s) && len < sizeof(line))
 			len += (size_t)snprintf(line + len, sizeof(line) - len,
 						"%s interrupts took %.0f%% of %s", len ? "," : d->name,
 						p.irq, where);
-		if (p.run_delay >= CLI_NOISE_SAY_PCT && len < sizeof(line))
+		if (cli_noise_high(p.run_delay, 0, d->elapsed_s) && len < sizeof(line))
 			len += (size_t)snprintf(line + len, sizeof(line) - len,
 						"%s its workers waited for a CPU %.0f%% of the window",
 						len ? "," : d->name, p.run_delay);
