@@ -104,6 +104,7 @@ static void noise_add(struct cli_noise *t, const struct cli_noise *d)
 	t->delay_s += d->delay_s;
 	t->nivcsw += d->nivcsw;
 	t->cpu = first ? d->cpu : t->cpu == d->cpu ? t->cpu : -1;
+	t->own_share |= d->own_share;
 	t->parts += d->parts ? d->parts : 1;
 }
 

@@ -92,6 +92,9 @@ struct cli_noise {
 	bool delay_known;
 	uint64_t nivcsw;		/* involuntary context switches */
 	int cpu;			/* the one CPU of it all, -1: several */
+	bool own_share;			/* a worker shares its CPU with another
+					 * of the run (or is unpinned): its wait
+					 * may be the run's own doing */
 };
 
 /* A noise figure in percent, NAN where unknown; res: how far steal,

@@ -103,6 +103,19 @@ static void collect_errs(const struct runctx *c, unsigned d, struct cli_dev *dev
 	cli_dev_errs(dev, count, first, cli_secs(first_ns));
 }
 
+/* Whether a worker of jobs [first, first + n) is unpinned or pinned
+ * where another worker of the run is. */
+static bool shares_cpu(const int *cpus, unsigned njobs, unsigned first, unsigned n)
+{
+	unsigned i, k;
+
+	for (i = first; i < first + n; i++)
+		for (k = 0; k < njobs; k++)
+			if (cpus[i] < 0 || (k != i && cpus[k] == cpus[i]))
+				return true;
+	return false;
+}
+
 /* Each device's noise: what else its workers' CPUs did over the window
  * (cli/live/cpu.h), next to every worker's own runtime. */
 static int collect_noise(const struct runctx *c, struct cli_report *out)
@@ -126,6 +139,7 @@ static int collect_noise(const struct runctx *c, struct cli_report *out)
 		dn = &out->dev[i].noise;
 		dn->parts = 1;
 		dn->cpu = -1;
+		dn->own_share = shares_cpu(cpus, c->njobs, i * c->per, c->per);
 		if (cli_cpu_noise(&c->cpu, cpus, cpu_s, i * c->per, c->per, &n))
 			continue;
 		dn->known = true;
@@ -183,7 +197,10 @@ static void say_noise(const struct runctx *c, const struct cli_report *out)
 			len += (size_t)snprintf(line + len, sizeof(line) - len,
 						"%s interrupts took %.0f%% of %s", len ? "," : d->name,
 						p.irq, where);
-		if (cli_noise_high(p.run_delay, 0, d->elapsed_s) && len < sizeof(line))
+		/* a wait beside another worker of the run is the run's own
+		 * doing (the placement notes say so): said beside another's */
+		if (cli_noise_high(p.run_delay, 0, d->elapsed_s) && (len || !d->noise.own_share) &&
+		    len < sizeof(line))
 			len += (size_t)snprintf(line + len, sizeof(line) - len,
 						"%s its workers waited for a CPU %.0f%% of the window",
 						len ? "," : d->name, p.run_delay);
