@@ -268,8 +268,11 @@ void eng_run_destroy(struct eng_run *r);
 /* The resolution of the user/system split of a thread's CPU time: one
  * scheduler tick (TICK_NSEC, 1 / CONFIG_HZ), which is what the coarse
  * clocks' resolution is (kernel/time/posix-timers.c, posix_get_coarse_res),
- * not sysconf(_SC_CLK_TCK) (USER_HZ, the unit /proc writes). 0 where the
- * kernel does not say. */
+ * not sysconf(_SC_CLK_TCK) (USER_HZ, the unit /proc writes). A kernel
+ * that times the split at each user/kernel crossing
+ * (CONFIG_VIRT_CPU_ACCOUNTING_NATIVE, or _GEN on nohz_full CPUs:
+ * vtime_user_enter in kernel/sched/cputime.c) does finer: the tick is then
+ * a bound, not the resolution. 0 where the kernel does not say. */
 uint64_t eng_cpu_tick_ns(void);
 
 /* Whether this kernel takes NVMe passthrough through io_uring: SQE128 and
