@@ -259,8 +259,9 @@ static void print_table(const struct cli_report *r, const struct cli_opts *o,
 	if (r->elapsed_s <= 0)
 		fprintf(f, "nothing was measured: the run stopped before its ramp ended\n");
 	else
-		fprintf(f, "latency in microseconds over %.2fs measured; CPU%% is user+sys of the workers%s,\n"
-			"ns/IO that CPU time per IO completed, usr%% its share in user space (iostorm; the rest is the kernel's)\n",
+		fprintf(f, "latency in microseconds over %.2fs measured; CPU%% is the workers' CPU time%s,\n"
+			"ns/IO that CPU time per IO completed, usr%% its share in user space (iostorm; the rest is the kernel's;\n"
+			"- where below one scheduler tick: docs/cpu.md)\n",
 			r->elapsed_s, r->mode == ENG_MODE_SQPOLL ?
 			" (not of the SQPOLL kernel threads, which keep a core busy each)" : "");
 	cli_pct_legend(f, marks);
