@@ -181,7 +181,23 @@ struct eng_result {
 	struct eng_errors errs;		/* which ones, in the measured window */
 	uint64_t calls;			/* submit/reap calls into the kernel */
 	uint64_t elapsed_ns;		/* measured window */
-	double user_s, sys_s;		/* this thread, measured window */
+	/* This thread's CPU time in the measured window. cpu_s is exact:
+	 * the scheduler's runtime (CLOCK_THREAD_CPUTIME_ID, its
+	 * sum_exec_runtime). user_s and sys_s split it as the kernel's tick
+	 * samples do (getrusage RUSAGE_THREAD: kernel/sched/cputime.c,
+	 * cputime_adjust, scales the runtime by the ticks that landed in
+	 * user and in kernel mode), rescaled here to add up to cpu_s: the
+	 * split is good to about a tick (eng_cpu_tick_ns), the sum exact. */
+	double user_s, sys_s;
+	double cpu_s;
+	/* What the machine made it wait, over the same window: time spent
+	 * runnable but not running (/proc/thread-self/schedstat's second
+	 * field, run_delay; run_delay_known false where the kernel has none,
+	 * !CONFIG_SCHED_INFO), and how often the scheduler took its CPU away
+	 * (getrusage ru_nivcsw). */
+	uint64_t run_delay_ns;
+	bool run_delay_known;
+	uint64_t nivcsw;
 	struct eng_hist *hist;		/* owned by the run; NULL without latency */
 	bool stalled;			/* still held IOs when eng_run_join_for
 					 * gave up on it: the figures are the
@@ -215,6 +231,11 @@ struct eng_snapshot {
 	uint64_t start_ns;	/* when its measured window began; 0: ramping */
 	uint64_t ios;		/* completed OK since then */
 	uint64_t errors;
+	/* its thread's CPU time since its window began (eng_result's cpu_s,
+	 * user_s, sys_s so far, ns; read by the worker with the counts):
+	 * in a group (eng_job.group) only the thread's first job carries
+	 * them, the others 0 */
+	uint64_t cpu_ns, user_ns, sys_ns;
 	struct eng_hist hist;	/* empty without latency */
 };
 
@@ -271,6 +292,16 @@ unsigned eng_run_join_for(struct eng_run *r, uint64_t timeout_ns);
 const struct eng_result *eng_run_result(const struct eng_run *r, unsigned idx);
 unsigned eng_run_njobs(const struct eng_run *r);
 void eng_run_destroy(struct eng_run *r);
+
+/* The resolution of the user/system split of a thread's CPU time: one
+ * scheduler tick (TICK_NSEC, 1 / CONFIG_HZ), which is what the coarse
+ * clocks' resolution is (kernel/time/posix-timers.c, posix_get_coarse_res),
+ * not sysconf(_SC_CLK_TCK) (USER_HZ, the unit /proc writes). A kernel
+ * that times the split at each user/kernel crossing
+ * (CONFIG_VIRT_CPU_ACCOUNTING_NATIVE, or _GEN on nohz_full CPUs:
+ * vtime_user_enter in kernel/sched/cputime.c) does finer: the tick is then
+ * a bound, not the resolution. 0 where the kernel does not say. */
+uint64_t eng_cpu_tick_ns(void);
 
 /* Whether this kernel takes NVMe passthrough through io_uring: SQE128 and
  * CQE32 rings and IORING_OP_URING_CMD (Linux 5.19). 0, -EOPNOTSUPP, or the

@@ -362,8 +362,9 @@ static bool run_job_final(const struct eng_run *r, unsigned i);
  */
 static void run_share(struct eng_run *r, unsigned lead)
 {
-	double user = 0, sys = 0;
-	uint64_t calls = 0, ios = 0, given = 0;
+	double user = 0, sys = 0, cpu = 0;
+	uint64_t calls = 0, nivcsw = 0, delay = 0, ios = 0, given = 0, given_sw = 0,
+		 given_delay = 0;
 	unsigned k, nfinal = 0, first = UINT_MAX;
 
 	if (r->th[lead].nlanes < 2)
@@ -378,11 +379,17 @@ static void run_share(struct eng_run *r, unsigned lead)
 			th->raw_set = true;
 			th->raw_user = res->user_s;
 			th->raw_sys = res->sys_s;
+			th->raw_cpu = res->cpu_s;
 			th->raw_calls = res->calls;
+			th->raw_nivcsw = res->nivcsw;
+			th->raw_delay = res->run_delay_ns;
 		}
 		user = th->raw_user > user ? th->raw_user : user;
 		sys = th->raw_sys > sys ? th->raw_sys : sys;
+		cpu = th->raw_cpu > cpu ? th->raw_cpu : cpu;
 		calls = th->raw_calls > calls ? th->raw_calls : calls;
+		nivcsw = th->raw_nivcsw > nivcsw ? th->raw_nivcsw : nivcsw;
+		delay = th->raw_delay > delay ? th->raw_delay : delay;
 		ios += res->ios + res->errors;
 		first = first < k ? first : k;
 		nfinal++;
@@ -396,11 +403,19 @@ static void run_share(struct eng_run *r, unsigned lead)
 		share = ios ? (double)(res->ios + res->errors) / (double)ios : 1.0 / nfinal;
 		res->user_s = user * share;
 		res->sys_s = sys * share;
+		res->cpu_s = cpu * share;
 		res->calls = (uint64_t)((double)calls * share);
+		res->nivcsw = (uint64_t)((double)nivcsw * share);
+		res->run_delay_ns = (uint64_t)((double)delay * share);
 		given += res->calls;
+		given_sw += res->nivcsw;
+		given_delay += res->run_delay_ns;
 	}
-	if (nfinal)
+	if (nfinal) {
 		r->res[first].calls += calls - given;
+		r->res[first].nivcsw += nivcsw - given_sw;
+		r->res[first].run_delay_ns += delay - given_delay;
+	}
 }
 
 void eng_run_join(struct eng_run *r)

@@ -71,8 +71,8 @@ struct eng_thread {
 	/* sharing a thread: its thread's CPU time and calls over its window,
 	 * as it first had them once final (run.c, run_share) */
 	bool raw_set;
-	double raw_user, raw_sys;
-	uint64_t raw_calls;
+	double raw_user, raw_sys, raw_cpu;
+	uint64_t raw_calls, raw_nivcsw, raw_delay;
 	bool started;
 	bool joined;
 };

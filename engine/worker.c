@@ -1,13 +1,16 @@
 /* A worker thread: pin, allocate on the local node, set up the backend, run
  * the hot loop, report. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine/nvme_cmd.h"
@@ -131,19 +134,96 @@ static void worker_free(struct eng_worker *w)
 	/* the histograms outlive the worker: the run hands it to the caller */
 }
 
-static void worker_rusage(struct timeval *user, struct timeval *sys)
+static uint64_t tv_ns(struct timeval t)
 {
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
-		*user = ru.ru_utime;
-		*sys = ru.ru_stime;
-	}
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_usec * 1000ull;
 }
 
-static double tv_sub(struct timeval a, struct timeval b)
+/* The time this thread waited runnable for a CPU: /proc/thread-self/
+ * schedstat's second field (run_delay; the first is the runtime, the
+ * third the slices run), kept by CONFIG_SCHED_INFO without
+ * CONFIG_SCHEDSTATS. Read twice a window, off the IO path. */
+static bool worker_run_delay(uint64_t *delay)
 {
-	return (double)(a.tv_sec - b.tv_sec) + (double)(a.tv_usec - b.tv_usec) / 1e6;
+	unsigned long long run, wait;
+	char buf[96];
+	ssize_t n;
+	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
+		return false;
+	*delay = wait;
+	return true;
+}
+
+/* This thread's accounting now; a figure the kernel refuses keeps what a
+ * had. */
+static void worker_cpu_read(struct eng_cpu_at *a, bool delay)
+{
+	struct timespec ts;
+	struct rusage ru;
+
+	/* the scheduler's own runtime, brought up to date on the read
+	 * (kernel/sched/core.c, task_sched_runtime): exact to the ns */
+	if (!clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		a->run_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (!getrusage(RUSAGE_THREAD, &ru)) {
+		a->user_ns = tv_ns(ru.ru_utime);
+		a->sys_ns = tv_ns(ru.ru_stime);
+		a->nivcsw = (uint64_t)ru.ru_nivcsw;
+	}
+	if (delay)
+		a->delay_ok = worker_run_delay(&a->delay_ns);
+}
+
+/*
+ * The window's CPU time up to reading b into w->cpu_ns, user_ns, sys_ns.
+ * The total is the runtime, exact. The split is getrusage's: the kernel
+ * samples each tick into user or system time and scales the runtime by
+ * those samples (kernel/sched/cputime.c, cputime_adjust), so it is good
+ * to about a tick (eng_cpu_tick_ns) and its sum lags the runtime by what
+ * the scheduler has not accounted yet. It is scaled here to the exact
+ * runtime, and clamped as cputime_adjust clamps its own: neither part
+ * falls below what was given out before, so every interval's share is
+ * whole and the intervals add up to the window.
+ */
+static void worker_cpu_split(struct eng_worker *w, const struct eng_cpu_at *b)
+{
+	const struct eng_cpu_at *a = &w->cpu0;
+	uint64_t cpu = b->run_ns > a->run_ns ? b->run_ns - a->run_ns : 0;
+	uint64_t u = b->user_ns > a->user_ns ? b->user_ns - a->user_ns : 0;
+	uint64_t s = b->sys_ns > a->sys_ns ? b->sys_ns - a->sys_ns : 0;
+	uint64_t user;
+
+	if (cpu < w->cpu_ns)
+		cpu = w->cpu_ns;
+	/* no sample yet: the split so far stands, the new time is the
+	 * system's until a tick says otherwise (a worker lives in the
+	 * kernel: io_uring_enter) */
+	user = u + s ? (uint64_t)((double)cpu * (double)u / (double)(u + s)) : w->user_ns;
+	if (user < w->user_ns)
+		user = w->user_ns;
+	if (cpu - user < w->sys_ns)
+		user = cpu - w->sys_ns;
+	w->cpu_ns = cpu;
+	w->user_ns = user;
+	w->sys_ns = cpu - user;
+}
+
+uint64_t eng_cpu_tick_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &ts) || ts.tv_sec < 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static void worker_errs_reset(struct eng_worker *w)
@@ -236,7 +316,8 @@ static void worker_begin_measure(struct eng_worker *w)
 	w->inflight_ns = 0;
 	w->limit = w->job->ios;
 	w->t_start_ns = w->job->rate > 0 ? worker_rate_begin(w) : eng_mono_ns();
-	worker_rusage(&w->ru_user, &w->ru_sys);
+	worker_cpu_read(&w->cpu0, true);
+	w->cpu_ns = w->user_ns = w->sys_ns = 0;
 	atomic_store_explicit(&w->live->errors, 0, memory_order_relaxed);
 	atomic_store_explicit(&w->live->ios_ramp, w->ios_ramp, memory_order_relaxed);
 	atomic_store_explicit(&w->live->start_ns, w->t_start_ns, memory_order_relaxed);
@@ -278,7 +359,7 @@ static void worker_rate_end(struct eng_worker *w, uint64_t end_mono)
 
 void eng_worker_end(struct eng_worker *w)
 {
-	struct timeval user = w->ru_user, sys = w->ru_sys;
+	struct eng_cpu_at now = w->cpu0;
 	struct eng_result *r = w->res;
 	uint64_t end;
 
@@ -301,9 +382,15 @@ void eng_worker_end(struct eng_worker *w)
 	r->elapsed_ns = end - w->t_start_ns;
 	if (w->job->rate > 0)
 		worker_rate_end(w, end);
-	worker_rusage(&user, &sys);
-	r->user_s = tv_sub(user, w->ru_user);
-	r->sys_s = tv_sub(sys, w->ru_sys);
+	worker_cpu_read(&now, true);
+	worker_cpu_split(w, &now);
+	r->cpu_s = (double)w->cpu_ns / 1e9;
+	r->user_s = (double)w->user_ns / 1e9;
+	r->sys_s = (double)w->sys_ns / 1e9;
+	r->nivcsw = now.nivcsw > w->cpu0.nivcsw ? now.nivcsw - w->cpu0.nivcsw : 0;
+	r->run_delay_known = w->cpu0.delay_ok && now.delay_ok;
+	r->run_delay_ns = r->run_delay_known && now.delay_ns > w->cpu0.delay_ns ?
+			  now.delay_ns - w->cpu0.delay_ns : 0;
 	r->ios = w->ios;
 	r->bytes = w->ios * (w->job->op == ENG_OP_NOP ? 0 : w->job->bs);
 	r->errors = w->errors;
@@ -335,6 +422,20 @@ static void worker_snapshot(struct eng_worker *w, uint32_t seq)
 	s->start_ns = w->t_start_ns;
 	s->ios = measuring ? w->ios : w->res->ios;
 	s->errors = measuring ? w->errors : w->res->errors;
+	/* the thread's CPU, once per thread: its first job's (two system
+	 * calls a snapshot, off the IO path) */
+	s->cpu_ns = s->user_ns = s->sys_ns = 0;
+	if (w->th->idx == w->th->lead && w->t_start_ns) {
+		if (measuring) {
+			struct eng_cpu_at now = w->cpu0;
+
+			worker_cpu_read(&now, false);
+			worker_cpu_split(w, &now);
+		}
+		s->cpu_ns = w->cpu_ns;
+		s->user_ns = w->user_ns;
+		s->sys_ns = w->sys_ns;
+	}
 	if (w->hist)
 		memcpy(&s->hist, w->hist, sizeof(s->hist));
 	else

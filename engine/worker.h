@@ -65,6 +65,16 @@ struct eng_due_batch {
 	uint32_t late;		/* of them issued late (eng_result.late) */
 };
 
+/* A thread's CPU accounting at one moment: a window's figures are the
+ * differences of two (worker.c). */
+struct eng_cpu_at {
+	uint64_t run_ns;		/* CLOCK_THREAD_CPUTIME_ID: exact */
+	uint64_t user_ns, sys_ns;	/* getrusage: the tick-sampled split */
+	uint64_t nivcsw;		/* involuntary context switches */
+	uint64_t delay_ns;		/* schedstat's run_delay */
+	bool delay_ok;
+};
+
 struct eng_worker {
 	/* hot: touched every IO */
 	struct eng_rng rng;
@@ -103,7 +113,10 @@ struct eng_worker {
 	struct eng_errlive *errlive;	/* the window's failures, published */
 	size_t buf_len;
 	uint64_t t_start_ns;
-	struct timeval ru_user, ru_sys;
+	struct eng_cpu_at cpu0;		/* the thread's when the window began */
+	/* the window's CPU time given out so far, ns (the last snapshot's):
+	 * never taken back (worker_cpu_split) */
+	uint64_t cpu_ns, user_ns, sys_ns;
 	union {
 		struct {
 			struct io_uring ring;

@@ -494,7 +494,10 @@ json_check() {
 		and all(.devices[]; (.name|type == "string") and (.path|type == "string")
 			and (.iops|num) and .iops > 0 and (.bw_bytes|num) and (.ios|num)
 			and .ios > 0 and .errors == 0 and (.lat_ns|lat)
-			and (.cpu.user_s|num) and (.cpu.sys_s|num))
+			and (.cpu.time_s|num) and .cpu.time_s > 0
+			# a part of the split below one tick is null (docs/cpu.md)
+			and ((.cpu.user_s|num) or .cpu.user_s == null)
+			and ((.cpu.sys_s|num) or .cpu.sys_s == null))
 		and (.total.iops|num) and (.total.bw_bytes|num)
 		and .total.ios == ([.devices[].ios] | add)
 	' "$f" >/dev/null

@@ -120,7 +120,8 @@ same() {
 		"$r/s2.json" "$r/s3.json"
 	[ "$T_RC" -eq 0 ] || return 1
 	jq -e '.comparisons[0].drift_measured and .family.gated == 0
-		and all(.comparisons[0].rows[].metrics[]; .level == "runs" and .base.n == 2)' \
+		and all(.comparisons[0].rows[].metrics[]; .level == "runs"
+			and (.base.n == 2 or .below_resolution != null))' \
 		"$r/same.json" >/dev/null
 }
 same

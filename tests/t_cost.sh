@@ -22,23 +22,31 @@ q=(--time 300ms --ramp 0)
 # failure
 cat >"$T_DIR/cost.jq" <<'JQ'
 def close(a; b): ((a - b) | fabs) <= 1e-6 * ((b | fabs) + 1);
-def cpu_s: .user_s + .sys_s;
+def cpu_s: .time_s;
+# a part of the split: its cost per IO is null exactly where it is, and
+# it is null exactly where it is below one tick (docs/cpu.md)
+def part($what; $k; $per):
+	if .[$k] == null then
+		(if .[$per] == null then empty else "\($what): \($k) null, \($per) \(.[$per])" end)
+	elif .tick_s != null and .[$k] < .tick_s then "\($what): \($k) \(.[$k]) below the tick \(.tick_s), not null"
+	elif close(.[$per] * .ios; 1e9 * .[$k]) then empty
+	else "\($what): \($per) x IOs is not \($k): \(tojson)" end;
 # . is a cpu object
 def cost($what):
 	if .ios == 0 then
-		(if [.user_ns_per_io, .sys_ns_per_io, .ios_per_cpu_s, .user_share] == [null, null, null, null]
+		(if [.ns_per_io, .user_ns_per_io, .sys_ns_per_io, .ios_per_cpu_s, .user_share] == [null, null, null, null, null]
 		 then empty else "\($what): a cost without IOs: \(tojson)" end)
 	else
-		(if close((.user_ns_per_io + .sys_ns_per_io) * .ios; 1e9 * cpu_s) then empty
-		 else "\($what): (user + sys) ns per IO x \(.ios) IOs is \((.user_ns_per_io + .sys_ns_per_io) * .ios) ns, the workers' CPU time \(1e9 * cpu_s) ns" end),
-		(if close(.user_ns_per_io * .ios; 1e9 * .user_s) then empty
-		 else "\($what): user ns per IO x IOs is not user_s: \(tojson)" end),
-		(if close(.sys_ns_per_io * .ios; 1e9 * .sys_s) then empty
-		 else "\($what): sys ns per IO x IOs is not sys_s: \(tojson)" end),
+		(if close(.ns_per_io * .ios; 1e9 * cpu_s) then empty
+		 else "\($what): ns per IO x \(.ios) IOs is \(.ns_per_io * .ios) ns, the workers' CPU time \(1e9 * cpu_s) ns" end),
+		(if .user_s == null or .sys_s == null or close(.user_s + .sys_s; cpu_s) then empty
+		 else "\($what): user_s + sys_s is not time_s: \(tojson)" end),
+		part($what; "user_s"; "user_ns_per_io"), part($what; "sys_s"; "sys_ns_per_io"),
 		(if cpu_s == 0 then
 			(if .ios_per_cpu_s == null and .user_share == null then empty
 			 else "\($what): a rate or share without CPU time: \(tojson)" end)
-		 elif close(.ios_per_cpu_s * cpu_s; .ios) and close(.user_share * cpu_s; .user_s) then empty
+		 elif close(.ios_per_cpu_s * cpu_s; .ios) and (.user_s == null or .sys_s == null
+			or close(.user_share * cpu_s; .user_s)) then empty
 		 else "\($what): IOs per CPU-second or the user share do not follow: \(tojson)" end)
 	end;
 # a record (a device, a total, a step) whose workers did not stall
@@ -46,9 +54,12 @@ def record($what):
 	(.cpu | cost($what)),
 	(if .cpu.ios == .ios + .errors then empty
 	 else "\($what): cpu.ios \(.cpu.ios), the record has \(.ios + .errors) IOs" end);
-# cpu object t is the sum of the cpu objects in parts
+# cpu object t is the sum of the cpu objects in parts: the split's parts
+# where every part resolves them
 def summed($what; t; parts):
-	(["user_s", "sys_s", "ios"][] as $k | (parts | map(.[$k]) | add) as $s
+	((["time_s", "ios"] + (if all(parts[]; .user_s != null and .sys_s != null)
+			       then ["user_s", "sys_s"] else [] end))[] as $k
+	 | (parts | map(.[$k]) | add) as $s
 	 | if close($s; t[$k]) then empty else "\($what): cpu.\($k) is \(t[$k]), its parts add up to \($s)" end),
 	(t | cost($what));
 JQ
@@ -69,7 +80,7 @@ json=$T_DIR/run.json
 run_iostorm run "${q[@]}" --jobs-per-device 2 --json "$json" "$f1" "$f2"
 [ "$T_RC" -eq 0 ] && [ -s "$json" ] || { show_output; fail "run: exit $T_RC"; }
 cp "$T_OUT" "$T_DIR/table"
-jq -e 'all(.devices[]; .cpu.ios > 0 and (.cpu.user_s + .cpu.sys_s) > 0)' "$json" >/dev/null ||
+jq -e 'all(.devices[]; .cpu.ios > 0 and .cpu.time_s > 0)' "$json" >/dev/null ||
 	check_fail "run: a device without IOs or CPU time: $(jq -c '[.devices[].cpu]' "$json")"
 cost_check run "$json" '(.devices[] | record(.name)), (.total | record("total")),
 	summed("total"; .total.cpu; [.devices[].cpu])'
@@ -79,13 +90,14 @@ awk '/^device +IOPS/ { on = 1; next } /^latency in/ { on = 0 } on && NF == 15 {
 [ "$(wc -l <"$T_DIR/rows")" -eq 3 ] ||
 	{ check_fail "run table: want two device rows and a total row"; cat "$T_DIR/table" >&2; }
 jq -r '(.devices[], (.total | .name = "total")) | .cpu
-	| "\(.user_ns_per_io + .sys_ns_per_io) \(100 * .user_share)"' "$json" >"$T_DIR/want"
+	| "\(.ns_per_io) \(if .user_share == null then "-" else 100 * .user_share end)"' "$json" >"$T_DIR/want"
 jq -r '.devices[].name, "total"' "$json" | paste -d' ' - "$T_DIR/want" >"$T_DIR/want2"
 table=$(awk 'FILENAME == ARGV[1] { ns[$1] = $2; usr[$1] = $3; next }
 	{
 		if (!($1 in ns)) { print "a row for " $1 ", which the JSON does not have"; next }
 		if ($2 != sprintf("%.0f", ns[$1])) print $1 ": ns/IO " $2 ", JSON " ns[$1]
-		if ($3 != sprintf("%.1f", usr[$1])) print $1 ": usr% " $3 ", JSON " usr[$1]
+		if ((usr[$1] == "-" && $3 != "-") || (usr[$1] != "-" && $3 != sprintf("%.1f", usr[$1])))
+			print $1 ": usr% " $3 ", JSON " usr[$1]
 	}' "$T_DIR/want2" "$T_DIR/rows")
 while IFS= read -r line; do
 	[ -z "$line" ] || check_fail "run table: $line"

@@ -36,7 +36,7 @@ jq -e '.config.group == "on"
 # the shared CPU time and calls: the same per IO for each device, as they
 # are one thread's (calls are whole: the remainder of the split goes to
 # the first device, fewer than one per device)
-jq -e '[.devices[] | (.cpu.user_s + .cpu.sys_s) / .ios] as $c
+jq -e '[.devices[] | .cpu.time_s / .ios] as $c
 	| ($c | max) <= ($c | min) * 1.01 + 1e-9
 	and ([.devices[].calls] | (max - min) <= 3)' "$json" >/dev/null ||
 	{ check_fail "on: CPU or calls per IO differ between devices of one worker"; jq -c '[.devices[] | {cpu, ios, calls}]' "$json" >&2; }

@@ -61,8 +61,11 @@ merged_check() {
 			| ([$mine[].hist] | merge) as $h
 			| ([$mine[].ios] | add) == .ios and ([$mine[].bytes] | add) == .ios * $rep.config.bs
 			and ([$mine[].errors] | add) == .errors
-			and ((([$mine[].user_ns] | add) / 1e9 - .cpu.user_s) | fabs) < 1e-6
-			and ((([$mine[].sys_ns] | add) / 1e9 - .cpu.sys_s) | fabs) < 1e-6
+			and ((([$mine[].cpu_ns] | add) / 1e9 - .cpu.time_s) | fabs) < 1e-6
+			and ((([$mine[].user_ns] | add) / 1e9 - (.cpu.user_s // 0)) | fabs)
+			    < (if .cpu.user_s == null then .cpu.tick_s else 1e-6 end)
+			and ((([$mine[].sys_ns] | add) / 1e9 - (.cpu.sys_s // 0)) | fabs)
+			    < (if .cpu.sys_s == null then .cpu.tick_s else 1e-6 end)
 			and $h.count == .ios and $h.min_ns == .lat_ns.min and $h.max_ns == .lat_ns.max
 			and pct($h; 50) == .lat_ns.p50 and pct($h; 99) == .lat_ns.p99
 			and pct($h; 99.99) == .lat_ns["p99.99"])

@@ -63,12 +63,42 @@ static const char *fmt_ci(char *buf, size_t len, double lo, double hi)
 	return buf;
 }
 
+/* A side below its tick: "<N", the most it can be per IO; "<tick"
+ * where that is not known. */
+static const char *fmt_below(char *buf, size_t len, unsigned m, double bound)
+{
+	char v[24];
+
+	if (!(bound > 0))
+		return "<tick";
+	snprintf(buf, len, "<%.30s", fmt_val(v, sizeof(v), m, bound));
+	return buf;
+}
+
+static const char *below_side(const struct cmp_metric *x)
+{
+	if (x->below_base >= 0 && x->below_next >= 0)
+		return "both";
+	return x->below_base >= 0 ? "base" : x->below_next >= 0 ? "new" : NULL;
+}
+
 static void print_metric(FILE *f, const char *row, int namew, unsigned m,
 			 const struct cmp_metric *x)
 {
-	char b[32], n[32], ci[48], noise[16], p[16], q[16], label[16];
+	char b[40], n[40], ci[48], noise[16], p[16], q[16], label[16];
 
 	snprintf(label, sizeof(label), "%s%s", cli_metrics[m].label, cli_metrics[m].rate ? "" : " us");
+	if (below_side(x)) {
+		fprintf(f, "%-*s %-9s %10s %10s %9s  below the tick on %s: not compared (docs/cpu.md)\n",
+			namew, row, label,
+			x->below_base >= 0 ? fmt_below(b, sizeof(b), m, x->below_base) :
+					     fmt_val(b, sizeof(b), m, x->base.center),
+			x->below_next >= 0 ? fmt_below(n, sizeof(n), m, x->below_next) :
+					     fmt_val(n, sizeof(n), m, x->next.center),
+			"-", !strcmp(below_side(x), "both") ? "both sides" :
+			!strcmp(below_side(x), "base") ? "the base" : "the new side");
+		return;
+	}
 	fprintf(f, "%-*s %-9s %10s %10s %+8.2f%%", namew, row, label,
 		fmt_val(b, sizeof(b), m, x->base.center), fmt_val(n, sizeof(n), m, x->next.center),
 		x->change_pct);
@@ -218,12 +248,14 @@ static json_t *sum_json(const struct cmp_sum *c)
 
 static json_t *metric_json(unsigned m, const struct cmp_metric *x)
 {
-	json_t *j = json_pack("{s:s, s:s, s:s, s:o, s:o, s:f, s:b, s:b, s:b}",
+	const char *below = below_side(x);
+	json_t *j = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:b, s:b, s:b, s:o}",
 			      "metric", cli_metrics[m].key,
 			      "level", x->level == CMP_RUNS ? "runs" : "repeats",
 			      "estimator", mean_name(x->mean), "base", sum_json(&x->base),
-			      "new", sum_json(&x->next), "change_pct", x->change_pct,
-			      "tested", x->tested, "worse", x->worse, "fail_worse", x->gate);
+			      "new", sum_json(&x->next), "change_pct", num(x->change_pct),
+			      "tested", x->tested, "worse", x->worse, "fail_worse", x->gate,
+			      "below_resolution", below ? json_string(below) : json_null());
 
 	if (!j)
 		return NULL;

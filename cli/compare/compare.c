@@ -68,6 +68,42 @@ static void sum_of(struct cmp_sum *c, const double *v, unsigned n, enum model_me
 	c->n = n;
 }
 
+/* Whether some run of g has metric m of row key below its resolution:
+ * the largest bound among them (0: not known), or -1. */
+static double below_of(const struct cmp_group *g, const char *key, unsigned m)
+{
+	const struct cmp_row *r;
+	double b = -1;
+	unsigned i;
+
+	for (i = 0; i < g->n; i++) {
+		r = cmp_row_find(&g->rows[i], key);
+		if (r && r->below[m] >= 0 && r->below[m] > b)
+			b = r->below[m];
+	}
+	return b;
+}
+
+/* A side below resolution: no figure (NAN), a bound; the other side's
+ * figure as it is, nothing changed or tested. */
+static void metric_below(struct cmp_metric *x, const double *v, unsigned n, bool base_has,
+			 enum model_mean mean, double alpha)
+{
+	struct cmp_sum *has = base_has ? &x->base : &x->next;
+	struct cmp_sum *none = base_has ? &x->next : &x->base;
+
+	x->mean = mean;
+	if (n)
+		sum_of(has, v, n, x->mean, alpha);
+	else
+		has->center = NAN;
+	none->center = none->ci_lo = none->ci_hi = NAN;
+	none->s.min = none->s.max = none->s.amean = none->s.hmean = NAN;
+	none->s.stddev = none->s.cov = NAN;
+	x->change_pct = x->ci_lo_pct = x->ci_hi_pct = x->noise_pct = x->q = x->p_holm = NAN;
+	x->have = true;
+}
+
 /* One metric of one row: the samples, each side's figure, the change and
  * its test. wa and wb have room for a figure per run. */
 static void metric(struct cmp_metric *x, const struct cmp_group *ga, const struct cmp_group *gb,
@@ -82,10 +118,23 @@ static void metric(struct cmp_metric *x, const struct cmp_group *ga, const struc
 	int rc;
 
 	memset(x, 0, sizeof(*x));
+	x->below_base = below_of(ga, key, m);
+	x->below_next = below_of(gb, key, m);
 	/* an Hmean needs every value above 0: a stalled repeat's 0 IOPS
 	 * falls back to the Amean */
 	na = run_figures(ga, key, m, mean, wa, &ra, &bad);
 	nb = run_figures(gb, key, m, mean, wb, &rb, &bad);
+	/* below the tick on a side: that side is no figure, never a 0 that
+	 * changes by -100% (docs/cpu.md) */
+	if (x->below_base >= 0 || x->below_next >= 0) {
+		if (x->below_base >= 0 && x->below_next >= 0)
+			metric_below(x, wa, 0, true, mean, alpha);
+		else if (x->below_next >= 0)
+			metric_below(x, wa, na, true, mean, alpha);
+		else
+			metric_below(x, wb, nb, false, mean, alpha);
+		return;
+	}
 	if (bad) {
 		mean = MODEL_AMEAN;
 		na = run_figures(ga, key, m, mean, wa, &ra, &bad);

@@ -48,6 +48,10 @@ struct cmp_sum {
 
 struct cmp_metric {
 	bool have;		/* both sides have it */
+	/* a side's part of the CPU time's split below its tick (rows.h):
+	 * the most it can be per IO, ns (0 not known); < 0: not below. Such
+	 * a side has no figure: the metric is shown, not changed or tested */
+	double below_base, below_next;
 	enum cmp_level level;
 	enum model_mean mean;
 	struct cmp_sum base, next;

@@ -34,6 +34,8 @@ struct cmp_row *cmp_row_new(struct cmp_rows *rows, const char *key)
 	}
 	p = &rows->r[rows->n++];
 	memset(p, 0, sizeof(*p));
+	for (unsigned m = 0; m < CLI_NMETRICS; m++)
+		p->below[m] = -1;
 	snprintf(p->key, sizeof(p->key), "%s", key);
 	return p;
 }
@@ -53,10 +55,36 @@ static struct cmp_row *row_find_mut(struct cmp_rows *rows, const char *key)
 	return (struct cmp_row *)cmp_row_find(rows, key);
 }
 
+static bool split_metric(unsigned m)
+{
+	return m == CLI_M_CPU_USER || m == CLI_M_CPU_SYS;
+}
+
+/* Metric m of record rec below its resolution, where it is a part of the
+ * CPU time's split: a value that is null beside a known tick, or 0 (a
+ * report from before the tick was stated wrote one: no IO costs no CPU).
+ * The bound: one tick per IO of an average repeat. */
+static void mark_below(struct cmp_row *row, const json_t *rec, unsigned m, size_t nruns,
+		       bool null_seen, bool zero_seen)
+{
+	const json_t *cpu = json_object_get(rec, "cpu");
+	double tick = json_number_value(json_object_get(cpu, "tick_s"));
+	double ios = json_number_value(json_object_get(cpu, "ios"));
+
+	if (!split_metric(m) || (!zero_seen && !(null_seen && tick > 0 && ios > 0)))
+		return;
+	free(row->v[m]);
+	row->v[m] = NULL;
+	row->n[m] = 0;
+	row->below[m] = tick > 0 && ios > 0 ? 1e9 * tick * (double)(nruns ? nruns : 1) / ios : 0;
+}
+
 /* Metric m of every run, or none where a run lacks it. */
-static int metric_of_runs(struct cmp_row *row, const json_t *runs, unsigned m)
+static int metric_of_runs(struct cmp_row *row, const json_t *rec, const json_t *runs,
+			  unsigned m)
 {
 	size_t i, n = json_array_size(runs);
+	bool null_seen = false, zero_seen = false;
 	const json_t *v;
 
 	if (!n)
@@ -66,14 +94,18 @@ static int metric_of_runs(struct cmp_row *row, const json_t *runs, unsigned m)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		v = json_object_get(json_array_get(runs, i), cli_metrics[m].key);
+		null_seen |= json_is_null(v);
 		if (!json_is_number(v)) {
 			free(row->v[m]);
 			row->v[m] = NULL;
+			mark_below(row, rec, m, n, null_seen, false);
 			return 0;
 		}
 		row->v[m][i] = json_number_value(v);
+		zero_seen |= row->v[m][i] == 0;
 	}
 	row->n[m] = (unsigned)n;
+	mark_below(row, rec, m, n, false, zero_seen);
 	return 0;
 }
 
@@ -81,14 +113,19 @@ static int metric_of_runs(struct cmp_row *row, const json_t *runs, unsigned m)
 static int metric_of_record(struct cmp_row *row, const json_t *rec, unsigned m)
 {
 	const json_t *v = cli_metric_of_record(rec, (enum cli_metric)m);
+	const json_t *obj = cli_metrics[m].obj ? json_object_get(rec, cli_metrics[m].obj) : rec;
 
-	if (!v)
+	if (!v) {
+		mark_below(row, rec, m, 1,
+			   json_is_null(json_object_get(obj, cli_metrics[m].field)), false);
 		return 0;
+	}
 	row->v[m] = malloc(sizeof(double));
 	if (!row->v[m])
 		return -ENOMEM;
 	row->v[m][0] = json_number_value(v);
 	row->n[m] = 1;
+	mark_below(row, rec, m, 1, false, row->v[m][0] == 0);
 	return 0;
 }
 
@@ -112,7 +149,7 @@ static int add_record(struct cmp_rows *rows, const char *key, const json_t *rec)
 	if (!row)
 		return -ENOMEM;
 	for (m = 0; m < CLI_NMETRICS && !rc; m++)
-		rc = json_is_array(runs) ? metric_of_runs(row, runs, m) :
+		rc = json_is_array(runs) ? metric_of_runs(row, rec, runs, m) :
 			metric_of_record(row, rec, m);
 	return rc;
 }

@@ -16,6 +16,10 @@ struct cmp_row {
 	char key[CMP_KEY_LEN];
 	unsigned n[CLI_NMETRICS];	/* repeats with the metric; 0: none */
 	double *v[CLI_NMETRICS];	/* n values each; owned */
+	/* a part of the CPU time's split below its tick in some repeat
+	 * (docs/cpu.md): no values (n 0), and the most it can be per IO,
+	 * ns (0: not known, a report that wrote 0 for it); < 0: not below */
+	double below[CLI_NMETRICS];
 };
 
 struct cmp_rows {

@@ -1,29 +1,27 @@
-/* Per-interval CPU time of the workers: see cpu.h. */
+/* The workers' CPU time and the noise beside it: see cpu.h. */
 #include "cli/live/cpu.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define NAME "iostorm-w"
+#include "engine/clock.h"
 
 int cli_cpu_init(struct cli_cpu *c, const struct eng_job *jobs, unsigned njobs)
 {
 	unsigned i, k;
-	long tck = sysconf(_SC_CLK_TCK);
+	long n = sysconf(_SC_NPROCESSORS_CONF);
 
 	memset(c, 0, sizeof(*c));
 	c->njobs = njobs;
-	c->ns_per_tick = tck > 0 ? 1000000000ull / (uint64_t)tck : 10000000ull;
+	/* a CPU brought online past the configured count is left out */
+	c->ncpu = n > 0 ? (unsigned)n : 1;
 	c->lead = calloc(njobs, sizeof(*c->lead));
-	c->tid = calloc(njobs, sizeof(*c->tid));
-	c->user = calloc(njobs, sizeof(*c->user));
-	c->sys = calloc(njobs, sizeof(*c->sys));
-	c->have = calloc(njobs, sizeof(*c->have));
-	if (!c->lead || !c->tid || !c->user || !c->sys || !c->have) {
+	c->at0 = calloc(c->ncpu, sizeof(*c->at0));
+	c->at1 = calloc(c->ncpu, sizeof(*c->at1));
+	if (!c->lead || !c->at0 || !c->at1) {
 		cli_cpu_free(c);
 		return -ENOMEM;
 	}
@@ -39,108 +37,150 @@ int cli_cpu_init(struct cli_cpu *c, const struct eng_job *jobs, unsigned njobs)
 void cli_cpu_free(struct cli_cpu *c)
 {
 	free(c->lead);
-	free(c->tid);
-	free(c->user);
-	free(c->sys);
-	free(c->have);
+	free(c->at0);
+	free(c->at1);
 	memset(c, 0, sizeof(*c));
 }
 
-/* Thread tid's utime and stime in ns: 0, or -errno (it has gone). */
-static int read_stat(const struct cli_cpu *c, pid_t tid, uint64_t *user, uint64_t *sys)
+/* /proc/stat's "cpuN user nice system idle iowait irq softirq steal ..."
+ * lines into at (proc(5)); guest time is in user already. 0 or -errno. */
+static int read_stat(const struct cli_cpu *c, struct cli_cpustat *at)
 {
-	char path[64], buf[1024], *p;
-	unsigned long long ut, st;
-	FILE *f;
-	size_t n;
+	unsigned long long v[8];
+	long tck = sysconf(_SC_CLK_TCK);
+	uint64_t ns = tck > 0 ? 1000000000ull / (uint64_t)tck : 10000000ull;
+	char line[512];
+	unsigned cpu;
+	FILE *f = fopen("/proc/stat", "re");
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	f = fopen(path, "re");
 	if (!f)
 		return -errno;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* the name, in parentheses, may hold spaces: the fields follow the
-	 * last ')'; utime and stime are fields 14 and 15 (proc(5)) */
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-			 &ut, &st) != 2)
-		return -EPROTO;
-	*user = ut * c->ns_per_tick;
-	*sys = st * c->ns_per_tick;
-	return 0;
-}
-
-/* The workers' threads, by their names; a name seen twice (a stalled
- * thread of an earlier run still in the kernel) is the newest thread's. */
-static void find_threads(struct cli_cpu *c)
-{
-	char path[300], comm[32], *end;
-	struct dirent *e;
-	unsigned long idx;
-	DIR *d = opendir("/proc/self/task");
-	FILE *f;
-	pid_t tid;
-
-	while (d && (e = readdir(d))) {
-		tid = (pid_t)strtol(e->d_name, &end, 10);
-		if (tid <= 0 || *end)
+	memset(at, 0, c->ncpu * sizeof(*at));
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
-		f = fopen(path, "re");
-		if (!f)
+		memset(v, 0, sizeof(v));
+		/* steal came in 2.6.11: older lines end before it */
+		if (sscanf(line + 3, "%u %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0],
+			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 8 || cpu >= c->ncpu)
 			continue;
-		if (!fgets(comm, sizeof(comm), f) || strncmp(comm, NAME, strlen(NAME))) {
-			fclose(f);
-			continue;
-		}
-		fclose(f);
-		idx = strtoul(comm + strlen(NAME), &end, 10);
-		if (idx < c->njobs && c->lead[idx] == idx && tid > c->tid[idx])
-			c->tid[idx] = tid;
+		at[cpu].task = (v[0] + v[1] + v[2]) * ns;
+		at[cpu].irq = (v[5] + v[6]) * ns;
+		at[cpu].steal = v[7] * ns;
+		at[cpu].seen = true;
 	}
-	if (d)
-		closedir(d);
+	fclose(f);
+	return 0;
 }
 
 void cli_cpu_start(struct cli_cpu *c)
 {
-	unsigned i;
-
-	memset(c->have, 0, c->njobs * sizeof(*c->have));
-	memset(c->tid, 0, c->njobs * sizeof(*c->tid));
-	find_threads(c);
-	for (i = 0; i < c->njobs; i++)
-		c->have[i] = c->tid[i] && !read_stat(c, c->tid[i], &c->user[i], &c->sys[i]);
+	c->have1 = false;
+	c->mono0 = eng_mono_ns();
+	c->have0 = c->at0 && !read_stat(c, c->at0);
 }
 
-void cli_cpu_read(struct cli_cpu *c, const uint64_t *ios, uint64_t *user, uint64_t *sys)
+void cli_cpu_stop(struct cli_cpu *c)
 {
-	uint64_t u, s, du, ds, sum;
-	unsigned i, k, lanes;
+	c->mono1 = eng_mono_ns();
+	c->have1 = c->have0 && !read_stat(c, c->at1);
+}
 
-	memset(user, 0, c->njobs * sizeof(*user));
-	memset(sys, 0, c->njobs * sizeof(*sys));
+void cli_cpu_share(const struct cli_cpu *c, const uint64_t *ios, uint64_t *cpu,
+		   uint64_t *user, uint64_t *sys)
+{
+	uint64_t t[3], sum, given[3];
+	unsigned i, k, lanes, last;
+
 	for (i = 0; i < c->njobs; i++) {
-		if (c->lead[i] != i || !c->have[i] || read_stat(c, c->tid[i], &u, &s))
+		if (c->lead[i] != i)
 			continue;
-		du = u > c->user[i] ? u - c->user[i] : 0;
-		ds = s > c->sys[i] ? s - c->sys[i] : 0;
-		c->user[i] = u;
-		c->sys[i] = s;
-		for (sum = 0, lanes = 0, k = i; k < c->njobs; k++)
+		t[0] = cpu[i];
+		t[1] = user[i];
+		t[2] = sys[i];
+		for (sum = 0, lanes = 0, last = i, k = i; k < c->njobs; k++)
 			if (c->lead[k] == i) {
 				sum += ios[k];
 				lanes++;
+				last = k;
 			}
+		if (lanes < 2)
+			continue;
+		memset(given, 0, sizeof(given));
 		for (k = i; k < c->njobs; k++) {
 			if (c->lead[k] != i)
 				continue;
-			user[k] = sum ? (uint64_t)((double)du * (double)ios[k] / (double)sum) :
-				  du / lanes;
-			sys[k] = sum ? (uint64_t)((double)ds * (double)ios[k] / (double)sum) :
-				 ds / lanes;
+			/* the last lane takes what rounding left, so the lanes
+			 * add up to the thread */
+			cpu[k] = k == last ? t[0] - given[0] : sum ?
+				 (uint64_t)((double)t[0] * (double)ios[k] / (double)sum) : t[0] / lanes;
+			user[k] = k == last ? t[1] - given[1] : sum ?
+				  (uint64_t)((double)t[1] * (double)ios[k] / (double)sum) : t[1] / lanes;
+			sys[k] = k == last ? t[2] - given[2] : sum ?
+				 (uint64_t)((double)t[2] * (double)ios[k] / (double)sum) : t[2] / lanes;
+			given[0] += cpu[k];
+			given[1] += user[k];
+			given[2] += sys[k];
 		}
 	}
+}
+
+/* /proc/stat's step: USER_HZ's, or the scheduler's tick where coarser
+ * (the kernel samples per tick and writes in USER_HZ). */
+static double stat_tick_s(void)
+{
+	long tck = sysconf(_SC_CLK_TCK);
+	double user_hz = tck > 0 ? 1.0 / (double)tck : 0.01;
+	double tick = (double)eng_cpu_tick_ns() / 1e9;
+
+	return tick > user_hz ? tick : user_hz;
+}
+
+static uint64_t since(uint64_t a, uint64_t b)
+{
+	return b > a ? b - a : 0;
+}
+
+/* Whether CPU cpu is one of jobs [first, first + n)'s: every CPU for an
+ * unpinned job. */
+static bool in_set(const int *cpus, unsigned first, unsigned n, unsigned cpu)
+{
+	unsigned i;
+
+	for (i = first; i < first + n; i++)
+		if (cpus[i] < 0 || (unsigned)cpus[i] == cpu)
+			return true;
+	return false;
+}
+
+int cli_cpu_noise(const struct cli_cpu *c, const int *cpus, const double *cpu_s,
+		  unsigned first, unsigned n, struct cli_cpu_noise *out)
+{
+	double win = (double)since(c->mono0, c->mono1) / 1e9, task = 0, own = 0;
+	unsigned k, i, ncpus = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->cpu = -1;
+	if (!c->have0 || !c->have1 || !n || first + n > c->njobs)
+		return -ENODATA;
+	for (k = 0; k < c->ncpu; k++) {
+		if (!c->at0[k].seen || !c->at1[k].seen || !in_set(cpus, first, n, k))
+			continue;
+		ncpus++;
+		out->cpu = ncpus == 1 ? (int)k : -1;
+		task += (double)since(c->at0[k].task, c->at1[k].task) / 1e9;
+		out->irq_s += (double)since(c->at0[k].irq, c->at1[k].irq) / 1e9;
+		out->steal_s += (double)since(c->at0[k].steal, c->at1[k].steal) / 1e9;
+	}
+	/* every worker's own time on these CPUs, this device's or another's:
+	 * what the run itself did is not noise; an unpinned one may have
+	 * run anywhere, so it is taken from a set that is every CPU */
+	for (i = 0; i < c->njobs; i++)
+		if ((cpus[i] >= 0 && in_set(cpus, first, n, (unsigned)cpus[i])) ||
+		    (cpus[i] < 0 && in_set(cpus, first, n, c->ncpu)))
+			own += cpu_s[i];
+	out->cap_s = win * ncpus;
+	out->other_s = task > own ? task - own : 0;
+	out->res_s = 2.0 * stat_tick_s() * ncpus;
+	return ncpus ? 0 : -ENODATA;
 }

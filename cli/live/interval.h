@@ -24,7 +24,9 @@ struct cli_interval {
 					 * just after t1_s (the last: t1_s) */
 	uint64_t ios, bytes, errors;	/* completed in the interval */
 	uint64_t inflight;		/* IOs in flight at t1_s */
-	uint64_t user_ns, sys_ns;	/* the workers' CPU time in it */
+	uint64_t cpu_ns;		/* the workers' CPU time in it, exact */
+	uint64_t user_ns, sys_ns;	/* its tick-sampled split (cli/live/
+					 * cpu.h): good to about a tick */
 	const struct eng_hist *hist;	/* its latencies; NULL without
 					 * latency (the same clock as the
 					 * report: from schedule with --rate) */

@@ -101,13 +101,15 @@ static json_t *hist_json(const struct eng_hist *h)
 
 static void put_interval(const struct cli_interval_set *s, const struct cli_interval *iv)
 {
-	json_t *j = json_pack("{s:s, s:I, s:o, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
+	json_t *j = json_pack("{s:s, s:I, s:o, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
+			      " s:o}",
 			      "type", "interval", "run", (json_int_t)s->run,
 			      "device", iv->device ? json_string(iv->device) : json_null(),
 			      "t0", iv->t0_s, "t1", iv->t1_s, "t1_seen", iv->t1_seen_s,
 			      "ios", (json_int_t)iv->ios,
 			      "bytes", (json_int_t)iv->bytes, "errors", (json_int_t)iv->errors,
 			      "inflight", (json_int_t)iv->inflight,
+			      "cpu_ns", (json_int_t)iv->cpu_ns,
 			      "user_ns", (json_int_t)iv->user_ns, "sys_ns", (json_int_t)iv->sys_ns,
 			      "hist", hist_json(iv->hist));
 
@@ -255,6 +257,7 @@ static json_t *options_json(const struct cli_opts *o)
 static void header(const struct cli_opts *o, const json_t *setup)
 {
 	char host[HOST_NAME_MAX + 1] = "";
+	uint64_t tick;
 	json_t *j;
 
 	if (st.fd < 0 || st.header)
@@ -271,10 +274,12 @@ static void header(const struct cli_opts *o, const json_t *setup)
 		return;
 	}
 	(void)gethostname(host, sizeof(host) - 1);
-	j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:f, s:{s:s, s:i, s:i}, s:O?, s:o}",
+	tick = eng_cpu_tick_ns();
+	j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:f, s:o, s:{s:s, s:i, s:i}, s:O?, s:o}",
 		      "type", "header", "schema", CLI_STREAM_SCHEMA, "version", IOSTORM_VERSION,
 		      "host", host, "command", st.command, "wall_ns", (json_int_t)wall_ns(),
 		      "interval_s", o ? cli_secs(o->interval_ns) : 1.0,
+		      "cpu_tick_ns", tick ? json_integer((json_int_t)tick) : json_null(),
 		      "hist", "kind", "log-linear", "sub_bits", ENG_HIST_SUB_BITS,
 		      "max_exp", ENG_HIST_MAX_EXP,
 		      "setup", setup, "options", o ? options_json(o) : json_null());

@@ -250,7 +250,7 @@ static int tl_add(struct cli_tl_series *tl, const struct cli_tl_sample *p)
 
 /* An interval line's own figures. */
 struct figs {
-	uint64_t run, ios, bytes, errors, inflight, user_ns, sys_ns;
+	uint64_t run, ios, bytes, errors, inflight, user_ns, sys_ns, cpu_ns;
 	double t0, t1;
 	const struct mg_hist *h;	/* NULL: "hist" null */
 };
@@ -282,6 +282,8 @@ static const char *add_sums(struct mg_sums *sum, const struct figs *f)
 		return "user_ns";
 	if (!add_to(&n.sys_ns, f->sys_ns))
 		return "sys_ns";
+	if (!add_to(&n.cpu_ns, f->cpu_ns))
+		return "cpu_ns";
 	if (f->h && !add_to(&n.lat_count, f->h->count))
 		return "hist.count";
 	if (f->h && !add_to(&n.lat_sum_ns, f->h->sum_ns))
@@ -311,6 +313,7 @@ static int take(struct mg_acc *a, const struct cli_tl_sample *p, const struct fi
 	a->bytes += f->bytes;
 	a->user_ns += f->user_ns;
 	a->sys_ns += f->sys_ns;
+	a->cpu_ns += f->cpu_ns;
 	a->inflight = f->inflight;
 	a->dur_s += p->dt_s;
 	a->has_hist |= f->h != NULL;
@@ -333,6 +336,10 @@ static bool figs_of(const json_t *j, struct figs *f, char *why, size_t len)
 	    !count_of(j, "inflight", false, &f->inflight, why, len) ||
 	    !count_of(j, "user_ns", false, &f->user_ns, why, len) ||
 	    !count_of(j, "sys_ns", false, &f->sys_ns, why, len))
+		return false;
+	/* a stream from before the exact total: its split's sum stands */
+	f->cpu_ns = f->user_ns + f->sys_ns;
+	if (!count_of(j, "cpu_ns", false, &f->cpu_ns, why, len))
 		return false;
 	if (f->run > UINT32_MAX) {
 		snprintf(why, len, "\"run\" %llu is over %u", (unsigned long long)f->run, UINT32_MAX);

@@ -41,6 +41,8 @@ struct mg_acc {
 	char *dev;			/* as the stream names it; owned */
 	unsigned nint;			/* intervals taken */
 	uint64_t ios, bytes, errors, user_ns, sys_ns;
+	uint64_t cpu_ns;		/* exact; user_ns + sys_ns in a stream
+					 * from before it was written */
 	uint64_t inflight;		/* at the end of the latest one */
 	double dur_s;			/* their lengths, added */
 	double t_lo, t_hi;		/* the earliest t0, the latest t1 */
@@ -94,7 +96,7 @@ struct mg_span {
  * keeping these within JSON's integers (2^63 - 1) and finite keeps every
  * figure so. */
 struct mg_sums {
-	uint64_t ios, bytes, errors, user_ns, sys_ns;
+	uint64_t ios, bytes, errors, user_ns, sys_ns, cpu_ns;
 	uint64_t lat_count, lat_sum_ns;
 	double lat_sumsq, dur_s;
 };

@@ -171,6 +171,15 @@ static int shown(char *buf, size_t len, const char *a, const char *b)
 	return 0;
 }
 
+/* The tick the stream's header states, seconds; 0 unknown. */
+static double tick_of(const struct mg_stream *s)
+{
+	const json_t *t = json_object_get(s->header, "cpu_tick_ns");
+
+	return json_is_integer(t) && json_integer_value(t) > 0 ?
+	       (double)json_integer_value(t) / 1e9 : 0;
+}
+
 /* Device d from accumulator a of stream s; h: scratch. Its timeline is
  * a's, borrowed (mg_view_free gives it back). */
 static int dev_of(struct cli_dev *d, const struct mg_acc *a, const struct mg_stream *s,
@@ -185,6 +194,11 @@ static int dev_of(struct cli_dev *d, const struct mg_acc *a, const struct mg_str
 	d->elapsed_s = a->dur_s;
 	d->user_s = (double)a->user_ns / 1e9;
 	d->sys_s = (double)a->sys_ns / 1e9;
+	d->cpu_s = (double)a->cpu_ns / 1e9;
+	/* the split's resolution, as the stream's header states it: its
+	 * intervals' parts add up (docs/json.md), so their sum is good to
+	 * the same tick */
+	d->tick_s = tick_of(s);
 	d->cpu_ios = a->ios + a->errors;
 	d->inflight_at_end = a->inflight;
 	d->wall_start_ns = wall_start(s, a->run);

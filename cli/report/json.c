@@ -9,6 +9,7 @@
 #include "cli/report/setup_json.h"
 #include "cli/report/spread.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -262,17 +263,52 @@ static json_t *cost_num(double v)
 	return model_cost_known(v) ? json_real(v) : json_null();
 }
 
+static json_t *pct_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* What else the workers' CPUs did (record.h, struct cli_noise); null
+ * where nothing of it was measured. */
+static json_t *noise_json(const struct cli_noise *n)
+{
+	struct cli_noise_pct p;
+
+	if (!n->known && !n->delay_known)
+		return json_null();
+	cli_noise_pct(n, &p);
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o}", "steal_pct", pct_num(p.steal),
+			 "other_cpu_pct", pct_num(p.other), "irq_pct", pct_num(p.irq),
+			 "resolution_pct", pct_num(p.res),
+			 "run_delay_pct", pct_num(p.run_delay),
+			 "run_delay_s", n->delay_known ? json_real(n->delay_s) : json_null(),
+			 "involuntary_switches", ji(n->nivcsw),
+			 "cpu", n->known && n->cpu >= 0 ? json_integer(n->cpu) : json_null());
+}
+
+/* A part of the split: null below its tick (record.h, cli_cpu_below). */
+static json_t *split_num(double v, double tick_s)
+{
+	return cli_cpu_below(v, tick_s) ? json_null() : json_real(v);
+}
+
 json_t *cli_json_cpu(const struct cli_dev *d)
 {
 	struct model_cost c;
 
 	cli_dev_cost(d, &c);
-	return json_pack("{s:f, s:f, s:I, s:o, s:o, s:o, s:o}", "user_s", d->user_s,
-			 "sys_s", d->sys_s, "ios", ji(d->cpu_ios),
+	return json_pack("{s:f, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "time_s", d->cpu_s, "user_s", split_num(d->user_s, d->tick_s),
+			 "sys_s", split_num(d->sys_s, d->tick_s),
+			 "tick_s", d->tick_s > 0 ? json_real(d->tick_s) : json_null(),
+			 "ios", ji(d->cpu_ios),
+			 "ns_per_io", d->cpu_ios ? json_real(1e9 * d->cpu_s / (double)d->cpu_ios) :
+				      json_null(),
 			 "user_ns_per_io", cost_num(c.user_ns_per_io),
 			 "sys_ns_per_io", cost_num(c.sys_ns_per_io),
 			 "ios_per_cpu_s", cost_num(c.ios_per_cpu_s),
-			 "user_share", cost_num(c.user_share));
+			 "user_share", cost_num(c.user_share),
+			 "noise", noise_json(&d->noise));
 }
 
 json_t *cli_json_dev(const struct cli_dev *d)

@@ -4,6 +4,7 @@
 #include "cli/report/record.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,6 +88,27 @@ void cli_dev_rates(struct cli_dev *d)
 	d->ios_per_call = d->calls ? (double)(d->ios + d->errors) / (double)d->calls : 0.0;
 }
 
+/* A sum's noise: its parts' seconds added, so its percentages weigh each
+ * part by its CPUs and time; known only where every part's is. */
+static void noise_add(struct cli_noise *t, const struct cli_noise *d)
+{
+	bool first = !t->parts;
+
+	t->known = (first || t->known) && d->known;
+	t->delay_known = (first || t->delay_known) && d->delay_known;
+	t->cap_s += d->cap_s;
+	t->steal_s += d->steal_s;
+	t->other_s += d->other_s;
+	t->irq_s += d->irq_s;
+	t->res_s += d->res_s;
+	t->thread_s += d->thread_s;
+	t->delay_s += d->delay_s;
+	t->nivcsw += d->nivcsw;
+	t->cpu = first ? d->cpu : t->cpu == d->cpu ? t->cpu : -1;
+	t->own_share |= d->own_share;
+	t->parts += d->parts ? d->parts : 1;
+}
+
 void cli_dev_add_counters(struct cli_dev *t, const struct cli_dev *d)
 {
 	t->ios += d->ios;
@@ -95,14 +117,64 @@ void cli_dev_add_counters(struct cli_dev *t, const struct cli_dev *d)
 	t->calls += d->calls;
 	t->user_s += d->user_s;
 	t->sys_s += d->sys_s;
+	t->cpu_s += d->cpu_s;
 	t->cpu_ios += d->cpu_ios;
+	/* parts resolved alike resolve their sum alike (each part's error
+	 * is a tick at most, the sum's too: the split's error is in where
+	 * a part's few ticks landed, not in every part at once) */
+	t->tick_s = d->tick_s > t->tick_s ? d->tick_s : t->tick_s;
+	noise_add(&t->noise, &d->noise);
+}
+
+bool cli_cpu_below(double v, double tick_s)
+{
+	return tick_s > 0 && v < tick_s;
 }
 
 void cli_dev_cost(const struct cli_dev *d, struct model_cost *c)
 {
-	if (model_cost(d->user_s, d->sys_s, d->cpu_ios, c))
+	if (model_cost(d->user_s, d->sys_s, d->cpu_ios, c)) {
 		*c = (struct model_cost){ MODEL_COST_UNKNOWN, MODEL_COST_UNKNOWN,
 					  MODEL_COST_UNKNOWN, MODEL_COST_UNKNOWN };
+		return;
+	}
+	if (cli_cpu_below(d->user_s, d->tick_s))
+		c->user_ns_per_io = MODEL_COST_UNKNOWN;
+	if (cli_cpu_below(d->sys_s, d->tick_s))
+		c->sys_ns_per_io = MODEL_COST_UNKNOWN;
+	if (cli_cpu_below(d->user_s, d->tick_s) || cli_cpu_below(d->sys_s, d->tick_s))
+		c->user_share = MODEL_COST_UNKNOWN;
+}
+
+static double pct(double part, double whole)
+{
+	return whole > 0 ? 100.0 * part / whole : NAN;
+}
+
+/* never above the whole: /proc/stat's ticks may put a little more there */
+static double pct100(double part, double whole)
+{
+	double v = pct(part, whole);
+
+	return v > 100.0 ? 100.0 : v;
+}
+
+void cli_noise_pct(const struct cli_noise *n, struct cli_noise_pct *p)
+{
+	bool fine;
+
+	p->res = n->known ? pct(n->res_s, n->cap_s) : NAN;
+	fine = n->known && p->res <= CLI_NOISE_RES_MAX_PCT;
+	p->steal = fine ? pct100(n->steal_s, n->cap_s) : NAN;
+	p->other = fine ? pct100(n->other_s, n->cap_s) : NAN;
+	p->irq = fine ? pct100(n->irq_s, n->cap_s) : NAN;
+	p->run_delay = n->delay_known ? pct100(n->delay_s, n->thread_s) : NAN;
+}
+
+bool cli_noise_high(double p, double res, double window_s)
+{
+	return window_s >= CLI_NOISE_MIN_S && isfinite(p) &&
+	       p - (isfinite(res) ? res : 0) >= CLI_NOISE_SAY_PCT;
 }
 
 void cli_report_free(struct cli_report *r)

@@ -38,6 +38,7 @@ struct cli_rep {
 	double elapsed_s, iops;
 	double user_s, sys_s;		/* the workers' CPU time... */
 	uint64_t cpu_ios;		/* ...and the IOs it was spent on */
+	double tick_s;			/* the split's resolution (cli_dev's) */
 	bool has_lat;
 	double mean_ns;
 	uint64_t p50_ns, p99_ns, p999_ns;
@@ -72,6 +73,39 @@ struct cli_open {
 	struct cli_lat svc;		/* the service time, from svc_hist */
 };
 
+/* What else the machine did on the workers' CPUs over the measured
+ * window, as sums (seconds, counts), so that devices, repeats and steps
+ * add up and a sum's percentages are those of its sums (cli_noise_pct).
+ * known false: not measured (a merged stream's report). */
+struct cli_noise {
+	unsigned parts;			/* the records summed into it */
+	bool known;
+	double cap_s;			/* the window times the workers' CPUs */
+	double steal_s;			/* the hypervisor's: /proc/stat steal */
+	double other_s;			/* the tasks' time on those CPUs less
+					 * every worker's own runtime */
+	double irq_s;			/* hard and soft interrupt time there,
+					 * every source's */
+	double res_s;			/* how far each of those three can be
+					 * off (/proc/stat's ticks) */
+	double thread_s;		/* the workers' windows summed */
+	double delay_s;			/* of it, waiting runnable for a CPU
+					 * (schedstat run_delay) */
+	bool delay_known;
+	uint64_t nivcsw;		/* involuntary context switches */
+	int cpu;			/* the one CPU of it all, -1: several */
+	bool own_share;			/* a worker shares its CPU with another
+					 * of the run (or is unpinned): its wait
+					 * may be the run's own doing */
+};
+
+/* A noise figure in percent, NAN where unknown; res: how far steal,
+ * other and irq can be off, percentage points. */
+struct cli_noise_pct {
+	double steal, other, irq, run_delay;
+	double res;
+};
+
 struct cli_dev {
 	char name[64];
 	char path[PATH_MAX];
@@ -84,7 +118,14 @@ struct cli_dev {
 	struct cli_errs errs;
 	double elapsed_s;		/* longest worker's measured window */
 	double iops, bw_bytes;		/* per second */
-	double user_s, sys_s;		/* summed over the device's workers */
+	double user_s, sys_s;		/* summed over the device's workers:
+					 * the tick-sampled split of cpu_s */
+	double cpu_s;			/* their runtime, exact: user_s +
+					 * sys_s, within rounding */
+	double tick_s;			/* the split's resolution: a part
+					 * below it is below resolution, not
+					 * a figure; 0 unknown */
+	struct cli_noise noise;
 	uint64_t cpu_ios;		/* IOs, good and failed, of the workers
 					 * whose CPU time is known (all but a
 					 * stalled one's): what the cost per IO
@@ -179,8 +220,26 @@ const char *cli_fmt_pct(char *buf, size_t len, const struct cli_lat *l, bool has
 /* d's IOs, bytes, errors, calls and CPU seconds added to t's. */
 void cli_dev_add_counters(struct cli_dev *t, const struct cli_dev *d);
 /* d's CPU cost per IO (model/cost.h) from its CPU seconds and cpu_ios;
- * every figure unknown where they make none. */
+ * every figure unknown where they make none, and a part of the split
+ * (user_ns_per_io, sys_ns_per_io, user_share) unknown where that part is
+ * below the tick (cli_cpu_below). */
 void cli_dev_cost(const struct cli_dev *d, struct model_cost *c);
+/* Whether a user or system time of v seconds, resolved to tick_s, is
+ * below its resolution: less than one tick (tick 0: never). */
+bool cli_cpu_below(double v, double tick_s);
+/* n's percentages (NAN where unknown, or where /proc/stat's ticks leave
+ * them more than CLI_NOISE_RES_MAX_PCT off: a window of a few ticks). */
+void cli_noise_pct(const struct cli_noise *n, struct cli_noise_pct *p);
+/* Whether a noise figure p (percent, off by up to res) moves the figures
+ * beside it: CLI_NOISE_SAY_PCT or more even at its low end, in a window
+ * of CLI_NOISE_MIN_S or more (what a shorter one's IOs waited is theirs,
+ * but too few to say of the device). */
+bool cli_noise_high(double p, double res, double window_s);
+/* The threshold from which a noise figure is said (percent): about what
+ * it takes to move a rate or a cost per IO beyond run-to-run noise. */
+#define CLI_NOISE_SAY_PCT 5.0
+#define CLI_NOISE_RES_MAX_PCT 20.0
+#define CLI_NOISE_MIN_S 0.1
 /* Rates from the counters and elapsed_s. */
 void cli_dev_rates(struct cli_dev *d);
 /* Frees what the record owns (histograms, samples, repeats) and zeroes it. */

@@ -133,11 +133,9 @@ static void print_lat(FILE *f, const struct cli_dev *d, unsigned *marks)
 
 const char *cli_fmt_cost(char *buf, size_t len, const struct cli_dev *d)
 {
-	struct model_cost c;
-
-	cli_dev_cost(d, &c);
-	if (model_cost_known(c.user_ns_per_io) && model_cost_known(c.sys_ns_per_io))
-		snprintf(buf, len, "%.0f", c.user_ns_per_io + c.sys_ns_per_io);
+	/* the exact total: known whatever the split's resolution */
+	if (d->cpu_ios)
+		snprintf(buf, len, "%.0f", 1e9 * d->cpu_s / (double)d->cpu_ios);
 	else
 		snprintf(buf, len, "-");
 	return buf;
@@ -160,7 +158,7 @@ static void print_cost(FILE *f, const struct cli_dev *d)
 
 static void print_row(FILE *f, const struct cli_dev *d, int namew, unsigned *marks)
 {
-	double cpu = d->elapsed_s > 0 ? 100.0 * (d->user_s + d->sys_s) / d->elapsed_s : 0.0;
+	double cpu = d->elapsed_s > 0 ? 100.0 * d->cpu_s / d->elapsed_s : 0.0;
 
 	fprintf(f, "%-*s %10.0f %9.1f", namew, d->name, d->iops,
 		d->bw_bytes / CLI_MIB);
@@ -217,8 +215,9 @@ static void print_table(const struct cli_report *r, const struct cli_opts *o,
 	if (r->elapsed_s <= 0)
 		fprintf(f, "nothing was measured: the run stopped before its ramp ended\n");
 	else
-		fprintf(f, "latency in microseconds over %.2fs measured; CPU%% is user+sys of the workers%s,\n"
-			"ns/IO that CPU time per IO completed, usr%% its share in user space (iostorm; the rest is the kernel's)\n",
+		fprintf(f, "latency in microseconds over %.2fs measured; CPU%% is the workers' CPU time%s,\n"
+			"ns/IO that CPU time per IO completed, usr%% its share in user space (iostorm; the rest is the kernel's;\n"
+			"- where below one scheduler tick: docs/cpu.md)\n",
 			r->elapsed_s, r->mode == ENG_MODE_SQPOLL ?
 			" (not of the SQPOLL kernel threads, which keep a core busy each)" : "");
 	cli_pct_legend(f, marks);

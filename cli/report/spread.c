@@ -76,6 +76,10 @@ static double rep_cost(const struct cli_rep *x, enum cli_metric m)
 
 	if (model_cost(x->user_s, x->sys_s, x->cpu_ios, &c))
 		return NAN;
+	/* a part of the split below the tick is no figure (record.h) */
+	if ((m == CLI_M_CPU_USER && cli_cpu_below(x->user_s, x->tick_s)) ||
+	    (m == CLI_M_CPU_SYS && cli_cpu_below(x->sys_s, x->tick_s)))
+		return NAN;
 	v = m == CLI_M_CPU_USER ? c.user_ns_per_io : m == CLI_M_CPU_SYS ? c.sys_ns_per_io :
 		c.ios_per_cpu_s;
 	return model_cost_known(v) ? v : NAN;
@@ -112,6 +116,7 @@ void cli_rep_of(const struct cli_dev *d, struct cli_rep *x)
 	x->user_s = d->user_s;
 	x->sys_s = d->sys_s;
 	x->cpu_ios = d->cpu_ios;
+	x->tick_s = d->tick_s;
 	x->has_lat = d->has_lat;
 	if (!d->has_lat)
 		return;

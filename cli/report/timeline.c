@@ -23,9 +23,10 @@ int cli_tl_init(struct cli_timeline *tl, unsigned ndev, unsigned per)
 	tl->ivd = calloc(ndev + 1, sizeof(*tl->ivd));
 	tl->t1 = calloc(ndev + 1, sizeof(*tl->t1));
 	tl->wios = calloc((size_t)ndev * per, sizeof(*tl->wios));
-	tl->cpu = calloc((size_t)ndev * 2, sizeof(*tl->cpu));
+	tl->wcpu = calloc((size_t)ndev * per * 3, sizeof(*tl->wcpu));
+	tl->cpu = calloc((size_t)ndev * 3, sizeof(*tl->cpu));
 	if (!tl->dev || !tl->prev || !tl->have || !tl->sum || !tl->iv || !tl->ivh ||
-	    !tl->ivd || !tl->t1 || !tl->wios || !tl->cpu) {
+	    !tl->ivd || !tl->t1 || !tl->wios || !tl->wcpu || !tl->cpu) {
 		cli_tl_free(tl);
 		return -ENOMEM;
 	}
@@ -50,6 +51,7 @@ void cli_tl_free(struct cli_timeline *tl)
 	free(tl->ivd);
 	free(tl->t1);
 	free(tl->wios);
+	free(tl->wcpu);
 	free(tl->cpu);
 	cli_tl_batches_free(tl->bat);
 	memset(tl, 0, sizeof(*tl));
@@ -178,22 +180,30 @@ static void interval(struct cli_timeline *tl, unsigned k, unsigned d, uint64_t i
 	}
 }
 
-void cli_tl_cpu(struct cli_timeline *tl, const uint64_t *user, const uint64_t *sys)
+void cli_tl_cpu(struct cli_timeline *tl, const struct cli_cpu *c)
 {
-	struct cli_interval *all = &tl->iv[tl->ndev];
-	unsigned k, w, d;
+	struct cli_interval *all = &tl->iv[tl->ndev], *iv;
+	size_t n = (size_t)tl->ndev * tl->per;
+	uint64_t *cpu = tl->wcpu, *user = cpu + n, *sys = user + n;
+	unsigned k, w, d, i;
 
-	all->user_ns = all->sys_ns = 0;
+	cli_cpu_share(c, tl->wios, cpu, user, sys);
+	all->cpu_ns = all->user_ns = all->sys_ns = 0;
 	for (k = 0; k < tl->set.ndev; k++) {
 		d = tl->ivd[k];
+		iv = &tl->iv[k];
 		for (w = 0; w < tl->per; w++) {
-			tl->iv[k].user_ns += user[d * tl->per + w];
-			tl->iv[k].sys_ns += sys[d * tl->per + w];
+			i = d * tl->per + w;
+			iv->cpu_ns += cpu[i];
+			iv->user_ns += user[i];
+			iv->sys_ns += sys[i];
 		}
-		tl->cpu[2 * d] += tl->iv[k].user_ns;
-		tl->cpu[2 * d + 1] += tl->iv[k].sys_ns;
-		all->user_ns += tl->iv[k].user_ns;
-		all->sys_ns += tl->iv[k].sys_ns;
+		tl->cpu[3 * d] += iv->cpu_ns;
+		tl->cpu[3 * d + 1] += iv->user_ns;
+		tl->cpu[3 * d + 2] += iv->sys_ns;
+		all->cpu_ns += iv->cpu_ns;
+		all->user_ns += iv->user_ns;
+		all->sys_ns += iv->sys_ns;
 	}
 }
 
@@ -246,8 +256,15 @@ static void take(struct cli_timeline *tl, unsigned i, const struct eng_snapshot 
 	struct eng_snapshot *p = &tl->prev[i];
 	uint64_t since = tl->have[i] ? p->t_ns : s->start_ns, d;
 
+	size_t n = (size_t)tl->ndev * tl->per;
+
 	tl->wios[i] = s->ios - (tl->have[i] ? p->ios : 0);
 	*ios += tl->wios[i];
+	/* the thread's CPU since the window began, never taken back
+	 * (engine/worker.c): its part in this interval */
+	tl->wcpu[i] = s->cpu_ns - (tl->have[i] ? p->cpu_ns : 0);
+	tl->wcpu[n + i] = s->user_ns - (tl->have[i] ? p->user_ns : 0);
+	tl->wcpu[2 * n + i] = s->sys_ns - (tl->have[i] ? p->sys_ns : 0);
 	*errs += s->errors - (tl->have[i] ? p->errors : 0);
 	if (tl->have[i]) {
 		eng_hist_diff(tl->part, &s->hist, &p->hist);
@@ -279,6 +296,7 @@ int cli_tl_second(struct cli_timeline *tl, struct eng_run *r, uint64_t wait_ns,
 	(void)eng_run_snapshot_wait(r, seq, wait_ns);
 	eng_hist_reset(&tl->sum[H_ALL]);
 	memset(tl->wios, 0, (size_t)tl->ndev * tl->per * sizeof(*tl->wios));
+	memset(tl->wcpu, 0, (size_t)tl->ndev * tl->per * 3 * sizeof(*tl->wcpu));
 	tl->grid_ns = grid_ns;
 	tl->set.ndev = 0;
 	tl->set.last = false;
@@ -325,19 +343,27 @@ int cli_tl_second(struct cli_timeline *tl, struct eng_run *r, uint64_t wait_ns,
 
 /* What device d's workers used of the CPU over the whole window (their
  * final figures) less what its intervals were given: its last one's. */
+static uint64_t rest(double final_ns, uint64_t given)
+{
+	return final_ns > (double)given ? (uint64_t)(final_ns - (double)given + 0.5) : 0;
+}
+
 static void last_cpu(struct cli_timeline *tl, const struct eng_run *r, unsigned d,
 		     struct cli_interval *iv)
 {
-	double user = 0, sys = 0;
+	double cpu = 0, user = 0, sys = 0;
+	const struct eng_result *res;
 	unsigned w;
 
 	for (w = 0; w < tl->per; w++) {
-		user += eng_run_result(r, d * tl->per + w)->user_s * NS;
-		sys += eng_run_result(r, d * tl->per + w)->sys_s * NS;
+		res = eng_run_result(r, d * tl->per + w);
+		cpu += res->cpu_s * NS;
+		user += res->user_s * NS;
+		sys += res->sys_s * NS;
 	}
-	iv->user_ns = user > (double)tl->cpu[2 * d] ? (uint64_t)(user - (double)tl->cpu[2 * d]) : 0;
-	iv->sys_ns = sys > (double)tl->cpu[2 * d + 1] ?
-		     (uint64_t)(sys - (double)tl->cpu[2 * d + 1]) : 0;
+	iv->cpu_ns = rest(cpu, tl->cpu[3 * d]);
+	iv->user_ns = rest(user, tl->cpu[3 * d + 1]);
+	iv->sys_ns = rest(sys, tl->cpu[3 * d + 2]);
 }
 
 int cli_tl_last(struct cli_timeline *tl, const struct eng_run *r)
@@ -355,7 +381,7 @@ int cli_tl_last(struct cli_timeline *tl, const struct eng_run *r)
 	tl->grid_ns = 0;	/* the window's own end */
 	tl->set.ndev = 0;
 	tl->set.last = true;
-	all->user_ns = all->sys_ns = 0;
+	all->cpu_ns = all->user_ns = all->sys_ns = 0;
 	eng_hist_reset(&tl->ivh[tl->ndev]);
 	for (d = 0; d < tl->ndev && !err; d++) {
 		eng_hist_reset(&tl->sum[H_SUM]);
@@ -390,6 +416,7 @@ int cli_tl_last(struct cli_timeline *tl, const struct eng_run *r)
 			 lat ? tl->part : NULL);
 		last_cpu(tl, r, d, &tl->iv[tl->set.ndev]);
 		/* the set's total: the sum of its devices' lines */
+		all->cpu_ns += tl->iv[tl->set.ndev].cpu_ns;
 		all->user_ns += tl->iv[tl->set.ndev].user_ns;
 		all->sys_ns += tl->iv[tl->set.ndev].sys_ns;
 		set_ios += tl->iv[tl->set.ndev].ios;
@@ -421,10 +448,11 @@ int cli_tl_last(struct cli_timeline *tl, const struct eng_run *r)
 			batch(tl, tl->ndev, &tl->sum[H_ALL]);
 	}
 	{
-		uint64_t u = all->user_ns, sy = all->sys_ns;
+		uint64_t cp = all->cpu_ns, u = all->user_ns, sy = all->sys_ns;
 
 		interval(tl, tl->ndev, tl->ndev, set_ios, set_errs, set_fl, set_t,
 			 set_lat ? &tl->ivh[tl->ndev] : NULL);
+		all->cpu_ns = cp;
 		all->user_ns = u;
 		all->sys_ns = sy;
 	}

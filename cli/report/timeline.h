@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cli/live/cpu.h"
 #include "cli/live/interval.h"
 #include "engine/engine.h"
 #include "model/pctci.h"
@@ -63,7 +64,10 @@ struct cli_timeline {
 	unsigned *ivd;
 	double *t1;			/* ndev + 1: where its last interval ended */
 	uint64_t *wios;			/* per worker: IOs in the last interval */
-	uint64_t *cpu;			/* per device: user, sys ns given so far */
+	uint64_t *wcpu;			/* per worker: its thread's CPU, user,
+					 * sys ns in it (3 each) */
+	uint64_t *cpu;			/* per device: CPU, user, sys ns given
+					 * so far (3 each) */
 	uint64_t grid_ns;		/* the interval being taken ends here on the
 					 * --interval grid; 0: at its own end */
 	/* each device's (and at [ndev] the total's) intervals as batches of
@@ -104,8 +108,8 @@ int cli_tl_last(struct cli_timeline *tl, const struct eng_run *r);
 void cli_tl_window(struct cli_timeline *tl, const char *const *names, uint32_t bs,
 		   bool lat, unsigned run, const char *label, uint64_t wall_start_ns);
 /* The workers' CPU time over the interval just taken by cli_tl_second
- * (user[i], sys[i] per worker, ns) into its set. */
-void cli_tl_cpu(struct cli_timeline *tl, const uint64_t *user, const uint64_t *sys);
+ * (from their snapshots, a shared thread's shared by c) into its set. */
+void cli_tl_cpu(struct cli_timeline *tl, const struct cli_cpu *c);
 /* Device d's samples (d == ndev: all devices), moved out: the caller owns
  * them (free(series.s)). */
 struct cli_tl_series cli_tl_take(struct cli_timeline *tl, unsigned d);

@@ -4,8 +4,10 @@
 #include "cli/runner/stop.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/report/openloop.h"
 #include "cli/report/out.h"
@@ -43,6 +45,7 @@ static int alloc_devs(const struct runctx *c, struct cli_report *out)
 static void add_result(struct cli_dev *d, unsigned w, const struct eng_result *res)
 {
 	double el = cli_secs(res->elapsed_ns);
+	unsigned dpw = d->devices_per_worker ? d->devices_per_worker : 1;
 
 	d->engine = eng_backend_name(res->backend);
 	d->cpus[w] = res->cpu;
@@ -52,12 +55,20 @@ static void add_result(struct cli_dev *d, unsigned w, const struct eng_result *r
 	d->calls += res->calls;
 	d->user_s += res->user_s;
 	d->sys_s += res->sys_s;
+	d->cpu_s += res->cpu_s;
 	/* a stalled worker reports IOs but no CPU time: its IOs would make
 	 * the others' look cheap */
 	if (!res->stalled)
 		d->cpu_ios += res->ios + res->errors;
-	if (res->user_s + res->sys_s > d->busiest_s)
-		d->busiest_s = res->user_s + res->sys_s;
+	if (res->cpu_s > d->busiest_s)
+		d->busiest_s = res->cpu_s;
+	/* a thread shared by dpw devices waited once: each has its share */
+	if (res->run_delay_known) {
+		d->noise.delay_known = true;
+		d->noise.delay_s += cli_secs(res->run_delay_ns);
+		d->noise.thread_s += el / dpw;
+	}
+	d->noise.nivcsw += res->nivcsw;
 	if (el > d->elapsed_s)
 		d->elapsed_s = el;
 	if (d->hist && res->hist && !res->stalled)
@@ -92,6 +103,113 @@ static void collect_errs(const struct runctx *c, unsigned d, struct cli_dev *dev
 	cli_dev_errs(dev, count, first, cli_secs(first_ns));
 }
 
+/* Whether a worker of jobs [first, first + n) is unpinned or pinned
+ * where another worker of the run is. */
+static bool shares_cpu(const int *cpus, unsigned njobs, unsigned first, unsigned n)
+{
+	unsigned i, k;
+
+	for (i = first; i < first + n; i++)
+		for (k = 0; k < njobs; k++)
+			if (cpus[i] < 0 || (k != i && cpus[k] == cpus[i]))
+				return true;
+	return false;
+}
+
+/* Each device's noise: what else its workers' CPUs did over the window
+ * (cli/live/cpu.h), next to every worker's own runtime. */
+static int collect_noise(const struct runctx *c, struct cli_report *out)
+{
+	int *cpus = calloc(c->njobs, sizeof(*cpus));
+	double *cpu_s = calloc(c->njobs, sizeof(*cpu_s));
+	struct cli_cpu_noise n;
+	struct cli_noise *dn;
+	unsigned i;
+
+	if (!cpus || !cpu_s) {
+		free(cpus);
+		free(cpu_s);
+		return -ENOMEM;
+	}
+	for (i = 0; i < c->njobs; i++) {
+		cpus[i] = eng_run_result(c->r, i)->cpu;
+		cpu_s[i] = eng_run_result(c->r, i)->cpu_s;
+	}
+	for (i = 0; i < c->ndev; i++) {
+		dn = &out->dev[i].noise;
+		dn->parts = 1;
+		dn->cpu = -1;
+		dn->own_share = shares_cpu(cpus, c->njobs, i * c->per, c->per);
+		if (cli_cpu_noise(&c->cpu, cpus, cpu_s, i * c->per, c->per, &n))
+			continue;
+		dn->known = true;
+		dn->cap_s = n.cap_s;
+		dn->steal_s = n.steal_s;
+		dn->other_s = n.other_s;
+		dn->irq_s = n.irq_s;
+		dn->res_s = n.res_s;
+		dn->cpu = n.cpu;
+	}
+	free(cpus);
+	free(cpu_s);
+	return 0;
+}
+
+/* "CPU 0", "its CPUs" */
+static const char *cpus_words(char *buf, size_t len, const struct cli_noise *n)
+{
+	if (n->cpu >= 0)
+		snprintf(buf, len, "CPU %d", n->cpu);
+	else
+		snprintf(buf, len, "its CPUs");
+	return buf;
+}
+
+/* One line per device whose noise is high enough to move its figures
+ * (cli_noise_high): the measured window named by its label. Interrupt
+ * time counts every source, the targets' own completions too, so it is
+ * said only where none completes by interrupt (a polled mode). */
+static void say_noise(const struct runctx *c, const struct cli_report *out)
+{
+	const char *label = c->spec->label ? c->spec->label : "run";
+	bool polled = c->mode == ENG_MODE_POLL || c->mode == ENG_MODE_HYBRID;
+	char line[512], where[32];
+	struct cli_noise_pct p;
+	const struct cli_dev *d;
+	size_t len;
+	unsigned i;
+
+	for (i = 0; i < out->ndev; i++) {
+		d = &out->dev[i];
+		cli_noise_pct(&d->noise, &p);
+		cpus_words(where, sizeof(where), &d->noise);
+		line[0] = '\0';
+		len = 0;
+		if (cli_noise_high(p.other, p.res, d->elapsed_s))
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+						"%s shared %s with other processes for %.0f%% of its time",
+						d->name, where, p.other);
+		if (cli_noise_high(p.steal, p.res, d->elapsed_s) && len < sizeof(line))
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+						"%s the hypervisor stole %.0f%% of %s", len ? "," : d->name,
+						p.steal, where);
+		if (polled && cli_noise_high(p.irq, p.res, d->elapsed_s) && len < sizeof(line))
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+						"%s interrupts took %.0f%% of %s", len ? "," : d->name,
+						p.irq, where);
+		/* a wait beside another worker of the run is the run's own
+		 * doing (the placement notes say so): said beside another's */
+		if (cli_noise_high(p.run_delay, 0, d->elapsed_s) && (len || !d->noise.own_share) &&
+		    len < sizeof(line))
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+						"%s its workers waited for a CPU %.0f%% of the window",
+						len ? "," : d->name, p.run_delay);
+		if (len)
+			cli_say("%s: %s (noise: the figures are not the device's alone)", label,
+				line);
+	}
+}
+
 int cli_runner_collect(struct runctx *c, struct cli_report *out)
 {
 	unsigned i;
@@ -104,6 +222,10 @@ int cli_runner_collect(struct runctx *c, struct cli_report *out)
 		return -ENOMEM;
 	for (i = 0; i < c->njobs; i++)
 		add_result(&out->dev[i / c->per], i % c->per, eng_run_result(c->r, i));
+	if (collect_noise(c, out))
+		return -ENOMEM;
+	for (i = 0; i < c->ndev; i++)
+		out->dev[i].tick_s = cli_secs(eng_cpu_tick_ns());
 	for (i = 0; i < c->ndev; i++)
 		if (out->dev[i].elapsed_s > out->elapsed_s)
 			out->elapsed_s = out->dev[i].elapsed_s;
@@ -145,5 +267,6 @@ int cli_runner_collect(struct runctx *c, struct cli_report *out)
 			cli_lat_batched(&out->dev[i].lat, out->dev[i].hist, &out->bat[i]);
 	if (out->bat && !out->steady.reached && out->total.has_lat)
 		cli_lat_batched(&out->total.lat, out->total.hist, &out->bat[c->ndev]);
+	say_noise(c, out);
 	return 0;
 }

@@ -60,10 +60,8 @@ static int ctx_init(struct runctx *c, const struct cli_opts *o,
 	c->st = calloc(c->ndev, sizeof(*c->st));
 	c->dpw = calloc(c->ndev, sizeof(*c->dpw));
 	c->names = calloc(c->ndev, sizeof(*c->names));
-	c->cpu_user = calloc(c->njobs, sizeof(*c->cpu_user));
-	c->cpu_sys = calloc(c->njobs, sizeof(*c->cpu_sys));
-	if (!c->pd || !c->prev || !c->st || !c->dpw || !c->names || !c->cpu_user ||
-	    !c->cpu_sys || cli_tl_init(&c->tl, c->ndev, c->per))
+	if (!c->pd || !c->prev || !c->st || !c->dpw || !c->names ||
+	    cli_tl_init(&c->tl, c->ndev, c->per))
 		return -ENOMEM;
 	c->tl_ok = true;
 	if (o->steady_pct) {
@@ -171,8 +169,6 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 	free(c.st);
 	free(c.dpw);
 	free(c.names);
-	free(c.cpu_user);
-	free(c.cpu_sys);
 	cli_cpu_free(&c.cpu);
 	/* a stalled worker may still answer a snapshot into the run's memory,
 	 * not into the timeline's copies: those are the runner's own */

@@ -46,7 +46,6 @@ struct runctx {
 	bool window;
 	uint64_t mono_start;	/* the window's start, CLOCK_MONOTONIC */
 	struct cli_cpu cpu;
-	uint64_t *cpu_user, *cpu_sys;	/* per worker: the last interval's */
 	const char *label;	/* the window's, on the live line */
 };
 

@@ -167,8 +167,7 @@ static void interval_out(struct runctx *c)
 
 	if (!s)
 		return;
-	cli_cpu_read(&c->cpu, c->tl.wios, c->cpu_user, c->cpu_sys);
-	cli_tl_cpu(&c->tl, c->cpu_user, c->cpu_sys);
+	cli_tl_cpu(&c->tl, &c->cpu);
 	cli_live_interval(s);
 }
 
@@ -270,6 +269,7 @@ void cli_runner_measure(struct runctx *c)
 		window_start(c, label);
 		wait_phase(c, line, c->spec->time_ns, true);
 		c->wall_end = wall_ns();
+		cli_cpu_stop(&c->cpu);
 	}
 	eng_run_stop(c->r);
 	c->nstalled = drain(c);
