@@ -88,9 +88,12 @@ int model_slo_judge(const struct model_slo *slo, const struct model_slo_obs *o)
 		at |= st == B_AT;
 		if (st != B_BROKE)
 			continue;
-		/* the generator's late IOs alone fill the percentile's tail */
+		/* the generator's late IOs alone fill the percentile's tail, or
+		 * the workers' wait for a CPU covers the breach */
 		tail = 1 - model_slo_pcts[p].pct / 100;
-		if (o->ios && (double)gen_late >= tail * (double)o->ios) {
+		if ((o->ios && (double)gen_late >= tail * (double)o->ios) ||
+		    (o->delay_ns_per_io > 0 &&
+		     o->delay_ns_per_io >= (double)o->due[p].lo - (double)slo->ns[i])) {
 			gen = true;
 			continue;
 		}

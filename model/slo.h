@@ -121,6 +121,9 @@ struct model_slo_obs {
 					 * (eng_result.late_oct); NULL: none */
 	uint64_t ios;		/* IOs the point rests on */
 	bool behind;		/* fell behind the rate asked */
+	double delay_ns_per_io;	/* the workers' time runnable but waiting for
+				 * a CPU (schedstat run_delay) over the IOs;
+				 * NAN or < 0: unknown */
 };
 
 /* Whether a point with the percentiles ns (model_slo_pcts' order) and,
@@ -147,7 +150,13 @@ int model_slo_verdict(const struct model_slo *slo, const uint64_t *ns, bool behi
  * delays, and its service time does not clear the device either: it
  * runs from submission to the reap, and a worker kept off its CPU reaps
  * late as it issues late. Such a point is the host's doing; it does not
- * count for or against the device. */
+ * count for or against the device.
+ *
+ * A worker that sleeps between IOs (a low rate) is late on its wakeups,
+ * not on its issues, and the late counts miss that. So a bound is the
+ * generator's too where the workers' wait for a CPU per IO
+ * (delay_ns_per_io) is at least how far the percentile's lower end lies
+ * above the bound: the host's delay alone could carry the breach. */
 int model_slo_judge(const struct model_slo *slo, const struct model_slo_obs *o);
 /* Of the IOs late_oct (ENG_LATE_N) counts with a slot free, those issued
  * ns or more late, as far as the octaves tell: the octaves from the first

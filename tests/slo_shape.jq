@@ -18,14 +18,17 @@ def verdict: (.held | type == "boolean" or type == "null") and (.broke | str_or_
 	((.at_bound | not) or .held == true);
 def pt_body: (.rate | num) and (.iops | num) and (.ios | num) and (.windows | num) and
 	(.percentiles_ns | pcts) and (.percentiles_ns_ci | cis) and (.service_ns | pcts) and (.service_ns_ci | cis) and
-	(.late_share | num) and ([.lateness_octaves[] | num] | all) and (.slot_waited_ios | num) and (.depth | num) and verdict;
+	(.late_share | num) and ([.lateness_octaves[] | num] | all) and (.slot_waited_ios | num) and (.depth | num) and
+	(.run_delay_pct | num or . == null) and verdict;
 def point: type == "object" and (keys == ["again", "at_bound", "broke", "depth", "held", "iops", "ios", "late_share",
-	"lateness_octaves", "percentiles_ns", "percentiles_ns_ci", "rate", "search", "service_ns", "service_ns_ci", "slot_waited_ios", "windows"]) and
+	"lateness_octaves", "percentiles_ns", "percentiles_ns_ci", "rate", "run_delay_pct", "search", "service_ns", "service_ns_ci",
+	"slot_waited_ios", "windows"]) and
 	(.search | num) and (.again | type == "boolean") and pt_body;
 def together_point: type == "object" and keys == ["again", "broke", "by_device", "device", "fraction", "held"] and
 	(.fraction | num) and (.held | type == "boolean" or type == "null") and (.device | str_or_null) and (.broke | str_or_null) and
 	([.by_device[] | keys == ["at_bound", "broke", "depth", "held", "iops", "ios", "late_share", "lateness_octaves", "name",
-		"percentiles_ns", "percentiles_ns_ci", "rate", "service_ns", "service_ns_ci", "slot_waited_ios", "windows"] and (.name | type == "string") and
+		"percentiles_ns", "percentiles_ns_ci", "rate", "run_delay_pct", "service_ns", "service_ns_ci", "slot_waited_ios",
+		"windows"] and (.name | type == "string") and
 		pt_body] | all);
 .command as $cmd | .slo as $s |
 bad($s | type == "object"; "slo: \($s | type)"),

@@ -244,6 +244,16 @@ int main(void)
 		/* no lateness counted: never the generator's */
 		o.late_oct = NULL;
 		CHECK(model_slo_judge(&two, &o) == 0);
+		/* p99's lower end 50 us above its bound: the workers' wait for
+		 * a CPU of 60 us an IO covers it (a sleeping worker's late
+		 * wakeups, which the late counts miss), 40 us does not */
+		due[2] = ci(550000, 600000, 650000);
+		o.delay_ns_per_io = 60000;
+		CHECK(model_slo_judge(&two, &o) == MODEL_SLO_GENERATOR);
+		o.delay_ns_per_io = 40000;
+		CHECK(model_slo_judge(&two, &o) == 0);
+		o.delay_ns_per_io = NAN;
+		CHECK(model_slo_judge(&two, &o) == 0);
 	}
 
 	/* the start: 16 deep at 4000 IOPS is 4 ms each (Little's law), a

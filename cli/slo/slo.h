@@ -62,6 +62,9 @@ struct cli_slo_pt {
 	uint64_t late_oct[ENG_LATE_N];	/* IOs issued by how late, a slot
 						 * free; [ENG_LATE_SLOT] not */
 	double depth;		/* mean IOs in flight */
+	double delay_pct;	/* the workers' wait for a CPU (schedstat run
+				 * delay), % of their window; NAN unknown */
+	double delay_ns_per_io;	/* the same per IO; NAN unknown */
 	double depth_share;	/* of the depth allowed */
 	int verdict;		/* model_slo_judge's */
 };

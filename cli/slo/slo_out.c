@@ -93,10 +93,14 @@ static void print_generator(FILE *f, const struct model_slo *slo, const struct c
 			model_slo_pcts[slo->pct[b]].name,
 			p->ios ? 100.0 * (double)model_slo_late_from(p->late_oct, slo->ns[b]) / (double)p->ios : 0.0,
 			cli_fmt_us(us, sizeof(us), (double)slo->ns[b], true));
-	fprintf(f, ", %.1f%% over %lluus with a slot free (%llu waited for a slot); the host's doing, not the device's\n",
+	fprintf(f, ", %.1f%% over %lluus with a slot free (%llu waited for a slot)",
 		p->ios ? 100.0 * (double)model_slo_late_from(p->late_oct, ENG_RATE_LATE_NS) / (double)p->ios : 0.0,
 		(unsigned long long)(ENG_RATE_LATE_NS / 1000),
 		(unsigned long long)p->late_oct[ENG_LATE_SLOT]);
+	if (isfinite(p->delay_pct))
+		fprintf(f, ", its workers waited for a CPU %.1f%% of the time (%s us an IO)",
+			p->delay_pct, cli_fmt_us(us, sizeof(us), p->delay_ns_per_io, true));
+	fprintf(f, "; the host's doing, not the device's\n");
 }
 
 /* What p's verdict says, after its row. */
@@ -202,9 +206,12 @@ static void say_generator(FILE *f, const struct cli_slo_dev *d)
 
 	if (!g)
 		return;
-	fprintf(f, "%s: the generator, not the device, broke the bounds from %.0f IOPS: %.1f%% of the IOs issued over %lluus late; the host's doing (its CPU was busy), not counted against the device\n",
+	fprintf(f, "%s: the generator, not the device, broke the bounds from %.0f IOPS: %.1f%% of the IOs issued over %lluus late",
 		d->t->name, g->rate, 100.0 * cli_slo_late_share(g),
 		(unsigned long long)(ENG_RATE_LATE_NS / 1000));
+	if (isfinite(g->delay_pct))
+		fprintf(f, ", its workers waiting for a CPU %.1f%% of the time", g->delay_pct);
+	fprintf(f, "; the host's doing (its CPU was busy), not counted against the device\n");
 }
 
 void cli_slo_print_summary(FILE *f, const struct cli_slo *sl)
@@ -351,6 +358,8 @@ json_t *cli_slo_pt_json(const struct cli_slo_pt *p, const struct model_slo *slo)
 		json_object_set_new(o, "lateness_octaves", octs_json(p->late_oct));
 		json_object_set_new(o, "slot_waited_ios", json_integer((json_int_t)p->late_oct[ENG_LATE_SLOT]));
 		json_object_set_new(o, "depth", json_real(p->depth));
+		json_object_set_new(o, "run_delay_pct", isfinite(p->delay_pct) ?
+				    json_real(p->delay_pct) : json_null());
 	}
 	return o;
 }

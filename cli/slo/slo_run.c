@@ -85,8 +85,10 @@ struct slo_acc {
 	struct eng_hist due, svc, win[MODEL_SLO_WINDOWS];
 	uint64_t ios, late, late_oct[ENG_LATE_N];
 	double elapsed_s, inflight_ns, depth_max;
+	double delay_s, thread_s;	/* the workers' wait for a CPU, and
+					 * their windows (cli_noise) */
 	unsigned windows;
-	bool has_lat, has_svc, behind;
+	bool has_lat, has_svc, behind, delay_unknown;
 };
 
 /* One window of d into a. */
@@ -114,6 +116,9 @@ static void acc_add(struct slo_acc *a, const struct cli_dev *d, unsigned qd)
 		a->late_oct[k] += d->open.late_oct[k];
 	a->elapsed_s += d->elapsed_s;
 	a->inflight_ns += d->open.inflight_ns;
+	a->delay_unknown |= !d->noise.delay_known;
+	a->delay_s += d->noise.delay_s;
+	a->thread_s += d->noise.thread_s;
 	/* behind in any window: the rate was not served */
 	a->behind |= cli_open_overloaded(d);
 	a->depth_max = (double)qd * (d->nworkers ? d->nworkers : 1);
@@ -148,6 +153,8 @@ static void acc_point(struct cli_slo_pt *p, const struct slo_acc *a, double rate
 	memcpy(p->late_oct, a->late_oct, sizeof(p->late_oct));
 	p->depth = a->elapsed_s > 0 ? a->inflight_ns / (a->elapsed_s * 1e9) : 0;
 	p->depth_share = a->depth_max > 0 ? p->depth / a->depth_max : 0;
+	p->delay_pct = a->delay_unknown || !(a->thread_s > 0) ? NAN : 100.0 * a->delay_s / a->thread_s;
+	p->delay_ns_per_io = a->delay_unknown || !p->ios ? NAN : a->delay_s * 1e9 / (double)p->ios;
 	p->has_lat = a->has_lat && a->due.count && acc_cis(a, &a->due, a->win, p->ci);
 	p->has_svc = p->has_lat && a->has_svc && a->svc.count && acc_cis(a, &a->svc, NULL, p->svc);
 	for (i = 0; p->has_lat && i < MODEL_SLO_NPCT; i++)
@@ -161,6 +168,7 @@ static void acc_point(struct cli_slo_pt *p, const struct slo_acc *a, double rate
 	ob.late_oct = p->late_oct;
 	ob.ios = p->ios;
 	ob.behind = a->behind;
+	ob.delay_ns_per_io = a->delay_unknown || !p->ios ? NAN : a->delay_s * 1e9 / (double)p->ios;
 	p->verdict = model_slo_judge(slo, &ob);
 }
 
