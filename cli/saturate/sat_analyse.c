@@ -112,6 +112,19 @@ static double rep_spread(const struct satdev *sd, enum sat_fig f)
 	return isfinite(pct) ? pct : 0;
 }
 
+/* What other processes used of step f's workers' CPUs (noise.other_cpu),
+ * percent; unknown where the step did not run or /proc/stat could not
+ * say. */
+static double other_pct(const struct satdev *sd, enum sat_fig f)
+{
+	struct cli_noise_pct p;
+
+	if (!sd->done[f])
+		return MODEL_GAP_UNKNOWN;
+	cli_noise_pct(&sd->fig[f].noise, &p);
+	return isfinite(p.other) ? p.other : MODEL_GAP_UNKNOWN;
+}
+
 static struct model_gap_dev gap_dev(const struct satdev *sd)
 {
 	const struct topo_dev *td = sd->td;
@@ -137,8 +150,8 @@ static struct model_gap_dev gap_dev(const struct satdev *sd)
 		.qdn_all_lo = iops_end(sd, SAT_QDN_ALL, false),
 		.qdn_solo_rep_pct = rep_spread(sd, SAT_QDN_SOLO),
 		.qdn_all_rep_pct = rep_spread(sd, SAT_QDN_ALL),
-		.qd1_solo_other_pct = MODEL_GAP_UNKNOWN,
-		.qdn_solo_other_pct = MODEL_GAP_UNKNOWN,
+		.qd1_solo_other_pct = other_pct(sd, SAT_QD1_SOLO),
+		.qdn_solo_other_pct = other_pct(sd, SAT_QDN_SOLO),
 	};
 }
 
