@@ -73,10 +73,10 @@ if [ "$bad" -eq 0 ]; then
 	jq -e '.one_estimator' "$d/null.json" >/dev/null ||
 		check_fail "a change is not its sides' figures' change (the estimator of the change differs from the sides')"
 	jq -se '[.[].comparisons[0].rows[].metrics[] | select(.tested)
-		| select((.test.ci_pct[0] <= .change_pct and (.test.ci_pct[1] == null
-			or .change_pct <= .test.ci_pct[1])) | not)] | length == 0' \
+		| select((.test.change_pct_ci[0] <= .change_pct and (.test.change_pct_ci[1] == null
+			or .change_pct <= .test.change_pct_ci[1])) | not)] | length == 0' \
 		"$d"/null/c*.json >/dev/null ||
-		check_fail "a change outside its own interval: $(jq -sc '[.[].comparisons[0].rows[].metrics[] | select(.tested) | select(.test.ci_pct[0] > .change_pct)][0]' "$d"/null/c*.json)"
+		check_fail "a change outside its own interval: $(jq -sc '[.[].comparisons[0].rows[].metrics[] | select(.tested) | select(.test.change_pct_ci[0] > .change_pct)][0]' "$d"/null/c*.json)"
 fi
 run_iostorm compare $(sides "$d/null" 1 3)
 grep -q "^105 tests: \* where Benjamini-Hochberg's q < 0.05 (false-discovery rate)" "$T_OUT" ||

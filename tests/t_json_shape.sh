@@ -134,6 +134,9 @@ rep1=$reports/$n.json
 report "run, repeated, two targets" 0 run "${q[@]}" --repeat 2 --batch 4 "$file" "$file2"
 rep2=$reports/$n.json
 report "compare" 0 compare "$rep1" "$rep2"
+# one run of one repeat a side: each side's percentiles carry their own
+# intervals (pct_ci)
+report "compare, one run a side" 0 compare "$reports/1.json" "$reports/1.json"
 report "run, open loop" 0 run "${q[@]}" --rate 200 --arrival poisson "$file" "$file2"
 report "sweep, by load" 0 sweep "${q[@]}" --rate 20%,40% --qd 2 "$file"
 report "saturate, open loop" 0 saturate "${q[@]}" --rate 200 --qd 2 --compare-placement "$file"

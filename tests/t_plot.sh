@@ -176,7 +176,7 @@ if command -v jq >/dev/null; then
 			(if $s == 0 then .comparisons[0] else .comparisons[$s - 1] end) as $c
 			| $c.rows[:12][] | .metrics[] | select(.metric == $m)
 			| (if $s == 0 then .base else .new end)
-			| "\(.center | v) \(.ci[0] | v) \(.ci[1] | v)"' "$1"
+			| "\(.center | v) \(.center_ci[0] | v) \(.center_ci[1] | v)"' "$1"
 	}
 	# same_numbers A B: the same numbers, each to 1e-6 of the other (nan: nan)
 	same_numbers() {
@@ -244,7 +244,7 @@ if command -v jq >/dev/null; then
 		| [$c.rows[:12][].metrics[] | select(.metric == "cpu_sys_ns_per_io")
 		   | if $s == 0 then .base else .new end]
 		| select(length > 0)
-		| 1 + (if any(.[]; .ci[0] != null and .ci[1] != null) then 1 else 0 end)] | add // 0' \
+		| 1 + (if any(.[]; .center_ci[0] != null and .center_ci[1] != null) then 1 else 0 end)] | add // 0' \
 		"$T_DIR/cmp.json")
 	[ "$want" -ge 3 ] || check_fail "compare --metric: a side without the system CPU per IO"
 	rm -f "$T_DIR/cmp.gp"

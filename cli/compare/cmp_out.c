@@ -239,11 +239,13 @@ static json_t *num(double v)
 
 static json_t *sum_json(const struct cmp_sum *c)
 {
-	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:[o, o]}",
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:[o, o], s:o}",
 			 "n", (json_int_t)c->n, "center", num(c->center),
 			 "min", num(c->s.min), "max", num(c->s.max), "amean", num(c->s.amean),
 			 "hmean", num(c->s.hmean), "stddev", num(c->s.stddev), "cov", num(c->s.cov),
-			 "ci", num(c->ci_lo), num(c->ci_hi));
+			 "center_ci", num(c->ci_lo), num(c->ci_hi),
+			 "pct_ci", c->has_pct_ci ? json_pack("[o, o]", num(c->pct_lo), num(c->pct_hi))
+						 : json_null());
 }
 
 static json_t *metric_json(unsigned m, const struct cmp_metric *x)
@@ -266,7 +268,7 @@ static json_t *metric_json(unsigned m, const struct cmp_metric *x)
 	json_object_set_new(j, "test", json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:[o, o], s:o, s:b}",
 		"design", design_name(x->c.design), "t", num(x->c.t), "df", num(x->c.df),
 		"p", num(x->c.p), "q", num(x->q), "p_holm", num(x->p_holm),
-		"ci_pct", num(x->ci_lo_pct), num(x->ci_hi_pct), "noise_pct", num(x->noise_pct), "significant", x->significant));
+		"change_pct_ci", num(x->ci_lo_pct), num(x->ci_hi_pct), "noise_pct", num(x->noise_pct), "significant", x->significant));
 	return j;
 }
 

@@ -104,6 +104,18 @@ static void metric_below(struct cmp_metric *x, const double *v, unsigned n, bool
 	x->have = true;
 }
 
+/* A side of one run and one value: its percentile's own interval. */
+static void pct_ci(struct cmp_sum *c, const struct cmp_row *r, unsigned n, unsigned m)
+{
+	c->pct_lo = c->pct_hi = NAN;
+	c->has_pct_ci = false;
+	if (!r || n != 1 || r->n[m] != 1 || !cli_metrics[m].obj)
+		return;
+	c->pct_lo = r->pct_lo[m];
+	c->pct_hi = r->pct_hi[m];
+	c->has_pct_ci = !isnan(c->pct_lo) || !isnan(c->pct_hi);
+}
+
 /* One metric of one row: the samples, each side's figure, the change and
  * its test. wa and wb have room for a figure per run. */
 static void metric(struct cmp_metric *x, const struct cmp_group *ga, const struct cmp_group *gb,
@@ -155,6 +167,8 @@ static void metric(struct cmp_metric *x, const struct cmp_group *ga, const struc
 	x->mean = mean;
 	sum_of(&x->base, va, na, mean, alpha);
 	sum_of(&x->next, vb, nb, mean, alpha);
+	pct_ci(&x->base, ra, na, m);
+	pct_ci(&x->next, rb, nb, m);
 	if (!x->base.n || !x->next.n || x->base.center == 0.0)
 		return;
 	x->have = true;

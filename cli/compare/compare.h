@@ -44,6 +44,12 @@ struct cmp_sum {
 	struct model_spread s;	/* of the samples */
 	double center;		/* their mean of the metric's kind */
 	double ci_lo, ci_hi;	/* the center's interval; NAN with one sample */
+	/* one run with no repeats, a percentile: its own 95% interval within
+	 * that run (the report's, docs/intervals.md); NAN: none, or that end
+	 * unbounded. It says how sure the one figure is, not how far the
+	 * next run may drift */
+	double pct_lo, pct_hi;
+	bool has_pct_ci;
 };
 
 struct cmp_metric {

@@ -34,8 +34,10 @@ struct cmp_row *cmp_row_new(struct cmp_rows *rows, const char *key)
 	}
 	p = &rows->r[rows->n++];
 	memset(p, 0, sizeof(*p));
-	for (unsigned m = 0; m < CLI_NMETRICS; m++)
+	for (unsigned m = 0; m < CLI_NMETRICS; m++) {
 		p->below[m] = -1;
+		p->pct_lo[m] = p->pct_hi[m] = NAN;
+	}
 	snprintf(p->key, sizeof(p->key), "%s", key);
 	return p;
 }
@@ -79,6 +81,25 @@ static void mark_below(struct cmp_row *row, const json_t *rec, unsigned m, size_
 	row->below[m] = tick > 0 && ios > 0 ? 1e9 * tick * (double)(nruns ? nruns : 1) / ios : 0;
 }
 
+/* A percentile's own interval beside it (lat_ns.p99_ci: docs/json.md,
+ * Intervals), where the report has one. */
+static void pct_ci_of(struct cmp_row *row, const json_t *obj, unsigned m)
+{
+	char key[64];
+	const json_t *ci;
+
+	if (!cli_metrics[m].obj)
+		return;
+	snprintf(key, sizeof(key), "%s_ci", cli_metrics[m].field);
+	ci = json_object_get(obj, key);
+	if (!json_is_array(ci))
+		return;
+	if (json_is_number(json_array_get(ci, 0)))
+		row->pct_lo[m] = json_number_value(json_array_get(ci, 0));
+	if (json_is_number(json_array_get(ci, 1)))
+		row->pct_hi[m] = json_number_value(json_array_get(ci, 1));
+}
+
 /* Metric m of every run, or none where a run lacks it. */
 static int metric_of_runs(struct cmp_row *row, const json_t *rec, const json_t *runs,
 			  unsigned m)
@@ -106,6 +127,9 @@ static int metric_of_runs(struct cmp_row *row, const json_t *rec, const json_t *
 	}
 	row->n[m] = (unsigned)n;
 	mark_below(row, rec, m, n, false, zero_seen);
+	/* one repeat: the record's own percentile is that repeat's */
+	if (n == 1)
+		pct_ci_of(row, cli_metrics[m].obj ? json_object_get(rec, cli_metrics[m].obj) : rec, m);
 	return 0;
 }
 
@@ -126,6 +150,7 @@ static int metric_of_record(struct cmp_row *row, const json_t *rec, unsigned m)
 	row->v[m][0] = json_number_value(v);
 	row->n[m] = 1;
 	mark_below(row, rec, m, 1, false, row->v[m][0] == 0);
+	pct_ci_of(row, obj, m);
 	return 0;
 }
 

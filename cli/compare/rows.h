@@ -20,6 +20,10 @@ struct cmp_row {
 	 * (docs/cpu.md): no values (n 0), and the most it can be per IO,
 	 * ns (0: not known, a report that wrote 0 for it); < 0: not below */
 	double below[CLI_NMETRICS];
+	/* a percentile of a record without repeats: its own 95% interval
+	 * from the report (lat_ns.p99_ci), within its one run; NAN: none or
+	 * unbounded */
+	double pct_lo[CLI_NMETRICS], pct_hi[CLI_NMETRICS];
 };
 
 struct cmp_rows {

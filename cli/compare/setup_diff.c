@@ -157,6 +157,54 @@ static int drive_moved(struct facts *fs, const char *prefix, const json_t *r)
 	return rc;
 }
 
+/* A noise figure (percent) as a level: the sides of a comparison differ
+ * in what the machine was doing only where the level does, not by a
+ * point or two of /proc/stat's ticks. NULL: unknown. */
+static const char *noise_level(const json_t *v)
+{
+	double p;
+
+	if (!json_is_number(v))
+		return NULL;
+	p = json_number_value(v);
+	return p < CLI_NOISE_SAY_PCT ? "under 5%" : p < 25 ? "5% to 25%" : "25% or more";
+}
+
+/* What else the machine did on each device's workers' CPUs (run,
+ * latency: cpu.noise): a side measured beside other processes, or
+ * waiting for its CPUs, is not the same setup as a quiet one. */
+static int noise_moved(struct facts *fs, const char *prefix, const json_t *r)
+{
+	static const char *const figs[][2] = {
+		{ "other_cpu_pct", "other_cpu" }, { "steal_pct", "steal" },
+		{ "run_delay_pct", "run_delay" },
+	};
+	char key[512];
+	const json_t *d, *n;
+	const char *lv;
+	json_t *s;
+	size_t i, k;
+	int rc = 0;
+
+	json_array_foreach(json_object_get(r, "devices"), i, d) {
+		n = json_object_get(json_object_get(d, "cpu"), "noise");
+		if (!json_is_object(n) || !json_is_string(json_object_get(d, "name")))
+			continue;
+		for (k = 0; !rc && k < sizeof(figs) / sizeof(figs[0]); k++) {
+			if (!(lv = noise_level(json_object_get(n, figs[k][0]))))
+				continue;
+			snprintf(key, sizeof(key), "%snoise[%s].%s", prefix,
+				 json_string_value(json_object_get(d, "name")), figs[k][1]);
+			s = json_string(lv);
+			rc = s ? fact_add(fs, key, s) : -ENOMEM;
+			json_decref(s);
+		}
+		if (rc)
+			break;
+	}
+	return rc;
+}
+
 static int facts_of_one(struct facts *fs, const char *prefix, const json_t *r)
 {
 	char key[128];
@@ -169,6 +217,8 @@ static int facts_of_one(struct facts *fs, const char *prefix, const json_t *r)
 		rc = flatten(fs, key, json_object_get(r, "setup"));
 	if (!rc)
 		rc = drive_moved(fs, prefix, r);
+	if (!rc)
+		rc = noise_moved(fs, prefix, r);
 	return rc ? rc : placement(fs, prefix, r);
 }
 

@@ -124,7 +124,7 @@ static double bar_x(const struct cmp *c, size_t s, size_t i)
  * (one repeat) or missing. */
 static double ci_end(const json_t *side, size_t end, double scale)
 {
-	const json_t *v = json_array_get(json_object_get(side, "ci"), end);
+	const json_t *v = json_array_get(json_object_get(side, "center_ci"), end);
 
 	return json_is_number(v) ? json_number_value(v) * scale : NAN;
 }
