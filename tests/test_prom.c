@@ -255,12 +255,12 @@ static char *series(const char *body)
 
 	if (!out)
 		return NULL;
-	for (l = body; *l; l = nl + 1) {
+	for (l = body; l && *l; l = nl + 1) {
 		nl = strchr(l, '\n');
 		if (!nl)
 			break;
-		sp = memrchr(l, ' ', (size_t)(nl - l));
-		if (*l == '#' || !sp || !memmem(l, (size_t)(sp - l), "{device=\"a\"", 11))
+		sp = nl > l ? memrchr(l, ' ', (size_t)(nl - l)) : NULL;
+		if (*l == '#' || !sp || sp == l || !memmem(l, (size_t)(sp - l), "{device=\"a\"", 11))
 			continue;
 		memcpy(o, l, (size_t)(sp - l));
 		o += sp - l;
@@ -276,18 +276,20 @@ static char *series(const char *body)
  * histogram; all its bounds */
 static void zero_series(const struct reply *r)
 {
-	const char *l, *nl, *sp;
+	const char *l, *nl, *sp, *br;
 	unsigned created = 0, buckets = 0, n = 0;
 	double v;
 
-	for (l = r->body; *l; l = nl + 1) {
+	CHECK(r->body != NULL);
+	for (l = r->body; l && *l; l = nl + 1) {
 		nl = strchr(l, '\n');
 		if (!nl)
 			break;
-		sp = memrchr(l, ' ', (size_t)(nl - l));
+		sp = nl > l ? memrchr(l, ' ', (size_t)(nl - l)) : NULL;
 		if (*l == '#' || !sp || !strncmp(l, "iostorm_setup_info", 18))
 			continue;
-		CHECKF(!strncmp(strchr(l, '{'), "{device=\"a\"", 11), "%.*s", (int)(nl - l), l);
+		br = strchr(l, '{');
+		CHECKF(br && br < nl && !strncmp(br, "{device=\"a\"", 11), "%.*s", (int)(nl - l), l);
 		v = strtod(sp + 1, NULL);
 		n++;
 		if (memmem(l, (size_t)(sp - l), "_created{", 9)) {
