@@ -11,7 +11,10 @@
 # FILE (.ci/run prints the slowest, to keep CI within its time).
 # With SANITIZE naming thread (make SANITIZE=thread check), the tests in
 # tests/threadless (THREADLESS=FILE instead), whose subject starts no
-# thread, are not run, and are named after the summary line.
+# thread, are not run, and are named after the summary line; with any
+# SANITIZE, neither are the tests in tests/unsanitized (UNSANITIZED=FILE),
+# whose checks are figures a run measures and whose code runs under the
+# sanitizers in the tests named beside each.
 # The tests listed in tests/alongside (none of their checks depends on the
 # CPU time a run gets: refusals, files, shapes, parsing) run first, two at
 # a time (TEST_JOBS=N for another count, 1 for none), their lines printed
@@ -75,6 +78,13 @@ listed() {
 
 # threadless NAME: the test is on the list of those TSan has nothing in
 threadless() { listed "${THREADLESS:-$root/tests/threadless}" "$1"; }
+# unsanitized NAME: the test is on the list of those no sanitizer runs
+unsanitized() { listed "${UNSANITIZED:-$root/tests/unsanitized}" "$1"; }
+# left_out NAME: this suite does not run the test (threadless, unsanitized)
+left_out() {
+	[[ ${SANITIZE:-} == *thread* ]] && threadless "$1" && return 0
+	[ -n "${SANITIZE:-}" ] && unsanitized "$1"
+}
 
 # alongside NAME: the test is on the list of those that may share the CPUs
 alongside() { listed "${ALONGSIDE:-$root/tests/alongside}" "$1"; }
@@ -92,7 +102,7 @@ exec_one() {
 run_one() {
 	local name=$1
 	shift
-	if [[ ${SANITIZE:-} == *thread* ]] && threadless "$name"; then
+	if left_out "$name"; then
 		notrun+=("$name")
 		return
 	fi
@@ -163,7 +173,7 @@ if [ "$jobs_n" -gt 1 ]; then
 	for i in "${!names[@]}"; do
 		name=${names[$i]}
 		alongside "$name" || continue
-		[[ ${SANITIZE:-} == *thread* ]] && threadless "$name" && continue
+		left_out "$name" && continue
 		together+=("$i")
 		while [ "$(jobs -rp | wc -l)" -ge "$jobs_n" ]; do
 			wait -n
@@ -185,7 +195,7 @@ done
 echo "$passed passed, $failed failed, $skipped skipped"
 [ ${#skips[@]} -eq 0 ] || echo "skipped: ${skips[*]}"
 [ ${#retries[@]} -eq 0 ] || echo "retried: ${#retries[@]} (${retries[*]})"
-[ ${#notrun[@]} -eq 0 ] || echo "not run under TSan (tests/threadless): ${notrun[*]}"
+[ ${#notrun[@]} -eq 0 ] || echo "not run under SANITIZE=$SANITIZE (tests/threadless, tests/unsanitized): ${notrun[*]}"
 if [ ${#unexpected[@]} -gt 0 ]; then
 	for t in "${unexpected[@]}"; do
 		echo "unexpected skip: $t"

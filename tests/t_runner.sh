@@ -68,11 +68,20 @@ grep -qvE '^[0-9]+'$'\t' "$T_DIR/times" && check_fail "a TEST_TIMES line does no
 printf 't_pass\tmade up\n' >"$T_DIR/threadless"
 runner CI=true SANITIZE=thread THREADLESS="$T_DIR/threadless"
 grep -q '^PASS t_pass' "$T_OUT" && check_fail "a threadless test ran under TSan"
-grep -qx 'not run under TSan (tests/threadless): t_pass' "$T_OUT" ||
+grep -qx 'not run under SANITIZE=thread (tests/threadless, tests/unsanitized): t_pass' "$T_OUT" ||
 	{ check_fail "the threadless tests are not named"; cat "$T_OUT" >&2; }
 grep -qx 'PASS t_retry (retried)' "$T_OUT" || check_fail "under TSan a test not listed did not run"
 runner CI=true SANITIZE=address,undefined THREADLESS="$T_DIR/threadless"
 grep -qx 'PASS t_pass' "$T_OUT" || check_fail "a threadless test did not run under ASan"
+# under any sanitizer the unsanitized tests are left out and named; the
+# plain suite runs them
+printf 't_pass\tmade up\n' >"$T_DIR/unsanitized"
+runner CI=true SANITIZE=address,undefined UNSANITIZED="$T_DIR/unsanitized"
+grep -q '^PASS t_pass' "$T_OUT" && check_fail "an unsanitized test ran under ASan"
+grep -qx 'not run under SANITIZE=address,undefined (tests/threadless, tests/unsanitized): t_pass' "$T_OUT" ||
+	{ check_fail "the unsanitized tests are not named"; cat "$T_OUT" >&2; }
+runner CI=true UNSANITIZED="$T_DIR/unsanitized"
+grep -qx 'PASS t_pass' "$T_OUT" || check_fail "an unsanitized test did not run in the plain suite"
 
 # helpers.h: a SKIP after a failed CHECK exits 1 and names the check
 cat >"$T_DIR/failskip.c" <<'C'
