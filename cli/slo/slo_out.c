@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "cli/report/json.h"
 #include "cli/report/out.h"
 #include "engine/arrival.h"
 #include "cli/slo/slo.h"
@@ -298,12 +299,8 @@ static json_t *pcts_json(const struct model_pct_ci *c, bool has)
 	return o;
 }
 
-static json_t *end_json(bool has, uint64_t v)
-{
-	return has ? json_integer((json_int_t)v) : json_null();
-}
-
-/* {p50: [lo, hi], ...} of c (null for an unbounded end), null without. */
+/* {p50: [lo, hi], ...} of c, each as every report writes an interval
+ * (cli_json_ci), null without. */
 static json_t *cis_json(const struct model_pct_ci *c, bool has)
 {
 	json_t *o;
@@ -313,9 +310,7 @@ static json_t *cis_json(const struct model_pct_ci *c, bool has)
 		return json_null();
 	o = json_object();
 	for (i = 0; o && i < MODEL_SLO_NPCT; i++)
-		json_object_set_new(o, model_slo_pcts[i].name,
-				    json_pack("[o, o]", end_json(c[i].has_lo, c[i].lo),
-					      end_json(c[i].has_hi, c[i].hi)));
+		json_object_set_new(o, model_slo_pcts[i].name, cli_json_ci(&c[i]));
 	return o;
 }
 
