@@ -93,6 +93,14 @@ if [ -f "$satjson" ] && jq -e '.smt == null' "$satjson" >/dev/null; then
 	printf '%s\t%s\n' '^smt\.' 'this machine has no core with two PUs (saturate wrote smt null)' \
 		>>"$T_DIR/unseeable"
 fi
+# a spread of the split's parts is null where some repeat's part is below
+# one scheduler tick (docs/cpu.md): a short repeat's user time may be
+if [ -f "$satjson" ] && jq -e '[.devices[]?.qdn?.all?.repeats? | objects |
+	.cpu_user_ns_per_io, .cpu_sys_ns_per_io] | any(. == null)' "$satjson" >/dev/null; then
+	printf '%s\t%s\n' 'repeats\.cpu_(user|sys)_ns_per_io\.' \
+		'a repeat'"'"'s user or system CPU time was below one tick here (saturate wrote the spread null)' \
+		>>"$T_DIR/unseeable"
+fi
 # ---- plan: moves, every option, --from the saturate report above ----
 report "plan" 0 plan --topology "$fx/topo-1node-2hb.xml" --drive-iops 1m
 report "plan, every option" 0 plan --topology "$fx/topo-unknown-hb.xml" --drive-iops 1m \
