@@ -252,6 +252,21 @@ const char *model_cgap_kind_name(enum model_cgap_kind k)
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
 }
 
+/* What each of a kind's num[] is, as the report's JSON names it (the
+ * order of add()'s figures above); NULL past a kind's last. */
+const char *model_cgap_value_name(enum model_cgap_kind k, unsigned i)
+{
+	static const char *const names[MODEL_CGAP_NKINDS][4] = {
+		[MODEL_CGAP_NO_GAP] = { "all_share_pct", "significant_pct" },
+		[MODEL_CGAP_HOST_LOSS] = { "hosts_lost", "hosts", "loss_threshold_pct" },
+		[MODEL_CGAP_SHARED] = { "hosts", "loss_pct", "other_hosts", "other_loss_pct" },
+		[MODEL_CGAP_SHARED_ALL] = { "loss_pct" },
+		[MODEL_CGAP_SPREAD] = { "spread_s", "window_share_pct", "window_s" },
+	};
+
+	return (unsigned)k < MODEL_CGAP_NKINDS && i < 4 ? names[k][i] : NULL;
+}
+
 const char *model_cgap_verdict_name(enum model_cgap_verdict v)
 {
 	static const char *const names[] = {

@@ -94,5 +94,6 @@ struct model_cgap {
 void model_cgap_analyse(const struct model_cgap_in *in, struct model_cgap *out);
 const char *model_cgap_kind_name(enum model_cgap_kind k);
 const char *model_cgap_verdict_name(enum model_cgap_verdict v);
+const char *model_cgap_value_name(enum model_cgap_kind k, unsigned i);
 
 #endif

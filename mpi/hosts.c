@@ -76,6 +76,10 @@ int mpi_host_resolve(struct mpi_ctx *m, struct mpi_host *h, struct cli_opts *o,
 		h->paths = h->own;
 		h->n = h->nown;
 	}
+	/* The last step of reading this rank's command line, before anything
+	 * reads o (cli_opts is read-only after it, issue 40): the TARGET
+	 * operands are per host under iostorm-mpi, so a host's own line of the
+	 * targets file or its own namespaces are its operands. */
 	o->targets = h->paths;
 	o->ntargets = h->n;
 	return CLI_EXIT_OK;
@@ -97,7 +101,7 @@ void mpi_host_free(struct mpi_host *h, bool quiet)
 	memset(h, 0, sizeof(*h));
 }
 
-json_t *mpi_host_json(const struct mpi_host *h)
+json_t *mpi_host_json(const struct mpi_ctx *m, const struct mpi_host *h, unsigned devices)
 {
 	json_t *nqns = json_array(), *targets = json_array();
 	unsigned i;
@@ -109,8 +113,10 @@ json_t *mpi_host_json(const struct mpi_host *h)
 			json_array_append_new(nqns, json_string(h->tl.res[i] + 4));
 	for (i = 0; targets && i < h->n; i++)
 		json_array_append_new(targets, json_string(h->paths[i]));
-	return json_pack("{s:o, s:o, s:s?, s:o}", "switch",
+	return json_pack("{s:s, s:i, s:o, s:o, s:s?, s:o, s:I}", "host", m->host,
+			 "rank", m->rank, "switch",
 			 h->tl.sw[0] ? json_string(h->tl.sw) : json_null(), "nqns",
 			 nqns ? nqns : json_null(), "targets_from", h->from,
-			 "targets", targets ? targets : json_null());
+			 "targets", targets ? targets : json_null(), "devices",
+			 (json_int_t)devices);
 }

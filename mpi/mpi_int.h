@@ -112,8 +112,10 @@ struct mpi_host {
 int mpi_host_resolve(struct mpi_ctx *m, struct mpi_host *h, struct cli_opts *o,
 		     const char *tfile_text, bool demo);
 void mpi_host_free(struct mpi_host *h, bool quiet);
-/* {"switch", "nqns": [...], "targets_from", "targets": [...]} */
-json_t *mpi_host_json(const struct mpi_host *h);
+/* A host's entry of the report, what mrun and msat share: {"host", "rank",
+ * "switch", "nqns": [...], "targets_from", "targets": [...], "devices"}; the
+ * command adds its own figures. */
+json_t *mpi_host_json(const struct mpi_ctx *m, const struct mpi_host *h, unsigned devices);
 
 /* ---- the commands ---- */
 

@@ -65,13 +65,10 @@ static int measure(struct mrun *x)
 static json_t *host_entry(const struct mrun *x)
 {
 	const struct cli_dev *t = &x->rep.total;
-	json_t *j = mpi_host_json(&x->h);
+	json_t *j = mpi_host_json(x->m, &x->h, x->ts.n);
 
 	if (!j)
 		return NULL;
-	json_object_set_new(j, "host", json_string(x->m->host));
-	json_object_set_new(j, "rank", json_integer(x->m->rank));
-	json_object_set_new(j, "devices", json_integer(x->ts.n));
 	json_object_set_new(j, "cluster", json_pack("{s:o, s:o}",
 		"window_start_ns", x->ran && t->wall_start_ns ? json_integer((json_int_t)t->wall_start_ns) : json_null(),
 		"window_end_ns", x->ran && t->wall_end_ns ? json_integer((json_int_t)t->wall_end_ns) : json_null()));

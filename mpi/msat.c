@@ -182,13 +182,10 @@ static int cluster_steps(struct msat *x, int rc)
 /* This host's entry of the report's hosts[]. */
 static json_t *host_entry(struct msat *x)
 {
-	json_t *j = mpi_host_json(&x->h);
+	json_t *j = mpi_host_json(x->m, &x->h, x->s.n);
 
 	if (!j)
 		return NULL;
-	json_object_set_new(j, "host", json_string(x->m->host));
-	json_object_set_new(j, "rank", json_integer(x->m->rank));
-	json_object_set_new(j, "devices", json_integer(x->s.n));
 	json_object_set_new(j, "io_errors", json_boolean(x->s.io_errors));
 	json_object_set_new(j, "cluster", json_incref(x->cluster));
 	json_object_set_new(j, "saturate", x->result ? json_incref(x->result) : json_null());

@@ -257,6 +257,33 @@ static json_t *jnum(double v)
 	return model_gap_known(v) ? json_real(v) : json_null();
 }
 
+/* A finding's figures by name (model_cgap_value_name), what its text is
+ * said from. */
+static json_t *cgap_values(const struct model_cgap_finding *f)
+{
+	json_t *v = json_object();
+	const char *name;
+	unsigned i;
+
+	for (i = 0; v && (name = model_cgap_value_name(f->kind, i)); i++)
+		json_object_set_new(v, name, jnum(f->num[i]));
+	return v ? v : json_null();
+}
+
+/* host_loss's worst hosts, worst first; [] for the other kinds. */
+static json_t *cgap_worst(const struct model_cgap_finding *f)
+{
+	json_t *a = json_array();
+	unsigned i;
+
+	for (i = 0; a && i < f->ntop; i++)
+		json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:o}", "host", f->top[i],
+						   "loss_pct", jnum(f->top_loss[i]),
+						   "alone_iops", jnum(f->top_alone[i]),
+						   "cluster_iops", jnum(f->top_cluster[i])));
+	return a ? a : json_null();
+}
+
 static json_t *jspread(double s)
 {
 	return s < 0 ? json_null() : json_real(s);
@@ -300,9 +327,11 @@ static json_t *report_json(const struct mpi_ctx *m, const struct cli_opts *o, js
 	}
 	for (i = 0; find && i < g->nfind; i++) {
 		cli_cgap_text(&g->find[i], text, sizeof(text));
-		json_array_append_new(find, json_pack("{s:s, s:s?, s:s}", "kind",
+		json_array_append_new(find, json_pack("{s:s, s:s?, s:o, s:o, s:s}", "kind",
 			model_cgap_kind_name(g->find[i].kind), "resource",
-			g->find[i].what[0] ? g->find[i].what : NULL, "text", text));
+			g->find[i].what[0] ? g->find[i].what : NULL,
+			"values", cgap_values(&g->find[i]), "worst", cgap_worst(&g->find[i]),
+			"text", text));
 	}
 	cli_cgap_verdict_text(g, verdict, sizeof(verdict));
 	return json_pack("{s:s, s:s, s:{s:i, s:s?}, s:o, s:O, s:{s:I, s:I, s:o, s:o}, s:o,"

@@ -42,6 +42,7 @@ check_json() {
 		and close(.cluster.qdn.gap_iops; .cluster.qdn.alone_sum_iops - .cluster.qdn.all_iops)
 		and (.cluster.qdn.window_start_spread_s|num) and .cluster.qdn.window_start_spread_s >= 0
 		and (.findings | type == "array") and (.verdict.text | length > 0)
+		and all(.findings[]; (.values | type == "object" and length > 0) and (.worst | type == "array"))
 		and .interrupted == false
 	' "$1" >/dev/null
 }

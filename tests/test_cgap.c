@@ -174,8 +174,27 @@ static void missing_host(void)
 	CHECK(!strcmp(model_cgap_kind_name(MODEL_CGAP_SHARED), "shared_resource"));
 }
 
+/* Every kind names its figures for the JSON, each name once, and none
+ * past the four a finding holds. */
+static void value_names(void)
+{
+	const char *a, *b;
+	unsigned k, i, j;
+
+	for (k = 0; k < MODEL_CGAP_NKINDS; k++) {
+		CHECK(model_cgap_value_name((enum model_cgap_kind)k, 0) != NULL);
+		CHECK(model_cgap_value_name((enum model_cgap_kind)k, 4) == NULL);
+		for (i = 0; (a = model_cgap_value_name((enum model_cgap_kind)k, i)); i++)
+			for (j = i + 1; (b = model_cgap_value_name((enum model_cgap_kind)k, j)); j++)
+				CHECK(strcmp(a, b) != 0);
+	}
+	CHECK(model_cgap_value_name(MODEL_CGAP_NKINDS, 0) == NULL);
+	CHECK(!strcmp(model_cgap_value_name(MODEL_CGAP_SHARED, 1), "loss_pct"));
+}
+
 int main(void)
 {
+	value_names();
 	add_up();
 	one_slow_host();
 	follows_switch();
