@@ -36,6 +36,29 @@ row=$(grep "^${a#/dev/} " "$T_OUT")
 grep -q '^(N): only N IOs lie beyond that percentile' "$T_OUT" ||
 	check_fail "run --ios 3000: no line explaining (N)"
 
+# compare, one run a side: each side's p50 interval follows its figure,
+# the same as the JSON's pct_ci, with whether the two are apart
+cp "$json" "$T_DIR/r1.json"
+expect_ok "run --ios 3000, again" run -q --ios 3000 --qd 1 --ramp 0 --json "$T_DIR/r2.json" "$a"
+expect_ok "compare, one run a side" compare --json "$T_DIR/c.json" "$T_DIR/r1.json" "$T_DIR/r2.json"
+line=$(grep -E '^ +p50 us ' "$T_OUT")
+want=$(jq -r 'def us: if . == null then null else . / 1000 end;
+	.comparisons[0].rows[0].metrics[] | select(.metric == "lat_p50_ns")
+	| [.base.pct_ci, .new.pct_ci] | map(map(us)) as [$b, $n]
+	| ($b[0] > $n[1] or $n[0] > $b[1]) as $apart
+	| "\($b[0]) \($b[1]) \($n[0]) \($n[1]) \(if $apart then "apart" else "overlapping" end)"' "$T_DIR/c.json")
+got=$(sed -nE 's/.*95% intervals, us: base \[([0-9.]+), ([0-9.]+)\], new \[([0-9.]+), ([0-9.]+)\] \((apart|overlapping)\).*/\1 \2 \3 \4 \5/p' <<<"$line")
+read -r b0 b1 n0 n1 w <<<"$want"
+read -r g0 g1 h0 h1 v <<<"$got"
+# the text rounds to its precision (cli_fmt_us): within 0.1% or 0.06 us
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.06 || d <= 0.001 * b) }'; }
+if [ -z "$got" ] || [ "$v" != "$w" ] || ! near "$g0" "$b0" || ! near "$g1" "$b1" ||
+	! near "$h0" "$n0" || ! near "$h1" "$n1"; then
+	check_fail "compare, one run a side: p50's intervals in the text ($got) are not the JSON's ($want): $line"
+fi
+grep -q "says nothing of the drift between runs" "$T_OUT" ||
+	check_fail "compare, one run a side: no line saying the intervals do not measure drift"
+
 # six intervals of 200 ms: the batch means widen the intervals
 expect_ok "run --interval 200ms" run -q --time 1.2s --interval 200ms --ramp 0 --qd 4 \
 	--json "$json" "$a"

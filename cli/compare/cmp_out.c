@@ -82,6 +82,42 @@ static const char *below_side(const struct cmp_metric *x)
 	return x->below_base >= 0 ? "base" : x->below_next >= 0 ? "new" : NULL;
 }
 
+/* A side's percentile interval, us: "[lo, hi]", an unbounded end "-inf"
+ * or "+inf"; "-" where the side has none. */
+static const char *fmt_side_ci(char *buf, size_t len, const struct cmp_sum *c)
+{
+	char lo[24], hi[24];
+
+	if (!c->has_pct_ci)
+		return "-";
+	snprintf(buf, len, "[%s, %s]",
+		 isnan(c->pct_lo) ? "-inf" : cli_fmt_us(lo, sizeof(lo), c->pct_lo, true),
+		 isnan(c->pct_hi) ? "+inf" : cli_fmt_us(hi, sizeof(hi), c->pct_hi, true));
+	return buf;
+}
+
+/* One value a side, a percentile: each side's own 95% interval (the
+ * JSON's pct_ci) and whether the two overlap, an unbounded end reaching
+ * as far as it may. Nothing where neither side has one. */
+static void print_pct_ci(FILE *f, const struct cmp_metric *x)
+{
+	const struct cmp_sum *a = &x->base, *b = &x->next;
+	char ba[64], bb[64];
+	double alo, ahi, blo, bhi;
+
+	if (!a->has_pct_ci && !b->has_pct_ci)
+		return;
+	fprintf(f, "; 95%% intervals, us: base %s, new %s", fmt_side_ci(ba, sizeof(ba), a),
+		fmt_side_ci(bb, sizeof(bb), b));
+	if (!a->has_pct_ci || !b->has_pct_ci)
+		return;
+	alo = isnan(a->pct_lo) ? -INFINITY : a->pct_lo;
+	ahi = isnan(a->pct_hi) ? INFINITY : a->pct_hi;
+	blo = isnan(b->pct_lo) ? -INFINITY : b->pct_lo;
+	bhi = isnan(b->pct_hi) ? INFINITY : b->pct_hi;
+	fprintf(f, (alo > bhi || blo > ahi) ? " (apart)" : " (overlapping)");
+}
+
 static void print_metric(FILE *f, const char *row, int namew, unsigned m,
 			 const struct cmp_metric *x)
 {
@@ -103,7 +139,9 @@ static void print_metric(FILE *f, const char *row, int namew, unsigned m,
 		fmt_val(b, sizeof(b), m, x->base.center), fmt_val(n, sizeof(n), m, x->next.center),
 		x->change_pct);
 	if (!x->tested) {
-		fprintf(f, "  %-22s %7s %8s %8s  one value a side\n", "-", "-", "-", "-");
+		fprintf(f, "  %-22s %7s %8s %8s  one value a side", "-", "-", "-", "-");
+		print_pct_ci(f, x);
+		fputc('\n', f);
 		return;
 	}
 	snprintf(noise, sizeof(noise), "%.1f%%", x->noise_pct);
@@ -222,7 +260,8 @@ void cmp_out_text(FILE *f, const struct cli_opts *o, const struct cmp_group *bas
 				o->trust_repeats ? " (--trust-repeats)" : " (--trust-repeats: use them)");
 		if (s->untested)
 			fprintf(f, "one value a side: its changes are shown without a test (several runs "
-				"a side, or --repeat 5, test them)\n");
+				"a side, or --repeat 5, test them); a percentile's interval is its own "
+				"run's IOs', and says nothing of the drift between runs\n");
 		print_keys(f, base->file[0], (const char *const *)s->only_base, s->nonly_base);
 		print_keys(f, s->g.file[0], (const char *const *)s->only_next, s->nonly_next);
 		print_changes(f, base, s);
