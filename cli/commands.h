@@ -49,6 +49,7 @@ static inline int cli_exit_status(int rc)
 
 extern const struct cli_verb cli_verb_saturate;
 extern const struct cli_verb cli_verb_run;
+extern const struct cli_verb cli_verb_tune;
 extern const struct cli_verb cli_verb_latency;
 extern const struct cli_verb cli_verb_sweep;
 extern const struct cli_verb cli_verb_topo;

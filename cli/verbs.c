@@ -8,7 +8,7 @@
 const struct cli_verb *const cli_verbs[] = {
 	&cli_verb_saturate, &cli_verb_run, &cli_verb_latency, &cli_verb_sweep,
 	&cli_verb_check, &cli_verb_compare, &cli_verb_topo, &cli_verb_plan, &cli_verb_nop,
-	&cli_verb_plot, &cli_verb_fill, &cli_verb_merge,
+	&cli_verb_plot, &cli_verb_fill, &cli_verb_merge, &cli_verb_tune,
 };
 
 const size_t cli_nverbs = sizeof(cli_verbs) / sizeof(cli_verbs[0]);

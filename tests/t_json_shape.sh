@@ -161,6 +161,30 @@ run_iostorm compare --ab 2 --json "$reports/$n.json" -- run "${q[@]}" "$file" --
 [ "$T_RC" -eq 0 ] && jq -e '.ab.rounds == 2' "$reports/$n.json" >/dev/null ||
 	{ check_fail "compare --ab: exit $T_RC, or no report"; show_output; }
 
+# ---- tune: the placement stage alone, the least budget it takes; a
+# winner other than the default (its final, knobs) is t_tune's to see ----
+# its candidates follow this machine's CPUs: the least budget is asked first
+run_iostorm tune --budget 10s --ramp 0 --stages placement "$file"
+least=$(sed -nE 's/.*it needs at least ([0-9]+)s.*/\1/p' "$T_ERR")
+[ -n "$least" ] || { check_fail "tune --budget 10s: no least budget named"; show_output; least=60; }
+report "tune" 0 tune --budget "$((least + 5))s" --ramp 0 --stages placement \
+	--write-config "$T_DIR/tune.ini" "$file"
+tj=$reports/$n.json
+# unseen(JQ REGEX WHY): REGEX's keys are unseeable where JQ holds of the report
+unseen() { if jq -e "$1" "$tj" >/dev/null 2>&1; then printf '%s\t%s\n' "$2" "$3" >>"$T_DIR/unseeable"; fi; }
+won='the default configuration won here (t_tune sees a winner other than it)'
+unseen '.tune.final == null' '^tune\.final\.' "$won"
+unseen '.tune.undecided == null' '^tune\.undecided\[' "$won"
+unseen '.tune.knobs == []' '^tune\.knobs\[' "$won"
+unseen '[.tune.stages[].paired] | all(. == null)' '^tune\.stages\[\]\.paired\.' \
+	'no stage here had a best to set against what it carried in (t_tune sees one)'
+unseen '.tune.not_tried == []' '^tune\.not_tried\[' 'this machine could run every candidate'
+unseen '.tune.winner.figure_ci == null' '^tune\.winner\.figure_ci\[' "$won"
+unseen '[.tune.candidates[].config.cpus | arrays] | length > 0' '^tune\..*\.cpus\[\]$' \
+	'a candidate names its CPUs here; the default, the winner and a base name them only as the options or the winner do'
+unseen '.tune.check.figure_ci == null' '^tune\.check\.figure_ci\[' \
+	'the check run had too few intervals for an interval'
+
 # ---- --stream: each line type a "report" of its own, stream_TYPE; an end
 # line's report is checked as its command's. A stall event: the fault device
 # hangs after 200 reads ----

@@ -150,6 +150,13 @@ struct cli_opts {
 	bool merge_to_set;
 	const char *merge_devices, *merge_hosts;	/* LISTs, checked */
 	long merge_run;
+	/* tune */
+	int tune_goal;			/* --goal: enum model_tune_goal */
+	uint64_t tune_budget_ns;	/* --budget; 0: the default */
+	const char *write_config;	/* --write-config FILE; NULL: none */
+	bool tune_zeros;		/* --allow-never-written */
+	unsigned tune_stages;		/* --stages: bit s searches stage s
+					 * (enum model_tune_stage); 0: all */
 	char **targets;			/* the operands, inside argv */
 	unsigned ntargets;
 };

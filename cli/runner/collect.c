@@ -267,6 +267,7 @@ int cli_runner_collect(struct runctx *c, struct cli_report *out)
 			cli_lat_batched(&out->dev[i].lat, out->dev[i].hist, &out->bat[i]);
 	if (out->bat && !out->steady.reached && out->total.has_lat)
 		cli_lat_batched(&out->total.lat, out->total.hist, &out->bat[c->ndev]);
-	say_noise(c, out);
+	if (!c->spec->quiet_noise)
+		say_noise(c, out);
 	return 0;
 }

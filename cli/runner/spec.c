@@ -10,7 +10,7 @@ struct cli_run_spec cli_run_spec_of(const struct cli_opts *o, enum eng_op op)
 		.placement = o->placement, .placement_set = o->placement_set,
 		.jobs_per_device = o->jobs_per_device,
 		.cpus = o->ncpus ? o->cpus : NULL, .ncpus = o->ncpus,
-		.time_ns = o->time_ns, .ramp_ns = o->ramp_ns, .ios = o->ios,
+		.time_ns = o->time_ns, .interval_ns = o->interval_ns, .ramp_ns = o->ramp_ns, .ios = o->ios,
 		.backend = o->backend, .mode = o->mode, .mode_auto = o->mode_auto,
 		.group = o->group, .op = op,
 	};

@@ -28,6 +28,9 @@ struct cli_run_spec {
 				 * with repeat_auto, the most */
 	bool repeat_auto;	/* stop once the repeats agree (--repeat auto) */
 	bool quiet;		/* the outputs: no live line, no repeat lines */
+	bool quiet_noise;	/* no line for a device the machine disturbed:
+				 * the command sums its runs' noise itself
+				 * (tune) */
 	enum topo_policy placement;
 	bool placement_set;	/* given, not the default */
 	unsigned jobs_per_device;
@@ -35,6 +38,10 @@ struct cli_run_spec {
 				 * placement) */
 	unsigned ncpus;
 	uint64_t time_ns;	/* 0: no limit (with ios) */
+	uint64_t interval_ns;	/* the timeline's and the live sinks'
+				 * interval (--interval; tune's runs take
+				 * shorter ones, for an interval of their
+				 * IOPS) */
 	uint64_t ramp_ns;
 	uint64_t ios;		/* per device (per job for nop); 0: none */
 	enum eng_backend backend;

@@ -189,7 +189,7 @@ static void window_start(struct runctx *c, const char *label)
 	cli_cpu_start(&c->cpu);
 	cli_live_window(&(struct cli_live_window){
 		.run = c->run, .label = label, .wall_start_ns = c->wall_start,
-		.interval_ns = c->o->interval_ns, .time_ns = c->spec->time_ns,
+		.interval_ns = c->spec->interval_ns, .time_ns = c->spec->time_ns,
 		.ndev = c->ndev, .devices = c->names });
 	if (c->live && cli_live_add(&line_sink, c))
 		c->live = false;	/* the table is full: no line rather than none of the rest */
@@ -198,7 +198,7 @@ static void window_start(struct runctx *c, const char *label)
 static void wait_phase(struct runctx *c, const char *label, uint64_t dur_ns,
 		       bool measuring)
 {
-	uint64_t t0 = now_ns(), last = t0, t, iv = measuring ? c->o->interval_ns : 0;
+	uint64_t t0 = now_ns(), last = t0, t, iv = measuring ? c->spec->interval_ns : 0;
 	unsigned sec = 0;
 
 	live_sample(c, 0);

@@ -1,0 +1,394 @@
+/* iostorm tune [options] TARGET...: the fastest configuration of this
+ * machine for the targets, found in stages within a time budget, proven
+ * against the default in paired rounds, and written down as a job file
+ * (docs/tune.md). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/command.h"
+#include "cli/commands.h"
+#include "cli/opts/jobfile.h"
+#include "cli/opts/opts.h"
+#include "cli/report/out.h"
+#include "cli/report/outpath.h"
+#include "cli/report/setup_json.h"
+#include "cli/runner/drive.h"
+#include "cli/runner/runner.h"
+#include "cli/runner/stop.h"
+#include "cli/tune/tune.h"
+#include "engine/clock.h"
+#include "model/health.h"
+
+#define TUNE_BUDGET_NS (300 * CLI_NS_PER_S)	/* --budget's default */
+#define TUNE_RAMP_NS (500 * 1000 * 1000ull)	/* each run's ramp */
+
+enum { O_GOAL = 0x300, O_BUDGET, O_WRITE_CONFIG, O_ALLOW_ZEROS, O_STAGES };
+
+static const char *const goal_names[] = { "iops", "latency", "iops-per-core", NULL };
+
+static int set_goal(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	unsigned i;
+
+	for (i = 0; goal_names[i]; i++) {
+		if (!strcmp(arg, goal_names[i])) {
+			o->tune_goal = (int)i;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "--goal: unknown goal '%s' (iops, latency or iops-per-core)", arg);
+	return -EINVAL;
+}
+
+static int set_budget(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_duration("--budget", arg, 10 * CLI_NS_PER_S, 24 * 3600 * CLI_NS_PER_S,
+				  &o->tune_budget_ns, err, errlen);
+}
+
+static int set_write_config(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	o->write_config = arg;
+	return 0;
+}
+
+static int set_allow_zeros(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	return cli_parse_flag("--allow-never-written", arg, &o->tune_zeros, err, errlen);
+}
+
+/* --stages engine,depth,...: the stages searched, each at most once. */
+static int set_stages(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	char buf[128], *tok, *save = NULL;
+	unsigned s, mask = 0;
+
+	if (strlen(arg) >= sizeof(buf) || !*arg) {
+		snprintf(err, errlen, "--stages: '%.60s': a list of engine, depth, batch, placement",
+			 arg);
+		return -EINVAL;
+	}
+	memcpy(buf, arg, strlen(arg) + 1);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (s = 0; s < MODEL_TUNE_NSTAGES; s++)
+			if (!strcmp(tok, model_tune_stage_name((enum model_tune_stage)s)))
+				break;
+		if (s == MODEL_TUNE_NSTAGES) {
+			snprintf(err, errlen, "--stages: unknown stage '%.40s' (engine, depth, batch, "
+				 "placement)", tok);
+			return -EINVAL;
+		}
+		if (mask & (1u << s)) {
+			snprintf(err, errlen, "--stages: '%.40s' named twice", tok);
+			return -EINVAL;
+		}
+		mask |= 1u << s;
+	}
+	o->tune_stages = mask;
+	return 0;
+}
+
+static int show_goal(const struct cli_opts *o, char *buf, size_t len)
+{
+	return snprintf(buf, len, "%s", goal_names[o->tune_goal]);
+}
+
+static int show_budget(const struct cli_opts *o, char *buf, size_t len)
+{
+	return cli_fmt_duration(o->tune_budget_ns ? o->tune_budget_ns : TUNE_BUDGET_NS, buf, len);
+}
+
+static const struct cli_optdesc own[] = {
+	CLI_OPT_OWN("goal", O_GOAL, "GOAL", 0, 0, set_goal, show_goal, goal_names,
+	  "what is best: IOPS over all targets at once, QD1 p99 latency, or\n"
+	  "IOs per CPU-second (the workers' and their CPUs' interrupts)"),
+	CLI_OPT_OWN("budget", O_BUDGET, "DURATION", 0, 0, set_budget, show_budget, NULL,
+	  "the whole search's time, the final check of the job file included"),
+	CLI_OPT_OWN("write-config", O_WRITE_CONFIG, "FILE", 0, 0, set_write_config, NULL, NULL,
+	  "write the winner as a job file that 'iostorm -c FILE' runs as is"),
+	CLI_OPT_OWN("stages", O_STAGES, "LIST", 0, 0, set_stages, NULL, NULL,
+	  "the stages searched, in their order whatever LIST's (engine,\n"
+	  "depth, batch, placement; default all): the others keep the options'"),
+	CLI_OPT_OWN("allow-never-written", O_ALLOW_ZEROS, NULL, 0, 0, set_allow_zeros, NULL, NULL,
+	  "tune on targets whose blocks read as never written (their figures\n"
+	  "are the drive's shortcut for unwritten blocks, not its reads)"),
+	CLI_OPT_END,
+};
+
+static int cmd_tune(int argc, char **argv);
+
+const struct cli_verb cli_verb_tune = {
+	.name = "tune",
+	.what = "the fastest configuration of this machine for the targets",
+	.synopsis = "iostorm tune [options] TARGET...\n\n"
+		"Searches the engine, completion, jobs, depth, batch, reap, CPUs and\n"
+		"group in stages within --budget, each stage by successive halving\n"
+		"in random order; a stage's best replaces what it carries in only on a\n"
+		"paired test. The winner is set against the options as given in\n"
+		"paired rounds, each knob's worth measured one at a time, and the\n"
+		"winner written with --write-config (docs/tune.md).",
+	.operands = CLI_OPERANDS_TARGETS,
+	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON,
+	.own = own,
+	.ramp_ns = TUNE_RAMP_NS,
+	.jobfile = true,
+	.run = cmd_tune,
+};
+
+/* What tune cannot take: one line each, -EINVAL. */
+static int refuse(const struct cli_opts *o)
+{
+	if (!o->ntargets) {
+		cli_say("no TARGET: name the devices or files to tune for");
+		return -EINVAL;
+	}
+	if (o->ios) {
+		cli_say("--ios: tune times its runs from --budget: drop --ios");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The targets as /dev/ngXnY for the passthrough engine, as root on NVMe
+ * namespaces; else why not into t->nvme_why. */
+static struct eng_target *open_nvme(struct tune *t)
+{
+	struct eng_target *n;
+	unsigned i;
+	int rc;
+
+	if (geteuid()) {
+		snprintf(t->nvme_why, sizeof(t->nvme_why),
+			 "NVMe passthrough needs root (/dev/ngXnY)");
+		return NULL;
+	}
+	if (eng_uring_cmd_probe()) {
+		snprintf(t->nvme_why, sizeof(t->nvme_why), "this kernel has no NVMe passthrough "
+			 "through io_uring (IORING_OP_URING_CMD, Linux 5.19)");
+		return NULL;
+	}
+	n = calloc(t->ntargets, sizeof(*n));
+	if (!n) {
+		snprintf(t->nvme_why, sizeof(t->nvme_why), "out of memory");
+		return NULL;
+	}
+	for (i = 0; i < t->ntargets; i++) {
+		rc = eng_target_open_nvme(&n[i], t->tp[i]->path, NULL);
+		if (rc) {
+			snprintf(t->nvme_why, sizeof(t->nvme_why),
+				 "%.100s is not an NVMe namespace with a generic char device (%.60s)",
+				 t->tp[i]->path, strerror(-rc));
+			while (i--)
+				eng_target_close(&n[i]);
+			free(n);
+			return NULL;
+		}
+	}
+	return n;
+}
+
+/* Targets whose blocks read as never written are refused unless
+ * --allow-never-written: -ENODATA, said. */
+static int zeros(struct tune *t)
+{
+	const struct cli_drive *d;
+	unsigned i;
+	int rc = 0;
+
+	cli_drive_before(t->o, t->tp, t->ntargets);
+	for (i = 0; i < t->ntargets; i++) {
+		d = cli_drive_find(t->tp[i]->path);
+		if (!d || !model_zero_high(d->zero_pct) || t->o->tune_zeros)
+			continue;
+		cli_say("%s: %.0f%% of %u sampled blocks read as never written: tuned on it, the "
+			"figures would be the drive's answer for unwritten blocks, not its reads; "
+			"fill it first (iostorm fill), or --allow-never-written", t->tp[i]->path,
+			d->zero_pct, d->zs.sampled);
+		rc = -ENODATA;
+	}
+	return rc;
+}
+
+/* The job file written and read back, the winner run once from it: what
+ * --write-config promises is what the file runs. Without --write-config,
+ * the winner's configuration run once again. 0 or -errno, said. */
+static int write_and_check(struct tune *t, struct cli_outfile *wc, double window_s)
+{
+	struct cli_jobfile j;
+	struct cli_opts *o2 = NULL;
+	struct cli_targets ts = { NULL, 0 };
+	const struct eng_target *tp[CLI_MAX_TARGETS];
+	struct cli_run_spec spec;
+	struct cli_report rep;
+	char text[8192], err[640], **argv = NULL, *none[1] = { NULL };
+	int n, rc, fd;
+	unsigned i;
+
+	if (!t->o->write_config) {
+		snprintf(t->check_from, sizeof(t->check_from), "the winner again");
+		rc = tune_measure(t, &t->best, window_s, MODEL_TUNE_NSTAGES, 0, &t->check);
+		t->checked = !rc && !t->interrupted;
+		return rc;
+	}
+	n = tune_jobfile(t, text, sizeof(text));
+	if (n < 0) {
+		cli_say("%s: the job file does not fit %zu bytes", t->o->write_config, sizeof(text));
+		return n;
+	}
+	fd = cli_outfile_fd(wc);
+	if (fd < 0 || write(fd, text, (size_t)n) != n || cli_outfile_commit(wc)) {
+		cli_say("%s: cannot write the job file: %s", t->o->write_config,
+			strerror(fd < 0 ? -fd : errno ? errno : EIO));
+		cli_outfile_discard(wc);
+		return -EIO;
+	}
+	snprintf(t->check_from, sizeof(t->check_from), "the job file, run once");
+	rc = cli_jobfile_read(&j, t->o->write_config, err, sizeof(err));
+	if (!rc)
+		rc = cli_jobfile_check(&j, "run", err, sizeof(err));
+	if (rc) {
+		cli_say("%s", err);
+		cli_jobfile_free(&j);
+		return rc;
+	}
+	n = cli_jobfile_argv(&j, "run", 0, none, &argv);
+	o2 = malloc(sizeof(*o2));
+	rc = n < 0 || !o2 ? -ENOMEM : cli_opts_cmdline(o2, &cli_verb_run, n - 1, argv + 1);
+	if (!rc)
+		rc = cli_targets_open(&ts, o2);
+	if (!rc) {
+		for (i = 0; i < ts.n; i++)
+			tp[i] = &ts.t[i];
+		spec = cli_run_spec_of(o2, ENG_OP_READ);
+		spec.targets = tp;
+		spec.ntargets = ts.n;
+		spec.time_ns = (uint64_t)(window_s * 1e9);
+		spec.ramp_ns = t->o->ramp_ns;
+		spec.interval_ns = TUNE_INTERVAL_NS;
+		spec.quiet = true;
+		spec.quiet_noise = true;
+		spec.repeat = 1;
+		spec.label = "tune check";
+		rc = cli_runner_run(o2, &spec, &rep);
+		if (!rc && !rep.interrupted && !rep.stalled && !rep.total.errors) {
+			t->check.window_s = rep.total.elapsed_s;
+			t->check.ios = rep.total.ios;
+			t->check.iops = rep.total.iops;
+			t->check.p99_ns = rep.total.has_lat ? (double)rep.total.lat.p99 : -1;
+			t->check.cpu_s = rep.total.cpu_s;
+			t->check.irq_s = rep.total.noise.known ? rep.total.noise.irq_s : 0;
+			tune_noise_of(&rep, &t->check);
+			tune_fig_of(t, &rep, &t->check);
+			t->checked = true;
+		}
+		t->stalled = !rc && rep.stalled;
+		cli_report_free(&rep);
+	}
+	cli_targets_close(&ts);
+	free(o2);
+	free(argv);
+	cli_jobfile_free(&j);
+	return rc == -ECANCELED ? -EINVAL : rc;
+}
+
+static int cmd_tune(int argc, char **argv)
+{
+	struct cli_opts o;
+	struct cli_targets ts = { NULL, 0 };
+	const struct eng_target *tp[CLI_MAX_TARGETS], *tn[CLI_MAX_TARGETS];
+	struct eng_target *nv = NULL;
+	struct cli_outfile wc = { .fd = -1 };
+	struct tune *t = NULL;
+	json_t *root;
+	unsigned i;
+	int rc = cli_opts_cmdline(&o, &cli_verb_tune, argc, argv);
+
+	if (rc)
+		return cli_exit_status(rc);
+	rc = refuse(&o);
+	if (!rc && o.write_config) {
+		/* as every file iostorm writes: checked and made ready before any IO */
+		rc = cli_outfile_reserve(&wc, o.write_config);
+		if (rc)
+			cli_say("%s: %s", o.write_config, wc.at.why);
+		else if ((rc = cli_outpath_claim_checked(o.write_config, "--write-config's file",
+							 &wc.at)))
+			cli_say("out of memory");
+	}
+	if (!rc)
+		rc = cli_targets_open(&ts, &o);
+	if (!rc && !(t = calloc(1, sizeof(*t)))) {
+		cli_say("out of memory");
+		rc = -ENOMEM;
+	}
+	if (rc)
+		goto out;
+	t->o = &o;
+	t->f = cli_out_text(&o);
+	t->t0_ns = eng_mono_ns();
+	t->goal = (enum model_tune_goal)o.tune_goal;
+	t->budget_ns = o.tune_budget_ns ? o.tune_budget_ns : TUNE_BUDGET_NS;
+	t->seed0 = o.seed ? o.seed : eng_mono_ns() ^ (uint64_t)getpid();
+	t->seed = t->seed0;
+	for (i = 0; i < ts.n; i++)
+		tp[i] = &ts.t[i];
+	t->tp = tp;
+	t->ntargets = ts.n;
+	nv = open_nvme(t);
+	if (nv) {
+		for (i = 0; i < ts.n; i++)
+			tn[i] = &nv[i];
+		t->tp_nvme = tn;
+	}
+	tune_cfg_of(&t->dflt, &o);
+	if (t->goal == MODEL_TUNE_LATENCY) {
+		/* the goal is QD1's: one IO in flight per device */
+		t->dflt.qd = t->dflt.batch = t->dflt.reap = t->dflt.jobs = 1;
+	}
+	t->best = t->dflt;
+	rc = tune_plan_first(t);
+	if (rc == -ENOSPC) {
+		cli_say("--budget %.0fs is too short for this search: it needs at least %.0fs "
+			"(runs of at least %.2gs after a %.2gs ramp): a longer --budget, or fewer "
+			"--stages", (double)t->budget_ns / 1e9,
+			t->plan0.least_budget_s, MODEL_TUNE_MIN_RUN_S, (double)o.ramp_ns / 1e9);
+		rc = -EINVAL;
+	}
+	if (!rc)
+		rc = zeros(t);
+	if (rc)
+		goto out;
+	tune_say_plan(t);
+	cli_runner_signals();
+	rc = tune_search(t);
+	if (!rc && !t->interrupted && !t->stalled)
+		rc = write_and_check(t, &wc, 2 * t->w_s);
+	tune_check_verdict(t);
+	tune_say_end(t);
+	if (cli_out_report_wanted(&o)) {
+		root = json_pack("{s:s, s:s, s:o, s:o}", "schema", CLI_JSON_SCHEMA, "command", "tune",
+				 "tune", tune_json(t),
+				 "setup", cli_json_setup((const char *const *)o.targets, o.ntargets));
+		if (cli_out_json(o.json, root, CLI_JSON_REPORT) && !rc)
+			rc = -EIO;
+	}
+	if (t->stalled)	/* its workers hold the targets */
+		cli_command_abandon(cli_exit_status(-EIO));
+out:
+	cli_outfile_discard(&wc);
+	if (nv) {
+		for (i = 0; i < ts.n; i++)
+			eng_target_close(&nv[i]);
+		free(nv);
+	}
+	if (t)
+		free(t->cand);
+	free(t);
+	cli_targets_close(&ts);
+	return cli_exit_status(rc);
+}

@@ -1,0 +1,470 @@
+/* tune's runs: one configuration measured, a stage's successive halving
+ * in random order, the paired rounds that decide whether a stage's best
+ * replaces what it carried in, the winner against the default, and each
+ * knob's worth (docs/tune.md, "The search"). */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "cli/tune/tune.h"
+#include "cli/report/out.h"
+#include "cli/report/report.h"
+#include "cli/runner/runner.h"
+#include "cli/runner/stop.h"
+#include "engine/clock.h"
+
+double tune_elapsed(const struct tune *t)
+{
+	return (double)(eng_mono_ns() - t->t0_ns) / 1e9;
+}
+
+/* The run's IOPS as batch means over its intervals: TUNE_BATCHES batches
+ * of neighbouring intervals, each its IOs over its time, and the mean's
+ * Student-t interval over them (NAN with fewer than 3). */
+static void iops_ci(const struct cli_tl_series *tl, double *lo, double *hi)
+{
+	double v[TUNE_BATCHES], m, io, dt;
+	unsigned nb = tl->n < TUNE_BATCHES ? tl->n : TUNE_BATCHES, b, i, from, to;
+
+	*lo = *hi = NAN;
+	if (nb < 3)
+		return;
+	for (b = 0; b < nb; b++) {
+		from = b * tl->n / nb;
+		to = (b + 1) * tl->n / nb;
+		io = dt = 0;
+		for (i = from; i < to; i++) {
+			io += (double)tl->s[i].ios;
+			dt += tl->s[i].dt_s;
+		}
+		if (!(dt > 0))
+			return;
+		v[b] = io / dt;
+	}
+	if (model_mean_ci(v, nb, MODEL_AMEAN, 0.95, &m, lo, hi))
+		*lo = *hi = NAN;
+}
+
+/* The goal's figure of one run and its interval within the run. */
+void tune_fig_of(const struct tune *t, const struct cli_report *rep, struct tune_run *r)
+{
+	const struct cli_dev *d = &rep->total;
+	const struct model_pct_ci *c = &d->lat.ci[2];	/* p99: model_pct_list */
+
+	r->lo = r->hi = NAN;
+	switch (t->goal) {
+	case MODEL_TUNE_IOPS:
+		r->fig = r->iops;
+		iops_ci(&d->tl, &r->lo, &r->hi);
+		break;
+	case MODEL_TUNE_LATENCY:
+		r->fig = d->has_lat ? r->p99_ns : NAN;
+		if (d->has_lat && c->ios) {
+			r->lo = c->has_lo ? (double)c->lo : NAN;
+			r->hi = c->has_hi ? (double)c->hi : NAN;
+		}
+		break;
+	case MODEL_TUNE_IOPS_PER_CORE:
+		/* every CPU second the IO cost: the workers' own and the
+		 * interrupts' on their CPUs (docs/tune.md) */
+		r->fig = r->cpu_s + r->irq_s > 0 ? (double)r->ios / (r->cpu_s + r->irq_s) : NAN;
+		break;
+	}
+}
+
+void tune_noise_of(const struct cli_report *rep, struct tune_run *r)
+{
+	struct cli_noise_pct p;
+
+	cli_noise_pct(&rep->total.noise, &p);
+	r->other_pct = p.other;
+	r->noisy = cli_noise_high(p.other, p.res, rep->total.elapsed_s) ||
+		   cli_noise_high(p.steal, p.res, rep->total.elapsed_s);
+}
+
+int tune_measure(struct tune *t, const struct tune_cfg *c, double window_s, unsigned stage,
+		 unsigned round, struct tune_run *r)
+{
+	struct cli_run_spec spec;
+	struct cli_report rep;
+	uint64_t t0 = eng_mono_ns();
+	double cost;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->stage = stage;
+	r->round = round;
+	r->fig = r->lo = r->hi = NAN;
+	tune_cfg_spec(t, c, &spec);
+	spec.quiet_noise = true;
+	spec.time_ns = (uint64_t)(window_s * 1e9);
+	rc = cli_runner_run(t->o, &spec, &rep);
+	if (!rc && rep.stalled) {
+		t->stalled = true;
+		rc = -EIO;
+	} else if (!rc && rep.interrupted) {
+		t->interrupted = true;
+	} else if (!rc && (rep.total.errors || rep.total.fatal)) {
+		cli_report_print_errors(stderr, &rep);
+		rc = -EIO;
+	}
+	if (!rc && !t->interrupted) {
+		r->window_s = rep.total.elapsed_s;
+		r->ios = rep.total.ios;
+		r->iops = rep.total.iops;
+		r->p99_ns = rep.total.has_lat ? (double)rep.total.lat.p99 : NAN;
+		r->cpu_s = rep.total.cpu_s;
+		r->irq_s = rep.total.noise.known ? rep.total.noise.irq_s : 0;
+		tune_noise_of(&rep, r);
+		tune_fig_of(t, &rep, r);
+	}
+	cli_report_free(&rep);
+	cost = (double)(eng_mono_ns() - t0) / 1e9;
+	r->cost_s = cost;
+	t->runs++;
+	if (!rc && r->noisy) {
+		t->noisy_runs++;
+		if (r->other_pct > t->noisy_max_pct)
+			t->noisy_max_pct = r->other_pct;
+	}
+	/* what a run costs beside its ramp and window, as measured so far */
+	cost -= window_s + (double)t->o->ramp_ns / 1e9;
+	if (cost > 0)
+		t->over_s += (cost - t->over_s) / (double)t->runs;
+	return rc;
+}
+
+/* ---- the plan, again at each step with what is left ---- */
+
+static double left_s(const struct tune *t)
+{
+	return (double)t->budget_ns / 1e9 - tune_elapsed(t);
+}
+
+/* Each stage's candidates from stage `from` on, as they would be with
+ * what is carried now (later stages' counts are estimates: their
+ * candidates follow what wins before them). */
+static int count_stages(struct tune *t, unsigned from, unsigned *ncand)
+{
+	unsigned s, keep = t->ncand, first[MODEL_TUNE_NSTAGES + 1];
+	int n = 0;
+
+	memset(ncand, 0, MODEL_TUNE_NSTAGES * sizeof(*ncand));
+	memcpy(first, t->stage_first, sizeof(first));
+	t->counting = true;
+	for (s = from; s < MODEL_TUNE_NSTAGES && n >= 0; s++) {
+		n = tune_space(t, (enum model_tune_stage)s);
+		t->ncand = keep;
+		if (n >= 0)
+			ncand[s] = (unsigned)n;
+	}
+	t->counting = false;
+	memcpy(t->stage_first, first, sizeof(first));
+	return n < 0 ? n : 0;
+}
+
+/* The knobs whose worth is measured: those where c differs from the
+ * default. */
+static unsigned knobs_of(const struct tune *t, const struct tune_cfg *c)
+{
+	unsigned k, n = 0;
+
+	for (k = 0; k < TUNE_NKNOBS; k++)
+		n += tune_knob_differs(c, &t->dflt, (enum tune_knob)k);
+	return n;
+}
+
+/* The unit for what is left from stage `from` (MODEL_TUNE_NSTAGES: the
+ * final on): the plan, with fewer knobs and then fewer stages where the
+ * budget does not hold them all. 0, or -ENOSPC: nothing fits. */
+static int replan(struct tune *t, unsigned from, struct model_tune_plan *p)
+{
+	unsigned ncand[MODEL_TUNE_NSTAGES], s, nk = TUNE_NKNOBS;
+	double ramp = (double)t->o->ramp_ns / 1e9, over = t->runs ? t->over_s : TUNE_OVERHEAD_S;
+	int rc = count_stages(t, from, ncand);
+
+	if (rc)
+		return rc;
+	if (from >= MODEL_TUNE_NSTAGES)
+		nk = knobs_of(t, &t->best);
+	for (;;) {
+		rc = model_tune_plan(left_s(t), ramp, over, ncand, from, nk, p);
+		if (rc != -ENOSPC)
+			break;
+		if (nk) {
+			nk = 0;
+			continue;
+		}
+		/* the last stage with candidates goes first */
+		for (s = MODEL_TUNE_NSTAGES; s > from && ncand[s - 1] < 2; s--)
+			;
+		if (s == from)
+			break;
+		ncand[s - 1] = 0;
+	}
+	if (!rc)
+		t->w_s = p->w_s;
+	return rc;
+}
+
+/* ---- a stage ---- */
+
+static const char *stage_option(unsigned s)
+{
+	static const char *const o[] = { "--engine/--completion", "--jobs-per-device/--qd",
+					 "--batch/--reap", "--placement/--cpus/--group" };
+
+	return s < MODEL_TUNE_NSTAGES ? o[s] : "?";
+}
+
+static const char *stage_value(const struct tune_cfg *c, unsigned s, char *buf, size_t len)
+{
+	char a[64];
+
+	switch (s) {
+	case MODEL_TUNE_ENGINE:
+		return tune_knob_value(c, TUNE_K_ENGINE, buf, len);
+	case MODEL_TUNE_DEPTH:
+		snprintf(buf, len, "%u x QD%u", c->jobs, c->qd);
+		return buf;
+	case MODEL_TUNE_BATCH:
+		snprintf(buf, len, "batch %u, reap %u", c->batch, c->reap);
+		return buf;
+	default:
+		snprintf(buf, len, "%s%s", tune_knob_value(c, TUNE_K_PLACE, a, sizeof(a)),
+			 c->group == CLI_GROUP_ON ? ", group on" : "");
+		return buf;
+	}
+}
+
+static bool stop_now(struct tune *t)
+{
+	if (cli_runner_interrupted())
+		t->interrupted = true;
+	return t->interrupted || t->stalled;
+}
+
+/* Candidate i measured for window_s; a failure lists it as not tried. */
+static int measure_cand(struct tune *t, unsigned i, double window_s, unsigned round)
+{
+	struct tune_cand *k = &t->cand[i];
+	struct tune_run r;
+	char val[64], why[200];
+	int rc = tune_measure(t, &k->c, window_s, k->stage, round, &r);
+
+	if (rc && !t->stalled) {
+		k->failed = true;
+		k->fig = NAN;
+		snprintf(why, sizeof(why), "failed here: %s (said above)", strerror(-rc));
+		tune_not_tried(t, stage_option(k->stage), stage_value(&k->c, k->stage, val, sizeof(val)),
+			       why);
+		return 0;	/* the search goes on without it */
+	}
+	if (rc)
+		return rc;
+	if (t->interrupted)
+		return 0;
+	if (k->nrun < TUNE_MAX_RUNS)
+		k->run[k->nrun++] = r;
+	k->fig = r.fig;
+	return 0;
+}
+
+/* Paired rounds of a and b, one run of each per round, the order
+ * alternating (AB, BA, ...): so that slow drift cancels in the
+ * differences. Decided once, after the last round. */
+static int paired(struct tune *t, struct tune_pair *p, unsigned rounds, double window_s)
+{
+	struct tune_run r;
+	unsigned i, j;
+	int rc = 0;
+
+	p->rounds = 0;
+	p->tested = false;
+	for (i = 0; i < rounds && !rc; i++) {
+		for (j = 0; j < 2 && !rc; j++) {
+			bool b = (i + j) % 2 == 1;
+
+			if (stop_now(t))
+				return 0;
+			rc = tune_measure(t, b ? &p->b : &p->a, window_s, MODEL_TUNE_NSTAGES, i, &r);
+			if (!rc && !t->interrupted)
+				(b ? p->fb : p->fa)[i] = r.fig;
+		}
+		if (!rc && !t->interrupted && isfinite(p->fa[i]) && isfinite(p->fb[i]))
+			p->rounds++;
+	}
+	if (rc || p->rounds < 2)
+		return rc;
+	p->tested = !model_tune_decide(p->fa, p->fb, p->rounds, model_tune_higher_better(t->goal),
+				       t->o->alpha, &p->ch, &p->v);
+	return 0;
+}
+
+static int run_stage(struct tune *t, enum model_tune_stage s)
+{
+	unsigned first, n, alive[MODEL_TUNE_MAX_CAND], keep[MODEL_TUNE_MAX_CAND];
+	unsigned na, r, rounds, i, inc = 0, best;
+	double fig[MODEL_TUNE_MAX_CAND];
+	struct model_tune_plan p;
+	int rc = tune_space(t, s);
+
+	if (rc < 0)
+		return rc;
+	first = t->stage_first[s];
+	n = t->ncand - first;
+	t->stage_first[s + 1] = t->ncand;
+	if (n < 2)
+		return 0;	/* what is carried in is all there is */
+	rc = replan(t, s, &p);
+	if (rc == -ENOSPC || (!rc && p.ncand[s] < 2)) {
+		t->skipped[s] = true;	/* the budget holds no more of it */
+		return 0;
+	}
+	if (rc)
+		return rc;
+	for (i = 0; i < n; i++) {
+		alive[i] = first + i;
+		if (tune_cfg_same(&t->cand[first + i].c, &t->best))
+			inc = first + i;
+	}
+	na = n;
+	rounds = model_tune_rounds(n);
+	for (r = 0; r < rounds; r++) {
+		/* random order: thermal drift favours no candidate */
+		memcpy(keep, alive, na * sizeof(*alive));
+		model_tune_shuffle(keep, na, &t->seed);
+		for (i = 0; i < na; i++) {
+			if (stop_now(t))
+				return 0;
+			if (t->cand[keep[i]].failed)
+				continue;
+			rc = measure_cand(t, keep[i], t->w_s * (double)(1u << r), r);
+			if (rc)
+				return rc;
+		}
+		for (i = 0; i < na; i++)
+			fig[i] = t->cand[alive[i]].fig;
+		rc = model_tune_halve(fig, na, model_tune_higher_better(t->goal), keep);
+		if (rc < 0)
+			return rc;
+		for (i = 0; i < na; i++)
+			t->cand[alive[i]].round_out = r;	/* until kept below */
+		for (i = 0; i < (unsigned)rc; i++)
+			keep[i] = alive[keep[i]];
+		na = r + 1 < rounds ? (unsigned)rc : 1;
+		memcpy(alive, keep, na * sizeof(*alive));
+		for (i = 0; i < na; i++)
+			t->cand[alive[i]].round_out = TUNE_SURVIVED;
+	}
+	best = alive[0];
+	if (t->cand[best].failed || best == inc)
+		return 0;
+	/* the stage's best replaces what was carried in only on a paired
+	 * test: the halving's one run each ranks, it does not prove */
+	t->stage_paired[s] = true;
+	t->stage_pair[s].a = t->best;
+	t->stage_pair[s].b = t->cand[best].c;
+	if (t->cand[inc].failed) {
+		t->best = t->cand[best].c;	/* what was carried cannot run */
+		return 0;
+	}
+	rc = paired(t, &t->stage_pair[s], MODEL_TUNE_STAGE_ROUNDS, 2 * t->w_s);
+	if (!rc && t->stage_pair[s].tested && t->stage_pair[s].v == MODEL_TUNE_BETTER)
+		t->best = t->cand[best].c;
+	return rc;
+}
+
+/* ---- the end: the winner against the default, and each knob ---- */
+
+static int finish(struct tune *t)
+{
+	struct model_tune_plan p;
+	unsigned k;
+	int rc;
+
+	if (tune_cfg_same(&t->best, &t->dflt))
+		return 0;	/* the default won: nothing to set against it */
+	rc = replan(t, MODEL_TUNE_NSTAGES, &p);
+	if (rc == -ENOSPC) {
+		t->final_skipped = true;
+		return 0;
+	}
+	if (rc)
+		return rc;
+	t->final.a = t->dflt;
+	t->final.b = t->best;
+	rc = paired(t, &t->final, MODEL_TUNE_FINAL_ROUNDS, 2 * t->w_s);
+	for (k = 0; !rc && p.nknob && k < TUNE_NKNOBS && !stop_now(t); k++) {
+		struct tune_knob_row *row;
+
+		if (!tune_knob_differs(&t->best, &t->dflt, (enum tune_knob)k))
+			continue;
+		row = &t->knob[t->nknob++];
+		row->k = (enum tune_knob)k;
+		row->p.a = t->best;
+		tune_cfg_knob_from(&row->p.a, &t->dflt, (enum tune_knob)k);
+		row->p.b = t->best;
+		rc = paired(t, &row->p, MODEL_TUNE_KNOB_ROUNDS, 2 * t->w_s);
+	}
+	return rc;
+}
+
+void tune_check_verdict(struct tune *t)
+{
+	struct model_change c;
+
+	t->check_tested = false;
+	if (!t->checked || t->final.rounds < 2 || !isfinite(t->check.fig))
+		return;
+	if (model_change_of(t->final.fb, t->final.rounds, &t->check.fig, 1, MODEL_AMEAN,
+			    1 - t->o->alpha, &c))
+		return;
+	t->check_tested = true;
+	t->check_ch = c;
+	t->reproduced = !(c.p < t->o->alpha);
+}
+
+int tune_plan_first(struct tune *t)
+{
+	unsigned ncand[MODEL_TUNE_NSTAGES], s, nk = 0;
+	int rc;
+
+	/* the engine stage's refusals are listed with the plan: its
+	 * candidates are made from the default, as they will be */
+	rc = count_stages(t, 0, ncand);
+	if (!rc) {
+		t->stage_first[0] = t->ncand;
+		rc = tune_space(t, MODEL_TUNE_ENGINE);
+		t->ncand = t->stage_first[0];
+	}
+	if (rc < 0)
+		return rc;
+	/* the knobs measured at the end are those the search moved: as many
+	 * as the stages searched, at a guess */
+	for (s = 0; s < MODEL_TUNE_NSTAGES; s++)
+		nk += ncand[s] > 1;
+	rc = model_tune_plan(left_s(t), (double)t->o->ramp_ns / 1e9, TUNE_OVERHEAD_S, ncand, 0,
+			     nk, &t->plan0);
+	if (rc == -ENOSPC)
+		return rc;
+	if (!rc)
+		t->w_s = t->plan0.w_s;
+	return rc;
+}
+
+int tune_search(struct tune *t)
+{
+	unsigned s;
+	int rc = 0;
+
+	t->best = t->dflt;
+	for (s = 0; s < MODEL_TUNE_NSTAGES && !rc && !stop_now(t); s++) {
+		rc = run_stage(t, (enum model_tune_stage)s);
+		if (!rc && !stop_now(t))
+			tune_say_stage(t, (enum model_tune_stage)s);
+	}
+	if (!rc && !stop_now(t))
+		rc = finish(t);
+	return rc;
+}
