@@ -177,9 +177,14 @@ static const char SHARING[] = "SMT siblings first, then doubling up";
 
 /* How a LESSER_KIND note's kind differs from the best: by core type where
  * both are known and differ, else by the figures that ranked them. */
+static bool types_differ(const struct topo_note *nt)
+{
+	return nt->where[0] && nt->best[0] && strcmp(nt->where, nt->best);
+}
+
 static void kind_figures(const struct topo_note *nt, char *buf, size_t len)
 {
-	if (nt->where[0] && nt->best[0] && strcmp(nt->where, nt->best)) {
+	if (types_differ(nt)) {
 		snprintf(buf, len, "%s, not %s", nt->where, nt->best);
 		return;
 	}
@@ -203,16 +208,24 @@ static void lesser_sentence(const struct topo_note *nt, const char *devs, bool m
 			    char *buf, size_t len)
 {
 	/* kinds told apart by frequency alone are favoured cores (Turbo
-	 * Boost Max), not efficiency cores */
-	const char *noun = nt->basis == TOPO_KIND_FREQUENCY ? "lower-frequency core" :
-		"efficiency core";
+	 * Boost Max 3.0), not efficiency cores */
+	const char *noun = nt->basis == TOPO_KIND_FREQUENCY && !types_differ(nt) ?
+		"lower-frequency core" : "efficiency core";
+	const char *pos = many ? "their" : "its";
 	bool one = nt->nworkers == 1;
-	char fig[2 * TOPO_KIND_NAME + 96];
+	char fig[2 * TOPO_KIND_NAME + 96], who[64];
 
 	kind_figures(nt, fig, sizeof(fig));
-	snprintf(buf, len, "%s: %s%u of %s %u worker%s on %s%s%s (CPU%s %s: %s): %s%s", devs,
-		 nt->given ? "--cpus puts " : "", nt->nworkers, many ? "their" : "its",
-		 nt->nplaces, nt->nplaces == 1 ? "" : "s", one ? "an " : "", noun,
+	/* "its worker", "its 2 workers", "1 of its 5 workers" */
+	if (nt->nworkers == nt->nplaces && one)
+		snprintf(who, sizeof(who), "%s worker", pos);
+	else if (nt->nworkers == nt->nplaces)
+		snprintf(who, sizeof(who), "%s %u workers", pos, nt->nworkers);
+	else
+		snprintf(who, sizeof(who), "%u of %s %u workers", nt->nworkers, pos, nt->nplaces);
+	snprintf(buf, len, "%s: %s%s %s %s%s%s (CPU%s %s: %s): %s%s", devs,
+		 nt->given ? "--cpus puts " : "", who, nt->given ? "on" :
+		 one ? "is on" : "are on", !one ? "" : *noun == 'e' ? "an " : "a ", noun,
 		 one ? "" : "s", one ? "" : "s", nt->what, fig,
 		 nt->given ? "a worker there drives fewer IOPS than one on the most "
 			     "performant kind" :
