@@ -3,8 +3,9 @@
 # tests/fixtures/topo-cpukinds.xml (E cores 0-3, P cores 4-11): topo lists
 # the kinds, most performant first, in text and JSON; an export without
 # cpukind elements (every other fixture) shows none. A run whose --cpus
-# names an E core says so: hwloc loads the fixture as the machine
-# (HWLOC_XMLFILE, hwloc's own switch), and CPU 0 exists everywhere.
+# names an E core says so, and so does placement that runs out of P cores:
+# hwloc loads the fixture as the machine (HWLOC_XMLFILE, hwloc's own
+# switch), and CPU 0 exists everywhere.
 . "$(dirname "$0")/lib.sh"
 need_iostorm
 need_cmd jq
@@ -50,4 +51,12 @@ HWLOC_XMLFILE=$kinds run_iostorm run -q --time 100ms --ramp 0 --cpus 0 "$file"
 [ "$T_RC" -eq 0 ] || fail "run --cpus 0 on the recorded hybrid machine: exit $T_RC: $(cat "$T_ERR")"
 grep -q -- '--cpus puts its worker on an efficiency core (CPU 0: IntelAtom, not IntelCore)' "$T_ERR" ||
 	check_fail "run --cpus 0 on an E core: no note: $(cat "$T_ERR")"
+# placement on the recorded machine: the P cores' first PUs (4,6,8,10),
+# then an E core for the fifth worker, said before the run starts. Where
+# this machine has no CPU 4 the run then stops at pinning (exit 1); the
+# note is said either way.
+HWLOC_XMLFILE=$kinds run_iostorm run -q --time 100ms --ramp 0 --jobs-per-device 5 "$file"
+[ "$T_RC" -le 1 ] || check_fail "run of 5 workers on the recorded hybrid machine: exit $T_RC"
+grep -q ': 1 of its 5 workers is on an efficiency core (CPU 0: IntelAtom, not IntelCore): no core of the most performant kind was left free for it' "$T_ERR" ||
+	check_fail "run of 5 workers: no note of the fifth on an E core: $(cat "$T_ERR")"
 t_done
