@@ -110,7 +110,6 @@ static int placer_init(struct placer *p, struct topo *t)
 		return -ENOMEM;
 	while ((pu = hwloc_get_next_obj_inside_cpuset_by_type(t->h, t->allowed, HWLOC_OBJ_PU, pu))) {
 		hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(t->h, HWLOC_OBJ_CORE, pu);
-
 		int kind = topo_cpu_kind(t, (int)pu->os_index);
 
 		p->pus[p->npus].os = (int)pu->os_index;

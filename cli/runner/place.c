@@ -263,8 +263,10 @@ static int place_topology(const struct cli_run_spec *s, struct topo *t,
 			ret = place_polled(s, t, targets, paths, nworkers, ndev, per, slots, notes);
 		else
 			ret = topo_place(t, s->placement, paths, nworkers, ndev, slots, notes);
+		/* a note that cannot be made (out of memory) leaves the
+		 * workers where they are */
 		if (!ret)
-			ret = place_kind_notes(t, paths, ndev, per, each, slots, false, notes);
+			(void)place_kind_notes(t, paths, ndev, per, each, slots, false, notes);
 		place_say_notes(notes, sqpoll);
 	}
 	for (i = 0; !ret && i < ndev * per; i++) {
