@@ -13,6 +13,7 @@ struct pu {
 	int os;
 	unsigned core;		/* index into core_load */
 	unsigned load;		/* workers on this PU */
+	unsigned rank;		/* its CPU kind's, 0: the most performant */
 };
 
 struct placer {
@@ -109,8 +110,10 @@ static int placer_init(struct placer *p, struct topo *t)
 		return -ENOMEM;
 	while ((pu = hwloc_get_next_obj_inside_cpuset_by_type(t->h, t->allowed, HWLOC_OBJ_PU, pu))) {
 		hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(t->h, HWLOC_OBJ_CORE, pu);
+		int kind = topo_cpu_kind(t, (int)pu->os_index);
 
 		p->pus[p->npus].os = (int)pu->os_index;
+		p->pus[p->npus].rank = kind >= 0 ? t->kinds[kind].rank : 0;
 		p->pus[p->npus].core = core ? core->logical_index :
 			(unsigned)(ncores > 0 ? ncores : 0) + pu->logical_index;
 		p->npus++;
@@ -143,8 +146,26 @@ static unsigned count_cores(const struct placer *p, hwloc_const_bitmap_t set, bo
 	return n;
 }
 
-/* The least loaded PU of set: an idle core's first PU, then idle SMT
- * siblings, then round again. */
+/* Whether u is a better place than best: fewer workers on the PU, then
+ * on its core, then a more performant CPU kind. The kind comes last: a
+ * free core of a lesser kind (an E core) before the second PU of a busy
+ * P core, as the scheduler does; kernel/sched/fair.c's
+ * sched_use_asym_prio() ranks a core by its kind's priority only while
+ * the whole core is idle, and find_busiest_queue() lets lower-priority
+ * CPUs take work from an SMT core with more than one busy sibling. */
+static bool better(const struct placer *p, const struct pu *u, const struct pu *best)
+{
+	unsigned cu = p->core_load[u->core], cb = p->core_load[best->core];
+
+	if (u->load != best->load)
+		return u->load < best->load;
+	if (cu != cb)
+		return cu < cb;
+	return u->rank < best->rank;
+}
+
+/* The least loaded PU of set: an idle core's first PU (of the most
+ * performant kind first), then idle SMT siblings, then round again. */
 static int pick(struct placer *p, hwloc_const_bitmap_t set)
 {
 	struct pu *best = NULL;
@@ -155,8 +176,7 @@ static int pick(struct placer *p, hwloc_const_bitmap_t set)
 
 		if (!hwloc_bitmap_isset(set, (unsigned)u->os))
 			continue;
-		if (!best || u->load < best->load ||
-		    (u->load == best->load && p->core_load[u->core] < p->core_load[best->core]))
+		if (!best || better(p, u, best))
 			best = u;
 	}
 	if (!best)
@@ -427,6 +447,58 @@ out:
 	hwloc_bitmap_free(set);
 	placer_fini(&p);
 	return ret;
+}
+
+/* The LESSER_KIND note of device d (paths[d]), whose workers are on
+ * nworkers CPUs, n of them (lesser) of a lesser kind than the best; the
+ * kind named is that of the first of them. */
+static void kind_note(const struct topo *t, const struct topo_dev *dev, unsigned d,
+		      const struct topo_cpuset *lesser, unsigned n, unsigned nworkers,
+		      bool given, struct topo_notes *notes)
+{
+	struct topo_note *nt = note(notes, TOPO_NOTE_LESSER_KIND, dev, d);
+	const struct topo_cpukind *k = &t->kinds[topo_cpu_kind(t, topo_cpuset_next(lesser, -1))];
+
+	if (!nt)
+		return;
+	(void)topo_cpuset_format(lesser, nt->what, sizeof(nt->what));
+	topo_copy_str(nt->where, sizeof(nt->where), k->core_type);
+	topo_copy_str(nt->best, sizeof(nt->best), t->kinds[0].core_type);
+	nt->basis = t->kind_basis;
+	nt->value = k->value;
+	nt->best_value = t->kinds[0].value;
+	nt->nworkers = n;
+	nt->nplaces = nworkers;
+	nt->given = given;
+}
+
+int topo_kind_notes(struct topo *t, const char *const *paths, unsigned ndev,
+		    const struct topo_slot *slots, unsigned nslots, bool given,
+		    struct topo_notes *notes)
+{
+	unsigned d, s;
+
+	for (d = 0; d < ndev; d++) {
+		const struct topo_dev *dev;
+		struct topo_cpuset lesser;
+		unsigned n = 0, all = 0;
+		int ret = topo_lookup(t, paths[d], &dev);
+
+		if (ret)
+			return ret;
+		topo_cpuset_zero(&lesser);
+		for (s = 0; s < nslots; s++) {
+			if (slots[s].dev != d)
+				continue;
+			all++;
+			if (slots[s].cpu >= 0 && topo_cpu_lesser(t, slots[s].cpu) &&
+			    !topo_cpuset_add(&lesser, slots[s].cpu))
+				n++;
+		}
+		if (n)
+			kind_note(t, dev, d, &lesser, n, all, given, notes);
+	}
+	return 0;
 }
 
 int topo_place(struct topo *t, enum topo_policy pol,

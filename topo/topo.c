@@ -182,6 +182,9 @@ int topo_load(struct topo **out, const char *xml, const char *sysfs_root)
 	ret = topo_load_bridges(t);
 	if (ret)
 		goto fail;
+	ret = topo_load_kinds(t);
+	if (ret)
+		goto fail;
 	ret = discover_nvme(t);
 	if (ret)
 		goto fail;
@@ -205,6 +208,7 @@ void topo_free(struct topo *t)
 		topo_dev_free(t->extra[i]);
 	free(t->devs);
 	free(t->extra);
+	topo_free_kinds(t);
 	topo_free_bridges(t);
 	topo_free_nodes(t);
 	hwloc_bitmap_free(t->allowed);

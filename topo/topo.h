@@ -193,6 +193,48 @@ int topo_dev_hops(struct topo *t, const struct topo_dev *d, struct topo_hop *hop
  * Package, else on the live machine /proc/cpuinfo's vendor_id. */
 bool topo_cpu_amd(const struct topo *t);
 
+/* CPU kinds (hybrid CPUs: P and E cores, big.LITTLE): PUs hwloc groups
+ * as identical (its cpukinds API, hwloc 2.4+), ranked by what a worker
+ * on them can drive. What ranks them, for the whole machine at once:
+ * hwloc's efficiency (higher: more performant) where it gives one for
+ * every kind, else Linux's cpu_capacity (LinuxCapacity), else the highest
+ * frequency (FrequencyMaxMHz); UNRANKED where none is known for every
+ * kind, or there is one kind. docs/topo.md, "CPU kinds". */
+enum topo_kind_basis {
+	TOPO_KIND_UNRANKED,
+	TOPO_KIND_EFFICIENCY,
+	TOPO_KIND_CAPACITY,
+	TOPO_KIND_FREQUENCY,
+};
+
+#define TOPO_KIND_NAME 32
+
+struct topo_cpukind {
+	struct topo_cpuset cpuset;	/* its PUs */
+	char *cpus;			/* the same as a cpulist, for people */
+	unsigned cores, pus;		/* cores with a PU of it; its PUs */
+	int efficiency;			/* hwloc's, 0 the least performant;
+					 * -1: hwloc could not rank */
+	char core_type[TOPO_KIND_NAME];	/* "IntelCore", "IntelAtom"; "" unknown */
+	unsigned freq_max_mhz;		/* 0: unknown */
+	unsigned capacity;		/* LinuxCapacity (1024: the biggest
+					 * core); 0: unknown */
+	unsigned value;			/* the figure the basis ranks by */
+	unsigned rank;			/* 0: the most performant kind; kinds
+					 * the basis cannot tell apart share one */
+};
+
+/* The kinds, most performant first (rank order), count and *out (lives as
+ * long as t); 0 where hwloc knows none. */
+unsigned topo_cpukinds(const struct topo *t, const struct topo_cpukind **out);
+enum topo_kind_basis topo_cpukind_basis(const struct topo *t);
+const char *topo_kind_basis_name(enum topo_kind_basis b);
+/* The index in topo_cpukinds of cpu's kind, -1 when it has none. */
+int topo_cpu_kind(const struct topo *t, int cpu);
+/* Whether cpu is of a less performant kind than the machine's best: a
+ * ranked machine's CPU of rank > 0. */
+bool topo_cpu_lesser(const struct topo *t, int cpu);
+
 /* What a person should act on: topo states each as values, and cli/'s
  * words table says it in one sentence that says what to do. */
 enum topo_finding_kind {
@@ -314,6 +356,8 @@ enum topo_note_kind {
 	TOPO_NOTE_REMOTE_ON,		/* node: where, dist: by hwloc distances */
 	TOPO_NOTE_NOT_ALLOWED,		/* what: its cpulist, where: spread over */
 	TOPO_NOTE_SHARED_CORES,		/* where, ncores, nplaces, nfree, nworkers */
+	TOPO_NOTE_LESSER_KIND,		/* what, where, best, basis, value,
+					 * best_value, nworkers, nplaces, given */
 	TOPO_NOTE_NKINDS
 };
 
@@ -331,6 +375,15 @@ struct topo_note {
 	 * (every device placed there); this device found nfree of them free
 	 * for its nworkers */
 	unsigned ncores, nplaces, nfree, nworkers;
+	/* LESSER_KIND: nworkers of the device's nplaces workers are on CPUs
+	 * (what) of a less performant CPU kind than the machine's best: where
+	 * is that kind's core type, best the best kind's ("" unknown); value
+	 * and best_value the figures basis ranked them by. given: the CPUs
+	 * were the user's (--cpus), not placement's. */
+	char best[TOPO_KIND_NAME];
+	enum topo_kind_basis basis;
+	unsigned value, best_value;
+	bool given;
 };
 
 /* Up to TOPO_MAX_NOTES notes in the order found (ndropped: the ones past
@@ -351,6 +404,9 @@ const char *topo_policy_name(enum topo_policy pol);
  * slots holds sum(nworkers). Physical cores first (the first PU of each
  * core, one worker per core while a core is free), SMT siblings next, then
  * round again; cores are shared across devices only when they run out.
+ * Among equally loaded cores, one of the most performant CPU kind first
+ * (topo_cpukinds): a free core of a lesser kind comes before a second PU
+ * of a busy better one, as the scheduler does (docs/topo.md).
  * A device without PCI locality is spread over the whole machine; one
  * local to a CPU-less node goes to the nearest node with CPUs. On the
  * live machine only CPUs this process may run on are used. notes (may be
@@ -368,6 +424,17 @@ struct topo_pollq {
 	const struct topo_cpuset *cpus;	/* n sets */
 	unsigned n;
 };
+
+/*
+ * LESSER_KIND notes for workers already placed (by topo_place or by the
+ * user's CPU list, given): one per device of paths with a worker on a CPU
+ * of a less performant kind than the machine's best (topo_cpu_lesser).
+ * slots[i].dev indexes paths; a slot with cpu -1 is not pinned. Nothing
+ * on a machine whose kinds are not ranked. 0, or topo_lookup's error.
+ */
+int topo_kind_notes(struct topo *t, const char *const *paths, unsigned ndev,
+		    const struct topo_slot *slots, unsigned nslots, bool given,
+		    struct topo_notes *notes);
 
 /* topo_place for a polled run: pollq has ndev entries (NULL: none known).
  * A device's next worker goes to a free core of a poll queue that none of

@@ -25,6 +25,9 @@ struct topo {
 	uint64_t *dist;			/* nnodes x nnodes, NULL: none recorded */
 	struct topo_host_bridge *hbs;	/* bridges.c, in bus order */
 	unsigned nhbs;
+	struct topo_cpukind *kinds;	/* kinds.c, rank order */
+	unsigned nkinds;
+	enum topo_kind_basis kind_basis;
 };
 
 /* names.c */
@@ -67,6 +70,10 @@ void topo_free_bridges(struct topo *t);
  * that is not one node (the firmware gave none: hwloc hangs it from the
  * machine). */
 int topo_io_node(const struct topo *t, hwloc_obj_t io);
+
+/* kinds.c */
+int topo_load_kinds(struct topo *t);
+void topo_free_kinds(struct topo *t);
 
 /* find_bridges.c: the root-complex and unknown-locality findings about
  * devs, at most max into out; returns how many. */

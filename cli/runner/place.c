@@ -23,8 +23,10 @@ static void place_release(void)
 	place_topo = NULL;
 }
 
-/* The live machine, loaded once per process: saturate places many steps. */
-static struct topo *place_live_topo(void)
+/* The live machine, loaded once per process: saturate places many steps.
+ * quiet: for --cpus, whose workers are pinned without it (only its CPU
+ * kinds are wanted), a failure says nothing. */
+static struct topo *place_live_topo(bool quiet)
 {
 	int ret;
 
@@ -34,8 +36,9 @@ static struct topo *place_live_topo(void)
 	if (ret) {
 		place_topo_failed = true;
 		place_topo = NULL;
-		cli_say("cannot read the machine's topology (%s): workers are not pinned",
-			strerror(-ret));
+		if (!quiet)
+			cli_say("cannot read the machine's topology (%s): workers are not pinned",
+				strerror(-ret));
 		return NULL;
 	}
 	atexit(place_release);
@@ -102,13 +105,56 @@ static void place_say_notes(const struct topo_notes *notes, bool sqpoll)
 	free(fresh);
 }
 
+/* The LESSER_KIND notes (topo_kind_notes) of the workers' slots, every
+ * each-th of slots (the others are SQPOLL threads'): a worker on an
+ * efficiency core drives fewer IOPS. 0 or -errno. */
+static int place_kind_notes(struct topo *t, const char *const *paths, unsigned ndev,
+			    unsigned per, unsigned each, const struct topo_slot *slots,
+			    bool given, struct topo_notes *notes)
+{
+	struct topo_slot *w = calloc((size_t)ndev * per, sizeof(*w));
+	unsigned i;
+	int ret;
+
+	if (!w)
+		return -ENOMEM;
+	for (i = 0; i < ndev * per; i++)
+		w[i] = slots[i * each];
+	ret = topo_kind_notes(t, paths, ndev, w, ndev * per, given, notes);
+	free(w);
+	return ret;
+}
+
+/* Where --cpus put a device's workers on a less performant CPU kind than
+ * the machine has, said: the user chose it, but the figures depend on it.
+ * Nothing where the topology cannot be read or a target not found. */
+static void cpulist_kinds(const struct eng_target *const *targets, unsigned ndev,
+			  unsigned per, const struct cli_slot *slots)
+{
+	struct topo *t = targets ? place_live_topo(true) : NULL;
+	const char **paths = t ? calloc(ndev, sizeof(*paths)) : NULL;
+	struct topo_slot *ts = paths ? calloc((size_t)ndev * per, sizeof(*ts)) : NULL;
+	struct topo_notes *notes = ts ? calloc(1, sizeof(*notes)) : NULL;
+	unsigned i;
+
+	for (i = 0; notes && i < ndev; i++)
+		paths[i] = targets[i]->path;
+	for (i = 0; notes && i < ndev * per; i++)
+		ts[i] = (struct topo_slot){ .cpu = slots[i].cpu, .node = -1, .dev = i / per };
+	if (notes && !topo_kind_notes(t, paths, ndev, ts, ndev * per, true, notes))
+		place_say_notes(notes, false);
+	free(notes);
+	free(ts);
+	free(paths);
+}
+
 /* --cpus in order. With sqpoll, a list of two CPUs per worker gives each
  * worker's submission thread the CPU after the worker's; a shorter one
  * leaves it to the engine, which may put it on another worker's CPU. */
-static int place_cpulist(const struct cli_run_spec *s, unsigned njobs, bool sqpoll,
-			 struct cli_slot *slots)
+static int place_cpulist(const struct cli_run_spec *s, const struct eng_target *const *targets,
+			 unsigned ndev, unsigned per, bool sqpoll, struct cli_slot *slots)
 {
-	unsigned i, each = sqpoll && s->ncpus >= 2 * njobs ? 2 : 1;
+	unsigned i, njobs = ndev * per, each = sqpoll && s->ncpus >= 2 * njobs ? 2 : 1;
 
 	if (s->ncpus < njobs) {
 		cli_say("--cpus lists %u CPUs for %u workers: give one CPU per worker",
@@ -123,6 +169,7 @@ static int place_cpulist(const struct cli_run_spec *s, unsigned njobs, bool sqpo
 		if (each == 2)
 			slots[i].sq_cpu = s->cpus[i * each + 1];
 	}
+	cpulist_kinds(targets, ndev, per, slots);
 	return 0;
 }
 
@@ -216,6 +263,10 @@ static int place_topology(const struct cli_run_spec *s, struct topo *t,
 			ret = place_polled(s, t, targets, paths, nworkers, ndev, per, slots, notes);
 		else
 			ret = topo_place(t, s->placement, paths, nworkers, ndev, slots, notes);
+		/* a note that cannot be made (out of memory) leaves the
+		 * workers where they are */
+		if (!ret)
+			(void)place_kind_notes(t, paths, ndev, per, each, slots, false, notes);
 		place_say_notes(notes, sqpoll);
 	}
 	for (i = 0; !ret && i < ndev * per; i++) {
@@ -245,10 +296,10 @@ int cli_place(const struct cli_run_spec *s, const struct eng_target *const *targ
 	for (i = 0; i < njobs; i++)
 		slots[i] = (struct cli_slot){ -1, -1, -1 };
 	if (s->ncpus)
-		return place_cpulist(s, njobs, sqpoll, slots);
+		return place_cpulist(s, targets, ndev, per, sqpoll, slots);
 	if (!targets || s->placement == TOPO_PLACE_NONE)
 		return 0;
-	t = place_live_topo();
+	t = place_live_topo(false);
 	if (!t)
 		return 0;
 	return place_topology(s, t, targets, ndev, per, sqpoll,

@@ -168,6 +168,44 @@ static void print_nodes(FILE *out, struct topo *t, const struct topo_dev *const 
 	print_unknown_bridges(out, t);
 }
 
+/* The CPU kinds, most performant first, where there are two or more (one
+ * kind says nothing a node's line does not): each kind's CPUs and what
+ * ranks it. */
+static void print_kinds(FILE *out, const struct topo *t)
+{
+	const struct topo_cpukind *k;
+	enum topo_kind_basis b = topo_cpukind_basis(t);
+	unsigned n = topo_cpukinds(t, &k), i;
+
+	if (n < 2)
+		return;
+	if (b == TOPO_KIND_UNRANKED)
+		fprintf(out, "\nCPU kinds (not ranked: hwloc gives no efficiency, and not every kind "
+			     "has a capacity or a highest frequency)\n");
+	else
+		fprintf(out, "\nCPU kinds (most performant first, by %s)\n",
+			     b == TOPO_KIND_EFFICIENCY ? "hwloc's efficiency" :
+			     b == TOPO_KIND_CAPACITY ? "Linux's cpu_capacity" : "highest frequency");
+	for (i = 0; i < n; i++) {
+		char eff[24] = "-", mhz[24] = "-", cap[24] = "-";
+
+		if (k[i].efficiency >= 0)
+			snprintf(eff, sizeof(eff), "%d", k[i].efficiency);
+		if (k[i].freq_max_mhz)
+			snprintf(mhz, sizeof(mhz), "%u MHz", k[i].freq_max_mhz);
+		if (k[i].capacity)
+			snprintf(cap, sizeof(cap), "%u", k[i].capacity);
+		fprintf(out, "  ");
+		/* an XML file's words: never raw bytes on a terminal */
+		cli_put_escaped(k[i].core_type[0] ? k[i].core_type : "-", out);
+		fprintf(out, ": CPUs %s (%u core%s, %u PU%s), efficiency %s, up to %s, capacity %s%s\n",
+			     k[i].cpus, k[i].cores, k[i].cores == 1 ? "" : "s", k[i].pus,
+			     k[i].pus == 1 ? "" : "s", eff, mhz, cap,
+			     b != TOPO_KIND_UNRANKED && k[i].rank ?
+			     ": placement takes these after every free core of a better kind" : "");
+	}
+}
+
 static void print_text(FILE *out, struct topo *t, const struct cli_opts *o,
 		       const struct topo_dev *const *devs, unsigned ndevs,
 		       const struct topo_finding *f, int nf)
@@ -182,6 +220,7 @@ static void print_text(FILE *out, struct topo *t, const struct cli_opts *o,
 	             topo_nnodes(t) == 1 ? "" : "s", cores, pus, topo_sysfs_root(t) ? "" :
 	             "; link speed/width, model and firmware come from sysfs and are unknown here");
 	print_nodes(out, t, devs, ndevs);
+	print_kinds(out, t);
 	fprintf(out, "\ndrives\n");
 	if (!ndevs)
 		fprintf(out, "  none\n");
@@ -357,6 +396,28 @@ static json_t *values_json(const struct topo_finding *f)
 	return a;
 }
 
+/* [{cpus, cores, pus, rank, lesser, efficiency, core_type,
+ * frequency_max_mhz, linux_capacity}], most performant first; [] where
+ * hwloc knows no kind. */
+static json_t *json_kinds(const struct topo *t)
+{
+	const struct topo_cpukind *k;
+	bool ranked = topo_cpukind_basis(t) != TOPO_KIND_UNRANKED;
+	unsigned n = topo_cpukinds(t, &k), i;
+	json_t *a = json_array();
+
+	for (i = 0; a && i < n; i++)
+		json_array_append_new(a, json_pack("{s:s s:i s:i s:i s:b s:o s:o s:o s:o}",
+			"cpus", k[i].cpus, "cores", (int)k[i].cores, "pus", (int)k[i].pus,
+			"rank", (int)k[i].rank, "lesser", ranked && k[i].rank > 0,
+			"efficiency", int_or_null(k[i].efficiency),
+			"core_type", str_or_null(k[i].core_type),
+			"frequency_max_mhz", k[i].freq_max_mhz ?
+				json_integer(k[i].freq_max_mhz) : json_null(),
+			"linux_capacity", k[i].capacity ? json_integer(k[i].capacity) : json_null()));
+	return a ? a : json_null();
+}
+
 static json_t *json_report(struct topo *t, const struct topo_dev *const *devs, unsigned ndevs,
 			   const struct topo_finding *f, int nf)
 {
@@ -374,6 +435,9 @@ static json_t *json_report(struct topo *t, const struct topo_dev *const *devs, u
 	}
 	/* the machine that read the topology; the devices' settings are
 	 * those of a run's targets, which topo has none of */
+	json_object_set_new(root, "cpu_kinds", json_kinds(t));
+	json_object_set_new(root, "cpu_kinds_basis",
+			    json_string(topo_kind_basis_name(topo_cpukind_basis(t))));
 	json_object_set_new(root, "setup", cli_json_setup(NULL, 0));
 	for (i = 0; i < topo_nnodes(t); i++) {
 		const struct topo_node *nd = topo_node(t, i);

@@ -175,6 +175,64 @@ int cli_names_join(const char *const *names, unsigned n, char *buf, size_t len)
 
 static const char SHARING[] = "SMT siblings first, then doubling up";
 
+/* How a LESSER_KIND note's kind differs from the best: by core type where
+ * both are known and differ, else by the figures that ranked them. */
+static bool types_differ(const struct topo_note *nt)
+{
+	return nt->where[0] && nt->best[0] && strcmp(nt->where, nt->best);
+}
+
+static void kind_figures(const struct topo_note *nt, char *buf, size_t len)
+{
+	if (types_differ(nt)) {
+		snprintf(buf, len, "%s, not %s", nt->where, nt->best);
+		return;
+	}
+	switch (nt->basis) {
+	case TOPO_KIND_CAPACITY:
+		snprintf(buf, len, "capacity %u against %u", nt->value, nt->best_value);
+		return;
+	case TOPO_KIND_FREQUENCY:
+		snprintf(buf, len, "up to %u MHz against %u", nt->value, nt->best_value);
+		return;
+	case TOPO_KIND_EFFICIENCY:
+	case TOPO_KIND_UNRANKED:
+		break;
+	}
+	snprintf(buf, len, "hwloc efficiency %u against %u", nt->value, nt->best_value);
+}
+
+/* A LESSER_KIND note: how many of the devices' workers sit on a lesser
+ * kind, which CPUs, and why (the user's --cpus, or no better core free). */
+static void lesser_sentence(const struct topo_note *nt, const char *devs, bool many,
+			    char *buf, size_t len)
+{
+	/* kinds told apart by frequency alone are favoured cores (Turbo
+	 * Boost Max 3.0), not efficiency cores */
+	const char *noun = nt->basis == TOPO_KIND_FREQUENCY && !types_differ(nt) ?
+		"lower-frequency core" : "efficiency core";
+	const char *pos = many ? "their" : "its";
+	bool one = nt->nworkers == 1;
+	char fig[2 * TOPO_KIND_NAME + 96], who[64];
+
+	kind_figures(nt, fig, sizeof(fig));
+	/* "its worker", "its 2 workers", "1 of its 5 workers" */
+	if (nt->nworkers == nt->nplaces && one)
+		snprintf(who, sizeof(who), "%s worker", pos);
+	else if (nt->nworkers == nt->nplaces)
+		snprintf(who, sizeof(who), "%s %u workers", pos, nt->nworkers);
+	else
+		snprintf(who, sizeof(who), "%u of %s %u workers", nt->nworkers, pos, nt->nplaces);
+	snprintf(buf, len, "%s: %s%s %s %s%s%s (CPU%s %s: %s): %s%s", devs,
+		 nt->given ? "--cpus puts " : "", who, nt->given ? "on" :
+		 one ? "is on" : "are on", !one ? "" : *noun == 'e' ? "an " : "a ", noun,
+		 one ? "" : "s", one ? "" : "s", nt->what, fig,
+		 nt->given ? "a worker there drives fewer IOPS than one on the most "
+			     "performant kind" :
+			     "no core of the most performant kind was left free for ",
+		 nt->given ? "" : one ? "it" : "them");
+}
+
 /* The sentence for devs (their names joined, ndev of them) and the facts
  * of note, their kind's. */
 static void sentence(const struct topo_note *nt, const char *devs, unsigned ndev,
@@ -233,6 +291,9 @@ static void sentence(const struct topo_note *nt, const char *devs, unsigned ndev
 					   " and their submission threads") : "",
 			 devs, many ? "" : "s", SHARING);
 		return;
+	case TOPO_NOTE_LESSER_KIND:
+		lesser_sentence(nt, devs, many, buf, len);
+		return;
 	case TOPO_NOTE_NKINDS:
 		break;
 	}
@@ -265,6 +326,11 @@ static bool same_facts(const struct topo_note *a, const struct topo_note *b)
 	case TOPO_NOTE_SHARED_CORES:
 		/* nfree and nworkers are each device's own */
 		return a->ncores == b->ncores && a->nplaces == b->nplaces;
+	case TOPO_NOTE_LESSER_KIND:
+		return !strcmp(a->best, b->best) && a->basis == b->basis &&
+			a->value == b->value && a->best_value == b->best_value &&
+			a->nworkers == b->nworkers && a->nplaces == b->nplaces &&
+			a->given == b->given;
 	default:
 		return true;
 	}
