@@ -216,7 +216,8 @@ static int place_topology(const struct cli_run_spec *s, struct topo *t,
 			ret = place_polled(s, t, targets, paths, nworkers, ndev, per, slots, notes);
 		else
 			ret = topo_place(t, s->placement, paths, nworkers, ndev, slots, notes);
-		place_say_notes(notes, sqpoll);
+		if (!s->quiet_advice)
+			place_say_notes(notes, sqpoll);
 	}
 	for (i = 0; !ret && i < ndev * per; i++) {
 		out[i].cpu = slots[i * each].cpu;

@@ -28,6 +28,7 @@ struct cli_run_spec {
 				 * with repeat_auto, the most */
 	bool repeat_auto;	/* stop once the repeats agree (--repeat auto) */
 	bool quiet;		/* the outputs: no live line, no repeat lines */
+	bool quiet_advice;	/* no placement notes (--quiet-advice) */
 	enum topo_policy placement;
 	bool placement_set;	/* given, not the default */
 	unsigned jobs_per_device;
