@@ -44,8 +44,8 @@ static int own_cgroups(const struct setup_at *at, char *v1, char *v2, size_t len
 		path = ctl ? strchr(ctl + 1, ':') : NULL;
 		if (!path || path[1] != '/')
 			continue;
+		*ctl++ = '\0';
 		*path++ = '\0';
-		ctl++;
 		if (!strcmp(line, "0") && !ctl[0]) {
 			topo_copy_str(v2, len, path);
 			continue;
