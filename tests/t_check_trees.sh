@@ -142,17 +142,23 @@ grep -q 'quiet-advice' "$(dirname "$0")/../docs/iostorm.1" || check_fail "man pa
 # run on a loop device: the advice lines without it, none with it; the
 # JSON the same
 make_loop dev 64
-run_iostorm run --time 300ms --ramp 0 -q --json "$T_DIR/a.json" "$dev"
+# iostats on, so check has a finding to name (put back as found at exit)
+q=/sys/block/${dev#/dev/}/queue
+[ -w "$q/iostats" ] || skip "no writable $q/iostats"
+T_SYSFS+=("$q/iostats $(cat "$q/iostats")")
+echo 1 >"$q/iostats" || fail "cannot set $q/iostats"
+run_iostorm run --time 300ms --ramp 0 --json "$T_DIR/a.json" "$dev"
 [ "$T_RC" -eq 0 ] || { check_fail "run: exit $T_RC"; show_output; }
 grep -q 'is a loop device' "$T_ERR" || { check_fail "run: no placement note without --quiet-advice"; show_output; }
-printf '[job]\ncommand = run\ntime = 300ms\nramp = 0\nquiet = yes\nquiet-advice = yes\njson = %s\ntarget = %s\n' \
+grep -q 'cost IOPS on this target' "$T_ERR" || { check_fail "run: no settings line without --quiet-advice"; show_output; }
+printf '[job]\ncommand = run\ntime = 300ms\nramp = 0\nquiet-advice = yes\njson = %s\ntarget = %s\n' \
 	"$T_DIR/b.json" "$dev" >"$T_DIR/j.ini"
 # the JSON's object keys two deep (deeper ones, a spread's, are null or
 # not by the run's figures; array lengths vary by run)
 keys='[paths | map(select(type == "string")) | .[0:2] | join(".")] | unique'
 for how in option jobfile; do
 	if [ $how = option ]; then
-		run_iostorm run --time 300ms --ramp 0 -q --quiet-advice --json "$T_DIR/b.json" "$dev"
+		run_iostorm run --time 300ms --ramp 0 --quiet-advice --json "$T_DIR/b.json" "$dev"
 	else
 		run_iostorm -c "$T_DIR/j.ini"
 	fi
