@@ -162,11 +162,16 @@ static void rule_nomerges(struct check_list *l, const struct dev_ctx *c)
 	check_act(&f->fix, CHECK_ACT_SYSFS, "2", "block/%s/queue/nomerges", c->d->disk);
 }
 
+/* wbt_should_throttle (block/blk-wbt.c) throttles writes and discards
+ * only; a read is tracked (WBT_READ) and passes the rq_qos hooks, which a
+ * wbt_lat_usec of 0 leaves in place (it only turns wbt's work off). What
+ * 0 saves a read-only run was measured below 1% of its CPU time
+ * (docs/check.md#wbt), no cost to name: only a run that writes is told. */
 static void rule_wbt(struct check_list *l, const struct dev_ctx *c)
 {
 	struct check_finding *f;
 
-	if (c->d->wbt_lat_usec <= 0 || !(f = check_add(l, CHECK_WBT, c->i)))
+	if (!c->ask->writes || c->d->wbt_lat_usec <= 0 || !(f = check_add(l, CHECK_WBT, c->i)))
 		return;
 	f->num[0] = (double)c->d->wbt_lat_usec;
 	check_act(&f->fix, CHECK_ACT_SYSFS, "0", "block/%s/queue/wbt_lat_usec", c->d->disk);
@@ -247,7 +252,14 @@ static void rule_queue(struct check_list *l, const struct dev_ctx *c)
 	rule_iostats(l, c);
 	rule_nomerges(l, c);
 	rule_wbt(l, c);
-	rule_nr_requests(l, c);
+	/* A multipath head's queue is bio-based: nvme_ns_head_submit_bio
+	 * hands each bio to a path's blk-mq queue, whose nr_requests is the
+	 * depth that counts (path_rules judge it). Kernels that still show
+	 * nr_requests on the head (before 6.5: blk_mq_queue_attr_visible
+	 * hides it since) show a number no IO waits on, and
+	 * queue_requests_store refuses a bio-based queue with EINVAL. */
+	if (!c->d->npaths)
+		rule_nr_requests(l, c);
 	rule_rq_affinity(l, c);
 	rule_read_ahead(l, c);
 }
@@ -573,16 +585,30 @@ static void cg_values(struct check_finding *f, const struct setup_dev *d, enum c
 		      const char *at)
 {
 	f->form = form;
-	f->num[0] = form == CHECK_FORM_CG_MAX ? (double)d->cg_riops : -1;
-	f->num[1] = form == CHECK_FORM_CG_MAX ? (double)d->cg_rbps : -1;
+	bool max = form == CHECK_FORM_CG_MAX || form == CHECK_FORM_CG_V1;
+
+	f->num[0] = max ? (double)d->cg_riops : -1;
+	f->num[1] = max ? (double)d->cg_rbps : -1;
 	f->num[2] = form == CHECK_FORM_CG_LATENCY ? (double)d->cg_latency_us : -1;
 	check_name(f, 0, at);
 	check_name(f, 1, d->devt);
 }
 
+/* cgroup v1's blk-throttle: the own cgroup's blkio.throttle files, one
+ * limit a file; writing 0 removes it (tg_set_conf). The IOPS limit is
+ * named first; where a bps limit is set too, check names it next. */
+static void cg_v1_fix(struct check_fix *fx, const struct setup_dev *d)
+{
+	check_act(fx, CHECK_ACT_SYSFS, "", "fs/cgroup/blkio%s/blkio.throttle.read_%s_device",
+		  strcmp(d->cg_max_at, "/") ? d->cg_max_at : "", d->cg_riops >= 0 ? "iops" : "bps");
+	snprintf(fx->value, sizeof(fx->value), "%s 0", d->devt);
+}
+
 /* blk-throttle caps the cgroup's IOs on the disk at io.max's riops and
- * rbps, whatever the drive can do; io.cost (blk-iocost) charges every IO
- * against a cost model. A limit up the tree applies as much as our own. */
+ * rbps (on cgroup v1, blkio.throttle.read_iops_device and read_bps_device,
+ * the same limits: throtl_legacy_files), whatever the drive can do;
+ * io.cost (blk-iocost) charges every IO against a cost model. On v2 a
+ * limit up the tree applies as much as our own. */
 static void rule_blk_cgroup(struct check_list *l, const struct dev_ctx *c)
 {
 	const struct setup_dev *d = c->d;
@@ -590,7 +616,12 @@ static void rule_blk_cgroup(struct check_list *l, const struct dev_ctx *c)
 
 	if (!check_has(d->devt))
 		return;
-	if (d->cg_riops >= 0 || d->cg_rbps >= 0) {
+	if (d->cg_v1 && (d->cg_riops >= 0 || d->cg_rbps >= 0)) {
+		if (!(f = check_add(l, CHECK_BLK_CGROUP, c->i)))
+			return;
+		cg_values(f, d, CHECK_FORM_CG_V1, d->cg_max_at);
+		cg_v1_fix(&f->fix, d);
+	} else if (d->cg_riops >= 0 || d->cg_rbps >= 0) {
 		if (!(f = check_add(l, CHECK_BLK_CGROUP, c->i)))
 			return;
 		cg_values(f, d, CHECK_FORM_CG_MAX, d->cg_max_at);

@@ -74,6 +74,9 @@ struct check_cost {
 				 * strict); 0 none */
 	double loss_pct;	/* the loss as the source states it; 0 none */
 	unsigned drives;	/* the drives it was measured on; 0 not stated */
+	bool nvme;		/* measured on NVMe drives: a figure for an
+				 * NVMe target alone, never quoted for a loop
+				 * device, a file or another disk */
 };
 
 /* One row of the table: a kind's values. What it is about, its name in
@@ -103,6 +106,9 @@ struct check_ask {
 	bool poll;			/* --completion poll or hybrid */
 	bool hybrid;			/* hybrid polling: kernel 6.13+ */
 	bool buffered;			/* --buffered: through the page cache */
+	/* the run writes: what throttles only writes (wbt) costs it; every
+	 * measuring command of iostorm reads, so check asks with false */
+	bool writes;
 	unsigned bs;			/* the IO size in bytes; 0 unknown */
 	bool passthrough;		/* NVMe passthrough (--engine io_uring_cmd);
 					 * polled: 6.1+ */
@@ -178,6 +184,7 @@ enum check_form {
 	CHECK_FORM_CG_MAX,		/* blk_cgroup: io.max */
 	CHECK_FORM_CG_LATENCY,		/* blk_cgroup: io.latency */
 	CHECK_FORM_CG_COST,		/* blk_cgroup: io.cost */
+	CHECK_FORM_CG_V1,		/* blk_cgroup: cgroup v1's blkio.throttle */
 	CHECK_NFORMS
 };
 

@@ -193,25 +193,26 @@ static void rule_selinux(struct check_list *l, const struct setup_machine *m,
 }
 
 /* The debug options that cost every IO: lockdep's checks on each lock,
- * KASAN's on each memory access, kmemleak's tracking of each allocation,
- * DEBUG_PAGEALLOC's unmapping of each freed page (only when it is on). */
+ * KASAN's on each memory access, kmemleak's tracking of each allocation
+ * (only when it is on: built in but disabled, kmemleak_alloc returns at
+ * once), DEBUG_PAGEALLOC's unmapping of each freed page (only when on). */
 static void rule_debug_kernel(struct check_list *l, const struct setup_machine *m)
 {
 	const struct setup_kconfig *k = &m->kconfig;
 	struct check_finding *f;
 
-	if (k->lockdep != 1 && k->kasan != 1 && k->kmemleak != 1 && k->debug_pagealloc_on != 1)
+	if (k->lockdep != 1 && k->kasan != 1 && k->kmemleak_on != 1 && k->debug_pagealloc_on != 1)
 		return;
 	if (!(f = check_add(l, CHECK_DEBUG_KERNEL, -1)))
 		return;
 	f->num[0] = k->lockdep == 1;
 	f->num[1] = k->kasan == 1;
-	f->num[2] = k->kmemleak == 1;
+	f->num[2] = k->kmemleak_on == 1;
 	f->num[3] = k->debug_pagealloc_on == 1;
 	f->num[4] = k->hz;
 	check_name(f, 0, m->kernel);
 	/* DEBUG_PAGEALLOC alone, on by the command line: off by it */
-	if (k->lockdep != 1 && k->kasan != 1 && k->kmemleak != 1)
+	if (k->lockdep != 1 && k->kasan != 1 && k->kmemleak_on != 1)
 		check_cmdline_fix(&f->fix, "debug_pagealloc", "off", NULL);
 	else
 		check_act(&f->fix, CHECK_ACT_KERNEL, "", "%s", "");

@@ -6,6 +6,7 @@
  * sources by their anchors. */
 #include "model/check.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The sources, by docs/check.md's anchors (its "Sources" section quotes
@@ -13,7 +14,7 @@
 #define SRC_IOMMU "src-linux-nvme-2025-11"
 #define SRC_IOSTATS "src-axboe-iostats"
 #define SRC_POLL "src-fio-poll"
-#define NO_COST { NULL, 0, 0, 0, 0, 0, 0 }
+#define NO_COST { NULL, 0, 0, 0, 0, 0, 0, false }
 
 #define DEV CHECK_SCOPE_DEVICE
 #define MACH CHECK_SCOPE_MACHINE
@@ -21,16 +22,16 @@
 static const struct check_kind_info kinds[CHECK_NKINDS] = {
 	[CHECK_IOMMU_STRICT] = { "iommu_strict", DEV, { NULL },
 		/* strict 570K, passthrough 5.01M, lazy 1.93M on one drive */
-		{ SRC_IOMMU, 570e3, 570e3, 5.01e6, 1.93e6, 0, 1 }, false,
+		{ SRC_IOMMU, 570e3, 570e3, 5.01e6, 1.93e6, 0, 1, true }, false,
 		{ NULL }, { NULL } },
 	[CHECK_IOMMU_LAZY] = { "iommu_lazy", DEV, { NULL },
-		{ SRC_IOMMU, 1.93e6, 1.93e6, 5.01e6, 0, 0, 1 }, false,
+		{ SRC_IOMMU, 1.93e6, 1.93e6, 5.01e6, 0, 0, 1, true }, false,
 		{ NULL }, { NULL } },
 	[CHECK_SCHEDULER] = { "scheduler", DEV, { NULL }, NO_COST, true,
 		{ NULL }, { "scheduler" } },
 	[CHECK_IOSTATS] = { "iostats", DEV, { "queue/iostats" },
 		/* about 8% at the top end: 112-113M on, 122M off */
-		{ SRC_IOSTATS, 112e6, 113e6, 122e6, 0, 8, 0 }, true,
+		{ SRC_IOSTATS, 112e6, 113e6, 122e6, 0, 8, 0, true }, true,
 		{ "iostats" }, { NULL } },
 	[CHECK_IOSTATS_PASSTHROUGH] = { "iostats_passthrough", DEV, { "queue/iostats_passthrough" },
 		NO_COST, true,
@@ -47,7 +48,7 @@ static const struct check_kind_info kinds[CHECK_NKINDS] = {
 		{ "read_ahead_kb" }, { NULL } },
 	[CHECK_NO_POLL_QUEUES] = { "no_poll_queues", DEV, { NULL },
 		/* 4 drives, 14.4M by interrupts, 20.4M polled */
-		{ SRC_POLL, 14.4e6, 14.4e6, 20.4e6, 0, 0, 4 }, false,
+		{ SRC_POLL, 14.4e6, 14.4e6, 20.4e6, 0, 0, 4, true }, false,
 		{ "poll_queues_wanted" }, { NULL } },
 	[CHECK_WRITE_QUEUES] = { "write_queues", DEV, { NULL }, NO_COST, false,
 		{ "write_queues" }, { NULL } },
@@ -112,6 +113,7 @@ const char *check_form_name(enum check_form f)
 		[CHECK_FORM_APST_DRIVE] = "drive", [CHECK_FORM_KERNEL_HYBRID] = "hybrid",
 		[CHECK_FORM_KERNEL_PASSTHROUGH] = "passthrough", [CHECK_FORM_CG_MAX] = "io.max",
 		[CHECK_FORM_CG_LATENCY] = "io.latency", [CHECK_FORM_CG_COST] = "io.cost",
+		[CHECK_FORM_CG_V1] = "blkio.throttle",
 	};
 
 	return (unsigned)f < CHECK_NFORMS ? forms[f] : "";

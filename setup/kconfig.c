@@ -4,7 +4,9 @@
  * else /proc/config.gz (CONFIG_IKCONFIG_PROC: Arch, Android, many custom
  * kernels). zlib's gzopen reads a plain file as it is, so one reader takes
  * both. */
+#include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,11 +40,66 @@ static void option(const char *line, const char *opt, int *out)
 		*out = 0;
 }
 
+/* Whether word ("kmemleak=on") is a whole parameter of the command line. */
+static bool cmdline_has(const char *cmdline, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = cmdline;
+
+	while (p && (p = strstr(p, word))) {
+		if ((p == cmdline || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0' || p[n] == '\n'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/* kmemleak at boot (mm/kmemleak.c): kmemleak=off disables it whatever
+ * else is given (kmemleak_boot_config: kmemleak_disable is for good), and
+ * with CONFIG_DEBUG_KMEMLEAK_DEFAULT_OFF kmemleak_init disables it unless
+ * kmemleak=on was given. Disabled, kmemleak_alloc and kmemleak_free return
+ * at once: it costs nothing. */
+static int kmemleak_at_boot(int built, int default_off, const char *cmdline)
+{
+	if (built != 1)
+		return built;
+	if (!cmdline || !cmdline[0])
+		return default_off ? -1 : 1;
+	if (cmdline_has(cmdline, "kmemleak=off"))
+		return 0;
+	return !default_off || cmdline_has(cmdline, "kmemleak=on");
+}
+
+/* What debugfs says of a kmemleak on at boot: off where it is mounted
+ * and readable (the folder lists) but has no kmemleak file (kernels before
+ * 4.20 register it only when kmemleak started: kmemleak_late_init), or
+ * where the open is refused with EBUSY (older kernels' kmemleak_open, when
+ * disabled). Today's kmemleak_open is a plain seq_open whatever the state,
+ * and only a write answers EPERM when off: a run-time "echo off" there is
+ * seen by no read, and setup/ writes nothing. */
+static int kmemleak_in_debugfs(const struct setup_at *at)
+{
+	char (*names)[SETUP_NAME_MAX] = NULL;
+	int n = topo_sys_list(at->sys, &names, "kernel/debug");
+	FILE *f;
+	int ret;
+
+	free(names);
+	if (n <= 0)
+		return -1;
+	ret = topo_sys_fopen(at->sys, &f, "kernel/debug/kmemleak");
+	if (!ret) {
+		fclose(f);
+		return 1;
+	}
+	return ret == -ENOENT || ret == -EBUSY ? 0 : -1;
+}
+
 void setup_kconfig_read(const struct setup_at *at, const char *release, const char *cmdline,
 			struct setup_kconfig *k)
 {
 	char dir[PATH_MAX], path[PATH_MAX + SETUP_NAME_MAX + 16], line[256];
-	int prove = -1, lockdep = -1, enable_default = -1;
+	int prove = -1, lockdep = -1, enable_default = -1, kmemleak_off = -1;
 	gzFile f = NULL;
 
 	if (release[0] && !boot_dir(at, dir, sizeof(dir))) {
@@ -56,13 +113,14 @@ void setup_kconfig_read(const struct setup_at *at, const char *release, const ch
 	/* a config file that is there: every option it does not set is off */
 	k->lockdep = k->kasan = k->kmemleak = k->debug_pagealloc = 0;
 	k->blk_cgroup = k->blk_throttle = k->blk_iolatency = k->blk_iocost = k->blk_wbt = 0;
-	prove = lockdep = enable_default = 0;
+	prove = lockdep = enable_default = kmemleak_off = 0;
 	while (gzgets(f, line, sizeof(line))) {
 		line[strcspn(line, "\n")] = '\0';
 		option(line, "CONFIG_PROVE_LOCKING", &prove);
 		option(line, "CONFIG_LOCKDEP", &lockdep);
 		option(line, "CONFIG_KASAN", &k->kasan);
 		option(line, "CONFIG_DEBUG_KMEMLEAK", &k->kmemleak);
+		option(line, "CONFIG_DEBUG_KMEMLEAK_DEFAULT_OFF", &kmemleak_off);
 		option(line, "CONFIG_DEBUG_PAGEALLOC", &k->debug_pagealloc);
 		option(line, "CONFIG_DEBUG_PAGEALLOC_ENABLE_DEFAULT", &enable_default);
 		option(line, "CONFIG_BLK_CGROUP", &k->blk_cgroup);
@@ -78,4 +136,7 @@ void setup_kconfig_read(const struct setup_at *at, const char *release, const ch
 	/* DEBUG_PAGEALLOC costs only when on: by default, or debug_pagealloc=on */
 	k->debug_pagealloc_on = k->debug_pagealloc &&
 				(enable_default || (cmdline && strstr(cmdline, "debug_pagealloc=on")));
+	k->kmemleak_on = kmemleak_at_boot(k->kmemleak, kmemleak_off, cmdline);
+	if (k->kmemleak_on == 1 && !kmemleak_in_debugfs(at))
+		k->kmemleak_on = 0;
 }

@@ -323,7 +323,7 @@ static void unknown(struct setup_machine *m)
 	m->numa_balancing = -1;
 	m->nnodes = -1;
 	m->selinux_enforce = -1;
-	m->kconfig = (struct setup_kconfig){ -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
+	m->kconfig = (struct setup_kconfig){ -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
 	m->memlock_bytes = -1;
 	m->nvme_builtin = -1;
 	m->nvme_poll_queues = m->nvme_write_queues = -1;

@@ -49,6 +49,10 @@ struct setup_kconfig {
 	int debug_pagealloc_on;		/* ..._ENABLE_DEFAULT, or debug_pagealloc=on */
 	int hz;				/* CONFIG_HZ; -1 unknown */
 	int blk_cgroup, blk_throttle, blk_iolatency, blk_iocost, blk_wbt;
+	/* kmemleak built in and tracking: not off at boot (kmemleak=off, or
+	 * CONFIG_DEBUG_KMEMLEAK_DEFAULT_OFF without kmemleak=on) nor seen off
+	 * in debugfs; 1 on, 0 off, -1 unknown */
+	int kmemleak_on;
 };
 
 struct setup_machine {
@@ -176,9 +180,14 @@ struct setup_dev {
 	/* blk-cgroup controllers on this disk for the reading process's
 	 * cgroup and its ancestors (cgroup v2): the lowest io.max riops and
 	 * rbps (-1 none), io.latency's target in us (-1 none), io.cost on
-	 * this disk (root's io.cost.qos enable=1): 1, 0, -1 unknown */
+	 * this disk (root's io.cost.qos enable=1): 1, 0, -1 unknown. On
+	 * cgroup v1 (cg_v1), riops and rbps are the own cgroup's
+	 * blkio.throttle.read_iops_device and read_bps_device: v1's
+	 * blk-throttle is flat, so no ancestor's bind. */
 	int64_t cg_riops, cg_rbps, cg_latency_us;
 	int cg_iocost;
+	bool cg_v1;			/* the blkio controller is on a cgroup v1
+					 * hierarchy (a v1 or hybrid host) */
 	char cgroup[256];		/* the cgroup they were read for; "" unknown */
 	char cg_max_at[256];		/* the cgroup whose io.max holds the
 					 * lowest riops or rbps; "" none */

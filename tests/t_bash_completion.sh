@@ -85,7 +85,7 @@ is "box.xml sub" iostorm topo --topology ''
 has "other.txt" iostorm run --json ''
 # after a job file: a verb, or the options of the file's command
 is "$verbs" iostorm -c sweep.ini ''
-is "--qd --quiet" iostorm -c sweep.ini --q
+is "--qd --quiet --quiet-advice" iostorm -c sweep.ini --q
 # --qd of sweep is a LIST (no values), of run a number: neither has a set
 is "" iostorm -c sweep.ini --qd ''
 # no verb: saturate's options and the job file option

@@ -110,6 +110,7 @@ IOSTORM_SYSFS_ROOT=$fx/sysfs-multipath report "topo multipath" 0 topo --topology
 IOSTORM_SYSFS_ROOT=$fx/sysfs-degraded report "topo degraded" 0 topo --topology "$fx/topo-degraded-link.xml"
 report "topo 2 nodes" 0 topo --topology "$fx/topo-2node-imbalance.xml"
 report "topo live" 0 topo ${loop:+"$loop"} "$file"
+report "topo cpukinds" 0 topo --topology "$fx/topo-cpukinds.xml"
 # ---- check: recorded machines (a finding of most kinds, queues with their
 # interrupts), and live targets ----
 for m in setup-strict setup-onequeue setup-poll; do

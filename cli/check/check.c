@@ -161,7 +161,7 @@ void cli_check_say(const struct cli_opts *o, const struct cli_check *c)
 	int kinds = cli_check_names(c, names, sizeof(names), &dev_kinds);
 	const char *where;
 
-	if (o->quiet || !kinds)
+	if (o->quiet || o->quiet_advice || !kinds)
 		return;
 	where = !dev_kinds ? "this machine" : dev_kinds == (unsigned)kinds ?
 		(n == 1 ? "this target" : "these targets") :
@@ -174,7 +174,7 @@ void cli_check_summary(const struct cli_opts *o, const char *const *paths, unsig
 {
 	struct cli_check c;
 
-	if (o->quiet)
+	if (o->quiet || o->quiet_advice)
 		return;
 	/* facts a run cannot read are no reason to stop it: cli_check_gather
 	 * has named what it could not read */

@@ -47,7 +47,7 @@ int cli_check_names(const struct cli_check *c, char *buf, size_t len, unsigned *
 
 /* The line run, sweep and saturate print before their table: "3 settings
  * cost IOPS on these targets: iostats, scheduler, IOMMU strict: iostorm
- * check". Nothing when none do, or with --quiet. */
+ * check". Nothing when none do, or with --quiet or --quiet-advice. */
 void cli_check_say(const struct cli_opts *o, const struct cli_check *c);
 /* cli_check_gather, then cli_check_say: nothing more when the facts cannot
  * be read (a run is not stopped by its check). */

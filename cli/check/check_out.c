@@ -15,6 +15,20 @@ static const char *where(const struct cli_check *c, const struct check_finding *
 	return f->dev >= 0 && (unsigned)f->dev < c->ndevs ? c->devs[f->dev].name : "machine";
 }
 
+/* What x costs, where a source gives a figure that fits its target: a
+ * figure measured on NVMe drives is no figure for a loop device or a file
+ * ("" then, and null in the JSON). */
+static void cost_of(const struct cli_check *c, const struct check_finding *x, char *buf,
+		    size_t len)
+{
+	const struct check_kind_info *k = check_kind_info(x->kind);
+
+	buf[0] = '\0';
+	if (k->cost.nvme && (x->dev < 0 || (unsigned)x->dev >= c->ndevs || !c->devs[x->dev].nvme))
+		return;
+	cli_check_cost(x->kind, buf, len);
+}
+
 void cli_check_print(const struct cli_check *c, const struct cli_opts *o, FILE *f)
 {
 	char fix[CLI_FIX_MAX], now[CLI_CHECK_WORDS_MAX], better[CLI_CHECK_WORDS_MAX];
@@ -29,7 +43,7 @@ void cli_check_print(const struct cli_check *c, const struct cli_opts *o, FILE *
 		cli_check_now(x, now, sizeof(now));
 		cli_check_better(x, better, sizeof(better));
 		fprintf(f, "%-10s %s: %s; better: %s\n", where(c, x), k->name, now, better);
-		cli_check_cost(x->kind, cost, sizeof(cost));
+		cost_of(c, x, cost, sizeof(cost));
 		if (cost[0])
 			fprintf(f, "%-10s   costs: %s (docs/check.md#%s)\n", "", cost,
 				k->cost.source ? k->cost.source : k->name);
@@ -116,7 +130,7 @@ static json_t *finding_json(const struct cli_check *c, const struct check_findin
 	char fix[CLI_FIX_MAX], now[CLI_CHECK_WORDS_MAX], better[CLI_CHECK_WORDS_MAX];
 	char cost[CLI_CHECK_ABOUT_MAX];
 
-	cli_check_cost(x->kind, cost, sizeof(cost));
+	cost_of(c, x, cost, sizeof(cost));
 	cli_fix_text(x, &c->boot, fix, sizeof(fix));
 	cli_check_now(x, now, sizeof(now));
 	cli_check_better(x, better, sizeof(better));
@@ -126,7 +140,8 @@ static json_t *finding_json(const struct cli_check *c, const struct check_findin
 			 "scope", k->scope == CHECK_SCOPE_DEVICE ? "device" : "machine",
 			 "device", x->dev >= 0 ? json_string(where(c, x)) : json_null(),
 			 "now", now, "better", better, "fix", fix, "set", set_json(&x->fix),
-			 "cost", str_or_null(cost), "cost_source", str_or_null(k->cost.source),
+			 "cost", str_or_null(cost),
+			 "cost_source", str_or_null(cost[0] ? k->cost.source : NULL),
 			 "runtime", k->runtime);
 }
 

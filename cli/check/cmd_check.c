@@ -51,10 +51,10 @@ static int show_rounds(const struct cli_opts *o, char *buf, size_t len)
 
 static const struct cli_optdesc own[] = {
 	CLI_OPT_OWN("measure", O_MEASURE, NULL, 0, 0, set_measure, NULL, NULL,
-	  "as root, measure each setting that changes at run time (scheduler,\n"
-	  "iostats, nomerges, wbt) on the named targets: A/B rounds at --qd and\n"
-	  "at QD1, every setting put back after, also on SIGINT, and by the next\n"
-	  "check after a crash; one at a time"),
+	  "as root, measure each setting found that changes at run time\n"
+	  "(scheduler, iostats, nomerges) on the named targets: A/B rounds\n"
+	  "at --qd and at QD1, every setting put back after, also on SIGINT,\n"
+	  "and by the next check after a crash; one at a time"),
 	CLI_OPT_OWN("restore", O_RESTORE, NULL, 0, 0, set_restore, NULL, NULL,
 	  "only put back what a 'check --measure' that died left changed (its\n"
 	  "journal), on the disks that are still the ones it names, and exit"),

@@ -86,6 +86,9 @@ struct cli_opts {
 	uint64_t interval_ns;		/* --interval: the live line's, the
 					 * timeline's and the stream's */
 	bool quiet;
+	bool quiet_advice;		/* --quiet-advice: no advice lines in the
+					 * text (check's summary line, placement
+					 * notes); the JSON is unchanged */
 	uint64_t seed;
 	bool seed_set;
 	uint32_t repeat;		/* --repeat: measurements, each with its

@@ -350,7 +350,7 @@ enum {
 	O_BATCH = 0x100, O_ENGINE, O_COMPLETION, O_RAMP, O_IOS, O_JPD, O_CPUS,
 	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED, O_STALL, O_REAP,
 	O_TOPOLOGY, O_DOT, O_REPEAT, O_GROUP, O_RATE, O_ARRIVAL, O_NOZERO, O_STEADY,
-	O_TEMP, O_INTERVAL, O_STREAM, O_LISTEN, O_LINGER,
+	O_TEMP, O_INTERVAL, O_STREAM, O_LISTEN, O_LINGER, O_QUIET_ADVICE,
 };
 
 /* Each shared option once: the groups say which verbs offer it. A help
@@ -501,6 +501,11 @@ const struct cli_optdesc cli_opts_table[] = {
 	{ .name = "quiet", .val = 'q', .group = CLI_OG_ENGINE,
 	  .kind = CLI_OPT_FLAG, .off = OFF(quiet),
 	  .help = "no live progress line" },
+	{ .name = "quiet-advice", .val = O_QUIET_ADVICE, .group = CLI_OG_ENGINE,
+	  .kind = CLI_OPT_FLAG, .off = OFF(quiet_advice),
+	  .help = "leave the advice lines out of the text (the settings\n"
+		  "that cost IOPS, placement notes); check's findings\n"
+		  "and the JSON keep them" },
 	{ .name = "seed", .val = O_SEED, .arg = "N", .group = CLI_OG_ENGINE,
 	  .set = set_seed,
 	  .help = "seed of the offset generators (without it: the clock)" },

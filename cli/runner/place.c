@@ -267,7 +267,8 @@ static int place_topology(const struct cli_run_spec *s, struct topo *t,
 		 * workers where they are */
 		if (!ret)
 			(void)place_kind_notes(t, paths, ndev, per, each, slots, false, notes);
-		place_say_notes(notes, sqpoll);
+		if (!s->quiet_advice)
+			place_say_notes(notes, sqpoll);
 	}
 	for (i = 0; !ret && i < ndev * per; i++) {
 		out[i].cpu = slots[i * each].cpu;

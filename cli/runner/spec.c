@@ -7,6 +7,7 @@ struct cli_run_spec cli_run_spec_of(const struct cli_opts *o, enum eng_op op)
 		.qd = o->qd, .batch = o->batch, .reap = o->reap,
 		.rate = o->rate, .repeat = o->repeat,
 		.repeat_auto = o->repeat_auto, .quiet = o->quiet,
+		.quiet_advice = o->quiet_advice,
 		.placement = o->placement, .placement_set = o->placement_set,
 		.jobs_per_device = o->jobs_per_device,
 		.cpus = o->ncpus ? o->cpus : NULL, .ncpus = o->ncpus,

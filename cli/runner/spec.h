@@ -31,6 +31,7 @@ struct cli_run_spec {
 	bool quiet_noise;	/* no line for a device the machine disturbed:
 				 * the command sums its runs' noise itself
 				 * (tune) */
+	bool quiet_advice;	/* no placement notes (--quiet-advice) */
 	enum topo_policy placement;
 	bool placement_set;	/* given, not the default */
 	unsigned jobs_per_device;

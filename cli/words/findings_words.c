@@ -138,6 +138,13 @@ static void blk_cgroup(struct sb *s, const struct check_finding *f)
 		say(s, "io.latency target=%lld us in cgroup %s", N(2), f->name[0]);
 	} else if (f->form == CHECK_FORM_CG_COST) {
 		say(s, "io.cost on (io.cost.qos enable=1)");
+	} else if (f->form == CHECK_FORM_CG_V1) {
+		say(s, "blkio.throttle");
+		if (f->num[0] >= 0)
+			say(s, " read_iops_device=%lld", N(0));
+		if (f->num[1] >= 0)
+			say(s, " read_bps_device=%lld", N(1));
+		say(s, " in cgroup v1 %s", f->name[0]);
 	} else {
 		say(s, "io.max");
 		if (f->num[0] >= 0)
@@ -151,7 +158,9 @@ static void blk_cgroup(struct sb *s, const struct check_finding *f)
 static void blk_cgroup_better(struct sb *s, const struct check_finding *f)
 {
 	say(s, "%s on %s", f->form == CHECK_FORM_CG_LATENCY ? "no io.latency target" :
-		f->form == CHECK_FORM_CG_COST ? "io.cost off" : "no io.max limit", f->name[1]);
+		f->form == CHECK_FORM_CG_COST ? "io.cost off" :
+		f->form == CHECK_FORM_CG_V1 ? "no blkio.throttle read limit" : "no io.max limit",
+	    f->name[1]);
 }
 
 static void cstate(struct sb *s, const struct check_finding *f)
