@@ -396,10 +396,46 @@ static void uring_chk_reap(const struct eng_worker *w, uint32_t slot, int res,
 void eng_uring_teardown(struct eng_group *g)
 {
 	struct eng_worker *w0 = &g->lane[0];
+	unsigned k;
 
 	if (w0->u.ring_ok)
 		io_uring_queue_exit(&w0->u.ring);
 	w0->u.ring_ok = false;
+	for (k = 0; k < g->n; k++) {
+		free((void *)(uintptr_t)g->lane[k].u.md);
+		g->lane[k].u.md = 0;
+	}
+}
+
+/*
+ * Passthrough on a namespace with separate metadata: a buffer per slot
+ * for what the controller moves with the blocks (engine/nvme_cmd.h says
+ * why a read must carry one), allocated here once, never per IO. The
+ * kernel maps it per command (nvme_map_user_request): it cannot be a
+ * registered buffer. Page-aligned, so that a slot's bytes stay in one page
+ * where its size divides the page's, the one segment nvme-pci gives
+ * metadata without SGLs. 0 or -ENOMEM (the lane's stage MEMORY).
+ */
+static int uring_md_alloc(struct eng_worker *w)
+{
+	const struct eng_target *t = w->job->target;
+	uint32_t nlb = w->bs >> t->lba_shift;
+	size_t len;
+	void *p;
+
+	w->u.prinfo = eng_nvme_prinfo(&t->lbaf, t->pi_act);
+	w->u.md_len = t->lbaf.ext ? 0 : nlb * eng_nvme_md_moved(&t->lbaf, t->pi_act);
+	if (!w->u.md_len)
+		return 0;
+	len = ((size_t)w->job->qd * w->u.md_len + 4095) / 4096 * 4096;
+	if (posix_memalign(&p, 4096, len)) {
+		w->res->stage = ENG_STAGE_MEMORY;
+		w->res->err = -ENOMEM;
+		return -ENOMEM;
+	}
+	memset(p, 0, len);
+	w->u.md = (uint64_t)(uintptr_t)p;
+	return 0;
 }
 
 /*
@@ -425,7 +461,7 @@ static void uring_sqe_template(struct io_uring_sqe *sqe, const struct eng_worker
 		if (w->u.fixed)
 			sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
 		eng_nvme_read_template((struct nvme_uring_cmd *)(void *)sqe->cmd, t->nsid, w->bs,
-				       t->lba_shift);
+				       t->lba_shift, w->u.prinfo, w->u.md_len);
 	} else if (w->u.fixed) {
 		io_uring_prep_read_fixed(sqe, 0, NULL, w->bs, 0, 0);
 	} else {
@@ -476,15 +512,25 @@ int eng_uring_setup(struct eng_group *g, bool group)
 		w->u.cmd = w->passthru;
 		w->u.lba_shift = w->u.cmd ? w->job->target->lba_shift : 0;
 		w->u.file_idx = k;
+		w->u.md = 0;
+		w->u.md_len = w->u.prinfo = 0;
 		sq += w->batch;
 		cq += w->job->qd;
+	}
+	for (k = 0; k < g->n; k++) {
+		if (g->lane[k].u.cmd && (ret = uring_md_alloc(&g->lane[k]))) {
+			eng_uring_teardown(g);
+			return ret;
+		}
 	}
 	/* SQPOLL consumes a single job's SQ ring asynchronously: room for all */
 	if (!group && w0->job->mode == ENG_MODE_SQPOLL)
 		sq = w0->job->qd;
 	ret = eng_uring_init(w0, sq, cq);
-	if (ret)
+	if (ret) {
+		eng_uring_teardown(g);
 		return ret;
+	}
 	ret = uring_register(g);
 	if (ret) {
 		w0->res->stage = ENG_STAGE_REGISTER;

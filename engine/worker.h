@@ -126,6 +126,13 @@ struct eng_worker {
 			bool fixed;	/* buffers registered: READ_FIXED */
 			bool cmd;	/* NVMe passthrough: SQE128/CQE32 */
 			uint32_t lba_shift;	/* passthrough: log2(LBA size) */
+			/* passthrough on a namespace with separate metadata:
+			 * md_len bytes per slot (slot i's at md + i * md_len,
+			 * engine/nvme_cmd.h), allocated at setup; 0 none.
+			 * prinfo: the reads' CDW12 PRINFO (--pi-act) */
+			uint64_t md;
+			uint32_t md_len;
+			uint32_t prinfo;
 			/* sharing a group's ring (engine/uring_group.c): the
 			 * index of its registered file and of its first
 			 * registered buffer there */
