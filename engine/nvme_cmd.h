@@ -17,7 +17,9 @@
  * profile, else -EINVAL) and never refuses a read without them: the
  * controller would then write the metadata to bus address 0. So a read of
  * a separate-metadata namespace always carries a buffer of nlb * ms bytes
- * (eng_nvme_md_moved), unless PRACT is set on a PI namespace whose
+ * (eng_nvme_md_moved), and an extended-LBA one a data buffer of
+ * nlb * (lbs + ms) (NVMe 1.4 §8.2: the data pointer then covers both),
+ * unless PRACT is set on a PI namespace whose
  * metadata is the PI tuple alone (ms 8): the controller checks the PI and
  * strips it, and moves no metadata (NVMe 1.4 §8.3.1; the kernel's own
  * rule in nvme_submit_io). */
@@ -106,16 +108,17 @@ static inline uint32_t eng_nvme_prinfo(const struct eng_nvme_lbaf *f, bool pract
 
 /* nsid, data_len, the block count, PRINFO and the metadata length: NLB is
  * 0-based, so --bs 4096 on 512-byte LBAs (lba_shift 9) reads 8 blocks as
- * cdw12 = 7. md_len: the separate metadata buffer's bytes per IO
- * (eng_nvme_md_moved per block), 0 none. */
+ * cdw12 = 7. data_len: bs, or with metadata inline (extended LBA) each
+ * block's data and metadata, bs + nlb * ms. md_len: the separate metadata
+ * buffer's bytes per IO (eng_nvme_md_moved per block), 0 none. */
 static inline void eng_nvme_read_template(struct nvme_uring_cmd *c, uint32_t nsid,
 					  uint32_t bs, uint32_t lba_shift, uint32_t prinfo,
-					  uint32_t md_len)
+					  uint32_t data_len, uint32_t md_len)
 {
 	memset(c, 0, sizeof(*c));
 	c->opcode = ENG_NVME_OP_READ;
 	c->nsid = nsid;
-	c->data_len = bs;
+	c->data_len = data_len;
 	c->metadata_len = md_len;
 	c->cdw12 = ((bs >> lba_shift) - 1) | prinfo;	/* NLB, PRINFO */
 }

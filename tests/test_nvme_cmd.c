@@ -18,7 +18,7 @@ static void check_template(void)
 	struct nvme_uring_cmd c;
 
 	memset(&c, 0xa5, sizeof(c));
-	eng_nvme_read_template(&c, 7, 4096, 9, 0, 0);
+	eng_nvme_read_template(&c, 7, 4096, 9, 0, 4096, 0);
 	CHECK(c.opcode == 0x02);
 	CHECK(c.nsid == 7);
 	CHECK(c.data_len == 4096);
@@ -26,14 +26,17 @@ static void check_template(void)
 	CHECK(c.flags == 0 && c.cdw2 == 0 && c.cdw3 == 0 && c.metadata == 0 &&
 	      c.metadata_len == 0 && c.cdw13 == 0 && c.cdw14 == 0 && c.cdw15 == 0 &&
 	      c.timeout_ms == 0);
-	eng_nvme_read_template(&c, 1, 4096, 12, 0, 0);
+	eng_nvme_read_template(&c, 1, 4096, 12, 0, 4096, 0);
 	CHECKF(c.cdw12 == 0, "4 KiB of 4 KiB blocks: NLB %u, want 0", c.cdw12);
-	eng_nvme_read_template(&c, 1, 131072, 12, 0, 0);
+	eng_nvme_read_template(&c, 1, 131072, 12, 0, 131072, 0);
 	CHECKF(c.cdw12 == 31, "128 KiB of 4 KiB blocks: NLB %u, want 31", c.cdw12);
 	/* PRINFO above NLB, the metadata length beside the data's */
-	eng_nvme_read_template(&c, 1, 16384, 12, ENG_NVME_PRACT | ENG_NVME_PRCHK_GUARD, 32);
+	eng_nvme_read_template(&c, 1, 16384, 12, ENG_NVME_PRACT | ENG_NVME_PRCHK_GUARD, 16384, 32);
 	CHECKF(c.cdw12 == (3u | 1u << 29 | 1u << 28), "cdw12 %#x, want 0x30000003", c.cdw12);
 	CHECK(c.metadata_len == 32 && c.data_len == 16384 && c.metadata == 0);
+	/* metadata inline: the block count from --bs, the length with it */
+	eng_nvme_read_template(&c, 1, 8192, 12, 0, 8192 + 16, 0);
+	CHECK(c.cdw12 == 1 && c.data_len == 8208 && c.metadata_len == 0);
 }
 
 static void check_at(void)

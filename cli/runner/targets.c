@@ -50,8 +50,8 @@ static void open_error(const struct eng_target *t, const char *path, int err, bo
 		 * strip, and no block-layer buffer the metadata could go to */
 		lbaf_words(fmt, sizeof(fmt), &t->lbaf);
 		cli_say("%s: its %s carries each block's metadata inline, which the block layer "
-			"cannot read (the kernel gives it no capacity); NVMe passthrough can, %u bytes "
-			"a block, but --engine io_uring_cmd does not read extended LBAs yet",
+			"cannot read (the kernel gives it no capacity); NVMe passthrough reads it, "
+			"%u bytes a block: --engine io_uring_cmd",
 			path, fmt, t->lbaf.data_bytes + t->lbaf.ms);
 		break;
 	case -ENOENT:
@@ -133,11 +133,12 @@ static int check_passthru(const struct cli_opts *o)
 
 /*
  * How a passthrough read carries the namespace's metadata
- * (engine/nvme_cmd.h): a buffer apart (the engine allocates it), none
- * with --pi-act where the PI is all of it, or inline, which the engine
- * does not read yet. --pi-act needs PI and the passthrough engine (the
- * block layer sets PRACT itself where it has no integrity buffer:
- * drivers/nvme/host/core.c, nvme_setup_rw). 0 or -EINVAL, said.
+ * (engine/nvme_cmd.h): a buffer apart or inline after each block's data
+ * (the engine allocates either), none with --pi-act where the PI is all
+ * of it. Inline, a command moves more than --bs: that must fit the
+ * drive's largest command too. --pi-act needs PI and the passthrough
+ * engine (the block layer sets PRACT itself where it has no integrity
+ * buffer: drivers/nvme/host/core.c, nvme_setup_rw). 0 or -EINVAL, said.
  */
 static int check_format(const struct eng_target *t, const struct cli_opts *o)
 {
@@ -159,11 +160,10 @@ static int check_format(const struct eng_target *t, const struct cli_opts *o)
 				t->path);
 		return -EINVAL;
 	}
-	if (f->ext && eng_nvme_md_moved(f, o->pi_act)) {
-		cli_say("--engine io_uring_cmd: %s's %s: a read moves %u bytes a block, data and "
-			"metadata together (extended LBA), which this engine does not do yet%s",
-			t->path, fmt, f->data_bytes + f->ms,
-			f->pi_type && f->ms == f->pi_bytes ? "; with --pi-act it moves the data alone" : "");
+	if (f->ext && t->max_io && t->lbs &&
+	    (uint64_t)o->bs / t->lbs * (t->lbs + eng_nvme_md_moved(f, o->pi_act)) > t->max_io) {
+		cli_say("--bs %u with its metadata inline (%s) is more than %s takes in one command "
+			"(%u KiB, its max_hw_sectors_kb)", o->bs, fmt, t->path, t->max_io / 1024);
 		return -EINVAL;
 	}
 	return 0;
