@@ -131,7 +131,7 @@ int eng_target_open(struct eng_target *t, const char *path, bool buffered)
 	t->fd = ret;
 	ret = target_size(t, &st);
 	if (!ret && t->size < t->lbs)
-		ret = target_no_capacity(t);
+		ret = t->is_blk ? target_no_capacity(t) : -ENOSPC;
 	if (ret)
 		eng_target_close(t);
 	return ret;
