@@ -85,6 +85,24 @@ static int target_open_fd(const char *path, bool buffered)
 	return fd;
 }
 
+/*
+ * A block device with less than one block: an NVMe namespace whose LBA
+ * format carries metadata inline without PI is given capacity 0 by the
+ * kernel, which cannot read it through the block layer (nvme-pci cannot
+ * split the block layer's separate integrity buffer into each block:
+ * drivers/nvme/host/core.c, nvme_configure_metadata and
+ * nvme_init_integrity). Identify says so where the kernel lets this
+ * process ask (t->lbaf); -EMEDIUMTYPE then, else -ENOSPC.
+ */
+static int target_no_capacity(struct eng_target *t)
+{
+	if (eng_nvme_lbaf_read(t->fd, &t->lbaf)) {
+		memset(&t->lbaf, 0, sizeof(t->lbaf));
+		return -ENOSPC;
+	}
+	return t->lbaf.ext && !t->lbaf.pi_type ? -EMEDIUMTYPE : -ENOSPC;
+}
+
 int eng_target_open(struct eng_target *t, const char *path, bool buffered)
 {
 	struct stat st;
@@ -113,7 +131,7 @@ int eng_target_open(struct eng_target *t, const char *path, bool buffered)
 	t->fd = ret;
 	ret = target_size(t, &st);
 	if (!ret && t->size < t->lbs)
-		ret = -ENOSPC;
+		ret = t->is_blk ? target_no_capacity(t) : -ENOSPC;
 	if (ret)
 		eng_target_close(t);
 	return ret;

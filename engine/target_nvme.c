@@ -11,8 +11,12 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "engine/nvme_cmd.h"
 #include "engine/target.h"
 #include "topo/sysfs.h"
+
+#define NVME_ADMIN_IDENTIFY 0x06
+#define NVME_ID_CNS_NS 0x00
 
 bool eng_nvme_numbers(const char *name, const char *prefix, unsigned *ctl, unsigned *ns)
 {
@@ -78,6 +82,31 @@ static int nvme_names(struct eng_target *t, const char *path, const struct stat 
 	return 0;
 }
 
+int eng_nvme_lbaf_read(int fd, struct eng_nvme_lbaf *f)
+{
+	uint8_t *id = calloc(1, ENG_NVME_ID_NS_BYTES);
+	struct nvme_admin_cmd c;
+	int nsid, ret;
+
+	if (!id)
+		return -ENOMEM;
+	nsid = ioctl(fd, NVME_IOCTL_ID);
+	ret = nsid > 0 ? 0 : nsid < 0 ? -errno : -ENOTTY;
+	memset(&c, 0, sizeof(c));
+	c.opcode = NVME_ADMIN_IDENTIFY;
+	c.nsid = (uint32_t)nsid;
+	c.cdw10 = NVME_ID_CNS_NS;
+	c.addr = (uint64_t)(uintptr_t)id;
+	c.data_len = ENG_NVME_ID_NS_BYTES;
+	c.timeout_ms = 2000;
+	if (!ret && (ret = ioctl(fd, NVME_IOCTL_ADMIN_CMD, &c)) != 0)
+		ret = ret < 0 ? -errno : -EPROTO;	/* > 0: the drive's error status */
+	if (!ret)
+		ret = eng_nvme_lbaf_decode(id, f);
+	free(id);
+	return ret;
+}
+
 static int nvme_describe(struct eng_target *t, const char *root)
 {
 	uint64_t sectors, lbs, kb;
@@ -100,6 +129,33 @@ static int nvme_describe(struct eng_target *t, const char *root)
 	return t->size < t->lbs ? -ENOSPC : 0;
 }
 
+/*
+ * The namespace's LBA format, by Identify through the char device (an
+ * admin command: CAP_SYS_ADMIN before Linux 6.2, as passthrough reads
+ * themselves then are; since, Identify is allowed to whoever may open
+ * the device, drivers/nvme/host/ioctl.c, nvme_cmd_allowed). With
+ * metadata inline and no PI the kernel gives the block device no capacity
+ * (drivers/nvme/host/core.c, nvme_init_integrity refuses the format and
+ * nvme_update_ns_info_block sets capacity 0), but the namespace has its
+ * NSZE blocks all the same. described: nvme_describe's 0 or -ENOSPC.
+ * Returns 0 or -errno; the format unknown (Identify refused) is no error
+ * where sysfs gave a size.
+ */
+static int nvme_format(struct eng_target *t, int described)
+{
+	int ret = eng_nvme_lbaf_read(t->fd, &t->lbaf);
+
+	if (ret)
+		memset(&t->lbaf, 0, sizeof(t->lbaf));
+	if (!described)
+		return 0;
+	if (ret || !t->lbaf.ms || t->lbaf.data_bytes != t->lbs || !t->lbaf.blocks ||
+	    t->lbaf.blocks > UINT64_MAX >> t->lba_shift)
+		return -ENOSPC;
+	t->size = t->lbaf.blocks << t->lba_shift;
+	return 0;
+}
+
 int eng_target_open_nvme(struct eng_target *t, const char *path, const char *sysfs_root)
 {
 	struct stat st;
@@ -117,7 +173,8 @@ int eng_target_open_nvme(struct eng_target *t, const char *path, const char *sys
 	ret = nvme_names(t, path, &st);
 	if (!ret)
 		ret = nvme_describe(t, sysfs_root ? sysfs_root : "/sys");
-	if (ret)
+	/* no capacity: the LBA format may say why, and give the size */
+	if (ret && ret != -ENOSPC)
 		return ret;
 	t->is_blk = true;
 	t->passthru = true;
@@ -131,5 +188,8 @@ int eng_target_open_nvme(struct eng_target *t, const char *path, const char *sys
 		return ret == -EINVAL ? -ENOTTY : ret;
 	}
 	t->nsid = (uint32_t)nsid;
-	return 0;
+	ret = nvme_format(t, ret);
+	if (ret)
+		eng_target_close(t);
+	return ret;
 }

@@ -157,13 +157,28 @@ int eng_uring_init(struct eng_worker *w, unsigned sq_entries, unsigned cq_entrie
 	return ret;
 }
 
+/* What lane w reads into: its buffer, --bs a slot; or passthrough's own
+ * with metadata inline (uring_md_alloc). */
+static void uring_lane_bufs(const struct eng_worker *w, char **base, size_t *len, uint32_t *stride)
+{
+	bool own = w->u.cmd && w->u.dbuf != (uint64_t)(uintptr_t)w->buf;
+
+	*base = own ? (char *)(uintptr_t)w->u.dbuf : w->buf;
+	*len = own ? w->u.dbuf_len : w->buf_len;
+	*stride = own ? w->u.dstride : w->bs;
+}
+
 unsigned eng_uring_iov_count(const struct eng_worker *lanes, unsigned n)
 {
-	size_t region = (size_t)1 << URING_REGION_SHIFT;
+	size_t region = (size_t)1 << URING_REGION_SHIFT, len;
 	unsigned k, nv = 0;
+	uint32_t stride;
+	char *base;
 
-	for (k = 0; k < n; k++)
-		nv += (unsigned)((lanes[k].buf_len + region - 1) / region);
+	for (k = 0; k < n; k++) {
+		uring_lane_bufs(&lanes[k], &base, &len, &stride);
+		nv += (unsigned)((len + region - 1) / region);
+	}
 	return nv;
 }
 
@@ -184,12 +199,16 @@ int eng_uring_register_bufs(struct eng_worker *ring_w, struct eng_worker *lanes,
 		return -ENOMEM;
 	for (k = 0; k < n; k++) {
 		struct eng_worker *w = &lanes[k];
+		uint32_t stride;
+		size_t len;
+		char *base;
 
+		uring_lane_bufs(w, &base, &len, &stride);
 		w->u.buf_base = nv;
-		w->u.region_shift = URING_REGION_SHIFT - (uint32_t)__builtin_ctz(w->bs);
-		for (off = 0; off < w->buf_len; off += region, nv++) {
-			iov[nv].iov_base = w->buf + off;
-			iov[nv].iov_len = w->buf_len - off < region ? w->buf_len - off : region;
+		w->u.region_shift = URING_REGION_SHIFT - (uint32_t)__builtin_ctz(stride);
+		for (off = 0; off < len; off += region, nv++) {
+			iov[nv].iov_base = base + off;
+			iov[nv].iov_len = len - off < region ? len - off : region;
 		}
 	}
 	ret = io_uring_register_buffers(&ring_w->u.ring, iov, nv);
@@ -396,10 +415,68 @@ static void uring_chk_reap(const struct eng_worker *w, uint32_t slot, int res,
 void eng_uring_teardown(struct eng_group *g)
 {
 	struct eng_worker *w0 = &g->lane[0];
+	unsigned k;
 
 	if (w0->u.ring_ok)
 		io_uring_queue_exit(&w0->u.ring);
 	w0->u.ring_ok = false;
+	for (k = 0; k < g->n; k++) {
+		struct eng_worker *w = &g->lane[k];
+
+		free((void *)(uintptr_t)w->u.md);
+		if (w->u.dbuf != (uint64_t)(uintptr_t)w->buf)
+			free((void *)(uintptr_t)w->u.dbuf);
+		w->u.md = 0;
+		w->u.dbuf = (uint64_t)(uintptr_t)w->buf;
+	}
+}
+
+/* A page-aligned zeroed buffer of qd slots of len bytes, as an address
+ * (its size in *all): 0 or -ENOMEM (the lane's stage MEMORY). */
+static int uring_slots_alloc(struct eng_worker *w, uint32_t len, uint64_t *out, size_t *all_out)
+{
+	size_t all = ((size_t)w->job->qd * len + 4095) / 4096 * 4096;
+	void *p;
+
+	if (posix_memalign(&p, 4096, all)) {
+		w->res->stage = ENG_STAGE_MEMORY;
+		w->res->err = -ENOMEM;
+		return -ENOMEM;
+	}
+	memset(p, 0, all);
+	*out = (uint64_t)(uintptr_t)p;
+	if (all_out)
+		*all_out = all;
+	return 0;
+}
+
+/*
+ * Passthrough on a namespace with metadata (engine/nvme_cmd.h says why a
+ * read must carry it somewhere), allocated here once, never per IO. Apart:
+ * a metadata buffer per slot, which the kernel maps per command
+ * (nvme_map_user_request), so it cannot be a registered buffer;
+ * page-aligned, so that a slot's bytes stay in one page where its size
+ * divides the page's, the one segment nvme-pci gives metadata without
+ * SGLs. Inline (extended LBA): each slot's transfer holds every block's
+ * data and metadata, nlb * (lbs + ms) bytes, in a buffer of its own
+ * instead of the worker's (whose slots are --bs apart), its slots a power
+ * of two apart so that it is registered as the worker's would be (a
+ * region holds whole slots, and a slot's index is a shift). 0 or -ENOMEM
+ * (the lane's stage MEMORY).
+ */
+static int uring_md_alloc(struct eng_worker *w)
+{
+	const struct eng_target *t = w->job->target;
+	uint32_t nlb = w->bs >> t->lba_shift, moved = eng_nvme_md_moved(&t->lbaf, t->pi_act);
+
+	w->u.prinfo = eng_nvme_prinfo(&t->lbaf, t->pi_act);
+	if (t->lbaf.ext && moved) {
+		w->u.dlen = w->bs + nlb * moved;
+		w->u.dstride = 1u << (32 - __builtin_clz(w->u.dlen - 1));
+		return uring_slots_alloc(w, w->u.dstride, &w->u.dbuf, &w->u.dbuf_len);
+	}
+	w->u.md_len = t->lbaf.ext ? 0 : nlb * moved;
+	return w->u.md_len ? uring_slots_alloc(w, w->u.md_len, &w->u.md, NULL) : 0;
 }
 
 /*
@@ -425,7 +502,7 @@ static void uring_sqe_template(struct io_uring_sqe *sqe, const struct eng_worker
 		if (w->u.fixed)
 			sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
 		eng_nvme_read_template((struct nvme_uring_cmd *)(void *)sqe->cmd, t->nsid, w->bs,
-				       t->lba_shift);
+				       t->lba_shift, w->u.prinfo, w->u.dlen, w->u.md_len);
 	} else if (w->u.fixed) {
 		io_uring_prep_read_fixed(sqe, 0, NULL, w->bs, 0, 0);
 	} else {
@@ -476,15 +553,27 @@ int eng_uring_setup(struct eng_group *g, bool group)
 		w->u.cmd = w->passthru;
 		w->u.lba_shift = w->u.cmd ? w->job->target->lba_shift : 0;
 		w->u.file_idx = k;
+		w->u.md = 0;
+		w->u.md_len = w->u.prinfo = 0;
+		w->u.dbuf = (uint64_t)(uintptr_t)w->buf;
+		w->u.dlen = w->u.dstride = w->bs;
 		sq += w->batch;
 		cq += w->job->qd;
+	}
+	for (k = 0; k < g->n; k++) {
+		if (g->lane[k].u.cmd && (ret = uring_md_alloc(&g->lane[k]))) {
+			eng_uring_teardown(g);
+			return ret;
+		}
 	}
 	/* SQPOLL consumes a single job's SQ ring asynchronously: room for all */
 	if (!group && w0->job->mode == ENG_MODE_SQPOLL)
 		sq = w0->job->qd;
 	ret = eng_uring_init(w0, sq, cq);
-	if (ret)
+	if (ret) {
+		eng_uring_teardown(g);
 		return ret;
+	}
 	ret = uring_register(g);
 	if (ret) {
 		w0->res->stage = ENG_STAGE_REGISTER;

@@ -185,7 +185,9 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 	uint32_t *free_slot = w->free_slot, nfree = w->nfree, mask = sq->ring_mask;
 	uint32_t tail = sq->sqe_tail, shift = w->u.region_shift, bs = w->bs, i;
 	uint32_t base = w->u.buf_base, nsid = cmd ? w->job->target->nsid : 0;
-	uint32_t lba_shift = w->u.lba_shift;
+	uint32_t lba_shift = w->u.lba_shift, md_len = w->u.md_len, prinfo = w->u.prinfo;
+	uint32_t dlen = w->u.dlen, dstride = w->u.dstride;
+	uint64_t md = w->u.md, dbuf = w->u.dbuf;
 	int fd = (int)w->u.file_idx;
 	uint64_t *slot_ns = w->slot_ns, *due_ns = w->due_ns, tag = (uint64_t)w->u.file_idx << 32;
 	struct eng_arrival arr;
@@ -249,7 +251,7 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 			sqe->fd = fd;
 			if (cmd)
 				eng_nvme_read_template((struct nvme_uring_cmd *)(void *)sqe->cmd,
-						       nsid, bs, lba_shift);
+						       nsid, bs, lba_shift, prinfo, dlen, md_len);
 			else if (!alike)
 				sqe->len = bs;
 		}
@@ -258,8 +260,11 @@ ENG_ALWAYS_INLINE uint32_t uring_prep_as(struct io_uring *ring, struct eng_worke
 			eng_arrival_step_as(&arr, poisson);
 		}
 		if (cmd) {
+			/* md 0 and md_len 0 without separate metadata: 0,
+			 * no buffer, with no branch */
 			eng_nvme_read_at((struct nvme_uring_cmd *)(void *)sqe->cmd,
-					 buf + (size_t)slot * bs, eng_rng_offset(&rng), lba_shift);
+					 (const void *)(uintptr_t)(dbuf + (uint64_t)slot * dstride),
+					 md + (uint64_t)slot * md_len, eng_rng_offset(&rng), lba_shift);
 		} else if (read) {
 			sqe->addr = (uint64_t)(uintptr_t)(buf + (size_t)slot * bs);
 			sqe->off = eng_rng_offset(&rng);

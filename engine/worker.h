@@ -126,6 +126,22 @@ struct eng_worker {
 			bool fixed;	/* buffers registered: READ_FIXED */
 			bool cmd;	/* NVMe passthrough: SQE128/CQE32 */
 			uint32_t lba_shift;	/* passthrough: log2(LBA size) */
+			/* passthrough on a namespace with separate metadata:
+			 * md_len bytes per slot (slot i's at md + i * md_len,
+			 * engine/nvme_cmd.h), allocated at setup; 0 none.
+			 * prinfo: the reads' CDW12 PRINFO (--pi-act) */
+			uint64_t md;
+			uint32_t md_len;
+			uint32_t prinfo;
+			/* passthrough: slot i's transfer of dlen bytes at
+			 * dbuf + i * dstride: buf and bs, or with metadata
+			 * inline (extended LBA) a buffer of its own, dbuf_len
+			 * bytes, holding each block's metadata after its
+			 * data, its slots a power of two apart (registered
+			 * as the worker's are: slot >> region_shift) */
+			uint64_t dbuf;
+			uint32_t dlen, dstride;
+			size_t dbuf_len;
 			/* sharing a group's ring (engine/uring_group.c): the
 			 * index of its registered file and of its first
 			 * registered buffer there */

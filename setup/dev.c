@@ -254,6 +254,7 @@ static void hardware(const struct setup_at *at, const char *ddir, struct setup_d
 	controller(at, ddir, d);
 	d->nvme = d->controller[0] != '\0';
 	if (d->nvme) {
+		setup_nvme_lbaf(at, ddir, d);
 		if (!topo_sys_relpath(at->sys, real, "class/nvme/%s", d->controller))
 			pci_of(real, d->pci, port, sizeof(d->pci));
 		topo_sys_node(at->sys, &d->numa_node, "class/nvme/%s", d->controller);
@@ -292,6 +293,7 @@ static void unknown(struct setup_dev *d)
 	d->apst_latency_us = -1;
 	d->apst_supported = -1;
 	d->power_state = d->apst_enabled = d->dealloc_read = -1;
+	d->lbaf_index = d->lbaf_data_bytes = d->lbaf_ms = d->lbaf_ext = d->lbaf_pi_type = -1;
 	d->l1_aspm = d->l0s_aspm = -1;
 	d->cg_riops = d->cg_rbps = d->cg_latency_us = -1;
 	d->cg_iocost = -1;

@@ -174,6 +174,17 @@ struct setup_dev {
 					 * what a deallocated (never written,
 					 * trimmed) block reads as: 0 not
 					 * reported, 1 zeros, 2 FFh */
+	/* the namespace's LBA format (setup/lbaf.c): Identify Namespace, else
+	 * sysfs; -1 unknown */
+	int lbaf_index;			/* FLBAS's format index */
+	int lbaf_data_bytes;		/* data bytes per block */
+	int lbaf_ms;			/* metadata bytes per block */
+	int lbaf_ext;			/* 1 metadata inline (extended LBA), 0
+					 * apart (a buffer of its own) or none */
+	int lbaf_pi_type;		/* 0 no PI, 1 2 3 */
+	char integrity[32];		/* block/DISK/integrity/format: the
+					 * kernel's profile ("T10-DIF-TYPE1-CRC",
+					 * "nop", "none"); "" unknown */
 	/* the PCI function's link/l1_aspm and link/l0s_aspm (5.5+): 1 the
 	 * link may enter that state when idle, 0 not, -1 unknown */
 	int l1_aspm, l0s_aspm;

@@ -38,6 +38,10 @@ void setup_nvme_power(const struct setup_at *at, struct setup_dev *d);
  * admin Identify Namespace): d->dealloc_read, where the live drive
  * answers. */
 void setup_nvme_dlfeat(const struct setup_at *at, struct setup_dev *d);
+/* d->disk's LBA format (setup/lbaf.c): Identify Namespace where the live
+ * drive answers, else sysfs (ddir, relative to at->sys); the rest left
+ * unknown. */
+void setup_nvme_lbaf(const struct setup_at *at, const char *ddir, struct setup_dev *d);
 /* The hardware queues of the disk whose sysfs folder is ddir (relative to
  * at->sys) and, for an NVMe controller ctrl ("" none), the interrupt
  * vector of each: d->nhwq, d->hwq, d->nirq_queues. 0 or -ENOMEM. */

@@ -2,7 +2,9 @@
  * its failures are reported by: the Read command's opcode, nsid and
  * length; the starting LBA from a byte offset, split over cdw10 and cdw11;
  * the 0-based block count from --bs and the namespace's LBA size; the
- * status an error slot holds and the spec's names for it. */
+ * metadata buffer and PRINFO of a namespace with metadata, from its LBA
+ * format as Identify Namespace gives it; the status an error slot holds
+ * and the spec's names for it. */
 #include "cli/report/nvme_status.h"
 #include "cli/report/report.h"
 #include "engine/nvme_cmd.h"
@@ -16,7 +18,7 @@ static void check_template(void)
 	struct nvme_uring_cmd c;
 
 	memset(&c, 0xa5, sizeof(c));
-	eng_nvme_read_template(&c, 7, 4096, 9);
+	eng_nvme_read_template(&c, 7, 4096, 9, 0, 4096, 0);
 	CHECK(c.opcode == 0x02);
 	CHECK(c.nsid == 7);
 	CHECK(c.data_len == 4096);
@@ -24,10 +26,17 @@ static void check_template(void)
 	CHECK(c.flags == 0 && c.cdw2 == 0 && c.cdw3 == 0 && c.metadata == 0 &&
 	      c.metadata_len == 0 && c.cdw13 == 0 && c.cdw14 == 0 && c.cdw15 == 0 &&
 	      c.timeout_ms == 0);
-	eng_nvme_read_template(&c, 1, 4096, 12);
+	eng_nvme_read_template(&c, 1, 4096, 12, 0, 4096, 0);
 	CHECKF(c.cdw12 == 0, "4 KiB of 4 KiB blocks: NLB %u, want 0", c.cdw12);
-	eng_nvme_read_template(&c, 1, 131072, 12);
+	eng_nvme_read_template(&c, 1, 131072, 12, 0, 131072, 0);
 	CHECKF(c.cdw12 == 31, "128 KiB of 4 KiB blocks: NLB %u, want 31", c.cdw12);
+	/* PRINFO above NLB, the metadata length beside the data's */
+	eng_nvme_read_template(&c, 1, 16384, 12, ENG_NVME_PRACT | ENG_NVME_PRCHK_GUARD, 16384, 32);
+	CHECKF(c.cdw12 == (3u | 1u << 29 | 1u << 28), "cdw12 %#x, want 0x30000003", c.cdw12);
+	CHECK(c.metadata_len == 32 && c.data_len == 16384 && c.metadata == 0);
+	/* metadata inline: the block count from --bs, the length with it */
+	eng_nvme_read_template(&c, 1, 8192, 12, 0, 8192 + 16, 0);
+	CHECK(c.cdw12 == 1 && c.data_len == 8208 && c.metadata_len == 0);
 }
 
 static void check_at(void)
@@ -38,15 +47,80 @@ static void check_at(void)
 	uint64_t off = (3ull << 40) + 12288;
 
 	memset(&c, 0, sizeof(c));
-	eng_nvme_read_at(&c, buf, off, 9);
-	CHECK(c.addr == (uint64_t)(uintptr_t)buf);
+	eng_nvme_read_at(&c, buf, 0, off, 9);
+	CHECK(c.addr == (uint64_t)(uintptr_t)buf && c.metadata == 0);
 	CHECKF(c.cdw10 == 0x80000018u && c.cdw11 == 0x1,
 	       "SLBA cdw10 %#x cdw11 %#x, want 0x80000018 0x1", c.cdw10, c.cdw11);
-	eng_nvme_read_at(&c, buf, off, 12);
+	/* EILBRT: the starting LBA's low 32 bits, the type 1 reference tag */
+	CHECKF(c.cdw14 == 0x80000018u, "EILBRT %#x, want 0x80000018", c.cdw14);
+	eng_nvme_read_at(&c, buf, 0x7000, off, 12);
 	CHECKF(c.cdw10 == 0x30000003u && c.cdw11 == 0,
 	       "4K blocks: SLBA cdw10 %#x cdw11 %#x, want 0x30000003 0", c.cdw10, c.cdw11);
-	eng_nvme_read_at(&c, buf, 0, 12);
-	CHECK(c.cdw10 == 0 && c.cdw11 == 0);
+	CHECK(c.metadata == 0x7000 && c.cdw14 == 0x30000003u);
+	eng_nvme_read_at(&c, buf, 0, 0, 12);
+	CHECK(c.cdw10 == 0 && c.cdw11 == 0 && c.cdw14 == 0);
+}
+
+/* An Identify Namespace answer: LBA formats 0 (512, no metadata), 1
+ * (4096 + 8), 2 (4096 + 16); in use idx, FLBAS bit 4 ext, DPS dps. */
+static void id_ns(uint8_t *id, unsigned idx, bool ext, unsigned dps)
+{
+	memset(id, 0, ENG_NVME_ID_NS_BYTES);
+	id[0] = 0x00;
+	id[1] = 0x40;		/* NSZE 0x4000 blocks */
+	id[25] = 2;		/* three formats, 0-based */
+	id[26] = (uint8_t)((idx & 0xf) | (ext ? 0x10 : 0) | ((idx >> 4) & 3) << 5);
+	id[29] = (uint8_t)dps;
+	id[128 + 2] = 9;
+	id[132 + 0] = 8;
+	id[132 + 2] = 12;
+	id[136 + 0] = 16;
+	id[136 + 2] = 12;
+}
+
+static void check_lbaf(void)
+{
+	static uint8_t id[ENG_NVME_ID_NS_BYTES];
+	struct eng_nvme_lbaf f;
+
+	/* PI type 1 in 8 bytes apart: a buffer of 8 per block, none with PRACT */
+	id_ns(id, 1, false, 1);
+	CHECK(!eng_nvme_lbaf_decode(id, &f));
+	CHECKF(f.known && f.index == 1 && f.data_bytes == 4096 && f.ms == 8 && !f.ext &&
+	       f.pi_type == 1 && f.pi_bytes == 8 && f.blocks == 0x4000,
+	       "index %u data %u ms %u ext %d pi %u blocks %llu", f.index, f.data_bytes, f.ms,
+	       f.ext, f.pi_type, (unsigned long long)f.blocks);
+	CHECK(eng_nvme_md_moved(&f, false) == 8 && eng_nvme_md_moved(&f, true) == 0);
+	CHECKF(eng_nvme_prinfo(&f, true) == (ENG_NVME_PRACT | ENG_NVME_PRCHK_GUARD | ENG_NVME_PRCHK_REF),
+	       "prinfo %#x", eng_nvme_prinfo(&f, true));
+	CHECK(eng_nvme_prinfo(&f, false) == 0);
+	/* type 3: no reference tag to check */
+	id_ns(id, 1, false, 3);
+	CHECK(!eng_nvme_lbaf_decode(id, &f) && f.pi_type == 3);
+	CHECK(eng_nvme_prinfo(&f, true) == (ENG_NVME_PRACT | ENG_NVME_PRCHK_GUARD));
+	/* metadata without PI: moved whatever PRACT says, which has no PI to act on */
+	id_ns(id, 1, false, 0);
+	CHECK(!eng_nvme_lbaf_decode(id, &f) && f.ms == 8 && !f.pi_type && !f.ext);
+	CHECK(eng_nvme_md_moved(&f, true) == 8 && eng_nvme_prinfo(&f, true) == 0);
+	/* 16 bytes holding an 8-byte PI: PRACT leaves them all to move */
+	id_ns(id, 2, false, 1 | 8);
+	CHECK(!eng_nvme_lbaf_decode(id, &f) && f.ms == 16 && f.pi_first);
+	CHECK(eng_nvme_md_moved(&f, true) == 16);
+	/* inline (extended LBA) */
+	id_ns(id, 1, true, 0);
+	CHECK(!eng_nvme_lbaf_decode(id, &f) && f.ext && f.ms == 8);
+	/* no metadata: FLBAS bit 4 and DPS mean nothing */
+	id_ns(id, 0, true, 1);
+	CHECK(!eng_nvme_lbaf_decode(id, &f) && f.data_bytes == 512 && !f.ms && !f.ext &&
+	      !f.pi_type && eng_nvme_md_moved(&f, false) == 0);
+	/* an index past NLBAF, a reserved PI type, a block under 512 bytes */
+	id_ns(id, 3, false, 0);
+	CHECK(eng_nvme_lbaf_decode(id, &f) == -EPROTO);
+	id_ns(id, 1, false, 5);
+	CHECK(eng_nvme_lbaf_decode(id, &f) == -EPROTO);
+	id_ns(id, 0, false, 0);
+	id[128 + 2] = 8;
+	CHECK(eng_nvme_lbaf_decode(id, &f) == -EPROTO);
 }
 
 static int same(const char *a, const char *b)
@@ -113,6 +187,7 @@ int main(void)
 	check_names();
 	check_template();
 	check_at();
+	check_lbaf();
 	check_status();
 	return t_result();
 }

@@ -75,6 +75,7 @@ struct cli_opts {
 	bool placement_set;
 	enum cli_group group;		/* --group: devices sharing a worker */
 	bool buffered;
+	bool pi_act;			/* --pi-act: passthrough reads with PRACT */
 	uint64_t range_off;
 	uint64_t range_len;		/* 0: to the end of the target */
 	bool latency;

@@ -350,7 +350,7 @@ enum {
 	O_BATCH = 0x100, O_ENGINE, O_COMPLETION, O_RAMP, O_IOS, O_JPD, O_CPUS,
 	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED, O_STALL, O_REAP,
 	O_TOPOLOGY, O_DOT, O_REPEAT, O_GROUP, O_RATE, O_ARRIVAL, O_NOZERO, O_STEADY,
-	O_TEMP, O_INTERVAL, O_STREAM, O_LISTEN, O_LINGER, O_QUIET_ADVICE,
+	O_TEMP, O_INTERVAL, O_STREAM, O_LISTEN, O_LINGER, O_QUIET_ADVICE, O_PIACT,
 };
 
 /* Each shared option once: the groups say which verbs offer it. A help
@@ -423,6 +423,11 @@ const struct cli_optdesc cli_opts_table[] = {
 	{ .name = "buffered", .val = O_BUFFERED, .group = CLI_OG_TARGET,
 	  .kind = CLI_OPT_FLAG, .off = OFF(buffered),
 	  .help = "read through the page cache (no O_DIRECT)" },
+	{ .name = "pi-act", .val = O_PIACT, .group = CLI_OG_TARGET,
+	  .kind = CLI_OPT_FLAG, .off = OFF(pi_act),
+	  .help = "--engine io_uring_cmd on a namespace with protection\n"
+		  "information: reads with PRACT set, the controller\n"
+		  "checks the PI and strips it" },
 	{ .name = "range", .val = O_RANGE, .arg = "[OFF:]LEN", .group = CLI_OG_TARGET,
 	  .set = set_range,
 	  .help = "only the LEN bytes from OFF of each target (without\n"

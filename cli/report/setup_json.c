@@ -119,6 +119,22 @@ static json_t *dealloc_read(int v)
 	return v >= 0 && v < 3 ? json_string(name[v]) : json_null();
 }
 
+/* The namespace's LBA format (setup/lbaf.c); null for what is not NVMe.
+ * metadata: where a block's metadata goes, "inline" (extended LBA),
+ * "separate" (a buffer of its own, the metadata pointer) or "none". */
+static json_t *lbaf_json(const struct setup_dev *d)
+{
+	const char *where = d->lbaf_ms == 0 ? "none" : d->lbaf_ext == 1 ? "inline" :
+			    d->lbaf_ext == 0 ? "separate" : NULL;
+
+	if (!d->nvme)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "index", num(d->lbaf_index),
+			 "data_bytes", num(d->lbaf_data_bytes), "metadata_bytes", num(d->lbaf_ms),
+			 "metadata", str(where), "pi_type", num(d->lbaf_pi_type),
+			 "integrity", str(d->integrity));
+}
+
 /* dr: the target's drive account (cli/runner/drive.h), NULL none */
 static json_t *dev_json(const struct setup_dev *d, const struct cli_drive *dr)
 {
@@ -143,7 +159,8 @@ static json_t *dev_json(const struct setup_dev *d, const struct cli_drive *dr)
 			 "hw_queues", d->nhwq ? queues_json(d) : json_array(),
 			 "irq_queues", d->nhwq ? json_integer(d->nirq_queues) : json_null());
 
-	if (j && (json_object_set_new(j, "zero_read_pct", cli_json_zero_pct(dr)) ||
+	if (j && (json_object_set_new(j, "lba_format", lbaf_json(d)) ||
+		  json_object_set_new(j, "zero_read_pct", cli_json_zero_pct(dr)) ||
 		  json_object_set_new(j, "critical_warnings", cli_json_warnings_before(dr)))) {
 		json_decref(j);
 		return NULL;
@@ -186,6 +203,7 @@ static void dev_unknown(struct setup_dev *d, const char *path)
 	d->numa_node = d->link_width = d->link_max_width = -1;
 	d->link_gts = d->link_max_gts = -1;
 	d->power_state = d->apst_enabled = d->dealloc_read = -1;
+	d->lbaf_index = d->lbaf_data_bytes = d->lbaf_ms = d->lbaf_ext = d->lbaf_pi_type = -1;
 }
 
 json_t *cli_json_setup(const char *const *paths, unsigned n)

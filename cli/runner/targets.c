@@ -13,6 +13,7 @@
 #include "cli/runner/limits.h"
 #include "cli/report/out.h"
 #include "cli/opts/roots.h"
+#include "engine/nvme_cmd.h"
 #include "topo/topo.h"
 
 /* A char device named like an NVMe namespace's generic device. */
@@ -27,9 +28,32 @@ static bool nvme_chr(const char *path)
 	return yes;
 }
 
-static void open_error(const char *path, int err, bool buffered)
+/* An NVMe namespace's LBA format in words: "LBA format 2 (4096-byte
+ * blocks, 8 bytes of metadata inline, no PI)". */
+static void lbaf_words(char *buf, size_t len, const struct eng_nvme_lbaf *f)
 {
+	char pi[16] = "no PI";
+
+	if (f->pi_type)
+		snprintf(pi, sizeof(pi), "PI type %u", f->pi_type);
+	snprintf(buf, len, "LBA format %u (%u-byte blocks, %u bytes of metadata %s, %s)", f->index,
+		 f->data_bytes, f->ms, f->ext ? "inline" : "apart", pi);
+}
+
+static void open_error(const struct eng_target *t, const char *path, int err, bool buffered)
+{
+	char fmt[128];
+
 	switch (err) {
+	case -EMEDIUMTYPE:
+		/* drivers/nvme/host/core.c, nvme_init_integrity: no PI to
+		 * strip, and no block-layer buffer the metadata could go to */
+		lbaf_words(fmt, sizeof(fmt), &t->lbaf);
+		cli_say("%s: its %s carries each block's metadata inline, which the block layer "
+			"cannot read (the kernel gives it no capacity); NVMe passthrough reads it, "
+			"%u bytes a block: --engine io_uring_cmd",
+			path, fmt, t->lbaf.data_bytes + t->lbaf.ms);
+		break;
 	case -ENOENT:
 		cli_say("%s: no such file or device", path);
 		break;
@@ -86,7 +110,7 @@ static void open_nvme_error(const struct eng_target *t, const char *path, int er
 		cli_say("%s: %s answers no NVMe namespace ID: not an NVMe char device", path, t->chr);
 		break;
 	default:
-		open_error(path, err, false);
+		open_error(t, path, err, false);
 	}
 }
 
@@ -107,12 +131,52 @@ static int check_passthru(const struct cli_opts *o)
 	return ret ? -EOPNOTSUPP : 0;
 }
 
+/*
+ * How a passthrough read carries the namespace's metadata
+ * (engine/nvme_cmd.h): a buffer apart or inline after each block's data
+ * (the engine allocates either), none with --pi-act where the PI is all
+ * of it. Inline, a command moves more than --bs: that must fit the
+ * drive's largest command too. --pi-act needs PI and the passthrough
+ * engine (the block layer sets PRACT itself where it has no integrity
+ * buffer: drivers/nvme/host/core.c, nvme_setup_rw). 0 or -EINVAL, said.
+ */
+static int check_format(const struct eng_target *t, const struct cli_opts *o)
+{
+	const struct eng_nvme_lbaf *f = &t->lbaf;
+	char fmt[128];
+
+	if (o->pi_act && !t->passthru) {
+		cli_say("--pi-act is for --engine io_uring_cmd (the block layer sets PRACT itself)");
+		return -EINVAL;
+	}
+	if (!t->passthru)
+		return 0;
+	lbaf_words(fmt, sizeof(fmt), f);
+	if (o->pi_act && (!f->known || !f->pi_type)) {
+		if (f->known)
+			cli_say("--pi-act: %s has no protection information (its %s)", t->path, fmt);
+		else
+			cli_say("--pi-act: %s did not answer Identify Namespace: its PI is not known",
+				t->path);
+		return -EINVAL;
+	}
+	if (f->ext && t->max_io && t->lbs &&
+	    (uint64_t)o->bs / t->lbs * (t->lbs + eng_nvme_md_moved(f, o->pi_act)) > t->max_io) {
+		cli_say("--bs %u with its metadata inline (%s) is more than %s takes in one command "
+			"(%u KiB, its max_hw_sectors_kb)", o->bs, fmt, t->path, t->max_io / 1024);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* --bs and --range against one target's size and logical block size:
  * 0 or -EINVAL, said. */
 static int check_fit(const struct eng_target *t, const struct cli_opts *o)
 {
 	uint64_t len;
 
+	if (check_format(t, o))
+		return -EINVAL;
 	if (o->bs % t->lbs) {
 		cli_say("--bs %u is not a multiple of %s's logical block size (%u)", o->bs, t->path, t->lbs);
 		return -EINVAL;
@@ -170,10 +234,12 @@ static int open_all(struct cli_targets *ts, const struct cli_opts *o)
 			err = eng_target_open_nvme(&ts->t[i], o->targets[i], cli_roots()->sysfs);
 			if (err)
 				open_nvme_error(&ts->t[i], o->targets[i], err);
+			else
+				ts->t[i].pi_act = o->pi_act;
 		} else {
 			err = eng_target_open(&ts->t[i], o->targets[i], o->buffered);
 			if (err)
-				open_error(o->targets[i], err, o->buffered);
+				open_error(&ts->t[i], o->targets[i], err, o->buffered);
 		}
 		if (!err)
 			ts->n++;

@@ -133,11 +133,11 @@ root_port() { # NAME BRIDGE SPEED WIDTH: a root port under a host bridge
 }
 while read -r kw name rest; do
 	case $kw in ''|'#'*) continue ;; esac
-	bridge= speed= width= queues= errors= bridges= node= data= warn=
+	bridge= speed= width= queues= errors= bridges= node= data= warn= meta=
 	for kv in $rest; do
 		case $kv in
 		'#'*) break ;;
-		bridge=*|speed=*|width=*|queues=*|errors=*|bridges=*|node=*|data=*|warn=*) eval "${kv%%=*}=\${kv#*=}" ;;
+		bridge=*|speed=*|width=*|queues=*|errors=*|bridges=*|node=*|data=*|warn=*|meta=*) eval "${kv%%=*}=\${kv#*=}" ;;
 		*) die "$layout: unknown setting $kv" ;;
 		esac
 	done
@@ -160,7 +160,14 @@ while read -r kw name rest; do
 	drive)
 		root_port "$name" "$bridge" "$speed" "$width"
 		drive_disk "d_$name" "$work/$name.img" "$errors" "$data"
-		qargs+=(-device "nvme,id=c_$name,serial=$name,drive=d_$name,bus=rp_$name${queues:+,max_ioqpairs=$queues}${warn:+,smart_critical_warning=$warn}$nvme_opts")
+		if [ -z "$meta" ]; then
+			qargs+=(-device "nvme,id=c_$name,serial=$name,drive=d_$name,bus=rp_$name${queues:+,max_ioqpairs=$queues}${warn:+,smart_critical_warning=$warn}$nvme_opts")
+		else
+			# a namespace of its own, 4 KiB blocks with the metadata
+			# the layout names (nvme-ns's ms, mset, pi, pil)
+			qargs+=(-device "nvme,id=c_$name,serial=$name,bus=rp_$name${queues:+,max_ioqpairs=$queues}${warn:+,smart_critical_warning=$warn}$nvme_opts"
+				-device "nvme-ns,drive=d_$name,nsid=1,bus=c_$name,logical_block_size=4096,physical_block_size=4096,$meta")
+		fi
 		ndrives=$((ndrives + 1)) ;;
 	multipath)
 		mpath=1
