@@ -406,7 +406,7 @@ const struct cli_optdesc cli_opts_table[] = {
 		  "t/io_uring's -c)" },
 	{ .name = "reap-wait", .val = O_REAP_WAIT, .arg = "DURATION", .group = CLI_OG_ENGINE,
 	  .set = set_reap_wait, .show = show_reap_wait,
-	  .help = "that wait ends this long after it began if a\n"
+	  .help = "a --reap wait ends this long after it began if a\n"
 		  "completion has come by then, else at the first\n"
 		  "(io_uring irq or sqpoll, Linux 6.12: 20us)" },
 	{ .name = "no-iowait", .val = O_NO_IOWAIT, .group = CLI_OG_ENGINE,
