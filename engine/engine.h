@@ -72,6 +72,15 @@ struct eng_job {
 	uint32_t batch;		/* SQEs per submission, 1..qd */
 	uint32_t reap;		/* completions a full queue waits for per
 				 * call, 1..qd (t/io_uring's -c); 0: 1 */
+	/* io_uring, irq or sqpoll: a wait for reap completions ends this
+	 * many microseconds after it began if one has come by then, else at
+	 * the first (IORING_FEAT_MIN_TIMEOUT, Linux 6.12; docs/engine.md);
+	 * 0: none. A kernel without it fails the setup (-EOPNOTSUPP). */
+	uint32_t reap_wait_us;
+	/* io_uring: waits for completions are not iowait
+	 * (IORING_ENTER_NO_IOWAIT, Linux 6.15) where the kernel has it;
+	 * eng_result.no_iowait says where it was */
+	bool no_iowait;
 	uint64_t range_off;	/* byte range read inside the target */
 	uint64_t range_len;	/* 0: the whole target from range_off */
 	int cpu;		/* pin to this CPU, -1: no pinning */
@@ -171,6 +180,9 @@ struct eng_result {
 	enum eng_stage stage;		/* ENG_STAGE_NONE when it ran cleanly */
 	int err;			/* -errno at that stage */
 	unsigned setup_flags;		/* io_uring setup flags accepted */
+	bool no_iowait;			/* its waits were not iowait: asked
+					 * (eng_job.no_iowait) and the kernel
+					 * has IORING_ENTER_NO_IOWAIT */
 	bool fixed_bufs;		/* io_uring read into registered buffers */
 	int unfixed_err;		/* else why not, when it tried (-errno of
 					 * registering them: over RLIMIT_MEMLOCK) */
@@ -307,6 +319,19 @@ uint64_t eng_cpu_tick_ns(void);
  * CQE32 rings and IORING_OP_URING_CMD (Linux 5.19). 0, -EOPNOTSUPP, or the
  * -errno of io_uring_setup (-ENOSYS, -EPERM: io_uring refused). */
 int eng_uring_cmd_probe(void);
+/* What this kernel's io_uring offers of the newer waits, each 0 where it
+ * has it, else -EOPNOTSUPP (every one io_uring_setup's -errno where
+ * io_uring itself is refused): waits that are not iowait
+ * (IORING_ENTER_NO_IOWAIT, 6.15), a wait's minimum before it takes what
+ * has come (IORING_FEAT_MIN_TIMEOUT, 6.12), and wait arguments in a
+ * registered region (IORING_REGISTER_MEM_REGION with REG_WAIT_ARG, 6.13;
+ * offered, not used: docs/engine.md). Asks a ring of its own; no IO. */
+struct eng_uring_waits {
+	int no_iowait;
+	int min_wait;
+	int reg_wait;
+};
+int eng_uring_waits_probe(struct eng_uring_waits *out);
 const char *eng_backend_name(enum eng_backend b);
 const char *eng_mode_name(enum eng_mode m);
 

@@ -541,6 +541,38 @@ static void uring_templates(struct eng_group *g)
 		uring_sqe_template(uring_sqe_at(sq->sqes, i, g->lane[0].u.cmd), &g->lane[0]);
 }
 
+/*
+ * The loop's waits (uring_loop_int.h's uring_wait): not iowait where the
+ * job asks and the kernel has the flag (an older one refuses an enter
+ * flag it does not know with EINVAL: io_uring_enter's check); the
+ * minimum wait only where the ring's wait sleeps in io_cqring_wait (a
+ * polled ring's polls and reads no timeout: io_iopoll_check), and where
+ * the kernel lacks it the job is refused rather than run without its
+ * bound (the CLI refuses it before: eng_uring_waits_probe).
+ */
+static int uring_waits(struct eng_group *g)
+{
+	struct eng_worker *w0 = &g->lane[0];
+	const struct eng_job *j = w0->job;
+	unsigned feat = w0->u.ring.features, k;
+	bool no_iowait = j->no_iowait && (feat & IORING_FEAT_NO_IOWAIT);
+
+	if (no_iowait)
+		w0->u.enter_flags |= IORING_ENTER_NO_IOWAIT;
+	for (k = 0; k < g->n; k++)
+		g->lane[k].res->no_iowait = no_iowait;
+	w0->u.min_wait_us = 0;
+	if (!j->reap_wait_us || j->mode == ENG_MODE_POLL || j->mode == ENG_MODE_HYBRID)
+		return 0;
+	if (!(feat & IORING_FEAT_MIN_TIMEOUT)) {
+		w0->res->stage = ENG_STAGE_SETUP;
+		w0->res->err = -EOPNOTSUPP;
+		return -EOPNOTSUPP;
+	}
+	w0->u.min_wait_us = j->reap_wait_us;
+	return 0;
+}
+
 int eng_uring_setup(struct eng_group *g, bool group)
 {
 	struct eng_worker *w0 = &g->lane[0];
@@ -582,7 +614,13 @@ int eng_uring_setup(struct eng_group *g, bool group)
 		return ret;
 	}
 	/* saves an fget/fput per enter; older kernels just lack it */
-	(void)io_uring_register_ring_fd(&w0->u.ring);
+	w0->u.enter_flags = io_uring_register_ring_fd(&w0->u.ring) == 1 ?
+			    IORING_ENTER_REGISTERED_RING : 0;
+	ret = uring_waits(g);
+	if (ret) {
+		eng_uring_teardown(g);
+		return ret;
+	}
 	uring_templates(g);
 	uring_lanes_alike(g);
 	return 0;
@@ -627,6 +665,74 @@ int eng_uring_cmd_probe(void)
 	io_uring_free_probe(p);
 	io_uring_queue_exit(&ring);
 	return ret;
+}
+
+/* Newer than liburing 2.3's header: registered wait regions, 6.13. */
+#ifndef IORING_SETUP_R_DISABLED
+#define IORING_SETUP_R_DISABLED (1U << 6)
+#endif
+#define URING_REGISTER_MEM_REGION 34
+#define URING_MEM_REGION_TYPE_USER 1
+#define URING_MEM_REGION_REG_WAIT_ARG 1
+
+struct uring_region_desc {
+	uint64_t user_addr, size;
+	uint32_t flags, id;
+	uint64_t mmap_offset;
+	uint64_t resv[4];
+};
+
+struct uring_mem_region_reg {
+	uint64_t region_uptr;
+	uint64_t flags;
+	uint64_t resv[2];
+};
+
+/* Whether a ring takes a page of ours as its registered wait arguments:
+ * only a ring created disabled may (io_register_mem_region refuses a
+ * live one, EINVAL: no waiter may race the region's setup); a kernel
+ * before 6.13 knows no such opcode (EINVAL). 0 or -EOPNOTSUPP. */
+static int uring_reg_wait_probe(void)
+{
+	struct io_uring_params p = { .flags = IORING_SETUP_R_DISABLED };
+	long page = sysconf(_SC_PAGESIZE), fd;
+	struct uring_region_desc rd = { 0 };
+	struct uring_mem_region_reg reg = { 0 };
+	void *mem = NULL;
+	int ret = -EOPNOTSUPP;
+
+	fd = syscall(__NR_io_uring_setup, 2, &p);
+	if (fd < 0)
+		return -errno;
+	if (page > 0 && !posix_memalign(&mem, (size_t)page, (size_t)page)) {
+		memset(mem, 0, (size_t)page);
+		rd.user_addr = (uint64_t)(uintptr_t)mem;
+		rd.size = (uint64_t)page;
+		rd.flags = URING_MEM_REGION_TYPE_USER;
+		reg.region_uptr = (uint64_t)(uintptr_t)&rd;
+		reg.flags = URING_MEM_REGION_REG_WAIT_ARG;
+		if (!syscall(__NR_io_uring_register, (int)fd, URING_REGISTER_MEM_REGION, &reg, 1))
+			ret = 0;
+	}
+	close((int)fd);
+	free(mem);
+	return ret;
+}
+
+int eng_uring_waits_probe(struct eng_uring_waits *out)
+{
+	struct io_uring_params p = { 0 };
+	long fd = syscall(__NR_io_uring_setup, 2, &p);
+
+	if (fd < 0) {
+		out->no_iowait = out->min_wait = out->reg_wait = -errno;
+		return out->no_iowait;
+	}
+	close((int)fd);
+	out->no_iowait = p.features & IORING_FEAT_NO_IOWAIT ? 0 : -EOPNOTSUPP;
+	out->min_wait = p.features & IORING_FEAT_MIN_TIMEOUT ? 0 : -EOPNOTSUPP;
+	out->reg_wait = uring_reg_wait_probe();
+	return 0;
 }
 
 /* The closed loop of one job, a copy per kind: the block path's has no

@@ -669,6 +669,72 @@ ENG_ALWAYS_INLINE uint32_t uring_reap(struct eng_group *g, uint64_t now, const s
 	return n;
 }
 
+/* Newer than liburing 2.3's header (include/uapi/linux/io_uring.h). */
+#ifndef IORING_ENTER_NO_IOWAIT
+#define IORING_ENTER_NO_IOWAIT (1U << 7)	/* 6.15 */
+#endif
+#ifndef IORING_FEAT_MIN_TIMEOUT
+#define IORING_FEAT_MIN_TIMEOUT (1U << 15)	/* 6.12 */
+#endif
+#ifndef IORING_FEAT_NO_IOWAIT
+#define IORING_FEAT_NO_IOWAIT (1U << 17)	/* 6.15 */
+#endif
+
+/* struct io_uring_getevents_arg as the kernel reads it since 6.12: what
+ * liburing 2.3 calls pad is min_wait_usec (a kernel before 6.12 refuses
+ * it nonzero with EINVAL, io_get_ext_arg), so the layout is written here
+ * under a name of our own rather than behind an #ifndef a struct cannot
+ * have. */
+struct uring_getevents_arg {
+	uint64_t sigmask;
+	uint32_t sigmask_sz;
+	uint32_t min_wait_usec;
+	uint64_t ts;
+};
+
+/* A minimum wait's timeout: after the minimum, a wait that has no CQE yet
+ * sleeps until the first (io_cqring_min_timer_wakeup switches to this
+ * timeout) rather than return -ETIME with none and be made again each
+ * minimum. Long enough that a completion, not it, ends the wait. */
+#define URING_MIN_WAIT_TS_NS 1000000000ull
+
+/*
+ * The loop's waiting io_uring_enter: liburing 2.3's io_uring_submit_and_wait
+ * (or its wait_cqe_nr, submit_and_wait_timeout) with what 2.3 cannot pass,
+ * u.enter_flags (the registered ring fd, NO_IOWAIT), and where ts_ns or
+ * min_us is set the extended argument: at most ts_ns, and the minimum
+ * wait of eng_job.reap_wait_us (io_uring/wait.c, io_cqring_wait: at
+ * min_us the wait ends if a CQE has come since it began, else at the
+ * first). flush: publish the SQ tail and submit what it holds (as
+ * liburing's __io_uring_flush_sq; never SQPOLL, whose caller submitted).
+ * The submitted count or -errno, as liburing's.
+ */
+ENG_ALWAYS_INLINE int uring_wait(struct eng_worker *w0, uint32_t min, uint64_t ts_ns,
+				 uint32_t min_us, const bool flush)
+{
+	struct io_uring *ring = &w0->u.ring;
+	struct io_uring_sq *sq = &ring->sq;
+	unsigned flags = w0->u.enter_flags | IORING_ENTER_GETEVENTS, submit = 0;
+	struct __kernel_timespec ts;
+	struct uring_getevents_arg arg;
+
+	if (flush) {
+		if (sq->sqe_head != sq->sqe_tail) {
+			sq->sqe_head = sq->sqe_tail;
+			IO_URING_WRITE_ONCE(*sq->ktail, sq->sqe_tail);
+		}
+		submit = sq->sqe_tail - *sq->khead;
+	}
+	if (eng_likely(!ts_ns && !min_us))
+		return io_uring_enter((unsigned)ring->enter_ring_fd, submit, min, flags, NULL);
+	ts.tv_sec = (long long)(ts_ns / 1000000000ull);
+	ts.tv_nsec = (long long)(ts_ns % 1000000000ull);
+	arg = (struct uring_getevents_arg){ .min_wait_usec = min_us,
+					    .ts = (uint64_t)(uintptr_t)&ts };
+	return io_uring_enter2((unsigned)ring->enter_ring_fd, submit, min,
+			       flags | IORING_ENTER_EXT_ARG, (sigset_t *)(void *)&arg, sizeof(arg));
+}
+
 /* SQPOLL: the kernel thread takes SQEs by itself, so the kernel is entered
  * only to wake that thread or to sleep until a completion; calls counts the
  * entries that really happen. */
@@ -676,7 +742,7 @@ ENG_ALWAYS_INLINE int uring_enter_sqpoll(struct eng_group *g, uint32_t queued, u
 					 bool wait, uint32_t min, const struct uring_how h)
 {
 	struct io_uring *ring = &g->lane[0].u.ring;
-	struct io_uring_cqe *cqe;
+	uint32_t min_us;
 	int ret = 0;
 
 	if (queued) {
@@ -689,7 +755,8 @@ ENG_ALWAYS_INLINE int uring_enter_sqpoll(struct eng_group *g, uint32_t queued, u
 	if (!wait || reaped || io_uring_cq_ready(ring))
 		return 0;
 	(*uring_calls(g, h))++;
-	return io_uring_wait_cqe_nr(ring, &cqe, min);
+	min_us = g->lane[0].u.min_wait_us;
+	return uring_wait(&g->lane[0], min, min_us ? URING_MIN_WAIT_TS_NS : 0, min_us, false);
 }
 
 /* The open loop's wait when it may issue more: none while an IO is due
@@ -702,8 +769,6 @@ ENG_ALWAYS_INLINE int uring_enter_open(struct eng_group *g, uint64_t now, const 
 	struct io_uring *ring = &g->lane[0].u.ring;
 	const struct eng_job *j = g->lane[0].job;
 	uint64_t next = UINT64_MAX, gap;
-	struct __kernel_timespec ts;
-	struct io_uring_cqe *cqe;
 	unsigned k;
 
 	for (k = 0; k < uring_lanes(g, h); k++)
@@ -714,9 +779,7 @@ ENG_ALWAYS_INLINE int uring_enter_open(struct eng_group *g, uint64_t now, const 
 		return io_uring_submit_and_get_events(ring);
 	gap -= ENG_RATE_SPIN_NS;
 	gap = gap < ENG_RATE_SLEEP_MAX_NS ? gap : ENG_RATE_SLEEP_MAX_NS;
-	ts.tv_sec = 0;
-	ts.tv_nsec = (long long)gap;
-	return io_uring_submit_and_wait_timeout(ring, &cqe, 1, &ts, NULL);
+	return uring_wait(&g->lane[0], 1, gap, 0, true);
 }
 
 /*
@@ -749,8 +812,13 @@ ENG_ALWAYS_INLINE int uring_enter(struct eng_group *g, uint32_t queued, uint32_t
 		return uring_enter_sqpoll(g, queued, reaped, wait, min, h);
 	uring_chk_submit(&g->lane[0], now);
 	(*uring_calls(g, h))++;
+	if (wait && h.open)
+		return uring_wait(&g->lane[0], 1, 0, 0, true);
+	/* --reap-wait: a full queue's wait for min ends at its bound */
 	if (wait)
-		return io_uring_submit_and_wait(ring, h.open ? 1 : min);
+		return uring_wait(&g->lane[0], min,
+				  g->lane[0].u.min_wait_us ? URING_MIN_WAIT_TS_NS : 0,
+				  g->lane[0].u.min_wait_us, true);
 	if (h.open)
 		return uring_enter_open(g, now, h);
 	return io_uring_submit_and_get_events(ring);

@@ -123,6 +123,12 @@ struct eng_worker {
 			uint32_t region_shift;	/* slot >> shift = buffer index */
 			bool ring_ok;
 			bool sqpoll;
+			/* what the loop's waits add to GETEVENTS
+			 * (uring_loop_int.h's uring_wait): the registered
+			 * ring fd, NO_IOWAIT; and eng_job.reap_wait_us
+			 * where the ring's wait sleeps (not polled) */
+			uint32_t enter_flags;
+			uint32_t min_wait_us;
 			bool fixed;	/* buffers registered: READ_FIXED */
 			bool cmd;	/* NVMe passthrough: SQE128/CQE32 */
 			uint32_t lba_shift;	/* passthrough: log2(LBA size) */

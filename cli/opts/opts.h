@@ -59,6 +59,9 @@ struct cli_opts {
 	uint32_t batch;
 	uint32_t reap;			/* --reap: completions a full queue
 					 * waits for per call; 1 default */
+	uint64_t reap_wait_ns;		/* --reap-wait: that wait's bound,
+					 * whole microseconds; 0 none */
+	bool no_iowait;			/* --no-iowait */
 	enum eng_backend backend;
 	enum eng_mode mode;
 	bool mode_auto;			/* --completion auto */

@@ -346,11 +346,41 @@ static int set_seed(struct cli_opts *o, const char *arg, char *err, size_t errle
 	return 0;
 }
 
+/* --reap-wait: a duration in whole microseconds (the kernel's unit), at
+ * most the wait's own timeout (engine/uring_loop_int.h), refused where
+ * this kernel's io_uring has no minimum wait (exit 2, before any IO)
+ * rather than run without the bound asked for. */
+static int set_reap_wait(struct cli_opts *o, const char *arg, char *err, size_t errlen)
+{
+	struct eng_uring_waits k;
+	int rc = cli_parse_duration("--reap-wait", arg, 1000, CLI_NS_PER_S, &o->reap_wait_ns,
+				    err, errlen);
+
+	if (!rc && o->reap_wait_ns % 1000)
+		rc = cli_opts_fail(err, errlen, "--reap-wait: '%s' is not whole microseconds", arg);
+	if (!rc && eng_uring_waits_probe(&k))
+		rc = cli_opts_fail(err, errlen, "--reap-wait: io_uring refused here (%s)",
+				   strerror(-k.min_wait));
+	else if (!rc && k.min_wait)
+		rc = cli_opts_fail(err, errlen,
+				   "--reap-wait: this kernel's io_uring has no minimum wait "
+				   "(IORING_FEAT_MIN_TIMEOUT, Linux 6.12)");
+	if (rc)
+		o->reap_wait_ns = 0;
+	return rc;
+}
+
+static int show_reap_wait(const struct cli_opts *o, char *buf, size_t len)
+{
+	return o->reap_wait_ns ? cli_fmt_duration(o->reap_wait_ns, buf, len) : 0;
+}
+
 enum {
 	O_BATCH = 0x100, O_ENGINE, O_COMPLETION, O_RAMP, O_IOS, O_JPD, O_CPUS,
 	O_PLACEMENT, O_BUFFERED, O_RANGE, O_NOLAT, O_JSON, O_SEED, O_STALL, O_REAP,
 	O_TOPOLOGY, O_DOT, O_REPEAT, O_GROUP, O_RATE, O_ARRIVAL, O_NOZERO, O_STEADY,
 	O_TEMP, O_INTERVAL, O_STREAM, O_LISTEN, O_LINGER, O_QUIET_ADVICE, O_PIACT,
+	O_REAP_WAIT, O_NO_IOWAIT,
 };
 
 /* Each shared option once: the groups say which verbs offer it. A help
@@ -375,6 +405,16 @@ const struct cli_optdesc cli_opts_table[] = {
 	  .help = "completions a full queue waits for per call, at most\n"
 		  "--qd (1: refill as soon as one is done;\n"
 		  "t/io_uring's -c)" },
+	{ .name = "reap-wait", .val = O_REAP_WAIT, .arg = "DURATION", .group = CLI_OG_ENGINE,
+	  .set = set_reap_wait, .show = show_reap_wait,
+	  .help = "a --reap wait ends this long after it began if a\n"
+		  "completion has come by then, else at the first\n"
+		  "(io_uring irq or sqpoll, Linux 6.12: 20us)" },
+	{ .name = "no-iowait", .val = O_NO_IOWAIT, .group = CLI_OG_ENGINE,
+	  .kind = CLI_OPT_FLAG, .off = OFF(no_iowait),
+	  .help = "io_uring's waits are not iowait (Linux 6.15, fio\n"
+		  "3.42's default): none in /proc/stat, and no\n"
+		  "cpufreq iowait boost (docs/cpu.md)" },
 	{ .name = "engine", .val = O_ENGINE, .arg = "NAME", .group = CLI_OG_TARGET,
 	  .kind = CLI_OPT_CHOICE, .off = OFF(backend), .choices = engine_names,
 	  .vals = engine_vals, .noun = "engine",

@@ -144,7 +144,7 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 {
 	return json_pack("{s:I, s:I, s:I, s:I, s:s, s:s, s:s, s:s?, s:o, s:f, s:f, s:I,"
 			 " s:I, s:I, s:o, s:s, s:s, s:b, s:I, s:I, s:b, s:I, s:o, s:I, s:b, s:I, s:s, s:o,"
-			 " s:o, s:f}",
+			 " s:o, s:f, s:o, s:b}",
 			 "bs", (json_int_t)o->bs, "qd", (json_int_t)o->qd,
 			 "batch", (json_int_t)o->batch, "reap", (json_int_t)o->reap,
 			 "engine", backend_str(o->backend),
@@ -172,7 +172,10 @@ json_t *cli_json_config(const struct cli_opts *o, const struct cli_report *r)
 				   "window_s", (json_int_t)cli_steady_window(o), "lat", o->steady_lat),
 			 "temperature_every_s", o->temp_every_ns ?
 			 json_integer((json_int_t)(o->temp_every_ns / CLI_NS_PER_S)) : json_null(),
-			 "interval_s", cli_secs(o->interval_ns));
+			 "interval_s", cli_secs(o->interval_ns),
+			 "reap_wait_us", o->reap_wait_ns ?
+			 json_integer((json_int_t)(o->reap_wait_ns / 1000)) : json_null(),
+			 "no_iowait", o->no_iowait);
 }
 
 /* An error slot (engine.h) as an errno, null for an NVMe status... */

@@ -52,6 +52,23 @@ static json_t *kconfig_json(const struct setup_kconfig *k)
 			 "blk_wbt", flag(k->blk_wbt));
 }
 
+/* What this kernel's io_uring offers of the newer waits
+ * (eng_uring_waits_probe): each true or false; null where io_uring is
+ * refused, or where the facts are a recorded tree's (IOSTORM_SYSFS_ROOT),
+ * whose kernel is not the one asked. reg_wait is offered, never used
+ * (docs/engine.md). */
+static json_t *uring_json(void)
+{
+	const struct setup_roots *r = cli_roots();
+	struct eng_uring_waits k;
+	bool live = !r->sysfs && !r->procfs;
+
+	if (!live || eng_uring_waits_probe(&k))
+		return json_pack("{s:n, s:n, s:n}", "no_iowait", "min_wait", "reg_wait");
+	return json_pack("{s:b, s:b, s:b}", "no_iowait", !k.no_iowait, "min_wait", !k.min_wait,
+			 "reg_wait", !k.reg_wait);
+}
+
 static json_t *machine_json(const struct setup_machine *m)
 {
 	const struct setup_vulns *v = &m->vulns;
@@ -85,7 +102,8 @@ static json_t *machine_json(const struct setup_machine *m)
 			 "nvme", "poll_queues", num(m->nvme_poll_queues),
 			 "write_queues", num(m->nvme_write_queues),
 			 "ps_max_latency_us", num(m->nvme_ps_max_latency_us));
-	if (o && json_object_set_new(o, "kernel_config", kconfig_json(&m->kconfig))) {
+	if (o && (json_object_set_new(o, "kernel_config", kconfig_json(&m->kconfig)) ||
+		  json_object_set_new(o, "io_uring", uring_json()))) {
 		json_decref(o);
 		return NULL;
 	}
