@@ -100,8 +100,8 @@ static void fill_job(struct eng_job *j, const struct runctx *c, unsigned i,
 	 * step's (sweep's points, saturate's QD1) as well as the command's */
 	j->batch = s->batch < s->qd ? s->batch : s->qd;
 	j->reap = s->reap < s->qd ? s->reap : s->qd;
-	j->reap_wait_us = (uint32_t)(o->reap_wait_ns / 1000);
-	j->no_iowait = o->no_iowait;
+	j->reap_wait_us = (uint32_t)(s->reap_wait_ns / 1000);
+	j->no_iowait = s->no_iowait;
 	j->range_off = o->range_off;
 	j->range_len = o->range_len;	/* 0: the rest of the target (engine.h) */
 	j->cpu = at->cpu;

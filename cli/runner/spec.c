@@ -5,6 +5,7 @@ struct cli_run_spec cli_run_spec_of(const struct cli_opts *o, enum eng_op op)
 {
 	return (struct cli_run_spec){
 		.qd = o->qd, .batch = o->batch, .reap = o->reap,
+		.reap_wait_ns = o->reap_wait_ns, .no_iowait = o->no_iowait,
 		.rate = o->rate, .repeat = o->repeat,
 		.repeat_auto = o->repeat_auto, .quiet = o->quiet,
 		.quiet_advice = o->quiet_advice,

@@ -22,6 +22,9 @@ struct cli_run_spec {
 	uint32_t qd;
 	uint32_t batch, reap;	/* as asked: held to qd where each job is
 				 * filled (cli/runner/jobs.c) */
+	uint64_t reap_wait_ns;	/* --reap-wait: the bound on a reap's wait;
+				 * 0: none */
+	bool no_iowait;		/* --no-iowait */
 	uint64_t rate;		/* IOs per second per device, split over its
 				 * workers; 0: closed loop */
 	uint32_t repeat;	/* measurements (cli_runner_repeat); 1: one;

@@ -19,6 +19,8 @@ void tune_cfg_of(struct tune_cfg *c, const struct cli_opts *o)
 	c->qd = o->qd;
 	c->batch = o->batch < o->qd ? o->batch : o->qd;
 	c->reap = o->reap < o->qd ? o->reap : o->qd;
+	c->reap_wait_ns = o->reap_wait_ns;
+	c->no_iowait = o->no_iowait;
 	c->placement = o->placement;
 	for (i = 0; i < o->ncpus && i < TUNE_MAX_CPUS; i++)
 		c->cpus[i] = o->cpus[i];
@@ -46,6 +48,8 @@ void tune_cfg_spec(const struct tune *t, const struct tune_cfg *c, struct cli_ru
 	s->qd = c->qd;
 	s->batch = c->batch;
 	s->reap = c->reap;
+	s->reap_wait_ns = c->reap_wait_ns;
+	s->no_iowait = c->no_iowait;
 	s->placement = c->placement;
 	s->placement_set = true;
 	s->cpus = c->ncpus ? c->cpus : NULL;
@@ -82,11 +86,15 @@ static const char *cpus_text(const struct tune_cfg *c, char *buf, size_t len)
 
 const char *tune_cfg_name(const struct tune_cfg *c, char *buf, size_t len)
 {
-	char cpus[256];
+	char cpus[256], wait[48] = "";
 
-	snprintf(buf, len, "%s %s, %u job%s, QD%u, batch %u, reap %u, %s%s%s%s",
-		 eng_backend_name(c->backend), eng_mode_name(c->mode), c->jobs,
-		 c->jobs == 1 ? "" : "s", c->qd, c->batch, c->reap,
+	if (c->reap_wait_ns)
+		snprintf(wait, sizeof(wait), " within %lluus",
+			 (unsigned long long)(c->reap_wait_ns / 1000));
+	snprintf(buf, len, "%s %s%s, %u job%s, QD%u, batch %u, reap %u%s, %s%s%s%s",
+		 eng_backend_name(c->backend), eng_mode_name(c->mode),
+		 c->no_iowait ? " no-iowait" : "", c->jobs,
+		 c->jobs == 1 ? "" : "s", c->qd, c->batch, c->reap, wait,
 		 c->ncpus ? "CPUs " : topo_policy_name(c->placement),
 		 c->ncpus ? cpus_text(c, cpus, sizeof(cpus)) : "",
 		 c->smt ? " (SMT siblings)" : "",
@@ -102,11 +110,14 @@ json_t *tune_cfg_json(const struct tune_cfg *c)
 	if (c->ncpus && (cpus = json_array()))
 		for (i = 0; i < c->ncpus; i++)
 			json_array_append_new(cpus, json_integer(c->cpus[i]));
-	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:s, s:b, s:s}",
+	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:b, s:o, s:s, s:b, s:s}",
 			 "engine", eng_backend_name(c->backend),
 			 "completion", eng_mode_name(c->mode),
 			 "jobs_per_device", (json_int_t)c->jobs, "qd", (json_int_t)c->qd,
 			 "batch", (json_int_t)c->batch, "reap", (json_int_t)c->reap,
+			 "reap_wait_us", c->reap_wait_ns ?
+			 json_integer((json_int_t)(c->reap_wait_ns / 1000)) : json_null(),
+			 "no_iowait", c->no_iowait,
 			 "cpus", cpus ? cpus : json_null(),
 			 "placement", topo_policy_name(c->placement), "smt_siblings", c->smt,
 			 "group", cli_group_name(c->group));
@@ -130,6 +141,12 @@ void tune_cfg_knob_from(struct tune_cfg *c, const struct tune_cfg *d, enum tune_
 		break;
 	case TUNE_K_REAP:
 		c->reap = d->reap;
+		break;
+	case TUNE_K_REAP_WAIT:
+		c->reap_wait_ns = d->reap_wait_ns;
+		break;
+	case TUNE_K_IOWAIT:
+		c->no_iowait = d->no_iowait;
 		break;
 	case TUNE_K_PLACE:
 		c->placement = d->placement;
@@ -163,6 +180,10 @@ bool tune_knob_differs(const struct tune_cfg *a, const struct tune_cfg *b, enum 
 		return a->batch != b->batch;
 	case TUNE_K_REAP:
 		return a->reap != b->reap;
+	case TUNE_K_REAP_WAIT:
+		return a->reap_wait_ns != b->reap_wait_ns;
+	case TUNE_K_IOWAIT:
+		return a->no_iowait != b->no_iowait;
 	case TUNE_K_PLACE:
 		return a->placement != b->placement || a->ncpus != b->ncpus ||
 		       memcmp(a->cpus, b->cpus, a->ncpus * sizeof(a->cpus[0])) != 0;
@@ -179,6 +200,7 @@ const char *tune_knob_name(enum tune_knob k)
 	static const char *const names[TUNE_NKNOBS] = {
 		[TUNE_K_ENGINE] = "completion", [TUNE_K_JOBS] = "jobs-per-device",
 		[TUNE_K_QD] = "qd", [TUNE_K_BATCH] = "batch", [TUNE_K_REAP] = "reap",
+		[TUNE_K_REAP_WAIT] = "reap-wait", [TUNE_K_IOWAIT] = "no-iowait",
 		[TUNE_K_PLACE] = "placement", [TUNE_K_GROUP] = "group",
 	};
 
@@ -204,6 +226,12 @@ const char *tune_knob_value(const struct tune_cfg *c, enum tune_knob k, char *bu
 		break;
 	case TUNE_K_REAP:
 		snprintf(buf, len, "%u", c->reap);
+		break;
+	case TUNE_K_REAP_WAIT:
+		snprintf(buf, len, "%lluus", (unsigned long long)(c->reap_wait_ns / 1000));
+		break;
+	case TUNE_K_IOWAIT:
+		snprintf(buf, len, "%s", c->no_iowait ? "on" : "off");
 		break;
 	case TUNE_K_PLACE:
 		if (c->ncpus)

@@ -345,6 +345,8 @@ static int cmd_tune(int argc, char **argv)
 			tn[i] = &nv[i];
 		t->tp_nvme = tn;
 	}
+	if (eng_uring_waits_probe(&t->waits))
+		t->waits.no_iowait = t->waits.min_wait = t->waits.reg_wait = -EOPNOTSUPP;
 	tune_cfg_of(&t->dflt, &o);
 	if (t->goal == MODEL_TUNE_LATENCY) {
 		/* the goal is QD1's: one IO in flight per device */

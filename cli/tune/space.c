@@ -189,6 +189,29 @@ static int batch_stage(struct tune *t)
 	if (rc < 0 || t->goal == MODEL_TUNE_LATENCY)
 		return rc;
 	n += rc;
+	/* the newer waits, where the kernel has them, on what is carried:
+	 * a bound on the reap's wait (with a reap to bound) and waits that
+	 * are not iowait (docs/engine.md) */
+	if (t->best.backend == ENG_BACKEND_IO_URING && t->best.mode != ENG_MODE_POLL &&
+	    t->best.mode != ENG_MODE_HYBRID) {
+		c = t->best;
+		if (t->waits.min_wait) {
+			tune_not_tried(t, "--reap-wait", "20us", "the kernel has no min-wait "
+				       "timeout (IORING_FEAT_MIN_TIMEOUT, Linux 6.12)");
+		} else if (qd >= 8) {
+			c.reap = c.reap > 1 ? c.reap : qd / 4;
+			c.reap_wait_ns = TUNE_REAP_WAIT_NS;
+			n += add(t, MODEL_TUNE_BATCH, &c) > 0;
+		}
+		c = t->best;
+		if (t->waits.no_iowait) {
+			tune_not_tried(t, "--no-iowait", "", "the kernel has no IORING_ENTER_NO_IOWAIT "
+				       "(Linux 6.15)");
+		} else if (!c.no_iowait) {
+			c.no_iowait = true;
+			n += add(t, MODEL_TUNE_BATCH, &c) > 0;
+		}
+	}
 	for (i = 0; i < 5; i++) {
 		for (j = 0; j < 3; j++) {
 			if (!b[i] || !r[j])

@@ -18,6 +18,7 @@
 #define TUNE_MAX_NOT 32			/* candidates listed as not tried */
 #define TUNE_INTERVAL_NS (100 * 1000 * 1000ull)	/* the runs' --interval */
 #define TUNE_BATCHES 10			/* batch means of a run's IOPS */
+#define TUNE_REAP_WAIT_NS (20 * 1000ull)	/* the reap bound tried */
 #define TUNE_SURVIVED 0xffu		/* tune_cand.round_out: never left out */
 #define TUNE_OVERHEAD_S 0.25		/* a run's cost beside its ramp and
 					 * window, until measured */
@@ -28,6 +29,8 @@ struct tune_cfg {
 	enum eng_mode mode;
 	unsigned jobs;			/* per device */
 	uint32_t qd, batch, reap;
+	uint64_t reap_wait_ns;		/* --reap-wait; 0: none */
+	bool no_iowait;			/* --no-iowait */
 	enum topo_policy placement;
 	int cpus[TUNE_MAX_CPUS];	/* ncpus 0: placed by placement */
 	unsigned ncpus;
@@ -42,6 +45,8 @@ enum tune_knob {
 	TUNE_K_QD,
 	TUNE_K_BATCH,
 	TUNE_K_REAP,
+	TUNE_K_REAP_WAIT,
+	TUNE_K_IOWAIT,
 	TUNE_K_PLACE,		/* placement and CPUs, as one */
 	TUNE_K_GROUP,
 	TUNE_NKNOBS
@@ -105,6 +110,7 @@ struct tune {
 	const struct eng_target *const *tp_nvme;	/* /dev/ngXnY; NULL none */
 	unsigned ntargets;
 	char nvme_why[320];		/* why tp_nvme is NULL */
+	struct eng_uring_waits waits;	/* what the kernel's waits offer */
 	bool counting;			/* tune_space counts for the plan: no
 					 * not-tried entries */
 	struct tune_cfg dflt;		/* the options as given */

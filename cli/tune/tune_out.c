@@ -358,14 +358,22 @@ int tune_jobfile(const struct tune *t, char *buf, size_t len)
 		     "; iostorm tune's winner (goal %s): %s\n"
 		     ";   iostorm -c FILE   runs it as is\n"
 		     "[job]\ncommand = run\nengine = %s\ncompletion = %s\nbs = %u\nqd = %u\n"
-		     "batch = %u\nreap = %u\njobs-per-device = %u\nplacement = %s\ngroup = %s\n",
+		     "batch = %u\nreap = %u\njobs-per-device = %u\nplacement = %s\ngroup = %s\n"
+		     "no-iowait = %s\n",
 		     model_tune_goal_name(t->goal), tune_cfg_name(c, name, sizeof(name)),
 		     eng_backend_name(c->backend), eng_mode_name(c->mode), t->o->bs, c->qd,
 		     c->batch, c->reap, c->jobs, topo_policy_name(c->placement),
-		     cli_group_name(c->group));
+		     cli_group_name(c->group), c->no_iowait ? "true" : "false");
 	if (w < 0 || (size_t)w >= len)
 		return -ENOSPC;
 	at = (size_t)w;
+	if (c->reap_wait_ns) {
+		w = snprintf(buf + at, len - at, "reap-wait = %lluus\n",
+			     (unsigned long long)(c->reap_wait_ns / 1000));
+		if (w < 0 || at + (size_t)w >= len)
+			return -ENOSPC;
+		at += (size_t)w;
+	}
 	if (c->ncpus) {
 		w = snprintf(buf + at, len - at, "cpus = ");
 		for (i = 0; w >= 0 && i < c->ncpus && at + (size_t)w < len; i++) {
