@@ -16,6 +16,10 @@ need_cmd jq
 expect_error "--reap-wait below a microsecond" 2 '--reap-wait: .1500ns. is not whole microseconds' \
 	run --reap-wait 1500ns /dev/null
 expect_error "--reap-wait 0" 2 '--reap-wait: .0. is below 1us, the least it takes' run --reap-wait 0 /dev/null
+# a bound on an interrupt-driven wait: refused where no such wait is made
+expect_error "--reap-wait with libaio" 2 '--reap-wait bounds an io_uring wait for interrupts: not with --engine libaio' \
+	run --reap-wait 20us --engine libaio /dev/null
+expect_error "--reap-wait polled" 2 'not with --completion poll' run --reap-wait 20us --completion poll /dev/null
 
 make_data_file f 8
 expect_ok "the setup record" run -q --ios 2000 --ramp 0 --json "$T_DIR/rec.json" --buffered "$f" ||

@@ -453,6 +453,14 @@ static void test_repeats_disagree(void)
 	CHECK(f != NULL && near(f->num[0], 25) && near(f->num[1], 1));
 	CHECK(f && strstr(text_of(f), "a's repeats of the QD128 alone step differ by 25%"));
 	CHECK(g.verdict == MODEL_GAP_V_NOISY);
+	/* all at once above the sum alone on such figures: a gain said as
+	 * one, never "the -29% gap" */
+	d[0].qdn_all = d[1].qdn_all = 900e3;
+	analyse(&g, d, 2, 8);
+	CHECK(g.verdict == MODEL_GAP_V_NOISY);
+	CHECKF(strstr(verdict_of(&g), "all at once measured 29% above the devices alone at QD128") &&
+	       !strstr(verdict_of(&g), "-29"), "%s", verdict_of(&g));
+	d[0].qdn_all = d[1].qdn_all = 690e3;
 	d[0].qdn_solo_rep_pct = 5;
 	analyse(&g, d, 2, 8);
 	CHECK(count(&g, MODEL_GAP_REPEATS_DISAGREE) == 0);

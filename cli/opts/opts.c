@@ -242,6 +242,14 @@ int cli_opts_parse(struct cli_opts *o, int argc, char **argv,
 	if (o->interval_ns != CLI_NS_PER_S && o->cmd && !strcmp(o->cmd, "latency"))
 		return cli_opts_fail(err, errlen,
 				     "latency prints a line per second: --interval must be 1s with it");
+	/* the bound is on an interrupt-driven io_uring wait (engine.h) */
+	if (o->reap_wait_ns && (o->backend == ENG_BACKEND_LIBAIO ||
+				(!o->mode_auto && (o->mode == ENG_MODE_POLL || o->mode == ENG_MODE_HYBRID))))
+		return cli_opts_fail(err, errlen,
+				     "--reap-wait bounds an io_uring wait for interrupts: not with %s",
+				     o->backend == ENG_BACKEND_LIBAIO ? "--engine libaio" :
+				     o->mode == ENG_MODE_POLL ? "--completion poll" :
+				     "--completion hybrid");
 	*outcome = CLI_PARSE_GO;
 	return 0;
 }

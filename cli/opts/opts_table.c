@@ -412,9 +412,9 @@ const struct cli_optdesc cli_opts_table[] = {
 		  "(io_uring irq or sqpoll, Linux 6.12: 20us)" },
 	{ .name = "no-iowait", .val = O_NO_IOWAIT, .group = CLI_OG_ENGINE,
 	  .kind = CLI_OPT_FLAG, .off = OFF(no_iowait),
-	  .help = "io_uring's waits are not iowait (Linux 6.15, fio\n"
-		  "3.42's default): none in /proc/stat, and no\n"
-		  "cpufreq iowait boost (docs/cpu.md)" },
+	  .help = "io_uring's waits are not iowait (Linux 6.15; fio\n"
+		  "3.42 does it wherever it can): none in /proc/stat,\n"
+		  "and no cpufreq iowait boost (docs/cpu.md)" },
 	{ .name = "engine", .val = O_ENGINE, .arg = "NAME", .group = CLI_OG_TARGET,
 	  .kind = CLI_OPT_CHOICE, .off = OFF(backend), .choices = engine_names,
 	  .vals = engine_vals, .noun = "engine",

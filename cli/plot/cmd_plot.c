@@ -84,6 +84,7 @@ static const struct kind kinds[] = {
 	{ "run", cli_plot_run, NULL }, { "nop", cli_plot_run, NULL },
 	{ "latency", cli_plot_latency, NULL }, { "sweep", NULL, cli_plot_sweep },
 	{ "saturate", cli_plot_saturate, NULL }, { "compare", NULL, cli_plot_compare },
+	{ "tune", cli_plot_tune, NULL },
 };
 
 /* The report into *out, checked to be one of ours that plot draws, and
@@ -111,9 +112,18 @@ static int load(const char *path, const char *metric, json_t **out, const struct
 		*out = r;
 		return 0;
 	}
-	if (i == sizeof(kinds) / sizeof(kinds[0]))
-		cli_say("%s: a report of '%s', which plot does not draw (it draws run, nop, latency, "
-			"sweep, saturate and compare reports)", path, cmd);
+	if (i == sizeof(kinds) / sizeof(kinds[0])) {
+		char names[128];
+		size_t at = 0, n = sizeof(kinds) / sizeof(kinds[0]), k;
+
+		/* the list from the table: "run, nop, ... and tune" */
+		names[0] = '\0';
+		for (k = 0; k < n && at < sizeof(names); k++)
+			at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s",
+					       !k ? "" : k + 1 == n ? " and " : ", ", kinds[k].command);
+		cli_say("%s: a report of '%s', which plot does not draw (it draws %s reports)", path,
+			cmd, names);
+	}
 	json_decref(r);
 	return -EINVAL;
 }

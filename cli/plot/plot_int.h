@@ -41,6 +41,8 @@ int cli_plot_slo(FILE *gp, const json_t *slo, char *err, size_t errlen);
 int cli_plot_slo_together(FILE *gp, const json_t *slo);
 int cli_plot_saturate(FILE *gp, const json_t *r, char *err, size_t errlen);
 int cli_plot_compare(FILE *gp, const json_t *r, int metric, char *err, size_t errlen);
+/* tune's search: every candidate's runs with their intervals, by stage. */
+int cli_plot_tune(FILE *gp, const json_t *r, char *err, size_t errlen);
 
 /* ---- plot_gp.c: the script's pieces ---- */
 

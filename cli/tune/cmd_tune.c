@@ -113,7 +113,8 @@ static const struct cli_optdesc own[] = {
 	  "write the winner as a job file that 'iostorm -c FILE' runs as is"),
 	CLI_OPT_OWN("stages", O_STAGES, "LIST", 0, 0, set_stages, NULL, NULL,
 	  "the stages searched, in their order whatever LIST's (engine,\n"
-	  "depth, batch, placement; default all): the others keep the options'"),
+	  "depth, batch, placement; all without it): the others keep the\n"
+	  "options'"),
 	CLI_OPT_OWN("allow-never-written", O_ALLOW_ZEROS, NULL, 0, 0, set_allow_zeros, NULL, NULL,
 	  "tune on targets whose blocks read as never written (their figures\n"
 	  "are the drive's shortcut for unwritten blocks, not its reads)"),
@@ -193,25 +194,25 @@ static struct eng_target *open_nvme(struct tune *t)
 }
 
 /* Targets whose blocks read as never written are refused unless
- * --allow-never-written: -ENODATA, said. */
+ * --allow-never-written: -ENODATA, said in one line after the sampler's
+ * own line for each (cli/runner/drive.h). */
 static int zeros(struct tune *t)
 {
 	const struct cli_drive *d;
-	unsigned i;
-	int rc = 0;
+	unsigned i, n = 0;
 
 	cli_drive_before(t->o, t->tp, t->ntargets);
 	for (i = 0; i < t->ntargets; i++) {
 		d = cli_drive_find(t->tp[i]->path);
-		if (!d || !model_zero_high(d->zero_pct) || t->o->tune_zeros)
-			continue;
-		cli_say("%s: %.0f%% of %u sampled blocks read as never written: tuned on it, the "
-			"figures would be the drive's answer for unwritten blocks, not its reads; "
-			"fill it first (iostorm fill), or --allow-never-written", t->tp[i]->path,
-			d->zero_pct, d->zs.sampled);
-		rc = -ENODATA;
+		n += d && model_zero_high(d->zero_pct);
 	}
-	return rc;
+	if (!n || t->o->tune_zeros)
+		return 0;
+	cli_say("%u target%s read%s as never written (above): tuned on %s, the figures would be "
+		"the answer for unwritten blocks, not reads of data; fill %s first (iostorm fill), "
+		"or --allow-never-written", n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+		n == 1 ? "it" : "them", n == 1 ? "it" : "them");
+	return -ENODATA;
 }
 
 /* The job file written and read back, the winner run once from it: what

@@ -608,6 +608,15 @@ static void healthy_verdict(struct sb *s, const struct model_gap *g)
 
 	if (!cli_gap_verdict_has_words(v) || v == MODEL_GAP_V_FAILED)
 		return;
+	/* figures that did not hold still may put all at once above the sum
+	 * alone: a gain, not a negative gap */
+	if (v == MODEL_GAP_V_NOISY && g->verdict_pct < 0) {
+		say(s, "undecided: all at once measured %.0f%% above the devices alone at QD%u, "
+		    "on figures that did not hold still (named above: an alone step the machine "
+		    "disturbed, or repeats that disagree); no cause is claimed. Measure again on "
+		    "a quieter machine, with --repeat auto.", -g->verdict_pct, g->qd);
+		return;
+	}
 	say(s, gap_verdicts[v], v == MODEL_GAP_V_NONE ? 100.0 - g->verdict_pct : g->verdict_pct,
 	    g->qd);
 }

@@ -1,4 +1,5 @@
-# Completion modes on the real nvme driver (7.2 guest, two-node layout):
+# Completion modes on the real nvme driver (7.2 guest, two-node layout),
+# and tune's engine stage there:
 # poll and hybrid complete IOs with no errors where the driver has poll
 # queues; auto picks poll there and irq on a controller with no room for a
 # poll queue, saying so; poll and hybrid on that controller are refused with
@@ -8,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 vm_need
 
-vm_boot 7.2 two-node <<'GUEST' || t_done
+vm_boot 7.2 two-node --timeout 480 <<'GUEST' || t_done
 q="-q --time 2 --ramp 0.5 --qd 8 --json -"
 keep io_poll cat /sys/block/$(basename $(dev nva))/queue/io_poll /sys/block/$(basename $(dev nvd))/queue/io_poll
 step poll iostorm run $q --completion poll $(dev nva) $(dev nvc)
@@ -32,6 +33,10 @@ keep ndrives vm_ndrives
 keep nvd basename $(dev nvd)
 step check iostorm check --completion poll --json -
 step check_hybrid iostorm check --completion hybrid --json -
+# tune's engine stage as root on a drive with poll queues: poll, hybrid and
+# the passthrough engine among its candidates (the images are never
+# written: --allow-never-written)
+step tune iostorm tune -q --stages engine --budget 90s --ramp 0 --allow-never-written --json - $(dev nva)
 GUEST
 
 [ "$(cat "$VM_OUT/io_poll" 2>/dev/null | tr '\n' ' ')" = "1 0 " ] ||
@@ -95,4 +100,11 @@ vm_expect_error hybrid "no-poll: hybrid" 1 'has no poll queues: load the nvme dr
 vm_check check "no-poll: check --completion poll names every drive" '
 	([.findings[] | select(.kind == "no_poll_queues") | .device] | sort)
 	== ([.setup.devices[].name] | sort) and .setup.machine.nvme.poll_queues == 0'
+vm_expect_ok tune "tune --stages engine on 7.2" &&
+	vm_jq tune "tune's engine candidates on 7.2 with poll queues, as root" '
+	[.tune.candidates[] | select(.stage == "engine") | .config | "\(.engine) \(.completion)"] as $c
+	| ($c | index("io_uring poll")) != null and ($c | index("io_uring hybrid")) != null
+	and ($c | index("io_uring_cmd irq")) != null
+	and ([.tune.not_tried[] | select(.value | test("hybrid|poll"))] | length == 0)
+	and .tune.elapsed_s <= 1.1 * .tune.budget_s'
 t_done
