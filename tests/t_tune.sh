@@ -18,7 +18,7 @@ json=$T_DIR/t.json
 ini=$T_DIR/win.ini
 
 # ---- refusals ----
-expect_error "no target" 2 "no TARGET" tune
+expect_error "no target" 2 "no TARGET, and no NVMe namespace here" tune
 expect_error "budget below its floor" 2 "--budget" tune --budget 5s "$file"
 expect_error "too short" 2 "too short for this search: it needs at least" tune --budget 10s "$file"
 expect_error "bad --stages" 2 "unknown stage 'depths'" tune --stages engine,depths "$file"

@@ -126,13 +126,14 @@ static int cmd_tune(int argc, char **argv);
 const struct cli_verb cli_verb_tune = {
 	.name = "tune",
 	.what = "the fastest configuration of this machine for the targets",
-	.synopsis = "iostorm tune [options] TARGET...\n\n"
+	.synopsis = "iostorm tune [options] [TARGET...]\n\n"
 		"Searches the engine, completion, jobs, depth, batch, reap, CPUs and\n"
 		"group in stages within --budget, each stage by successive halving\n"
 		"in random order; a stage's best replaces what it carries in only on a\n"
 		"paired test. The winner is set against the options as given in\n"
 		"paired rounds, each knob's worth measured one at a time, and the\n"
-		"winner written with --write-config (docs/tune.md).",
+		"winner written with --write-config (docs/tune.md). Without TARGET:\n"
+		"every NVMe namespace.",
 	.operands = CLI_OPERANDS_TARGETS,
 	.groups = CLI_OG_ENGINE | CLI_OG_TARGET | CLI_OG_JSON,
 	.own = own,
@@ -145,7 +146,7 @@ const struct cli_verb cli_verb_tune = {
 static int refuse(const struct cli_opts *o)
 {
 	if (!o->ntargets) {
-		cli_say("no TARGET: name the devices or files to tune for");
+		cli_say("no TARGET, and no NVMe namespace here: name the devices or files to tune for");
 		return -EINVAL;
 	}
 	if (o->ios) {
@@ -305,13 +306,21 @@ static int cmd_tune(int argc, char **argv)
 	struct eng_target *nv = NULL;
 	struct cli_outfile wc = { .fd = -1 };
 	struct tune *t = NULL;
+	char **nvme = NULL;
 	json_t *root;
 	unsigned i;
+	int nn = 0;
 	int rc = cli_opts_cmdline(&o, &cli_verb_tune, argc, argv);
 
 	if (rc)
 		return cli_exit_status(rc);
-	rc = refuse(&o);
+	/* without TARGET, every NVMe namespace: the last step of reading the
+	 * command line, as saturate's (cli_opts is read-only after it) */
+	if (!o.ntargets && (nn = cli_nvme_paths(&nvme)) > 0) {
+		o.targets = nvme;
+		o.ntargets = (unsigned)nn;
+	}
+	rc = nn < 0 ? nn : refuse(&o);
 	if (!rc && o.write_config) {
 		/* as every file iostorm writes: checked and made ready before any IO */
 		rc = cli_outfile_reserve(&wc, o.write_config);
@@ -393,5 +402,7 @@ out:
 		free(t->cand);
 	free(t);
 	cli_targets_close(&ts);
+	if (nn > 0)
+		cli_nvme_paths_free(nvme, (unsigned)nn);
 	return cli_exit_status(rc);
 }
