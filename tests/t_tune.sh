@@ -41,23 +41,50 @@ if [ "$(id -u)" -eq 0 ]; then
 	expect_error "job file over a device" 2 "$other" tune --write-config "$other" "$file"
 fi
 
-# ---- the search: a busy loop on the CPU the options pin the worker to ----
+# ---- the plan and what is not tried come first; SIGINT ends the search
+# with what ran reported (exit 0, as a run's). A file's file system has no
+# poll queues, so poll and hybrid are listed, each once ----
+"$IOSTORM" tune --stages engine --budget 10m --ramp 0 --json "$T_DIR/int.json" "$file" \
+	>"$T_DIR/int.out" 2>"$T_DIR/int.err" </dev/null &
+tpid=$!
+for _ in $(seq 300); do	# a guard against a hang, not a measure
+	grep -q '^stage\|^not tried' "$T_DIR/int.out" 2>/dev/null && break
+	sleep 0.1
+done
+kill -INT "$tpid" 2>/dev/null
+wait "$tpid"
+rc=$?
+[ "$rc" -eq 0 ] || check_fail "tune interrupted: exit $rc, want 0: $(cat "$T_DIR/int.err")"
+jq -e '.tune.interrupted == true
+	and ([.tune.not_tried[] | select(.option == "--completion") | .value] | sort) == ["hybrid", "poll"]
+	and ([.tune.not_tried[] | select(.value == "poll")][0].why | test("no poll queues.*iostorm check"))' \
+	"$T_DIR/int.json" >/dev/null ||
+	check_fail "tune interrupted: not its refusals, or not said interrupted: $(jq -c '.tune | {interrupted, not_tried}' "$T_DIR/int.json" 2>&1)"
+grep -q '^plan:' "$T_DIR/int.out" && [ "$(grep -c '^not tried: --completion poll' "$T_DIR/int.out")" -eq 2 ] ||
+	check_fail "tune interrupted: the plan, or poll's line before the search and at the end: $(cat "$T_DIR/int.out")"
+
+# ---- the search: a busy loop on the CPU the options pin the worker to;
+# reads from the page cache (--buffered), so that the worker is bound by
+# its CPU and the busy loops take two thirds of it ----
 cpus=$(taskset -pc $$ | sed 's/.*: //')
 hog=$(sed 's/[,-].*//' <<<"$cpus")
 n=$(taskset -c "$cpus" nproc)
 [ "$n" -ge 2 ] || skip "one CPU allowed here: no CPU free of the busy loop"
+# two busy loops: the worker there gets a third of the CPU
 taskset -c "$hog" bash -c 'while :; do :; done' &
 hogpid=$!
-trap 'kill "$hogpid" 2>/dev/null; t_cleanup' EXIT
+taskset -c "$hog" bash -c 'while :; do :; done' &
+hogpid="$hogpid $!"
+trap 'kill $hogpid 2>/dev/null; t_cleanup' EXIT
 # the least budget for this machine's CPUs, as tune names it
-run_iostorm tune --budget 10s --ramp 100ms --stages placement --cpus "$hog" "$file"
+run_iostorm tune --budget 10s --ramp 100ms --stages placement --buffered --cpus "$hog" "$file"
 least=$(sed -nE 's/.*it needs at least ([0-9]+)s.*/\1/p' "$T_ERR")
 [ -n "$least" ] || { show_output; fail "tune named no least budget"; }
 budget=$((least + 10))
 expect_ok "tune, placement" tune --budget "${budget}s" --ramp 100ms --stages placement \
-	--cpus "$hog" --json "$json" --write-config "$ini" "$file"
-kill "$hogpid" 2>/dev/null
-wait "$hogpid" 2>/dev/null
+	--buffered --cpus "$hog" --json "$json" --write-config "$ini" "$file"
+kill $hogpid 2>/dev/null
+wait $hogpid 2>/dev/null
 
 jq -e --argjson b "$budget" '.tune.budget_s == $b and .tune.elapsed_s <= 1.1 * $b' "$json" >/dev/null ||
 	check_fail "the budget: $(jq -c '.tune | {budget_s, elapsed_s}' "$json")"
@@ -90,7 +117,8 @@ grep -q '^command = run$' "$ini" || check_fail "the job file names no run: $(cat
 if [ -n "$want" ]; then
 	grep -qx "cpus = $want" "$ini" || check_fail "the job file's cpus are not the winner's $want: $(cat "$ini")"
 fi
-grep -qx "target = $file" "$ini" || check_fail "the job file names no target $file"
+grep -qx "target = $file" "$ini" && grep -qx "buffered = true" "$ini" ||
+	check_fail "the job file names no target $file, or not --buffered"
 # the plan is said before the first stage, the end after the last
 order=$(grep -n -m1 -e '^plan:' "$T_OUT" | cut -d: -f1) st=$(grep -n -m1 '^stage placement' "$T_OUT" | cut -d: -f1)
 win=$(grep -n -m1 '^winner:' "$T_OUT" | cut -d: -f1)

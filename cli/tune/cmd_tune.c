@@ -381,6 +381,8 @@ static int cmd_tune(int argc, char **argv)
 	if (!rc && !t->interrupted && !t->stalled)
 		rc = write_and_check(t, &wc, 2 * t->w_s);
 	tune_check_verdict(t);
+	if (!t->interrupted && !t->stalled)
+		(void)tune_settings(t);	/* the facts not read: said, nothing to name */
 	tune_say_end(t);
 	if (cli_out_report_wanted(&o)) {
 		root = json_pack("{s:s, s:s, s:o, s:o}", "schema", CLI_JSON_SCHEMA, "command", "tune",

@@ -16,6 +16,7 @@
 #define TUNE_MAX_CPUS 64		/* CPUs one candidate's list names */
 #define TUNE_MAX_RUNS 8			/* runs kept per candidate */
 #define TUNE_MAX_NOT 32			/* candidates listed as not tried */
+#define TUNE_MAX_SETTINGS 24		/* kinds of setting check names */
 #define TUNE_INTERVAL_NS (100 * 1000 * 1000ull)	/* the runs' --interval */
 #define TUNE_BATCHES 10			/* batch means of a run's IOPS */
 #define TUNE_REAP_WAIT_NS (20 * 1000ull)	/* the reap bound tried */
@@ -142,6 +143,11 @@ struct tune {
 	bool skipped[MODEL_TUNE_NSTAGES];	/* the budget held no more of it */
 	bool final_skipped;
 	bool stalled;			/* a device stalled: the rest is lost */
+	/* what check finds on the winner's targets (settings.c) */
+	bool settings_read;
+	const char *settings[TUNE_MAX_SETTINGS];	/* check's kind names */
+	unsigned nsettings;
+	char measure_cmd[1024];		/* "" where none can be A/B'd */
 	bool interrupted;
 	int err;			/* the first failure that stopped it */
 	FILE *f;			/* the text */
@@ -192,6 +198,10 @@ void tune_check_verdict(struct tune *t);
 int tune_search(struct tune *t);
 /* Seconds since the command began. */
 double tune_elapsed(const struct tune *t);
+
+/* ---- the settings check names on the winner's targets (settings.c) ---- */
+/* 0 or -errno (said by check where the facts cannot be read). */
+int tune_settings(struct tune *t);
 
 /* ---- what is said (tune_out.c) ---- */
 void tune_say_plan(const struct tune *t);

@@ -182,6 +182,15 @@ void tune_say_end(const struct tune *t)
 	for (i = 0; i < t->nnot; i++)
 		fprintf(t->f, "not tried: %s %s: %s\n", t->not[i].option, t->not[i].value,
 			t->not[i].why);
+	if (t->settings_read && t->nsettings) {
+		fprintf(t->f, "settings that cost IOPS on the winner's targets (iostorm check):");
+		for (i = 0; i < t->nsettings; i++)
+			fprintf(t->f, "%s %s", i ? "," : "", t->settings[i]);
+		if (t->measure_cmd[0])
+			fprintf(t->f, "; `%s` A/Bs those a run can change (tune writes nothing to sysfs)",
+				t->measure_cmd);
+		fputc('\n', t->f);
+	}
 	if (t->noisy_runs)
 		fprintf(t->f, "noise: in %u of %u runs the machine disturbed the workers (other "
 			"processes took up to %.0f%% of their CPUs' time): those figures are not the "
@@ -287,6 +296,19 @@ static json_t *not_json(const struct tune *t)
 	return a ? a : json_null();
 }
 
+static json_t *settings_json(const struct tune *t)
+{
+	json_t *a;
+	unsigned i;
+
+	if (!t->settings_read || !(a = json_array()))
+		return json_null();
+	for (i = 0; i < t->nsettings; i++)
+		json_array_append_new(a, json_string(t->settings[i]));
+	return json_pack("{s:o, s:s?}", "kinds", a, "measure",
+			 t->measure_cmd[0] ? t->measure_cmd : NULL);
+}
+
 static json_t *stages_json(const struct tune *t)
 {
 	json_t *a = json_array();
@@ -328,7 +350,7 @@ json_t *tune_json(const struct tune *t)
 	    (t->final_skipped || !t->final.tested || t->final.v != MODEL_TUNE_BETTER))
 		undecided = json_pack("[o, o]", tune_cfg_json(&t->final.b), tune_cfg_json(&t->dflt));
 	return json_pack("{s:f, s:f, s:s, s:I, s:f, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-			 " s:o, s:b}",
+			 " s:o, s:b, s:o}",
 			 "budget_s", (double)t->budget_ns / 1e9, "elapsed_s", tune_elapsed(t),
 			 "goal", model_tune_goal_name(t->goal), "seed", (json_int_t)t->seed0,
 			 "unit_s", t->plan0.w_s, "runs", (json_int_t)t->runs,
@@ -343,7 +365,7 @@ json_t *tune_json(const struct tune *t)
 				   "figure", num(t->check.fig), "figure_ci", ci(t->check.lo, t->check.hi),
 				   "reproduced", t->check_tested ? json_boolean(t->reproduced) : json_null(),
 				   "p", t->check_tested ? num(t->check_ch.p) : json_null()),
-			 "interrupted", t->interrupted);
+			 "interrupted", t->interrupted, "settings", settings_json(t));
 }
 
 int tune_jobfile(const struct tune *t, char *buf, size_t len)
@@ -367,6 +389,19 @@ int tune_jobfile(const struct tune *t, char *buf, size_t len)
 	if (w < 0 || (size_t)w >= len)
 		return -ENOSPC;
 	at = (size_t)w;
+	/* what the targets were read as, held through the search */
+	if (t->o->buffered || t->o->range_len) {
+		w = snprintf(buf + at, len - at, "%s", t->o->buffered ? "buffered = true\n" : "");
+		if (w >= 0 && at + (size_t)w < len && t->o->range_len) {
+			at += (size_t)w;
+			w = snprintf(buf + at, len - at, "range = %llu:%llu\n",
+				     (unsigned long long)t->o->range_off,
+				     (unsigned long long)t->o->range_len);
+		}
+		if (w < 0 || at + (size_t)w >= len)
+			return -ENOSPC;
+		at += (size_t)w;
+	}
 	if (c->reap_wait_ns) {
 		w = snprintf(buf + at, len - at, "reap-wait = %lluus\n",
 			     (unsigned long long)(c->reap_wait_ns / 1000));
