@@ -46,13 +46,8 @@ static void from_sysfs(const struct setup_at *at, const char *ddir, struct setup
 static void from_identify(const struct setup_at *at, struct setup_dev *d)
 {
 	struct eng_nvme_lbaf f;
-	char dev[SETUP_NAME_MAX + 8];
-	int fd;
+	int fd = setup_nvme_open(at, d->disk);
 
-	if (!at->live_sys || !d->disk[0])
-		return;
-	snprintf(dev, sizeof(dev), "/dev/%s", d->disk);
-	fd = open(dev, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	if (!eng_nvme_lbaf_read(fd, &f)) {

@@ -53,17 +53,22 @@ static int get_feature(int fd, unsigned fid, void *buf, unsigned len, uint32_t *
 	return setup_nvme_admin(fd, NVME_ADMIN_GET_FEATURES, 0, fid, buf, len, out);
 }
 
+int setup_nvme_open(const struct setup_at *at, const char *name)
+{
+	char dev[SETUP_NAME_MAX + 8];
+
+	if (!at->live_sys || !name[0])
+		return -1;
+	snprintf(dev, sizeof(dev), "/dev/%s", name);
+	return open(dev, O_RDONLY | O_CLOEXEC);
+}
+
 void setup_nvme_power(const struct setup_at *at, struct setup_dev *d)
 {
 	uint8_t table[APST_TABLE_BYTES];
-	char dev[SETUP_NAME_MAX + 8];
 	uint32_t v;
-	int fd;
+	int fd = setup_nvme_open(at, d->controller);
 
-	if (!at->live_sys || !d->controller[0])
-		return;
-	snprintf(dev, sizeof(dev), "/dev/%s", d->controller);
-	fd = open(dev, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	if (!get_feature(fd, NVME_FEAT_POWER_MGMT, NULL, 0, &v))
@@ -76,13 +81,8 @@ void setup_nvme_power(const struct setup_at *at, struct setup_dev *d)
 void setup_nvme_dlfeat(const struct setup_at *at, struct setup_dev *d)
 {
 	static uint8_t id[ID_NS_BYTES];	/* setup reads one device at a time */
-	char dev[SETUP_NAME_MAX + 8];
-	int fd, nsid;
+	int fd = setup_nvme_open(at, d->disk), nsid;
 
-	if (!at->live_sys || !d->disk[0])
-		return;
-	snprintf(dev, sizeof(dev), "/dev/%s", d->disk);
-	fd = open(dev, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	nsid = ioctl(fd, NVME_IOCTL_ID);

@@ -31,6 +31,10 @@ int setup_at_init(struct setup_at *at, const struct setup_roots *r);
  * answered with an error status. */
 int setup_nvme_admin(int fd, uint8_t opcode, uint32_t nsid, uint32_t cdw10, void *buf,
 		     uint32_t len, uint32_t *result);
+/* /dev/NAME opened read-only on the live machine for an admin command: an
+ * fd, or -1 where the roots are a recorded tree, name is "" or it cannot
+ * be opened (the fact is then left unknown). */
+int setup_nvme_open(const struct setup_at *at, const char *name);
 /* The drive's power state and APST enable (setup/nvme_admin.c): set in d
  * where the live controller answers, else left unknown. */
 void setup_nvme_power(const struct setup_at *at, struct setup_dev *d);
