@@ -20,6 +20,11 @@ unsigned model_tune_rounds(unsigned n)
 	return r ? r : 1;
 }
 
+unsigned model_tune_halvings(unsigned n)
+{
+	return n > MODEL_TUNE_FINALISTS ? model_tune_rounds(n) - 1 : 0;
+}
+
 /* The windows of a stage's halving in units of w, and its runs. */
 static void stage_cost(unsigned n, unsigned *runs, double *units)
 {
@@ -27,7 +32,7 @@ static void stage_cost(unsigned n, unsigned *runs, double *units)
 
 	*runs = 0;
 	*units = 0;
-	for (r = 0; r < model_tune_rounds(n); r++) {
+	for (r = 0; r < model_tune_halvings(n); r++) {
 		*runs += nr;
 		*units += (double)nr * (double)(1u << r);
 		nr = (nr + 1) / 2;
@@ -51,10 +56,11 @@ int model_tune_plan(double budget_s, double ramp_s, double over_s, const unsigne
 		q.ncand[s] = ncand[s];
 		if (ncand[s] < 2)
 			continue;	/* what is carried in: nothing to search */
-		q.rounds[s] = model_tune_rounds(ncand[s]);
+		q.rounds[s] = model_tune_halvings(ncand[s]);
 		stage_cost(ncand[s], &runs, &u);
-		q.runs += runs + 2 * MODEL_TUNE_STAGE_ROUNDS;
-		units += u + 2.0 * 2 * MODEL_TUNE_STAGE_ROUNDS;
+		/* what it carries in and its finalists, a run each a round */
+		q.runs += runs + (1 + MODEL_TUNE_FINALISTS) * MODEL_TUNE_STAGE_ROUNDS;
+		units += u + 2.0 * (1 + MODEL_TUNE_FINALISTS) * MODEL_TUNE_STAGE_ROUNDS;
 	}
 	q.runs += 2 * MODEL_TUNE_FINAL_ROUNDS + 2 * MODEL_TUNE_KNOB_ROUNDS * nknob + 1;
 	units += 2.0 * (2 * MODEL_TUNE_FINAL_ROUNDS + 2 * MODEL_TUNE_KNOB_ROUNDS * nknob + 1);
@@ -141,6 +147,36 @@ int model_tune_decide(const double *a, const double *b, unsigned n, bool higher_
 		*v = MODEL_TUNE_UNDECIDED;
 	else
 		*v = (ch.change > 0) == higher_better ? MODEL_TUNE_BETTER : MODEL_TUNE_WORSE;
+	return 0;
+}
+
+int model_tune_decide_k(const double *a, const double *const *b, unsigned k, unsigned n,
+			bool higher_better, double alpha, struct model_change *c,
+			enum model_tune_verdict *v)
+{
+	double p[MODEL_TUNE_FINALISTS], adj[MODEL_TUNE_FINALISTS];
+	unsigned order[MODEL_TUNE_FINALISTS], i;
+	enum model_tune_verdict w;
+	int rc;
+
+	if (!k || k > MODEL_TUNE_FINALISTS)
+		return -EINVAL;
+	for (i = 0; i < k; i++) {
+		rc = model_tune_decide(a, b[i], n, higher_better, alpha, &c[i], &w);
+		if (rc)
+			return rc;
+		p[i] = c[i].p;
+	}
+	rc = model_p_adjust(p, k, MODEL_HOLM, order, adj);
+	if (rc)
+		return rc;
+	for (i = 0; i < k; i++) {
+		if (!(adj[i] < alpha) || c[i].change == 0)
+			v[i] = MODEL_TUNE_UNDECIDED;
+		else
+			v[i] = (c[i].change > 0) == higher_better ? MODEL_TUNE_BETTER :
+								    MODEL_TUNE_WORSE;
+	}
 	return 0;
 }
 

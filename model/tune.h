@@ -46,11 +46,12 @@ enum model_tune_stage {
 
 /* What the budget buys. The search's run lengths are a unit w times a
  * power of two: round r of a stage runs each of its n_r candidates for
- * w 2^r (n_0 the stage's candidates, n_{r+1} = ceil(n_r / 2), while more
- * than one is left), so each round of a stage costs about the same. The
- * paired runs (a stage's decision, the final, the knobs) and the check of
- * the written job file take 2w each. Every run costs ramp_s + over_s on
- * top of its window. */
+ * w 2^r (n_0 the stage's candidates, n_{r+1} = ceil(n_r / 2), for
+ * model_tune_halvings rounds), so each round of a stage costs about the
+ * same. A stage's decision runs what it carried in and its finalists
+ * (MODEL_TUNE_FINALISTS at most) once a round; those runs, the final's,
+ * the knobs' and the check of the written job file take 2w each. Every run
+ * costs ramp_s + over_s on top of its window. */
 struct model_tune_plan {
 	double budget_s;		/* what is left to plan */
 	double w_s;			/* the unit: the shortest run's window */
@@ -77,6 +78,13 @@ int model_tune_plan(double budget_s, double ramp_s, double over_s, const unsigne
 
 /* Halving rounds for n candidates: ceil(log2 n), 1 for n <= 2, 0 for 0. */
 unsigned model_tune_rounds(unsigned n);
+/* The rounds a stage halves for: until at most MODEL_TUNE_FINALISTS are
+ * left (ceil(log2 n) - 1 for n > 2; 0 for n <= 2). */
+unsigned model_tune_halvings(unsigned n);
+/* A stage's last few, each set against what the stage carried in, in the
+ * same rounds: one slip in a short halving run then costs no stage its
+ * better candidate. */
+#define MODEL_TUNE_FINALISTS 2
 
 /* The better half of n candidates by their figures fig[] (NAN: failed,
  * last): ceil(n / 2) indexes into keep, best first, ties to the lower
@@ -98,6 +106,12 @@ enum model_tune_verdict {
 };
 int model_tune_decide(const double *a, const double *b, unsigned n, bool higher_better,
 		      double alpha, struct model_change *c, enum model_tune_verdict *v);
+/* k challengers b[0..k) against the same a, n rounds each, as
+ * model_tune_decide with Holm's correction over the k tests (a stage's
+ * finalists: the family's error stays alpha). c[] and v[] get k each. */
+int model_tune_decide_k(const double *a, const double *const *b, unsigned k, unsigned n,
+			bool higher_better, double alpha, struct model_change *c,
+			enum model_tune_verdict *v);
 
 const char *model_tune_goal_name(enum model_tune_goal g);
 const char *model_tune_stage_name(enum model_tune_stage s);

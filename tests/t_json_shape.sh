@@ -184,7 +184,7 @@ won='the default configuration won here (t_tune sees a winner other than it)'
 unseen '.tune.final == null' '^tune\.final\.' "$won"
 unseen '.tune.undecided == null' '^tune\.undecided\[' "$won"
 unseen '.tune.knobs == []' '^tune\.knobs\[' "$won"
-unseen '[.tune.stages[].paired] | all(. == null)' '^tune\.stages\[\]\.paired\.' \
+unseen '[.tune.stages[].tests[]] | length == 0' '^tune\.stages\[\]\.tests\[' \
 	'no stage here had a best to set against what it carried in (t_tune sees one)'
 unseen '.tune.not_tried == []' '^tune\.not_tried\[' 'this machine could run every candidate'
 unseen '.tune.winner.figure_ci == null' '^tune\.winner\.figure_ci\[' "$won"

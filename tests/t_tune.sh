@@ -101,13 +101,17 @@ jq -e '.tune.final.rounds >= 2 and .tune.final.verdict == "better" and .tune.fin
 	check_fail "the final: $(jq -c '.tune.final | del(.base, .new)' "$json")"
 jq -e '[.tune.knobs[] | select(.knob == "placement")] | length == 1 and .[0].effect_pct > 0' \
 	"$json" >/dev/null || check_fail "the knobs: $(jq -c '.tune.knobs' "$json")"
-# the stage's best went through its paired test
-jq -e '[.tune.stages[] | select(.stage == "placement")][0]
-	| .candidates >= 3 and .paired.rounds >= 2 and .paired.verdict == "better"' "$json" >/dev/null ||
+# the stage's finalists went through their paired tests, in the same
+# rounds, and the winner is one found better
+jq -e '.tune.winner.config as $w | [.tune.stages[] | select(.stage == "placement")][0] as $s
+	| $s.candidates >= 3 and ($s.tests | length) >= 1
+	and all($s.tests[]; .rounds >= 2 and .rounds == (.base_figures | length))
+	and any($s.tests[]; .verdict == "better" and .new == $w)' "$json" >/dev/null ||
 	check_fail "the placement stage: $(jq -c '.tune.stages' "$json")"
-# every candidate of the stage ran, in the halving, the survivor longest
+# every candidate of the stage ran in the halving; one or two finalists
 jq -e '[.tune.candidates[] | select(.stage == "placement")]
-	| all(.[]; (.runs | length) >= 1 or .failed) and ([.[] | select(.survived)] | length == 1)' \
+	| all(.[]; (.runs | length) >= 1 or .failed)
+	and ([.[] | select(.survived)] | length >= 1 and length <= 2)' \
 	"$json" >/dev/null || check_fail "the candidates: $(jq -c '[.tune.candidates[] | {config: .config.cpus, runs: (.runs | length), survived}]' "$json")"
 # the job file: written, read back and run once; it names the winner's CPUs
 jq -e '.tune.check.from | test("job file")' "$json" >/dev/null ||

@@ -15,6 +15,9 @@ static void plan(void)
 	unsigned n[MODEL_TUNE_NSTAGES] = { 4, 12, 1, 4 };
 	struct model_tune_plan p, q;
 
+	CHECK(model_tune_halvings(2) == 0 && model_tune_halvings(3) == 1 &&
+	      model_tune_halvings(4) == 1 && model_tune_halvings(12) == 3 &&
+	      model_tune_halvings(1) == 0);
 	CHECK(model_tune_rounds(0) == 0 && model_tune_rounds(1) == 1 &&
 	      model_tune_rounds(2) == 1 && model_tune_rounds(3) == 2 &&
 	      model_tune_rounds(4) == 2 && model_tune_rounds(12) == 4);
@@ -22,12 +25,13 @@ static void plan(void)
 	/* the budget is what the plan costs, ramps and overheads included */
 	CHECKF(fabs(p.total_s - 300) < 1e-6, "%f", p.total_s);
 	CHECK(p.w_s >= MODEL_TUNE_MIN_RUN_S);
-	/* runs: engine 4+2 + 6 paired, depth 12+6+3+2 + 6, placement 4+2 + 6,
-	 * final 8, knobs 2 x 6, the check 1 */
-	CHECKF(p.runs == 12 + 29 + 12 + 8 + 12 + 1, "%u", p.runs);
-	/* units: engine 4+4 +12, depth 12+12+12+16 +12, placement 4+4 +12,
-	 * final 16, knobs 24, check 2 */
-	CHECKF(fabs(p.window_s / p.w_s - (20 + 64 + 20 + 16 + 24 + 2)) < 1e-9, "%f",
+	/* runs: engine 4 + 9 decided (what it carried and 2 finalists, 3
+	 * rounds), depth 12+6+3 + 9, placement 4 + 9, final 8, knobs 2 x 6,
+	 * the check 1 */
+	CHECKF(p.runs == 13 + 30 + 13 + 8 + 12 + 1, "%u", p.runs);
+	/* units: engine 4 +18, depth 12+12+12 +18, placement 4 +18, final
+	 * 16, knobs 24, check 2 */
+	CHECKF(fabs(p.window_s / p.w_s - (22 + 54 + 22 + 16 + 24 + 2)) < 1e-9, "%f",
 	       p.window_s / p.w_s);
 	CHECK(fabs(p.total_s - (p.window_s + p.runs * 0.75)) < 1e-6);
 	/* too small: refused, with the least budget that fits */
@@ -37,7 +41,7 @@ static void plan(void)
 	CHECK(model_tune_plan(q.least_budget_s, 0.5, 0.25, n, 0, 2, &p) == 0);
 	CHECK(fabs(p.w_s - MODEL_TUNE_MIN_RUN_S) < 1e-9);
 	/* later: only what is left */
-	CHECK(model_tune_plan(100, 0.5, 0.25, n, 3, 0, &p) == 0 && p.runs == 12 + 8 + 1);
+	CHECK(model_tune_plan(100, 0.5, 0.25, n, 3, 0, &p) == 0 && p.runs == 13 + 8 + 1);
 	n[1] = MODEL_TUNE_MAX_CAND + 1;
 	CHECK(model_tune_plan(300, 0.5, 0.25, n, 0, 2, &p) == -EINVAL);
 	CHECK(model_tune_plan(NAN, 0.5, 0.25, n, 3, 0, &p) == -EINVAL);
@@ -99,6 +103,23 @@ static void decide(void)
 	CHECK(!model_tune_decide(a, b, 4, false, 0.05, &ch, &v) && v == MODEL_TUNE_WORSE);
 	CHECK(!model_tune_decide(b, a, 4, false, 0.05, &ch, &v) && v == MODEL_TUNE_BETTER);
 	CHECK(!model_tune_decide(a, c, 4, true, 0.05, &ch, &v) && v == MODEL_TUNE_UNDECIDED);
+	/* two finalists: Holm over both; one better, one within the noise */
+	{
+		const double *two[2] = { c, b };
+		struct model_change c2[2];
+		enum model_tune_verdict v2[2];
+		double b2[4] = { 104, 106, 101, 105 };	/* p about 0.01 alone */
+
+		CHECK(!model_tune_decide_k(a, two, 2, 4, true, 0.05, c2, v2));
+		CHECK(v2[0] == MODEL_TUNE_UNDECIDED && v2[1] == MODEL_TUNE_BETTER);
+		/* alone b2 is better at 0.05; beside a test of p near 1 Holm
+		 * still keeps it (the smaller p against alpha / 2) */
+		two[1] = b2;
+		CHECK(!model_tune_decide(a, b2, 4, true, 0.05, &ch, &v) && v == MODEL_TUNE_BETTER);
+		CHECK(!model_tune_decide_k(a, two, 2, 4, true, 0.05, c2, v2));
+		CHECKF((c2[1].p < 0.025) == (v2[1] == MODEL_TUNE_BETTER), "p %g", c2[1].p);
+		CHECK(model_tune_decide_k(a, two, 3, 4, true, 0.05, c2, v2) == -EINVAL);
+	}
 	CHECK(model_tune_decide(a, b, 1, true, 0.05, &ch, &v) == -EINVAL);
 	CHECK(model_tune_decide(a, b, 4, true, 0, &ch, &v) == -EINVAL);
 	CHECK(!strcmp(model_tune_goal_name(MODEL_TUNE_IOPS_PER_CORE), "iops-per-core"));

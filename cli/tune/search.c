@@ -270,44 +270,120 @@ static int measure_cand(struct tune *t, unsigned i, double window_s, unsigned ro
 	return 0;
 }
 
-/* Paired rounds of a and b, one run of each per round, the order
- * alternating (AB, BA, ...): so that slow drift cancels in the
- * differences. Decided once, after the last round. */
-static int paired(struct tune *t, struct tune_pair *p, unsigned rounds, double window_s)
+/* Rounds of what was carried in (p[0]->a) and challengers p[0..k)->b, one
+ * run of each a round in an order drawn anew each round, so that slow
+ * drift cancels in the differences and favours none; the figures into
+ * each pair's fa and fb. A round counts where every run of it gave a
+ * figure. Decided once, after the last round, with Holm's correction over
+ * the k challengers (model_tune_decide_k). */
+static int rounds_k(struct tune *t, struct tune_pair *const *p, unsigned k, unsigned rounds,
+		    double window_s)
 {
+	const double *b[MODEL_TUNE_FINALISTS];
+	struct model_change c[MODEL_TUNE_FINALISTS];
+	enum model_tune_verdict v[MODEL_TUNE_FINALISTS];
+	double fa[MODEL_TUNE_FINAL_ROUNDS], fb[MODEL_TUNE_FINALISTS][MODEL_TUNE_FINAL_ROUNDS];
+	unsigned i, j, order[1 + MODEL_TUNE_FINALISTS], n = 0;
 	struct tune_run r;
-	unsigned i, j;
+	bool whole;
 	int rc = 0;
 
-	p->rounds = 0;
-	p->tested = false;
-	for (i = 0; i < rounds && !rc; i++) {
-		for (j = 0; j < 2 && !rc; j++) {
-			bool b = (i + j) % 2 == 1;
+	for (j = 0; j < k; j++) {
+		p[j]->rounds = 0;
+		p[j]->tested = false;
+	}
+	for (i = 0; i < rounds && !rc && i < MODEL_TUNE_FINAL_ROUNDS; i++) {
+		for (j = 0; j <= k; j++)
+			order[j] = j;
+		model_tune_shuffle(order, k + 1, &t->seed);
+		whole = true;
+		for (j = 0; j <= k && !rc; j++) {
+			const struct tune_cfg *c0 = order[j] ? &p[order[j] - 1]->b : &p[0]->a;
 
 			if (stop_now(t))
 				return 0;
-			rc = tune_measure(t, b ? &p->b : &p->a, window_s, MODEL_TUNE_NSTAGES, i, &r);
-			if (!rc && !t->interrupted)
-				(b ? p->fb : p->fa)[i] = r.fig;
+			rc = tune_measure(t, c0, window_s, MODEL_TUNE_NSTAGES, i, &r);
+			if (rc || t->interrupted || !isfinite(r.fig)) {
+				whole = false;
+				continue;
+			}
+			if (order[j])
+				fb[order[j] - 1][n] = r.fig;
+			else
+				fa[n] = r.fig;
 		}
-		if (!rc && !t->interrupted && isfinite(p->fa[i]) && isfinite(p->fb[i]))
-			p->rounds++;
+		n += whole && !rc;
 	}
-	if (rc || p->rounds < 2)
+	for (j = 0; j < k; j++) {
+		memcpy(p[j]->fa, fa, n * sizeof(*fa));
+		memcpy(p[j]->fb, fb[j], n * sizeof(*fa));
+		p[j]->rounds = n;
+		b[j] = fb[j];
+	}
+	if (rc || n < 2)
 		return rc;
-	p->tested = !model_tune_decide(p->fa, p->fb, p->rounds, model_tune_higher_better(t->goal),
-				       t->o->alpha, &p->ch, &p->v);
+	if (!model_tune_decide_k(fa, b, k, n, model_tune_higher_better(t->goal), t->o->alpha, c, v))
+		for (j = 0; j < k; j++) {
+			p[j]->ch = c[j];
+			p[j]->v = v[j];
+			p[j]->tested = true;
+		}
 	return 0;
+}
+
+/* Paired rounds of a and b alone (the final, a knob). */
+static int paired(struct tune *t, struct tune_pair *p, unsigned rounds, double window_s)
+{
+	return rounds_k(t, &p, 1, rounds, window_s);
+}
+
+/* The halving: rounds of every candidate left, in random order, each
+ * round twice as long as the last, the better half kept, until at most
+ * MODEL_TUNE_FINALISTS are left; their indexes into alive (best first),
+ * the count. */
+static int halve_stage(struct tune *t, unsigned *alive, unsigned n)
+{
+	unsigned keep[MODEL_TUNE_MAX_CAND], na = n, r, i, rounds = model_tune_halvings(n);
+	double fig[MODEL_TUNE_MAX_CAND];
+	int rc;
+
+	for (r = 0; r < rounds; r++) {
+		/* random order: thermal drift favours no candidate */
+		memcpy(keep, alive, na * sizeof(*alive));
+		model_tune_shuffle(keep, na, &t->seed);
+		for (i = 0; i < na; i++) {
+			if (stop_now(t))
+				return 0;
+			if (t->cand[keep[i]].failed)
+				continue;
+			rc = measure_cand(t, keep[i], t->w_s * (double)(1u << r), r);
+			if (rc)
+				return rc;
+		}
+		for (i = 0; i < na; i++) {
+			fig[i] = t->cand[alive[i]].fig;
+			t->cand[alive[i]].round_out = r;	/* until kept below */
+		}
+		rc = model_tune_halve(fig, na, model_tune_higher_better(t->goal), keep);
+		if (rc < 0)
+			return rc;
+		for (i = 0; i < (unsigned)rc; i++)
+			keep[i] = alive[keep[i]];
+		na = (unsigned)rc;
+		memcpy(alive, keep, na * sizeof(*alive));
+	}
+	for (i = 0; i < na; i++)
+		t->cand[alive[i]].round_out = TUNE_SURVIVED;
+	return (int)na;
 }
 
 static int run_stage(struct tune *t, enum model_tune_stage s)
 {
-	unsigned first, n, alive[MODEL_TUNE_MAX_CAND], keep[MODEL_TUNE_MAX_CAND];
-	unsigned na, r, rounds, i, inc = 0, best;
-	double fig[MODEL_TUNE_MAX_CAND];
+	unsigned first, n, alive[MODEL_TUNE_MAX_CAND], i, k = 0, inc = 0, fin[MODEL_TUNE_FINALISTS];
+	struct tune_pair *pp[MODEL_TUNE_FINALISTS];
 	struct model_tune_plan p;
-	int rc = tune_space(t, s);
+	double best_ch = 0;
+	int rc = tune_space(t, s), na, pick = -1;
 
 	if (rc < 0)
 		return rc;
@@ -328,50 +404,37 @@ static int run_stage(struct tune *t, enum model_tune_stage s)
 		if (tune_cfg_same(&t->cand[first + i].c, &t->best))
 			inc = first + i;
 	}
-	na = n;
-	rounds = model_tune_rounds(n);
-	for (r = 0; r < rounds; r++) {
-		/* random order: thermal drift favours no candidate */
-		memcpy(keep, alive, na * sizeof(*alive));
-		model_tune_shuffle(keep, na, &t->seed);
-		for (i = 0; i < na; i++) {
-			if (stop_now(t))
-				return 0;
-			if (t->cand[keep[i]].failed)
-				continue;
-			rc = measure_cand(t, keep[i], t->w_s * (double)(1u << r), r);
-			if (rc)
-				return rc;
-		}
-		for (i = 0; i < na; i++)
-			fig[i] = t->cand[alive[i]].fig;
-		rc = model_tune_halve(fig, na, model_tune_higher_better(t->goal), keep);
-		if (rc < 0)
-			return rc;
-		for (i = 0; i < na; i++)
-			t->cand[alive[i]].round_out = r;	/* until kept below */
-		for (i = 0; i < (unsigned)rc; i++)
-			keep[i] = alive[keep[i]];
-		na = r + 1 < rounds ? (unsigned)rc : 1;
-		memcpy(alive, keep, na * sizeof(*alive));
-		for (i = 0; i < na; i++)
-			t->cand[alive[i]].round_out = TUNE_SURVIVED;
-	}
-	best = alive[0];
-	if (t->cand[best].failed || best == inc)
+	na = halve_stage(t, alive, n);
+	if (na < 0 || stop_now(t))
+		return na < 0 ? na : 0;
+	/* the finalists other than what was carried in, and that ran */
+	for (i = 0; i < (unsigned)na; i++)
+		if (alive[i] != inc && !t->cand[alive[i]].failed)
+			fin[k++] = alive[i];
+	if (!k)
 		return 0;
-	/* the stage's best replaces what was carried in only on a paired
-	 * test: the halving's one run each ranks, it does not prove */
-	t->stage_paired[s] = true;
-	t->stage_pair[s].a = t->best;
-	t->stage_pair[s].b = t->cand[best].c;
 	if (t->cand[inc].failed) {
-		t->best = t->cand[best].c;	/* what was carried cannot run */
+		t->best = t->cand[fin[0]].c;	/* what was carried cannot run */
 		return 0;
 	}
-	rc = paired(t, &t->stage_pair[s], MODEL_TUNE_STAGE_ROUNDS, 2 * t->w_s);
-	if (!rc && t->stage_pair[s].tested && t->stage_pair[s].v == MODEL_TUNE_BETTER)
-		t->best = t->cand[best].c;
+	/* a finalist replaces what was carried in only on a paired test:
+	 * the halving's one run each ranks, it does not prove */
+	for (i = 0; i < k; i++) {
+		pp[i] = &t->stage_pair[s][i];
+		pp[i]->a = t->best;
+		pp[i]->b = t->cand[fin[i]].c;
+	}
+	t->stage_npairs[s] = k;
+	rc = rounds_k(t, pp, k, MODEL_TUNE_STAGE_ROUNDS, 2 * t->w_s);
+	for (i = 0; !rc && i < k; i++)
+		if (pp[i]->tested && pp[i]->v == MODEL_TUNE_BETTER &&
+		    (pick < 0 || pp[i]->ch.change * (model_tune_higher_better(t->goal) ? 1 : -1) >
+				 best_ch)) {
+			pick = (int)i;
+			best_ch = pp[i]->ch.change * (model_tune_higher_better(t->goal) ? 1 : -1);
+		}
+	if (pick >= 0)
+		t->best = t->cand[fin[pick]].c;
 	return rc;
 }
 

@@ -86,7 +86,8 @@ struct tune_not {
 	char why[320];		/* the reason, and the fix where there is one */
 };
 
-/* A paired comparison: a against b, rounds of one run each. */
+/* A paired comparison: a against b, rounds of one run each (a stage's
+ * decision has up to MODEL_TUNE_FINALISTS b's in the same rounds). */
 struct tune_pair {
 	struct tune_cfg a, b;
 	double fa[MODEL_TUNE_FINAL_ROUNDS], fb[MODEL_TUNE_FINAL_ROUNDS];
@@ -119,8 +120,9 @@ struct tune {
 	struct tune_cand *cand;		/* every candidate of every stage */
 	unsigned ncand, capcand;
 	unsigned stage_first[MODEL_TUNE_NSTAGES + 1];	/* cand index ranges */
-	struct tune_pair stage_pair[MODEL_TUNE_NSTAGES];
-	bool stage_paired[MODEL_TUNE_NSTAGES];
+	/* each stage's finalists set against what it carried in */
+	struct tune_pair stage_pair[MODEL_TUNE_NSTAGES][MODEL_TUNE_FINALISTS];
+	unsigned stage_npairs[MODEL_TUNE_NSTAGES];
 	struct tune_not not[TUNE_MAX_NOT];
 	unsigned nnot;
 	struct tune_pair final;

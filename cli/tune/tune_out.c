@@ -127,10 +127,10 @@ void tune_say_stage(const struct tune *t, enum model_tune_stage s)
 			k->nrun ? fmt_ci(t->goal, k->run[k->nrun - 1].lo, k->run[k->nrun - 1].hi, ci,
 					 sizeof(ci)) : "",
 			k->nrun, k->nrun == 1 ? "" : "s",
-			k->round_out == TUNE_SURVIVED ? ", the stage's best" : "");
+			k->round_out == TUNE_SURVIVED ? ", a finalist" : "");
 	}
-	if (t->stage_paired[s])
-		say_pair(t, "paired test", &t->stage_pair[s]);
+	for (i = 0; i < t->stage_npairs[s]; i++)
+		say_pair(t, "paired test", &t->stage_pair[s][i]);
 	fprintf(t->f, "  carried on: %s\n", tune_cfg_name(&t->best, name, sizeof(name)));
 	fflush(t->f);
 }
@@ -311,14 +311,17 @@ static json_t *settings_json(const struct tune *t)
 
 static json_t *stages_json(const struct tune *t)
 {
-	json_t *a = json_array();
-	unsigned s;
+	json_t *a = json_array(), *tests;
+	unsigned s, i;
 
-	for (s = 0; a && s < MODEL_TUNE_NSTAGES; s++)
+	for (s = 0; a && s < MODEL_TUNE_NSTAGES; s++) {
+		tests = json_array();
+		for (i = 0; tests && i < t->stage_npairs[s]; i++)
+			json_array_append_new(tests, pair_json(&t->stage_pair[s][i]));
 		json_array_append_new(a, json_pack("{s:s, s:I, s:b, s:o}",
 			"stage", model_tune_stage_name(s), "candidates", (json_int_t)stage_count(t, s),
-			"skipped", t->skipped[s],
-			"paired", t->stage_paired[s] ? pair_json(&t->stage_pair[s]) : json_null()));
+			"skipped", t->skipped[s], "tests", tests ? tests : json_null()));
+	}
 	return a ? a : json_null();
 }
 
