@@ -40,7 +40,7 @@ enum model_tune_stage {
  * winner against the default, and each knob's worth. Fixed: the test is
  * read once, at the end, never as soon as it turns significant (which
  * would inflate false wins). */
-#define MODEL_TUNE_STAGE_ROUNDS 3
+#define MODEL_TUNE_STAGE_ROUNDS 4
 #define MODEL_TUNE_FINAL_ROUNDS 4
 #define MODEL_TUNE_KNOB_ROUNDS 3
 

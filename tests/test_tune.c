@@ -25,13 +25,13 @@ static void plan(void)
 	/* the budget is what the plan costs, ramps and overheads included */
 	CHECKF(fabs(p.total_s - 300) < 1e-6, "%f", p.total_s);
 	CHECK(p.w_s >= MODEL_TUNE_MIN_RUN_S);
-	/* runs: engine 4 + 9 decided (what it carried and 2 finalists, 3
-	 * rounds), depth 12+6+3 + 9, placement 4 + 9, final 8, knobs 2 x 6,
+	/* runs: engine 4 + 12 decided (what it carried and 2 finalists, 4
+	 * rounds), depth 12+6+3 + 12, placement 4 + 12, final 8, knobs 2 x 6,
 	 * the check 1 */
-	CHECKF(p.runs == 13 + 30 + 13 + 8 + 12 + 1, "%u", p.runs);
-	/* units: engine 4 +18, depth 12+12+12 +18, placement 4 +18, final
+	CHECKF(p.runs == 16 + 33 + 16 + 8 + 12 + 1, "%u", p.runs);
+	/* units: engine 4 +24, depth 12+12+12 +24, placement 4 +24, final
 	 * 16, knobs 24, check 2 */
-	CHECKF(fabs(p.window_s / p.w_s - (22 + 54 + 22 + 16 + 24 + 2)) < 1e-9, "%f",
+	CHECKF(fabs(p.window_s / p.w_s - (28 + 60 + 28 + 16 + 24 + 2)) < 1e-9, "%f",
 	       p.window_s / p.w_s);
 	CHECK(fabs(p.total_s - (p.window_s + p.runs * 0.75)) < 1e-6);
 	/* too small: refused, with the least budget that fits */
@@ -41,7 +41,7 @@ static void plan(void)
 	CHECK(model_tune_plan(q.least_budget_s, 0.5, 0.25, n, 0, 2, &p) == 0);
 	CHECK(fabs(p.w_s - MODEL_TUNE_MIN_RUN_S) < 1e-9);
 	/* later: only what is left */
-	CHECK(model_tune_plan(100, 0.5, 0.25, n, 3, 0, &p) == 0 && p.runs == 13 + 8 + 1);
+	CHECK(model_tune_plan(100, 0.5, 0.25, n, 3, 0, &p) == 0 && p.runs == 16 + 8 + 1);
 	n[1] = MODEL_TUNE_MAX_CAND + 1;
 	CHECK(model_tune_plan(300, 0.5, 0.25, n, 0, 2, &p) == -EINVAL);
 	CHECK(model_tune_plan(NAN, 0.5, 0.25, n, 3, 0, &p) == -EINVAL);

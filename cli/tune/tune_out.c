@@ -79,8 +79,8 @@ void tune_say_plan(const struct tune *t)
 			p->ncand[s], p->ncand[s] == 1 ? "" : "s");
 	fprintf(t->f, " (later stages' counts follow what wins before them)\n");
 	fprintf(t->f, "  each stage: successive halving in random order, runs of %.2gs doubling each "
-		"round, after a %.2gs ramp; its best replaces what it carries in only on a paired "
-		"test (%u rounds)\n", p->w_s, (double)t->o->ramp_ns / 1e9, MODEL_TUNE_STAGE_ROUNDS);
+		"round, after a %.2gs ramp, down to 2 finalists; one replaces what the stage "
+		"carries in only on a paired test (%u rounds)\n", p->w_s, (double)t->o->ramp_ns / 1e9, MODEL_TUNE_STAGE_ROUNDS);
 	fprintf(t->f, "  then the winner against the default in %u paired rounds of %.2gs runs, each "
 		"knob that differs in %u, and the winner's job file run once\n",
 		MODEL_TUNE_FINAL_ROUNDS, 2 * p->w_s, MODEL_TUNE_KNOB_ROUNDS);
