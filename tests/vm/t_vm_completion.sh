@@ -83,6 +83,14 @@ vm_check check "check --completion poll on two-node" \
 	'[.findings[] | select(.kind == "no_poll_queues") | .device] == [$d]' --arg d "$(cat "$VM_OUT/nvd")"
 vm_check check_hybrid "check --completion hybrid on 7.2" 'all(.findings[]; .kind != "kernel")'
 
+vm_expect_ok tune "tune --stages engine on 7.2" &&
+	vm_jq tune "tune's engine candidates on 7.2 with poll queues, as root" '
+	[.tune.candidates[] | select(.stage == "engine") | .config | "\(.engine) \(.completion)"] as $c
+	| ($c | index("io_uring poll")) != null and ($c | index("io_uring hybrid")) != null
+	and ($c | index("io_uring_cmd irq")) != null
+	and ([.tune.not_tried[] | select(.value | test("hybrid|poll"))] | length == 0)
+	and .tune.elapsed_s <= 1.1 * .tune.budget_s'
+
 vm_boot 7.2 no-poll <<'GUEST' || t_done
 q="-q --time 1 --ramp 0.3 --qd 8 --json -"
 keep io_poll cat /sys/block/$(basename $(dev nva))/queue/io_poll
@@ -100,11 +108,4 @@ vm_expect_error hybrid "no-poll: hybrid" 1 'has no poll queues: load the nvme dr
 vm_check check "no-poll: check --completion poll names every drive" '
 	([.findings[] | select(.kind == "no_poll_queues") | .device] | sort)
 	== ([.setup.devices[].name] | sort) and .setup.machine.nvme.poll_queues == 0'
-vm_expect_ok tune "tune --stages engine on 7.2" &&
-	vm_jq tune "tune's engine candidates on 7.2 with poll queues, as root" '
-	[.tune.candidates[] | select(.stage == "engine") | .config | "\(.engine) \(.completion)"] as $c
-	| ($c | index("io_uring poll")) != null and ($c | index("io_uring hybrid")) != null
-	and ($c | index("io_uring_cmd irq")) != null
-	and ([.tune.not_tried[] | select(.value | test("hybrid|poll"))] | length == 0)
-	and .tune.elapsed_s <= 1.1 * .tune.budget_s'
 t_done
