@@ -13,12 +13,6 @@ fx=$here/fixtures
 awk -f "$here/json_doc.awk" "$here/../docs/json.md" >"$T_DIR/doc.tsv" ||
 	fail "docs/json.md: its tables cannot be read (lines above)"
 [ -s "$T_DIR/doc.tsv" ] || fail "docs/json.md documents no key"
-# tune's case runs out its budget whatever the build: once, in the plain
-# suite; the sanitizer suites run tune's code in t_tune
-if [ -n "${SANITIZE:-}" ]; then
-	echo "note: tune's keys are held in the plain suite (its case runs out a budget)"
-	grep -v "^tune	" "$T_DIR/doc.tsv" >"$T_DIR/doc.tmp" && mv "$T_DIR/doc.tmp" "$T_DIR/doc.tsv"
-fi
 reports=$T_DIR/reports
 mkdir "$reports"
 q=(-q --time 300ms --ramp 0)
@@ -171,11 +165,11 @@ run_iostorm compare --ab 2 --json "$reports/$n.json" -- run "${q[@]}" "$file" --
 # ---- tune: the placement stage alone, the least budget it takes; a
 # winner other than the default (its final, knobs) is t_tune's to see ----
 # its candidates follow this machine's CPUs: the least budget is asked first
-[ -n "${SANITIZE:-}" ] || run_iostorm tune --budget 10s --ramp 0 --stages placement "$file"
+run_iostorm tune --budget 10s --ramp 0 --stages placement "$file"
 least=$(sed -nE 's/.*it needs at least ([0-9]+)s.*/\1/p' "$T_ERR")
-[ -n "$least" ] || [ -n "${SANITIZE:-}" ] ||
+[ -n "$least" ] ||
 	{ check_fail "tune --budget 10s: no least budget named"; show_output; least=60; }
-[ -n "${SANITIZE:-}" ] || report "tune" 0 tune --budget "$((least + 5))s" --ramp 0 --stages placement \
+report "tune" 0 tune --budget "$((least + 5))s" --ramp 0 --stages placement \
 	--write-config "$T_DIR/tune.ini" "$file"
 tj=$reports/$n.json
 # unseen(JQ REGEX WHY): REGEX's keys are unseeable where JQ holds of the report
