@@ -80,7 +80,7 @@ trap 'kill $hogpid 2>/dev/null; t_cleanup' EXIT
 run_iostorm tune --budget 10s --ramp 100ms --stages placement --buffered --cpus "$hog" "$file"
 least=$(sed -nE 's/.*it needs at least ([0-9]+)s.*/\1/p' "$T_ERR")
 [ -n "$least" ] || { show_output; fail "tune named no least budget"; }
-budget=$((least + 25))	# room for the final and the knob after the least
+budget=$((least + 15))	# room for the final and the knob after the least
 expect_ok "tune, placement" tune --budget "${budget}s" --ramp 100ms --stages placement \
 	--buffered --cpus "$hog" --json "$json" --write-config "$ini" "$file"
 kill $hogpid 2>/dev/null
