@@ -36,7 +36,7 @@ step check_hybrid iostorm check --completion hybrid --json -
 # tune's engine stage as root on a drive with poll queues: poll, hybrid and
 # the passthrough engine among its candidates (the images are never
 # written: --allow-never-written)
-step tune iostorm tune -q --stages engine --budget 60s --ramp 0 --allow-never-written --json - $(dev nva)
+step tune iostorm tune -q --stages engine --budget 90s --ramp 0 --allow-never-written --json - $(dev nva)
 GUEST
 
 [ "$(cat "$VM_OUT/io_poll" 2>/dev/null | tr '\n' ' ')" = "1 0 " ] ||

@@ -13,7 +13,7 @@ step poll iostorm run $q --completion poll $(dev nva) $(dev nvc)
 step hybrid iostorm run $q --completion hybrid $(dev nva)
 keep ndrives vm_ndrives
 step check iostorm check --completion hybrid --json -
-step tune iostorm tune -q --stages engine --budget 60s --ramp 0 --allow-never-written --json - $(dev nva)
+step tune iostorm tune -q --stages engine --budget 90s --ramp 0 --allow-never-written --json - $(dev nva)
 GUEST
 
 grep -q '^6\.12\.' "$VM_OUT/uname" || check_fail "the guest runs $(cat "$VM_OUT/uname"), not 6.12"
