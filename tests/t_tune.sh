@@ -25,6 +25,9 @@ expect_error "bad --stages" 2 "unknown stage 'depths'" tune --stages engine,dept
 expect_error "stage twice" 2 "named twice" tune --stages depth,depth "$file"
 expect_error "bad --goal" 2 "unknown goal" tune --goal fast "$file"
 expect_error "--ios" 2 "drop --ios" tune --ios 100 "$file"
+expect_error "a target a job file cannot name" 2 "a job file cannot name .*a blank or control" \
+	tune --write-config "$T_DIR/w.ini" "$T_DIR/a b"
+[ ! -e "$T_DIR/w.ini" ] || check_fail "a refused tune left its job file behind"
 if [ "$(id -u)" -eq 0 ]; then
 	# a loop device over a new file: every block reads as never written
 	zf=$(mktemp /dev/shm/iostorm-tune.XXXXXX)

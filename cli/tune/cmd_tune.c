@@ -2,6 +2,7 @@
  * machine for the targets, found in stages within a time budget, proven
  * against the default in paired rounds, and written down as a job file
  * (docs/tune.md). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,6 +146,9 @@ const struct cli_verb cli_verb_tune = {
 /* What tune cannot take: one line each, -EINVAL. */
 static int refuse(const struct cli_opts *o)
 {
+	const char *c;
+	unsigned i;
+
 	if (!o->ntargets) {
 		cli_say("no TARGET, and no NVMe namespace here: name the devices or files to tune for");
 		return -EINVAL;
@@ -152,6 +156,18 @@ static int refuse(const struct cli_opts *o)
 	if (o->ios) {
 		cli_say("--ios: tune times its runs from --budget: drop --ios");
 		return -EINVAL;
+	}
+	/* a job file's `target` words are split on blanks, and a line ends a
+	 * key: a target with either would be written as another */
+	for (i = 0; o->write_config && i < o->ntargets; i++) {
+		for (c = o->targets[i]; *c && !isspace((unsigned char)*c) && !iscntrl((unsigned char)*c);
+		     c++)
+			;
+		if (*c) {
+			cli_say("--write-config: a job file cannot name %s (a blank or control "
+				"character in its path)", o->targets[i]);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -278,14 +294,7 @@ static int write_and_check(struct tune *t, struct cli_outfile *wc, double window
 		spec.label = "tune check";
 		rc = cli_runner_run(o2, &spec, &rep);
 		if (!rc && !rep.interrupted && !rep.stalled && !rep.total.errors) {
-			t->check.window_s = rep.total.elapsed_s;
-			t->check.ios = rep.total.ios;
-			t->check.iops = rep.total.iops;
-			t->check.p99_ns = rep.total.has_lat ? (double)rep.total.lat.p99 : -1;
-			t->check.cpu_s = rep.total.cpu_s;
-			t->check.irq_s = rep.total.noise.known ? rep.total.noise.irq_s : 0;
-			tune_noise_of(&rep, &t->check);
-			tune_fig_of(t, &rep, &t->check);
+			tune_run_of(t, &rep, &t->check);
 			t->checked = true;
 		}
 		t->stalled = !rc && rep.stalled;

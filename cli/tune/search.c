@@ -46,7 +46,7 @@ static void iops_ci(const struct cli_tl_series *tl, double *lo, double *hi)
 }
 
 /* The goal's figure of one run and its interval within the run. */
-void tune_fig_of(const struct tune *t, const struct cli_report *rep, struct tune_run *r)
+static void fig_of(const struct tune *t, const struct cli_report *rep, struct tune_run *r)
 {
 	const struct cli_dev *d = &rep->total;
 	const struct model_pct_ci *c = &d->lat.ci[2];	/* p99: model_pct_list */
@@ -72,14 +72,22 @@ void tune_fig_of(const struct tune *t, const struct cli_report *rep, struct tune
 	}
 }
 
-void tune_noise_of(const struct cli_report *rep, struct tune_run *r)
+void tune_run_of(const struct tune *t, const struct cli_report *rep, struct tune_run *r)
 {
+	const struct cli_dev *d = &rep->total;
 	struct cli_noise_pct p;
 
-	cli_noise_pct(&rep->total.noise, &p);
+	r->window_s = d->elapsed_s;
+	r->ios = d->ios;
+	r->iops = d->iops;
+	r->p99_ns = d->has_lat ? (double)d->lat.p99 : NAN;
+	r->cpu_s = d->cpu_s;
+	r->irq_s = d->noise.known ? d->noise.irq_s : 0;
+	cli_noise_pct(&d->noise, &p);
 	r->other_pct = p.other;
-	r->noisy = cli_noise_high(p.other, p.res, rep->total.elapsed_s) ||
-		   cli_noise_high(p.steal, p.res, rep->total.elapsed_s);
+	r->noisy = cli_noise_high(p.other, p.res, d->elapsed_s) ||
+		   cli_noise_high(p.steal, p.res, d->elapsed_s);
+	fig_of(t, rep, r);
 }
 
 int tune_measure(struct tune *t, const struct tune_cfg *c, double window_s, unsigned stage,
@@ -109,14 +117,7 @@ int tune_measure(struct tune *t, const struct tune_cfg *c, double window_s, unsi
 		rc = -EIO;
 	}
 	if (!rc && !t->interrupted) {
-		r->window_s = rep.total.elapsed_s;
-		r->ios = rep.total.ios;
-		r->iops = rep.total.iops;
-		r->p99_ns = rep.total.has_lat ? (double)rep.total.lat.p99 : NAN;
-		r->cpu_s = rep.total.cpu_s;
-		r->irq_s = rep.total.noise.known ? rep.total.noise.irq_s : 0;
-		tune_noise_of(&rep, r);
-		tune_fig_of(t, &rep, r);
+		tune_run_of(t, &rep, r);
 	}
 	cli_report_free(&rep);
 	cost = (double)(eng_mono_ns() - t0) / 1e9;
@@ -269,6 +270,10 @@ static int measure_cand(struct tune *t, unsigned i, double window_s, unsigned ro
 	k->fig = r.fig;
 	return 0;
 }
+
+/* a pair's figures hold the most rounds any decision takes */
+_Static_assert(MODEL_TUNE_STAGE_ROUNDS <= MODEL_TUNE_FINAL_ROUNDS &&
+	       MODEL_TUNE_KNOB_ROUNDS <= MODEL_TUNE_FINAL_ROUNDS, "tune_pair's rounds");
 
 /* Rounds of what was carried in (p[0]->a) and challengers p[0..k)->b, one
  * run of each a round in an order drawn anew each round, so that slow

@@ -97,7 +97,7 @@ static int engine_stage(struct tune *t)
 		{ ENG_BACKEND_LIBAIO, ENG_MODE_IRQ }, { ENG_BACKEND_URING_CMD, ENG_MODE_IRQ },
 		{ ENG_BACKEND_URING_CMD, ENG_MODE_POLL },
 	};
-	char why[320], rel[65] = "", val[48];
+	char why[320], rel[65] = "";
 	unsigned i, kv = kernel_version(rel, sizeof(rel));
 	int polls = all_poll(t, why, sizeof(why)), rc, n = 0;
 	struct tune_cfg c;
@@ -106,7 +106,6 @@ static int engine_stage(struct tune *t)
 		c = t->best;
 		c.backend = all[i].b;
 		c.mode = all[i].m;
-		snprintf(val, sizeof(val), "%s %s", eng_backend_name(c.backend), eng_mode_name(c.mode));
 		if (c.backend == ENG_BACKEND_URING_CMD && !t->tp_nvme) {
 			not_tried(t, "--engine", "io_uring_cmd", t->nvme_why);
 			continue;

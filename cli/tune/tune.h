@@ -185,11 +185,10 @@ void tune_not_tried(struct tune *t, const char *option, const char *value, const
  * failed: said). */
 int tune_measure(struct tune *t, const struct tune_cfg *c, double window_s, unsigned stage,
 		 unsigned round, struct tune_run *r);
-/* The goal's figure of one run and its interval within the run, from
- * its report (r's measured fields filled already). */
+/* One run's figures from its report: what it measured, the noise beside
+ * it, and the goal's figure with its interval within the run. */
 struct cli_report;
-void tune_fig_of(const struct tune *t, const struct cli_report *rep, struct tune_run *r);
-void tune_noise_of(const struct cli_report *rep, struct tune_run *r);
+void tune_run_of(const struct tune *t, const struct cli_report *rep, struct tune_run *r);
 /* The plan before anything runs, into t->plan0 (and the engine stage's
  * refusals into t->not). 0, -ENOSPC (plan0.least_budget_s set). */
 int tune_plan_first(struct tune *t);
