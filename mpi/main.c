@@ -1,4 +1,4 @@
-/* iostorm-mpi: MPI_Init, the verb (saturate, the default, or run), and
+/* iostorm-mpi: MPI_Init, the verb (saturate, the default, run or tune), and
  * MPI_Finalize. Each rank is one host: run it with one rank per node
  * (mpirun --map-by ppr:1:node --bind-to none, or srun --ntasks-per-node=1).
  * See docs/mpi.md. */
@@ -16,14 +16,17 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: mpirun [mpirun options] iostorm-mpi [saturate|run] [options]\n"
+	fprintf(f, "usage: mpirun [mpirun options] iostorm-mpi [saturate|run|tune] [options]\n"
 		   "         [--targets-file FILE] [TARGET...]\n\n"
 		   "commands:\n"
 		   "  saturate  each host alone (its devices alone, then all at once), one host\n"
 		   "            after the other, then all hosts at once at QD1 and QDn, and\n"
 		   "            the cluster gap (the default)\n"
 		   "  run       4K random reads on every host at once: cluster IOPS and\n"
-		   "            merged latency percentiles\n\n"
+		   "            merged latency percentiles\n"
+		   "  tune      every host tunes its own targets, all at once, and writes\n"
+		   "            its own job file (--write-config with %%h or %%r); where the\n"
+		   "            hosts' winners disagree, knob by knob\n\n"
 		   "--targets-file FILE: a line per host, its name or rank number first,\n"
 		   "then its targets; switch=NAME and nqn=NQN name what hosts share; '#'\n"
 		   "starts a comment. 'iostorm-mpi COMMAND --help' lists the options;\n"
@@ -86,10 +89,10 @@ static int dispatch(struct mpi_ctx *m, int argc, char **argv)
 			printf("iostorm-mpi %s\n", IOSTORM_VERSION);
 		return CLI_EXIT_OK;
 	}
-	if (verb && strcmp(verb, "saturate") && strcmp(verb, "run")) {
+	if (verb && strcmp(verb, "saturate") && strcmp(verb, "run") && strcmp(verb, "tune")) {
 		m->verb = "mpi";
 		if (!m->rank)
-			mpi_say(m, "unknown command '%s': saturate or run (try 'iostorm-mpi --help')",
+			mpi_say(m, "unknown command '%s': saturate, run or tune (try 'iostorm-mpi --help')",
 				verb);
 		return CLI_EXIT_USAGE;
 	}
@@ -106,7 +109,8 @@ static int dispatch(struct mpi_ctx *m, int argc, char **argv)
 	argc = mpi_take_targets_file(m, argc, argv);
 	if (argc < 0)
 		return CLI_EXIT_USAGE;
-	rc = !strcmp(m->verb, "run") ? mpi_run(m, argc, argv) : mpi_saturate(m, argc, argv);
+	rc = !strcmp(m->verb, "run") ? mpi_run(m, argc, argv) :
+	     !strcmp(m->verb, "tune") ? mpi_tune(m, argc, argv) : mpi_saturate(m, argc, argv);
 	if (asks_help(argc, argv) && !rc)
 		printf("\niostorm-mpi also takes:\n"
 		       "      --targets-file FILE  a line per host: its name or rank number, then its\n"

@@ -26,7 +26,7 @@ struct mpi_ctx {
 	int local;			/* the rank's index among its host's
 					 * (MPI_COMM_TYPE_SHARED) */
 	char host[IMPI_HOST_LEN];	/* gethostname() */
-	const char *verb;		/* "saturate", "run" */
+	const char *verb;		/* "saturate", "run", "tune" */
 	const char *targets_file;	/* --targets-file, NULL: none */
 	bool hold;			/* keep lines back (setup) */
 	bool quiet_others;		/* only rank 0 says (option parsing) */
@@ -124,6 +124,7 @@ json_t *mpi_host_json(const struct mpi_ctx *m, const struct mpi_host *h, unsigne
 int mpi_take_targets_file(struct mpi_ctx *m, int argc, char **argv);
 int mpi_saturate(struct mpi_ctx *m, int argc, char **argv);
 int mpi_run(struct mpi_ctx *m, int argc, char **argv);
+int mpi_tune(struct mpi_ctx *m, int argc, char **argv);
 
 /* ---- stream.c: --stream, one per rank ---- */
 
@@ -132,6 +133,11 @@ int mpi_run(struct mpi_ctx *m, int argc, char **argv);
  * ranks need %r or %h in it (one file each), and none may write to
  * stdout: said, a usage error. Returns a CLI_EXIT_* status. */
 int mpi_stream_path(const struct mpi_ctx *m, const struct cli_opts *o, const char **path);
+/* pattern, a path every rank names for itself (opt, "--stream"), with %r
+ * the rank, %h the host's name and %% a '%' into buf. Several ranks need
+ * %r or %h in it: said, a usage error. Returns a CLI_EXIT_* status. */
+int mpi_rank_path(const struct mpi_ctx *m, const char *opt, const char *pattern, char *buf,
+		  size_t len);
 /* This rank's entry own (whose reference it takes; NULL: null) ends its
  * stream, and goes to rank 0 with every other rank's: mpi_gather_json. */
 int mpi_gather_hosts(const struct mpi_ctx *m, json_t *own, json_t **hosts);

@@ -45,13 +45,30 @@ static int expand(const struct mpi_ctx *m, const char *path, char *buf, size_t l
 	return 0;
 }
 
+int mpi_rank_path(const struct mpi_ctx *m, const char *opt, const char *pattern, char *buf,
+		  size_t len)
+{
+	const char *why = NULL;
+	bool per_rank = false;
+	int rc = expand(m, pattern, buf, len, &per_rank, &why);
+
+	if (rc) {
+		cli_say("%s %s: %s", opt, pattern, why ? why : strerror(-rc));
+		return CLI_EXIT_USAGE;
+	}
+	if (!per_rank && m->size > 1) {
+		cli_say("%s %s: each of the %d ranks writes its own: put %%r (the rank) or %%h (the host) in its name",
+			opt, pattern, m->size);
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_OK;
+}
+
 int mpi_stream_path(const struct mpi_ctx *m, const struct cli_opts *o, const char **out)
 {
 	/* the stream keeps its path for the command's length */
 	static char path[PATH_MAX];
-	const char *why = NULL;
-	bool per_rank = false;
-	int rc = 0;
+	int rc;
 
 	*out = NULL;
 	if (!o->stream)
@@ -61,20 +78,12 @@ int mpi_stream_path(const struct mpi_ctx *m, const struct cli_opts *o, const cha
 		return CLI_EXIT_USAGE;
 	}
 	if (strcmp(o->stream, "-"))
-		rc = expand(m, o->stream, path, sizeof(path), &per_rank, &why);
+		rc = mpi_rank_path(m, "--stream", o->stream, path, sizeof(path));
 	else
-		snprintf(path, sizeof(path), "-");
-	if (rc) {
-		cli_say("--stream %s: %s", o->stream, why ? why : strerror(-rc));
-		return CLI_EXIT_USAGE;
-	}
-	if (!per_rank && m->size > 1) {
-		cli_say("--stream %s: each of the %d ranks writes its own stream: put %%r (the rank) or %%h (the host) in its name",
-			o->stream, m->size);
-		return CLI_EXIT_USAGE;
-	}
-	*out = path;
-	return CLI_EXIT_OK;
+		rc = snprintf(path, sizeof(path), "-") < 0 ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+	if (!rc)
+		*out = path;
+	return rc;
 }
 
 int mpi_gather_hosts(const struct mpi_ctx *m, json_t *own, json_t **hosts)

@@ -235,7 +235,7 @@ static int zeros(struct tune *t)
 /* The job file written and read back, the winner run once from it: what
  * --write-config promises is what the file runs. Without --write-config,
  * the winner's configuration run once again. 0 or -errno, said. */
-static int write_and_check(struct tune *t, struct cli_outfile *wc, double window_s)
+static int write_and_check(struct tune *t, double window_s)
 {
 	struct cli_jobfile j;
 	struct cli_opts *o2 = NULL;
@@ -258,11 +258,11 @@ static int write_and_check(struct tune *t, struct cli_outfile *wc, double window
 		cli_say("%s: the job file does not fit %zu bytes", t->o->write_config, sizeof(text));
 		return n;
 	}
-	fd = cli_outfile_fd(wc);
-	if (fd < 0 || write(fd, text, (size_t)n) != n || cli_outfile_commit(wc)) {
+	fd = cli_outfile_fd(&t->wc);
+	if (fd < 0 || write(fd, text, (size_t)n) != n || cli_outfile_commit(&t->wc)) {
 		cli_say("%s: cannot write the job file: %s", t->o->write_config,
 			strerror(fd < 0 ? -fd : errno ? errno : EIO));
-		cli_outfile_discard(wc);
+		cli_outfile_discard(&t->wc);
 		return -EIO;
 	}
 	snprintf(t->check_from, sizeof(t->check_from), "the job file, run once");
@@ -307,17 +307,128 @@ static int write_and_check(struct tune *t, struct cli_outfile *wc, double window
 	return rc == -ECANCELED ? -EINVAL : rc;
 }
 
+void tune_close(struct tune *t)
+{
+	unsigned i;
+
+	if (!t)
+		return;
+	cli_outfile_discard(&t->wc);
+	if (t->nv) {
+		for (i = 0; i < t->ts.n; i++)
+			eng_target_close(&t->nv[i]);
+		free(t->nv);
+	}
+	cli_targets_close(&t->ts);
+	free(t->cand);
+	free(t);
+}
+
+int tune_open(const struct cli_opts *o, FILE *text, struct tune **out)
+{
+	struct tune *t;
+	unsigned i;
+	int rc = refuse(o);
+
+	*out = NULL;
+	if (rc)
+		return rc;
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		cli_say("out of memory");
+		return -ENOMEM;
+	}
+	t->wc.fd = -1;
+	if (o->write_config) {
+		/* as every file iostorm writes: checked and made ready before any IO */
+		rc = cli_outfile_reserve(&t->wc, o->write_config);
+		if (rc)
+			cli_say("%s: %s", o->write_config, t->wc.at.why);
+		else if ((rc = cli_outpath_claim_checked(o->write_config, "--write-config's file",
+							 &t->wc.at)))
+			cli_say("out of memory");
+	}
+	if (!rc)
+		rc = cli_targets_open(&t->ts, o);
+	if (rc) {
+		tune_close(t);
+		return rc;
+	}
+	t->o = o;
+	t->f = text;
+	t->t0_ns = eng_mono_ns();
+	t->goal = (enum model_tune_goal)o->tune_goal;
+	t->budget_ns = o->tune_budget_ns ? o->tune_budget_ns : TUNE_BUDGET_NS;
+	t->seed0 = o->seed ? o->seed : eng_mono_ns() ^ (uint64_t)getpid();
+	t->seed = t->seed0;
+	for (i = 0; i < t->ts.n; i++)
+		t->tpv[i] = &t->ts.t[i];
+	t->tp = t->tpv;
+	t->ntargets = t->ts.n;
+	t->nv = open_nvme(t);
+	if (t->nv) {
+		for (i = 0; i < t->ts.n; i++)
+			t->tnv[i] = &t->nv[i];
+		t->tp_nvme = t->tnv;
+	}
+	if (eng_uring_waits_probe(&t->waits))
+		t->waits.no_iowait = t->waits.min_wait = t->waits.reg_wait = -EOPNOTSUPP;
+	tune_cfg_of(&t->dflt, o);
+	if (t->goal == MODEL_TUNE_LATENCY) {
+		/* the goal is QD1's: one IO in flight per device */
+		t->dflt.qd = t->dflt.batch = t->dflt.reap = t->dflt.jobs = 1;
+	}
+	t->best = t->dflt;
+	rc = tune_plan_first(t);
+	if (rc == -ENOSPC) {
+		cli_say("--budget %.0fs is too short for this search: it needs at least %.0fs "
+			"(runs of at least %.2gs after a %.2gs ramp): a longer --budget, or fewer "
+			"--stages", (double)t->budget_ns / 1e9,
+			t->plan0.least_budget_s, MODEL_TUNE_MIN_RUN_S, (double)o->ramp_ns / 1e9);
+		rc = -EINVAL;
+	}
+	if (!rc)
+		rc = zeros(t);
+	if (rc) {
+		tune_close(t);
+		return rc;
+	}
+	*out = t;
+	return 0;
+}
+
+int tune_go(struct tune *t)
+{
+	int rc;
+
+	tune_say_plan(t);
+	cli_runner_signals();
+	rc = tune_search(t);
+	if (!rc && !t->interrupted && !t->stalled)
+		rc = write_and_check(t, 2 * t->w_s);
+	tune_check_verdict(t);
+	if (!t->interrupted && !t->stalled)
+		(void)tune_settings(t);	/* the facts not read: said, nothing to name */
+	tune_say_end(t);
+	return rc;
+}
+
+bool tune_stalled(const struct tune *t)
+{
+	return t->stalled;
+}
+
+bool tune_interrupted(const struct tune *t)
+{
+	return t->interrupted;
+}
+
 static int cmd_tune(int argc, char **argv)
 {
 	struct cli_opts o;
-	struct cli_targets ts = { NULL, 0 };
-	const struct eng_target *tp[CLI_MAX_TARGETS], *tn[CLI_MAX_TARGETS];
-	struct eng_target *nv = NULL;
-	struct cli_outfile wc = { .fd = -1 };
 	struct tune *t = NULL;
 	char **nvme = NULL;
 	json_t *root;
-	unsigned i;
 	int nn = 0;
 	int rc = cli_opts_cmdline(&o, &cli_verb_tune, argc, argv);
 
@@ -329,70 +440,10 @@ static int cmd_tune(int argc, char **argv)
 		o.targets = nvme;
 		o.ntargets = (unsigned)nn;
 	}
-	rc = nn < 0 ? nn : refuse(&o);
-	if (!rc && o.write_config) {
-		/* as every file iostorm writes: checked and made ready before any IO */
-		rc = cli_outfile_reserve(&wc, o.write_config);
-		if (rc)
-			cli_say("%s: %s", o.write_config, wc.at.why);
-		else if ((rc = cli_outpath_claim_checked(o.write_config, "--write-config's file",
-							 &wc.at)))
-			cli_say("out of memory");
-	}
-	if (!rc)
-		rc = cli_targets_open(&ts, &o);
-	if (!rc && !(t = calloc(1, sizeof(*t)))) {
-		cli_say("out of memory");
-		rc = -ENOMEM;
-	}
+	rc = nn < 0 ? nn : tune_open(&o, cli_out_text(&o), &t);
 	if (rc)
 		goto out;
-	t->o = &o;
-	t->f = cli_out_text(&o);
-	t->t0_ns = eng_mono_ns();
-	t->goal = (enum model_tune_goal)o.tune_goal;
-	t->budget_ns = o.tune_budget_ns ? o.tune_budget_ns : TUNE_BUDGET_NS;
-	t->seed0 = o.seed ? o.seed : eng_mono_ns() ^ (uint64_t)getpid();
-	t->seed = t->seed0;
-	for (i = 0; i < ts.n; i++)
-		tp[i] = &ts.t[i];
-	t->tp = tp;
-	t->ntargets = ts.n;
-	nv = open_nvme(t);
-	if (nv) {
-		for (i = 0; i < ts.n; i++)
-			tn[i] = &nv[i];
-		t->tp_nvme = tn;
-	}
-	if (eng_uring_waits_probe(&t->waits))
-		t->waits.no_iowait = t->waits.min_wait = t->waits.reg_wait = -EOPNOTSUPP;
-	tune_cfg_of(&t->dflt, &o);
-	if (t->goal == MODEL_TUNE_LATENCY) {
-		/* the goal is QD1's: one IO in flight per device */
-		t->dflt.qd = t->dflt.batch = t->dflt.reap = t->dflt.jobs = 1;
-	}
-	t->best = t->dflt;
-	rc = tune_plan_first(t);
-	if (rc == -ENOSPC) {
-		cli_say("--budget %.0fs is too short for this search: it needs at least %.0fs "
-			"(runs of at least %.2gs after a %.2gs ramp): a longer --budget, or fewer "
-			"--stages", (double)t->budget_ns / 1e9,
-			t->plan0.least_budget_s, MODEL_TUNE_MIN_RUN_S, (double)o.ramp_ns / 1e9);
-		rc = -EINVAL;
-	}
-	if (!rc)
-		rc = zeros(t);
-	if (rc)
-		goto out;
-	tune_say_plan(t);
-	cli_runner_signals();
-	rc = tune_search(t);
-	if (!rc && !t->interrupted && !t->stalled)
-		rc = write_and_check(t, &wc, 2 * t->w_s);
-	tune_check_verdict(t);
-	if (!t->interrupted && !t->stalled)
-		(void)tune_settings(t);	/* the facts not read: said, nothing to name */
-	tune_say_end(t);
+	rc = tune_go(t);
 	if (cli_out_report_wanted(&o)) {
 		root = json_pack("{s:s, s:s, s:o, s:o}", "schema", CLI_JSON_SCHEMA, "command", "tune",
 				 "tune", tune_json(t),
@@ -403,16 +454,7 @@ static int cmd_tune(int argc, char **argv)
 	if (t->stalled)	/* its workers hold the targets */
 		cli_command_abandon(cli_exit_status(-EIO));
 out:
-	cli_outfile_discard(&wc);
-	if (nv) {
-		for (i = 0; i < ts.n; i++)
-			eng_target_close(&nv[i]);
-		free(nv);
-	}
-	if (t)
-		free(t->cand);
-	free(t);
-	cli_targets_close(&ts);
+	tune_close(t);
 	if (nn > 0)
 		cli_nvme_paths_free(nvme, (unsigned)nn);
 	return cli_exit_status(rc);

@@ -9,8 +9,10 @@
 #include <stdio.h>
 
 #include "cli/opts/opts.h"
+#include "cli/report/out.h"
 #include "cli/runner/spec.h"
 #include "cli/runner/targets.h"
+#include "cli/tune/tune_cmd.h"
 #include "model/tune.h"
 
 #define TUNE_MAX_CPUS 64		/* CPUs one candidate's list names */
@@ -106,6 +108,11 @@ struct tune_knob_row {
 /* The whole search. */
 struct tune {
 	const struct cli_opts *o;
+	struct cli_targets ts;		/* the targets, opened by tune_open */
+	const struct eng_target *tpv[CLI_MAX_TARGETS];	/* tp's entries */
+	struct eng_target *nv;		/* the targets as /dev/ngXnY; NULL none */
+	const struct eng_target *tnv[CLI_MAX_TARGETS];	/* tp_nvme's entries */
+	struct cli_outfile wc;		/* --write-config's file, reserved */
 	enum model_tune_goal goal;
 	uint64_t budget_ns, t0_ns, seed0, seed;
 	const struct eng_target *const *tp;	/* the targets, block path */
@@ -208,7 +215,6 @@ int tune_settings(struct tune *t);
 void tune_say_plan(const struct tune *t);
 void tune_say_stage(const struct tune *t, enum model_tune_stage s);
 void tune_say_end(const struct tune *t);
-json_t *tune_json(const struct tune *t);
 /* The job file of the winner: its text into buf. The length, or -ENOSPC. */
 int tune_jobfile(const struct tune *t, char *buf, size_t len);
 const char *tune_goal_unit(enum model_tune_goal g);

@@ -325,6 +325,20 @@ static json_t *stages_json(const struct tune *t)
 	return a ? a : json_null();
 }
 
+/* Every knob's value in c, by the knob's name, as the option takes it:
+ * what iostorm-mpi tune sets host against host (disagree.c). */
+static json_t *knob_values(const struct tune_cfg *c)
+{
+	json_t *o = json_object();
+	char v[64];
+	unsigned k;
+
+	for (k = 0; o && k < TUNE_NKNOBS; k++)
+		json_object_set_new(o, tune_knob_name((enum tune_knob)k),
+				    json_string(tune_knob_value(c, (enum tune_knob)k, v, sizeof(v))));
+	return o ? o : json_null();
+}
+
 /* The winner's figure: its paired rounds' mean where it had them. */
 static void winner_fig(const struct tune *t, double *fig, double *lo, double *hi)
 {
@@ -359,8 +373,9 @@ json_t *tune_json(const struct tune *t)
 			 "unit_s", t->plan0.w_s, "runs", (json_int_t)t->runs,
 			 "stages", stages_json(t), "candidates", cands_json(t),
 			 "default", tune_cfg_json(&t->dflt),
-			 "winner", json_pack("{s:o, s:o, s:o}", "config", tune_cfg_json(&t->best),
-					     "figure", num(fig), "figure_ci", ci(lo, hi)),
+			 "winner", json_pack("{s:o, s:o, s:o, s:o}", "config", tune_cfg_json(&t->best),
+					     "figure", num(fig), "figure_ci", ci(lo, hi),
+					     "knobs", knob_values(&t->best)),
 			 "final", t->final.rounds ? pair_json(&t->final) : json_null(),
 			 "knobs", knobs_json(t), "not_tried", not_json(t), "undecided", undecided,
 			 "check", !t->checked ? json_null() :
