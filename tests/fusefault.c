@@ -22,6 +22,14 @@
  *         thread is idle more than half the time, so an open loop's reads
  *         arrive as asked and the service time follows the rate asked,
  *         not a queue
+ *   peak  reads are served when due, each due PEAK_US * max(1, (n / PEAK_N)^2)
+ *         after it arrived, n the peak reads at the server then, this one
+ *         counted: nothing sleeps, a read waits stored, so a closed loop
+ *         at total depth d gets d / PEAK_US reads a second up to d =
+ *         PEAK_N (16) and PEAK_N^2 / (d PEAK_US) above it: a device whose
+ *         IOPS peaks at 16 reads in flight (4000 a second; about 3600
+ *         through a loop device, whose path adds 0.3 to 0.5 ms a read),
+ *         half of it at 8 and at 32
  * or a schedule counted in reads, not in seconds, so a test knows what the
  * device did from the order of things rather than from a guess about how
  * fast it runs: MODE COUNT MODE [COUNT MODE]... takes the first mode for
@@ -32,18 +40,27 @@
  * Reads held by a hang step stay held when the schedule moves on; held
  * reads are answered as the first mode of the next command says (a hang
  * keeps them). Reading "ctl" gives the mode now and what was done since
- * the last command: "MODE served N failed N held N" (held: now).
- * Held reads are also answered (EIO) when the file system goes away. A
+ * the last command: "MODE served N failed N held N" (held: now; a peak
+ * read waiting for its time is not counted held, so that "held" stays
+ * hang's). Peak reads waiting are answered at once by the next command as
+ * held ones are (kept, as held, by a hang). Held and waiting reads are
+ * also answered (EIO) when the file system goes away. A
  * process blocked on a held read cannot be killed until it is answered, so
  * a test must always write "ok" before it ends (tests/lib.sh does).
  *
  * Put a loop device on MOUNTPOINT/data and it is a block device that fails
  * or hangs on cue. One thread: a held read is a stored request, never a
- * blocked handler, so "ctl" is always answered. Returns once mounted. */
+ * blocked handler, so "ctl" is always answered. Returns once mounted.
+ * FUSE sends the server at most max_background async reads at once (a
+ * loop device's direct IO is async): the init raises it from 12 so that
+ * depths up to 128 reach the server. */
 #define FUSE_USE_VERSION 31
 #include <fuse_lowlevel.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,13 +79,35 @@
 #define LOAD_US 100.0
 #define LOAD_K_US 300.0
 #define LOAD_BUCKET_MS 25
+/* The peak's service time: long against what the one thread spends on a
+ * read (tens of us) and against a busy machine's scheduling delays (a
+ * wakeup late by 100 us moves the peak's IOPS by 2.5%), short enough that
+ * a test's depth search gets hundreds of reads a run: 4000 a second at
+ * the peak, which keeps the one thread idle most of the time */
+#define PEAK_US 4000
+#define PEAK_N 16
+/* fs/fuse/dev.c fuse_request_queue_background: a connection with
+ * max_background requests out blocks the next sender (fc->blocked, waited
+ * on in fuse_get_req), and flush_bg_queue passes the server no more than
+ * max_background at once; FUSE_DEFAULT_MAX_BACKGROUND is 12, so without
+ * this the peak at 16 could never be reached. fs/fuse/inode.c
+ * process_init_limits takes the server's value as is from a mount by root
+ * (CAP_SYS_ADMIN), else caps it at the max_user_bgreq module parameter */
+#define MAX_BACKGROUND 256
 
-enum mode { MODE_OK, MODE_EIO, MODE_HANG, MODE_GONE, MODE_SLOW, MODE_DECAY, MODE_LOAD };
+enum mode { MODE_OK, MODE_EIO, MODE_HANG, MODE_GONE, MODE_SLOW, MODE_DECAY, MODE_LOAD, MODE_PEAK };
 
 struct held {
 	fuse_req_t req;
 	size_t size;
 	off_t off;
+	uint64_t due;	/* MODE_PEAK: when it is answered, CLOCK_MONOTONIC ns */
+};
+
+/* stored reads: hang's held ones, or peak's waiting for their time */
+struct reads {
+	struct held *v;
+	size_t n, cap;
 };
 
 /* The schedule: mode steps[i] for counts[i] reads; the last step has no
@@ -80,14 +119,13 @@ struct sched {
 	uint64_t left;		/* reads left in step at */
 };
 
-static const char *const mode_name[] = { "ok", "eio", "hang", "gone", "slow", "decay", "load" };
+static const char *const mode_name[] = { "ok", "eio", "hang", "gone", "slow", "decay", "load", "peak" };
 static uint64_t data_size;
 static enum mode mode;
 static struct sched sched = { { MODE_OK }, { 0 }, 1, 0, 0 };
 static uint64_t nserved, nfailed;
 static struct timespec since;	/* the last command */
-static struct held *held;
-static size_t nheld, held_cap;
+static struct reads held, timed;
 
 static void fill_attr(fuse_ino_t ino, struct stat *st)
 {
@@ -177,34 +215,79 @@ static void serve(fuse_req_t req, size_t size, off_t off)
 	fuse_reply_buf(req, (const char *)buf, size);
 }
 
-static void hold(fuse_req_t req, size_t size, off_t off)
+static void store(struct reads *q, fuse_req_t req, size_t size, off_t off, uint64_t due)
 {
 	struct held *h;
 
-	if (nheld == held_cap) {
-		h = realloc(held, (held_cap ? 2 * held_cap : 64) * sizeof(*held));
+	if (q->n == q->cap) {
+		h = realloc(q->v, (q->cap ? 2 * q->cap : 64) * sizeof(*h));
 		if (!h) {
 			fuse_reply_err(req, ENOMEM);
 			return;
 		}
-		held = h;
-		held_cap = held_cap ? 2 * held_cap : 64;
+		q->v = h;
+		q->cap = q->cap ? 2 * q->cap : 64;
 	}
-	held[nheld++] = (struct held){ req, size, off };
+	q->v[q->n++] = (struct held){ req, size, off, due };
 }
 
-/* Answers every held read: served when m is MODE_OK, else failed. */
-static void release(enum mode m)
+static int answers(enum mode m)
+{
+	return m == MODE_OK || m == MODE_SLOW || m == MODE_DECAY || m == MODE_LOAD ||
+	       m == MODE_PEAK;
+}
+
+/* Answers every stored read of q: served when m serves, else failed. */
+static void release(struct reads *q, enum mode m)
 {
 	size_t i;
 
-	for (i = 0; i < nheld; i++) {
-		if (m == MODE_OK || m == MODE_SLOW || m == MODE_DECAY || m == MODE_LOAD)
-			serve(held[i].req, held[i].size, held[i].off);
+	for (i = 0; i < q->n; i++) {
+		if (answers(m))
+			serve(q->v[i].req, q->v[i].size, q->v[i].off);
 		else
-			fuse_reply_err(held[i].req, m == MODE_GONE ? ENODEV : EIO);
+			fuse_reply_err(q->v[i].req, m == MODE_GONE ? ENODEV : EIO);
 	}
-	nheld = 0;
+	q->n = 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* MODE_PEAK: a read arriving now, with n - 1 others waiting. */
+static void peak_store(fuse_req_t req, size_t size, off_t off)
+{
+	uint64_t n = timed.n + 1, us = PEAK_US;
+
+	if (n > PEAK_N)
+		us = PEAK_US * n * n / (PEAK_N * PEAK_N);
+	store(&timed, req, size, off, now_ns() + us * 1000);
+}
+
+/* Serves the peak reads whose time has come; the earliest time left
+ * (UINT64_MAX: none). Linear: a few hundred reads at most wait. */
+static uint64_t peak_answer(void)
+{
+	uint64_t t = now_ns(), next = UINT64_MAX;
+	size_t i, k = 0;
+
+	for (i = 0; i < timed.n; i++) {
+		if (timed.v[i].due <= t) {
+			nserved++;
+			serve(timed.v[i].req, timed.v[i].size, timed.v[i].off);
+			continue;
+		}
+		if (timed.v[i].due < next)
+			next = timed.v[i].due;
+		timed.v[k++] = timed.v[i];
+	}
+	timed.n = k;
+	return next;
 }
 
 /* The mode for the read now arriving; moves the schedule on. */
@@ -225,7 +308,7 @@ static void read_ctl(fuse_req_t req, off_t off)
 	char line[128];
 	int n = snprintf(line, sizeof(line), "%s served %llu failed %llu held %zu\n",
 			 mode_name[mode], (unsigned long long)nserved,
-			 (unsigned long long)nfailed, nheld);
+			 (unsigned long long)nfailed, held.n);
 	size_t len = n > 0 ? (size_t)n : 0;
 
 	fuse_reply_buf(req, line + (off < (off_t)len ? off : (off_t)len),
@@ -293,7 +376,9 @@ static void ff_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	else if (m == MODE_GONE)
 		fuse_reply_err(req, ENODEV);
 	else if (m == MODE_HANG)
-		hold(req, size, off);
+		store(&held, req, size, off, 0);
+	else if (m == MODE_PEAK)
+		peak_store(req, size, off);
 	else {
 		long us = wait_us(m);
 
@@ -353,6 +438,7 @@ static void ff_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 		     off_t off, struct fuse_file_info *fi)
 {
 	struct sched next;
+	size_t i;
 
 	(void)off;
 	(void)fi;
@@ -368,13 +454,30 @@ static void ff_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	mode = sched.steps[0];
 	nserved = nfailed = 0;
 	clock_gettime(CLOCK_MONOTONIC, &since);
-	if (mode != MODE_HANG)
-		release(mode);
+	if (mode != MODE_HANG) {
+		release(&held, mode);
+		release(&timed, mode);
+	} else {
+		/* a hang keeps what waited for its time, as held */
+		for (i = 0; i < timed.n; i++)
+			store(&held, timed.v[i].req, timed.v[i].size, timed.v[i].off, 0);
+		timed.n = 0;
+	}
 	fuse_reply_write(req, size);
+}
+
+static void ff_init(void *userdata, struct fuse_conn_info *conn)
+{
+	(void)userdata;
+	/* MAX_BACKGROUND's why. The congestion threshold stays libfuse's
+	 * (do_init: 3/4 of max_background): it caps nothing, only
+	 * max_background gates flush_bg_queue */
+	conn->max_background = MAX_BACKGROUND;
 }
 
 /* names and attributes; then the two files' IO */
 static const struct fuse_lowlevel_ops ops = {
+	.init = ff_init,
 	.lookup = ff_lookup, .getattr = ff_getattr, .setattr = ff_setattr,
 	.open = ff_open, .read = ff_read, .write = ff_write,
 };
@@ -392,6 +495,59 @@ static int parse_size(const char *s)
 	}
 	data_size = (uint64_t)mib << 20;
 	return 0;
+}
+
+/* fuse_session_loop, but the one thread waits in ppoll, up to the next
+ * peak read's time, not in read(): a peak read is answered when due while
+ * no request comes. The fd is non-blocking, so a request the kernel took
+ * back between the poll and the read (its sender killed) costs a turn of
+ * the loop, not a wait for the next one; signals are let in only in ppoll,
+ * so one that comes between the exited check and the wait ends the wait
+ * rather than going unseen until the next request. */
+static int serve_loop(struct fuse_session *se)
+{
+	struct fuse_buf buf = { .mem = NULL };
+	struct pollfd pfd = { .fd = fuse_session_fd(se), .events = POLLIN };
+	struct timespec ts;
+	sigset_t block, old;
+	uint64_t next, t;
+	int res = 0, fl;
+
+	fl = fcntl(pfd.fd, F_GETFL);
+	if (fl < 0 || fcntl(pfd.fd, F_SETFL, fl | O_NONBLOCK) < 0)
+		return -errno;
+	/* the ones fuse_set_signal_handlers ends the session on */
+	sigemptyset(&block);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	while (!fuse_session_exited(se)) {
+		next = peak_answer();
+		if (next != UINT64_MAX) {
+			t = now_ns();
+			t = next > t ? next - t : 0;
+			ts = (struct timespec){ (time_t)(t / 1000000000u), (long)(t % 1000000000u) };
+		}
+		pfd.revents = 0;
+		if (ppoll(&pfd, 1, next == UINT64_MAX ? NULL : &ts, &old) < 0 && errno != EINTR) {
+			res = -errno;
+			break;
+		}
+		if (!pfd.revents)
+			continue;
+		res = fuse_session_receive_buf(se, &buf);
+		if (res == -EINTR || res == -EAGAIN) {
+			res = 0;
+			continue;
+		}
+		if (res <= 0)
+			break;
+		fuse_session_process_buf(se, &buf);
+	}
+	free(buf.mem);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return res < 0 ? res : 0;
 }
 
 int main(int argc, char **argv)
@@ -414,14 +570,16 @@ int main(int argc, char **argv)
 		if (fuse_session_mount(se, argv[1]) == 0) {
 			/* the parent returns here, once mounted */
 			fuse_daemonize(0);
-			ret = fuse_session_loop(se) ? 1 : 0;
+			ret = serve_loop(se) ? 1 : 0;
 			/* unmounted or signalled: nothing stays held */
-			release(MODE_EIO);
+			release(&held, MODE_EIO);
+			release(&timed, MODE_EIO);
 			fuse_session_unmount(se);
 		}
 		fuse_remove_signal_handlers(se);
 	}
 	fuse_session_destroy(se);
-	free(held);
+	free(held.v);
+	free(timed.v);
 	return ret;
 }
