@@ -172,7 +172,11 @@ static int go(struct mtune *x)
 			"have ended\n", x->m->size, x->m->size == 1 ? "" : "s");
 	fflush(cli_out_text(&x->o));
 	mine = cli_exit_status(tune_go(x->t));
-	intr = mpi_max(tune_interrupted(x->t) || cli_runner_interrupted());
+	/* a host done early waits without spinning a core (mpi_sync polls
+	 * with sleeps; a blocking gather may spin), which would take CPU from
+	 * a search still running beside it: ranks that share a machine */
+	intr = tune_interrupted(x->t) || cli_runner_interrupted();
+	(void)mpi_sync(x->m, mine, &intr);
 	if (mpi_gather_hosts(x->m, host_entry(x), &hosts))
 		mine = CLI_EXIT_RUNTIME;
 	else if (!x->m->rank && report(x, hosts, intr))
