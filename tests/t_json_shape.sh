@@ -54,6 +54,13 @@ fi
 report "run" 0 run "${q[@]}" --jobs-per-device 2 --cpus 0,1 "$file"
 [ -z "$loop" ] || report "run, two targets" 0 run "${q[@]}" "$loop" "$file"
 report "run, no latency" 0 run "${q[@]}" --no-latency "$file"
+# more workers than this machine has cores: placement's shared-cores note
+report "run, cores shared" 0 run "${q[@]}" --jobs-per-device "$(($(nproc) + 1))" "$file"
+jq -e '[.placement_notes.notes[].kind] | index("shared_cores")' "$reports/$n.json" >/dev/null ||
+	check_fail "run with more workers than cores: no shared_cores note in placement_notes"
+report "run, placement none" 0 run "${q[@]}" --placement none "$file"
+jq -e '.placement_notes == null' "$reports/$n.json" >/dev/null ||
+	check_fail "run --placement none: placement_notes is not null"
 # ---- run --steady: a wide band, settled at its first window (2 s); the
 # temperature asked of a file, which has none ----
 report "run, steady" 0 run -q --ramp 0 --time 3s --steady 90%,2s,lat --temperature-every 1s "$file"

@@ -265,6 +265,23 @@ static void test_place(void)
 	topo_free(t);
 }
 
+/* Every kind has its own JSON name (cli_note_kind_name). */
+static void test_kind_names(void)
+{
+	unsigned i, j;
+
+	for (i = 0; i < TOPO_NOTE_NKINDS; i++) {
+		const char *a = cli_note_kind_name((enum topo_note_kind)i);
+
+		CHECKF(strcmp(a, "?"), "kind %u has no name", i);
+		for (j = 0; j < i; j++)
+			CHECKF(strcmp(a, cli_note_kind_name((enum topo_note_kind)j)),
+			       "kinds %u and %u are both %s", j, i, a);
+	}
+	CHECK(!strcmp(cli_note_kind_name(TOPO_NOTE_SHARED_CORES), "shared_cores"));
+	CHECK(!strcmp(cli_note_kind_name(TOPO_NOTE_NKINDS), "?"));
+}
+
 int main(void)
 {
 	const char *src = getenv("IOSTORM_SRC");
@@ -276,5 +293,6 @@ int main(void)
 	test_lines_kinds();
 	test_lines_many_groups();
 	test_place();
+	test_kind_names();
 	return t_result();
 }

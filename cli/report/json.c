@@ -8,6 +8,7 @@
 #include "cli/report/openloop.h"
 #include "cli/report/setup_json.h"
 #include "cli/report/spread.h"
+#include "cli/words/notes_words.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -353,6 +354,26 @@ static json_t *devices_array(const struct cli_report *r)
 
 /* The report, its devices in place or (head) an empty array standing
  * for them. */
+/* What placement noted of the workers' places: {"notes": [{"kind",
+ * "device", "text"}], "dropped"}, the facts as the words say them on
+ * stderr; null where nothing placed them (docs/json.md). */
+static json_t *place_notes_json(const struct topo_notes *n)
+{
+	json_t *a;
+	char text[TOPO_NOTE_LEN];
+	unsigned i;
+
+	if (!n || !(a = json_array()))
+		return json_null();
+	for (i = 0; i < n->n; i++) {
+		cli_note_text(&n->note[i], text, sizeof(text));
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s}",
+			"kind", cli_note_kind_name(n->note[i].kind), "device", n->note[i].name,
+			"text", text));
+	}
+	return json_pack("{s:o, s:I}", "notes", a, "dropped", (json_int_t)n->ndropped);
+}
+
 static json_t *report(const struct cli_report *r, const struct cli_opts *o, bool head)
 {
 	const struct cli_dev *t = &r->total;
@@ -373,7 +394,8 @@ static json_t *report(const struct cli_report *r, const struct cli_opts *o, bool
 			 "elapsed_s", r->elapsed_s, "interrupted", r->interrupted,
 			 "setup", cli_json_setup((const char *const *)o->targets, o->ntargets));
 	if (j && (json_object_set_new(j, "steady", cli_steady_json(&r->steady)) ||
-		  json_object_set_new(j, "temperature", cli_temp_json(r)))) {
+		  json_object_set_new(j, "temperature", cli_temp_json(r)) ||
+		  json_object_set_new(j, "placement_notes", place_notes_json(r->place_notes)))) {
 		json_decref(j);
 		j = NULL;
 	}

@@ -194,6 +194,7 @@ void cli_report_free(struct cli_report *r)
 	free(r->total.tl.s);
 	free(r->total.reps);
 	cli_tl_batches_free(r->bat);
+	free(r->place_notes);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -195,6 +195,10 @@ struct cli_report {
 	 * repeat's are merged into); NULL without latency. Owned */
 	struct model_pct_batches *bat;
 	struct cli_temp temp;		/* --temperature-every */
+	/* what placement noted of where the workers ran (a remote node,
+	 * shared cores, an efficiency core: cli/runner/place.c), the first
+	 * run's with --repeat; NULL: nothing placed them. Owned */
+	struct topo_notes *place_notes;
 };
 
 /* An errno as its symbolic name ("EIO") and as text ("Input/output

@@ -242,6 +242,8 @@ int cli_runner_collect(struct runctx *c, struct cli_report *out)
 	}
 	out->steady = c->steady;
 	out->temp = c->temp_acct;
+	out->place_notes = c->notes;	/* the report's now */
+	c->notes = NULL;
 	if (cli_steady_apply(c->o, &c->tl, &c->steady, out) || cli_report_total(out) ||
 	    cli_tl_last(&c->tl, c->r))
 		return -ENOMEM;

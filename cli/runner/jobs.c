@@ -168,7 +168,7 @@ int cli_runner_build_jobs(struct runctx *c, struct eng_job **out)
 		/* cli_place says why */
 		err = cli_place(c->spec, c->spec->targets, c->spec->targets ? c->ndev : 1,
 				c->spec->targets ? c->per : c->njobs,
-				c->mode, slots);
+				c->mode, slots, &c->notes);
 	}
 	for (i = 0; !err && i < c->njobs; i++)
 		fill_job(&jobs[i], c, i, &slots[i]);

@@ -129,7 +129,7 @@ static int place_kind_notes(struct topo *t, const char *const *paths, unsigned n
  * the machine has, said: the user chose it, but the figures depend on it.
  * Nothing where the topology cannot be read or a target not found. */
 static void cpulist_kinds(const struct eng_target *const *targets, unsigned ndev,
-			  unsigned per, const struct cli_slot *slots)
+			  unsigned per, const struct cli_slot *slots, struct topo_notes **keep)
 {
 	struct topo *t = targets ? place_live_topo(true) : NULL;
 	const char **paths = t ? calloc(ndev, sizeof(*paths)) : NULL;
@@ -141,8 +141,13 @@ static void cpulist_kinds(const struct eng_target *const *targets, unsigned ndev
 		paths[i] = targets[i]->path;
 	for (i = 0; notes && i < ndev * per; i++)
 		ts[i] = (struct topo_slot){ .cpu = slots[i].cpu, .node = -1, .dev = i / per };
-	if (notes && !topo_kind_notes(t, paths, ndev, ts, ndev * per, true, notes))
+	if (notes && !topo_kind_notes(t, paths, ndev, ts, ndev * per, true, notes)) {
 		place_say_notes(notes, false);
+		if (keep) {
+			*keep = notes;	/* the caller's now */
+			notes = NULL;
+		}
+	}
 	free(notes);
 	free(ts);
 	free(paths);
@@ -152,7 +157,8 @@ static void cpulist_kinds(const struct eng_target *const *targets, unsigned ndev
  * worker's submission thread the CPU after the worker's; a shorter one
  * leaves it to the engine, which may put it on another worker's CPU. */
 static int place_cpulist(const struct cli_run_spec *s, const struct eng_target *const *targets,
-			 unsigned ndev, unsigned per, bool sqpoll, struct cli_slot *slots)
+			 unsigned ndev, unsigned per, bool sqpoll, struct cli_slot *slots,
+			 struct topo_notes **keep)
 {
 	unsigned i, njobs = ndev * per, each = sqpoll && s->ncpus >= 2 * njobs ? 2 : 1;
 
@@ -169,7 +175,7 @@ static int place_cpulist(const struct cli_run_spec *s, const struct eng_target *
 		if (each == 2)
 			slots[i].sq_cpu = s->cpus[i * each + 1];
 	}
-	cpulist_kinds(targets, ndev, per, slots);
+	cpulist_kinds(targets, ndev, per, slots, keep);
 	return 0;
 }
 
@@ -245,7 +251,8 @@ static int place_polled(const struct cli_run_spec *s, struct topo *t,
  * for itself, the second for its submission thread. */
 static int place_topology(const struct cli_run_spec *s, struct topo *t,
 			  const struct eng_target *const *targets, unsigned ndev,
-			  unsigned per, bool sqpoll, bool polled, struct cli_slot *out)
+			  unsigned per, bool sqpoll, bool polled, struct cli_slot *out,
+			  struct topo_notes **keep)
 {
 	unsigned each = sqpoll ? 2 : 1, i;
 	const char **paths = calloc(ndev, sizeof(*paths));
@@ -269,6 +276,10 @@ static int place_topology(const struct cli_run_spec *s, struct topo *t,
 			(void)place_kind_notes(t, paths, ndev, per, each, slots, false, notes);
 		if (!s->quiet_advice)
 			place_say_notes(notes, sqpoll);
+		if (keep && !ret) {
+			*keep = notes;	/* the caller's now */
+			notes = NULL;
+		}
 	}
 	for (i = 0; !ret && i < ndev * per; i++) {
 		out[i].cpu = slots[i * each].cpu;
@@ -288,7 +299,8 @@ static int place_topology(const struct cli_run_spec *s, struct topo *t,
 }
 
 int cli_place(const struct cli_run_spec *s, const struct eng_target *const *targets,
-	      unsigned ndev, unsigned per, enum eng_mode mode, struct cli_slot *slots)
+	      unsigned ndev, unsigned per, enum eng_mode mode, struct cli_slot *slots,
+	      struct topo_notes **keep)
 {
 	bool sqpoll = mode == ENG_MODE_SQPOLL;
 	unsigned i, njobs = ndev * per;
@@ -297,14 +309,14 @@ int cli_place(const struct cli_run_spec *s, const struct eng_target *const *targ
 	for (i = 0; i < njobs; i++)
 		slots[i] = (struct cli_slot){ -1, -1, -1 };
 	if (s->ncpus)
-		return place_cpulist(s, targets, ndev, per, sqpoll, slots);
+		return place_cpulist(s, targets, ndev, per, sqpoll, slots, keep);
 	if (!targets || s->placement == TOPO_PLACE_NONE)
 		return 0;
 	t = place_live_topo(false);
 	if (!t)
 		return 0;
 	return place_topology(s, t, targets, ndev, per, sqpoll,
-			      mode == ENG_MODE_POLL || mode == ENG_MODE_HYBRID, slots);
+			      mode == ENG_MODE_POLL || mode == ENG_MODE_HYBRID, slots, keep);
 }
 
 int cli_place_notes(const struct cli_run_spec *s, const struct eng_target *const *targets,
@@ -318,7 +330,7 @@ int cli_place_notes(const struct cli_run_spec *s, const struct eng_target *const
 	slots = calloc((size_t)ndev * per, sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
-	ret = cli_place(s, targets, ndev, per, mode, slots);
+	ret = cli_place(s, targets, ndev, per, mode, slots, NULL);
 	free(slots);
 	return ret;
 }

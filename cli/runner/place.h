@@ -25,11 +25,15 @@ struct cli_slot {
  * free core allows, said in one line where that moved one.
  * Notes worth knowing before the run (shared cores, a CPU-less node) go to
  * stderr once each, one line per kind naming every device it concerns
- * ("loop0-loop5 are each a loop device ..."). Returns 0, -EINVAL when --cpus lists fewer CPUs than
+ * ("loop0-loop5 are each a loop device ..."), and every note, said or
+ * not, into *keep (a new struct, the caller's to free; left as it was
+ * where nothing placed the workers: --placement none, no topology; keep
+ * NULL: not kept) for the report. Returns 0, -EINVAL when --cpus lists fewer CPUs than
  * workers (a usage error), or another -errno when placement failed (a
  * runtime error); either way it has said why. */
 int cli_place(const struct cli_run_spec *s, const struct eng_target *const *targets,
-	      unsigned ndev, unsigned per, enum eng_mode mode, struct cli_slot *slots);
+	      unsigned ndev, unsigned per, enum eng_mode mode, struct cli_slot *slots,
+	      struct topo_notes **keep);
 
 /* The notes cli_place would give for these workers, said now (and so not
  * again by later calls), the slots dropped: a command that places many

@@ -169,6 +169,7 @@ int cli_runner_run(const struct cli_opts *o, const struct cli_run_spec *spec,
 	free(c.st);
 	free(c.dpw);
 	free(c.names);
+	free(c.notes);
 	cli_cpu_free(&c.cpu);
 	/* a stalled worker may still answer a snapshot into the run's memory,
 	 * not into the timeline's copies: those are the runner's own */

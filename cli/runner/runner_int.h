@@ -47,6 +47,7 @@ struct runctx {
 	uint64_t mono_start;	/* the window's start, CLOCK_MONOTONIC */
 	struct cli_cpu cpu;
 	const char *label;	/* the window's, on the live line */
+	struct topo_notes *notes;	/* placement's, for the report */
 };
 
 /* jobs.c: options (o's, and the run's in s) that cannot go together, 0

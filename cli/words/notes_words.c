@@ -300,6 +300,21 @@ static void sentence(const struct topo_note *nt, const char *devs, unsigned ndev
 	snprintf(buf, len, "%s: ?", devs);
 }
 
+const char *cli_note_kind_name(enum topo_note_kind k)
+{
+	static const char *const names[TOPO_NOTE_NKINDS] = {
+		[TOPO_NOTE_NO_PCI] = "no_pci", [TOPO_NOTE_CPULESS] = "cpuless_node",
+		[TOPO_NOTE_PATHS_NUMA] = "paths_numa", [TOPO_NOTE_PATHS_SPREAD] = "paths_spread",
+		[TOPO_NOTE_REMOTE_EVERY_PATH] = "remote_every_path",
+		[TOPO_NOTE_REMOTE_NO_OTHER] = "remote_no_other", [TOPO_NOTE_REMOTE_ON] = "remote",
+		[TOPO_NOTE_NOT_ALLOWED] = "not_allowed", [TOPO_NOTE_SHARED_CORES] = "shared_cores",
+		[TOPO_NOTE_LESSER_KIND] = "lesser_kind",
+	};
+	_Static_assert(TOPO_NOTE_LESSER_KIND + 1 == TOPO_NOTE_NKINDS, "a name for every kind");
+
+	return (unsigned)k < TOPO_NOTE_NKINDS && names[k] ? names[k] : "?";
+}
+
 void cli_note_text(const struct topo_note *nt, char *buf, size_t len)
 {
 	/* alone, a device's own count says more than the machine's */

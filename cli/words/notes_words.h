@@ -33,6 +33,10 @@ int cli_names_join(const char *const *names, unsigned n, char *buf, size_t len);
  * may differ between calls). */
 bool cli_note_same(const struct topo_note *a, const struct topo_note *b);
 
+/* The note's kind as the JSON names it ("shared_cores"); every kind has
+ * one (a static assertion beside the table). */
+const char *cli_note_kind_name(enum topo_note_kind k);
+
 /* One note alone, as a sentence, into buf. */
 void cli_note_text(const struct topo_note *note, char *buf, size_t len);
 
