@@ -16,7 +16,6 @@
 #include "cli/commands.h"
 #include "cli/report/json.h"
 #include "cli/report/out.h"
-#include "cli/report/setup_json.h"
 #include "cli/runner/stop.h"
 #include "cli/tune/disagree.h"
 #include "cli/tune/tune_cmd.h"
@@ -43,7 +42,8 @@ static int setup(struct mtune *x)
 	if (!rc && x->o.write_config) {
 		rc = mpi_rank_path(x->m, "--write-config", x->o.write_config, x->job,
 				   sizeof(x->job));
-		x->o.write_config = x->job;
+		if (!rc)
+			x->o.write_config = x->job;
 	}
 	if (!rc && !(x->tf = open_memstream(&x->text, &x->textlen))) {
 		cli_say("out of memory");
@@ -66,9 +66,7 @@ static json_t *host_entry(struct mtune *x)
 	if (x->tf)
 		fflush(x->tf);
 	json_object_set_new(j, "job_file", x->o.write_config ? json_string(x->job) : json_null());
-	json_object_set_new(j, "tune", json_pack("{s:s, s:s, s:o, s:o}", "schema", CLI_JSON_SCHEMA,
-		"command", "tune", "tune", tune_json(x->t),
-		"setup", cli_json_setup((const char *const *)x->o.targets, x->o.ntargets)));
+	json_object_set_new(j, "tune", tune_report_json(x->t));
 	json_object_set_new(j, "text", json_stringn(x->text ? x->text : "", x->textlen));
 	return j;
 }

@@ -77,10 +77,11 @@ int mpi_stream_path(const struct mpi_ctx *m, const struct cli_opts *o, const cha
 		cli_say("--stream -: each rank writes its own stream: name a file with %%r (the rank) or %%h (the host) in it");
 		return CLI_EXIT_USAGE;
 	}
+	rc = CLI_EXIT_OK;
 	if (strcmp(o->stream, "-"))
 		rc = mpi_rank_path(m, "--stream", o->stream, path, sizeof(path));
 	else
-		rc = snprintf(path, sizeof(path), "-") < 0 ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+		snprintf(path, sizeof(path), "-");
 	if (!rc)
 		*out = path;
 	return rc;

@@ -352,8 +352,6 @@ static json_t *devices_array(const struct cli_report *r)
 	return a;
 }
 
-/* The report, its devices in place or (head) an empty array standing
- * for them. */
 /* What placement noted of the workers' places: {"notes": [{"kind",
  * "device", "text"}], "dropped"}, the facts as the words say them on
  * stderr; null where nothing placed them (docs/json.md). */
@@ -374,6 +372,8 @@ static json_t *place_notes_json(const struct topo_notes *n)
 	return json_pack("{s:o, s:I}", "notes", a, "dropped", (json_int_t)n->ndropped);
 }
 
+/* The report, its devices in place or (head) an empty array standing
+ * for them. */
 static json_t *report(const struct cli_report *r, const struct cli_opts *o, bool head)
 {
 	const struct cli_dev *t = &r->total;

@@ -413,6 +413,13 @@ int tune_go(struct tune *t)
 	return rc;
 }
 
+json_t *tune_report_json(const struct tune *t)
+{
+	return json_pack("{s:s, s:s, s:o, s:o}", "schema", CLI_JSON_SCHEMA, "command", "tune",
+			 "tune", tune_json(t),
+			 "setup", cli_json_setup((const char *const *)t->o->targets, t->o->ntargets));
+}
+
 bool tune_stalled(const struct tune *t)
 {
 	return t->stalled;
@@ -445,9 +452,7 @@ static int cmd_tune(int argc, char **argv)
 		goto out;
 	rc = tune_go(t);
 	if (cli_out_report_wanted(&o)) {
-		root = json_pack("{s:s, s:s, s:o, s:o}", "schema", CLI_JSON_SCHEMA, "command", "tune",
-				 "tune", tune_json(t),
-				 "setup", cli_json_setup((const char *const *)o.targets, o.ntargets));
+		root = tune_report_json(t);
 		if (cli_out_json(o.json, root, CLI_JSON_REPORT) && !rc)
 			rc = -EIO;
 	}

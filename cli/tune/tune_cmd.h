@@ -25,6 +25,9 @@ int tune_open(const struct cli_opts *o, FILE *text, struct tune **out);
 int tune_go(struct tune *t);
 /* The report's "tune" object (docs/json.md). */
 json_t *tune_json(const struct tune *t);
+/* The whole report: {"schema", "command": "tune", "tune", "setup"}, what
+ * `iostorm tune --json` writes and each host's under iostorm-mpi. */
+json_t *tune_report_json(const struct tune *t);
 /* A device stalled: its workers still hold the targets, which must be
  * left (cli_command_abandon), not closed. */
 bool tune_stalled(const struct tune *t);
