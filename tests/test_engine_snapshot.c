@@ -70,10 +70,32 @@ static bool moved_past(struct eng_run *r, const uint64_t *base, const char *what
 	return false;
 }
 
+/* The first answer after eng_run_measure: a worker takes in the measure
+ * before it answers (both come in the one control word), so every answer
+ * has its window's start. The base for the rounds: a live count read
+ * before that could move by an IO the worker completed while still
+ * ramping, which the window does not count. False after a failed check. */
+static bool measure_seen(struct eng_run *r, struct eng_snapshot *prev, const char *what)
+{
+	const struct eng_snapshot *s;
+	int seq = eng_run_snapshot(r);
+	unsigned i;
+	bool ok = true;
+
+	for (i = 0; i < JOBS; i++) {
+		s = answer(r, i, seq);
+		CHECKF(s && s->start_ns > 0, "%s: worker %u's window started", what, i);
+		if (!s || !s->start_ns)
+			ok = false;
+		else
+			memcpy(&prev[i], s, sizeof(prev[i]));
+	}
+	return ok;
+}
+
 /* Three measured rounds, each once every worker has completed an IO
- * since the last (so after the measure, for the first): each answer
- * grows, and its difference from the previous one is that interval's
- * histogram. */
+ * since the last answer: each answer grows, and its difference from the
+ * previous one is that interval's histogram. */
 static void measured_rounds(struct eng_run *r, struct eng_snapshot *prev, const char *what)
 {
 	static struct eng_hist d;
@@ -82,6 +104,9 @@ static void measured_rounds(struct eng_run *r, struct eng_snapshot *prev, const 
 	unsigned i, round;
 	int seq;
 
+	if (!measure_seen(r, prev, what))
+		return;
+	/* read after the answers: an IO counted past it is the window's */
 	live_ios(r, base);
 	for (round = 0; round < 3; round++) {
 		if (!moved_past(r, base, what))
@@ -96,11 +121,9 @@ static void measured_rounds(struct eng_run *r, struct eng_snapshot *prev, const 
 			CHECKF(s->ios > prev[i].ios, "%s: ios grow %" PRIu64 " -> %" PRIu64,
 			       what, prev[i].ios, s->ios);
 			CHECK(s->hist.count == s->ios);
-			if (round) {
-				eng_hist_diff(&d, &s->hist, &prev[i].hist);
-				CHECK(d.count == s->ios - prev[i].ios);
-				CHECK(d.min_ns <= d.max_ns && d.max_ns <= s->hist.max_ns);
-			}
+			eng_hist_diff(&d, &s->hist, &prev[i].hist);
+			CHECK(d.count == s->ios - prev[i].ios);
+			CHECK(d.min_ns <= d.max_ns && d.max_ns <= s->hist.max_ns);
 			memcpy(&prev[i], s, sizeof(prev[i]));
 		}
 		/* read after the answers: an IO counted past it came after them */
