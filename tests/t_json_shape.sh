@@ -88,6 +88,7 @@ else
 	printf '%s\t%s\n' '^failed\[\]' 'no FUSE fault device here for a failing target' \
 		>>"$T_DIR/unseeable"
 fi
+sweepjson=$reports/$n.json
 # ---- saturate: placement compared, ceiling solved, a failing device ----
 sat=("$file")
 sat_rc=0
@@ -155,7 +156,24 @@ report "compare" 0 compare "$rep1" "$rep2"
 report "compare, one run a side" 0 compare "$reports/1.json" "$reports/1.json"
 report "run, open loop" 0 run "${q[@]}" --rate 200 --arrival poisson "$file" "$file2"
 report "sweep, by load" 0 sweep "${q[@]}" --rate 20%,40% --qd 2 "$file"
+sweepload=$reports/$n.json
 report "saturate, open loop" 0 saturate "${q[@]}" --rate 200 --qd 2 --compare-placement "$file"
+# sweep (its first point, or by load its closed-loop maximum) and
+# saturate (its step all at once) carry placement's notes; a loop device
+# has no PCI locality, and placement says so
+for j in "$sweepjson" "$sweepload" "$satjson" "$reports/$n.json"; do
+	[ -f "$j" ] || continue
+	jq -e '.placement_notes | type == "object"' "$j" >/dev/null ||
+		check_fail "$(jq -r .command "$j") report $(basename "$j"): placement_notes is not an object"
+done
+no_pci() {
+	[ -f "$1" ] && jq -e --arg d "$(basename "$2")" \
+		'[.placement_notes.notes[] | select(.device == $d) | .kind] | index("no_pci")' \
+		"$1" >/dev/null ||
+		check_fail "$(jq -r .command "$1" 2>/dev/null) report: no no_pci note of $2 in placement_notes"
+}
+[ -z "$fault" ] || no_pci "$sweepjson" "$fault"
+[ -z "$loop" ] || no_pci "$satjson" "$loop"
 # the gate may or may not be met by noise: 0 or 4, never anything else
 run_iostorm compare --fail-worse 50 "$rep2" "$rep1" "$reports/1.json"
 case $T_RC in

@@ -352,10 +352,7 @@ static json_t *devices_array(const struct cli_report *r)
 	return a;
 }
 
-/* What placement noted of the workers' places: {"notes": [{"kind",
- * "device", "text"}], "dropped"}, the facts as the words say them on
- * stderr; null where nothing placed them (docs/json.md). */
-static json_t *place_notes_json(const struct topo_notes *n)
+json_t *cli_json_place_notes(const struct topo_notes *n)
 {
 	json_t *a;
 	char text[TOPO_NOTE_LEN];
@@ -395,7 +392,7 @@ static json_t *report(const struct cli_report *r, const struct cli_opts *o, bool
 			 "setup", cli_json_setup((const char *const *)o->targets, o->ntargets));
 	if (j && (json_object_set_new(j, "steady", cli_steady_json(&r->steady)) ||
 		  json_object_set_new(j, "temperature", cli_temp_json(r)) ||
-		  json_object_set_new(j, "placement_notes", place_notes_json(r->place_notes)))) {
+		  json_object_set_new(j, "placement_notes", cli_json_place_notes(r->place_notes)))) {
 		json_decref(j);
 		j = NULL;
 	}

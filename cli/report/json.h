@@ -33,6 +33,11 @@ json_t *cli_json_dev(const struct cli_dev *d);
  * figure null where it cannot be worked out (docs/json.md, shape `cpu`).
  * New reference. */
 json_t *cli_json_cpu(const struct cli_dev *d);
+/* What placement noted of the workers' places: {"notes": [{"kind",
+ * "device", "text"}], "dropped"}, the facts as the words say them on
+ * stderr; null where nothing placed them (n NULL: docs/json.md,
+ * placement_notes). New reference. */
+json_t *cli_json_place_notes(const struct topo_notes *n);
 /* The whole report; NULL when out of memory. New reference. */
 json_t *cli_json_report(const struct cli_report *r, const struct cli_opts *o);
 /* The same with "devices" an empty array, for cli_out_json_rows to fill

@@ -250,6 +250,7 @@ json_t *cli_sat_json(const struct sat *s)
 		json_object_set_new(j, "interrupted", json_boolean(s->interrupted));
 		json_object_set_new(j, "setup", sat_setup_json(s));
 		json_object_set_new(j, "slo", cli_sat_slo_json(s));
+		json_object_set_new(j, "placement_notes", cli_json_place_notes(s->place_notes));
 	}
 	return j;
 }

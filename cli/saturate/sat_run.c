@@ -177,6 +177,10 @@ int cli_sat_step(struct sat *s, enum sat_fig f, int only)
 		s->unfixed |= rep.unfixed_bufs;
 		s->io_errors |= rep.total.errors > 0 || rep.stalled;
 		s->stalled |= rep.stalled;
+		if (f == SAT_QDN_ALL && only < 0 && !s->place_notes) {
+			s->place_notes = rep.place_notes;	/* moved */
+			rep.place_notes = NULL;
+		}
 		if (!s->o->quiet)
 			cli_say("%u/%u %s %s: %.0f IOPS%s", s->step + 1, s->nsteps, fig_name[f],
 				only >= 0 ? s->dev[only].t->name : "devices", rep.total.iops,
@@ -285,6 +289,7 @@ void cli_sat_close(struct sat *s)
 	cli_check_free(&s->check);
 	free(s->dev);
 	free(s->tf);
+	free(s->place_notes);
 	if (s->topo)
 		topo_free(s->topo);
 	cli_targets_close(&s->ts);

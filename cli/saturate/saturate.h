@@ -97,6 +97,10 @@ struct sat {
 	struct model_gap gap;
 	struct topo_finding *tf;
 	int ntf;
+	/* placement's notes of the all-at-once step at QDn, where every
+	 * device's workers ran together (its report's; owned); NULL where
+	 * that step did not run or nothing placed its workers */
+	struct topo_notes *place_notes;
 	/* the settings that cost IOPS on the targets (cli/check), read
 	 * before the first step; check_ok false: they could not be read */
 	struct cli_check check;

@@ -218,6 +218,7 @@ static int cmd_sweep(int argc, char **argv)
 	struct cli_targets ts = { NULL, 0 };
 	struct point pt[CLI_MAX_QDS];
 	struct failed *fl = NULL;
+	struct topo_notes *notes = NULL;
 	struct sweep w;
 	uint32_t qds[CLI_MAX_QDS];
 	double max[CLI_MAX_TARGETS] = { 0 };
@@ -268,13 +269,14 @@ static int cmd_sweep(int argc, char **argv)
 	else
 		fprintf(f, "iostorm sweep: %u target%s, bs %u, %d depths, %.3gs ramp + %.3gs each\n",
 			ts.n, ts.n == 1 ? "" : "s", o.bs, n, cli_secs(o.ramp_ns), cli_secs(o.time_ns));
-	rc = pct ? sweep_measure_max(&o, &ts, fl, max, f) : 0;
+	rc = pct ? sweep_measure_max(&o, &ts, fl, max, f, &notes) : 0;
 	if (rc == -EINTR)
 		rc = 0;		/* stopped before the first rate: said as such */
 	else if (!rc)
-		rc = sweep_run_points(&o, &ts, pt, (unsigned)n, fl, f, max);
+		rc = sweep_run_points(&o, &ts, pt, (unsigned)n, fl, f, max, &notes);
 	w = (struct sweep){ .o = &o, .ts = &ts, .pt = pt, .n = (unsigned)n, .fl = fl,
-			    .interrupted = cli_runner_interrupted(), .max = max, .has_max = pct };
+			    .interrupted = cli_runner_interrupted(), .max = max, .has_max = pct,
+			    .place_notes = notes };
 	/* a point that failed as a whole (said) keeps the ones before it; a
 	 * stop request before any point measured still gets its report */
 	if (rc != -EINVAL && (pt[0].done || (!rc && w.interrupted))) {
@@ -296,6 +298,7 @@ out:
 		free(pt[i].dev);
 	}
 	free(fl);
+	free(notes);
 	cli_targets_close(&ts);
 	return cli_exit_status(rc);
 }

@@ -75,14 +75,20 @@ struct sweep {
 	/* sweep --rate with loads: each target's closed-loop IOPS at qd */
 	const double *max;
 	bool has_max;
+	/* placement's notes of the first run (the maximum's, where there
+	 * is one); NULL where nothing placed the workers */
+	const struct topo_notes *place_notes;
 };
 
 /* sweep_run.c: the points in turn, a row each to f (0 or -errno, said);
- * sweep --rate with loads: the closed-loop maximum first, into max. */
+ * sweep --rate with loads: the closed-loop maximum first, into max. Each
+ * leaves in *notes, where it is still NULL, placement's notes of its first
+ * run (the caller's to free; NULL where nothing placed the workers). */
 int sweep_run_points(const struct cli_opts *o, struct cli_targets *ts, struct point *pt,
-		     unsigned n, struct failed *fl, FILE *f, const double *max);
+		     unsigned n, struct failed *fl, FILE *f, const double *max,
+		     struct topo_notes **notes);
 int sweep_measure_max(const struct cli_opts *o, struct cli_targets *ts, struct failed *fl,
-		      double *max, FILE *f);
+		      double *max, FILE *f, struct topo_notes **notes);
 
 /* sweep_text.c */
 /* A rate point's first column: its load, or its rate per device. */

@@ -146,7 +146,8 @@ json_t *sweep_summary_json(const struct sweep *w, int knee, int dbl)
 		paths[i] = w->ts->t[i].path;
 	bool rated = w->n && pt[0].rated;
 
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:s, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:s, s:o, s:o, s:o, s:o, s:o,"
+			 " s:o}",
 			 "schema", CLI_JSON_SCHEMA, "command", "sweep",
 			 "config", cli_json_config(w->o, &meta),
 			 "points", points_json(pt, w->m, w->ts, w->fl),
@@ -161,7 +162,8 @@ json_t *sweep_summary_json(const struct sweep *w, int knee, int dbl)
 				json_real(pt[dbl].load_pct) : json_null(),
 			 "p99_double_asked_iops", dbl >= 0 && rated ?
 				json_real(pt[dbl].total.open.asked) : json_null(),
-			 "drives", drives_json(w), "slo", json_null());
+			 "drives", drives_json(w), "slo", json_null(),
+			 "placement_notes", cli_json_place_notes(w->place_notes));
 }
 
 /* sweep --slo's report: the sweep's own fields, its points empty, the
@@ -177,7 +179,8 @@ json_t *sweep_slo_json(const struct sweep *w, const struct cli_slo *sl)
 	meta.mode = w->o->mode;
 	for (unsigned i = 0; i < w->ts->n; i++)
 		paths[i] = w->ts->t[i].path;
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:s, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:s, s:o, s:o, s:o, s:o, s:o,"
+			 " s:o}",
 			 "schema", CLI_JSON_SCHEMA, "command", "sweep",
 			 "config", cli_json_config(w->o, &meta),
 			 "points", json_array(),
@@ -190,5 +193,6 @@ json_t *sweep_slo_json(const struct sweep *w, const struct cli_slo *sl)
 			 "p99_double_load_pct", json_null(),
 			 "p99_double_asked_iops", json_null(),
 			 "drives", drives_json(w),
-			 "slo", cli_slo_json(sl));
+			 "slo", cli_slo_json(sl),
+			 "placement_notes", cli_json_place_notes(w->place_notes));
 }

@@ -72,9 +72,18 @@ static void point_rates(const struct point *p, const double *max, const unsigned
 	}
 }
 
+/* The first run's placement notes, moved from its report. */
+static void keep_notes(struct topo_notes **notes, struct cli_report *rep)
+{
+	if (!*notes) {
+		*notes = rep->place_notes;
+		rep->place_notes = NULL;
+	}
+}
+
 int sweep_run_points(const struct cli_opts *o, struct cli_targets *ts,
 		      struct point *pt, unsigned n, struct failed *fl, FILE *f,
-		      const double *max)
+		      const double *max, struct topo_notes **notes)
 {
 	const struct eng_target *tp[CLI_MAX_TARGETS];
 	unsigned idx[CLI_MAX_TARGETS];
@@ -129,8 +138,10 @@ int sweep_run_points(const struct cli_opts *o, struct cli_targets *ts,
 			keep_devices(&pt[i], &rep);
 			sweep_print_point(f, &pt[i], &marks);
 		}
-		if (!rc)
+		if (!rc) {
+			keep_notes(notes, &rep);
 			cli_report_print_errors(f, &rep);
+		}
 		for (t = 0; !rc && t < rep.ndev; t++)
 			check_failed(fl, idx[t], i, &pt[i], &rep.dev[t]);
 		cli_report_free(&rep);
@@ -145,7 +156,7 @@ int sweep_run_points(const struct cli_opts *o, struct cli_targets *ts,
  * once at --qd, as at a depth sweep's point; a target that fails there is
  * left out of the sweep. 0 or -errno (said). */
 int sweep_measure_max(const struct cli_opts *o, struct cli_targets *ts, struct failed *fl,
-		       double *max, FILE *f)
+		       double *max, FILE *f, struct topo_notes **notes)
 {
 	const struct eng_target *tp[CLI_MAX_TARGETS];
 	struct cli_run_spec spec = cli_run_spec_of(o, ENG_OP_READ);
@@ -161,6 +172,7 @@ int sweep_measure_max(const struct cli_opts *o, struct cli_targets *ts, struct f
 		tp[t] = &ts->t[t];
 	rc = cli_runner_repeat(o, &spec, &rep, NULL, NULL);
 	if (!rc) {
+		keep_notes(notes, &rep);
 		fprintf(f, "maximum, closed loop at QD%u:", o->qd);
 		for (t = 0; t < rep.ndev; t++) {
 			const struct cli_dev *d = &rep.dev[t];

@@ -29,6 +29,7 @@ int sweep_slo(const struct cli_opts *o, struct cli_targets *ts, struct failed *f
 	const struct eng_target *tp[CLI_MAX_TARGETS];
 	double max[CLI_MAX_TARGETS] = { 0 };
 	struct cli_slo sl = { 0 };
+	struct topo_notes *notes = NULL;
 	struct sweep w;
 	unsigned t;
 	int rc, done;
@@ -38,7 +39,7 @@ int sweep_slo(const struct cli_opts *o, struct cli_targets *ts, struct failed *f
 	cli_slo_print_plan(f, o, ts->n);
 	fprintf(f, "first the closed-loop maximum at QD%u: %.3gs ramp + %.3gs%s\n", o->qd,
 		cli_secs(o->ramp_ns), cli_secs(o->time_ns), o->repeat > 1 ? ", repeated" : "");
-	rc = sweep_measure_max(o, ts, fl, max, f);
+	rc = sweep_measure_max(o, ts, fl, max, f, &notes);
 	if (rc == -EINTR)
 		rc = 0;		/* stopped before the search: said as such */
 	for (t = 0; t < ts->n; t++)
@@ -55,7 +56,8 @@ int sweep_slo(const struct cli_opts *o, struct cli_targets *ts, struct failed *f
 	if (sl.dev && rc != -EINVAL && rc != -ENOMEM) {
 		cli_slo_print_summary(f, &sl);
 		w = (struct sweep){ .o = o, .ts = ts, .fl = fl, .max = max, .has_max = true,
-				    .interrupted = cli_runner_interrupted() || sl.interrupted };
+				    .interrupted = cli_runner_interrupted() || sl.interrupted,
+				    .place_notes = notes };
 		/* the report for --json, and for --stream's end line */
 		done = cli_out_report_wanted(o) ?
 			(cli_out_json(o->json, sweep_slo_json(&w, &sl), CLI_JSON_REPORT) ? -EIO : 0) : 0;
@@ -64,5 +66,6 @@ int sweep_slo(const struct cli_opts *o, struct cli_targets *ts, struct failed *f
 			rc = -EIO;
 	}
 	cli_slo_free(&sl);
+	free(notes);
 	return rc;
 }
