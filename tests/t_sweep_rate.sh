@@ -11,6 +11,13 @@ need_cmd jq
 make_loop dev 64
 make_loop dev2 64
 q=(-q --ramp 200ms --time 1s)
+# a rate met: within 1% of what was asked. Under a sanitizer a worker
+# held up for a few tens of ms (3000 asked, 2901 got under ASan in CI)
+# falls behind its schedule: there the report saying so (overloaded: the
+# backlog over 1% of the window's IOs) stands in for the rate met, which
+# the plain suite checks here and in t_rate
+met='(.iops / .asked_iops - 1 | fabs < 0.01)'
+[ -z "${SANITIZE:-}" ] || met="($met or .open_loop.overloaded)"
 
 if expect_ok "by load" sweep "${q[@]}" --rate 10%,20%,40%,400% --qd 8 --json - "$dev" "$dev2"; then
 	jq -e '.by == "rate" and .max.qd == 8 and (.max.by_device | length) == 2 and
@@ -24,8 +31,7 @@ if expect_ok "by load" sweep "${q[@]}" --rate 10%,20%,40%,400% --qd 8 --json - "
 		check_fail "by load: asked is not the load of each maximum: $(jq -c '[.points[] | {load_pct, asked: [.by_device[].asked_iops]}]' "$T_OUT")"
 	# and gets it at 10% and 20% (40% may meet the machine's own limits:
 	# two spinning workers on two CPUs)
-	jq -e '[.points[] | select(.load_pct <= 20) | .iops / .asked_iops - 1 | fabs < 0.01] | all' \
-		"$T_OUT" >/dev/null ||
+	jq -e "[.points[] | select(.load_pct <= 20) | $met] | all" "$T_OUT" >/dev/null ||
 		check_fail "by load: a low load not met: $(jq -c '[.points[] | {load_pct, asked_iops, iops}]' "$T_OUT")"
 	# 400% of what the closed loop at the same depth reached cannot be met,
 	# even where the maximum was measured while the machine was busier (a
@@ -59,7 +65,7 @@ fi
 if expect_ok "by rate" sweep "${q[@]}" --rate 1k,3k --json - "$dev"; then
 	jq -e '.by == "rate" and .max == null and .config.qd == 32 and
 		[.points[].asked_iops] == [1000, 3000] and [.points[].load_pct] == [null, null] and
-		([.points[] | .iops / .asked_iops - 1 | fabs < 0.01] | all)' "$T_OUT" >/dev/null ||
+		([.points[] | '"$met"'] | all)' "$T_OUT" >/dev/null ||
 		check_fail "by rate: $(jq -c '{max, qd: .config.qd, p: [.points[] | {asked_iops, iops, load_pct}]}' "$T_OUT")"
 	grep -q "^maximum" "$T_ERR" && check_fail "by rate: a maximum measured for rates given as such"
 fi
