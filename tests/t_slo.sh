@@ -138,8 +138,20 @@ if [ -s "$json" ]; then
 fi
 
 # ---- a fixed 2 ms per read misses p50 1 ms at any rate ----
+# At the floor (1% of the maximum: 8 IOs in 2 s) the workers' wait for a
+# CPU is shared by few IOs: once, 14 ms of it (0.7% of the window) came to
+# 1.7 ms an IO, which could carry the 1.3 ms breach, and the point went to
+# the generator (the host's doing) rather than the device, as
+# model_slo_judge says it should. Only such a search, whose report blames
+# the host, runs once more (retried).
 echo slow >"$ctl"
-if expect_ok "missed" sweep "${q[@]}" --slo p50=1ms --json "$T_DIR/miss.json" "$dev"; then
+for try in 1 2; do
+	expect_ok "missed" sweep "${q[@]}" --slo p50=1ms --json "$T_DIR/miss.json" "$dev" || break
+	if [ "$try" = 1 ] && jq -e '.slo.devices[0] | (.missed | not) and .lowest.broke == "generator"' \
+		"$T_DIR/miss.json" >/dev/null; then
+		retried "missed: the host's wait for a CPU, not the device, broke the lowest point"
+		continue
+	fi
 	shape=$(jq -r -f "$(dirname "$0")/slo_shape.jq" "$T_DIR/miss.json") || shape="not JSON"
 	[ -z "$shape" ] || check_fail "missed: the slo object's shape: $shape"
 	jq -e '.slo.devices[0] | .capacity_iops == null and .missed and (.confirmed | not) and
@@ -154,5 +166,6 @@ if expect_ok "missed" sweep "${q[@]}" --slo p50=1ms --json "$T_DIR/miss.json" "$
 		grep -q "misses the target at any rate" "$T_DIR/miss.svg" || check_fail "plot: the device that misses is not named"
 		grep -q "capacity" "$T_DIR/miss.svg" && check_fail "plot: a capacity drawn where there is none"
 	fi
-fi
+	break
+done
 t_done
