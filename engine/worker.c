@@ -325,7 +325,8 @@ static void worker_begin_measure(struct eng_worker *w)
 
 /* The window ends when the run stopped it, not when this worker noticed:
  * a worker waiting on a slow IO notices late, and its rate must not be
- * spread over that wait. */
+ * spread over that wait. A worker that noticed before eng_run_stop stored
+ * the end (it publishes the stop first) ends it now. */
 static uint64_t worker_window_end(const struct eng_worker *w)
 {
 	uint64_t now = eng_mono_ns();
